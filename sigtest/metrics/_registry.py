@@ -1,0 +1,331 @@
+"""The metric registry and the sufficient-statistic contract.
+
+Every metric sigtest knows is a :class:`Metric`. Built-in metrics (and fast
+user metrics) are defined by two functions:
+
+``statistics(y_true, y_pred, **params) -> ndarray of shape (n_samples, s)``
+    Per-instance sufficient statistics, float64. They must be *additive*: the
+    metric of any multiset of instances (a bootstrap resample, a permutation,
+    a jackknife leave-one-out set, a weighted sample) is
+    ``aggregate(sum of its rows)``. A count column (ones) is included where the
+    metric needs the number of instances, so ``aggregate`` needs nothing else.
+
+``aggregate(sums, **params) -> ndarray of shape sums.shape[:-1]``
+    Maps column sums to metric values, vectorised over any leading batch axes
+    (the significance engine calls it once on a ``(n_resamples, s)`` array).
+
+Both functions receive the same keyword parameters (the metric's fixed
+``kwargs`` merged with the call's), and must accept and ignore the ones they
+do not use (``**params``). Hard-label metrics receive ``labels``: the full,
+fixed label set, so that two systems and every resample are averaged over the
+same classes. ``zero_division="warn"`` makes ``aggregate`` fill 0/0 with 0.0
+and warn once; the engine passes ``zero_division=0.0`` for resamples so that
+they fill silently.
+
+``cellwise=True`` declares that a row's statistics depend only on the pair
+(true label, predicted label). The engine then compresses ``N`` items into at
+most ``K**3`` cells (true, A, B) and resamples cells instead of items.
+
+A metric registered with only a ``score_func`` is valid too: the engine then
+falls back to calling it on resampled index batches (slow path).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+__all__ = [
+    "Metric",
+    "register_metric",
+    "unregister_metric",
+    "get_metric",
+    "get_metric_names",
+]
+
+_INPUT_TYPES = ("labels", "proba", "multilabel")
+_RESPONSE_METHODS = ("predict", "predict_proba", "decision_function")
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A registered evaluation metric.
+
+    Parameters
+    ----------
+    name : str
+        Registry key. A loss is registered under its plain name (``"jsd"``);
+        its scikit-learn scorer is named ``"neg_" + name``.
+    score_func : callable
+        ``score_func(y_true, y_pred, *, sample_weight=None, **kwargs) -> float``,
+        compatible with :func:`sklearn.metrics.make_scorer`.
+    greater_is_better : bool, default=True
+        Orientation. ``False`` for losses: "system B is better" then means a
+        lower value, and every significance test respects it.
+    response_method : {"predict", "predict_proba", "decision_function"}
+        What a scorer asks the estimator for.
+    input_type : {"labels", "proba", "multilabel"}
+        ``"labels"``: 1-D hard labels (2-D scores are reduced by argmax).
+        ``"proba"``: ``(n_samples, n_classes)`` distributions, rows sum to 1.
+        ``"multilabel"``: ``(n_samples, n_labels)`` values in [0, 1].
+    statistics, aggregate : callable or None
+        The sufficient-statistic pair described in the module docstring.
+    cellwise : bool, default=False
+        Row statistics depend only on (true label, predicted label).
+    kwargs : mapping
+        Fixed keyword parameters (e.g. ``{"average": "macro"}``).
+    description : str
+        One line for tables and the docs.
+    """
+
+    name: str
+    score_func: Callable[..., float]
+    greater_is_better: bool = True
+    response_method: str = "predict"
+    input_type: str = "labels"
+    statistics: Callable[..., np.ndarray] | None = None
+    aggregate: Callable[..., np.ndarray] | None = None
+    cellwise: bool = False
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    description: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"Metric 'name' must be a non-empty str. Got {self.name!r}.")
+        if not callable(self.score_func):
+            raise TypeError(
+                f"Metric 'score_func' must be callable. Got {type(self.score_func).__name__}."
+            )
+        if self.response_method not in _RESPONSE_METHODS:
+            raise ValueError(
+                f"Metric 'response_method' must be one of {_RESPONSE_METHODS}. "
+                f"Got {self.response_method!r}."
+            )
+        if self.input_type not in _INPUT_TYPES:
+            raise ValueError(
+                f"Metric 'input_type' must be one of {_INPUT_TYPES}. Got {self.input_type!r}."
+            )
+        if (self.statistics is None) != (self.aggregate is None):
+            raise ValueError(
+                "Metric 'statistics' and 'aggregate' must be given together "
+                "(both or neither)."
+            )
+        for attr in ("statistics", "aggregate"):
+            value = getattr(self, attr)
+            if value is not None and not callable(value):
+                raise TypeError(f"Metric {attr!r} must be callable. Got {type(value).__name__}.")
+        if self.cellwise and self.statistics is None:
+            raise ValueError("Metric 'cellwise=True' requires 'statistics' and 'aggregate'.")
+        object.__setattr__(self, "kwargs", MappingProxyType(dict(self.kwargs)))
+
+    @property
+    def has_statistics(self) -> bool:
+        """Whether the fast sufficient-statistic path is available."""
+        return self.statistics is not None
+
+    @property
+    def scorer_name(self) -> str:
+        """Name of the scikit-learn scorer (``neg_`` prefix for losses)."""
+        return self.name if self.greater_is_better else "neg_" + self.name
+
+    def params(self, **params) -> dict:
+        """Fixed ``kwargs`` merged with call-time ``params`` (call wins)."""
+        return {**self.kwargs, **params}
+
+    def __call__(self, y_true, y_pred, **params) -> float:
+        """Score ``y_pred`` against ``y_true`` with the fixed and given params."""
+        return self.score_func(y_true, y_pred, **self.params(**params))
+
+
+_REGISTRY: dict[str, Metric] = {}
+
+
+def register_metric(
+    name,
+    score_func=None,
+    *,
+    greater_is_better=True,
+    response_method=None,
+    input_type="labels",
+    statistics=None,
+    aggregate=None,
+    cellwise=False,
+    description="",
+    overwrite=False,
+    **kwargs,
+):
+    """Register a metric under ``name``; usable as a decorator.
+
+    Parameters
+    ----------
+    name : str
+        Registry key. For a loss (``greater_is_better=False``) give the plain
+        name; the scorer is then ``"neg_" + name``.
+    score_func : callable, optional
+        ``score_func(y_true, y_pred, **kwargs) -> float``. If omitted while
+        ``statistics`` and ``aggregate`` are given, it is derived from them.
+        If omitted altogether, ``register_metric`` returns a decorator.
+    greater_is_better : bool, default=True
+    response_method : str, optional
+        Defaults to ``"predict"`` for ``input_type="labels"`` and
+        ``"predict_proba"`` otherwise.
+    input_type : {"labels", "proba", "multilabel"}, default="labels"
+    statistics, aggregate : callable, optional
+        The fast path (see :mod:`sigtest.metrics`).
+    cellwise : bool, default=False
+    description : str, default=""
+    overwrite : bool, default=False
+        Replace an existing entry instead of raising ``ValueError``.
+    **kwargs
+        Fixed keyword parameters passed to ``score_func``/``statistics``/
+        ``aggregate``.
+
+    Returns
+    -------
+    metric : Metric
+        (or a decorator returning ``score_func`` unchanged).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sigtest.metrics import register_metric, get_metric, unregister_metric
+    >>> @register_metric("my_error_rate", greater_is_better=False)
+    ... def my_error_rate(y_true, y_pred, sample_weight=None):
+    ...     return float(np.average(np.asarray(y_true) != np.asarray(y_pred),
+    ...                             weights=sample_weight))
+    >>> get_metric("neg_my_error_rate").name
+    'my_error_rate'
+    >>> unregister_metric("my_error_rate")
+    """
+    if score_func is None and statistics is None:
+
+        def decorator(func):
+            register_metric(
+                name,
+                func,
+                greater_is_better=greater_is_better,
+                response_method=response_method,
+                input_type=input_type,
+                statistics=statistics,
+                aggregate=aggregate,
+                cellwise=cellwise,
+                description=description,
+                overwrite=overwrite,
+                **kwargs,
+            )
+            return func
+
+        return decorator
+
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"The 'name' parameter must be a non-empty str. Got {name!r} instead.")
+    if name.startswith("neg_"):
+        raise ValueError(
+            f"The 'name' parameter must not start with 'neg_' (got {name!r}); register a "
+            "loss under its plain name with greater_is_better=False."
+        )
+    if name in _REGISTRY and not overwrite:
+        raise ValueError(
+            f"A metric named {name!r} is already registered; pass overwrite=True to replace it."
+        )
+    if response_method is None:
+        response_method = "predict" if input_type == "labels" else "predict_proba"
+    if score_func is None:
+        score_func = score_from_statistics(statistics, aggregate)
+    metric = Metric(
+        name=name,
+        score_func=score_func,
+        greater_is_better=greater_is_better,
+        response_method=response_method,
+        input_type=input_type,
+        statistics=statistics,
+        aggregate=aggregate,
+        cellwise=cellwise,
+        kwargs=kwargs,
+        description=description,
+    )
+    _REGISTRY[name] = metric
+    return metric
+
+
+def unregister_metric(name):
+    """Remove a metric from the registry (``ValueError`` if unknown)."""
+    metric = get_metric(name)
+    del _REGISTRY[metric.name]
+
+
+def get_metric(name):
+    """Return the :class:`Metric` registered under ``name``.
+
+    Parameters
+    ----------
+    name : str or Metric
+        A metric name (``"jsd"``), its scorer name (``"neg_jsd"``), or a
+        :class:`Metric`, returned unchanged.
+
+    Returns
+    -------
+    metric : Metric
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is unknown; the message lists :func:`get_metric_names`.
+    """
+    if isinstance(name, Metric):
+        return name
+    if not isinstance(name, str):
+        raise TypeError(
+            "The 'metric' parameter must be a registered metric name (str) or a Metric. "
+            f"Got {type(name).__name__} instead."
+        )
+    if name in _REGISTRY:
+        return _REGISTRY[name]
+    if name.startswith("neg_"):
+        plain = _REGISTRY.get(name[4:])
+        if plain is not None and not plain.greater_is_better:
+            return plain
+    raise ValueError(
+        f"{name!r} is not a known metric. Valid names are: {get_metric_names()} "
+        "(a loss is also accepted as its scorer name 'neg_<name>')."
+    )
+
+
+def get_metric_names():
+    """Sorted list of registered metric names (losses under their plain name)."""
+    return sorted(_REGISTRY)
+
+
+def score_from_statistics(statistics, aggregate):
+    """Build a ``score_func`` from a statistics/aggregate pair.
+
+    The returned function computes ``aggregate((w[:, None] * stats).sum(0))``;
+    with integer weights this equals the metric on repeated rows.
+    """
+
+    def score_func(y_true, y_pred, *, sample_weight=None, **params):
+        stats = statistics(y_true, y_pred, **params)
+        sums = weighted_column_sums(stats, sample_weight)
+        return float(aggregate(sums, **params))
+
+    score_func.__name__ = getattr(aggregate, "__name__", "score_func")
+    return score_func
+
+
+def weighted_column_sums(stats, sample_weight=None):
+    """Column sums of ``stats``, rows weighted by ``sample_weight`` if given."""
+    stats = np.asarray(stats, dtype=np.float64)
+    if sample_weight is None:
+        return stats.sum(axis=0)
+    w = np.asarray(sample_weight, dtype=np.float64)
+    if w.ndim != 1 or w.shape[0] != stats.shape[0]:
+        raise ValueError(
+            "The 'sample_weight' parameter must be 1-D with one weight per sample "
+            f"({stats.shape[0]}). Got shape {w.shape} instead."
+        )
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError("The 'sample_weight' parameter must be finite and non-negative.")
+    return w @ stats
