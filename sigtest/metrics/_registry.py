@@ -302,17 +302,29 @@ def get_metric_names():
 def score_from_statistics(statistics, aggregate):
     """Build a ``score_func`` from a statistics/aggregate pair.
 
-    The returned function computes ``aggregate((w[:, None] * stats).sum(0))``;
-    with integer weights this equals the metric on repeated rows.
+    The returned callable computes ``aggregate((w[:, None] * stats).sum(0))``;
+    with integer weights this equals the metric on repeated rows. It is a
+    module-level class instance, so scorers built on it pickle whenever the
+    two functions do.
     """
+    return _StatisticsScore(statistics, aggregate)
 
-    def score_func(y_true, y_pred, *, sample_weight=None, **params):
-        stats = statistics(y_true, y_pred, **params)
+
+class _StatisticsScore:
+    """Picklable ``score_func`` derived from a statistics/aggregate pair."""
+
+    def __init__(self, statistics, aggregate):
+        self.statistics = statistics
+        self.aggregate = aggregate
+        self.__name__ = getattr(aggregate, "__name__", "score_func")
+
+    def __call__(self, y_true, y_pred, *, sample_weight=None, **params):
+        stats = self.statistics(y_true, y_pred, **params)
         sums = weighted_column_sums(stats, sample_weight)
-        return float(aggregate(sums, **params))
+        return float(self.aggregate(sums, **params))
 
-    score_func.__name__ = getattr(aggregate, "__name__", "score_func")
-    return score_func
+    def __repr__(self):
+        return f"score_from_statistics({self.statistics!r}, {self.aggregate!r})"
 
 
 def weighted_column_sums(stats, sample_weight=None):

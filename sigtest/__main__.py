@@ -1,0 +1,7 @@
+"""``python -m sigtest`` runs the command-line interface."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
