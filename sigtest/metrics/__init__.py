@@ -13,11 +13,49 @@ from ._registry import (
     register_metric,
     unregister_metric,
 )
+from ._scorers import get_scorer, get_scorer_names
+from . import _builtin  # noqa: F401  (registers the built-in metrics)
+from ._soft import (
+    cross_entropy_loss,
+    entropy_correlation_score,
+    entropy_similarity_score,
+    jensen_shannon_distance,
+    jensen_shannon_divergence,
+    po_jsd_score,
+    soft_accuracy_score,
+    soft_f1_score,
+    soft_precision_score,
+    soft_recall_score,
+)
+from ._hard import (
+    accuracy_score,
+    f1_score,
+    multilabel_f1_score,
+    precision_score,
+    recall_score,
+)
 
 __all__ = [
+    "cross_entropy_loss",
+    "entropy_correlation_score",
+    "entropy_similarity_score",
+    "jensen_shannon_distance",
+    "jensen_shannon_divergence",
+    "po_jsd_score",
+    "soft_accuracy_score",
+    "soft_f1_score",
+    "soft_precision_score",
+    "soft_recall_score",
     "Metric",
+    "accuracy_score",
+    "f1_score",
+    "multilabel_f1_score",
+    "precision_score",
+    "recall_score",
     "get_metric",
     "get_metric_names",
+    "get_scorer",
+    "get_scorer_names",
     "register_metric",
     "unregister_metric",
 ]

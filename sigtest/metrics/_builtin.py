@@ -1,0 +1,207 @@
+"""Registration of every built-in metric under its registry name.
+
+Imported by :mod:`sigtest.metrics` so that the registry is filled on import.
+Each built-in registers its public ``*_score`` function as ``score_func``
+together with its sufficient statistics and vectorised aggregate.
+"""
+
+from ._hard import (
+    _accuracy_aggregate,
+    _accuracy_statistics,
+    _f1_aggregate,
+    _f1_statistics,
+    _multilabel_f1_aggregate,
+    _multilabel_f1_statistics,
+    _precision_aggregate,
+    _precision_statistics,
+    _recall_aggregate,
+    _recall_statistics,
+    accuracy_score,
+    f1_score,
+    multilabel_f1_score,
+    precision_score,
+    recall_score,
+)
+from ._registry import register_metric
+
+# --- hard-label metrics --------------------------------------------------------------
+
+register_metric(
+    "accuracy",
+    accuracy_score,
+    response_method="predict",
+    input_type="labels",
+    statistics=_accuracy_statistics,
+    aggregate=_accuracy_aggregate,
+    cellwise=True,
+    description="Accuracy: fraction of correct labels, in [0, 1]",
+)
+
+_PRF = {
+    "precision": (precision_score, _precision_statistics, _precision_aggregate, "Precision"),
+    "recall": (recall_score, _recall_statistics, _recall_aggregate, "Recall"),
+    "f1": (f1_score, _f1_statistics, _f1_aggregate, "F1"),
+}
+
+for _prefix, (_func, _stats, _agg, _title) in _PRF.items():
+    for _average in ("macro", "micro", "weighted"):
+        register_metric(
+            f"{_prefix}_{_average}",
+            _func,
+            response_method="predict",
+            input_type="labels",
+            statistics=_stats,
+            aggregate=_agg,
+            cellwise=True,
+            description=f"{_title}, {_average}-averaged over the classes of 'labels', in [0, 1]",
+            average=_average,
+        )
+
+for _average in ("micro", "macro"):
+    register_metric(
+        f"multilabel_f1_{_average}",
+        multilabel_f1_score,
+        response_method="predict",
+        input_type="multilabel",
+        statistics=_multilabel_f1_statistics,
+        aggregate=_multilabel_f1_aggregate,
+        cellwise=False,
+        description=f"Multilabel F1 of J = 1[x > 0.5], {_average}-averaged, in [0, 1]",
+        average=_average,
+    )
+
+del _prefix, _func, _stats, _agg, _title, _average
+
+# --- soft-label metrics (registered by _soft section) ---
+
+from ._soft import (  # noqa: E402
+    _cross_entropy_statistics,
+    _entropy_correlation_aggregate,
+    _entropy_correlation_statistics,
+    _entropy_similarity_aggregate,
+    _entropy_similarity_statistics,
+    _jsd_statistics,
+    _mean_aggregate,
+    _po_jsd_aggregate,
+    _soft_accuracy_aggregate,
+    _soft_accuracy_statistics,
+    _soft_f1_aggregate,
+    _soft_precision_aggregate,
+    _soft_prf_statistics,
+    _soft_recall_aggregate,
+    cross_entropy_loss,
+    entropy_correlation_score,
+    entropy_similarity_score,
+    jensen_shannon_divergence,
+    po_jsd_score,
+    soft_accuracy_score,
+    soft_f1_score,
+    soft_precision_score,
+    soft_recall_score,
+)
+
+
+def _register_soft(name, func, stats, agg, description, *, multilabel=False, **kwargs):
+    if multilabel:
+        kwargs["multilabel"] = True
+    register_metric(
+        name,
+        func,
+        response_method="predict_proba",
+        input_type="multilabel" if multilabel else "proba",
+        statistics=stats,
+        aggregate=agg,
+        description=description,
+        **kwargs,
+    )
+
+
+_register_soft(
+    "soft_accuracy",
+    soft_accuracy_score,
+    _soft_accuracy_statistics,
+    _soft_accuracy_aggregate,
+    "Soft accuracy: mean of sum_k min(P, Q), in [0, 1] (Kurniawan et al. 2025)",
+)
+
+_SOFT_PRF = {
+    "soft_precision": (soft_precision_score, _soft_precision_aggregate, "Soft precision"),
+    "soft_recall": (soft_recall_score, _soft_recall_aggregate, "Soft recall"),
+    "soft_f1": (soft_f1_score, _soft_f1_aggregate, "Soft F1"),
+}
+for _prefix, (_func, _agg, _title) in _SOFT_PRF.items():
+    for _average in ("micro", "macro"):
+        _register_soft(
+            f"{_prefix}_{_average}",
+            _func,
+            _soft_prf_statistics,
+            _agg,
+            f"{_title} (fuzzy-set, min t-norm), {_average}-averaged, in [0, 1]",
+            average=_average,
+        )
+for _average in ("micro", "macro"):
+    _register_soft(
+        f"multilabel_soft_f1_{_average}",
+        soft_f1_score,
+        _soft_prf_statistics,
+        _soft_f1_aggregate,
+        f"Multilabel soft F1, {_average}-averaged, in [0, 1]",
+        multilabel=True,
+        average=_average,
+    )
+
+_register_soft(
+    "po_jsd",
+    po_jsd_score,
+    _jsd_statistics,
+    _po_jsd_aggregate,
+    "PO-JSD: 1 - mean Jensen-Shannon divergence (base 2), in [0, 1]",
+)
+_register_soft(
+    "multilabel_po_jsd",
+    po_jsd_score,
+    _jsd_statistics,
+    _po_jsd_aggregate,
+    "Multilabel PO-JSD: 1 - mean binary JSD over instances and labels, in [0, 1]",
+    multilabel=True,
+)
+_register_soft(
+    "entropy_correlation",
+    entropy_correlation_score,
+    _entropy_correlation_statistics,
+    _entropy_correlation_aggregate,
+    "Pearson r of normalised entropies H(p_i)/log K, in [-1, 1]",
+)
+_register_soft(
+    "multilabel_entropy_correlation",
+    entropy_correlation_score,
+    _entropy_correlation_statistics,
+    _entropy_correlation_aggregate,
+    "Mean over labels of Pearson r of binary entropies (bits), in [-1, 1]",
+    multilabel=True,
+)
+_register_soft(
+    "entropy_similarity",
+    entropy_similarity_score,
+    _entropy_similarity_statistics,
+    _entropy_similarity_aggregate,
+    "Entropy similarity: cosine of normalised-entropy vectors, in [0, 1]",
+)
+_register_soft(
+    "cross_entropy",
+    cross_entropy_loss,
+    _cross_entropy_statistics,
+    _mean_aggregate,
+    "Cross entropy -mean sum_k P ln max(Q, eps) in nats, eps = float64 eps; a loss",
+    greater_is_better=False,
+)
+_register_soft(
+    "jsd",
+    jensen_shannon_divergence,
+    _jsd_statistics,
+    _mean_aggregate,
+    "Mean Jensen-Shannon divergence (base 2), in [0, 1]; a loss (= 1 - po_jsd)",
+    greater_is_better=False,
+)
+
+del _prefix, _func, _agg, _title, _average

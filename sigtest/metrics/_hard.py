@@ -1,0 +1,740 @@
+"""Hard-label metrics: accuracy, precision, recall, F1, multilabel F1.
+
+Every metric is defined through additive per-instance sufficient statistics
+and a vectorised aggregate (see :mod:`sigtest.metrics._registry`):
+
+========================  =====================================  ===============
+metric                    statistics columns (per instance)      cellwise
+========================  =====================================  ===============
+accuracy                  ``[correct, 1]``                        yes
+precision / recall / F1   ``[TP_1..TP_K, pred_1..pred_K,          yes
+                          true_1..true_K, 1]`` (one-hot)
+multilabel F1             ``[TP_1..TP_K, FP_1..FP_K,              no
+                          FN_1..FN_K]``
+========================  =====================================  ===============
+
+The class order of the columns is the order of ``labels``. The public
+``*_score`` functions compute exactly ``aggregate(weighted column sums)``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Real
+
+import numpy as np
+
+from ..exceptions import UndefinedMetricWarning
+from ..utils._param_validation import Options, StrOptions, validate_params
+from ._check_labels import (
+    _check_scalar_label,
+    check_label_pair,
+    check_labels_param,
+    check_multilabel_indicator,
+    check_sample_weight,
+    encode_labels,
+)
+from ._registry import weighted_column_sums
+
+__all__ = [
+    "accuracy_score",
+    "f1_score",
+    "multilabel_f1_score",
+    "precision_score",
+    "recall_score",
+]
+
+_AVERAGES = ("macro", "micro", "weighted", "binary", None)
+_ZERO_DIVISION = [Options(Real, {0.0, 1.0}), "nan", StrOptions({"warn"})]
+
+
+# --------------------------------------------------------------------------- helpers
+def _check_zero_division(zero_division):
+    """Return the fill value for 0/0 (``"warn"`` -> 0.0); raise if invalid."""
+    if isinstance(zero_division, str):
+        if zero_division == "warn":
+            return 0.0
+    elif isinstance(zero_division, Real) and not isinstance(zero_division, bool):
+        value = float(zero_division)
+        if value in (0.0, 1.0) or np.isnan(value):
+            return value
+    raise ValueError(
+        "The 'zero_division' parameter must be 'warn', 0.0, 1.0 or np.nan. "
+        f"Got {zero_division!r} instead."
+    )
+
+
+def _divide(numerator, denominator, fill):
+    """``numerator / denominator`` with ``fill`` where the denominator is 0."""
+    mask = denominator == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = numerator / np.where(mask, 1.0, denominator)
+    return np.where(mask, fill, out), mask
+
+
+def _nan_average(values, weights=None):
+    """Mean over the last axis ignoring NaN (scikit-learn's ``_nanaverage``).
+
+    With ``weights``, the weighted mean over non-NaN entries; if their weights
+    sum to 0, the plain mean over non-NaN entries. All-NaN gives NaN.
+    """
+    isnan = np.isnan(values)
+    filled = np.where(isnan, 0.0, values)
+    count = (~isnan).sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        plain = np.where(count > 0, filled.sum(axis=-1) / np.maximum(count, 1), np.nan)
+        if weights is None:
+            return plain
+        w = np.where(isnan, 0.0, weights)
+        wsum = w.sum(axis=-1)
+        weighted = (w * filled).sum(axis=-1) / np.where(wsum > 0, wsum, 1.0)
+    return np.where(wsum > 0, weighted, plain)
+
+
+def _warn_undefined(message, stacklevel):
+    warnings.warn(
+        message + " Use the `zero_division` parameter to control this behavior.",
+        UndefinedMetricWarning,
+        stacklevel=stacklevel,
+    )
+
+
+def _as_sums(sums, name="sums"):
+    sums = np.asarray(sums, dtype=np.float64)
+    if sums.ndim == 0:
+        raise ValueError(f"The '{name}' parameter must have at least one dimension.")
+    return sums
+
+
+# --------------------------------------------------------------------------- accuracy
+def _accuracy_statistics(y_true, y_pred, *, labels=None, **params):
+    """Per-instance statistics of accuracy: ``[1(y_true == y_pred), 1]``.
+
+    ``labels`` (if given) only validates that every label is listed.
+    """
+    if labels is None:
+        y_true, y_pred, _ = check_label_pair(y_true, y_pred)
+        correct = y_true == y_pred
+    else:
+        t, p, _ = encode_labels(y_true, y_pred, labels, unknown="error")
+        correct = t == p
+    stats = np.ones((correct.shape[0], 2), dtype=np.float64)
+    stats[:, 0] = correct
+    return stats
+
+
+def _accuracy_aggregate(sums, **params):
+    """Accuracy from column sums ``[..., (correct, count)]`` -> ``correct / count``.
+
+    A zero total weight gives NaN (it cannot occur for a non-empty resample).
+    """
+    sums = _as_sums(sums)
+    if sums.shape[-1] != 2:
+        raise ValueError(
+            f"The 'sums' parameter of accuracy must have 2 columns. Got {sums.shape[-1]}."
+        )
+    count = sums[..., 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(count > 0, sums[..., 0] / np.where(count > 0, count, 1.0), np.nan)
+
+
+@validate_params(
+    {
+        "y_true": ["array-like"],
+        "y_pred": ["array-like"],
+        "labels": ["array-like", None],
+        "sample_weight": ["array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
+def accuracy_score(y_true, y_pred, *, labels=None, sample_weight=None):
+    """Accuracy: the (weighted) fraction of correctly predicted labels.
+
+    .. math:: \\mathrm{Acc} = \\frac{\\sum_i w_i\\,\\mathbb{1}[y_i = \\hat y_i]}{\\sum_i w_i}
+
+    Hard accuracy of Kurniawan et al. (2025, sec. 3.1); for one-hot ``P`` and
+    ``Q`` it equals their soft accuracy.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        True labels (int or str). A 2-D numeric array is reduced by ``argmax``
+        over columns (ties -> lowest column index; labels are then the column
+        indices ``0..n_classes-1``).
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted labels, same conventions.
+    labels : array-like of shape (n_classes,), default=None
+        Accepted for uniformity with the other hard metrics. The value does not
+        depend on it, but every label in ``y_true`` and ``y_pred`` must be
+        listed (``ValueError`` otherwise).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights with a positive sum.
+
+    Returns
+    -------
+    score : float
+        In [0, 1]; higher is better.
+
+    Notes
+    -----
+    Sufficient statistics ``[1(y_i = yhat_i), 1]`` (cellwise); registry name
+    ``"accuracy"``. Unlike :func:`sklearn.metrics.accuracy_score`, a 2-D
+    input is never read as a multilabel indicator matrix.
+
+    References
+    ----------
+    .. [1] Kurniawan, Mistica, Baldwin and Lau (2025). Training and Evaluating
+       with Human Label Variation, sec. 3.1.
+
+    Examples
+    --------
+    >>> from sigtest.metrics import accuracy_score
+    >>> accuracy_score(["a", "b", "b", "c"], ["a", "b", "c", "c"])
+    0.75
+    >>> accuracy_score([0, 1], [[0.9, 0.1], [0.5, 0.5]])  # argmax; tie -> column 0
+    0.5
+    """
+    stats = _accuracy_statistics(y_true, y_pred, labels=labels)
+    w = check_sample_weight(sample_weight, stats.shape[0])
+    return float(_accuracy_aggregate(weighted_column_sums(stats, w)))
+
+
+# --------------------------------------------------------------------------- P / R / F1
+def _resolve_average(average, pos_label):
+    """Validate ``average`` with ``pos_label``; return the effective mode."""
+    if average not in _AVERAGES:
+        raise ValueError(
+            f"The 'average' parameter must be one of {_AVERAGES}. Got {average!r} instead."
+        )
+    if pos_label is None:
+        if average == "binary":
+            raise ValueError(
+                "average='binary' needs the target class: pass it by label with the "
+                "'pos_label' parameter (sigtest never picks a class by position)."
+            )
+        return average
+    if average not in ("binary", "macro"):
+        raise ValueError(
+            f"The 'pos_label' parameter selects one class; it cannot be combined with "
+            f"average={average!r}. Use average='binary' (or the default 'macro'), or "
+            "pass labels=[...] to average over a subset of classes."
+        )
+    return "single"
+
+
+def _resolve_prf_labels(y_true, y_pred, labels, pos_label):
+    """Encode labels for P/R/F1; return ``(true_codes, pred_codes, labels)``.
+
+    ``labels=None`` -> union of y_true and y_pred (plus ``pos_label``, which may
+    be absent from the data). Given ``labels``: values outside it count for no
+    class; ``pos_label`` must be one of them.
+    """
+    y_true, y_pred, kind = check_label_pair(y_true, y_pred)
+    if pos_label is not None:
+        _check_scalar_label(pos_label, kind, "pos_label")
+    if labels is None:
+        parts = [y_true, y_pred]
+        if pos_label is not None:
+            parts.append(np.asarray([pos_label]))
+        labels = np.unique(np.concatenate(parts))
+    else:
+        labels = check_labels_param(labels, kind)
+        if pos_label is not None and not np.any(labels == pos_label):
+            raise ValueError(
+                f"The 'pos_label' parameter ({pos_label!r}) is not in 'labels' "
+                f"({labels.tolist()[:20]})."
+            )
+    t, p, labels = encode_labels(y_true, y_pred, labels, unknown="ignore")
+    return t, p, labels
+
+
+def _prf_statistics(y_true, y_pred, *, labels=None, pos_label=None, **params):
+    """Per-instance statistics shared by precision, recall and F1.
+
+    Columns: ``TP_k = 1[y=k, yhat=k]`` (K), ``pred_k = 1[yhat=k]`` (K),
+    ``true_k = 1[y=k]`` (K), then a count column of ones; classes in the order
+    of ``labels`` (default: sorted union of y_true, y_pred and ``pos_label``).
+    A row depends only on (y_true, y_pred): the statistics are cellwise.
+    """
+    t, p, labels = _resolve_prf_labels(y_true, y_pred, labels, pos_label)
+    k = labels.shape[0]
+    n = t.shape[0]
+    rows = np.arange(n)
+    stats = np.zeros((n, 3 * k + 1), dtype=np.float64)
+    hit = (t == p) & (t >= 0)
+    stats[rows[hit], t[hit]] = 1.0
+    has_p = p >= 0
+    stats[rows[has_p], k + p[has_p]] = 1.0
+    has_t = t >= 0
+    stats[rows[has_t], 2 * k + t[has_t]] = 1.0
+    stats[:, 3 * k] = 1.0
+    return stats
+
+
+_precision_statistics = _recall_statistics = _f1_statistics = _prf_statistics
+
+
+def _prf_sums(t, p, k, w):
+    """Weighted column sums of :func:`_prf_statistics` without the (n, 3K+1) array."""
+    if w is None:
+        w = np.ones(t.shape[0], dtype=np.float64)
+    hit = (t == p) & (t >= 0)
+    tp = np.bincount(t[hit], weights=w[hit], minlength=k)
+    has_p = p >= 0
+    pred = np.bincount(p[has_p], weights=w[has_p], minlength=k)
+    has_t = t >= 0
+    true = np.bincount(t[has_t], weights=w[has_t], minlength=k)
+    return np.concatenate([tp, pred, true, [w.sum()]])
+
+
+_PRF_TEXT = {
+    "precision": ("Precision", "predicted"),
+    "recall": ("Recall", "true"),
+    "f1": ("F-score", "true nor predicted"),
+}
+
+
+def _prf_aggregate(
+    which,
+    sums,
+    *,
+    labels=None,
+    average="macro",
+    pos_label=None,
+    zero_division="warn",
+    _stacklevel=4,
+    **params,
+):
+    sums = _as_sums(sums)
+    s = sums.shape[-1]
+    if s < 4 or (s - 1) % 3:
+        raise ValueError(
+            f"The 'sums' parameter must have 3*n_classes + 1 columns. Got {s} columns."
+        )
+    k = (s - 1) // 3
+    fill = _check_zero_division(zero_division)
+    mode = _resolve_average(average, pos_label)
+    tp, pred, true = sums[..., :k], sums[..., k : 2 * k], sums[..., 2 * k : 3 * k]
+    if mode == "single":
+        if labels is None:
+            raise ValueError(
+                "The 'labels' parameter is required by the aggregate when 'pos_label' "
+                "is given (it locates the class of pos_label)."
+            )
+        labels = np.asarray(labels)
+        if labels.shape != (k,):
+            raise ValueError(
+                f"The 'labels' parameter has {labels.size} entries but the sums hold "
+                f"{k} classes."
+            )
+        idx = np.flatnonzero(labels == pos_label)
+        if idx.size != 1:
+            raise ValueError(f"The 'pos_label' parameter ({pos_label!r}) is not in 'labels'.")
+        sl = slice(int(idx[0]), int(idx[0]) + 1)
+        tp, pred, true = tp[..., sl], pred[..., sl], true[..., sl]
+    elif labels is not None and np.asarray(labels).shape != (k,):
+        raise ValueError(
+            f"The 'labels' parameter has {np.asarray(labels).size} entries but the sums "
+            f"hold {k} classes."
+        )
+    support = true
+    if mode == "micro":
+        tp, pred, true = (x.sum(axis=-1, keepdims=True) for x in (tp, pred, true))
+    if which == "precision":
+        values, undefined = _divide(tp, pred, fill)
+    elif which == "recall":
+        values, undefined = _divide(tp, true, fill)
+    else:
+        values, undefined = _divide(2.0 * tp, pred + true, fill)
+    if isinstance(zero_division, str) and np.any(undefined):
+        title, modifier = _PRF_TEXT[which]
+        where = "due to" if undefined.shape[-1] == 1 else "in labels with"
+        _warn_undefined(
+            f"{title} is ill-defined and being set to 0.0 {where} no {modifier} samples.",
+            _stacklevel,
+        )
+    if mode is None:
+        return values
+    if mode == "weighted":
+        return _nan_average(values, support)
+    return _nan_average(values)
+
+
+def _precision_aggregate(sums, **params):
+    """Precision from summed :func:`_prf_statistics`: ``TP_k / pred_k``, averaged."""
+    return _prf_aggregate("precision", sums, **params)
+
+
+def _recall_aggregate(sums, **params):
+    """Recall from summed :func:`_prf_statistics`: ``TP_k / true_k``, averaged."""
+    return _prf_aggregate("recall", sums, **params)
+
+
+def _f1_aggregate(sums, **params):
+    """F1 from summed :func:`_prf_statistics`: ``2 TP_k / (pred_k + true_k)``, averaged."""
+    return _prf_aggregate("f1", sums, **params)
+
+
+_AGGREGATES = {"precision": _precision_aggregate, "recall": _recall_aggregate, "f1": _f1_aggregate}
+
+
+def _prf_score(which, y_true, y_pred, labels, pos_label, average, sample_weight, zero_division):
+    _check_zero_division(zero_division)
+    _resolve_average(average, pos_label)
+    t, p, labels = _resolve_prf_labels(y_true, y_pred, labels, pos_label)
+    w = check_sample_weight(sample_weight, t.shape[0])
+    sums = _prf_sums(t, p, labels.shape[0], w)
+    value = _prf_aggregate(
+        which,
+        sums,
+        labels=labels,
+        average=average,
+        pos_label=pos_label,
+        zero_division=zero_division,
+        _stacklevel=6,  # point the warning at the caller of the public function
+    )
+    return value if average is None else float(value)
+
+
+_PRF_CONSTRAINTS = {
+    "y_true": ["array-like"],
+    "y_pred": ["array-like"],
+    "labels": ["array-like", None],
+    "pos_label": [Real, str, "boolean", None],
+    "average": [StrOptions({"macro", "micro", "weighted", "binary"}), None],
+    "sample_weight": ["array-like", None],
+    "zero_division": _ZERO_DIVISION,
+}
+
+_PRF_PARAMS_DOC = """
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        True labels (int or str). A 2-D numeric array is reduced by ``argmax``
+        over columns (ties -> lowest column index; labels are then the column
+        indices ``0..n_classes-1``).
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted labels, same conventions.
+    labels : array-like of shape (n_classes,), default=None
+        The classes to average over, in output order. ``None``: the sorted
+        union of the classes in ``y_true`` and ``y_pred``, so two systems
+        scored on the same ``y_true`` are averaged over the same classes only if
+        you pass the union of both (the significance tests do). Labels of the
+        data missing from ``labels`` count for no class (as in scikit-learn);
+        listed classes absent from the data have zero support.
+    pos_label : int or str, default=None
+        One target class, **by label** (never by position). When given, the
+        score of that class is returned (``average`` must be ``"binary"`` or
+        ``"macro"``); ``labels`` then only fixes the class set, which must
+        contain ``pos_label``. ``f1_score(y, p, pos_label=c)`` equals
+        ``f1_score(y, p, labels=[c])``. A ``pos_label`` absent from the data is
+        allowed (0/0 -> ``zero_division``).
+    average : {"macro", "micro", "weighted", "binary"} or None, default="macro"
+        ``"macro"``: unweighted mean of the per-class scores over all classes of
+        ``labels``; ``"micro"``: from the TP, predicted and true counts summed
+        over classes; ``"weighted"``: mean weighted by support (true count);
+        ``"binary"``: the class ``pos_label`` (required); ``None``: the array of
+        per-class scores in the order of ``labels``. Unlike scikit-learn the
+        default is ``"macro"``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights with a positive sum; counts become weighted sums.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of a 0/0 per-class score; ``"warn"`` uses 0.0 and emits one
+        :class:`~sklearn.exceptions.UndefinedMetricWarning`. ``np.nan`` scores
+        are left out of the average (scikit-learn's convention); all-NaN
+        gives NaN.
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_classes,)
+        In [0, 1]; higher is better. An array when ``average=None``.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        Once per call, when a value is 0/0 and ``zero_division="warn"``.
+"""
+
+
+def _add_doc(func):
+    func.__doc__ = func.__doc__.replace("    {params}\n", _PRF_PARAMS_DOC.strip("\n") + "\n")
+    return func
+
+
+@_add_doc
+@validate_params(_PRF_CONSTRAINTS, prefer_skip_nested_validation=True)
+def precision_score(
+    y_true,
+    y_pred,
+    *,
+    labels=None,
+    pos_label=None,
+    average="macro",
+    sample_weight=None,
+    zero_division="warn",
+):
+    """Precision: the fraction of the predictions of a class that are correct.
+
+    .. math:: P_k = \\frac{TP_k}{\\mathrm{pred}_k},\\qquad
+              P_{\\mathrm{macro}} = \\frac{1}{K}\\sum_k P_k,\\qquad
+              P_{\\mathrm{micro}} = \\frac{\\sum_k TP_k}{\\sum_k \\mathrm{pred}_k}
+
+    with ``TP_k`` the (weighted) number of samples of class k predicted as k
+    and ``pred_k`` the number predicted as k. A class never predicted has
+    ``P_k = 0/0`` (-> ``zero_division``). Micro precision over all classes
+    equals accuracy.
+
+    {params}
+
+    Notes
+    -----
+    Sufficient statistics: see :func:`f1_score`. Registry names
+    ``precision_macro``, ``precision_micro``, ``precision_weighted``.
+
+    References
+    ----------
+    .. [1] Jurafsky and Martin, Speech and Language Processing, sec. 4.7
+       (micro- and macro-averaging).
+
+    Examples
+    --------
+    >>> from sigtest.metrics import precision_score
+    >>> y = ["spam", "ham", "ham", "spam"]
+    >>> p = ["spam", "spam", "ham", "ham"]
+    >>> precision_score(y, p, pos_label="spam")
+    0.5
+    """
+    return _prf_score(
+        "precision", y_true, y_pred, labels, pos_label, average, sample_weight, zero_division
+    )
+
+
+@_add_doc
+@validate_params(_PRF_CONSTRAINTS, prefer_skip_nested_validation=True)
+def recall_score(
+    y_true,
+    y_pred,
+    *,
+    labels=None,
+    pos_label=None,
+    average="macro",
+    sample_weight=None,
+    zero_division="warn",
+):
+    """Recall: the fraction of the samples of a class that are found.
+
+    .. math:: R_k = \\frac{TP_k}{\\mathrm{true}_k},\\qquad
+              R_{\\mathrm{macro}} = \\frac{1}{K}\\sum_k R_k,\\qquad
+              R_{\\mathrm{micro}} = \\frac{\\sum_k TP_k}{\\sum_k \\mathrm{true}_k}
+
+    A listed class absent from ``y_true`` has ``R_k = 0/0``
+    (-> ``zero_division``). Weighted recall over all classes equals accuracy.
+
+    {params}
+
+    Notes
+    -----
+    Sufficient statistics: see :func:`f1_score`. Registry names
+    ``recall_macro``, ``recall_micro``, ``recall_weighted``.
+
+    References
+    ----------
+    .. [1] Jurafsky and Martin, Speech and Language Processing, sec. 4.7.
+
+    Examples
+    --------
+    >>> from sigtest.metrics import recall_score
+    >>> recall_score([0, 0, 1, 2], [0, 1, 1, 1])  # (1/2 + 1 + 0) / 3
+    0.5
+    """
+    return _prf_score(
+        "recall", y_true, y_pred, labels, pos_label, average, sample_weight, zero_division
+    )
+
+
+@_add_doc
+@validate_params(_PRF_CONSTRAINTS, prefer_skip_nested_validation=True)
+def f1_score(
+    y_true,
+    y_pred,
+    *,
+    labels=None,
+    pos_label=None,
+    average="macro",
+    sample_weight=None,
+    zero_division="warn",
+):
+    """F1 score: the harmonic mean of precision and recall.
+
+    .. math:: F1_k = \\frac{2\\,TP_k}{\\mathrm{pred}_k + \\mathrm{true}_k},\\qquad
+              F1_{\\mathrm{macro}} = \\frac{1}{K}\\sum_k F1_k,\\qquad
+              F1_{\\mathrm{micro}} = \\frac{2\\sum_k TP_k}
+              {\\sum_k (\\mathrm{pred}_k + \\mathrm{true}_k)}
+
+    ``F1_k`` is 0/0 (-> ``zero_division``) only for a class neither true nor
+    predicted, which happens when ``labels`` (or ``pos_label``) lists a class
+    absent from the data. Over all classes, micro F1 equals accuracy.
+
+    {params}
+
+    Notes
+    -----
+    Sufficient statistics per instance (cellwise: they depend only on the pair
+    (true, predicted)): ``[TP_1..TP_K, pred_1..pred_K, true_1..true_K, 1]``,
+    one-hot indicators in the order of ``labels``; the aggregate maps their
+    column sums to the score (vectorised over leading axes). Registry names
+    ``f1_macro``, ``f1_micro``, ``f1_weighted``.
+
+    References
+    ----------
+    .. [1] Jurafsky and Martin, Speech and Language Processing, sec. 4.7.
+    .. [2] Kurniawan, Mistica, Baldwin and Lau (2025). Training and Evaluating
+       with Human Label Variation, sec. 3.
+
+    Examples
+    --------
+    >>> from sigtest.metrics import f1_score
+    >>> y = ["spam", "ham", "ham", "spam", "eggs"]
+    >>> p = ["spam", "spam", "ham", "ham", "eggs"]
+    >>> f1_score(y, p, pos_label="spam") == f1_score(y, p, labels=["spam"])
+    True
+    >>> round(f1_score(y, p), 4)  # (1/2 + 1/2 + 1) / 3
+    0.6667
+    """
+    return _prf_score(
+        "f1", y_true, y_pred, labels, pos_label, average, sample_weight, zero_division
+    )
+
+
+# --------------------------------------------------------------------------- multilabel F1
+def _check_multilabel_pair(y_true, y_pred):
+    y_true = check_multilabel_indicator(y_true, "y_true")
+    y_pred = check_multilabel_indicator(y_pred, "y_pred")
+    if y_true.shape != y_pred.shape:
+        raise ValueError(
+            f"The 'y_true' and 'y_pred' parameters must have the same shape. Got "
+            f"{y_true.shape} and {y_pred.shape}."
+        )
+    return y_true, y_pred
+
+
+def _multilabel_f1_statistics(y_true, y_pred, **params):
+    """Per-instance ``[TP_1..TP_K, FP_1..FP_K, FN_1..FN_K]`` of J = 1[x > 0.5]."""
+    y_true, y_pred = _check_multilabel_pair(y_true, y_pred)
+    jt = y_true > 0.5
+    jp = y_pred > 0.5
+    return np.concatenate([jt & jp, ~jt & jp, jt & ~jp], axis=1).astype(np.float64)
+
+
+def _multilabel_f1_aggregate(
+    sums, *, average="micro", zero_division="warn", _stacklevel=3, **params
+):
+    """Multilabel F1 from summed ``[TP, FP, FN]`` per label.
+
+    ``micro``: ``2 sum TP / (2 sum TP + sum FP + sum FN)``; ``macro``: mean over
+    labels of ``2 TP_k / (2 TP_k + FP_k + FN_k)``; ``None``: per-label values.
+    """
+    sums = _as_sums(sums)
+    s = sums.shape[-1]
+    if s < 3 or s % 3:
+        raise ValueError(f"The 'sums' parameter must have 3*n_labels columns. Got {s}.")
+    if average not in ("micro", "macro", None):
+        raise ValueError(
+            f"The 'average' parameter must be 'micro', 'macro' or None. Got {average!r}."
+        )
+    fill = _check_zero_division(zero_division)
+    k = s // 3
+    tp, fp, fn = sums[..., :k], sums[..., k : 2 * k], sums[..., 2 * k :]
+    if average == "micro":
+        tp, fp, fn = (x.sum(axis=-1, keepdims=True) for x in (tp, fp, fn))
+    values, undefined = _divide(2.0 * tp, 2.0 * tp + fp + fn, fill)
+    if isinstance(zero_division, str) and np.any(undefined):
+        where = "due to" if undefined.shape[-1] == 1 else "in labels with"
+        _warn_undefined(
+            f"F-score is ill-defined and being set to 0.0 {where} no true nor predicted samples.",
+            _stacklevel,
+        )
+    if average is None:
+        return values
+    return _nan_average(values)
+
+
+@validate_params(
+    {
+        "y_true": ["array-like"],
+        "y_pred": ["array-like"],
+        "average": [StrOptions({"micro", "macro"}), None],
+        "sample_weight": ["array-like", None],
+        "zero_division": _ZERO_DIVISION,
+    },
+    prefer_skip_nested_validation=True,
+)
+def multilabel_f1_score(
+    y_true, y_pred, *, average="micro", sample_weight=None, zero_division="warn"
+):
+    """F1 of multilabel predictions thresholded at 0.5 (strictly).
+
+    Both the true ``P`` and the predicted ``Q`` (values in [0, 1], e.g. label
+    proportions and probabilities) are binarised by
+    :math:`J^P_{ik} = \\mathbb{1}[P_{ik} > 0.5]`, :math:`J^Q_{ik} = \\mathbb{1}[Q_{ik} > 0.5]`
+    (0.5 itself is negative). Then
+
+    .. math:: F1_{\\mathrm{micro}} = \\frac{2\\sum_{ik} J^P_{ik} J^Q_{ik}}
+              {\\sum_{ik} (J^P_{ik} + J^Q_{ik})},\\qquad
+              F1_{\\mathrm{macro}} = \\frac{1}{K}\\sum_k
+              \\frac{2\\sum_i J^P_{ik} J^Q_{ik}}{\\sum_i (J^P_{ik} + J^Q_{ik})}
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples, n_labels)
+        True label memberships ``P`` in [0, 1].
+    y_pred : array-like of shape (n_samples, n_labels)
+        Predicted memberships ``Q`` in [0, 1] (a 0/1 ``predict`` output works).
+    average : {"micro", "macro"} or None, default="micro"
+        ``None`` returns the per-label F1 scores.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights with a positive sum.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of 0/0 (a label neither true nor predicted anywhere); ``"warn"``
+        uses 0.0 and emits one ``UndefinedMetricWarning``. NaN values are left
+        out of the macro average.
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_labels,)
+        In [0, 1]; higher is better.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        Once per call, when a value is 0/0 and ``zero_division="warn"``.
+
+    Notes
+    -----
+    Sufficient statistics per instance: ``[TP_1..TP_K, FP_1..FP_K,
+    FN_1..FN_K]`` (not cellwise). Registry names ``multilabel_f1_micro``,
+    ``multilabel_f1_macro``.
+
+    References
+    ----------
+    .. [1] Kurniawan, Mistica, Baldwin and Lau (2025). Training and Evaluating
+       with Human Label Variation, sec. 3.2.
+
+    Examples
+    --------
+    >>> from sigtest.metrics import multilabel_f1_score
+    >>> P = [[1.0, 0.6, 0.0], [0.2, 0.5, 0.9]]
+    >>> Q = [[0.7, 0.4, 0.1], [0.0, 0.8, 0.6]]
+    >>> multilabel_f1_score(P, Q)  # J^P = [[1,1,0],[0,0,1]], J^Q = [[1,0,0],[0,1,1]]
+    0.6666666666666666
+    """
+    _check_zero_division(zero_division)
+    stats = _multilabel_f1_statistics(y_true, y_pred)
+    w = check_sample_weight(sample_weight, stats.shape[0])
+    value = _multilabel_f1_aggregate(
+        weighted_column_sums(stats, w),
+        average=average,
+        zero_division=zero_division,
+        _stacklevel=5,
+    )
+    return value if average is None else float(value)

@@ -1,0 +1,453 @@
+"""Every registered metric as a scikit-learn scorer.
+
+:func:`get_scorer` wraps a registered :class:`~sigtest.metrics.Metric` in a
+scorer usable wherever scikit-learn accepts ``scoring=`` (``cross_validate``,
+``GridSearchCV``, ``permutation_importance``, ...). Two things go beyond
+:func:`sklearn.metrics.make_scorer`:
+
+* **Soft targets are metadata.** The estimator is fit on hard labels ``y``; the
+  true judgement distributions ``P`` of a soft metric travel as the per-sample
+  metadata ``y_true_soft`` through scikit-learn's metadata routing, which
+  slices them per fold like ``sample_weight``. A name such as ``y_true`` or
+  ``y_proba`` would not work: routing ignores those names for scorers.
+* **Fixed class sets.** A training fold may miss a class, so the fitted
+  ``classes_`` is then a subset; ``predict_proba`` columns are re-aligned to
+  the full class set (zeros for classes the model never saw) and hard-label
+  metrics are given the full ``labels``, so every fold and every system is
+  averaged over the same classes.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+
+import numpy as np
+from sklearn.base import is_regressor
+
+# scikit-learn offers no public base class for scorers; ``make_scorer`` returns
+# an instance of this private class. It is imported here and nowhere else, so a
+# change of scikit-learn's internals touches this one line. We subclass it to
+# read ``estimator.classes_`` while scoring (a plain score function never sees
+# the estimator) and to request the soft-target metadata by default.
+from sklearn.metrics._scorer import _Scorer
+
+from ._registry import Metric, get_metric, get_metric_names
+
+__all__ = ["SOFT_TARGET_PARAM", "get_scorer", "get_scorer_names"]
+
+#: Name of the metadata carrying the true distributions ``P`` of soft metrics.
+SOFT_TARGET_PARAM = "y_true_soft"
+
+
+def get_scorer_names():
+    """Sorted names of all scorers (losses appear as ``neg_<name>``).
+
+    Returns
+    -------
+    names : list of str
+        One scorer per registered metric; a metric's scorer name equals its
+        registry name except for losses (``greater_is_better=False``), whose
+        scorer is ``"neg_" + name`` as in scikit-learn (``neg_log_loss``).
+
+    Examples
+    --------
+    >>> from sigtest.metrics import get_scorer_names, register_metric, unregister_metric
+    >>> _ = register_metric("my_errors", lambda t, p: 0.0, greater_is_better=False)
+    >>> "neg_my_errors" in get_scorer_names(), "my_errors" in get_scorer_names()
+    (True, False)
+    >>> unregister_metric("my_errors")
+    """
+    return sorted(get_metric(name).scorer_name for name in get_metric_names())
+
+
+def get_scorer(name, *, classes=None, **metric_params):
+    """Return a fresh scikit-learn scorer for a registered metric.
+
+    The scorer is what :func:`sklearn.metrics.make_scorer` builds (same
+    constructor, ``_score_func``, ``_sign``, ``_kwargs``, ``_response_method``)
+    with ``response_method="predict"`` for hard-label metrics,
+    ``"predict_proba"`` for soft and multilabel ones, and
+    ``greater_is_better=False`` (a negated value) for losses. Every call
+    returns a new, independent object.
+
+    Parameters
+    ----------
+    name : str or Metric
+        A scorer name from :func:`get_scorer_names` (``"soft_f1_micro"``,
+        ``"neg_jsd"``) or a :class:`~sigtest.metrics.Metric`. A loss must be
+        named with its ``neg_`` prefix, so the sign is never ambiguous.
+    classes : array-like of shape (n_classes,), default=None
+        Soft multiclass metrics only (``input_type="proba"``): the class
+        labels of the columns of ``y_true_soft``, in column order. By default
+        the full class set is the sorted union of the fitted
+        ``estimator.classes_`` and the labels of the scored fold, which is the
+        full set under any partitioning CV as long as every class occurs as a
+        hard label; give ``classes`` when a class may occur only in the soft
+        targets. Hard-label metrics take ``labels=`` instead.
+    **metric_params
+        Fixed keyword arguments of the metric, e.g. ``labels=`` (the full label
+        set of a hard metric) or ``zero_division=``. They override the
+        metric's registered ``kwargs``.
+
+    Returns
+    -------
+    scorer : callable
+        ``scorer(estimator, X, y)``; greater is better.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is unknown (the message lists :func:`get_scorer_names`),
+        or a loss is named without ``neg_``, or ``classes`` is given for a
+        metric that is not a soft multiclass one.
+    TypeError
+        If ``name`` is not a str/Metric, or ``metric_params`` holds a keyword
+        the metric's ``score_func`` does not accept.
+
+    Notes
+    -----
+    **Soft targets.** A soft scorer requests the metadata ``y_true_soft``
+    (an ``(n_samples, n_classes)`` array of distributions, or
+    ``(n_samples, n_labels)`` values in [0, 1] for multilabel metrics). Pass it
+    as ``cross_validate(..., params={"y_true_soft": P})`` or
+    ``GridSearchCV(...).fit(X, y, y_true_soft=P)``; this requires
+    ``sklearn.set_config(enable_metadata_routing=True)`` (without routing,
+    scikit-learn hands metadata to ``fit`` only, and a direct call
+    ``scorer(est, X, y, y_true_soft=P)`` raises). The request is made at class
+    level, so no ``set_score_request`` call is needed, and it survives a later
+    ``set_score_request(sample_weight=True)``.
+
+    **No soft targets.** When ``y_true_soft`` is not passed, a soft scorer
+    scores against the one-hot encoding of the hard labels ``y`` over the
+    full class set (multilabel: ``y`` itself as 0/1 floats); soft metrics
+    then reduce to their hard counterparts as in Kurniawan et al. (2025).
+
+    **Class alignment.** ``predict_proba`` columns follow
+    ``estimator.classes_``; they are moved to the positions of the full class
+    set, with zeros for classes missing from the training fold. For
+    multilabel estimators returning one ``(n_samples, 2)`` array per label,
+    the column of class 1 is used (zeros if the label was constant 0 in
+    training). Hard-label metrics that take ``labels`` (every built-in and
+    every metric with statistics) receive ``labels`` = the sorted union of
+    ``estimator.classes_`` and the fold's ``y`` unless ``labels=`` is given.
+
+    References
+    ----------
+    .. [1] Kurniawan, K., Mistica, M., Baldwin, T., & Lau, J. H. (2025).
+       "Training and evaluating with human label variation: An empirical
+       study." Computational Linguistics.
+
+    Examples
+    --------
+    >>> import numpy as np, sklearn
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import cross_validate
+    >>> from sigtest.metrics import get_scorer
+    >>> X, y = load_iris(return_X_y=True)
+    >>> P = np.random.default_rng(0).dirichlet(np.ones(3), size=len(y))
+    >>> scoring = {"acc": get_scorer("accuracy"),
+    ...            "soft_f1": get_scorer("soft_f1_micro"),
+    ...            "jsd": get_scorer("neg_jsd")}
+    >>> with sklearn.config_context(enable_metadata_routing=True):
+    ...     cv = cross_validate(LogisticRegression(max_iter=1000), X, y, cv=3,
+    ...                         scoring=scoring, params={"y_true_soft": P})
+    >>> cv["test_acc"].round(2).tolist()
+    [0.98, 0.96, 0.98]
+    >>> bool(np.all(cv["test_jsd"] <= 0))
+    True
+    """
+    if isinstance(name, Metric):
+        metric = name
+    elif isinstance(name, str):
+        metric = _lookup(name)
+    else:
+        raise TypeError(
+            "The 'name' parameter of get_scorer must be a scorer name (str) or a "
+            f"Metric. Got {type(name).__name__} instead."
+        )
+    _check_metric_params(metric, metric_params)
+    metric_params = copy.deepcopy(metric_params)
+    kwargs = {**metric.kwargs, **metric_params}
+    sign = 1 if metric.greater_is_better else -1
+    if metric.input_type == "labels":
+        if classes is not None:
+            raise ValueError(
+                f"The 'classes' parameter of get_scorer applies to soft multiclass "
+                f"metrics only; {metric.name!r} is a hard-label metric: pass its full "
+                "label set as labels=... instead."
+            )
+        scorer = _LabelScorer(metric.score_func, sign, kwargs, metric.response_method)
+        scorer._pass_labels = _accepts_labels(metric)
+    else:
+        if classes is not None:
+            if metric.input_type != "proba":
+                raise ValueError(
+                    "The 'classes' parameter of get_scorer applies to soft multiclass "
+                    f"metrics only; {metric.name!r} has input_type "
+                    f"{metric.input_type!r}."
+                )
+            classes = np.asarray(classes)
+            if classes.ndim != 1 or classes.size == 0 or np.unique(classes).size != classes.size:
+                raise ValueError(
+                    "The 'classes' parameter of get_scorer must be a non-empty 1-D "
+                    f"array of distinct labels. Got {classes!r} instead."
+                )
+        scorer = _SoftScorer(metric.score_func, sign, kwargs, metric.response_method)
+        scorer._input_type = metric.input_type
+        scorer._classes = None if classes is None else classes.copy()
+    scorer._metric_name = metric.name
+    return scorer
+
+
+def _lookup(name):
+    """Registry lookup by scorer name with a message listing the scorers."""
+    try:
+        metric = get_metric(name)
+    except ValueError:
+        metric = None
+    if metric is None or metric.scorer_name != name:
+        hint = ""
+        if metric is not None:
+            hint = f" {name!r} is a loss; its scorer is named {metric.scorer_name!r}."
+        raise ValueError(
+            f"{name!r} is not a valid scorer name for the 'name' parameter of "
+            f"get_scorer.{hint} Valid names are: {get_scorer_names()}."
+        )
+    return metric
+
+
+def _signature_params(func):
+    try:
+        return inspect.signature(func).parameters
+    except (TypeError, ValueError):  # builtins without a signature
+        return None
+
+
+def _check_metric_params(metric, metric_params):
+    params = _signature_params(metric.score_func)
+    if params is None or any(p.kind == p.VAR_KEYWORD for p in params.values()):
+        return
+    unknown = sorted(set(metric_params) - set(params))
+    if unknown:
+        raise TypeError(
+            f"get_scorer got keyword(s) {unknown} that the score function of metric "
+            f"{metric.name!r} does not accept; it accepts {sorted(params)}."
+        )
+
+
+def _accepts_labels(metric):
+    """Whether ``labels`` may be passed: the contract says every metric with
+    statistics accepts (and may ignore) any keyword; otherwise the score
+    function must name it explicitly."""
+    if metric.has_statistics:
+        return True
+    params = _signature_params(metric.score_func)
+    return params is not None and "labels" in params
+
+
+def _unique_labels(values):
+    values = np.asarray(values)
+    if values.dtype.kind == "O":
+        return np.array(sorted(set(values.tolist())), dtype=object)
+    return np.unique(values)
+
+
+def _union_labels(*arrays):
+    arrays = [np.asarray(a).ravel() for a in arrays if a is not None]
+    if any(a.dtype.kind == "O" for a in arrays):
+        arrays = [a.astype(object) for a in arrays]
+    return _unique_labels(np.concatenate(arrays))
+
+
+class _MetricScorerMixin:
+    """Shared repr: the registered metric's name leads."""
+
+    _metric_name = None
+
+    def __repr__(self):
+        return f"<sigtest scorer {self._metric_name!r}: {super().__repr__()}>"
+
+
+class _LabelScorer(_MetricScorerMixin, _Scorer):
+    """Scorer of a hard-label metric that passes the full label set."""
+
+    _pass_labels = False
+
+    def _score(self, method_caller, estimator, X, y_true, **kwargs):
+        self._warn_overlap(
+            message=(
+                "There is an overlap between set kwargs of this scorer instance and "
+                "passed metadata. Please pass them either as kwargs to get_scorer or "
+                "metadata, but not both."
+            ),
+            kwargs=kwargs,
+        )
+        if self._response_method == "predict" or is_regressor(estimator):
+            # ``predict`` ignores pos_label; passing a metric's default (e.g. 1)
+            # would make scikit-learn reject string labels on a 2-class fold.
+            pos_label = None
+        else:
+            pos_label = self._get_pos_label()
+        y_pred = method_caller(estimator, self._response_method, X, pos_label=pos_label)
+        scoring_kwargs = {**self._kwargs, **kwargs}
+        if self._pass_labels and scoring_kwargs.get("labels") is None and y_true is not None:
+            fitted = getattr(estimator, "classes_", None)
+            if fitted is not None and np.ndim(fitted) == 1:
+                scoring_kwargs["labels"] = _union_labels(fitted, y_true)
+        return self._sign * self._score_func(y_true, y_pred, **scoring_kwargs)
+
+
+class _SoftScorer(_MetricScorerMixin, _Scorer):
+    """Scorer of a soft metric: routes ``y_true_soft`` and aligns columns."""
+
+    # Class-level metadata request (scikit-learn reads every class attribute
+    # whose name contains ``__metadata_request__score``): the soft targets are
+    # requested without a ``set_score_request`` call, which would need routing
+    # to be enabled already when the scorer is built.
+    __metadata_request__score = {SOFT_TARGET_PARAM: True}
+
+    _input_type = "proba"
+    _classes = None
+
+    def set_score_request(self, **kwargs):
+        """Set requested metadata; ``y_true_soft`` stays requested unless given.
+
+        Parameters
+        ----------
+        **kwargs : dict
+            ``param_name=alias`` with alias in ``{True, False, None, str}``, as
+            in :meth:`sklearn.metrics.make_scorer` scorers.
+
+        Returns
+        -------
+        self : object
+        """
+        kwargs.setdefault(SOFT_TARGET_PARAM, True)
+        return super().set_score_request(**kwargs)
+
+    def _score(self, method_caller, estimator, X, y_true, **kwargs):
+        soft = kwargs.pop(SOFT_TARGET_PARAM, None)
+        self._warn_overlap(
+            message=(
+                "There is an overlap between set kwargs of this scorer instance and "
+                "passed metadata. Please pass them either as kwargs to get_scorer or "
+                "metadata, but not both."
+            ),
+            kwargs=kwargs,
+        )
+        method = getattr(estimator, self._response_method, None)
+        if method is None:
+            raise AttributeError(
+                f"{type(estimator).__name__} has no {self._response_method!r} method, "
+                f"which the soft metric {self._metric_name!r} needs."
+            )
+        # Called directly, not through scikit-learn's shared prediction cache:
+        # that cache keeps only the positive-class column for 2-class models.
+        proba = method(X)
+        if self._input_type == "proba":
+            y_soft, y_proba = self._multiclass_inputs(estimator, y_true, soft, proba)
+        else:
+            y_soft, y_proba = self._multilabel_inputs(estimator, y_true, soft, proba)
+        scoring_kwargs = {**self._kwargs, **kwargs}
+        return self._sign * self._score_func(y_soft, y_proba, **scoring_kwargs)
+
+    def _multiclass_inputs(self, estimator, y_true, soft, proba):
+        fitted = getattr(estimator, "classes_", None)
+        if fitted is None or np.ndim(fitted) != 1:
+            raise TypeError(
+                f"The soft metric {self._metric_name!r} needs a single-output "
+                f"classifier with a 1-D 'classes_'; {type(estimator).__name__} has "
+                f"classes_={fitted!r}."
+            )
+        fitted = np.asarray(fitted)
+        proba = np.asarray(proba, dtype=np.float64)
+        if proba.ndim != 2 or proba.shape[1] != fitted.size:
+            raise ValueError(
+                f"{self._response_method} of {type(estimator).__name__} returned shape "
+                f"{proba.shape}; expected (n_samples, {fitted.size}) columns matching "
+                "classes_."
+            )
+        if soft is not None:
+            soft = np.asarray(soft)
+            if soft.ndim != 2:
+                raise ValueError(
+                    f"The {SOFT_TARGET_PARAM!r} metadata must be a 2-D array of shape "
+                    f"(n_samples, n_classes). Got shape {soft.shape} instead."
+                )
+        classes = self._full_classes(fitted, y_true, soft)
+        position = {c: j for j, c in enumerate(classes.tolist())}
+        missing = [c for c in fitted.tolist() if c not in position]
+        if missing:
+            raise ValueError(
+                f"The estimator was fit on classes {missing} that are not in the "
+                f"'classes' given to get_scorer ({classes.tolist()})."
+            )
+        aligned = np.zeros((proba.shape[0], classes.size), dtype=np.float64)
+        aligned[:, [position[c] for c in fitted.tolist()]] = proba
+        if soft is None:
+            soft = self._one_hot(y_true, classes, position)
+        return soft, aligned
+
+    def _full_classes(self, fitted, y_true, soft):
+        if self._classes is not None:
+            classes = self._classes
+            if soft is not None and soft.shape[1] != classes.size:
+                raise ValueError(
+                    f"The {SOFT_TARGET_PARAM!r} metadata has {soft.shape[1]} columns "
+                    f"but get_scorer was given {classes.size} classes."
+                )
+            return classes
+        classes = fitted if y_true is None else _union_labels(fitted, y_true)
+        if soft is not None and soft.shape[1] != classes.size:
+            raise ValueError(
+                f"The {SOFT_TARGET_PARAM!r} metadata has {soft.shape[1]} columns, but "
+                f"the classes seen in training and in y are {classes.tolist()}. Pass "
+                "the class labels of its columns as get_scorer(..., classes=...)."
+            )
+        return classes
+
+    @staticmethod
+    def _one_hot(y_true, classes, position):
+        if y_true is None:
+            raise ValueError(
+                "A soft scorer needs the hard labels 'y' or the "
+                f"{SOFT_TARGET_PARAM!r} metadata; got neither."
+            )
+        y_true = np.asarray(y_true)
+        if y_true.ndim != 1:
+            raise ValueError(
+                "Without soft targets, a soft multiclass scorer needs 1-D hard labels "
+                f"'y'. Got shape {y_true.shape} instead."
+            )
+        unknown = sorted({c for c in y_true.tolist() if c not in position}, key=str)
+        if unknown:
+            raise ValueError(
+                f"The labels {unknown} in y are not in the 'classes' given to "
+                f"get_scorer ({classes.tolist()})."
+            )
+        one_hot = np.zeros((y_true.size, classes.size), dtype=np.float64)
+        one_hot[np.arange(y_true.size), [position[c] for c in y_true.tolist()]] = 1.0
+        return one_hot
+
+    def _multilabel_inputs(self, estimator, y_true, soft, proba):
+        if isinstance(proba, list):
+            # One (n_samples, n_classes_j) array per label (trees, k-NN,
+            # MultiOutputClassifier): take the probability of class 1.
+            fitted = getattr(estimator, "classes_", [None] * len(proba))
+            columns = []
+            for p, c in zip(proba, fitted):
+                p = np.asarray(p, dtype=np.float64)
+                idx = np.flatnonzero(np.asarray(c) == 1) if c is not None else [p.shape[1] - 1]
+                columns.append(p[:, idx[0]] if len(idx) else np.zeros(p.shape[0]))
+            proba = np.column_stack(columns)
+        proba = np.asarray(proba, dtype=np.float64)
+        if soft is None:
+            if y_true is None:
+                raise ValueError(
+                    "A soft scorer needs the targets 'y' or the "
+                    f"{SOFT_TARGET_PARAM!r} metadata; got neither."
+                )
+            soft = np.asarray(y_true, dtype=np.float64)
+        return soft, proba
