@@ -1,0 +1,397 @@
+"""The result of a significance test, and bootstrap interval arithmetic.
+
+:class:`SignificanceResult` is what every :class:`~sigtest.SignificanceTest`
+returns. It keeps the resampled distribution of the difference, so that
+:meth:`SignificanceResult.ci` can recompute a confidence interval at another
+level or by another method without resampling again (like
+``scipy.stats.bootstrap(..., bootstrap_result=...)``).
+
+The interval functions live here (not in ``tests_/_bootstrap.py``) because
+both :class:`~sigtest.BCaInterval` and :meth:`SignificanceResult.ci` use them.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections import namedtuple
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+from scipy.special import ndtr, ndtri
+
+from .exceptions import DegenerateDistributionWarning
+
+__all__ = ["ConfidenceInterval", "SignificanceResult"]
+
+ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
+ConfidenceInterval.__doc__ = """Confidence interval of ``delta = score_b - score_a``.
+
+Attributes
+----------
+low, high : float
+    The endpoints; ``nan`` where the test gives no interval.
+"""
+
+_NAN_INTERVAL = ConfidenceInterval(math.nan, math.nan)
+_INTERVAL_METHODS = ("bca", "percentile", "basic")
+# scipy's tolerance for ties of floating-point statistics (permutation_test).
+_TIE_RTOL = 100 * np.finfo(np.float64).eps
+
+
+def _is_degenerate(dist):
+    """True if all finite values of ``dist`` are equal up to rounding."""
+    if dist.size == 0:
+        return True
+    lo, hi = float(np.min(dist)), float(np.max(dist))
+    return hi - lo <= _TIE_RTOL * max(abs(lo), abs(hi))
+
+
+def _proportion_below(dist, value):
+    """``(#{dist < value} + #{dist <= value}) / (2 B)``: ties count one half.
+
+    The same convention as scipy's ``_percentile_of_score`` (``kind="mean"``).
+    """
+    return float((np.count_nonzero(dist < value) + np.count_nonzero(dist <= value))
+                 / (2 * dist.size))
+
+
+def _acceleration(jack_deltas, weights=None):
+    r"""BCa acceleration from leave-one-out differences.
+
+    .. math:: a = \frac{\sum_i w_i d_i^3}{6 (\sum_i w_i d_i^2)^{3/2}},\quad
+              d_i = \bar\theta_{(\cdot)} - \theta_{(i)},\quad
+              \bar\theta_{(\cdot)} = \sum_i w_i \theta_{(i)} / \sum_i w_i
+
+    (Efron & Tibshirani 1993, eq. 14.15). ``weights`` are cell multiplicities
+    in the compressed path: items of one cell have identical leave-one-out
+    values, so the weighted cell formula equals the item formula exactly.
+    Returns ``nan`` when all leave-one-out values are equal.
+    """
+    theta = np.asarray(jack_deltas, dtype=np.float64)
+    w = np.ones_like(theta) if weights is None else np.asarray(weights, dtype=np.float64)
+    keep = w > 0
+    theta, w = theta[keep], w[keep]
+    if theta.size == 0 or not np.all(np.isfinite(theta)):
+        return math.nan
+    d = np.dot(w, theta) / w.sum() - theta
+    den = np.dot(w, d * d)
+    if not den > 0:
+        return math.nan
+    return float(np.dot(w, d * d * d) / (6.0 * den**1.5))
+
+
+def _interval_quantiles(dist, delta, confidence_level, method, acceleration):
+    """The two quantile levels of ``dist`` that form the interval."""
+    alpha = (1.0 - confidence_level) / 2.0
+    if method != "bca":
+        return alpha, 1.0 - alpha
+    z0 = ndtri(_proportion_below(dist, delta))
+    a = acceleration
+    z_lo, z_hi = z0 + ndtri(alpha), z0 - ndtri(alpha)
+    return (float(ndtr(z0 + z_lo / (1.0 - a * z_lo))),
+            float(ndtr(z0 + z_hi / (1.0 - a * z_hi))))
+
+
+def _bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
+                        *, warn=True, stacklevel=3):
+    r"""Two-sided bootstrap confidence interval of ``delta``.
+
+    ``percentile``: the :math:`\alpha/2` and :math:`1-\alpha/2` quantiles of
+    the bootstrap differences :math:`\delta^*` (linear interpolation, as
+    ``scipy.stats.quantile``). ``basic``: :math:`(2\delta - q_{hi},
+    2\delta - q_{lo})`. ``bca``: quantile levels
+    :math:`\Phi(z_0 + (z_0 + z_\alpha)/(1 - a (z_0 + z_\alpha)))` with
+    :math:`z_0 = \Phi^{-1}((\#\{\delta^* < \delta\} + \#\{\delta^* \le
+    \delta\})/2B)` (ties count one half, as scipy) and the jackknife
+    acceleration :math:`a` (Efron & Tibshirani 1993, ch. 14).
+
+    A degenerate distribution (all :math:`\delta^*` equal) or an undefined
+    acceleration gives a ``nan`` interval and a
+    :class:`~sigtest.exceptions.DegenerateDistributionWarning`.
+    """
+    dist = np.asarray(dist, dtype=np.float64)
+    if method not in _INTERVAL_METHODS:
+        raise ValueError(
+            f"The 'method' parameter must be one of {_INTERVAL_METHODS}. Got {method!r} instead."
+        )
+    if not (isinstance(confidence_level, (int, float, np.floating))
+            and 0.0 < confidence_level < 1.0):
+        raise ValueError(
+            "The 'confidence_level' parameter must be a float in the open interval (0, 1). "
+            f"Got {confidence_level!r} instead."
+        )
+    if not math.isfinite(delta) or dist.size == 0 or _is_degenerate(dist):
+        if warn:
+            warnings.warn(
+                "The bootstrap distribution of the difference is degenerate (all resampled "
+                "differences are equal, e.g. identical systems) or the observed difference "
+                "is not finite; the confidence interval is undefined and set to nan.",
+                DegenerateDistributionWarning,
+                stacklevel=stacklevel,
+            )
+        return _NAN_INTERVAL
+    if method == "bca" and (acceleration is None or not math.isfinite(acceleration)):
+        if warn:
+            warnings.warn(
+                "The BCa acceleration is undefined (all leave-one-out differences are "
+                "equal); the BCa interval is set to nan. Use method='percentile'.",
+                DegenerateDistributionWarning,
+                stacklevel=stacklevel,
+            )
+        return _NAN_INTERVAL
+    levels = _interval_quantiles(dist, delta, confidence_level, method, acceleration)
+    if not all(np.isfinite(levels)):
+        return _NAN_INTERVAL
+    low, high = np.quantile(dist, levels, method="linear")
+    if method == "basic":
+        low, high = 2.0 * delta - high, 2.0 * delta - low
+    return ConfidenceInterval(float(low), float(high))
+
+
+def _interval_pvalue(dist, delta, method, acceleration=None):
+    r"""Two-sided p-value by inverting the bootstrap interval.
+
+    The smallest :math:`\alpha` whose :math:`1-\alpha` interval excludes 0,
+    in closed form with the same tie rule as the interval
+    (:math:`F(x) = (\#\{\delta^* < x\} + \#\{\delta^* \le x\})/2B`):
+
+    * percentile: :math:`p = 2\min(F(0), 1 - F(0))`;
+    * basic: :math:`p = 2\min(G, 1 - G)`, :math:`G = 1 - F(2\delta)`, i.e. the
+      two-sided Berg-Kirkpatrick count :math:`P^*(\delta^* \ge 2\delta)`;
+    * bca: with :math:`d = \Phi^{-1}(F(0)) - z_0`, the lower endpoint reaches 0
+      at :math:`z_\beta = d / (1 + a d) - z_0`, and
+      :math:`p = 2 \min(\Phi(z_\beta), 1 - \Phi(z_\beta))`.
+
+    Capped at 1. ``nan`` for a non-finite ``delta``. When 0 lies outside the
+    range of :math:`\delta^*` the value is 0 (below the resolution ``1/B``).
+    """
+    dist = np.asarray(dist, dtype=np.float64)
+    if not math.isfinite(delta) or dist.size == 0:
+        return math.nan
+    if method == "basic":
+        one = 1.0 - _proportion_below(dist, 2.0 * delta)
+        return float(min(1.0, 2.0 * min(one, 1.0 - one)))
+    f0 = _proportion_below(dist, 0.0)
+    if f0 <= 0.0 or f0 >= 1.0:
+        return 0.0
+    if method == "percentile":
+        return float(min(1.0, 2.0 * min(f0, 1.0 - f0)))
+    if acceleration is None or not math.isfinite(acceleration):
+        return math.nan
+    z0 = ndtri(_proportion_below(dist, delta))
+    if not math.isfinite(z0):
+        return 0.0
+    d = ndtri(f0) - z0
+    den = 1.0 + acceleration * d
+    if den <= 0.0:  # 0 lies beyond every BCa endpoint on that side
+        return 0.0
+    one = float(ndtr(d / den - z0))
+    return float(min(1.0, 2.0 * min(one, 1.0 - one)))
+
+
+def _stars(pvalue):
+    """BooStSa's marks: ``**`` for p <= .01, ``*`` for p <= .05, else ``""``."""
+    if pvalue is None or not math.isfinite(pvalue):
+        return ""
+    return "**" if pvalue <= 0.01 else "*" if pvalue <= 0.05 else ""
+
+
+def _readonly(array):
+    if array is None:
+        return None
+    array = np.array(array, dtype=np.float64)
+    array.setflags(write=False)
+    return array
+
+
+@dataclass(frozen=True)
+class SignificanceResult:
+    """The outcome of comparing a baseline A with a candidate B on one metric.
+
+    Attributes
+    ----------
+    metric : str
+        Metric name.
+    test : str
+        Registry name of the test (``"bootstrap"``, ``"bca"``, ``"permutation"``).
+    score_a, score_b : float
+        Observed metric of the baseline A and the candidate B.
+    delta : float
+        ``score_b - score_a`` (raw, not oriented).
+    statistic : float
+        The oriented difference: ``delta`` for a score, ``-delta`` for a loss,
+        so that a positive value always means "B is better".
+    pvalue : float
+        ``nan`` where the test gives none.
+    confidence_interval : ConfidenceInterval
+        Interval of ``delta`` (raw orientation); ``(nan, nan)`` where the test
+        gives none.
+    n_resamples : int
+        Number of resamples (or enumerated patterns for an exact test) used.
+    alternative : str or None
+        ``"greater"`` means "B is better", in the oriented sense.
+    confidence_level : float or None
+        Level of ``confidence_interval``.
+    greater_is_better : bool
+        Orientation of the metric.
+    n_samples : int
+        Number of test items N.
+    params : dict
+        Parameters of the test (``get_params()``), the integer ``seed`` drawn
+        from ``random_state``, and the metric parameters.
+    null_distribution : ndarray or None
+        The resampled raw differences ``score_b* - score_a*``: the bootstrap
+        distribution for bootstrap tests, the null distribution for the
+        permutation test. Read-only.
+    null_weights : ndarray or None
+        Probabilities of the entries of ``null_distribution`` for an exact
+        test (``None``: equally likely).
+    resampling : str or None
+        ``"bootstrap"`` (paired, size N), ``"subsample bootstrap"`` (size m <
+        N), ``"permutation"``, ``"exact permutation"``, or ``None``.
+    acceleration : float or None
+        BCa acceleration from the closed-form jackknife, when computed.
+    interval_method : str or None
+        Method of ``confidence_interval`` (``"bca"``, ``"percentile"``, ``"basic"``).
+    """
+
+    metric: str
+    test: str
+    score_a: float
+    score_b: float
+    delta: float
+    statistic: float
+    pvalue: float
+    confidence_interval: ConfidenceInterval = _NAN_INTERVAL
+    n_resamples: int = 0
+    alternative: str | None = None
+    confidence_level: float | None = None
+    greater_is_better: bool = True
+    n_samples: int = 0
+    params: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    null_distribution: np.ndarray | None = field(default=None, repr=False, compare=False)
+    null_weights: np.ndarray | None = field(default=None, repr=False, compare=False)
+    resampling: str | None = None
+    acceleration: float | None = field(default=None, repr=False)
+    interval_method: str | None = None
+
+    def __post_init__(self):
+        ci = self.confidence_interval
+        if ci is None:
+            ci = _NAN_INTERVAL
+        object.__setattr__(self, "confidence_interval",
+                           ConfidenceInterval(float(ci[0]), float(ci[1])))
+        object.__setattr__(self, "params", dict(self.params))
+        object.__setattr__(self, "null_distribution", _readonly(self.null_distribution))
+        object.__setattr__(self, "null_weights", _readonly(self.null_weights))
+
+    @property
+    def stars(self):
+        """``"**"`` (p <= .01), ``"*"`` (p <= .05) or ``""``, as BooStSa prints."""
+        return _stars(self.pvalue)
+
+    def ci(self, confidence_level=None, method=None):
+        """Recompute the interval of ``delta`` from the stored bootstrap distribution.
+
+        No new resampling: like ``scipy.stats.bootstrap(..., bootstrap_result=res,
+        n_resamples=0)``. Only a paired bootstrap of size N (``resampling ==
+        "bootstrap"``) gives a sampling distribution of ``delta``; a permutation
+        null distribution or a sub-sample bootstrap does not.
+
+        Parameters
+        ----------
+        confidence_level : float in (0, 1), default=None
+            Defaults to ``self.confidence_level`` or 0.95.
+        method : {"bca", "percentile", "basic"}, default=None
+            Defaults to ``self.interval_method`` or ``"percentile"``. ``"bca"``
+            needs the stored jackknife ``acceleration``.
+
+        Returns
+        -------
+        ConfidenceInterval
+
+        Raises
+        ------
+        ValueError
+            If no bootstrap distribution of size N is stored, or for a bad
+            ``confidence_level`` / ``method``.
+
+        Warns
+        -----
+        DegenerateDistributionWarning
+            If the distribution is degenerate (the interval is then nan).
+        """
+        if confidence_level is None:
+            confidence_level = self.confidence_level or 0.95
+        if method is None:
+            method = self.interval_method or "percentile"
+        if self.null_distribution is None or self.resampling != "bootstrap":
+            raise ValueError(
+                f"This result (test={self.test!r}, resampling={self.resampling!r}) holds no "
+                "paired bootstrap distribution of size N, so no confidence interval can be "
+                "computed from it; use BCaInterval, or BergKirkpatrickBootstrap with "
+                "sample_size=1.0."
+            )
+        if method == "bca" and self.acceleration is None:
+            raise ValueError("method='bca' needs the jackknife acceleration, which this "
+                             "result does not hold.")
+        return _bootstrap_interval(self.null_distribution, self.delta, confidence_level,
+                                   method, self.acceleration)
+
+    def to_dict(self, include_distribution=False):
+        """Flat ``dict`` of the result (``ci_low``/``ci_high`` instead of the tuple).
+
+        Parameters
+        ----------
+        include_distribution : bool, default=False
+            Also include ``null_distribution`` and ``null_weights`` (as lists).
+        """
+        out = {
+            "metric": self.metric,
+            "test": self.test,
+            "score_a": self.score_a,
+            "score_b": self.score_b,
+            "delta": self.delta,
+            "statistic": self.statistic,
+            "pvalue": self.pvalue,
+            "ci_low": self.confidence_interval.low,
+            "ci_high": self.confidence_interval.high,
+            "n_resamples": self.n_resamples,
+            "alternative": self.alternative,
+            "confidence_level": self.confidence_level,
+            "greater_is_better": self.greater_is_better,
+            "n_samples": self.n_samples,
+            "resampling": self.resampling,
+            "interval_method": self.interval_method,
+            "acceleration": self.acceleration,
+            "params": dict(self.params),
+        }
+        if include_distribution:
+            for name in ("null_distribution", "null_weights"):
+                value = getattr(self, name)
+                out[name] = None if value is None else value.tolist()
+        return out
+
+    def __str__(self):
+        better = "B better" if self.statistic > 0 else "A better" if self.statistic < 0 else "tie"
+        orient = "higher" if self.greater_is_better else "lower"
+        head = f"{self.test} test on {self.metric} ({orient} is better), N={self.n_samples}"
+        if self.resampling:
+            head += f", {self.n_resamples} resamples ({self.resampling})"
+        lines = [
+            head,
+            f"  score A (baseline):  {self.score_a:.6g}",
+            f"  score B (candidate): {self.score_b:.6g}",
+            f"  delta = B - A:       {self.delta:+.6g} ({better})",
+        ]
+        if not math.isnan(self.pvalue):
+            pline = f"  p-value ({self.alternative}): {self.pvalue:.4g} {self.stars}"
+            lines.append(pline.rstrip())
+        low, high = self.confidence_interval
+        if not (math.isnan(low) and math.isnan(high)):
+            level = f"{100 * self.confidence_level:g}% " if self.confidence_level else ""
+            method = f" ({self.interval_method})" if self.interval_method else ""
+            lines.append(f"  {level}CI of delta{method}: [{low:.6g}, {high:.6g}]")
+        return "\n".join(lines)

@@ -1,0 +1,382 @@
+"""Paired bootstrap tests: Berg-Kirkpatrick's 2-delta test and BCa intervals."""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+
+from .._results import (
+    _acceleration,
+    _bootstrap_interval,
+    _interval_pvalue,
+    _is_degenerate,
+)
+from ..utils._param_validation import Interval, StrOptions
+from ._base import (
+    _N_JOBS,
+    _RANDOM_STATE,
+    TIE_RTOL,
+    SignificanceTest,
+    _engine,
+    tie_tolerance,
+    warn_degenerate,
+)
+
+__all__ = ["BergKirkpatrickBootstrap", "BooStSaBootstrap", "BCaInterval"]
+
+
+def berg_kirkpatrick_pvalue(t_star, t, alternative, *, atol=0.0):
+    r"""p-value of the paired bootstrap test from oriented differences.
+
+    ``t`` is the observed oriented difference (positive: B better) and
+    ``t_star`` the bootstrap ones. Ties count, with scipy's tolerance
+    :math:`100\,\mathrm{eps}` relative to the threshold plus ``atol``: a
+    difference of two scores carries the rounding error of the *scores*
+    (e.g. 0.7083 - 0.7080 at N = 3000), so the tests pass
+    ``atol = 100 eps (|score_a| + |score_b|)`` (:func:`tie_tolerance`).
+
+    * ``"greater"`` (Berg-Kirkpatrick et al. 2012; Jurafsky & Martin eq. 4.22):
+      :math:`p = \#\{t^* \ge 2t\}/B` if :math:`t > 0`, else :math:`p = 1`
+      (no evidence for B).
+    * ``"less"``: the mirror image, :math:`p = \#\{t^* \le 2t\}/B` if
+      :math:`t < 0`, else 1.
+    * ``"two-sided"``: :math:`p = \#\{|t^* - t| \ge |t|\}/B`, the centred
+      (shift) bootstrap test: :math:`t^* - t` estimates the null distribution
+      of :math:`t`, exactly as in the one-sided rule (:math:`t^* \ge 2t \iff
+      t^* - t \ge t`), counted in both tails. It is symmetric in A and B,
+      never exceeds 1, is at least the one-sided p on the observed side, and
+      equals 1 when :math:`t = 0`.
+
+    ``nan`` if ``t`` is not finite.
+    """
+    t_star = np.asarray(t_star, dtype=np.float64)
+    if not math.isfinite(t) or t_star.size == 0:
+        return math.nan
+    if alternative == "greater":
+        if t <= 0:
+            return 1.0
+        thr = 2.0 * t
+        return float(np.count_nonzero(t_star >= thr - TIE_RTOL * abs(thr) - atol) / t_star.size)
+    if alternative == "less":
+        if t >= 0:
+            return 1.0
+        thr = 2.0 * t
+        return float(np.count_nonzero(t_star <= thr + TIE_RTOL * abs(thr) + atol) / t_star.size)
+    dev = np.abs(t_star - t)
+    return float(np.count_nonzero(dev >= abs(t) - TIE_RTOL * abs(t) - atol) / t_star.size)
+
+
+def jackknife_acceleration(paired):
+    """BCa acceleration of ``delta`` from the closed-form jackknife.
+
+    Leave-one-out values come from ``jackknife_values`` (total minus row of
+    the sufficient statistics, per cell with multiplicities in the compressed
+    path); metrics without statistics fall back to N calls of ``score_func``.
+    """
+    theta_a, theta_b, weights = _engine().jackknife_values(paired)
+    return _acceleration(np.asarray(theta_b) - np.asarray(theta_a), weights)
+
+
+def _oriented_delta(paired):
+    delta = float(paired.score_b) - float(paired.score_a)
+    return delta, (delta if paired.metric.greater_is_better else -delta)
+
+
+class BergKirkpatrickBootstrap(SignificanceTest):
+    r"""Paired bootstrap test of Berg-Kirkpatrick et al. (2012): is B better than A?
+
+    Draw ``n_resamples`` test sets of ``m`` items with replacement, the same
+    items for the gold labels, A and B, and compute the oriented difference
+    :math:`t^*` on each (positive: B better; for a loss, lower is better).
+    Since the resamples come from a test set biased by :math:`t` towards B,
+    :math:`t^* - t` estimates the null distribution and
+
+    .. math:: p = \frac{1}{B} \sum_{i=1}^{B} 1\left(t^*_i \ge 2t\right)
+
+    (Jurafsky & Martin, *Speech and Language Processing*, eq. 4.22, Fig.
+    4.9). Ties count, up to ``100 * eps`` times ``|2t| + |score_a| + |score_b|``
+    (rounding of the scores, see :func:`~sigtest.tests_._base.tie_tolerance`). If
+    :math:`t \le 0` (B not better, identical systems included) ``p = 1``.
+
+    Read more in :func:`berg_kirkpatrick_pvalue` (also ``"less"`` and the
+    centred ``"two-sided"`` version).
+
+    Parameters
+    ----------
+    n_resamples : int, default=10_000
+        Number of bootstrap test sets B (>= 1).
+    sample_size : float in (0, 1] or int, default=1.0
+        Size ``m`` of each resample: a fraction of N (``m = floor(f N)``, at
+        least 1) or a number of items (``1 <= m <= N``). ``1.0`` is the
+        classical paired bootstrap; BooStSa's sub-samples are available via
+        :meth:`boostsa`. With ``m < N`` the spread of :math:`t^*` is that of a
+        test set of ``m`` items, so the test is more conservative.
+    alternative : {"greater", "less", "two-sided"}, default="greater"
+        ``"greater"``: B is better than A.
+    random_state : None, int, SeedSequence or Generator, default=None
+    n_jobs : int, default=None
+        ``1`` runs the serial kernels; see :class:`SignificanceTest`.
+
+    Warns
+    -----
+    DegenerateDistributionWarning
+        If every resampled difference is equal (e.g. identical systems).
+
+    See Also
+    --------
+    BCaInterval : confidence interval of the difference.
+    PairedPermutation : exact or Monte Carlo paired permutation test.
+
+    References
+    ----------
+    Berg-Kirkpatrick, Burkett, Klein (2012). An empirical investigation of
+    statistical significance in NLP. EMNLP.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sigtest import BergKirkpatrickBootstrap
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 3, 300)
+    >>> a = np.where(rng.random(300) < 0.70, y, (y + 1) % 3)
+    >>> b = np.where(rng.random(300) < 0.80, y, (y + 1) % 3)
+    >>> res = BergKirkpatrickBootstrap(n_resamples=2000, random_state=0).test(y, a, b)
+    >>> bool(res.delta > 0), bool(res.pvalue < 0.05)
+    (True, True)
+    """
+
+    _name = "bootstrap"
+    _parameter_constraints: dict = {
+        "n_resamples": [Interval(Integral, 1, None, closed="left")],
+        "sample_size": [
+            Interval(Real, 0, 1, closed="right"),
+            Interval(Integral, 1, None, closed="left"),
+        ],
+        "alternative": [StrOptions({"greater", "less", "two-sided"})],
+        "random_state": _RANDOM_STATE,
+        "n_jobs": _N_JOBS,
+    }
+    # (low, high) fraction of N allowed for the resample size, or None.
+    _sample_size_range: tuple | None = None
+
+    def __init__(self, *, n_resamples=10_000, sample_size=1.0, alternative="greater",
+                 random_state=None, n_jobs=None):
+        self.n_resamples = n_resamples
+        self.sample_size = sample_size
+        self.alternative = alternative
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    @classmethod
+    def boostsa(cls, **params):
+        """BooStSa's settings: 1000 sub-samples of 10 % of N, only 5-50 % allowed.
+
+        Returns a :class:`BooStSaBootstrap` (a ``BergKirkpatrickBootstrap``
+        whose ``sample_size`` must lie in [0.05, 0.5] of N, inclusive, as in
+        BooStSa 0.2; a ``ValueError`` otherwise). The p-value is sigtest's
+        (correct orientation for losses, ties counted, ``p = 1`` for
+        identical systems), not BooStSa's.
+
+        Parameters
+        ----------
+        **params
+            Overrides, e.g. ``sample_size=0.2`` or ``n_resamples=10_000``.
+
+        Examples
+        --------
+        >>> from sigtest import BergKirkpatrickBootstrap
+        >>> BergKirkpatrickBootstrap.boostsa(sample_size=0.2)
+        BooStSaBootstrap(sample_size=0.2)
+        """
+        return BooStSaBootstrap(**params)
+
+    def _resample_size(self, n):
+        """Items per resample for a test set of ``n`` items."""
+        size = self.sample_size
+        if isinstance(size, Integral) and not isinstance(size, bool):
+            m = int(size)
+            if m > n:
+                raise ValueError(
+                    f"The 'sample_size' parameter of {type(self).__name__} must be at most "
+                    f"n_samples={n} when given as an int. Got {m} instead."
+                )
+            self._check_size_range(m, n)
+        else:
+            m = max(1, int(math.floor(float(size) * n + 1e-9)))
+        return m
+
+    def _check_size_range(self, m, n):
+        """Check an int resample size against ``_sample_size_range`` (fractions are
+        checked by ``_parameter_constraints``)."""
+        if self._sample_size_range is not None:
+            low, high = self._sample_size_range
+            if not math.ceil(low * n - 1e-9) <= m <= math.floor(high * n + 1e-9):
+                raise ValueError(
+                    f"The 'sample_size' parameter of {type(self).__name__} must give between "
+                    f"{100 * low:g} % and {100 * high:g} % of the n_samples={n} items "
+                    f"(BooStSa's range); sample_size={m} items is outside it."
+                )
+
+    def _compute(self, paired, seed):
+        n = int(paired.n_samples)
+        m = self._resample_size(n)
+        deltas = self._resampled_deltas(paired, "bootstrap", self.n_resamples, seed,
+                                        sample_size=m)
+        delta, t = _oriented_delta(paired)
+        t_star = deltas if paired.metric.greater_is_better else -deltas
+        if _is_degenerate(deltas):
+            warn_degenerate(
+                "Every bootstrap difference is equal (e.g. the systems make identical "
+                "predictions); the test carries no information"
+                + (" and p = 1." if t <= 0 else "."),
+            )
+        pvalue = berg_kirkpatrick_pvalue(t_star, t, self.alternative,
+                                         atol=tie_tolerance(paired))
+        acceleration = None
+        if m == n and paired.stats_a is not None and np.isfinite(delta):
+            acceleration = jackknife_acceleration(paired)
+        return {
+            "pvalue": pvalue,
+            "n_resamples": int(deltas.size),
+            "alternative": self.alternative,
+            "null_distribution": deltas,
+            "resampling": "bootstrap" if m == n else "subsample bootstrap",
+            "acceleration": acceleration,
+            "params": {"resample_size": m},
+        }
+
+
+class BooStSaBootstrap(BergKirkpatrickBootstrap):
+    """:class:`BergKirkpatrickBootstrap` with BooStSa's defaults and size range.
+
+    ``n_resamples=1000``, ``sample_size=0.1``; ``sample_size`` must give
+    5-50 % of N (inclusive), else ``ValueError``. Prefer
+    :meth:`BergKirkpatrickBootstrap.boostsa` to build one.
+
+    References
+    ----------
+    Fornaciari, Uma, Poesio, Hovy (2022). Hard and soft evaluation of NLP
+    models with BOOtSTrap SAmpling - BooStSa. ACL demos, section 2.3.
+    """
+
+    _name = "boostsa"
+    _parameter_constraints: dict = {
+        **BergKirkpatrickBootstrap._parameter_constraints,
+        "sample_size": [
+            Interval(Real, 0.05, 0.5, closed="both"),
+            Interval(Integral, 1, None, closed="left"),
+        ],
+    }
+    _sample_size_range = (0.05, 0.5)
+
+    def __init__(self, *, n_resamples=1000, sample_size=0.1, alternative="greater",
+                 random_state=None, n_jobs=None):
+        super().__init__(n_resamples=n_resamples, sample_size=sample_size,
+                         alternative=alternative, random_state=random_state, n_jobs=n_jobs)
+
+
+class BCaInterval(SignificanceTest):
+    r"""Bootstrap confidence interval of ``delta = score_b - score_a`` (BCa by default).
+
+    The paired bootstrap distribution :math:`\delta^*` (same items for gold,
+    A and B) gives, at level :math:`1 - \alpha`:
+
+    * ``"percentile"``: quantiles :math:`\alpha/2`, :math:`1-\alpha/2` of :math:`\delta^*`;
+    * ``"basic"``: :math:`(2\delta - q_{1-\alpha/2},\ 2\delta - q_{\alpha/2})`;
+    * ``"bca"``: quantile levels :math:`\Phi\big(z_0 + \frac{z_0 + z_{\alpha/2}}
+      {1 - a (z_0 + z_{\alpha/2})}\big)` and the mirror one, with
+
+      .. math:: z_0 = \Phi^{-1}\Big(\frac{\#\{\delta^* < \delta\} + \tfrac12\,
+                \#\{\delta^* = \delta\}}{B}\Big), \qquad
+                a = \frac{\sum_i w_i d_i^3}{6\,(\sum_i w_i d_i^2)^{3/2}},
+
+      :math:`d_i = \bar\delta_{(\cdot)} - \delta_{(i)}` from the closed-form
+      jackknife (leave-one-out sums = total - row; per cell with weights
+      :math:`w_i` = multiplicities for compressed hard labels, which equals
+      the item jackknife exactly). **Tie rule**: ties of :math:`\delta^*` with
+      :math:`\delta` count one half, as scipy, so the interval equals
+      ``scipy.stats.bootstrap(..., method="BCa", bootstrap_result=...)`` on the
+      same distribution. Quantiles use linear interpolation.
+
+    The p-value inverts the interval: the smallest :math:`\alpha` whose
+    two-sided interval excludes 0 (closed form, same tie rule; for
+    ``"basic"`` this is the two-sided Berg-Kirkpatrick count). It is two-sided.
+
+    Parameters
+    ----------
+    confidence_level : float in (0, 1), default=0.95
+    n_resamples : int, default=10_000
+    method : {"bca", "percentile", "basic"}, default="bca"
+    random_state : None, int, SeedSequence or Generator, default=None
+    n_jobs : int, default=None
+
+    Warns
+    -----
+    DegenerateDistributionWarning
+        Degenerate distribution (e.g. identical systems): the interval is
+        ``(nan, nan)``; the p-value is then 1 if ``delta == 0``.
+
+    References
+    ----------
+    Efron, Tibshirani (1993). An Introduction to the Bootstrap, ch. 14.3.
+    Bestgen (2022). Please, don't forget the difference and the confidence
+    interval when seeking for the state-of-the-art status. LREC.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sigtest import BCaInterval
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 400)
+    >>> a = np.where(rng.random(400) < 0.75, y, 1 - y)
+    >>> b = np.where(rng.random(400) < 0.85, y, 1 - y)
+    >>> res = BCaInterval(n_resamples=2000, random_state=0).test(y, a, b)
+    >>> low, high = res.confidence_interval
+    >>> bool(low < res.delta < high), bool(low > 0)
+    (True, True)
+    """
+
+    _name = "bca"
+    _parameter_constraints: dict = {
+        "confidence_level": [Interval(Real, 0, 1, closed="neither")],
+        "n_resamples": [Interval(Integral, 1, None, closed="left")],
+        "method": [StrOptions({"bca", "percentile", "basic"})],
+        "random_state": _RANDOM_STATE,
+        "n_jobs": _N_JOBS,
+    }
+
+    def __init__(self, *, confidence_level=0.95, n_resamples=10_000, method="bca",
+                 random_state=None, n_jobs=None):
+        self.confidence_level = confidence_level
+        self.n_resamples = n_resamples
+        self.method = method
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _compute(self, paired, seed):
+        n = int(paired.n_samples)
+        deltas = self._resampled_deltas(paired, "bootstrap", self.n_resamples, seed,
+                                        sample_size=n)
+        delta, _ = _oriented_delta(paired)
+        acceleration = None
+        if np.isfinite(delta) and (self.method == "bca" or paired.stats_a is not None):
+            acceleration = jackknife_acceleration(paired)
+        ci = _bootstrap_interval(deltas, delta, float(self.confidence_level), self.method,
+                                 acceleration, stacklevel=4)
+        if _is_degenerate(deltas):
+            pvalue = _interval_pvalue(deltas, delta, "percentile")
+        else:
+            pvalue = _interval_pvalue(deltas, delta, self.method, acceleration)
+        return {
+            "pvalue": pvalue,
+            "confidence_interval": ci,
+            "n_resamples": int(deltas.size),
+            "alternative": "two-sided",
+            "confidence_level": float(self.confidence_level),
+            "null_distribution": deltas,
+            "resampling": "bootstrap",
+            "acceleration": acceleration,
+            "interval_method": self.method,
+        }

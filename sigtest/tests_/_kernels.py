@@ -1,0 +1,392 @@
+"""numba resampling kernels (metric-agnostic: they only see float arrays).
+
+Each public function here has a NumPy twin of the same name and signature in
+:mod:`sigtest.tests_._kernels_py` that returns bit-identical output (see that
+module for the random-number design). The jitted kernels are compiled with
+``cache=True, nogil=True`` and no ``fastmath``; ``parallel=True`` selects a
+``prange`` variant over resamples. Because every random stream belongs to a
+resample, never to a thread, results do not depend on the number of threads.
+
+Set the environment variable ``SIGTEST_DISABLE_NUMBA=1`` (or numba's own
+``NUMBA_DISABLE_JIT=1``) to run the NumPy twins instead.
+"""
+
+import math
+import os
+
+import numpy as np
+
+from . import _kernels_py as _py
+
+__all__ = [
+    "NUMBA_ENABLED",
+    "bootstrap_sums_generic",
+    "bootstrap_sums_cells",
+    "permutation_sums_generic",
+    "permutation_sums_cells",
+    "exact_swap_sums",
+]
+
+
+
+def _numba_enabled():
+    if os.environ.get("SIGTEST_DISABLE_NUMBA", "").strip() not in ("", "0"):
+        return False
+    try:
+        import numba
+    except ImportError:  # pragma: no cover - numba is a hard dependency
+        return False
+    return not numba.config.DISABLE_JIT
+
+
+NUMBA_ENABLED = _numba_enabled()
+
+try:
+    from numba import njit, prange
+except ImportError:  # pragma: no cover
+
+    def njit(*args, **kwargs):
+        return (lambda f: f) if not args or not callable(args[0]) else args[0]
+
+    prange = range
+
+_jit = njit(cache=True, nogil=True)
+_pjit = njit(cache=True, nogil=True, parallel=True)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_M32 = np.uint64(0xFFFFFFFF)
+_U1 = np.uint64(1)
+_U27 = np.uint64(27)
+_U30 = np.uint64(30)
+_U31 = np.uint64(31)
+_U32 = np.uint64(32)
+
+
+@_jit
+def _splitmix(z):
+    z = (z ^ (z >> _U30)) * _M1
+    z = (z ^ (z >> _U27)) * _M2
+    return z ^ (z >> _U31)
+
+
+@_jit
+def _bounded(z, n):
+    hi = (z >> _U32) * n
+    lo = ((z & _M32) * n) >> _U32
+    return np.intp((hi + lo) >> _U32)
+
+
+# --------------------------------------------------------------------------
+# generic bootstrap: gather m rows per resample, sum in registers
+# --------------------------------------------------------------------------
+@_jit
+def _boot_one(stats, m, key, out, b):
+    n, s = stats.shape
+    nn = np.uint64(n)
+    z = key
+    if s == 1:
+        a0 = 0.0
+        for _ in range(m):
+            z = z + _GOLDEN
+            i = _bounded(_splitmix(z), nn)
+            a0 += stats[i, 0]
+        out[b, 0] = a0
+    elif s == 2:
+        a0 = 0.0
+        a1 = 0.0
+        for _ in range(m):
+            z = z + _GOLDEN
+            i = _bounded(_splitmix(z), nn)
+            a0 += stats[i, 0]
+            a1 += stats[i, 1]
+        out[b, 0] = a0
+        out[b, 1] = a1
+    else:
+        acc = np.zeros(s)
+        for _ in range(m):
+            z = z + _GOLDEN
+            i = _bounded(_splitmix(z), nn)
+            for c in range(s):
+                acc[c] += stats[i, c]
+        for c in range(s):
+            out[b, c] = acc[c]
+
+
+@_jit
+def _bootstrap_sums_generic(stats, m, keys):
+    out = np.zeros((keys.shape[0], stats.shape[1]))
+    for b in range(keys.shape[0]):
+        _boot_one(stats, m, keys[b], out, b)
+    return out
+
+
+@_pjit
+def _bootstrap_sums_generic_parallel(stats, m, keys):
+    out = np.zeros((keys.shape[0], stats.shape[1]))
+    for b in prange(keys.shape[0]):
+        _boot_one(stats, m, keys[b], out, b)
+    return out
+
+
+# --------------------------------------------------------------------------
+# scalar uniform and binomial (mirror of _kernels_py.uniform / binomial)
+# --------------------------------------------------------------------------
+_INV_2_53 = 1.0 / 9007199254740992.0
+_U11 = np.uint64(11)
+_STIRLING_TAIL = np.array(_py._STIRLING_TAIL)
+
+
+@_jit
+def _uniform(z):
+    z = z + _GOLDEN
+    return float(_splitmix(z) >> _U11) * _INV_2_53, z
+
+
+@_jit
+def _stirling_tail(k):
+    if k <= 9:
+        return _STIRLING_TAIL[int(k)]
+    kp1sq = (k + 1.0) * (k + 1.0)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1.0)
+
+
+@_jit
+def _binomial(n, p, z):
+    if n <= 0 or p <= 0.0:
+        return 0, z
+    if p >= 1.0:
+        return n, z
+    flip = p > 0.5
+    if flip:
+        p = 1.0 - p
+    q = 1.0 - p
+    k = 0
+    if n * p < 10.0:
+        u, z = _uniform(z)
+        pk = math.exp(n * math.log1p(-p))
+        F = pk
+        ratio = p / q
+        while u > F and k < n:
+            pk = pk * ratio * (n - k) / (k + 1)
+            k += 1
+            F += pk
+    else:
+        stddev = math.sqrt(n * p * q)
+        b = 1.15 + 2.53 * stddev
+        a = -0.0873 + 0.0248 * b + 0.01 * p
+        c = n * p + 0.5
+        v_r = 0.92 - 4.2 / b
+        r = p / q
+        alpha = (2.83 + 5.1 / b) * stddev
+        m = math.floor((n + 1) * p)
+        while True:
+            u, z = _uniform(z)
+            v, z = _uniform(z)
+            u = u - 0.5
+            us = 0.5 - abs(u)
+            k = math.floor((2.0 * a / us + b) * u + c)
+            if us >= 0.07 and v <= v_r:
+                break
+            if k < 0 or k > n:
+                continue
+            v = math.log(v * alpha / (a / (us * us) + b))
+            bound = (
+                (m + 0.5) * math.log((m + 1) / (r * (n - m + 1)))
+                + (n + 1) * math.log((n - m + 1) / (n - k + 1))
+                + (k + 0.5) * math.log(r * (n - k + 1) / (k + 1))
+                + _stirling_tail(m)
+                + _stirling_tail(n - m)
+                - _stirling_tail(k)
+                - _stirling_tail(n - k)
+            )
+            if v <= bound:
+                break
+    if flip:
+        return n - k, z
+    return k, z
+
+
+# --------------------------------------------------------------------------
+# compressed bootstrap: multinomial over cells by conditional binomials
+# --------------------------------------------------------------------------
+@_jit
+def _boot_cells_one(cell_stats, counts, m, total, key, out, b):
+    C, s = cell_stats.shape
+    z = key
+    remaining = m
+    left = total
+    for c in range(C):
+        if c < C - 1:
+            x, z = _binomial(remaining, counts[c] / left, z)
+        else:
+            x = remaining
+        remaining -= x
+        left -= counts[c]
+        fx = float(x)
+        for j in range(s):
+            out[b, j] = out[b, j] + fx * cell_stats[c, j]
+
+
+@_jit
+def _bootstrap_sums_cells(cell_stats, counts, m, keys):
+    out = np.zeros((keys.shape[0], cell_stats.shape[1]))
+    total = counts.sum()
+    for b in range(keys.shape[0]):
+        _boot_cells_one(cell_stats, counts, m, total, keys[b], out, b)
+    return out
+
+
+@_pjit
+def _bootstrap_sums_cells_parallel(cell_stats, counts, m, keys):
+    out = np.zeros((keys.shape[0], cell_stats.shape[1]))
+    total = counts.sum()
+    for b in prange(keys.shape[0]):
+        _boot_cells_one(cell_stats, counts, m, total, keys[b], out, b)
+    return out
+
+
+# --------------------------------------------------------------------------
+# generic permutation: one swap bit per differing item
+# --------------------------------------------------------------------------
+@_jit
+def _perm_one(diff, key, out, b):
+    d, s = diff.shape
+    z = key
+    word = np.uint64(0)
+    for i in range(d):
+        r = i % 64
+        if r == 0:
+            z = z + _GOLDEN
+            word = _splitmix(z)
+        if (word >> np.uint64(r)) & _U1:
+            for c in range(s):
+                out[b, c] += diff[i, c]
+
+
+@_jit
+def _permutation_sums_generic(diff, keys):
+    out = np.zeros((keys.shape[0], diff.shape[1]))
+    for b in range(keys.shape[0]):
+        _perm_one(diff, keys[b], out, b)
+    return out
+
+
+@_pjit
+def _permutation_sums_generic_parallel(diff, keys):
+    out = np.zeros((keys.shape[0], diff.shape[1]))
+    for b in prange(keys.shape[0]):
+        _perm_one(diff, keys[b], out, b)
+    return out
+
+
+# --------------------------------------------------------------------------
+# compressed permutation: Binomial(n_c, 1/2) swaps per discordant cell
+# --------------------------------------------------------------------------
+@_jit
+def _perm_cells_one(diff, counts, key, out, b):
+    G, s = diff.shape
+    z = key
+    for g in range(G):
+        x, z = _binomial(counts[g], 0.5, z)
+        fx = float(x)
+        for j in range(s):
+            out[b, j] = out[b, j] + fx * diff[g, j]
+
+
+@_jit
+def _permutation_sums_cells(diff, counts, keys):
+    out = np.zeros((keys.shape[0], diff.shape[1]))
+    for b in range(keys.shape[0]):
+        _perm_cells_one(diff, counts, keys[b], out, b)
+    return out
+
+
+@_pjit
+def _permutation_sums_cells_parallel(diff, counts, keys):
+    out = np.zeros((keys.shape[0], diff.shape[1]))
+    for b in prange(keys.shape[0]):
+        _perm_cells_one(diff, counts, keys[b], out, b)
+    return out
+
+
+# --------------------------------------------------------------------------
+# exact permutation: every combination of per-group swap counts
+# --------------------------------------------------------------------------
+@_jit
+def _exact_one(diff, counts, pmf, offsets, p, swapped, prob):
+    G, s = diff.shape
+    rest = np.int64(p)
+    pr = 1.0
+    for g in range(G):
+        radix = counts[g] + 1
+        k = rest % radix
+        rest = rest // radix
+        fk = float(k)
+        for j in range(s):
+            swapped[p, j] = swapped[p, j] + fk * diff[g, j]
+        pr = pr * pmf[offsets[g] + k]
+    prob[p] = pr
+
+
+@_jit
+def _exact_swap_sums(diff, counts, pmf, offsets, n_patterns):
+    swapped = np.zeros((n_patterns, diff.shape[1]))
+    prob = np.empty(n_patterns)
+    for p in range(n_patterns):
+        _exact_one(diff, counts, pmf, offsets, p, swapped, prob)
+    return swapped, prob
+
+
+@_pjit
+def _exact_swap_sums_parallel(diff, counts, pmf, offsets, n_patterns):
+    swapped = np.zeros((n_patterns, diff.shape[1]))
+    prob = np.empty(n_patterns)
+    for p in prange(n_patterns):
+        _exact_one(diff, counts, pmf, offsets, p, swapped, prob)
+    return swapped, prob
+
+
+# --------------------------------------------------------------------------
+# dispatch (same signatures as the twins, plus ``parallel``)
+# --------------------------------------------------------------------------
+def bootstrap_sums_generic(stats, m, keys, parallel=False):
+    """Jitted :func:`sigtest.tests_._kernels_py.bootstrap_sums_generic`."""
+    if not NUMBA_ENABLED:
+        return _py.bootstrap_sums_generic(stats, m, keys)
+    kernel = _bootstrap_sums_generic_parallel if parallel else _bootstrap_sums_generic
+    return kernel(stats, np.int64(m), keys)
+
+
+def bootstrap_sums_cells(cell_stats, counts, m, keys, parallel=False):
+    """Jitted :func:`sigtest.tests_._kernels_py.bootstrap_sums_cells`."""
+    if not NUMBA_ENABLED:
+        return _py.bootstrap_sums_cells(cell_stats, counts, m, keys)
+    kernel = _bootstrap_sums_cells_parallel if parallel else _bootstrap_sums_cells
+    return kernel(cell_stats, counts, np.int64(m), keys)
+
+
+def permutation_sums_generic(diff, keys, parallel=False):
+    """Jitted :func:`sigtest.tests_._kernels_py.permutation_sums_generic`."""
+    if not NUMBA_ENABLED:
+        return _py.permutation_sums_generic(diff, keys)
+    kernel = _permutation_sums_generic_parallel if parallel else _permutation_sums_generic
+    return kernel(diff, keys)
+
+
+def permutation_sums_cells(diff, counts, keys, parallel=False):
+    """Jitted :func:`sigtest.tests_._kernels_py.permutation_sums_cells`."""
+    if not NUMBA_ENABLED:
+        return _py.permutation_sums_cells(diff, counts, keys)
+    kernel = _permutation_sums_cells_parallel if parallel else _permutation_sums_cells
+    return kernel(diff, counts, keys)
+
+
+def exact_swap_sums(diff, counts, pmf, offsets, parallel=False):
+    """Jitted :func:`sigtest.tests_._kernels_py.exact_swap_sums`."""
+    if not NUMBA_ENABLED:
+        return _py.exact_swap_sums(diff, counts, pmf, offsets)
+    n_patterns = int(np.prod(counts + 1)) if counts.shape[0] else 1
+    kernel = _exact_swap_sums_parallel if parallel else _exact_swap_sums
+    return kernel(diff, counts, pmf, offsets, np.int64(n_patterns))

@@ -1,0 +1,400 @@
+"""Paired sufficient statistics of two systems: the input of every resampling scheme.
+
+:func:`prepare_paired` validates ``(y_true, y_pred_a, y_pred_b)`` once, fixes
+the label set, and turns the data into per-row statistics of A and B, either
+one row per item (generic path) or one row per occupied cell
+``(true, A, B)`` with its multiplicity (compressed path for ``cellwise``
+hard-label metrics). The resampling kernels then never see labels or metrics,
+only float arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..metrics._registry import Metric, get_metric, weighted_column_sums
+
+__all__ = ["PairedStatistics", "prepare_paired"]
+
+_COMPRESS_OPTIONS = ("auto", True, False)
+
+
+def _resample_params(params):
+    """``params`` with ``zero_division="warn"`` (or unset) replaced by 0.0."""
+    out = dict(params)
+    zd = out.get("zero_division", "warn")
+    if isinstance(zd, str) and zd == "warn":
+        out["zero_division"] = 0.0
+    return out
+
+
+@dataclass(frozen=True)
+class PairedStatistics:
+    """Per-row sufficient statistics of a baseline A and a candidate B.
+
+    Attributes
+    ----------
+    metric : Metric
+    params : dict
+        Parameters passed to ``statistics``/``aggregate`` (labels fixed),
+        with the user's ``zero_division``.
+    n_samples : int
+        Number of items ``N``.
+    stats_a, stats_b : ndarray of shape (R, s) or None
+        float64, C-contiguous. ``R = N`` (generic path, rows multiplied by
+        ``sample_weight`` if given) or ``R = C`` occupied cells (compressed).
+        ``None`` for a metric without statistics (slow path).
+    counts : ndarray of shape (R,) or None
+        Cell multiplicities (float64) in the compressed path, else ``None``.
+    score_a, score_b : float
+        Observed metric values (computed with the user's ``zero_division``,
+        so an undefined-metric warning fires on the observed data only).
+    data : tuple or None
+        ``(y_true, y_pred_a, y_pred_b, sample_weight)`` for the slow path.
+    resample_params : dict
+        ``params`` with ``zero_division="warn"`` replaced by ``0.0``: used on
+        resamples, which fill 0/0 silently.
+    """
+
+    metric: Metric
+    params: dict
+    n_samples: int
+    stats_a: np.ndarray | None
+    stats_b: np.ndarray | None
+    counts: np.ndarray | None
+    score_a: float
+    score_b: float
+    data: tuple | None = None
+    resample_params: dict = field(default=None, repr=False)
+
+    def __post_init__(self):
+        if self.resample_params is None:
+            object.__setattr__(self, "resample_params", _resample_params(self.params))
+
+    @property
+    def compressed(self) -> bool:
+        """Whether rows are cells with multiplicities (``counts``)."""
+        return self.counts is not None
+
+    @property
+    def has_statistics(self) -> bool:
+        """Whether the fast (sufficient-statistic) path is available."""
+        return self.stats_a is not None
+
+    @property
+    def n_statistics(self) -> int:
+        """Number of statistics columns ``s`` per system (0 on the slow path)."""
+        return 0 if self.stats_a is None else self.stats_a.shape[1]
+
+    @property
+    def delta(self) -> float:
+        """Observed raw difference ``score_b - score_a``."""
+        return float(self.score_b - self.score_a)
+
+    def totals(self):
+        """Observed column sums ``(sums_a, sums_b)``, each of shape (s,)."""
+        if not self.has_statistics:
+            raise ValueError("This metric has no sufficient statistics (slow path).")
+        if self.counts is None:
+            return self.stats_a.sum(axis=0), self.stats_b.sum(axis=0)
+        return self.counts @ self.stats_a, self.counts @ self.stats_b
+
+    def values(self, sums):
+        """Metric values of column ``sums`` (any leading shape), resample params."""
+        sums = np.asarray(sums, dtype=np.float64)
+        return np.asarray(self.metric.aggregate(sums, **self.resample_params), dtype=np.float64)
+
+    def deltas(self, sums_a, sums_b):
+        """Raw resampled differences ``values(sums_b) - values(sums_a)``."""
+        return self.values(sums_b) - self.values(sums_a)
+
+
+# --------------------------------------------------------------------------
+# validation helpers
+# --------------------------------------------------------------------------
+def _as_array(x, name):
+    if x is None:
+        raise ValueError(f"The '{name}' parameter must be array-like. Got None instead.")
+    if hasattr(x, "to_numpy"):  # pandas Series / DataFrame
+        x = x.to_numpy()
+    try:
+        arr = np.asarray(x)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"The '{name}' parameter could not be converted to an array: {exc}") from exc
+    if arr.ndim == 0:
+        raise ValueError(f"The '{name}' parameter must be array-like (got a scalar: {x!r}).")
+    return arr
+
+
+def _check_lengths(arrays, names, sample_weight):
+    n = arrays[0].shape[0]
+    if n == 0:
+        raise ValueError(f"The '{names[0]}' parameter is empty; at least one sample is required.")
+    for arr, name in zip(arrays[1:], names[1:]):
+        if arr.shape[0] != n:
+            raise ValueError(
+                f"The '{name}' parameter has {arr.shape[0]} samples but 'y_true' has {n}; "
+                "all inputs must have the same number of samples."
+            )
+    if sample_weight is not None:
+        w = np.asarray(sample_weight, dtype=np.float64)
+        if w.ndim != 1 or w.shape[0] != n:
+            raise ValueError(
+                f"The 'sample_weight' parameter must be 1-D with {n} entries (one per "
+                f"sample). Got shape {w.shape} instead."
+            )
+        if not np.all(np.isfinite(w)) or np.any(w < 0):
+            raise ValueError("The 'sample_weight' parameter must be finite and non-negative.")
+        return n, w
+    return n, None
+
+
+def _check_hard_soft(metric, y_true, a, b):
+    """Reject hard/soft mixtures; return the arrays (column vectors raveled)."""
+    if a.ndim != b.ndim:
+        hard, soft = ("y_pred_a", "y_pred_b") if a.ndim < b.ndim else ("y_pred_b", "y_pred_a")
+        raise ValueError(
+            f"Mixed hard and soft predictions: '{hard}' is {min(a.ndim, b.ndim)}-D and "
+            f"'{soft}' is {max(a.ndim, b.ndim)}-D. Both systems must give the same kind of "
+            f"output for metric {metric.name!r}."
+        )
+    if metric.input_type == "labels":
+        out = []
+        for arr, name in ((y_true, "y_true"), (a, "y_pred_a"), (b, "y_pred_b")):
+            if arr.ndim == 2 and arr.shape[1] == 1:
+                arr = arr.ravel()
+            if arr.ndim != 1:
+                raise ValueError(
+                    f"Metric {metric.name!r} takes 1-D hard labels, but '{name}' has shape "
+                    f"{arr.shape}. Pass predicted labels (e.g. the argmax of scores), or use "
+                    "a soft-label metric for probability outputs."
+                )
+            out.append(arr)
+        kinds = {arr.dtype.kind for arr in out} - {"O"}
+        if kinds & {"U", "S"} and kinds - {"U", "S"}:
+            raise ValueError(
+                "Mixed label types: 'y_true', 'y_pred_a' and 'y_pred_b' must all be strings "
+                f"or all be numbers (got dtypes {[str(x.dtype) for x in out]})."
+            )
+        return tuple(out)
+    for arr, name in ((a, "y_pred_a"), (b, "y_pred_b")):
+        if arr.ndim != 2:
+            raise ValueError(
+                f"Metric {metric.name!r} takes soft predictions of shape (n_samples, "
+                f"n_classes), but '{name}' has shape {arr.shape} (hard labels?)."
+            )
+    return y_true, a, b
+
+
+# --------------------------------------------------------------------------
+# label encoding (O(N) for small integer labels)
+# --------------------------------------------------------------------------
+def _union_codes(arrays):
+    """Sorted union of the values of ``arrays`` and each array's codes in it."""
+    ints = all(arr.dtype.kind in "biu" for arr in arrays)
+    if ints:
+        lo = min(int(arr.min()) for arr in arrays)
+        hi = max(int(arr.max()) for arr in arrays)
+        span = hi - lo + 1
+        if -(2**62) < lo and hi < 2**62 and span <= max(1 << 16, 4 * arrays[0].shape[0]):
+            present = np.zeros(span, dtype=bool)
+            shifted = [arr.astype(np.int64, copy=False) - lo for arr in arrays]
+            for sh in shifted:
+                present[sh] = True
+            values = np.flatnonzero(present)
+            lookup = np.cumsum(present) - 1
+            dtype = np.result_type(*arrays)
+            return (values + lo).astype(dtype), [lookup[sh] for sh in shifted]
+    n = arrays[0].shape[0]
+    try:
+        union, inverse = np.unique(np.concatenate(arrays), return_inverse=True)
+    except TypeError as exc:
+        raise ValueError(
+            "The labels in 'y_true', 'y_pred_a' and 'y_pred_b' cannot be sorted together "
+            f"(mixed types?): {exc}"
+        ) from exc
+    inverse = inverse.ravel()
+    return union, [inverse[k * n : (k + 1) * n] for k in range(len(arrays))]
+
+
+def _cells(y_true, a, b):
+    """Occupied cells (t, a, b) as representative values and counts."""
+    union, (ct, ca, cb) = _union_codes([y_true, a, b])
+    K = union.shape[0]
+    code = (ct * K + ca) * K + cb
+    n = y_true.shape[0]
+    if K**3 <= max(1 << 20, 4 * n):
+        counts = np.bincount(code, minlength=K**3)
+        occupied = np.flatnonzero(counts)
+        counts = counts[occupied]
+    else:
+        occupied, counts = np.unique(code, return_counts=True)
+    t, rest = np.divmod(occupied, K * K)
+    ia, ib = np.divmod(rest, K)
+    return union, union[t], union[ia], union[ib], counts.astype(np.float64)
+
+
+def _statistics(metric, y_true, y_pred, params, name):
+    stats = np.ascontiguousarray(metric.statistics(y_true, y_pred, **params), dtype=np.float64)
+    if stats.ndim != 2 or stats.shape[0] != len(y_true):
+        raise ValueError(
+            f"Metric {metric.name!r}: statistics() must return an array of shape "
+            f"(n_samples, s) for '{name}'; got shape {stats.shape}."
+        )
+    return stats
+
+
+def prepare_paired(
+    y_true,
+    y_pred_a,
+    y_pred_b,
+    metric,
+    *,
+    sample_weight=None,
+    labels=None,
+    compress="auto",
+    **metric_params,
+):
+    """Validate paired predictions and compute their sufficient statistics.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Gold labels (hard metrics) or true distributions (soft metrics).
+    y_pred_a, y_pred_b : array-like
+        Predictions of the baseline A and of the candidate B, of the same
+        kind (hard labels or soft outputs).
+    metric : str or Metric
+        Registry name or :class:`~sigtest.metrics.Metric`.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weights; the generic rows are multiplied by them.
+    labels : array-like, optional
+        Label set of a hard-label metric. Default: the union of the values
+        in ``y_true``, ``y_pred_a`` and ``y_pred_b`` (sorted as
+        :func:`numpy.unique` sorts), so that both systems and every
+        resample average over the same classes.
+    compress : {"auto", True, False}, default="auto"
+        Compress items into occupied cells ``(true, A, B)``. ``"auto"``
+        compresses when ``metric.cellwise`` and no ``sample_weight``.
+    **metric_params
+        Extra parameters for the metric (e.g. ``zero_division``).
+
+    Returns
+    -------
+    paired : PairedStatistics
+
+    Raises
+    ------
+    ValueError
+        Mismatched lengths (naming the argument), empty input, hard and
+        soft predictions mixed, ``compress=True`` where it is not possible.
+
+    Notes
+    -----
+    Both systems go through the metric's own ``statistics`` with the same
+    parameters, so its validation applies. In the compressed path the metric
+    is evaluated once on one representative row per occupied cell; every
+    distinct label value occurs in some cell, so value-level validation is
+    the same as on the full data, and the cost beyond one linear encoding
+    pass is independent of ``N``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sigtest.metrics import Metric
+    >>> from sigtest.tests_._paired import prepare_paired
+    >>> acc = Metric("acc", lambda t, p, **kw: float(np.mean(t == p)),
+    ...              statistics=lambda t, p, **kw: np.column_stack(
+    ...                  [np.asarray(t) == np.asarray(p), np.ones(len(t))]).astype(float),
+    ...              aggregate=lambda s, **kw: s[..., 0] / s[..., 1], cellwise=True)
+    >>> paired = prepare_paired([0, 1, 1, 0], [0, 1, 0, 0], [0, 1, 1, 1], acc)
+    >>> paired.compressed, paired.score_a, paired.score_b
+    (True, 0.75, 0.75)
+    >>> paired.counts
+    array([1., 1., 1., 1.])
+    """
+    metric = get_metric(metric)
+    if compress not in _COMPRESS_OPTIONS or isinstance(compress, (int, float)) and not isinstance(
+        compress, bool
+    ):
+        raise ValueError(
+            f"The 'compress' parameter must be one of {_COMPRESS_OPTIONS}. Got {compress!r} instead."
+        )
+    y_true = _as_array(y_true, "y_true")
+    a = _as_array(y_pred_a, "y_pred_a")
+    b = _as_array(y_pred_b, "y_pred_b")
+    n, w = _check_lengths([y_true, a, b], ["y_true", "y_pred_a", "y_pred_b"], sample_weight)
+    y_true, a, b = _check_hard_soft(metric, y_true, a, b)
+
+    params = metric.params(**metric_params)
+    if metric.input_type == "labels":
+        if labels is not None:
+            labels = _as_array(labels, "labels")
+            if labels.ndim != 1 or labels.shape[0] == 0:
+                raise ValueError("The 'labels' parameter must be a non-empty 1-D array.")
+            if np.unique(labels).shape[0] != labels.shape[0]:
+                raise ValueError("The 'labels' parameter must not contain duplicates.")
+            params["labels"] = labels
+        elif metric.has_statistics:
+            params["labels"] = None  # filled below from the union
+    elif labels is not None:
+        params["labels"] = _as_array(labels, "labels")
+
+    if not metric.has_statistics:
+        if compress is True:
+            raise ValueError(
+                f"compress=True needs a cellwise metric with statistics; {metric.name!r} has none."
+            )
+        params = {k: v for k, v in params.items() if not (k == "labels" and v is None)}
+        kw = {} if w is None else {"sample_weight": w}
+        score_a = float(metric.score_func(y_true, a, **kw, **params))
+        score_b = float(metric.score_func(y_true, b, **kw, **params))
+        return PairedStatistics(
+            metric, params, n, None, None, None, score_a, score_b, data=(y_true, a, b, w)
+        )
+
+    can_compress = metric.cellwise and metric.input_type == "labels"
+    if compress is True and not can_compress:
+        raise ValueError(
+            f"compress=True needs a cellwise hard-label metric; {metric.name!r} is not."
+        )
+    if compress is True and w is not None:
+        raise ValueError(
+            "compress=True cannot be combined with 'sample_weight' (weighted items are not "
+            "exchangeable within a cell); use compress='auto' or False."
+        )
+    use_cells = can_compress and w is None and compress in ("auto", True)
+
+    if use_cells:
+        union, yt, ya, yb, counts = _cells(y_true, a, b)
+        if params.get("labels") is None:
+            params["labels"] = union
+        stats_a = _statistics(metric, yt, ya, params, "y_pred_a")
+        stats_b = _statistics(metric, yt, yb, params, "y_pred_b")
+        if stats_a.shape != stats_b.shape:
+            raise ValueError(
+                f"Metric {metric.name!r} returned statistics of different shapes for A "
+                f"{stats_a.shape} and B {stats_b.shape}."
+            )
+        sums_a, sums_b = counts @ stats_a, counts @ stats_b
+    else:
+        if metric.input_type == "labels" and params.get("labels") is None:
+            params["labels"] = _union_codes([y_true, a, b])[0]
+        stats_a = _statistics(metric, y_true, a, params, "y_pred_a")
+        stats_b = _statistics(metric, y_true, b, params, "y_pred_b")
+        if stats_a.shape != stats_b.shape:
+            raise ValueError(
+                f"Metric {metric.name!r} returned statistics of different shapes for A "
+                f"{stats_a.shape} and B {stats_b.shape}."
+            )
+        if w is not None:
+            stats_a = np.ascontiguousarray(stats_a * w[:, None])
+            stats_b = np.ascontiguousarray(stats_b * w[:, None])
+        counts = None
+        sums_a, sums_b = weighted_column_sums(stats_a), weighted_column_sums(stats_b)
+
+    score_a = float(metric.aggregate(sums_a, **params))
+    score_b = float(metric.aggregate(sums_b, **params))
+    return PairedStatistics(metric, params, n, stats_a, stats_b, counts, score_a, score_b)

@@ -1,0 +1,124 @@
+"""Registry of significance tests by name (used by ``compare`` and the CLI)."""
+
+from __future__ import annotations
+
+import inspect
+
+__all__ = ["register_test", "get_test", "get_test_names"]
+
+_TESTS: dict = {}
+
+
+def _base():
+    from ._base import SignificanceTest
+
+    return SignificanceTest
+
+
+def register_test(name, factory=None, *, overwrite=False):
+    """Register a significance test under ``name``; usable as a class decorator.
+
+    Parameters
+    ----------
+    name : str
+        Registry key, e.g. ``"permutation"``.
+    factory : SignificanceTest subclass or callable, optional
+        A :class:`~sigtest.SignificanceTest` subclass, or a callable taking
+        keyword parameters and returning an instance (e.g. the preset
+        :meth:`~sigtest.BergKirkpatrickBootstrap.boostsa`). If omitted,
+        ``register_test`` returns a decorator.
+    overwrite : bool, default=False
+        Replace an existing entry instead of raising ``ValueError``.
+
+    Returns
+    -------
+    factory
+        Unchanged (so it can decorate a class).
+
+    Examples
+    --------
+    >>> from sigtest import PairedPermutation, register_test, get_test
+    >>> _ = register_test("my_permutation", PairedPermutation)
+    >>> get_test("my_permutation", n_resamples=999).n_resamples
+    999
+    """
+    if factory is None:
+        return lambda f: register_test(name, f, overwrite=overwrite)
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"The 'name' parameter must be a non-empty str. Got {name!r} instead.")
+    if inspect.isclass(factory):
+        if not issubclass(factory, _base()):
+            raise TypeError(
+                "The 'factory' parameter must be a SignificanceTest subclass or a callable "
+                f"returning one. Got class {factory.__name__} instead."
+            )
+    elif not callable(factory):
+        raise TypeError(
+            "The 'factory' parameter must be a SignificanceTest subclass or a callable "
+            f"returning one. Got {type(factory).__name__} instead."
+        )
+    if name in _TESTS and not overwrite:
+        raise ValueError(
+            f"A test named {name!r} is already registered; pass overwrite=True to replace it."
+        )
+    _TESTS[name] = factory
+    return factory
+
+
+def get_test(test, **params):
+    """Return a significance test instance.
+
+    Parameters
+    ----------
+    test : str, SignificanceTest subclass or SignificanceTest
+        A registered name (see :func:`get_test_names`), a class (instantiated
+        with ``params``) or an instance (returned unchanged when ``params`` is
+        empty, else a clone with ``params`` set).
+    **params
+        Parameters of the test, e.g. ``n_resamples=999``.
+
+    Returns
+    -------
+    SignificanceTest
+        A new instance unless an instance without ``params`` was given.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name; the message lists :func:`get_test_names`.
+
+    Examples
+    --------
+    >>> from sigtest import get_test
+    >>> get_test("bca", confidence_level=0.9)
+    BCaInterval(confidence_level=0.9)
+    """
+    base = _base()
+    if isinstance(test, base):
+        if not params:
+            return test
+        from sklearn.base import clone
+
+        return clone(test).set_params(**params)
+    if inspect.isclass(test) and issubclass(test, base):
+        return test(**params)
+    if not isinstance(test, str):
+        raise TypeError(
+            "The 'test' parameter must be a registered test name (str), a SignificanceTest "
+            f"subclass or instance. Got {type(test).__name__} instead."
+        )
+    try:
+        factory = _TESTS[test]
+    except KeyError:
+        raise ValueError(
+            f"{test!r} is not a known significance test. Valid names are: {get_test_names()}."
+        ) from None
+    instance = factory(**params)
+    if not isinstance(instance, base):
+        raise TypeError(f"The factory registered as {test!r} did not return a SignificanceTest.")
+    return instance
+
+
+def get_test_names():
+    """Sorted list of registered test names (aliases included)."""
+    return sorted(_TESTS)

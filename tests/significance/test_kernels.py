@@ -1,0 +1,235 @@
+"""The numba kernels against their NumPy twins, and their determinism."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numba
+import numpy as np
+import pytest
+from scipy import stats as sps
+from scipy.stats import binom
+
+from sigtest.tests_ import _kernels as K
+from sigtest.tests_ import _kernels_py as P
+
+pytestmark = pytest.mark.skipif(not K.NUMBA_ENABLED, reason="numba JIT disabled")
+
+
+def _keys(n, seed=0):
+    return np.random.SeedSequence(seed).generate_state(n, dtype=np.uint64)
+
+
+# ---------------------------------------------------------------- RNG premises
+def test_splitmix64_known_answer():
+    # Reference SplitMix64 (Vigna's splitmix64.c) from state 0: first output.
+    assert P.splitmix64(np.array([P.GOLDEN]))[0] == np.uint64(0xE220A8397B1DCDAF)
+
+
+def test_bounded_draws_are_uniform():
+    # 70k draws over 7 bins: a chi-square test; p < 1e-4 would flag a bias
+    # far larger than floor(z * n / 2**64) can have (< 7 / 2**64).
+    idx = P._bounded(P._draws(_keys(10), 7000).ravel(), 7)
+    assert idx.min() == 0 and idx.max() == 6
+    assert sps.chisquare(np.bincount(idx, minlength=7)).pvalue > 1e-4
+
+
+@numba.njit(cache=False)
+def _jit_binomials(ns, ps, key):
+    out = np.empty(ns.shape[0], dtype=np.int64)
+    z = key
+    for i in range(ns.shape[0]):
+        out[i], z = K._binomial(ns[i], ps[i], z)
+    return out, z
+
+
+def _py_binomials(ns, ps, key):
+    out = np.empty(len(ns), dtype=np.int64)
+    z = int(key)
+    for i, (n, p) in enumerate(zip(ns, ps)):
+        out[i], z = P.binomial(int(n), float(p), z)
+    return out, z
+
+
+def test_binomial_twin_equals_jitted():
+    rng = np.random.default_rng(8)
+    ns = rng.choice([0, 1, 2, 9, 25, 300, 10_000, 2_000_000], 4000)
+    ps = rng.choice([0.0, 1.0, 0.5, 1e-4, 0.03, 0.3, 0.77, 0.999], 4000)
+    got, z_jit = _jit_binomials(ns.astype(np.int64), ps, np.uint64(12345))
+    want, z_py = _py_binomials(ns, ps, 12345)
+    np.testing.assert_array_equal(got, want)
+    assert int(z_jit) == z_py  # same number of uniforms consumed
+
+
+@pytest.mark.parametrize(
+    "n,p",
+    [(7, 0.3), (40, 0.2), (49, 0.2), (51, 0.2), (1000, 0.5), (3000, 0.97), (200_000, 0.013)],
+)
+def test_binomial_sampler_distribution(n, p):
+    # 40k draws: chi-square against the exact pmf on bins with expected
+    # count >= 5 (tails pooled). A correct sampler fails with prob 1e-4;
+    # a slip in the BTRS constants or the inversion recurrence distorts the
+    # pmf by far more than the ~1 % resolution of 40k draws.
+    draws, _ = _jit_binomials(np.full(40_000, n, np.int64), np.full(40_000, p), np.uint64(n))
+    assert draws.min() >= 0 and draws.max() <= n
+    lo, hi = binom.ppf(1e-4, n, p), binom.ppf(1 - 1e-4, n, p)
+    edges = np.arange(lo, hi + 1)
+    expected = np.diff(np.concatenate([[0.0], binom.cdf(edges, n, p)[:-1], [1.0]])) * 40_000
+    observed = np.bincount(np.searchsorted(edges, draws, side="left").clip(0, edges.size - 1),
+                           minlength=edges.size)
+    # pool bins so that every expected count is >= 5
+    obs_p, exp_p, acc_o, acc_e = [], [], 0.0, 0.0
+    for o, e in zip(observed, expected):
+        acc_o, acc_e = acc_o + o, acc_e + e
+        if acc_e >= 5:
+            obs_p.append(acc_o), exp_p.append(acc_e)
+            acc_o = acc_e = 0.0
+    obs_p[-1] += acc_o
+    exp_p[-1] += acc_e
+    assert sps.chisquare(obs_p, exp_p).pvalue > 1e-4
+    assert abs(draws.mean() - n * p) < 5 * np.sqrt(n * p * (1 - p) / 40_000)
+
+
+# ---------------------------------------------------------------- twin == jit
+@pytest.mark.parametrize("s", [1, 2, 5])
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("n,m", [(1, 3), (37, 37), (500, 120)])
+def test_bootstrap_generic_twin(s, parallel, n, m):
+    stats = np.random.default_rng(n + s).normal(size=(n, s))
+    keys = _keys(300, s)
+    np.testing.assert_array_equal(
+        K.bootstrap_sums_generic(stats, m, keys, parallel=parallel),
+        P.bootstrap_sums_generic(stats, m, keys),
+    )
+
+
+@pytest.mark.parametrize("s", [1, 3])
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("d", [1, 63, 64, 65, 300])
+def test_permutation_generic_twin(s, parallel, d):
+    diff = np.random.default_rng(d).normal(size=(d, s))
+    keys = _keys(300, d)
+    np.testing.assert_array_equal(
+        K.permutation_sums_generic(diff, keys, parallel=parallel),
+        P.permutation_sums_generic(diff, keys),
+    )
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_bootstrap_cells_twin(parallel):
+    rng = np.random.default_rng(3)
+    cell_stats = rng.random((6, 4))
+    counts = np.array([5, 1, 3000, 2, 70, 1], dtype=np.int64)
+    keys = _keys(200, 1)
+    for m in (1, 46, 3079, 100_000):
+        np.testing.assert_array_equal(
+            K.bootstrap_sums_cells(cell_stats, counts, m, keys, parallel=parallel),
+            P.bootstrap_sums_cells(cell_stats, counts, m, keys),
+        )
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_permutation_cells_twin(parallel):
+    rng = np.random.default_rng(4)
+    diff = rng.normal(size=(5, 3))
+    counts = np.array([1, 2, 500, 31, 100_000], dtype=np.int64)
+    keys = _keys(200, 2)
+    np.testing.assert_array_equal(
+        K.permutation_sums_cells(diff, counts, keys, parallel=parallel),
+        P.permutation_sums_cells(diff, counts, keys),
+    )
+
+
+def _exact_inputs():
+    diff = np.random.default_rng(5).normal(size=(3, 2))
+    counts = np.array([3, 1, 4], dtype=np.int64)
+    pmf = np.concatenate([binom.pmf(np.arange(c + 1), c, 0.5) for c in counts])
+    offsets = np.array([0, 4, 6], dtype=np.int64)
+    return diff, counts, pmf, offsets
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_exact_twin(parallel):
+    args = _exact_inputs()
+    got = K.exact_swap_sums(*args, parallel=parallel)
+    want = P.exact_swap_sums(*args)
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])
+    assert got[0].shape == (4 * 2 * 5, 2)
+    assert got[1].sum() == pytest.approx(1.0, abs=1e-12)
+
+
+# ------------------------------------------------------------- determinism
+def test_results_do_not_depend_on_thread_count():
+    rng = np.random.default_rng(6)
+    stats = rng.random((400, 3))
+    counts = np.array([10, 200, 3, 187], dtype=np.int64)
+    keys = _keys(1500)
+    before = numba.get_num_threads()
+    runs = []
+    try:
+        for threads in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
+            numba.set_num_threads(threads)
+            runs.append([
+                K.bootstrap_sums_generic(stats, 400, keys, parallel=True),
+                K.permutation_sums_generic(stats, keys, parallel=True),
+                K.bootstrap_sums_cells(stats[:4], counts, 400, keys, parallel=True),
+                K.permutation_sums_cells(stats[:4], counts, keys, parallel=True),
+            ])
+    finally:
+        numba.set_num_threads(before)
+    serial = [
+        K.bootstrap_sums_generic(stats, 400, keys),
+        K.permutation_sums_generic(stats, keys),
+        K.bootstrap_sums_cells(stats[:4], counts, 400, keys),
+        K.permutation_sums_cells(stats[:4], counts, keys),
+    ]
+    for run in runs:
+        for got, want in zip(run, serial):
+            np.testing.assert_array_equal(got, want)
+
+
+_SUBPROCESS = r"""
+import json, numpy as np
+from sigtest.tests_ import _kernels as K, _kernels_py as P
+rng = np.random.default_rng(7)
+stats = rng.random((23, 2)); keys = np.random.SeedSequence(1).generate_state(20, dtype=np.uint64)
+counts = np.array([3, 9, 1], dtype=np.int64)
+raw = [K._bootstrap_sums_generic(stats, np.int64(23), keys),
+       K._permutation_sums_generic(stats, keys),
+       K._bootstrap_sums_cells(stats[:3], counts, np.int64(13), keys),
+       K._permutation_sums_cells(stats[:3], counts, keys)]
+twin = [P.bootstrap_sums_generic(stats, 23, keys), P.permutation_sums_generic(stats, keys),
+        P.bootstrap_sums_cells(stats[:3], counts, 13, keys),
+        P.permutation_sums_cells(stats[:3], counts, keys)]
+dispatch = K.bootstrap_sums_generic(stats, 23, keys, parallel=True)
+print(json.dumps({"enabled": K.NUMBA_ENABLED,
+                  "equal": [bool(np.array_equal(r, t)) for r, t in zip(raw, twin)],
+                  "dispatch": dispatch.tolist()}))
+"""
+
+
+@pytest.mark.parametrize("env", ["NUMBA_DISABLE_JIT", "SIGTEST_DISABLE_NUMBA"])
+def test_disabled_jit_runs_twins_and_python_kernels(env):
+    # Under NUMBA_DISABLE_JIT=1 the loop kernels run as plain Python: they
+    # must equal the (independently written, vectorised) twins. Either
+    # variable makes the dispatch use the twins.
+    proc = subprocess.run(
+        [sys.executable, "-c", _SUBPROCESS],
+        env={**os.environ, env: "1"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["enabled"] is False
+    if env == "NUMBA_DISABLE_JIT":
+        assert out["equal"] == [True] * 4
+    rng = np.random.default_rng(7)
+    stats = rng.random((23, 2))
+    keys = np.random.SeedSequence(1).generate_state(20, dtype=np.uint64)
+    np.testing.assert_array_equal(
+        np.array(out["dispatch"]), K.bootstrap_sums_generic(stats, 23, keys, parallel=True)
+    )
