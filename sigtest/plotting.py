@@ -1,0 +1,156 @@
+"""Plots of significance results (needs matplotlib: ``pip install sigtest[plot]``).
+
+Two views a paper needs:
+
+* :func:`plot_resampling_distribution` — the resampled differences of one test
+  with the observed difference and its confidence interval;
+* :func:`plot_comparison` — a forest plot of every pair's difference and
+  interval from :func:`sigtest.compare`, significant pairs highlighted.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["plot_comparison", "plot_resampling_distribution"]
+
+
+def _pyplot():
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "sigtest's plots need matplotlib; install it with `pip install sigtest[plot]`."
+        ) from exc
+    return plt
+
+
+def _axes(ax):
+    if ax is None:
+        _, ax = _pyplot().subplots()
+    return ax
+
+
+def plot_resampling_distribution(result, *, ax=None, bins=50):
+    """Histogram of the resampled differences ``delta*`` of a test.
+
+    Parameters
+    ----------
+    result : SignificanceResult
+        A result whose test stored its resampled distribution
+        (``result.null_distribution``; with ``result.null_weights`` for an
+        exact permutation test, drawn as probabilities).
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if omitted.
+    bins : int, default=50
+        Histogram bins.
+
+    Returns
+    -------
+    ax : matplotlib Axes
+        With the histogram, a solid line at the observed ``delta`` and dashed
+        lines at the interval bounds when they are finite.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from sigtest import BCaInterval
+    >>> from sigtest.plotting import plot_resampling_distribution
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 300)
+    >>> a = np.where(rng.random(300) < 0.7, y, 1 - y)
+    >>> b = np.where(rng.random(300) < 0.8, y, 1 - y)
+    >>> ax = plot_resampling_distribution(BCaInterval(n_resamples=999, random_state=0).test(y, a, b))
+    >>> ax.get_xlabel()
+    'accuracy difference (B - A)'
+    """
+    deltas = getattr(result, "null_distribution", None)
+    if deltas is None:
+        raise ValueError(
+            "The 'result' parameter holds no resampled distribution "
+            f"(test {getattr(result, 'test', '?')!r} stored none)."
+        )
+    deltas = np.asarray(deltas, dtype=np.float64)
+    ax = _axes(ax)
+    weights = getattr(result, "null_weights", None)
+    if weights is None:
+        ax.hist(deltas, bins=bins, color="0.75", edgecolor="0.5",
+                label=f"resampled ({deltas.size})")
+    else:  # exact permutation: every pattern with its probability
+        ax.hist(deltas, bins=bins, weights=np.asarray(weights, dtype=np.float64), color="0.75",
+                edgecolor="0.5", label="exact distribution")
+    ax.axvline(result.delta, color="C3", lw=2, label=f"observed {result.delta:+.4f}")
+    low, high = result.confidence_interval
+    if np.isfinite(low) and np.isfinite(high):
+        ax.axvline(low, color="C0", ls="--", label=f"CI [{low:+.4f}, {high:+.4f}]")
+        ax.axvline(high, color="C0", ls="--")
+    ax.set_xlabel(f"{result.metric} difference (B - A)")
+    ax.set_ylabel("count" if weights is None else "probability")
+    title = f"{result.test}: p = {result.pvalue:.4g}" if np.isfinite(result.pvalue) else result.test
+    ax.set_title(title)
+    ax.legend(loc="best", fontsize="small")
+    return ax
+
+
+def plot_comparison(result, metric=None, *, ax=None):
+    """Forest plot of the pairwise differences of a :func:`sigtest.compare` result.
+
+    One row per pair ``B vs A``: a point at ``delta = score_b - score_a`` and a
+    bar for its confidence interval (when the test gave one). Pairs whose
+    adjusted p-value is significant are drawn in colour, the others in grey; a
+    vertical line marks 0.
+
+    Parameters
+    ----------
+    result : ComparisonResult
+    metric : str, optional
+        Which metric to plot; required when the result holds several.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    ax : matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from sigtest import PairedPermutation, compare
+    >>> from sigtest.plotting import plot_comparison
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 3, 500)
+    >>> preds = {f"s{q}": np.where(rng.random(500) < q, y, (y + 1) % 3) for q in (0.6, 0.7, 0.8)}
+    >>> res = compare(y, preds, metrics="accuracy", random_state=0)
+    >>> ax = plot_comparison(res)
+    >>> len(ax.get_yticklabels())
+    3
+    """
+    frame = result.to_frame()
+    metrics = list(dict.fromkeys(frame["metric"]))
+    if metric is None:
+        if len(metrics) != 1:
+            raise ValueError(
+                f"The 'metric' parameter is required when the result holds several metrics "
+                f"({metrics})."
+            )
+        metric = metrics[0]
+    elif metric not in metrics:
+        raise ValueError(f"The 'metric' parameter must be one of {metrics}. Got {metric!r}.")
+    rows = frame[frame["metric"] == metric].reset_index(drop=True)
+    ax = _axes(ax)
+    y = np.arange(len(rows))[::-1]
+    for yi, (_, row) in zip(y, rows.iterrows()):
+        sig = bool(row.get("significant", False))
+        color = "C3" if sig else "0.5"
+        if np.isfinite(row["ci_low"]) and np.isfinite(row["ci_high"]):
+            ax.plot([row["ci_low"], row["ci_high"]], [yi, yi], color=color, lw=2)
+        ax.plot([row["delta"]], [yi], "o", color=color)
+    ax.axvline(0.0, color="k", lw=0.8)
+    ax.set_yticks(y)
+    ax.set_yticklabels([f"{r.system_b} vs {r.system_a}" for r in rows.itertuples()])
+    ax.set_xlabel(f"{metric} difference (B - A)")
+    ax.set_title(f"{metric}: coloured = significant after correction")
+    return ax
