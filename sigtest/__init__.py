@@ -6,14 +6,43 @@ and NLP systems, with metrics registered as scikit-learn scorers.
 
 from . import metrics
 from .exceptions import DegenerateDistributionWarning
-from .metrics import get_metric, get_metric_names, register_metric
+from .metrics import get_metric, get_metric_names, get_scorer, get_scorer_names, register_metric
+from ._results import ConfidenceInterval, SignificanceResult
+from ._comparison_result import ComparisonResult
+from ._compare import compare
+from ._cross_val import cross_val_compare
+from .experiment import Experiment
+from .tests_ import (
+    BCaInterval,
+    BergKirkpatrickBootstrap,
+    PairedPermutation,
+    SignificanceTest,
+    get_test,
+    get_test_names,
+    register_test,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ComparisonResult",
+    "compare",
+    "cross_val_compare",
+    "Experiment",
+    "BCaInterval",
+    "BergKirkpatrickBootstrap",
+    "ConfidenceInterval",
+    "PairedPermutation",
+    "SignificanceResult",
+    "SignificanceTest",
+    "get_test",
+    "get_test_names",
+    "register_test",
     "DegenerateDistributionWarning",
     "get_metric",
     "get_metric_names",
+    "get_scorer",
+    "get_scorer_names",
     "metrics",
     "register_metric",
 ]

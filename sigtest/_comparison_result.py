@@ -1,0 +1,307 @@
+"""The result of :func:`sigtest.compare` and :func:`sigtest.cross_val_compare`."""
+
+import numpy as np
+import pandas as pd
+
+from ._letters import compact_letter_display
+
+__all__ = ["ComparisonResult", "FRAME_COLUMNS"]
+
+FRAME_COLUMNS = [
+    "system_a",
+    "system_b",
+    "metric",
+    "test",
+    "score_a",
+    "score_b",
+    "delta",
+    "ci_low",
+    "ci_high",
+    "pvalue",
+    "pvalue_adj",
+    "significant",
+    "n_resamples",
+]
+
+
+def _stars(p):
+    if np.isnan(p):
+        return ""
+    return "**" if p <= 0.01 else "*" if p <= 0.05 else ""
+
+
+class ComparisonResult:
+    """Pairwise comparisons of several systems on several metrics.
+
+    Returned by :func:`sigtest.compare` and :func:`sigtest.cross_val_compare`;
+    not meant to be built by hand.
+
+    Attributes
+    ----------
+    systems : list of str
+        System names in input order.
+    metrics : list of str
+        Metric names in the order requested.
+    tests : list of str
+        Names of the tests, as in the ``test`` column: the registry name of
+        each test (``SignificanceResult.test``), ``"pvalue_test+interval_test"``
+        for a pair (the default is ``"permutation+bca"``: p-value of the
+        paired permutation test and BCa interval of the difference in the
+        same row), with ``#1``, ``#2`` appended to repeated names.
+    alpha : float
+        Level used for the ``significant`` column (on adjusted p-values).
+    correction : str or None
+        Multiple-comparison correction, applied per (metric, test, run)
+        across the pairs tested.
+    pairs : str
+        ``"all"`` or ``"baseline"``.
+    n_runs : int
+        Number of separate runs (``runs="each"``) or CV repeats; 1 otherwise.
+    predictions : dict
+        The predictions the tests ran on (for :func:`cross_val_compare`, the
+        out-of-fold predictions; a list of arrays per system when there are
+        several runs or repeats). Re-test them with :meth:`recompare`.
+    """
+
+    def __init__(self, frame, *, systems, metrics, tests, greater_is_better, alpha,
+                 correction, pairs, n_runs, predictions, inputs):
+        self._frame = frame
+        self.systems = list(systems)
+        self.metrics = list(metrics)
+        self.tests = list(tests)
+        self._greater_is_better = dict(greater_is_better)
+        self.alpha = alpha
+        self.correction = correction
+        self.pairs = pairs
+        self.n_runs = n_runs
+        self.predictions = predictions
+        self._inputs = inputs
+
+    # ------------------------------------------------------------------ frames
+    def to_frame(self):
+        """Tidy DataFrame: one row per (pair, metric, test[, run]).
+
+        Columns: ``[run,] system_a, system_b, metric, test, score_a, score_b,
+        delta, ci_low, ci_high, pvalue, pvalue_adj, significant,
+        n_resamples``. ``delta = score_b - score_a``; the interval is the
+        interval of ``delta``; ``significant`` is ``pvalue_adj <= alpha``.
+        The ``run`` column (0-based) is present when several runs or CV
+        repeats were tested separately.
+        """
+        return self._frame.copy()
+
+    def summary(self):
+        """One row per system with its score on each metric.
+
+        With several runs tested separately, the score is the mean over runs.
+        Rows are in input order.
+        """
+        rows = {}
+        frame = self._frame.drop_duplicates(
+            subset=[c for c in ("run", "system_a", "system_b", "metric") if c in self._frame]
+        )
+        for side in ("a", "b"):
+            part = frame[["metric", f"system_{side}", f"score_{side}"]
+                         + (["run"] if "run" in frame else [])]
+            part = part.rename(columns={f"system_{side}": "system", f"score_{side}": "score"})
+            rows[side] = part
+        both = pd.concat(rows.values())
+        both = both.drop_duplicates(subset=[c for c in ("run", "system", "metric") if c in both])
+        table = both.groupby(["system", "metric"], sort=False)["score"].mean().unstack("metric")
+        table = table.reindex(index=self.systems, columns=self.metrics)
+        table.index.name = "system"
+        table.columns.name = None
+        return table
+
+    def runs_summary(self):
+        """Summary over runs / CV repeats, like Table 1 of Bestgen (2022).
+
+        One row per (pair, metric, test) with the mean scores, the minimum
+        and maximum p-value (raw and adjusted), the number of runs in which
+        the difference is significant, and the minimum and maximum of the
+        lower CI bound, of the difference and of the upper CI bound.
+
+        Raises
+        ------
+        ValueError
+            If the comparison has a single run.
+        """
+        if "run" not in self._frame:
+            raise ValueError(
+                "runs_summary() needs several runs tested separately (runs='each' in "
+                "compare, or n_repeats > 1 in cross_val_compare)."
+            )
+        keys = ["system_a", "system_b", "metric", "test"]
+        g = self._frame.groupby(keys, sort=False)
+        out = g.agg(
+            score_a=("score_a", "mean"),
+            score_b=("score_b", "mean"),
+            pvalue_min=("pvalue", "min"),
+            pvalue_max=("pvalue", "max"),
+            pvalue_adj_min=("pvalue_adj", "min"),
+            pvalue_adj_max=("pvalue_adj", "max"),
+            n_significant=("significant", "sum"),
+            n_runs=("run", "nunique"),
+            ci_low_min=("ci_low", "min"),
+            ci_low_max=("ci_low", "max"),
+            delta_min=("delta", "min"),
+            delta_max=("delta", "max"),
+            ci_high_min=("ci_high", "min"),
+            ci_high_max=("ci_high", "max"),
+        )
+        out["n_significant"] = out["n_significant"].astype(int)
+        return out.reset_index()
+
+    # ----------------------------------------------------------------- letters
+    def letters(self, metric=None, *, test=None, run=None):
+        """Compact letter display for one metric (Fig. 2 of Bestgen 2022).
+
+        Systems sharing a letter are not significantly different (adjusted
+        p-value above ``alpha``); systems are ordered by score, best first,
+        and ``"a"`` marks the group of the best system. Computed with the
+        insert-and-absorb algorithm of Piepho (2004).
+
+        Parameters
+        ----------
+        metric : str, optional
+            Defaults to the first metric.
+        test : str, optional
+            Test name (see :attr:`tests`); defaults to the first test.
+        run : int, optional
+            Run or CV repeat (needed when several were tested separately).
+
+        Returns
+        -------
+        letters : pandas.DataFrame
+            Indexed by system, best first, with columns ``score`` and
+            ``letters``.
+
+        Raises
+        ------
+        ValueError
+            Unknown metric/test/run, or not every pair was tested
+            (``pairs="baseline"``): letters summarise *all* pairwise
+            comparisons.
+        """
+        metric = self.metrics[0] if metric is None else metric
+        test = self.tests[0] if test is None else test
+        if metric not in self.metrics:
+            raise ValueError(f"Unknown metric {metric!r}; this result has {self.metrics}.")
+        if test not in self.tests:
+            raise ValueError(f"Unknown test {test!r}; this result has {self.tests}.")
+        frame = self._frame[(self._frame["metric"] == metric) & (self._frame["test"] == test)]
+        if "run" in frame:
+            if run is None:
+                raise ValueError(
+                    f"This result holds {self.n_runs} runs tested separately; pass run= "
+                    "(0-based) to letters(), or see runs_summary()."
+                )
+            if run not in set(frame["run"]):
+                raise ValueError(f"Unknown run {run!r}; runs are 0..{self.n_runs - 1}.")
+            frame = frame[frame["run"] == run]
+        k = len(self.systems)
+        index = {name: i for i, name in enumerate(self.systems)}
+        tested = np.eye(k, dtype=bool)
+        sig = np.zeros((k, k), dtype=bool)
+        scores = np.full(k, np.nan)
+        for row in frame.itertuples(index=False):
+            i, j = index[row.system_a], index[row.system_b]
+            tested[i, j] = tested[j, i] = True
+            sig[i, j] = sig[j, i] = bool(row.significant)
+            scores[i], scores[j] = row.score_a, row.score_b
+        if not tested.all():
+            raise ValueError(
+                "letters() needs every pair of systems to be tested (pairs='all'); "
+                f"this result was computed with pairs={self.pairs!r}."
+            )
+        sign = -1.0 if self._greater_is_better[metric] else 1.0
+        order = np.lexsort((np.arange(k), sign * scores))
+        letters = compact_letter_display(sig, order=order)
+        names = [self.systems[i] for i in order]
+        out = pd.DataFrame(
+            {"score": scores[order], "letters": [letters[i] for i in order]},
+            index=pd.Index(names, name="system"),
+        )
+        return out
+
+    # ----------------------------------------------------------------- exports
+    def to_csv(self, path_or_buf=None, **kwargs):
+        """Write :meth:`to_frame` as CSV (``pandas.DataFrame.to_csv``, no index).
+
+        Returns the CSV text when ``path_or_buf`` is None.
+        """
+        kwargs.setdefault("index", False)
+        return self._frame.to_csv(path_or_buf, **kwargs)
+
+    def to_latex(self, buf=None, *, float_format="%.4f", **kwargs):
+        """LaTeX table of :meth:`to_frame` (``pandas.DataFrame.to_latex``).
+
+        Adjusted p-values carry stars (``*`` <= .05, ``**`` <= .01). Needs
+        ``jinja2`` (a pandas requirement for LaTeX output).
+        """
+        frame = self._frame.copy()
+        frame["stars"] = [_stars(p) for p in frame["pvalue_adj"]]
+        frame = frame.drop(columns=["significant"])
+        kwargs.setdefault("index", False)
+        kwargs.setdefault("escape", True)  # system and metric names often hold "_"
+        return frame.to_latex(buf, float_format=float_format, **kwargs)
+
+    def _display_frame(self):
+        f = self._frame
+        out = pd.DataFrame({
+            **({"run": f["run"]} if "run" in f else {}),
+            "metric": f["metric"],
+            "A": f["system_a"],
+            "B": f["system_b"],
+            "score_a": f["score_a"].map("{:.4f}".format),
+            "score_b": f["score_b"].map("{:.4f}".format),
+            "delta": f["delta"].map("{:+.4f}".format),
+            "CI": [f"[{lo:+.4f}, {hi:+.4f}]" for lo, hi in zip(f["ci_low"], f["ci_high"])],
+            "p": f["pvalue"].map("{:.4f}".format),
+            "p_adj": [f"{p:.4f} {_stars(p)}".rstrip() for p in f["pvalue_adj"]],
+        })
+        if len(self.tests) > 1:
+            out.insert(1, "test", f["test"])
+        return out
+
+    def __str__(self):
+        head = (
+            f"ComparisonResult: {len(self.systems)} systems, {len(self.metrics)} metric(s), "
+            f"pairs={self.pairs!r}, correction={self.correction!r}, alpha={self.alpha}"
+            + (f", {self.n_runs} runs" if self.n_runs > 1 else "")
+            + f"\ntest: {', '.join(self.tests)}; delta = B - A; "
+            "stars on adjusted p: * <= .05, ** <= .01"
+        )
+        return head + "\n" + self._display_frame().to_string(index=False)
+
+    def __repr__(self):
+        return (
+            f"<ComparisonResult systems={self.systems} metrics={self.metrics} "
+            f"tests={self.tests} rows={len(self._frame)}>"
+        )
+
+    # ---------------------------------------------------------------- re-test
+    def recompare(self, **kwargs):
+        """Run the comparison again on the stored predictions, without refitting.
+
+        Takes the keyword arguments of :func:`sigtest.compare` that do not
+        concern the data (``metrics``, ``test``, ``pairs``, ``baseline``,
+        ``correction``, ``alpha``, ``n_jobs``, ``random_state``, ``verbose``,
+        ``runs``); unspecified ones keep their previous value.
+
+        Returns
+        -------
+        result : ComparisonResult
+        """
+        from ._compare import _compare_inputs
+
+        allowed = {"metrics", "test", "pairs", "baseline", "correction", "alpha", "n_jobs",
+                   "random_state", "verbose", "runs"}
+        unknown = set(kwargs) - allowed
+        if unknown:
+            raise TypeError(f"recompare() got unexpected arguments {sorted(unknown)}.")
+        if "runs" in kwargs:
+            kwargs["runs_mode"] = kwargs.pop("runs")
+        data = self._inputs
+        options = {**data["options"], **kwargs}
+        return _compare_inputs(data["targets"], data["runs"], data["classes"], **options)

@@ -1,0 +1,358 @@
+"""sigtest.compare: equality with pair-by-pair tests, determinism, corrections, errors."""
+
+import itertools
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sigtest import BCaInterval, BergKirkpatrickBootstrap, PairedPermutation, compare
+from sigtest._corrections import adjust_pvalues
+from sigtest.metrics import get_metric
+from sigtest.utils.validation import spawn_seeds
+
+B = 199  # small resample counts: these tests check bookkeeping, not accuracy
+
+
+def _systems(n=300, k=3, accs=(0.55, 0.7, 0.72, 0.9), seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    preds = {
+        f"s{i}": np.where(rng.random(n) < acc, y, rng.integers(0, k, n))
+        for i, acc in enumerate(accs)
+    }
+    return y, preds
+
+
+def _fast_tests():
+    return (PairedPermutation(n_resamples=B), BCaInterval(n_resamples=B))
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+def test_equals_pair_by_pair_with_spawned_seeds():
+    y, preds = _systems()
+    preds["s3"] = preds["s3"].copy()
+    preds["s3"][:5] = 7  # a class absent from y_true and from the other systems
+    metrics = ["accuracy", "f1_macro"]
+    res = compare(y, preds, metrics=metrics, test=_fast_tests(), random_state=42)
+    frame = res.to_frame()
+    names = list(preds)
+    pairs = list(itertools.combinations(names, 2))
+    # one (p-value, interval) seed pair per system pair, shared by the metrics
+    seeds = spawn_seeds(42, len(pairs) * 2)
+    labels = np.unique(np.concatenate([y, *preds.values()]))
+    assert 7 in labels
+    for metric in metrics:
+        for k, (a, b) in enumerate(pairs):
+            p = PairedPermutation(n_resamples=B, random_state=seeds[2 * k]).test(
+                y, preds[a], preds[b], metric=metric, labels=labels)
+            ci = BCaInterval(n_resamples=B, random_state=seeds[2 * k + 1]).test(
+                y, preds[a], preds[b], metric=metric, labels=labels)
+            row = frame[(frame.metric == metric) & (frame.system_a == a) & (frame.system_b == b)]
+            assert len(row) == 1
+            row = row.iloc[0]
+            assert row.test == f"{p.test}+{ci.test}" == "permutation+bca"
+            assert (row.score_a, row.score_b, row.delta) == (p.score_a, p.score_b, p.delta)
+            assert row.pvalue == p.pvalue
+            assert (row.ci_low, row.ci_high) == tuple(ci.confidence_interval)
+            assert row.n_resamples == p.n_resamples
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+def test_labels_fixed_from_all_systems():
+    # macro-F1 of a system must be the same in every pair it appears in,
+    # even though a class appears only in the predictions of one system
+    y, preds = _systems()
+    preds["s0"] = preds["s0"].copy()
+    preds["s0"][:10] = 9
+    frame = compare(y, preds, metrics="f1_macro", test=PairedPermutation(n_resamples=B),
+                    random_state=0).to_frame()
+    labels = np.unique(np.concatenate([y, *preds.values()]))
+    for name, pred in preds.items():
+        expected = get_metric("f1_macro")(y, pred, labels=labels, zero_division=0.0)
+        seen = pd.concat([frame.loc[frame.system_a == name, "score_a"],
+                          frame.loc[frame.system_b == name, "score_b"]])
+        np.testing.assert_allclose(seen.to_numpy(), expected, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("n_jobs", [2, -1])
+def test_identical_for_any_n_jobs(n_jobs):
+    y, preds = _systems()
+    kw = dict(metrics=["accuracy", "f1_macro"], test=_fast_tests(), random_state=3)
+    ref = compare(y, preds, n_jobs=1, **kw).to_frame()
+    other = compare(y, preds, n_jobs=n_jobs, **kw).to_frame()
+    pd.testing.assert_frame_equal(ref, other, check_exact=True)
+
+
+def test_seed_sequence_and_int_seeds_reproducible():
+    y, preds = _systems()
+    t = PairedPermutation(n_resamples=B)
+    a = compare(y, preds, metrics="accuracy", test=t, random_state=np.random.SeedSequence(5))
+    b = compare(y, preds, metrics="accuracy", test=t, random_state=np.random.SeedSequence(5))
+    pd.testing.assert_frame_equal(a.to_frame(), b.to_frame(), check_exact=True)
+
+
+@pytest.mark.parametrize("correction", ["holm", "bonferroni", "fdr_bh", None])
+def test_correction_per_metric(correction):
+    y, preds = _systems(accs=(0.6, 0.62, 0.66, 0.7, 0.72))
+    res = compare(y, preds, metrics=["accuracy", "f1_macro"],
+                  test=PairedPermutation(n_resamples=B), correction=correction, alpha=0.1,
+                  random_state=1)
+    frame = res.to_frame()
+    assert len(frame) == 2 * 10
+    for _, part in frame.groupby("metric"):
+        np.testing.assert_array_equal(part.pvalue_adj,
+                                      adjust_pvalues(part.pvalue.to_numpy(), correction))
+    np.testing.assert_array_equal(frame.significant, frame.pvalue_adj <= 0.1)
+
+
+def test_clear_differences_found_and_identical_systems_not():
+    # 1000 items, true accuracies .5 + .5/3 = .667 vs .9 + .1/3 = .933: the
+    # difference .267 is > 8 standard errors (se of a paired difference of
+    # proportions <= sqrt(.33/1000) ~ .018), so even the 95 % CI stays > .2
+    y, preds = _systems(n=1000, accs=(0.5, 0.9))
+    preds["twin"] = preds["s1"].copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # degenerate twin pair warns
+        frame = compare(y, preds, metrics="accuracy", test=_fast_tests(),
+                        random_state=0).to_frame().set_index(["system_a", "system_b"])
+    assert frame.loc[("s0", "s1"), "significant"]
+    row = frame.loc[("s0", "s1")]
+    assert 0.2 < row.ci_low < row.delta < row.ci_high
+    assert not frame.loc[("s1", "twin"), "significant"]
+    assert frame.loc[("s1", "twin"), "delta"] == 0
+
+
+def test_pairs_baseline():
+    y, preds = _systems(accs=(0.6, 0.7, 0.8, 0.9))
+    res = compare(y, preds, metrics="accuracy", test=PairedPermutation(n_resamples=B),
+                  pairs="baseline", baseline="s1", random_state=0)
+    frame = res.to_frame()
+    assert list(zip(frame.system_a, frame.system_b)) == [("s1", "s0"), ("s1", "s2"), ("s1", "s3")]
+    res2 = compare(y, preds, metrics="accuracy", test=PairedPermutation(n_resamples=B),
+                   pairs="baseline", baseline=["s0", "s1"], random_state=0)
+    got = list(zip(res2.to_frame().system_a, res2.to_frame().system_b))
+    assert got == [("s0", "s2"), ("s0", "s3"), ("s1", "s2"), ("s1", "s3")]
+    with pytest.raises(ValueError, match="every pair"):
+        res.letters("accuracy")
+
+
+def test_several_tests_one_row_each():
+    y, preds = _systems(accs=(0.6, 0.7, 0.8))
+    tests = [PairedPermutation(n_resamples=B), BergKirkpatrickBootstrap(n_resamples=B),
+             PairedPermutation(n_resamples=99)]
+    res = compare(y, preds, metrics="accuracy", test=tests, random_state=0)
+    frame = res.to_frame()
+    assert len(frame) == 3 * 3
+    assert res.tests == ["permutation#1", BergKirkpatrickBootstrap._test_name(),
+                         "permutation#2"]
+    assert set(frame.test) == set(res.tests)
+    # Holm is applied within each test's family
+    for _, part in frame.groupby("test"):
+        np.testing.assert_array_equal(part.pvalue_adj, adjust_pvalues(part.pvalue.to_numpy()))
+
+
+def test_dataframe_input_and_outputs(tmp_path):
+    y, preds = _systems(n=400, accs=(0.5, 0.52, 0.9))
+    res = compare(y, pd.DataFrame(preds), metrics=["accuracy", "f1_macro"], test=_fast_tests(),
+                  random_state=0)
+    frame = res.to_frame()
+    assert list(frame.columns) == [
+        "system_a", "system_b", "metric", "test", "score_a", "score_b", "delta", "ci_low",
+        "ci_high", "pvalue", "pvalue_adj", "significant", "n_resamples"]
+    summary = res.summary()
+    assert list(summary.index) == ["s0", "s1", "s2"]
+    assert list(summary.columns) == ["accuracy", "f1_macro"]
+    np.testing.assert_allclose(summary.loc["s2", "accuracy"], np.mean(preds["s2"] == y))
+    letters = res.letters("accuracy")
+    assert list(letters.index) == ["s2", "s1", "s0"]  # by score, best first
+    assert letters.loc["s2", "letters"] == "a"
+    assert letters.loc["s1", "letters"] == letters.loc["s0", "letters"] == "b"
+    text = str(res)
+    assert "**" in text and "s2" in text and "holm" in text
+    path = tmp_path / "out.csv"
+    res.to_csv(path)
+    back = pd.read_csv(path)
+    np.testing.assert_allclose(back.pvalue_adj, frame.pvalue_adj)
+
+
+def test_to_latex_escapes_names_and_has_stars():
+    pytest.importorskip("jinja2")  # pandas needs it for LaTeX output
+    y, preds = _systems(n=400, accs=(0.5, 0.9))
+    res = compare(y, {"sys_a": preds["s0"], "sys_b": preds["s1"]}, metrics="f1_macro",
+                  test=_fast_tests(), random_state=0)
+    latex = res.to_latex()
+    assert "\\begin{tabular}" in latex and "sys\\_a" in latex and "f1\\_macro" in latex
+    assert "**" in latex
+
+
+def test_soft_metric_and_argmax_for_hard_metrics():
+    rng = np.random.default_rng(0)
+    n, k = 200, 3
+    p_true = rng.dirichlet(np.ones(k), n)
+    preds = {f"m{i}": rng.dirichlet(np.ones(k) * (i + 1), n) for i in range(3)}
+    soft = next(m for m in ("po_jsd", "soft_accuracy", "soft_f1_micro")
+                if m in __import__("sigtest").get_metric_names())
+    res = compare(p_true, preds, metrics=["accuracy", soft],
+                  test=PairedPermutation(n_resamples=B), random_state=0)
+    summary = res.summary()
+    for name, q in preds.items():
+        np.testing.assert_allclose(summary.loc[name, "accuracy"],
+                                   np.mean(q.argmax(1) == p_true.argmax(1)))
+        np.testing.assert_allclose(summary.loc[name, soft], get_metric(soft)(p_true, q))
+
+
+def test_letters_order_a_loss_lowest_first():
+    rng = np.random.default_rng(1)
+    n, k = 300, 3
+    p_true = rng.dirichlet(np.ones(k), n)
+    noise = rng.dirichlet(np.ones(k), n)
+    preds = {f"w{w}": w * p_true + (1 - w) * noise for w in (0.2, 0.9, 0.5)}
+    res = compare(p_true, preds, metrics="jsd", test=PairedPermutation(n_resamples=B),
+                  random_state=0)
+    letters = res.letters("jsd")
+    assert list(letters.index) == ["w0.9", "w0.5", "w0.2"]  # smallest divergence first
+    assert letters["score"].is_monotonic_increasing
+    assert letters.loc["w0.9", "letters"] == "a"
+
+
+def test_verbose_progress(capsys):
+    y, preds = _systems(accs=(0.6, 0.7, 0.8))
+    compare(y, preds, metrics="accuracy", test=PairedPermutation(n_resamples=B), verbose=True,
+            random_state=0)
+    assert "3/3" in capsys.readouterr().err
+
+
+def test_recompare_without_refitting():
+    y, preds = _systems(accs=(0.6, 0.7, 0.8))
+    res = compare(y, preds, metrics="accuracy", test=PairedPermutation(n_resamples=B),
+                  random_state=0)
+    again = res.recompare(metrics=["f1_macro"], correction=None)
+    direct = compare(y, preds, metrics=["f1_macro"], test=PairedPermutation(n_resamples=B),
+                     correction=None, random_state=0)
+    pd.testing.assert_frame_equal(again.to_frame(), direct.to_frame(), check_exact=True)
+    with pytest.raises(TypeError, match="unexpected"):
+        res.recompare(y_true=y)
+
+
+# ------------------------------------------------------------------ bad input
+def test_error_different_lengths_names_system():
+    y, preds = _systems()
+    preds["short_one"] = preds["s0"][:-3]
+    with pytest.raises(ValueError, match="short_one"):
+        compare(y, preds)
+
+
+def test_error_duplicate_names():
+    y, preds = _systems(accs=(0.6, 0.7))
+    frame = pd.DataFrame(np.column_stack([preds["s0"], preds["s1"]]), columns=["x", "x"])
+    with pytest.raises(ValueError, match="duplicate"):
+        compare(y, frame)
+    with pytest.raises(ValueError, match="Duplicate"):
+        compare(y, {1: preds["s0"], "1": preds["s1"]})
+
+
+def test_error_unknown_baseline_and_misuse():
+    y, preds = _systems()
+    with pytest.raises(ValueError, match="nope"):
+        compare(y, preds, pairs="baseline", baseline="nope")
+    with pytest.raises(ValueError, match="baseline"):
+        compare(y, preds, pairs="baseline")
+    with pytest.raises(ValueError, match="pairs='all'"):
+        compare(y, preds, baseline="s0")
+
+
+def test_error_fewer_than_two_systems():
+    y, preds = _systems(accs=(0.6,))
+    with pytest.raises(ValueError, match="at least two"):
+        compare(y, preds)
+
+
+def test_error_mixing_hard_and_soft_predictions():
+    rng = np.random.default_rng(0)
+    p_true = rng.dirichlet(np.ones(3), 50)
+    preds = {"soft": rng.dirichlet(np.ones(3), 50), "hard": rng.integers(0, 3, 50)}
+    soft = next(m for m in ("po_jsd", "soft_accuracy", "soft_f1_micro")
+                if m in __import__("sigtest").get_metric_names())
+    with pytest.raises(ValueError, match="'hard'"):
+        compare(p_true, preds, metrics=[soft])
+    with pytest.raises(ValueError, match="soft targets"):
+        compare(p_true.argmax(1), {"a": preds["soft"], "b": preds["soft"]}, metrics=[soft])
+
+
+def test_error_run_count_mismatch_each():
+    y, preds = _systems(accs=(0.6, 0.7))
+    runs = {"a": [preds["s0"]] * 3, "b": [preds["s1"]] * 2}
+    with pytest.raises(ValueError, match="same number of runs"):
+        compare(y, runs, runs="each")
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"correction": "sidak"}, "correction"),
+    ({"alpha": 1.5}, "alpha"),
+    ({"pairs": "some"}, "pairs"),
+    ({"runs": "median"}, "runs"),
+    ({"metrics": "no_such_metric"}, "no_such_metric"),
+    ({"test": "not a test"}, "test"),
+])
+def test_error_bad_parameters(kwargs, match):
+    y, preds = _systems(accs=(0.6, 0.7))
+    with pytest.raises((ValueError, TypeError), match=match):
+        compare(y, preds, **kwargs)
+
+
+@pytest.mark.slow
+def test_holm_controls_familywise_error_under_global_null():
+    # Five systems with the same accuracy (independent errors): every null is
+    # true. With Holm at alpha=.05 the probability of any significant pair is
+    # <= .05. 300 replications: binomial sd of the rate ~ .0126, so the bound
+    # .05 + 2.6 sd = .083 is exceeded by chance with probability < .5 %.
+    # Without correction the 10 tests give a family-wise rate far above .05
+    # (observed ~ .2), which shows that the simulation can detect a failure.
+    hits = {"holm": 0, None: 0}
+    reps = 300
+    for rep in range(reps):
+        y, preds = _systems(n=200, accs=(0.7,) * 5, seed=1000 + rep)
+        for correction in hits:
+            frame = compare(y, preds, metrics="accuracy", correction=correction,
+                            test=PairedPermutation(n_resamples=199), random_state=rep).to_frame()
+            hits[correction] += bool(frame.significant.any())
+    assert hits["holm"] / reps <= 0.083
+    assert hits[None] / reps >= 0.12
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_worker_warnings_reach_the_caller_once(n_jobs):
+    # identical systems: the tests warn that the distribution is degenerate;
+    # the warning must reach the caller also from worker processes, once
+    from sigtest import DegenerateDistributionWarning
+
+    y, preds = _systems(accs=(0.7, 0.8))
+    preds["twin"] = preds["s1"].copy()
+    with pytest.warns(DegenerateDistributionWarning, match="s1 vs twin") as record:
+        compare(y, preds, metrics="accuracy", test=_fast_tests(), n_jobs=n_jobs,
+                random_state=0)
+    messages = [str(w.message) for w in record
+                if issubclass(w.category, DegenerateDistributionWarning)]
+    assert len(messages) == len(set(messages))
+
+
+def test_string_labels_in_pandas_objects_same_as_integer_codes():
+    y, preds = _systems(accs=(0.6, 0.7, 0.9))
+    names = np.array(["neg", "neu", "pos"])
+    frame_str = pd.DataFrame({k: pd.Series(names[v], dtype="string") for k, v in preds.items()})
+    kw = dict(metrics=["accuracy", "f1_macro"], test=_fast_tests(), random_state=0)
+    as_str = compare(pd.Series(names[y], dtype="string"), frame_str, **kw).to_frame()
+    as_int = compare(y, preds, **kw).to_frame()
+    pd.testing.assert_frame_equal(as_str, as_int, check_exact=True)
+
+
+def test_serial_kernels_requested_only_when_joblib_runs_several_jobs():
+    from sigtest._compare import _seeded
+
+    seed = np.random.SeedSequence(0)
+    inside = _seeded(PairedPermutation(), seed, serial=True)
+    alone = _seeded(PairedPermutation(), seed, serial=False)
+    assert inside.n_jobs == 1 and alone.n_jobs is None
+    assert inside.random_state is seed and alone.random_state is seed

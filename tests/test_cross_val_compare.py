@@ -1,0 +1,127 @@
+"""sigtest.cross_val_compare: same folds, out-of-fold predictions, repeats."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.datasets import load_iris
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_predict
+from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+
+from sigtest import PairedPermutation, compare, cross_val_compare
+from sigtest.utils.validation import spawn_seeds
+
+B = 199
+
+
+@pytest.fixture(scope="module")
+def iris():
+    return load_iris(return_X_y=True)
+
+
+def _estimators():
+    return {
+        "dummy": DummyClassifier(strategy="prior"),
+        "nb": GaussianNB(),
+        "logreg": make_pipeline(StandardScaler(), LogisticRegression(max_iter=500)),
+    }
+
+
+def _soft_targets(y, n_classes, seed=0):
+    """Three noisy annotators, each right with probability .8 (else uniform)."""
+    rng = np.random.default_rng(seed)
+    votes = np.where(rng.random((3, y.size)) < 0.8, y, rng.integers(0, n_classes, (3, y.size)))
+    return np.stack([(votes == k).mean(0) for k in range(n_classes)], axis=1)
+
+
+def test_same_folds_oof_predictions_and_equality_with_compare(iris):
+    X, y = iris
+    res = cross_val_compare(_estimators(), X, y, cv=5, metrics=["accuracy", "f1_macro"],
+                            test=PairedPermutation(n_resamples=B), random_state=0)
+    (folds,) = res.cv_splits
+    assert len(folds) == 5
+    np.testing.assert_array_equal(np.sort(np.concatenate([te for _, te in folds])),
+                                  np.arange(len(y)))
+    for name, est in _estimators().items():
+        expected = cross_val_predict(clone(est), X, y, cv=folds)
+        np.testing.assert_array_equal(res.predictions[name], expected)
+    # the tests ran on the pooled out-of-fold predictions with the test child seed
+    direct = compare(y, res.predictions, metrics=["accuracy", "f1_macro"],
+                     test=PairedPermutation(n_resamples=B), random_state=spawn_seeds(0, 2)[1])
+    pd.testing.assert_frame_equal(res.to_frame(), direct.to_frame(), check_exact=True)
+    assert res.letters("accuracy").index[-1] == "dummy"
+
+
+def test_reproducible_and_recompare_without_refitting(iris):
+    X, y = iris
+    kw = dict(metrics="accuracy", test=PairedPermutation(n_resamples=B), random_state=3)
+    a = cross_val_compare(_estimators(), X, y, **kw)
+    b = cross_val_compare(_estimators(), X, y, **kw)
+    pd.testing.assert_frame_equal(a.to_frame(), b.to_frame(), check_exact=True)
+    again = a.recompare(metrics=["accuracy", "f1_macro"], correction="bonferroni")
+    direct = compare(y, a.predictions, metrics=["accuracy", "f1_macro"],
+                     test=PairedPermutation(n_resamples=B), correction="bonferroni",
+                     random_state=spawn_seeds(3, 2)[1])
+    pd.testing.assert_frame_equal(again.to_frame(), direct.to_frame(), check_exact=True)
+
+
+@pytest.mark.filterwarnings("ignore:Number of classes in training fold")
+def test_soft_metric_uses_predict_proba_aligned_to_all_classes(iris):
+    X, y = iris
+    # class 2 only in the last 10 items, all in one fold: the model trained
+    # without it must get a zero column for class 2 in that fold
+    keep = np.r_[0:100, 140:150]
+    X, y = X[keep], y[keep]
+    folds = [(np.setdiff1d(np.arange(110), te), te) for te in np.array_split(np.arange(110), 11)]
+    soft = _soft_targets(y, 3)
+    res = cross_val_compare({"nb": GaussianNB(), "dummy": DummyClassifier()}, X, y, cv=folds,
+                            metrics=["accuracy", "soft_accuracy"], soft_targets=soft,
+                            test=PairedPermutation(n_resamples=B), random_state=0)
+    proba = res.predictions["nb"]
+    assert proba.shape == (110, 3)
+    np.testing.assert_allclose(proba.sum(1), 1)
+    np.testing.assert_array_equal(proba[100:, 2], 0)  # class 2 unseen when training
+    summary = res.summary()
+    np.testing.assert_allclose(summary.loc["nb", "accuracy"], np.mean(proba.argmax(1) == y))
+
+
+def test_repeats_give_runs_and_table_1_summary(iris):
+    X, y = iris
+    res = cross_val_compare(_estimators(), X, y, cv=3, n_repeats=3, metrics="accuracy",
+                            test=PairedPermutation(n_resamples=B), random_state=0)
+    assert res.n_runs == 3 and len(res.cv_splits) == 3
+    assert not np.array_equal(res.cv_splits[0][0][1], res.cv_splits[1][0][1])
+    assert all(len(p) == 3 for p in res.predictions.values())
+    frame = res.to_frame()
+    assert sorted(set(frame.run)) == [0, 1, 2]
+    summary = res.runs_summary()
+    assert len(summary) == 3 and (summary.n_runs == 3).all()
+    row = summary.set_index(["system_a", "system_b"]).loc[("dummy", "logreg")]
+    assert row.n_significant == 3 and row.delta_min > 0.5  # ~.33 vs ~.95 accuracy
+
+
+def test_errors(iris):
+    X, y = iris
+    soft = _soft_targets(y, 3)
+    with pytest.raises(ValueError, match="'svc'"):
+        cross_val_compare({"svc": SVC(), "nb": GaussianNB()}, X, y, metrics="soft_accuracy",
+                          soft_targets=soft)
+    with pytest.raises(ValueError, match="soft_targets"):
+        cross_val_compare(_estimators(), X, y, metrics="soft_accuracy")
+    with pytest.raises(ValueError, match="soft_targets"):
+        cross_val_compare(_estimators(), X, y, metrics="soft_accuracy", soft_targets=soft[:, :2])
+    with pytest.raises(ValueError, match="predict_proba"):
+        cross_val_compare(_estimators(), X, y, metrics="soft_accuracy", soft_targets=soft,
+                          method="predict")
+    with pytest.raises(ValueError, match="n_repeats"):
+        cross_val_compare(_estimators(), X, y, cv=[(np.arange(100), np.arange(100, 150))],
+                          n_repeats=2)
+    with pytest.raises(ValueError, match="at least two"):
+        cross_val_compare({"nb": GaussianNB()}, X, y)
+    with pytest.raises(ValueError, match="n_repeats"):
+        cross_val_compare(_estimators(), X, y, n_repeats=0)

@@ -1,0 +1,160 @@
+"""Several runs per system: pool, each, mean."""
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sigtest import BCaInterval, PairedPermutation, compare
+from sigtest._runs import combine_runs, split_runs
+from sigtest.utils.validation import spawn_seeds
+
+B = 199
+
+
+def _runs(n=200, k=3, n_runs=3, accs=(0.6, 0.75, 0.8), seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    systems = {
+        f"s{i}": [np.where(rng.random(n) < acc, y, rng.integers(0, k, n)) for _ in range(n_runs)]
+        for i, acc in enumerate(accs)
+    }
+    return y, systems
+
+
+# ----------------------------------------------------------------- split_runs
+def test_split_runs_recognises_runs_and_single_predictions():
+    n = 4
+    assert len(split_runs("a", np.arange(n), n)) == 1
+    assert len(split_runs("a", [0, 1, 0, 1], n)) == 1  # a plain list of labels
+    assert len(split_runs("a", [np.arange(n), np.arange(n)], n)) == 2
+    proba = np.full((n, 3), 1 / 3)
+    (single,) = split_runs("a", proba.tolist(), n)  # nested lists = one (n, K) array
+    assert single.shape == (n, 3)
+    assert len(split_runs("a", [proba, proba, proba], n)) == 3
+    assert len(split_runs("a", pd.Series(np.arange(n)), n)) == 1
+
+
+def test_split_runs_errors_name_system_and_run():
+    with pytest.raises(ValueError, match=r"system 'mine' \(run 1\)"):
+        split_runs("mine", [np.arange(4), np.arange(4)[:, None, None]], 4)
+    with pytest.raises(ValueError, match="system 'mine' have 3 samples"):
+        split_runs("mine", np.arange(3), 4)
+
+
+# --------------------------------------------------------------- combine_runs
+def test_pool_concatenates_item_wise_and_tiles_single_runs():
+    y = np.array([0, 1, 2])
+    runs = {"a": [np.array([0, 1, 1]), np.array([0, 0, 2])], "b": [np.array([2, 1, 2])]}
+    ((targets, systems),) = combine_runs({"labels": y}, runs, "pool")
+    np.testing.assert_array_equal(targets["labels"], [0, 1, 2, 0, 1, 2])
+    np.testing.assert_array_equal(systems["a"], [0, 1, 1, 0, 0, 2])
+    np.testing.assert_array_equal(systems["b"], [2, 1, 2, 2, 1, 2])
+
+
+def test_each_gives_one_comparison_per_run():
+    y = np.array([0, 1])
+    runs = {"a": [np.array([0, 1]), np.array([1, 1])], "b": [np.array([0, 0]), np.array([1, 0])]}
+    out = combine_runs({"labels": y}, runs, "each")
+    assert len(out) == 2
+    np.testing.assert_array_equal(out[1][1]["a"], [1, 1])
+    np.testing.assert_array_equal(out[1][1]["b"], [1, 0])
+
+
+def test_mean_averages_probabilities():
+    p1 = np.array([[0.8, 0.2], [0.4, 0.6]])
+    p2 = np.array([[0.6, 0.4], [0.2, 0.8]])
+    ((_, systems),) = combine_runs({}, {"a": [p1, p2], "b": [p1]}, "mean")
+    np.testing.assert_allclose(systems["a"], [[0.7, 0.3], [0.3, 0.7]])
+    np.testing.assert_array_equal(systems["b"], p1)
+
+
+@pytest.mark.parametrize("mode", ["pool", "each"])
+def test_run_count_mismatch(mode):
+    runs = {"a": [np.zeros(2)] * 3, "b": [np.zeros(2)] * 2}
+    with pytest.raises(ValueError, match="same number of runs"):
+        combine_runs({"labels": np.zeros(2)}, runs, mode)
+
+
+def test_mean_refuses_hard_label_runs():
+    runs = {"a": [np.array([0, 1])] * 2, "b": [np.array([0, 1])]}
+    with pytest.raises(ValueError, match="system 'a' has hard-label runs"):
+        combine_runs({"labels": np.zeros(2)}, runs, "mean")
+
+
+# ------------------------------------------------------------- through compare
+def test_compare_pool_equals_compare_on_concatenation():
+    y, systems = _runs()
+    t = PairedPermutation(n_resamples=B)
+    pooled = compare(y, systems, metrics=["accuracy", "f1_macro"], test=t, runs="pool",
+                     random_state=0)
+    manual = compare(np.tile(y, 3), {n: np.concatenate(r) for n, r in systems.items()},
+                     metrics=["accuracy", "f1_macro"], test=t, random_state=0)
+    pd.testing.assert_frame_equal(pooled.to_frame(), manual.to_frame(), check_exact=True)
+    assert pooled.n_runs == 1
+
+
+def test_compare_each_equals_tests_with_spawned_seeds_and_summary():
+    y, systems = _runs()
+    metrics = ["accuracy", "f1_macro"]
+    res = compare(y, systems, metrics=metrics,
+                  test=(PairedPermutation(n_resamples=B), BCaInterval(n_resamples=B)),
+                  runs="each", random_state=7, correction=None)
+    frame = res.to_frame()
+    assert res.n_runs == 3 and list(frame.columns[:3]) == ["run", "system_a", "system_b"]
+    pairs = list(itertools.combinations(systems, 2))
+    # seeds in the order run -> pair -> (p-value, interval), shared by the metrics
+    seeds = spawn_seeds(7, 3 * len(pairs) * 2)
+    # one label set for all runs: y_true and every run of every system
+    labels = np.unique(np.concatenate([y] + [r for s in systems.values() for r in s]))
+    for r in range(3):
+        for metric in metrics:
+            for k, (a, b) in enumerate(pairs):
+                ps, cs = seeds[2 * (r * len(pairs) + k)], seeds[2 * (r * len(pairs) + k) + 1]
+                ref = PairedPermutation(n_resamples=B, random_state=ps).test(
+                    y, systems[a][r], systems[b][r], metric=metric, labels=labels)
+                ci = BCaInterval(n_resamples=B, random_state=cs).test(
+                    y, systems[a][r], systems[b][r], metric=metric, labels=labels)
+                row = frame[(frame.run == r) & (frame.metric == metric)
+                            & (frame.system_a == a) & (frame.system_b == b)].iloc[0]
+                assert (row.pvalue, row.delta) == (ref.pvalue, ref.delta)
+                assert (row.ci_low, row.ci_high) == tuple(ci.confidence_interval)
+
+    summary = res.runs_summary()
+    assert len(summary) == len(metrics) * len(pairs)
+    for row in summary.itertuples():
+        part = frame[(frame.metric == row.metric) & (frame.system_a == row.system_a)
+                     & (frame.system_b == row.system_b)]
+        assert row.n_runs == 3
+        assert row.pvalue_min == part.pvalue.min() and row.pvalue_max == part.pvalue.max()
+        assert row.n_significant == int((part.pvalue <= 0.05).sum())
+        assert (row.delta_min, row.delta_max) == (part.delta.min(), part.delta.max())
+        assert (row.ci_low_min, row.ci_high_max) == (part.ci_low.min(), part.ci_high.max())
+    # letters need one run; the system summary averages runs
+    with pytest.raises(ValueError, match="run="):
+        res.letters("accuracy")
+    assert list(res.letters("accuracy", run=1).columns) == ["score", "letters"]
+    np.testing.assert_allclose(res.summary().loc["s0", "accuracy"],
+                               np.mean([np.mean(r == y) for r in systems["s0"]]))
+
+
+def test_compare_mean_equals_compare_on_averaged_probabilities():
+    rng = np.random.default_rng(0)
+    n, k = 150, 3
+    y = rng.integers(0, k, n)
+    systems = {f"m{i}": [rng.dirichlet(np.ones(k), n) for _ in range(4)] for i in range(3)}
+    t = PairedPermutation(n_resamples=B)
+    res = compare(y, systems, metrics="accuracy", test=t, runs="mean", random_state=0)
+    manual = compare(y, {n_: np.mean(r, axis=0) for n_, r in systems.items()},
+                     metrics="accuracy", test=t, random_state=0)
+    pd.testing.assert_frame_equal(res.to_frame(), manual.to_frame(), check_exact=True)
+
+
+def test_single_run_result_has_no_runs_summary():
+    y, systems = _runs(n_runs=1)
+    res = compare(y, systems, metrics="accuracy", test=PairedPermutation(n_resamples=B),
+                  runs="each", random_state=0)
+    assert "run" not in res.to_frame()
+    with pytest.raises(ValueError, match="several runs"):
+        res.runs_summary()
