@@ -284,12 +284,48 @@ def _permutation_sums_generic_parallel(diff, keys):
 # --------------------------------------------------------------------------
 # compressed permutation: Binomial(n_c, 1/2) swaps per discordant cell
 # --------------------------------------------------------------------------
+_HALF_POPCOUNT_MAX = _py.HALF_POPCOUNT_MAX
+_C1 = np.uint64(0x5555555555555555)
+_C2 = np.uint64(0x3333333333333333)
+_C4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_C8 = np.uint64(0x0101010101010101)
+_U2 = np.uint64(2)
+_U4 = np.uint64(4)
+_U56 = np.uint64(56)
+
+
+@_jit
+def _popcount(x):
+    x = x - ((x >> _U1) & _C1)
+    x = (x & _C2) + ((x >> _U2) & _C2)
+    x = (x + (x >> _U4)) & _C4
+    return np.int64((x * _C8) >> _U56)
+
+
+@_jit
+def _binomial_half(n, z):
+    if n <= 0:
+        return 0, z
+    if n > _HALF_POPCOUNT_MAX:
+        return _binomial(n, 0.5, z)
+    k = 0
+    rem = n
+    while rem > 0:
+        z = z + _GOLDEN
+        x = _splitmix(z)
+        if rem < 64:
+            x = x & ((_U1 << np.uint64(rem)) - _U1)
+        k += _popcount(x)
+        rem -= 64
+    return k, z
+
+
 @_jit
 def _perm_cells_one(diff, counts, key, out, b):
     G, s = diff.shape
     z = key
     for g in range(G):
-        x, z = _binomial(counts[g], 0.5, z)
+        x, z = _binomial_half(counts[g], z)
         fx = float(x)
         for j in range(s):
             out[b, j] = out[b, j] + fx * diff[g, j]

@@ -177,6 +177,38 @@ def binomial(n, p, z):
     return (n - k if flip else k), z
 
 
+# Largest n for which Binomial(n, 1/2) is drawn as a popcount of n random bits
+# (at most 8 words; above it BTRS is cheaper).
+HALF_POPCOUNT_MAX = 512
+
+
+def binomial_half(n, z):
+    """One Binomial(n, 1/2) variate from counter ``z``: returns ``(k, z)``.
+
+    For ``n <= HALF_POPCOUNT_MAX`` it counts the ones among ``n`` fair random
+    bits (one 64-bit counter draw per 64 bits, the last one masked), which is
+    exact and several times faster than the general sampler; larger ``n``
+    use :func:`binomial`.
+    """
+    if n <= 0:
+        return 0, z
+    if n > HALF_POPCOUNT_MAX:
+        return binomial(n, 0.5, z)
+    k = 0
+    rem = n
+    while rem > 0:
+        z = (z + _GOLDEN_INT) & _MASK64
+        x = z
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+        x = x ^ (x >> 31)
+        if rem < 64:
+            x &= (1 << rem) - 1
+        k += bin(x).count("1")
+        rem -= 64
+    return k, z
+
+
 def bootstrap_sums_generic(stats, m, keys):
     """Column sums of ``m`` rows drawn with replacement, one resample per key.
 
@@ -300,7 +332,7 @@ def permutation_sums_cells(diff, counts, keys):
     for b in range(B):
         z = int(keys[b])
         for g in range(G):
-            x[b, g], z = binomial(cnt[g], 0.5, z)
+            x[b, g], z = binomial_half(cnt[g], z)
     vals = x[:, :, None].astype(np.float64) * diff[None, :, :]
     return np.cumsum(vals, axis=1)[:, -1] if G else np.zeros((B, s))
 

@@ -31,7 +31,10 @@ resample.
 
 from __future__ import annotations
 
+import hashlib
 import numbers
+import threading
+from collections import OrderedDict
 
 import numpy as np
 
@@ -167,6 +170,58 @@ def _merge_rows(M, counts):
     return np.ascontiguousarray(M[np.sort(first)]), np.rint(merged).astype(np.int64)
 
 
+class _KernelMemo:
+    """A small thread-safe LRU memo of compressed-path kernel outputs.
+
+    precision, recall and F1 (macro or micro) share the same sufficient
+    statistics, and :func:`sigtest.compare` gives every metric of a pair the
+    same seed, so the same multinomial or binomial draws would be made up to
+    three times per pair. The key is a digest of *everything* the kernel reads
+    (its arrays' bytes, shapes and dtypes, the resample size, the seed and the
+    number of resamples), so a hit returns exactly what the kernel would have
+    returned: results never depend on the memo, only the time does. Only the
+    compressed path is memoised (small inputs, cheap digests); entries are
+    read-only and callers copy what they change.
+    """
+
+    def __init__(self, maxsize=16):
+        self.maxsize = maxsize
+        self._data = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(kind, arrays, *scalars):
+        h = hashlib.blake2b(digest_size=20)
+        h.update(kind.encode())
+        for arr in arrays:
+            h.update(repr((arr.shape, arr.dtype.str)).encode())
+            h.update(np.ascontiguousarray(arr).tobytes())
+        h.update(repr(scalars).encode())
+        return h.digest()
+
+    def get_or_compute(self, key, compute):
+        with self._lock:
+            hit = self._data.get(key)
+            if hit is not None:
+                self._data.move_to_end(key)
+                return hit
+        value = compute()
+        value.setflags(write=False)
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.maxsize:
+                self._data.popitem(last=False)
+        return value
+
+    def clear(self):
+        with self._lock:
+            self._data.clear()
+
+
+_MEMO = _KernelMemo()
+
+
 def _use_threads(parallel, work):
     """Use the threaded kernel only for enough work to pay for the threads.
 
@@ -247,9 +302,12 @@ def bootstrap_sums(paired, n_resamples, sample_size=None, seed=0, *, parallel=Tr
         # over merged cells is the aggregate of the finer one): accuracy has
         # at most 4 distinct rows whatever K is.
         red, counts = _merge_rows(red, paired.counts)
-        sums_red = _kernels.bootstrap_sums_cells(
-            red, counts, m, resample_keys(seed, B),
-            parallel=_use_threads(parallel, B * red.shape[0] * 16),
+        sums_red = _MEMO.get_or_compute(
+            _MEMO.key("bootstrap_cells", (red, counts), m, seed, B),
+            lambda: _kernels.bootstrap_sums_cells(
+                red, counts, m, resample_keys(seed, B),
+                parallel=_use_threads(parallel, B * red.shape[0] * 16),
+            ),
         )
     else:
         sums_red = _kernels.bootstrap_sums_generic(
@@ -312,9 +370,12 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
         if weights is not None:
             # cells with equal D rows: one Binomial(sum n_c, 1/2) (sum of independent ones)
             D, counts = _merge_rows(D, weights)
-            red = _kernels.permutation_sums_cells(
-                D, counts, resample_keys(seed, B),
-                parallel=_use_threads(parallel, B * D.shape[0] * 16),
+            red = _MEMO.get_or_compute(
+                _MEMO.key("permutation_cells", (D, counts), seed, B),
+                lambda: _kernels.permutation_sums_cells(
+                    D, counts, resample_keys(seed, B),
+                    parallel=_use_threads(parallel, B * D.shape[0] * 16),
+                ),
             )
         else:
             red = _kernels.permutation_sums_generic(
