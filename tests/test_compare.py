@@ -1,6 +1,7 @@
 """sigtest.compare: equality with pair-by-pair tests, determinism, corrections, errors."""
 
 import itertools
+import sys
 import warnings
 
 import numpy as np
@@ -218,10 +219,20 @@ def test_letters_order_a_loss_lowest_first():
 
 
 def test_verbose_progress(capsys):
+    pytest.importorskip("tqdm")  # in the "test" extra
     y, preds = _systems(accs=(0.6, 0.7, 0.8))
     compare(y, preds, metrics="accuracy", test=PairedPermutation(n_resamples=B), verbose=True,
             random_state=0)
     assert "3/3" in capsys.readouterr().err
+
+
+def test_verbose_progress_without_tqdm(capsys, monkeypatch):
+    # tqdm is optional: without it joblib's own progress messages are shown
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    y, preds = _systems(accs=(0.6, 0.7, 0.8))
+    compare(y, preds, metrics="accuracy", test=PairedPermutation(n_resamples=B), verbose=True,
+            random_state=0)
+    assert "Done   3 out of   3" in capsys.readouterr().err
 
 
 def test_recompare_without_refitting():
