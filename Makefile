@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-all bench clean
+.PHONY: demo test test-fast bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -17,11 +17,13 @@ $(STAMP): pyproject.toml | $(PY)
 demo: $(STAMP)
 	$(PY) -m sigtest.demo
 
+# The whole suite, long statistical simulations included (about 6 minutes on 2 cores).
 test: $(STAMP)
-	$(PY) -m pytest -q -m "not slow"
-
-test-all: $(STAMP)
 	$(PY) -m pytest -q
+
+# Everything but the simulations marked slow (about 2 minutes).
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -m "not slow"
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
