@@ -14,6 +14,7 @@ from ._comparison_result import FRAME_COLUMNS, ComparisonResult
 from ._corrections import CORRECTIONS, adjust_pvalues
 from ._runs import RUNS_MODES, combine_runs, split_runs
 from .metrics import Metric, get_metric
+from .tests_._paired import prepare_paired
 from .utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from .utils.validation import spawn_seeds
 
@@ -245,6 +246,19 @@ def _seeded(test, seed, serial):
     return test
 
 
+def _plain(test):
+    """Whether ``test`` is a SignificanceTest that does not override ``test``."""
+    from .tests_._base import SignificanceTest
+
+    return isinstance(test, SignificanceTest) and type(test).test is SignificanceTest.test
+
+
+def _run_test(test, paired, y, a, b, metric, kwargs):
+    if paired is not None:
+        return test._test_prepared(paired, {})
+    return test.test(y, a, b, metric=metric, **kwargs)
+
+
 def _pair_task(views, i, j, jobs):
     """Run every (metric, test) job of one pair; return compact rows.
 
@@ -258,10 +272,15 @@ def _pair_task(views, i, j, jobs):
         kwargs = {} if labels is None else {"labels": labels}
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            res = pvalue_test.test(y, a, b, metric=metric, **kwargs)
+            # the paired statistics are prepared once for both tests (what
+            # ``test`` would compute twice); results are the same
+            paired = None
+            if _plain(pvalue_test) and (interval_test is None or _plain(interval_test)):
+                paired = prepare_paired(y, a, b, metric, **kwargs)
+            res = _run_test(pvalue_test, paired, y, a, b, metric, kwargs)
             ci = res.confidence_interval
             if interval_test is not None:
-                ci = interval_test.test(y, a, b, metric=metric, **kwargs).confidence_interval
+                ci = _run_test(interval_test, paired, y, a, b, metric, kwargs).confidence_interval
         rows.append((key, {
             "score_a": float(res.score_a),
             "score_b": float(res.score_b),

@@ -67,6 +67,8 @@ def _check_zero_division(zero_division):
 def _divide(numerator, denominator, fill):
     """``numerator / denominator`` with ``fill`` where the denominator is 0."""
     mask = denominator == 0
+    if not mask.any():  # fast path, same values: nothing to fill
+        return np.asarray(numerator / denominator), mask
     with np.errstate(divide="ignore", invalid="ignore"):
         out = numerator / np.where(mask, 1.0, denominator)
     return np.where(mask, fill, out), mask
@@ -79,6 +81,9 @@ def _nan_average(values, weights=None):
     sum to 0, the plain mean over non-NaN entries. All-NaN gives NaN.
     """
     isnan = np.isnan(values)
+    if weights is None and values.shape[-1] and not isnan.any():
+        # fast path, same values: no NaN to drop, every count is the length
+        return np.asarray(values.sum(axis=-1) / values.shape[-1])
     filled = np.where(isnan, 0.0, values)
     count = (~isnan).sum(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):

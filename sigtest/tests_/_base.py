@@ -65,6 +65,16 @@ class SignificanceTest(BaseEstimator, ABC):
     _parameter_constraints: dict = {}
     _name: str | None = None
 
+    @classmethod
+    def _get_param_names(cls):
+        # scikit-learn inspects the signature of __init__ on every get_params
+        # call; cache the (immutable) answer per class
+        names = cls.__dict__.get("_param_names_cache")
+        if names is None:
+            names = tuple(super()._get_param_names())
+            cls._param_names_cache = names
+        return list(names)
+
     @abstractmethod
     def _compute(self, paired, seed):
         """Run the test on paired statistics.
@@ -112,11 +122,7 @@ class SignificanceTest(BaseEstimator, ABC):
         -------
         SignificanceResult
         """
-        validate_parameter_constraints(
-            self._parameter_constraints,
-            self.get_params(deep=False),
-            caller_name=type(self).__name__,
-        )
+        self._validate_params()
         from ._paired import prepare_paired
 
         metric = get_metric(metric)
@@ -124,6 +130,26 @@ class SignificanceTest(BaseEstimator, ABC):
             y_true, y_pred_a, y_pred_b, metric,
             sample_weight=sample_weight, labels=labels, **metric_params,
         )
+        return self._test_prepared(paired, metric_params, validate=False)
+
+    def _validate_params(self):
+        validate_parameter_constraints(
+            self._parameter_constraints,
+            self.get_params(deep=False),
+            caller_name=type(self).__name__,
+        )
+
+    def _test_prepared(self, paired, metric_params, *, validate=True):
+        """:meth:`test` on already prepared paired statistics.
+
+        ``paired`` is what ``prepare_paired(..., **metric_params)`` returned;
+        :func:`sigtest.compare` prepares it once per (pair, metric) and runs
+        its p-value and interval tests on it. The result is the one
+        :meth:`test` gives on the same data.
+        """
+        if validate:
+            self._validate_params()
+        metric = paired.metric
         seed = check_random_state_seed(getattr(self, "random_state", None))
         with self._numba_threads():
             fields = dict(self._compute(paired, seed))

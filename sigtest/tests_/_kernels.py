@@ -153,23 +153,40 @@ def _stirling_tail(k):
 
 
 @_jit
+def _binomial_consts(p):
+    """``(p, min(p, 1-p), 1 - min(p, 1-p), ratio, log1p(-min(p, 1-p)))`` of :func:`_binomial`.
+
+    They depend on ``p`` only, so the multinomial kernel computes them once
+    per cell instead of once per draw (``p = counts[c] / left`` is the same in
+    every resample); the values are bit-identical to computing them per draw.
+    """
+    pe = 1.0 - p if p > 0.5 else p
+    q = 1.0 - pe
+    ratio = pe / q if q > 0.0 else 0.0
+    lg = math.log1p(-pe) if 0.0 < pe < 1.0 else 0.0
+    return p, pe, q, ratio, lg
+
+
+@_jit
 def _binomial(n, p, z):
-    if n <= 0 or p <= 0.0:
+    p0, pe, q, ratio, lg = _binomial_consts(p)
+    return _binomial_pre(n, p0, pe, q, ratio, lg, z)
+
+
+@_jit
+def _binomial_pre(n, p0, p, q, r, lg, z):
+    """Binomial(n, p0) from counter ``z``; ``p, q, r, lg`` from :func:`_binomial_consts`."""
+    if n <= 0 or p0 <= 0.0:
         return 0, z
-    if p >= 1.0:
+    if p0 >= 1.0:
         return n, z
-    flip = p > 0.5
-    if flip:
-        p = 1.0 - p
-    q = 1.0 - p
     k = 0
     if n * p < 10.0:
         u, z = _uniform(z)
-        pk = math.exp(n * math.log1p(-p))
+        pk = math.exp(n * lg)
         F = pk
-        ratio = p / q
         while u > F and k < n:
-            pk = pk * ratio * (n - k) / (k + 1)
+            pk = pk * r * (n - k) / (k + 1)
             k += 1
             F += pk
     else:
@@ -178,7 +195,6 @@ def _binomial(n, p, z):
         a = -0.0873 + 0.0248 * b + 0.01 * p
         c = n * p + 0.5
         v_r = 0.92 - 4.2 / b
-        r = p / q
         alpha = (2.83 + 5.1 / b) * stddev
         m = math.floor((n + 1) * p)
         while True:
@@ -203,7 +219,7 @@ def _binomial(n, p, z):
             )
             if v <= bound:
                 break
-    if flip:
+    if p0 > 0.5:
         return n - k, z
     return k, z
 
@@ -212,18 +228,39 @@ def _binomial(n, p, z):
 # compressed bootstrap: multinomial over cells by conditional binomials
 # --------------------------------------------------------------------------
 @_jit
-def _boot_cells_one(cell_stats, counts, m, total, key, out, b):
+def _cell_probabilities(counts):
+    """Per-cell constants of the conditional binomials, shape (C, 5).
+
+    Cell ``c < C - 1`` is drawn as Binomial(remaining, counts[c] / left_c)
+    with ``left_c = counts[c:].sum()``, the same in every resample; row ``c``
+    holds :func:`_binomial_consts` of that probability (the last row is unused).
+    """
+    C = counts.shape[0]
+    consts = np.zeros((C, 5))
+    left = counts.sum()
+    for c in range(C - 1):  # the last cell takes the remainder: no draw
+        p0, pe, q, ratio, lg = _binomial_consts(counts[c] / left)
+        consts[c, 0] = p0
+        consts[c, 1] = pe
+        consts[c, 2] = q
+        consts[c, 3] = ratio
+        consts[c, 4] = lg
+        left -= counts[c]
+    return consts
+
+
+@_jit
+def _boot_cells_one(cell_stats, consts, m, key, out, b):
     C, s = cell_stats.shape
     z = key
     remaining = m
-    left = total
     for c in range(C):
         if c < C - 1:
-            x, z = _binomial(remaining, counts[c] / left, z)
+            x, z = _binomial_pre(remaining, consts[c, 0], consts[c, 1], consts[c, 2],
+                                 consts[c, 3], consts[c, 4], z)
         else:
             x = remaining
         remaining -= x
-        left -= counts[c]
         fx = float(x)
         for j in range(s):
             out[b, j] = out[b, j] + fx * cell_stats[c, j]
@@ -232,18 +269,18 @@ def _boot_cells_one(cell_stats, counts, m, total, key, out, b):
 @_jit
 def _bootstrap_sums_cells(cell_stats, counts, m, keys):
     out = np.zeros((keys.shape[0], cell_stats.shape[1]))
-    total = counts.sum()
+    consts = _cell_probabilities(counts)
     for b in range(keys.shape[0]):
-        _boot_cells_one(cell_stats, counts, m, total, keys[b], out, b)
+        _boot_cells_one(cell_stats, consts, m, keys[b], out, b)
     return out
 
 
 @_pjit
 def _bootstrap_sums_cells_parallel(cell_stats, counts, m, keys):
     out = np.zeros((keys.shape[0], cell_stats.shape[1]))
-    total = counts.sum()
+    consts = _cell_probabilities(counts)
     for b in prange(keys.shape[0]):
-        _boot_cells_one(cell_stats, counts, m, total, keys[b], out, b)
+        _boot_cells_one(cell_stats, consts, m, keys[b], out, b)
     return out
 
 

@@ -1,0 +1,66 @@
+"""The speed-ups of the engine and of ``compare`` do not change any result."""
+
+import numpy as np
+import pytest
+
+from sigtest import BCaInterval, PairedPermutation
+from sigtest.tests_ import _resampling as R
+from sigtest.tests_._paired import prepare_paired
+
+
+@pytest.mark.parametrize("n_resamples", [1, 2, 3, 5, 100, 10_001])
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**32 - 1, 2**63 + 12345, 2**130 + 3])
+def test_resample_keys_equal_numpy_generate_state(seed, n_resamples):
+    expected = np.random.SeedSequence(seed, spawn_key=(0,)).generate_state(
+        n_resamples, dtype=np.uint64
+    )
+    got = R.resample_keys(seed, n_resamples)
+    assert got.dtype == np.uint64
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_expand_places_varying_and_constant_columns():
+    sums_red = np.arange(12.0).reshape(4, 3)
+    source = np.array([2, -1, 0, 0, -1, 1])
+    const = np.array([0.0, 5.0, 0.0, 0.0, -2.0, 0.0])
+    out = R._expand(sums_red, source, const, 3.0)
+    expected = np.column_stack([sums_red[:, 2], np.full(4, 15.0), sums_red[:, 0],
+                                sums_red[:, 0], np.full(4, -6.0), sums_red[:, 1]])
+    np.testing.assert_array_equal(out, expected)
+    out0 = R._expand(np.zeros((4, 0)), np.array([-1, -1]), np.array([1.0, 2.0]), 2.0)
+    np.testing.assert_array_equal(out0, np.tile([2.0, 4.0], (4, 1)))
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "f1_macro", "recall_macro"])
+@pytest.mark.parametrize("test", [PairedPermutation(n_resamples=300, random_state=3),
+                                  BCaInterval(n_resamples=300, random_state=4)])
+def test_test_prepared_equals_test(metric, test):
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 4, 400)
+    a = np.where(rng.random(400) < 0.6, y, rng.integers(0, 4, 400))
+    b = np.where(rng.random(400) < 0.7, y, rng.integers(0, 4, 400))
+    res = test.test(y, a, b, metric=metric)
+    res2 = test._test_prepared(prepare_paired(y, a, b, metric), {})
+    assert res2.pvalue == res.pvalue or (np.isnan(res.pvalue) and np.isnan(res2.pvalue))
+    assert res2.confidence_interval == res.confidence_interval
+    np.testing.assert_array_equal(res2.null_distribution, res.null_distribution)
+    assert (res2.score_a, res2.score_b, res2.params) == (res.score_a, res.score_b, res.params)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("m_factor", [1.0, 0.3, 2.5])
+def test_cell_kernel_with_per_cell_constants_equals_twin(parallel, m_factor):
+    # counts mix tiny cells (inversion), large ones (BTRS) and a dominant first
+    # cell (p > 1/2: the flipped branch); per-cell constants must not change a draw
+    from sigtest.tests_ import _kernels as K
+    from sigtest.tests_ import _kernels_py as P
+
+    rng = np.random.default_rng(5)
+    counts = np.concatenate([[5000], rng.integers(1, 12, 20), rng.integers(30, 400, 15)])
+    counts = counts.astype(np.int64)
+    stats = rng.normal(size=(counts.size, 3))
+    stats[rng.random(stats.shape) < 0.5] = 0.0
+    m = max(1, int(m_factor * counts.sum()))
+    keys = R.resample_keys(11, 150)
+    got = K.bootstrap_sums_cells(stats, counts, m, keys, parallel=parallel)
+    np.testing.assert_array_equal(got, P.bootstrap_sums_cells(stats, counts, m, keys))
