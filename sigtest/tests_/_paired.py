@@ -303,12 +303,9 @@ def prepare_paired(
     Examples
     --------
     >>> import numpy as np
-    >>> from sigtest.metrics import Metric
+    >>> from sigtest.metrics import get_metric
     >>> from sigtest.tests_._paired import prepare_paired
-    >>> acc = Metric("acc", lambda t, p, **kw: float(np.mean(t == p)),
-    ...              statistics=lambda t, p, **kw: np.column_stack(
-    ...                  [np.asarray(t) == np.asarray(p), np.ones(len(t))]).astype(float),
-    ...              aggregate=lambda s, **kw: s[..., 0] / s[..., 1], cellwise=True)
+    >>> acc = get_metric("accuracy")  # statistics [correct, 1]
     >>> paired = prepare_paired([0, 1, 1, 0], [0, 1, 0, 0], [0, 1, 1, 1], acc)
     >>> paired.compressed, paired.score_a, paired.score_b
     (True, 0.75, 0.75)

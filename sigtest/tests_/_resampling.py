@@ -299,12 +299,9 @@ def bootstrap_sums(paired, n_resamples, sample_size=None, seed=0, *, parallel=Tr
     Examples
     --------
     >>> import numpy as np
-    >>> from sigtest.metrics import Metric
+    >>> from sigtest.metrics import get_metric
     >>> from sigtest.tests_._paired import prepare_paired
-    >>> acc = Metric("acc", lambda t, p, **kw: float(np.mean(t == p)),
-    ...              statistics=lambda t, p, **kw: np.column_stack(
-    ...                  [np.asarray(t) == np.asarray(p), np.ones(len(t))]).astype(float),
-    ...              aggregate=lambda s, **kw: s[..., 0] / s[..., 1], cellwise=True)
+    >>> acc = get_metric("accuracy")  # statistics [correct, 1]
     >>> rng = np.random.default_rng(0)
     >>> y = rng.integers(0, 3, 500)
     >>> a = np.where(rng.random(500) < 0.7, y, (y + 1) % 3)
@@ -377,12 +374,9 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
     Examples
     --------
     >>> import numpy as np
-    >>> from sigtest.metrics import Metric
+    >>> from sigtest.metrics import get_metric
     >>> from sigtest.tests_._paired import prepare_paired
-    >>> acc = Metric("acc", lambda t, p, **kw: float(np.mean(t == p)),
-    ...              statistics=lambda t, p, **kw: np.column_stack(
-    ...                  [np.asarray(t) == np.asarray(p), np.ones(len(t))]).astype(float),
-    ...              aggregate=lambda s, **kw: s[..., 0] / s[..., 1], cellwise=True)
+    >>> acc = get_metric("accuracy")  # statistics [correct, 1]
     >>> paired = prepare_paired([1, 1, 0, 0, 1], [1, 0, 0, 1, 1], [1, 1, 0, 0, 1], acc)
     >>> sums_a, sums_b = permutation_sums(paired, 1000, seed=0)
     >>> bool(np.all(sums_a + sums_b == paired.totals()[0] + paired.totals()[1]))
@@ -447,12 +441,9 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True):
     Examples
     --------
     >>> import numpy as np
-    >>> from sigtest.metrics import Metric
+    >>> from sigtest.metrics import get_metric
     >>> from sigtest.tests_._paired import prepare_paired
-    >>> acc = Metric("acc", lambda t, p, **kw: float(np.mean(t == p)),
-    ...              statistics=lambda t, p, **kw: np.column_stack(
-    ...                  [np.asarray(t) == np.asarray(p), np.ones(len(t))]).astype(float),
-    ...              aggregate=lambda s, **kw: s[..., 0] / s[..., 1], cellwise=True)
+    >>> acc = get_metric("accuracy")  # statistics [correct, 1]
     >>> y = np.zeros(10, int); a = y.copy(); b = y.copy()
     >>> a[:4] = 1; b[8:] = 1   # A wrong on 4 items, B wrong on 2 others
     >>> sums_a, sums_b, prob = exact_permutation_sums(prepare_paired(y, a, b, acc))
@@ -570,12 +561,9 @@ def jackknife_values(paired, *, chunk_rows=65536):
     Examples
     --------
     >>> import numpy as np
-    >>> from sigtest.metrics import Metric
+    >>> from sigtest.metrics import get_metric
     >>> from sigtest.tests_._paired import prepare_paired
-    >>> acc = Metric("acc", lambda t, p, **kw: float(np.mean(t == p)),
-    ...              statistics=lambda t, p, **kw: np.column_stack(
-    ...                  [np.asarray(t) == np.asarray(p), np.ones(len(t))]).astype(float),
-    ...              aggregate=lambda s, **kw: s[..., 0] / s[..., 1], cellwise=True)
+    >>> acc = get_metric("accuracy")  # statistics [correct, 1]
     >>> y, a, b = [0, 0, 1, 0], [0, 1, 1, 0], [0, 0, 1, 0]
     >>> theta_a, theta_b, w = jackknife_values(prepare_paired(y, a, b, acc))
     >>> theta_a.round(3), w   # cells (0,0,0) x2, (0,1,0), (1,1,1)
