@@ -252,7 +252,18 @@ def register_metric(
 
 
 def unregister_metric(name):
-    """Remove a metric from the registry (``ValueError`` if unknown)."""
+    """Remove a metric from the registry.
+
+    Parameters
+    ----------
+    name : str
+        The metric's name (or its scorer name ``neg_<name>`` for a loss).
+
+    Raises
+    ------
+    ValueError
+        If no such metric is registered.
+    """
     metric = get_metric(name)
     del _REGISTRY[metric.name]
 
@@ -295,7 +306,13 @@ def get_metric(name):
 
 
 def get_metric_names():
-    """Sorted list of registered metric names (losses under their plain name)."""
+    """Sorted list of registered metric names.
+
+    Returns
+    -------
+    names : list of str
+        Losses appear under their plain name (``"jsd"``), not ``"neg_jsd"``.
+    """
     return sorted(_REGISTRY)
 
 

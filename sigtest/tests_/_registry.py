@@ -120,5 +120,11 @@ def get_test(test, **params):
 
 
 def get_test_names():
-    """Sorted list of registered test names (aliases included)."""
+    """Sorted list of registered test names (aliases included).
+
+    Returns
+    -------
+    names : list of str
+        Names accepted by :func:`get_test`.
+    """
     return sorted(_TESTS)
