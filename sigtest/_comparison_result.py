@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 
 from ._letters import compact_letter_display
+from ._results import _stars
 
 __all__ = ["ComparisonResult", "FRAME_COLUMNS"]
 
@@ -22,12 +23,6 @@ FRAME_COLUMNS = [
     "significant",
     "n_resamples",
 ]
-
-
-def _stars(p):
-    if np.isnan(p):
-        return ""
-    return "**" if p <= 0.01 else "*" if p <= 0.05 else ""
 
 
 class ComparisonResult:

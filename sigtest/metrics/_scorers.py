@@ -266,6 +266,17 @@ class _MetricScorerMixin:
 
     _metric_name = None
 
+    def _check_overlap(self, kwargs):
+        """Warn when metadata repeats a keyword fixed in ``get_scorer``."""
+        self._warn_overlap(
+            message=(
+                "There is an overlap between set kwargs of this scorer instance and "
+                "passed metadata. Please pass them either as kwargs to get_scorer or "
+                "metadata, but not both."
+            ),
+            kwargs=kwargs,
+        )
+
     def __repr__(self):
         return f"<sigtest scorer {self._metric_name!r}: {super().__repr__()}>"
 
@@ -276,14 +287,7 @@ class _LabelScorer(_MetricScorerMixin, _Scorer):
     _pass_labels = False
 
     def _score(self, method_caller, estimator, X, y_true, **kwargs):
-        self._warn_overlap(
-            message=(
-                "There is an overlap between set kwargs of this scorer instance and "
-                "passed metadata. Please pass them either as kwargs to get_scorer or "
-                "metadata, but not both."
-            ),
-            kwargs=kwargs,
-        )
+        self._check_overlap(kwargs)
         if self._response_method == "predict" or is_regressor(estimator):
             # ``predict`` ignores pos_label; passing a metric's default (e.g. 1)
             # would make scikit-learn reject string labels on a 2-class fold.
@@ -329,14 +333,7 @@ class _SoftScorer(_MetricScorerMixin, _Scorer):
 
     def _score(self, method_caller, estimator, X, y_true, **kwargs):
         soft = kwargs.pop(SOFT_TARGET_PARAM, None)
-        self._warn_overlap(
-            message=(
-                "There is an overlap between set kwargs of this scorer instance and "
-                "passed metadata. Please pass them either as kwargs to get_scorer or "
-                "metadata, but not both."
-            ),
-            kwargs=kwargs,
-        )
+        self._check_overlap(kwargs)
         method = getattr(estimator, self._response_method, None)
         if method is None:
             raise AttributeError(

@@ -246,6 +246,18 @@ def _statistics(metric, y_true, y_pred, params, name):
     return stats
 
 
+def _statistics_pair(metric, y_true, a, b, params):
+    """Statistics of A and B with the same parameters; their shapes must agree."""
+    stats_a = _statistics(metric, y_true, a, params, "y_pred_a")
+    stats_b = _statistics(metric, y_true, b, params, "y_pred_b")
+    if stats_a.shape != stats_b.shape:
+        raise ValueError(
+            f"Metric {metric.name!r} returned statistics of different shapes for A "
+            f"{stats_a.shape} and B {stats_b.shape}."
+        )
+    return stats_a, stats_b
+
+
 def prepare_paired(
     y_true,
     y_pred_a,
@@ -368,24 +380,12 @@ def prepare_paired(
         union, yt, ya, yb, counts = _cells(y_true, a, b)
         if params.get("labels") is None:
             params["labels"] = union
-        stats_a = _statistics(metric, yt, ya, params, "y_pred_a")
-        stats_b = _statistics(metric, yt, yb, params, "y_pred_b")
-        if stats_a.shape != stats_b.shape:
-            raise ValueError(
-                f"Metric {metric.name!r} returned statistics of different shapes for A "
-                f"{stats_a.shape} and B {stats_b.shape}."
-            )
+        stats_a, stats_b = _statistics_pair(metric, yt, ya, yb, params)
         sums_a, sums_b = counts @ stats_a, counts @ stats_b
     else:
         if metric.input_type == "labels" and params.get("labels") is None:
             params["labels"] = _union_codes([y_true, a, b])[0]
-        stats_a = _statistics(metric, y_true, a, params, "y_pred_a")
-        stats_b = _statistics(metric, y_true, b, params, "y_pred_b")
-        if stats_a.shape != stats_b.shape:
-            raise ValueError(
-                f"Metric {metric.name!r} returned statistics of different shapes for A "
-                f"{stats_a.shape} and B {stats_b.shape}."
-            )
+        stats_a, stats_b = _statistics_pair(metric, y_true, a, b, params)
         if w is not None:
             stats_a = np.ascontiguousarray(stats_a * w[:, None])
             stats_b = np.ascontiguousarray(stats_b * w[:, None])
