@@ -5,9 +5,18 @@ distribution ``P`` (``y_true``) and the prediction ``Q`` (``y_proba``), in the
 notation of Kurniawan et al. (2025, sec. 3). Two kinds are accepted:
 
 ``"proba"`` (multiclass)
-    Every entry in ``[0, 1]`` and every row summing to 1 within an *absolute*
-    tolerance of ``1e-6`` (:data:`ROW_SUM_ATOL`): ``|sum_k P_ik - 1| <= 1e-6``.
-    Rows are used as given, never renormalised.
+    Every entry in ``[0, 1]`` and every row summing to 1. A row with
+    ``|sum_k P_ik - 1| <= 1e-6`` (:data:`ROW_SUM_ATOL`, floating-point noise)
+    is used as given. A row with ``1e-6 < |sum_k P_ik - 1| <= 1e-3``
+    (:data:`ROW_SUM_RENORM_ATOL`) is divided by its sum, with a
+    :class:`ProbabilityRoundingWarning` that gives the number of such rows and
+    the largest deviation: probabilities printed with ``d`` decimals are each
+    off by at most ``0.5 * 10**-d``, so the sum of ``K`` of them by at most
+    ``K * 0.5 * 10**-d``, which is ``1e-3`` for 4 decimals and 20 classes (or
+    3 decimals and 2 classes). A larger deviation is not rounding, and is an
+    error naming the row (1-based, with its 0-based index) and its sum.
+    :func:`normalize_rows` is this one rule; the file reader of the command
+    line uses it too, with line numbers.
 ``"multilabel"``
     Every entry in ``[0, 1]`` (the membership degree of each label); rows
     need not sum to anything.
@@ -21,15 +30,89 @@ are checked exactly: no tolerance is applied to the ``[0, 1]`` bounds.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import scipy.sparse as sp
 
 from ._check_labels import check_sample_weight
 
-__all__ = ["ROW_SUM_ATOL", "check_proba", "check_proba_pair", "check_sample_weight"]
+__all__ = ["ROW_SUM_ATOL", "ROW_SUM_RENORM_ATOL", "ProbabilityRoundingWarning", "check_proba",
+           "check_proba_pair", "check_sample_weight", "normalize_rows"]
 
-#: Absolute tolerance on multiclass row sums: ``|sum_k P_ik - 1| <= ROW_SUM_ATOL``.
+#: Absolute tolerance on multiclass row sums: ``|sum_k P_ik - 1| <= ROW_SUM_ATOL``
+#: is floating-point noise and the row is used as given.
 ROW_SUM_ATOL = 1e-6
+#: Rows with ``ROW_SUM_ATOL < |sum_k P_ik - 1| <= ROW_SUM_RENORM_ATOL`` were
+#: rounded when written (4 decimals over up to 20 classes) and are renormalised.
+ROW_SUM_RENORM_ATOL = 1e-3
+
+
+class ProbabilityRoundingWarning(UserWarning):
+    """Rows of probabilities that sum to 1 only up to rounding were renormalised."""
+
+
+def _row_name(i):
+    return f"row {i + 1} (index {i})"
+
+
+def normalize_rows(arr, what, *, row_name=_row_name, hint=""):
+    """Check that the rows of ``arr`` sum to 1; renormalise rows off by rounding.
+
+    Parameters
+    ----------
+    arr : ndarray of shape (n_samples, n_classes), dtype float64
+        Finite values in [0, 1] (checked by the caller).
+    what : str
+        Subject of the messages, e.g. ``"The 'y_proba' parameter"`` or
+        ``"The file 'p.csv'"``.
+    row_name : callable, default: ``"row {i+1} (index {i})"``
+        Maps a 0-based row index to its name in messages (a file reader
+        gives line numbers).
+    hint : str, default=""
+        Appended to the error message.
+
+    Returns
+    -------
+    arr : ndarray
+        ``arr`` itself when every row sums to 1 within :data:`ROW_SUM_ATOL`,
+        else a copy whose rows off by at most :data:`ROW_SUM_RENORM_ATOL`
+        are divided by their sums.
+
+    Warns
+    -----
+    ProbabilityRoundingWarning
+        When rows were renormalised: how many, and the largest deviation.
+
+    Raises
+    ------
+    ValueError
+        A row whose sum differs from 1 by more than
+        :data:`ROW_SUM_RENORM_ATOL`; the message names the first such row
+        and gives its sum as a plain number.
+    """
+    sums = arr.sum(axis=1)
+    dev = np.abs(sums - 1.0)
+    too_far = np.flatnonzero(dev > ROW_SUM_RENORM_ATOL)
+    if too_far.size:
+        i = int(too_far[0])
+        more = f" ({too_far.size} rows are off, in all)" if too_far.size > 1 else ""
+        raise ValueError(
+            f"{what} must hold probability distributions: every row must sum to 1 (within "
+            f"{ROW_SUM_RENORM_ATOL:g}, the rounding of probabilities printed with 4 decimals). "
+            f"Its {row_name(i)} sums to {float(sums[i]):.6g}{more}.{hint}"
+        )
+    fix = dev > ROW_SUM_ATOL
+    if not fix.any():
+        return arr
+    warnings.warn(
+        f"{what}: {int(fix.sum())} row(s) sum to 1 only up to rounding (largest deviation "
+        f"{float(dev.max()):.3g}, tolerance {ROW_SUM_RENORM_ATOL:g}); they were divided by "
+        "their sums.", ProbabilityRoundingWarning, stacklevel=3,
+    )
+    arr = arr.copy()
+    arr[fix] /= sums[fix, None]
+    return arr
 
 
 def check_proba(y, name="y_proba", *, multilabel=False):
@@ -43,11 +126,18 @@ def check_proba(y, name="y_proba", *, multilabel=False):
     name : str, default="y_proba"
         Argument name used in error messages.
     multilabel : bool, default=False
-        If False, every row must sum to 1 within :data:`ROW_SUM_ATOL`.
+        If False, every row must sum to 1: within :data:`ROW_SUM_ATOL` it is
+        used as given, within :data:`ROW_SUM_RENORM_ATOL` it is renormalised
+        with a warning (see :func:`normalize_rows`).
 
     Returns
     -------
     y : ndarray of shape (n_samples, n_classes), dtype float64
+
+    Warns
+    -----
+    ProbabilityRoundingWarning
+        Rows that sum to 1 only up to rounding were renormalised.
 
     Raises
     ------
@@ -56,7 +146,7 @@ def check_proba(y, name="y_proba", *, multilabel=False):
     ValueError
         Wrong number of dimensions, empty input, NaN/inf, values outside
         [0, 1], or (multiclass) a row whose sum differs from 1 by more than
-        :data:`ROW_SUM_ATOL`.
+        :data:`ROW_SUM_RENORM_ATOL`.
     """
     kind = "label memberships" if multilabel else "probability distributions"
     if isinstance(y, (str, bytes)):
@@ -99,21 +189,15 @@ def check_proba(y, name="y_proba", *, multilabel=False):
     if np.any(arr < 0):
         raise ValueError(
             f"The '{name}' parameter must not contain negative mass. Got minimum "
-            f"{arr.min()!r}."
+            f"{float(arr.min())!r}."
         )
     if np.any(arr > 1):
         raise ValueError(
-            f"The '{name}' parameter must hold values in [0, 1]. Got maximum {arr.max()!r}."
+            f"The '{name}' parameter must hold values in [0, 1]. Got maximum {float(arr.max())!r}."
         )
     if not multilabel:
-        dev = np.abs(arr.sum(axis=1) - 1.0)
-        bad = int(np.argmax(dev))
-        if dev[bad] > ROW_SUM_ATOL:
-            raise ValueError(
-                f"The '{name}' parameter must hold probability distributions: every row must "
-                f"sum to 1 within an absolute tolerance of {ROW_SUM_ATOL:g}. Row {bad} sums to "
-                f"{arr[bad].sum()!r}. For multilabel memberships use multilabel=True."
-            )
+        arr = normalize_rows(arr, f"The '{name}' parameter",
+                             hint=" For multilabel memberships use multilabel=True.")
     return arr
 
 

@@ -1,5 +1,7 @@
 """Validation of soft (distribution / multilabel) arrays."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -11,7 +13,14 @@ from sigtest.metrics import (
     soft_accuracy_score,
     soft_f1_score,
 )
-from sigtest.metrics._check_proba import ROW_SUM_ATOL, check_proba, check_proba_pair
+from sigtest.metrics._check_proba import (
+    ROW_SUM_ATOL,
+    ROW_SUM_RENORM_ATOL,
+    ProbabilityRoundingWarning,
+    check_proba,
+    check_proba_pair,
+    normalize_rows,
+)
 
 P = np.array([[0.2, 0.8], [0.5, 0.5], [1.0, 0.0]])
 
@@ -30,17 +39,53 @@ def test_returns_contiguous_float64_copy_of_valid_input():
     np.testing.assert_array_equal(check_proba(sp.csr_matrix(P)), P)
 
 
-def test_row_sum_tolerance_is_absolute_1e6():
+def test_row_sums_within_1e6_are_used_as_given():
     assert ROW_SUM_ATOL == 1e-6
     ok = np.array([[0.5, 0.5 - 0.9e-6]])
-    check_proba(ok)
-    bad = np.array([[0.5, 0.5 - 1.1e-6]])
-    with pytest.raises(ValueError, match=r"'y_proba'.*sum to 1.*1e-06.*Row 0"):
-        check_proba(bad)
-    with pytest.raises(ValueError, match="Row 1"):
-        check_proba([[0.5, 0.5], [0.3, 0.3]], "y_true")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = check_proba(ok)
+    np.testing.assert_array_equal(out, ok)  # not renormalised: bit-exact
     # multilabel rows need not sum to 1
     np.testing.assert_array_equal(check_proba([[0.3, 0.3]], multilabel=True), [[0.3, 0.3]])
+
+
+def test_rows_rounded_when_written_are_renormalised_with_a_warning():
+    """Issue 8: rows printed with a few decimals (sum 0.999999) were rejected."""
+    # 4 decimals over 3 classes: sums .9999 and 1.0001 are rounding, not errors
+    rows = np.array([[0.3333, 0.3333, 0.3333], [0.2, 0.3, 0.5], [0.5001, 0.25, 0.25],
+                     [0.333333, 0.333333, 0.333333]])
+    with pytest.warns(ProbabilityRoundingWarning,
+                      match=r"'y_true'.*3 row\(s\).*largest deviation 0\.0001\b"):
+        out = check_proba(rows, "y_true")
+    np.testing.assert_allclose(out.sum(axis=1), 1.0, rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(out[1], rows[1])  # an exact row is untouched
+    np.testing.assert_allclose(out[0], [1 / 3] * 3, rtol=1e-15)
+    np.testing.assert_allclose(out[2], rows[2] / 1.0001, rtol=1e-15)
+    # the worst case of the documented rule: 20 classes printed with 4 decimals
+    worst = np.full((1, 20), 0.04995)  # each rounded down by 0.00005: sum .999
+    with pytest.warns(ProbabilityRoundingWarning):
+        check_proba(worst)
+    assert ROW_SUM_RENORM_ATOL == 1e-3
+
+
+def test_rows_off_by_more_than_rounding_are_an_error_with_a_plain_sum():
+    bad = np.array([[0.5, 0.5], [0.5, 0.5], [0.5, 0.47], [0.3, 0.3]])
+    with pytest.raises(ValueError) as info:
+        check_proba(bad, "y_proba")
+    msg = str(info.value)
+    assert "'y_proba'" in msg and "row 3 (index 2) sums to 0.97" in msg
+    assert "np.float64" not in msg and "2 rows are off" in msg
+    with pytest.raises(ValueError, match=r"row 1 \(index 0\) sums to 1.0011"):
+        check_proba([[0.5011, 0.5]])
+
+
+def test_normalize_rows_names_lines_for_files():
+    arr = np.array([[0.5, 0.5], [0.6, 0.6]])
+    with pytest.raises(ValueError, match=r"^The file 'p.csv' must .*line 3 sums to 1.2\."):
+        normalize_rows(arr, "The file 'p.csv'", row_name=lambda i: f"line {i + 2}")
+    ok = np.array([[0.5, 0.5]])
+    assert normalize_rows(ok, "x") is ok  # no copy when nothing changes
 
 
 @pytest.mark.parametrize(
@@ -94,6 +139,11 @@ def test_public_functions_validate(func):
         func(P, Q[:2])
     with pytest.raises(ValueError, match="'y_proba'.*sum to 1"):
         func(P, Q * 0.9)
+    # a rounded prediction is renormalised: same score as the exact one
+    with pytest.warns(ProbabilityRoundingWarning, match="'y_proba'"):
+        rounded = func(P, np.round(np.array([[0.1234, 0.8765], [0.5, 0.5], [0.0, 1.0]]), 4))
+    exact = func(P, np.array([[0.1234, 0.8765], [0.5, 0.5], [0.0, 1.0]]) / [[0.9999], [1], [1]])
+    assert rounded == pytest.approx(exact, rel=1e-12)
     with pytest.raises(ValueError, match="'sample_weight'"):
         func(P, Q, sample_weight=[1.0, 2.0])
     with pytest.raises(ValueError, match="'sample_weight'"):
@@ -124,3 +174,20 @@ def test_invalid_parameters():
         cross_entropy_loss(P, P, eps=1.0)
     with pytest.raises(ValueError, match="at least 2 classes"):
         entropy_correlation_score(np.ones((3, 1)), np.ones((3, 1)))
+
+
+def test_significance_tests_renormalise_rounded_rows_like_the_metrics():
+    """Arrays given to a test go through the same rule (one helper, not twins)."""
+    from sigtest import PairedPermutation
+
+    rng = np.random.default_rng(0)
+    gold = rng.dirichlet(np.ones(3), 60)
+    a, b = rng.dirichlet(np.ones(3), 60), rng.dirichlet(np.ones(3), 60)
+    test = PairedPermutation(n_resamples=199, random_state=0)
+    exact = test.test(gold, a, b, metric="soft_accuracy")
+    a4 = np.round(a, 4)  # as written to a file with 4 decimals
+    assert np.abs(a4.sum(axis=1) - 1).max() > ROW_SUM_ATOL  # some rows need the fix
+    with pytest.warns(ProbabilityRoundingWarning):
+        rounded = test.test(gold, a4, b, metric="soft_accuracy")
+    assert rounded.score_a == pytest.approx(exact.score_a, abs=1e-4)
+    assert rounded.pvalue == pytest.approx(exact.pvalue, abs=0.02)
