@@ -1,101 +1,83 @@
-"""Command-line interface: ``sigtest compare GOLD PRED...``, ``sigtest feed``, ``sigtest run``.
+"""Command-line interface: ``sigtest compare``, ``feed``, ``run``, ``remove``, ``metrics``, ``tests``.
 
 Examples
 --------
 ::
 
     sigtest compare gold.txt base=a.txt new=b.txt -m accuracy -m f1_macro
+    sigtest compare gold.txt a.txt b.txt --labels pos,neg,neu -m f1_macro
+    sigtest compare gold.txt a.txt b.txt --pos-label pos -o table.csv --format csv
     sigtest feed store/ h0 h0_seed0.txt --gold gold.txt --ids ids_seed0.txt
     sigtest feed store/ h1 h1_seed0.txt --ids ids_seed0.txt
     sigtest run store/ --pairs baseline --baseline h0 --runs each
+    sigtest remove store/ h1 --run 0
     sigtest compare gold.tsv a.tsv b.tsv c.tsv --pairs baseline --baseline a
     sigtest compare gold.npy a.npy b.npy --test bootstrap -B 9999 --format csv
     sigtest metrics
     sigtest tests
 
-File formats (chosen by suffix): ``.npy`` (a NumPy array), ``.csv`` (comma
-separated), ``.tsv`` (tab separated — BooStSa read these as comma separated),
-anything else as whitespace-separated text. One column gives labels (kept as
-strings unless every value is an integer); several numeric columns give an
-``(n_samples, n_classes)`` array of probabilities. ``--header`` skips a first
-row of column names.
+File formats (chosen by suffix): ``.npy`` (a NumPy array; object arrays are
+refused), ``.csv`` (comma separated), ``.tsv`` (tab separated — BooStSa read
+these as comma separated), anything else as whitespace-separated text. One
+column gives labels (kept as strings unless every value is an integer);
+several numeric columns give an ``(n_samples, n_classes)`` array of
+probabilities, whose rows must sum to 1: rows off by rounding (at most
+``1e-3``) are renormalised with a warning (with a multilabel metric, rows
+are label memberships and need not sum to 1).
+
+``--header`` skips a first row of column names; ``--no-header`` reads it as
+data. Without either, a first row that does not look like the rest of its
+column (text over numbers, column numbers over probabilities, a label that
+never occurs again in a column of few labels) stops with an error that
+suggests ``--header``; see :mod:`sigtest._io` for the exact rule.
+
+``--labels`` (a comma-separated list, or a file with one label per line)
+fixes the class set of the label metrics, e.g. the macro average of
+``f1_macro``; ``--pos-label`` names the positive class of one-class scores.
+Both are converted to the type of the gold labels (integers when the gold
+labels are integers).
+
+Errors are reported as one line ``sigtest: error: ...`` on stderr with exit
+status 2 (usage and input errors; an unexpected internal error gives 1),
+never a traceback; warnings as ``sigtest: warning: ...``. Outputs (``-o``,
+the store of ``run``) are checked before anything is computed: the
+directory must exist and be writable, and an existing ``-o`` file is only
+replaced with ``--overwrite``. P-values are printed with 4 decimals, and
+those below ``0.0001`` as ``<0.0001``, never ``0.0000``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
+
+from ._format import format_pvalue
+from ._io import read_predictions
 
 __all__ = ["main", "read_predictions"]
 
 _FORMATS = ("text", "csv", "json", "latex")
+_RUNS = ("average", "each", "mean", "pool")
+# library wording -> command-line wording in error messages
+_CLI_WORDS = (
+    (" (header=True)", ""), (" (header=False)", ""), ("overwrite=True", "--overwrite"),
+    ("on_missing='intersect'", "--on-missing intersect"), ("runs='each'", "--runs each"),
+    ("The 'labels' parameter", "--labels"), ("The 'pos_label' parameter", "--pos-label"),
+    ("call run() first", "run 'sigtest run' first"),
+)
 
 
-def read_predictions(path, *, header=False):
-    """Read gold labels or predictions from ``path``.
-
-    Parameters
-    ----------
-    path : str or Path
-        ``.npy``, ``.csv``, ``.tsv`` or whitespace-separated text.
-    header : bool, default=False
-        Whether the first row holds column names.
-
-    Returns
-    -------
-    values : ndarray of shape (n_samples,) or (n_samples, n_columns)
-        1-D labels (int64 if all values are integers, else str), or a 2-D
-        float64 array when the file has several columns.
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"The file {str(path)!r} does not exist.")
-    if path.suffix == ".npy":
-        values = np.load(path, allow_pickle=False)
-    else:
-        sep = {".csv": ",", ".tsv": "\t"}.get(path.suffix, r"\s+")
-        frame = pd.read_csv(
-            path, sep=sep, header=0 if header else None, dtype=str,
-            keep_default_na=False, engine="python" if sep == r"\s+" else "c",
-        )
-        if frame.shape[0] == 0:
-            raise ValueError(f"The file {str(path)!r} holds no rows.")
-        values = frame.to_numpy()
-        if values.shape[1] == 1:
-            values = values[:, 0]
-        else:
-            try:
-                values = values.astype(np.float64)
-            except ValueError as exc:
-                raise ValueError(
-                    f"The file {str(path)!r} has {values.shape[1]} columns, so it must hold "
-                    f"numbers (probabilities), but: {exc}."
-                ) from None
-    if values.ndim == 1 and values.dtype.kind in "UO":
-        try:
-            as_int = values.astype(np.int64)
-            if np.array_equal(as_int.astype(str), values.astype(str)):
-                values = as_int
-        except (ValueError, OverflowError):
-            pass
-    if values.ndim not in (1, 2) or values.shape[0] == 0:
-        raise ValueError(f"The file {str(path)!r} must hold a non-empty 1-D or 2-D array.")
-    return values
+class _UsageError(ValueError):
+    """An error in the command-line arguments or files (exit status 2)."""
 
 
-def _parse_system(spec):
-    name, sep, path = spec.partition("=")
-    if not sep:
-        path, name = spec, Path(spec).stem
-    if not name:
-        raise ValueError(f"The prediction argument {spec!r} has an empty system name.")
-    return name, path
-
-
+# ------------------------------------------------------------------ parser
 def _build_parser():
     from . import __version__
 
@@ -112,9 +94,8 @@ def _build_parser():
         help="prediction files, as PATH or NAME=PATH (name defaults to the file stem)",
     )
     _add_test_options(cmp_)
-    cmp_.add_argument("--header", action="store_true", help="files have a header row")
-    cmp_.add_argument("--format", choices=_FORMATS, default="text")
-    cmp_.add_argument("-o", "--output", default=None, help="write the table to this file")
+    _add_header_option(cmp_)
+    _add_output_options(cmp_)
 
     feed = sub.add_parser("feed", help="store one run of one system in an experiment directory")
     feed.add_argument("store", help="experiment directory (created if needed)")
@@ -127,22 +108,44 @@ def _build_parser():
     feed.add_argument("--run", type=int, default=None,
                       help="run number (default: the system's next one)")
     feed.add_argument("--overwrite", action="store_true", help="replace an existing run")
-    feed.add_argument("--header", action="store_true", help="files have a header row")
+    feed.add_argument("--multilabel", action="store_true",
+                      help="several columns are label memberships (rows need not sum to 1)")
+    _add_header_option(feed)
 
     run = sub.add_parser("run", help="compare every system of an experiment directory and save "
                                      "results.tsv and outcomes.json in it")
     run.add_argument("store", help="experiment directory filled by 'sigtest feed'")
     _add_test_options(run)
-    run.add_argument("--runs", choices=("pool", "each", "mean"), default="pool",
-                     help="how several runs per system are used (default: pool)")
+    run.add_argument("--runs", choices=_RUNS, default="average",
+                     help="how several runs per system are used (default: average, the "
+                          "per-item statistics averaged over runs; pool is BooStSa's mode)")
     run.add_argument("--on-missing", choices=("error", "intersect"), default="error",
                      help="a run lacking some gold ids: error, or test on the common ids")
-    run.add_argument("--format", choices=_FORMATS, default="text")
-    run.add_argument("-o", "--output", default=None, help="write the table to this file")
+    _add_output_options(run)
+
+    rm = sub.add_parser("remove", help="remove a system (or one of its runs) from an "
+                                       "experiment directory")
+    rm.add_argument("store", help="experiment directory")
+    rm.add_argument("system", help="system name")
+    rm.add_argument("--run", type=int, default=None,
+                    help="remove only this run (default: the whole system)")
 
     sub.add_parser("metrics", help="list the registered metrics")
     sub.add_parser("tests", help="list the registered significance tests")
     return parser
+
+
+def _add_header_option(cmd):
+    cmd.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
+                     help="files have a header row (--no-header: line 1 is data; default: "
+                          "stop if line 1 looks like a header)")
+
+
+def _add_output_options(cmd):
+    cmd.add_argument("--format", choices=_FORMATS, default="text")
+    cmd.add_argument("-o", "--output", default=None, help="write the table to this file")
+    cmd.add_argument("--overwrite", action="store_true",
+                     help="replace the --output file if it exists")
 
 
 def _add_test_options(cmd):
@@ -160,10 +163,15 @@ def _add_test_options(cmd):
     cmd.add_argument("--correction", default="holm",
                      choices=("holm", "bonferroni", "fdr_bh", "none"))
     cmd.add_argument("--alpha", type=float, default=0.05)
+    cmd.add_argument("--labels", default=None,
+                     help="class set of the label metrics: comma-separated labels, or a file "
+                          "with one label per line")
+    cmd.add_argument("--pos-label", default=None, help="positive class of one-class scores")
     cmd.add_argument("--seed", type=int, default=0, help="random_state (default: 0)")
     cmd.add_argument("--n-jobs", type=int, default=None)
 
 
+# ---------------------------------------------------------------- helpers
 def _build_test(args):
     """The test(s) named by ``--test`` and ``-B`` (default: permutation + BCa)."""
     from .tests_ import BCaInterval, PairedPermutation, get_test
@@ -179,93 +187,278 @@ def _baseline(args):
     return baseline[0] if baseline is not None and len(baseline) == 1 else baseline
 
 
+def _metrics(args):
+    return tuple(args.metrics or ("accuracy", "f1_macro"))
+
+
+def _multilabel(metrics):
+    """Whether the metrics read several columns as label memberships."""
+    from .metrics import get_metric
+
+    return any(get_metric(m).input_type == "multilabel" for m in metrics)
+
+
+def _like_gold(values, gold, option):
+    """Labels given as text, converted to the type of the gold labels."""
+    gold = np.asarray(gold)
+    if gold.ndim == 2 or gold.dtype.kind in "iub":
+        out = []
+        for v in values:
+            try:
+                number = int(v)
+            except ValueError:
+                number = None
+            if number is None or str(number) != str(v).strip():
+                kind = ("class indices (the gold holds distributions)" if gold.ndim == 2
+                        else "integers")
+                raise _UsageError(f"{option} holds {v!r}, but the gold labels are {kind}.")
+            out.append(number)
+        return np.asarray(out, dtype=np.int64)
+    return np.asarray([str(v) for v in values])
+
+
+def _labels(args, gold):
+    """``(labels, pos_label)`` from ``--labels`` / ``--pos-label``, typed like ``gold``."""
+    labels = pos_label = None
+    if args.labels is not None:
+        spec = args.labels
+        if Path(spec).is_file():
+            values = read_predictions(spec, header=False)
+            if values.ndim != 1:
+                raise _UsageError(f"The --labels file {spec!r} must hold one label per line.")
+            values = [str(v) for v in values.tolist()]
+        else:
+            values = [v.strip() for v in spec.split(",")]
+            if not all(values):
+                raise _UsageError(f"--labels {spec!r} holds an empty label; give a "
+                                  "comma-separated list such as 'pos,neg' or a file.")
+        labels = _like_gold(values, gold, "--labels")
+    if args.pos_label is not None:
+        pos_label = _like_gold([args.pos_label], gold, "--pos-label")[0].item()
+    return labels, pos_label
+
+
+def _check_output(path, overwrite):
+    """Fail before computing if ``path`` cannot be written."""
+    if path is None:
+        return
+    path = Path(path)
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise _UsageError(f"-o/--output {str(path)!r} is a directory; give a file name.")
+    if not parent.exists():
+        raise _UsageError(f"The directory {str(parent)!r} of -o/--output does not exist.")
+    if not parent.is_dir():
+        raise _UsageError(f"{str(parent)!r} (in -o/--output) is not a directory.")
+    if path.exists():
+        if not overwrite:
+            raise _UsageError(f"-o/--output {str(path)!r} exists; pass --overwrite to "
+                              "replace it.")
+        if not os.access(path, os.W_OK):
+            raise _UsageError(f"-o/--output {str(path)!r} is not writable.")
+    elif not os.access(parent, os.W_OK | os.X_OK):
+        raise _UsageError(f"The directory {str(parent)!r} of -o/--output is not writable.")
+
+
+def _render(result, fmt):
+    if fmt == "csv":
+        return result.to_frame().to_csv(index=False)
+    if fmt == "json":
+        return result.to_frame().to_json(orient="records", indent=2)
+    if fmt == "latex":
+        return result.to_latex(formatters={"pvalue": format_pvalue, "pvalue_adj": format_pvalue})
+    return _text(result)
+
+
+_P_TAIL = re.compile(r"(?P<p>\d\.\d{4})(?P<gap>\s+)(?P<adj>\d\.\d{4})(?P<stars> \*+)?$")
+
+
+def _text(result):
+    """``str(result)``, with p-values below 0.0001 as ``<0.0001``, never ``0.0000``.
+
+    The table's last two columns are ``p`` and ``p_adj`` (with stars); a
+    value printed as ``0.0000`` there is re-printed with :func:`format_pvalue`
+    (a no-op when the table already formats p-values itself).
+    """
+    def fix(match):
+        p, adj = (format_pvalue(match[k]) if float(match[k]) == 0 else match[k]
+                  for k in ("p", "adj"))
+        return f"{p}{match['gap']}{adj}{match['stars'] or ''}"
+
+    return "\n".join(_P_TAIL.sub(fix, line.rstrip()) for line in str(result).split("\n"))
+
+
+def _emit(text, args, out):
+    text += "" if text.endswith("\n") else "\n"
+    if args.output:
+        Path(args.output).write_text(text)
+    else:
+        out.write(text)
+
+
+def _read(path, args, *, multilabel=False):
+    return None if path is None else read_predictions(path, header=args.header,
+                                                      multilabel=multilabel)
+
+
+def _same_length(files):
+    """``files``: list of (role, path, values); every one must have as many rows."""
+    role0, path0, values0 = files[0]
+    for role, path, values in files[1:]:
+        if len(values) != len(values0):
+            raise _UsageError(
+                f"The {role} file {path!r} has {len(values)} rows but the {role0} file "
+                f"{path0!r} has {len(values0)}; every file must list the same items.")
+
+
+# ---------------------------------------------------------------- commands
+def _parse_system(spec):
+    name, sep, path = spec.partition("=")
+    if not sep:
+        path, name = spec, Path(spec).stem
+    if not name:
+        raise _UsageError(f"The prediction argument {spec!r} has an empty system name.")
+    return name, path
+
+
 def _run_compare(args, out):
     from ._compare import compare
 
-    y_true = read_predictions(args.gold, header=args.header)
+    _check_output(args.output, args.overwrite)
+    metrics = _metrics(args)
+    multilabel = _multilabel(metrics)
+    y_true = _read(args.gold, args, multilabel=multilabel)
+    files = [("gold", args.gold, y_true)]
     predictions = {}
     for spec in args.predictions:
         name, path = _parse_system(spec)
         if name in predictions:
-            raise ValueError(f"The system name {name!r} is given twice.")
-        predictions[name] = read_predictions(path, header=args.header)
-    test, baseline = _build_test(args), _baseline(args)
+            raise _UsageError(f"The system name {name!r} is given twice.")
+        predictions[name] = _read(path, args, multilabel=multilabel)
+        files.append(("prediction", path, predictions[name]))
+    _same_length(files)
+    labels, pos_label = _labels(args, y_true)
+    extra = {k: v for k, v in (("labels", labels), ("pos_label", pos_label)) if v is not None}
     result = compare(
-        y_true, predictions,
-        metrics=tuple(args.metrics or ("accuracy", "f1_macro")),
-        test=test, pairs=args.pairs, baseline=baseline,
+        y_true, predictions, metrics=metrics, test=_build_test(args), pairs=args.pairs,
+        baseline=_baseline(args),
         correction=None if args.correction == "none" else args.correction,
-        alpha=args.alpha, n_jobs=args.n_jobs, random_state=args.seed,
+        alpha=args.alpha, n_jobs=args.n_jobs, random_state=args.seed, **extra,
     )
-    _write_result(result, args, out)
-
-
-def _write_result(result, args, out):
-    if args.format == "text":
-        text = str(result)
-    elif args.format == "csv":
-        text = result.to_frame().to_csv(index=False)
-    elif args.format == "json":
-        text = result.to_frame().to_json(orient="records", indent=2)
-    else:
-        text = result.to_latex()
-    if args.output:
-        Path(args.output).write_text(text + ("" if text.endswith("\n") else "\n"))
-    else:
-        out.write(text + ("" if text.endswith("\n") else "\n"))
+    _emit(_render(result, args.format), args, out)
 
 
 def _run_feed(args, out):
     from .experiment import Experiment
 
-    def read(path):
-        return None if path is None else read_predictions(path, header=args.header)
-
-    number = Experiment(args.store).feed(
-        args.system, read(args.pred), y_true=read(args.gold), ids=read(args.ids),
-        run=args.run, overwrite=args.overwrite)
+    preds = _read(args.pred, args, multilabel=args.multilabel)
+    gold = _read(args.gold, args, multilabel=args.multilabel)
+    ids = _read(args.ids, args)
+    files = [("prediction", args.pred, preds)]
+    files += [(role, p, v) for role, p, v in (("gold", args.gold, gold), ("ids", args.ids, ids))
+              if v is not None]
+    _same_length(files)
+    if ids is not None and ids.ndim != 1:
+        raise _UsageError(f"The ids file {args.ids!r} must hold one id per line.")
+    number = Experiment(args.store).feed(args.system, preds, y_true=gold, ids=ids,
+                                         run=args.run, overwrite=args.overwrite)
     out.write(f"stored run {number} of system {args.system!r} in {args.store}\n")
 
 
 def _run_experiment(args, out):
     from .experiment import Experiment
 
-    result = Experiment.load(args.store).run(
-        metrics=tuple(args.metrics or ("accuracy", "f1_macro")), test=_build_test(args),
-        pairs=args.pairs, baseline=_baseline(args),
+    _check_output(args.output, args.overwrite)
+    exp = Experiment.load(args.store)
+    if not os.access(args.store, os.W_OK | os.X_OK):
+        raise _UsageError(f"The store {args.store!r} is not writable (run writes results.tsv "
+                          "and outcomes.json into it).")
+    labels, pos_label = _labels(args, exp.gold()[1])
+    extra = {k: v for k, v in (("labels", labels), ("pos_label", pos_label)) if v is not None}
+    result = exp.run(
+        metrics=_metrics(args), test=_build_test(args), pairs=args.pairs,
+        baseline=_baseline(args),
         correction=None if args.correction == "none" else args.correction,
         runs=args.runs, alpha=args.alpha, on_missing=args.on_missing, n_jobs=args.n_jobs,
-        random_state=args.seed)
-    _write_result(result, args, out)
+        random_state=args.seed, **extra)
+    _emit(_render(result, args.format), args, out)
+
+
+def _run_remove(args, out):
+    from .experiment import Experiment
+
+    Experiment.load(args.store).remove(args.system, run=args.run)
+    what = f"run {args.run} of system" if args.run is not None else "system"
+    out.write(f"removed {what} {args.system!r} from {args.store}\n")
+
+
+def _list(args, out):
+    if args.command == "metrics":
+        from .metrics import get_metric, get_metric_names
+
+        for name in get_metric_names():
+            m = get_metric(name)
+            orient = "higher" if m.greater_is_better else "lower"
+            out.write(f"{name:34s} {m.input_type:10s} {orient} is better\n")
+    else:
+        from .tests_ import get_test_names
+
+        for name in get_test_names():
+            out.write(name + "\n")
+
+
+_COMMANDS = {"compare": _run_compare, "feed": _run_feed, "run": _run_experiment,
+             "remove": _run_remove, "metrics": _list, "tests": _list}
+
+
+def _one_line(exc):
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    for lib, cli in _CLI_WORDS:
+        text = text.replace(lib, cli)
+    return text
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    print(f"sigtest: warning: {_one_line(message)}", file=sys.stderr)
 
 
 def main(argv=None, out=None):
-    """Entry point of the ``sigtest`` command; returns the exit status."""
+    """Entry point of the ``sigtest`` command.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        Arguments (default: ``sys.argv[1:]``).
+    out : file-like, optional
+        Where tables and listings go (default: ``sys.stdout``).
+
+    Returns
+    -------
+    status : int
+        0 on success; 2 for usage and input errors (one line
+        ``sigtest: error: ...`` on stderr, no traceback); 1 for an
+        unexpected internal error; 130 when interrupted.
+    """
     out = sys.stdout if out is None else out
     parser = _build_parser()
-    args = parser.parse_args(argv)
     try:
-        if args.command == "metrics":
-            from .metrics import get_metric, get_metric_names
-
-            for name in get_metric_names():
-                m = get_metric(name)
-                orient = "higher" if m.greater_is_better else "lower"
-                out.write(f"{name:34s} {m.input_type:10s} {orient} is better\n")
-        elif args.command == "tests":
-            from .tests_ import get_test_names
-
-            for name in get_test_names():
-                out.write(name + "\n")
-        elif args.command == "feed":
-            _run_feed(args, out)
-        elif args.command == "run":
-            _run_experiment(args, out)
-        else:
-            _run_compare(args, out)
-    except (ValueError, TypeError) as exc:
-        print(f"sigtest: error: {exc}", file=sys.stderr)
-        return 2
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse printed its usage and error
+        return exc.code if isinstance(exc.code, int) else 2
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        try:
+            _COMMANDS[args.command](args, out)
+        except (ValueError, TypeError, OSError) as exc:
+            print(f"sigtest: error: {_one_line(exc)}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("sigtest: interrupted", file=sys.stderr)
+            return 130
+        except Exception as exc:  # an internal error: still one line, but status 1
+            print(f"sigtest: error: unexpected {type(exc).__name__}: {_one_line(exc)} "
+                  "(please report this)", file=sys.stderr)
+            return 1
     return 0
 
 

@@ -36,13 +36,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .metrics._check_proba import check_proba
+
 __all__ = ["Experiment"]
 
 _FORMAT = "sigtest.experiment"
 _FORMAT_VERSION = 1
 _MISSING = ("error", "intersect")
-_FLOAT_COLUMNS = ("score_a", "score_b", "delta", "ci_low", "ci_high", "pvalue", "pvalue_adj")
-_TEXT_COLUMNS = ("system_a", "system_b", "metric", "test")
+_TEXT_COLUMNS = ("system_a", "system_b", "metric", "test", "alternative")
 
 
 # -------------------------------------------------------------- file helpers
@@ -119,6 +120,28 @@ def _check_ids(ids, n, system):
         dup = pd.Series(ids)[pd.Series(ids).duplicated()].unique()[:5].tolist()
         raise ValueError(f"The 'ids' parameter holds duplicate ids, e.g. {dup}.")
     return ids
+
+
+def _kind(values):
+    """``"str"`` or ``"int"`` for a list of ids."""
+    return "str" if values and isinstance(values[0], str) else "int"
+
+
+def _describe(arr):
+    """Plain words for what an array holds, for error messages."""
+    if arr.ndim == 2:
+        return f"{arr.shape[1]}-column probabilities"
+    return "string labels" if arr.dtype.kind == "U" else "numeric labels"
+
+
+def _check_labels_array(arr, name, system):
+    """1-D labels: strings, integers, or floats with integer values."""
+    if arr.ndim == 1 and arr.dtype.kind == "f" and not np.array_equal(arr, np.round(arr)):
+        bad = arr[arr != np.round(arr)][0]
+        raise ValueError(
+            f"The '{name}' of system {system!r} is 1-D, so it holds labels, but it holds "
+            f"non-integer numbers (e.g. {float(bad)!r}); for probabilities pass an "
+            "(n_items, n_classes) array.")
 
 
 def _describe_test(test):
@@ -321,7 +344,22 @@ class Experiment:
         ValueError
             No gold yet, gold disagreeing with the stored gold, ids without
             gold, duplicate ids, lengths that differ, an existing run
-            without ``overwrite=True``.
+            without ``overwrite=True``, or a feed the store could not be
+            run with: hard labels of another type than the gold's (strings
+            vs numbers), 1-D predictions holding non-integer numbers
+            (probabilities belong in an ``(n_items, n_classes)`` array),
+            probability columns that do not match the gold's classes,
+            values outside [0, 1], ids of another type than the store's, or
+            new gold ids that add a class while probability runs of the old
+            class count are stored. Nothing is written when a feed is
+            refused (a failed first feed leaves no directory behind).
+
+        Notes
+        -----
+        With 1-D gold labels, column ``k`` of a probability array is the
+        ``k``-th class of the sorted gold labels (as in
+        :func:`sigtest.compare`); with 2-D gold distributions, the classes
+        are its columns and hard predictions are column indices.
         """
         if not isinstance(system, str) or not system:
             raise TypeError(f"The 'system' parameter must be a non-empty str; got {system!r}.")
@@ -336,36 +374,135 @@ class Experiment:
         if run is not None and (not isinstance(run, Integral) or isinstance(run, bool)
                                 or run < 0):
             raise ValueError(f"The 'run' parameter must be an int >= 0; got {run!r}.")
-        with self._lock():
-            manifest = self._read()
-            self._merge_gold(manifest, item_ids, gold, system)
-            entry = manifest["systems"].setdefault(
-                system, {"key": f"s{len(manifest['systems']):03d}", "runs": {}})
-            runs = entry["runs"]
-            if run is None:
-                run = max((int(r) for r in runs), default=-1) + 1
-            run = int(run)
-            if str(run) in runs and not overwrite:
-                raise ValueError(f"System {system!r} already has run {run}; pass "
-                                 "overwrite=True to replace it.")
-            old = runs.get(str(run), {}).get("file")
-            # a replaced run gets a new file, so that the manifest never points
-            # at predictions that do not match its ids, even after a crash
-            file = f"runs/{entry['key']}_r{run}" + (f"-{uuid.uuid4().hex[:8]}" if old else "")
-            file += ".npy"
-            (self.path / "runs").mkdir(exist_ok=True)
-            _atomic_write(self.path / file, lambda fh: np.save(fh, preds, allow_pickle=False))
-            runs[str(run)] = {"file": file, "ids": item_ids, "shape": list(preds.shape),
-                              "dtype": preds.dtype.str,
-                              "fed_at": datetime.datetime.now(datetime.timezone.utc).isoformat()}
-            try:
-                _write_json(self._manifest_path, manifest, compact=True)  # ids on one line
-            except BaseException:
-                (self.path / file).unlink(missing_ok=True)
-                raise
-            if old:
-                (self.path / old).unlink(missing_ok=True)
+        _check_labels_array(preds, "predictions", system)
+        if gold is not None:
+            _check_labels_array(gold, "y_true", system)
+        if preds.ndim == 2:
+            check_proba(preds, "predictions", multilabel=True)  # finite, in [0, 1]
+        if gold is not None and gold.ndim == 2:
+            check_proba(gold, "y_true", multilabel=True)
+        existed = self.path.exists()
+        try:
+            with self._lock():
+                manifest = self._read()
+                self._check_against_store(manifest, system, preds, gold, item_ids, run)
+                self._merge_gold(manifest, item_ids, gold, system)
+                self._check_classes(manifest, system, preds, run)
+                return self._store_run(manifest, system, preds, item_ids, run, overwrite)
+        except BaseException:
+            if not existed:  # a failed first feed leaves no empty store behind
+                for leftover in (self.path / "runs", self.path):
+                    try:
+                        leftover.rmdir()
+                    except OSError:
+                        pass
+            raise
+
+    def _store_run(self, manifest, system, preds, item_ids, run, overwrite):
+        """Write the predictions, then the manifest (both atomically)."""
+        if system not in manifest["systems"]:
+            used = [int(e["key"][1:]) for e in manifest["systems"].values()]
+            # never reuse a key in use: a removed system frees its key and files
+            manifest["systems"][system] = {"key": f"s{max(used, default=-1) + 1:03d}",
+                                           "runs": {}}
+        entry = manifest["systems"][system]
+        runs = entry["runs"]
+        if run is None:
+            run = max((int(r) for r in runs), default=-1) + 1
+        run = int(run)
+        if str(run) in runs and not overwrite:
+            raise ValueError(f"System {system!r} already has run {run}; pass "
+                             "overwrite=True to replace it.")
+        old = runs.get(str(run), {}).get("file")
+        # a replaced run gets a new file, so that the manifest never points
+        # at predictions that do not match its ids, even after a crash
+        file = f"runs/{entry['key']}_r{run}" + (f"-{uuid.uuid4().hex[:8]}" if old else "")
+        file += ".npy"
+        (self.path / "runs").mkdir(exist_ok=True)
+        _atomic_write(self.path / file, lambda fh: np.save(fh, preds, allow_pickle=False))
+        runs[str(run)] = {"file": file, "ids": item_ids, "shape": list(preds.shape),
+                          "dtype": preds.dtype.str,
+                          "fed_at": datetime.datetime.now(datetime.timezone.utc).isoformat()}
+        try:
+            _write_json(self._manifest_path, manifest, compact=True)  # ids on one line
+        except BaseException:
+            (self.path / file).unlink(missing_ok=True)
+            raise
+        if old:
+            (self.path / old).unlink(missing_ok=True)
         return run
+
+    @staticmethod
+    def _check_against_store(manifest, system, preds, gold, item_ids, run):
+        """Refuse a feed that the stored gold and runs cannot be tested with."""
+        stored = manifest["gold"]
+        if stored is None:
+            if gold is not None and gold.ndim == 1 and preds.ndim == 1 \
+                    and (gold.dtype.kind == "U") != (preds.dtype.kind == "U"):
+                raise ValueError(
+                    f"The predictions of system {system!r} hold {_describe(preds)} but "
+                    f"'y_true' holds {_describe(gold)}; they cannot be compared.")
+            return
+        store_gold = np.asarray(stored["y_true"])
+        if _kind(item_ids) != _kind(stored["ids"]):
+            given = "default ids 0..n-1" if _kind(item_ids) == "int" else "string ids"
+            raise ValueError(
+                f"The 'ids' of system {system!r} are {given} but the store's item ids are "
+                f"{'strings' if _kind(stored['ids']) == 'str' else 'integers'}.")
+        if gold is not None:
+            same = gold.ndim == store_gold.ndim and (
+                gold.shape[1] == store_gold.shape[1] if gold.ndim == 2
+                else (gold.dtype.kind == "U") == (store_gold.dtype.kind == "U"))
+            if not same:
+                raise ValueError(
+                    f"The 'y_true' given with system {system!r} holds {_describe(gold)} but "
+                    f"the store's gold holds {_describe(store_gold)}.")
+        if preds.ndim == 1 and store_gold.ndim == 1 \
+                and (preds.dtype.kind == "U") != (store_gold.dtype.kind == "U"):
+            raise ValueError(
+                f"The predictions of system {system!r} hold {_describe(preds)} but the "
+                f"store's gold holds {_describe(store_gold)}; they cannot be compared.")
+
+    @staticmethod
+    def _check_classes(manifest, system, preds, run):
+        """Probability columns must match the classes of the (merged) gold.
+
+        With 2-D gold the classes are its columns (hard predictions are
+        column indices); with 1-D gold, column ``k`` is the ``k``-th class of
+        the sorted gold labels, so every stored probability run needs as many
+        columns as the gold has classes, also after new ids extend the gold.
+        """
+        gold = np.asarray(manifest["gold"]["y_true"])
+        if gold.ndim == 2:
+            k, what = gold.shape[1], f"the gold has {gold.shape[1]} columns"
+            if preds.ndim == 1:
+                if preds.dtype.kind not in "iub" and not (
+                        preds.dtype.kind == "f" and np.array_equal(preds, np.round(preds))):
+                    raise ValueError(
+                        f"The store's gold holds {k}-column distributions, so hard predictions "
+                        f"of system {system!r} must be class indices 0..{k - 1}; got "
+                        f"{_describe(preds)}.")
+                if preds.size and (preds.min() < 0 or preds.max() >= k):
+                    raise ValueError(
+                        f"The predictions of system {system!r} must be class indices "
+                        f"0..{k - 1} ({what}); got values from {preds.min()} to {preds.max()}.")
+        else:
+            classes = np.unique(gold)
+            k = len(classes)
+            what = f"the gold has {k} classes {classes.tolist()[:10]}"
+        if preds.ndim == 2 and preds.shape[1] != k:
+            raise ValueError(
+                f"The predictions of system {system!r} have {preds.shape[1]} columns but "
+                f"{what}; every probability column must be one class.")
+        for name, entry in manifest["systems"].items():
+            for r, stored in entry["runs"].items():
+                if name == system and run is not None and int(r) == int(run):
+                    continue  # about to be replaced
+                if len(stored["shape"]) == 2 and stored["shape"][1] != k:
+                    raise ValueError(
+                        f"With the gold of this feed {what}, but run {r} of system {name!r} "
+                        f"holds {stored['shape'][1]}-column probabilities; the store could "
+                        "no longer be run. Start a new store or remove that run first.")
 
     @staticmethod
     def _merge_gold(manifest, ids, gold, system):
@@ -394,6 +531,58 @@ class Experiment:
                 where[i] = len(stored["ids"])
                 stored["ids"].append(i)
                 stored["y_true"].append(g)
+
+    # ------------------------------------------------------------------ remove
+    def remove(self, system, run=None):
+        """Remove one run of a system, or the whole system, from the store.
+
+        The manifest is rewritten atomically (under the feed lock) before
+        the prediction files are deleted, so a crash never leaves the
+        manifest pointing at a missing file. Removing the last run of a
+        system removes the system. The gold is kept, and so are
+        ``results.tsv`` and ``outcomes.json`` of the last :meth:`run`.
+
+        Parameters
+        ----------
+        system : str
+            Name of a stored system.
+        run : int, optional
+            Run number to remove; default: every run of ``system``.
+
+        Returns
+        -------
+        removed : list of int
+            The run numbers removed.
+
+        Raises
+        ------
+        ValueError
+            No store at ``path``, an unknown system, or a run the system
+            does not have (the message names it and lists what exists).
+        """
+        if not isinstance(system, str):
+            raise TypeError(f"The 'system' parameter must be a str; got {system!r}.")
+        if run is not None and (not isinstance(run, Integral) or isinstance(run, bool)):
+            raise TypeError(f"The 'run' parameter must be an int or None; got {run!r}.")
+        if not self._manifest_path.is_file():
+            raise ValueError(f"No sigtest experiment at {str(self.path)!r} (no manifest.json).")
+        with self._lock():
+            manifest = self._read()
+            entry = self._system(manifest, system)
+            if run is None:
+                numbers = sorted(int(r) for r in entry["runs"])
+            else:
+                self._run_entry(manifest, system, run)
+                numbers = [int(run)]
+            files = [entry["runs"][str(r)]["file"] for r in numbers]
+            for r in numbers:
+                del entry["runs"][str(r)]
+            if not entry["runs"]:
+                del manifest["systems"][system]
+            _write_json(self._manifest_path, manifest, compact=True)
+            for file in files:
+                (self.path / file).unlink(missing_ok=True)
+        return numbers
 
     # --------------------------------------------------------------------- run
     def _aligned(self, manifest, names, on_missing):
@@ -431,20 +620,33 @@ class Experiment:
         return y, common, preds, run_numbers
 
     def run(self, *, metrics=("accuracy", "f1_macro"), test=None, pairs="all", baseline=None,
-            correction="holm", runs="pool", alpha=0.05, systems=None, on_missing="error",
-            n_jobs=None, random_state=0, verbose=False):
+            correction="holm", runs="average", alpha=0.05, systems=None, on_missing="error",
+            n_jobs=None, random_state=0, verbose=False, labels=None, pos_label=None):
         """Compare every stored system and save ``results.tsv`` and ``outcomes.json``.
 
         Every run is aligned to the gold by its item ids (not by feed order),
         then :func:`sigtest.compare` tests the systems; see it for
         ``metrics``, ``test``, ``pairs``, ``baseline``, ``correction``,
-        ``runs``, ``alpha``, ``n_jobs`` and ``verbose``.
+        ``runs``, ``alpha``, ``n_jobs``, ``verbose``, ``labels`` and
+        ``pos_label``.
 
         Parameters
         ----------
         test : SignificanceTest, str, tuple or list, optional
             As in :func:`sigtest.compare`; a str is a registry name
             (:func:`sigtest.get_test`).
+        runs : {"average", "each", "mean", "pool"}, default="average"
+            How several runs per system are used, as in
+            :func:`sigtest.compare` (whose default this follows): the
+            per-item statistics averaged over runs; ``"pool"`` is BooStSa's
+            mode and warns.
+        labels : array-like, optional
+            Class set of the label metrics (e.g. the classes macro-F1
+            averages over), passed to :func:`sigtest.compare`; recorded in
+            ``outcomes.json``.
+        pos_label : int or str, optional
+            Positive class of one-class scores, passed to
+            :func:`sigtest.compare`.
         systems : list of str, optional
             Systems to compare, in this order; default: all, in feed order.
         on_missing : {"error", "intersect"}, default="error"
@@ -495,15 +697,19 @@ class Experiment:
         seed = (int(np.random.SeedSequence().generate_state(1)[0]) if random_state is None
                 else int(random_state))
         test_obj = get_test(test) if isinstance(test, str) else test
+        extra = {k: v for k, v in (("labels", labels), ("pos_label", pos_label))
+                 if v is not None}
         result = compare(y, preds, metrics=metrics, test=test_obj, pairs=pairs,
                          baseline=baseline, correction=correction, alpha=alpha, n_jobs=n_jobs,
-                         random_state=seed, verbose=verbose, runs=runs)
+                         random_state=seed, verbose=verbose, runs=runs, **extra)
         frame = result.to_frame()
         _atomic_write(self.path / "results.tsv", lambda fh: fh.write(
             frame.to_csv(sep="\t", index=False, na_rep="NaN").encode("utf-8")))
         params = dict(metrics=result.metrics, test=_describe_test(test), tests=result.tests,
                       pairs=pairs, baseline=baseline, correction=correction, runs=runs,
-                      alpha=alpha, systems=names, on_missing=on_missing, n_jobs=n_jobs)
+                      alpha=alpha, systems=names, on_missing=on_missing, n_jobs=n_jobs,
+                      labels=None if labels is None else np.asarray(labels).tolist(),
+                      pos_label=pos_label)
         outcomes = {
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(),
             "parameters": params,
@@ -549,9 +755,11 @@ class Experiment:
         path = self.path / "results.tsv"
         if not path.is_file():
             raise ValueError(f"No results in {str(self.path)!r}; call run() first.")
+        columns = pd.read_csv(path, sep="\t", nrows=0).columns
+        # names stay text (a system called "NA" or "NaN"); every other column is numeric
         return pd.read_csv(path, sep="\t", keep_default_na=False,
-                           na_values={c: ["NaN"] for c in _FLOAT_COLUMNS},
-                           dtype={c: str for c in _TEXT_COLUMNS})
+                           na_values={c: ["NaN"] for c in columns if c not in _TEXT_COLUMNS},
+                           dtype={c: str for c in _TEXT_COLUMNS if c in columns})
 
     def load_outcomes(self):
         """The ``outcomes.json`` of the last :meth:`run`, as a dict."""

@@ -98,3 +98,209 @@ def test_module_entry_point():
     proc = subprocess.run([sys.executable, "-m", "sigtest", "tests"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and "bca" in proc.stdout
+
+
+# ------------------------------------------------------------ header rows
+def _lines(path, rows):
+    path.write_text("".join(f"{r}\n" for r in rows))
+    return path
+
+
+def test_header_row_is_detected_not_scored(tmp_path, capsys):
+    """Issue 8: a header without --header was scored as one more item."""
+    rng = np.random.default_rng(0)
+    labels = rng.choice(["pos", "neg", "neu"], 40)
+    ints = rng.integers(0, 3, 40)
+    proba = rng.dirichlet(np.ones(3), 40).round(6)
+    cases = {
+        "labels.txt": ["label", *labels],               # label column, unique first value
+        "ints.txt": ["prediction", *ints],               # text over numbers
+        "proba.csv": ["neg,neu,pos", *(",".join(map(str, r)) for r in proba)],
+        "cols.csv": ["0,1,2", *(",".join(map(str, r)) for r in proba)],  # column numbers
+        "two_words.txt": ["gold label", *ints],          # more fields than the rest
+    }
+    for name, rows in cases.items():
+        path = _lines(tmp_path / name, rows)
+        with pytest.raises(ValueError, match=r"seems to have a header row.*--header") as info:
+            read_predictions(path)
+        assert repr(str(path)) in str(info.value)
+        # --header skips it; the values are the rows after it
+        got = read_predictions(path, header=True)
+        assert len(got) == 40
+    np.testing.assert_array_equal(read_predictions(tmp_path / "labels.txt", header=True), labels)
+    # through the CLI: exit 2 and one line naming the file and --header
+    gold = _lines(tmp_path / "gold.txt", ints)
+    status = main(["compare", str(gold), str(tmp_path / "ints.txt"), str(gold)],
+                  out=io.StringIO())
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and "ints.txt" in err and "--header" in err
+    assert "(header=True)" not in err
+
+
+def test_header_detection_leaves_data_alone(tmp_path):
+    rng = np.random.default_rng(1)
+    # a rare real label that also occurs later, ids (all distinct), few rows
+    rows = ["neu", *rng.choice(["pos", "neg"], 30), "neu"]
+    assert read_predictions(_lines(tmp_path / "a.txt", rows)).tolist() == rows
+    ids = [f"doc{i}" for i in range(50)]
+    assert read_predictions(_lines(tmp_path / "ids.txt", ids)).tolist() == ids
+    short = ["x", "pos", "neg", "pos"]  # too few rows to judge a label column
+    assert read_predictions(_lines(tmp_path / "s.txt", short)).tolist() == short
+    # a singleton first label is data when the user says so
+    single = ["rare", *rng.choice(["pos", "neg"], 30)]
+    path = _lines(tmp_path / "rare.txt", single)
+    with pytest.raises(ValueError, match="header"):
+        read_predictions(path)
+    assert read_predictions(path, header=False).tolist() == single
+    # one-hot and probability rows are never mistaken for a header
+    onehot = np.eye(3)[rng.integers(0, 3, 20)]
+    np.savetxt(tmp_path / "o.csv", onehot, delimiter=",", fmt="%d")
+    np.testing.assert_array_equal(read_predictions(tmp_path / "o.csv"), onehot)
+
+
+# ------------------------------------------------------------- soft rows
+def test_soft_rows_rounded_in_a_file_are_renormalised(tmp_path):
+    """Issue 8: rows written with a few decimals (sum 0.999999) were rejected."""
+    from sigtest.metrics._check_proba import ProbabilityRoundingWarning
+
+    proba = np.random.default_rng(2).dirichlet(np.ones(4), 30)
+    np.savetxt(tmp_path / "p.csv", proba, delimiter=",", fmt="%.6f")
+    written = np.loadtxt(tmp_path / "p.csv", delimiter=",")
+    assert np.abs(written.sum(axis=1) - 1).max() > 1e-6  # the old check failed here
+    with pytest.warns(ProbabilityRoundingWarning, match=r"The file '.*p\.csv'.*row\(s\)"):
+        got = read_predictions(tmp_path / "p.csv")
+    off = np.abs(written.sum(axis=1) - 1) > 1e-6
+    np.testing.assert_allclose(got[off].sum(axis=1), 1.0, rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(got[~off], written[~off])  # noise-level rows as written
+    np.testing.assert_allclose(got, proba, atol=5e-6)
+
+
+def test_soft_rows_off_name_file_line_and_plain_sum(tmp_path):
+    path = _lines(tmp_path / "p.tsv", ["a\tb", "0.5\t0.5", "0.5\t0.47", "0.2\t0.8"])
+    with pytest.raises(ValueError) as info:
+        read_predictions(path, header=True)
+    msg = str(info.value)
+    assert repr(str(path)) in msg and "line 3 sums to 0.97" in msg and "np.float64" not in msg
+    np.save(tmp_path / "p.npy", np.array([[0.5, 0.5], [0.5, 0.47]]))
+    with pytest.raises(ValueError, match=r"p\.npy'.*row 2 sums to 0\.97"):
+        read_predictions(tmp_path / "p.npy")
+    # label memberships (multilabel metrics) need not sum to 1
+    got = read_predictions(path, header=True, multilabel=True)
+    np.testing.assert_array_equal(got[1], [0.5, 0.47])
+    bad = _lines(tmp_path / "b.csv", ["0.5,0.5", "1.5,-0.5"])
+    with pytest.raises(ValueError, match=r"b\.csv'.*\[0, 1\].*line 2 holds 1\.5"):
+        read_predictions(bad)
+
+
+# ------------------------------------------------------------ file errors
+def test_file_errors_name_the_file(tmp_path):
+    cases = []
+    (tmp_path / "empty.txt").write_text("")
+    cases.append(("empty.txt", "is empty"))
+    (tmp_path / "blank.csv").write_text("\n\n")
+    cases.append(("blank.csv", "is empty"))
+    np.save(tmp_path / "obj.npy", np.array([{"a": 1}, None], dtype=object), allow_pickle=True)
+    cases.append(("obj.npy", "object array"))
+    (tmp_path / "junk.npy").write_bytes(b"not a numpy file")
+    cases.append(("junk.npy", "not a valid .npy"))
+    np.save(tmp_path / "cube.npy", np.zeros((2, 2, 2)))
+    cases.append(("cube.npy", "1-D or 2-D"))
+    (tmp_path / "ragged.csv").write_text("0.5,0.5\n0.2,0.3,0.5\n")
+    cases.append(("ragged.csv", "could not be read.*line 2"))
+    (tmp_path / "short.csv").write_text("0.5,0.5\n1.0\n0.2,0.8\n")
+    cases.append(("short.csv", "2 columns but its line 2 has 1 fields"))
+    (tmp_path / "bin.txt").write_bytes(b"\xff\xfe\x00\x81\n")
+    cases.append(("bin.txt", "not a UTF-8 text file"))
+    (tmp_path / "hdr.txt").write_text("label\n")
+    cases.append(("hdr.txt", None))
+    for name, match in cases:
+        if match is None:
+            with pytest.raises(ValueError, match="holds no rows after its header"):
+                read_predictions(tmp_path / name, header=True)
+            continue
+        with pytest.raises(ValueError, match=match) as info:
+            read_predictions(tmp_path / name)
+        assert name in str(info.value), name
+    with pytest.raises(ValueError, match="is a directory"):
+        read_predictions(tmp_path)
+
+
+def _write_systems(tmp_path, systems):
+    y, a, b = systems
+    for name, arr in (("gold", y), ("a", a), ("b", b)):
+        np.savetxt(tmp_path / f"{name}.txt", arr, fmt="%d")
+    return [str(tmp_path / f"{n}.txt") for n in ("gold", "a", "b")]
+
+
+def test_cli_input_errors_are_one_line_with_status_2(tmp_path, systems, capsys):
+    gold, a, b = _write_systems(tmp_path, systems)
+    np.savetxt(tmp_path / "short.txt", systems[1][:-1], fmt="%d")
+    (tmp_path / "empty.txt").write_text("")
+    np.save(tmp_path / "obj.npy", np.array(["x", 1], dtype=object), allow_pickle=True)
+    cases = [
+        ([gold, a, str(tmp_path / "short.txt")], r"short\.txt' has 299 rows but the gold "
+                                                 r"file '.*gold\.txt' has 300"),
+        ([gold, a, str(tmp_path / "empty.txt")], r"empty\.txt' is empty"),
+        ([gold, a, str(tmp_path / "obj.npy")], r"obj\.npy' holds a NumPy object array"),
+        ([str(tmp_path / "empty.txt"), a, b], r"empty\.txt' is empty"),
+        ([gold, a, b, "--labels", "0,x"], "--labels holds 'x', but the gold labels are "
+                                          "integers"),
+        ([gold, a, b, "--pos-label", "pos"], "--pos-label holds 'pos'"),
+    ]
+    for args, match in cases:
+        assert main(["compare", *args], out=io.StringIO()) == 2, args
+        err = capsys.readouterr().err
+        assert err.startswith("sigtest: error: ") and err.count("\n") == 1, err
+        assert "Traceback" not in err
+        import re
+
+        assert re.search(match, err), (match, err)
+    # argparse usage errors: status 2 as well, returned (not raised) by main
+    assert main(["compare"], out=io.StringIO()) == 2
+    assert "sigtest compare: error:" in capsys.readouterr().err
+
+
+def test_outputs_are_checked_before_computing(tmp_path, systems, capsys, monkeypatch):
+    """Issue 8: -o /missing/dir/out.csv failed after all the computing."""
+    import sigtest._compare
+
+    gold, a, b = _write_systems(tmp_path, systems)
+
+    def no_compare(*args, **kwargs):  # pragma: no cover - must not be reached
+        raise AssertionError("compare ran before the output was checked")
+
+    monkeypatch.setattr(sigtest._compare, "compare", no_compare)
+    (tmp_path / "taken.csv").write_text("old\n")
+    cases = [
+        (str(tmp_path / "missing" / "out.csv"), "directory .*missing' of -o/--output does "
+                                                "not exist"),
+        (str(tmp_path), "is a directory"),
+        (str(tmp_path / "taken.csv"), "taken.csv' exists; pass --overwrite"),
+        (str(tmp_path / "gold.txt" / "out.csv"), "gold.txt' .*is not a directory"),
+    ]
+    for output, match in cases:
+        status = main(["compare", gold, a, b, "-o", output], out=io.StringIO())
+        err = capsys.readouterr().err
+        assert status == 2 and err.count("\n") == 1, err
+        import re
+
+        assert re.search(match, err), (match, err)
+    assert (tmp_path / "taken.csv").read_text() == "old\n"
+    monkeypatch.undo()
+    out = io.StringIO()
+    assert main(["compare", gold, a, b, "-m", "accuracy", "-B", "99", "--format", "csv",
+                 "-o", str(tmp_path / "taken.csv"), "--overwrite"], out=out) == 0
+    assert out.getvalue() == ""
+    assert pd.read_csv(tmp_path / "taken.csv").shape[0] == 1
+
+
+def test_subprocess_error_has_no_traceback(tmp_path, systems):
+    gold, a, b = _write_systems(tmp_path, systems)
+    (tmp_path / "empty.csv").write_text("")
+    proc = subprocess.run(
+        [sys.executable, "-m", "sigtest", "compare", gold, a, str(tmp_path / "empty.csv"),
+         "-o", str(tmp_path / "nowhere" / "out.csv")],
+        capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith("sigtest: error: ") and "nowhere" in proc.stderr

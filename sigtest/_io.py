@@ -1,0 +1,264 @@
+"""Reading gold labels, predictions and item ids from files (used by the CLI).
+
+Formats, chosen by suffix: ``.npy`` (a NumPy array, never unpickled),
+``.csv`` (comma separated), ``.tsv`` (tab separated), anything else
+whitespace-separated text. One column gives labels (int64 when every value
+is an integer written without leading zeros, else str); several columns give
+an ``(n_samples, n_classes)`` float64 array of probabilities (or of label
+memberships with ``multilabel=True``).
+
+Every error is a :class:`ValueError` whose message names the file, and the
+line for problems in a line (lines count from 1, a header line included).
+
+Header rows
+-----------
+With ``header=None`` (the default) a first row that does not look like the
+rest of its column stops the reading with an error that suggests
+``--header`` (skip it) or ``--no-header`` (it is data). The first row is
+taken for a header when
+
+* several columns: it holds no number while every other row holds only
+  numbers, or it holds integers (column numbers such as ``0,1,2``) that do
+  not make a valid row (values in [0, 1] and, for distributions, a sum
+  within the rounding tolerance) while every other row is valid, or it has
+  more fields than the other rows;
+* one column of numbers: it is not a number while the (at least 2) other
+  rows all are;
+* one column of labels: its value never occurs again while the other rows
+  (at least 10) hold few distinct labels, at most ``min(50, (n - 1) // 5)``,
+  i.e. every label is seen 5 times on average. A real label seen only in
+  line 1 of a file with few classes is rare (at most the number of
+  labels seen once divided by ``n``); item-id files (all values distinct)
+  are never taken for headed.
+
+Soft rows
+---------
+Rows of probabilities go through
+:func:`sigtest.metrics._check_proba.normalize_rows`, the same rule as arrays
+given to the metrics: a sum within ``1e-6`` of 1 is used as given, within
+``1e-3`` (4 printed decimals over up to 20 classes) the row is divided by
+its sum with a warning, further off is an error naming the file, the line
+and the sum.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .metrics._check_proba import ROW_SUM_RENORM_ATOL, normalize_rows
+
+__all__ = ["read_predictions"]
+
+_MIN_ROWS_LABEL_HEADER = 10  # rows after line 1 needed to judge a label column
+_MAX_DISTINCT_LABELS = 50
+
+
+def _header_error(path, reason):
+    return ValueError(
+        f"The file {str(path)!r} seems to have a header row: {reason}. Pass --header "
+        "(header=True) to skip it, or --no-header (header=False) if line 1 is data."
+    )
+
+
+def _as_numbers(cells):
+    """Float values of string ``cells`` (NaN where a cell is not a number)."""
+    flat = pd.to_numeric(pd.Series(cells.ravel()), errors="coerce").to_numpy(np.float64)
+    return flat.reshape(cells.shape)
+
+
+def _valid_rows(values, multilabel):
+    """Boolean mask of rows with finite values in [0, 1] (and, for distributions,
+    a sum within the rounding tolerance)."""
+    ok = np.all(np.isfinite(values) & (values >= 0) & (values <= 1), axis=1)
+    if not multilabel:
+        ok &= np.abs(values.sum(axis=1) - 1.0) <= ROW_SUM_RENORM_ATOL
+    return ok
+
+
+def _detect_header(path, cells, multilabel):
+    """Raise if line 1 of the string table ``cells`` looks like a header."""
+    n, m = cells.shape
+    if n < 2:
+        return
+    first, rest = cells[0], cells[1:]
+    if m > 1:
+        filled = rest != ""
+        if not filled.all() and filled[:, : filled.sum(axis=1).max()].all() \
+                and (cells[0] != "").all():
+            raise _header_error(path, f"line 1 has {m} fields, the other rows "
+                                      f"{int(filled.sum(axis=1).max())}")
+        num = _as_numbers(cells)
+        rest_numeric = not np.isnan(num[1:]).any()
+        if rest_numeric and np.isnan(num[0]).all():
+            raise _header_error(path, f"line 1 ({', '.join(map(str, first))}) holds text, the "
+                                      f"other {n - 1} rows numbers")
+        if rest_numeric and n >= 3 and not np.isnan(num[0]).any() \
+                and np.array_equal(num[0], np.round(num[0])):
+            valid = _valid_rows(num, multilabel)
+            if not valid[0] and valid[1:].all():
+                what = "label memberships" if multilabel else "probability distributions"
+                raise _header_error(path, f"line 1 ({', '.join(map(str, first))}) is not one "
+                                          f"of the {what} of the other {n - 1} rows")
+        return
+    col, head = rest[:, 0], first[0]
+    num = _as_numbers(cells[:, 0])
+    if n >= 3 and np.isnan(num[0]) and not np.isnan(num[1:]).any():
+        raise _header_error(path, f"line 1 ({head!r}) is not a number, the other {n - 1} "
+                                  "rows are")
+    distinct = np.unique(col)
+    if (n - 1 >= _MIN_ROWS_LABEL_HEADER
+            and len(distinct) <= min(_MAX_DISTINCT_LABELS, (n - 1) // 5)
+            and head not in set(distinct.tolist())):
+        raise _header_error(path, f"line 1 ({head!r}) never occurs again, while the other "
+                                  f"{n - 1} rows hold only {len(distinct)} distinct labels")
+
+
+def _read_npy(path):
+    with open(path, "rb") as fh:
+        if fh.read(6) != b"\x93NUMPY":
+            raise ValueError(f"The file {str(path)!r} is not a valid .npy file (it does not "
+                             "start with the NumPy header); save it with numpy.save.")
+    try:
+        values = np.load(path, allow_pickle=False)
+    except ValueError as exc:
+        if "Object arrays" in str(exc) or "allow_pickle" in str(exc):
+            raise ValueError(
+                f"The file {str(path)!r} holds a NumPy object array, which sigtest does not "
+                "load (unpickling can run code); save numbers or strings instead, e.g. "
+                "np.save(path, values.astype(str))."
+            ) from None
+        raise ValueError(f"The file {str(path)!r} is not a valid .npy file: {exc}") from None
+    except (OSError, EOFError) as exc:
+        raise ValueError(f"The file {str(path)!r} is not a valid .npy file: {exc}") from None
+    if values.dtype.kind not in "biufUS":
+        raise ValueError(f"The file {str(path)!r} holds an array of dtype {values.dtype}; "
+                         "sigtest reads numbers or strings.")
+    if values.dtype.kind == "S":
+        values = values.astype(str)
+    if values.ndim not in (1, 2) or values.size == 0:
+        raise ValueError(f"The file {str(path)!r} must hold a non-empty 1-D or 2-D array; "
+                         f"it holds one of shape {values.shape}.")
+    return values
+
+
+def _read_table(path, header):
+    """The cells of a text file as a 2-D str array (missing fields: ``""``)."""
+    sep = {".csv": ",", ".tsv": "\t"}.get(path.suffix, r"\s+")
+    try:
+        frame = pd.read_csv(
+            path, sep=sep, header=None, dtype=str, keep_default_na=False,
+            engine="python" if sep == r"\s+" else "c",
+        )
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"The file {str(path)!r} is empty.") from None
+    except pd.errors.ParserError as exc:
+        raise ValueError(f"The file {str(path)!r} could not be read: "
+                         f"{str(exc).strip()}.") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"The file {str(path)!r} is not a UTF-8 text file; .npy, .csv, "
+                         ".tsv and whitespace-separated text are read.") from None
+    cells = frame.fillna("").to_numpy(dtype=str)
+    if header:
+        cells = cells[1:]
+        # a header with more fields than the data (e.g. "gold label") leaves empty columns
+        cells = cells[:, (cells != "").any(axis=0) | (np.arange(cells.shape[1]) == 0)]
+    if cells.shape[0] == 0:
+        raise ValueError(f"The file {str(path)!r} holds no rows"
+                         + (" after its header." if header else "."))
+    return cells
+
+
+def read_predictions(path, *, header=None, multilabel=False):
+    """Read gold labels, predictions or item ids from ``path``.
+
+    Parameters
+    ----------
+    path : str or Path
+        ``.npy``, ``.csv``, ``.tsv`` or whitespace-separated text.
+    header : bool or None, default=None
+        Whether the first row holds column names (True: skip it; False: it
+        is data). None detects a header row and raises an error suggesting
+        ``--header`` (see the rule in the module docstring).
+    multilabel : bool, default=False
+        Whether several columns hold label memberships in [0, 1] (rows need
+        not sum to 1) rather than probability distributions.
+
+    Returns
+    -------
+    values : ndarray of shape (n_samples,) or (n_samples, n_columns)
+        1-D labels (int64 if all values are integers, else str), or a 2-D
+        float64 array when the file has several columns.
+
+    Warns
+    -----
+    ProbabilityRoundingWarning
+        Rows of probabilities that sum to 1 only up to rounding were
+        renormalised (see :func:`sigtest.metrics._check_proba.normalize_rows`).
+
+    Raises
+    ------
+    ValueError
+        A missing, empty or unreadable file, an object ``.npy`` array, a
+        header row without ``header=True``, text where numbers are needed,
+        values outside [0, 1] or rows that do not sum to 1; the message
+        names the file (and the line).
+    """
+    path = Path(path)
+    if not path.exists():
+        raise ValueError(f"The file {str(path)!r} does not exist.")
+    if not path.is_file():
+        raise ValueError(f"{str(path)!r} is a directory, not a file.")
+    offset = 1  # line number of row 0
+    if path.suffix == ".npy":
+        values = _read_npy(path)
+        where = "row"
+    else:
+        cells = _read_table(path, header)
+        offset, where = (2 if header else 1), "line"
+        if header is None:
+            _detect_header(path, cells, multilabel)
+        missing = cells == ""
+        if missing.any():
+            i = int(np.flatnonzero(missing.any(axis=1))[0])
+            raise ValueError(
+                f"The file {str(path)!r} has {cells.shape[1]} columns but its line "
+                f"{i + offset} has {int((~missing[i]).sum())} fields.")
+        values = cells[:, 0] if cells.shape[1] == 1 else cells
+    if values.ndim == 2:
+        values = _check_soft(path, values, multilabel, offset, where)
+    elif values.dtype.kind in "UO":
+        try:
+            as_int = values.astype(np.int64)
+            if np.array_equal(as_int.astype(str), values.astype(str)):
+                values = as_int
+        except (ValueError, OverflowError):
+            pass
+    return values
+
+
+def _check_soft(path, values, multilabel, offset, where):
+    """Several columns: finite numbers in [0, 1], rows summing to 1 unless multilabel."""
+    what = "label memberships" if multilabel else "probabilities"
+    if values.dtype.kind in "US":
+        num = _as_numbers(values)
+        bad = np.isnan(num) & (np.char.lower(values.astype(str)) != "nan")
+        if bad.any():
+            i, j = np.argwhere(bad)[0]
+            raise ValueError(
+                f"The file {str(path)!r} has {values.shape[1]} columns, so it must hold "
+                f"numbers ({what}), but its {where} {i + offset} holds {values[i, j]!r}.")
+        values = num
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    out = ~(np.isfinite(values) & (values >= 0) & (values <= 1))
+    if out.any():
+        i, j = np.argwhere(out)[0]
+        raise ValueError(
+            f"The file {str(path)!r} must hold {what} in [0, 1], but its {where} {i + offset} "
+            f"holds {float(values[i, j])!r}.")
+    if not multilabel:
+        values = normalize_rows(values, f"The file {str(path)!r}",
+                                row_name=lambda i: f"{where} {i + offset}")
+    return values
