@@ -3,8 +3,12 @@
 import numpy as np
 import pandas as pd
 
+from ._format import format_level, format_pvalue
 from ._letters import compact_letter_display
 from ._results import _stars
+
+_CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "BH",
+                     None: "uncorrected"}
 
 __all__ = ["ComparisonResult", "FRAME_COLUMNS"]
 
@@ -13,11 +17,13 @@ FRAME_COLUMNS = [
     "system_b",
     "metric",
     "test",
+    "alternative",
     "score_a",
     "score_b",
     "delta",
     "ci_low",
     "ci_high",
+    "ci_level",
     "pvalue",
     "pvalue_adj",
     "significant",
@@ -52,6 +58,9 @@ class ComparisonResult:
         ``"all"`` or ``"baseline"``.
     n_runs : int
         Number of separate runs (``runs="each"``) or CV repeats; 1 otherwise.
+    ci : str
+        ``"marginal"`` or ``"simultaneous"`` intervals (see
+        :func:`sigtest.compare`); the ``ci_level`` column gives each level.
     predictions : dict
         The predictions the tests ran on (for :func:`cross_val_compare`, the
         out-of-fold predictions; a list of arrays per system when there are
@@ -59,7 +68,7 @@ class ComparisonResult:
     """
 
     def __init__(self, frame, *, systems, metrics, tests, greater_is_better, alpha,
-                 correction, pairs, n_runs, predictions, inputs):
+                 correction, pairs, n_runs, predictions, inputs, ci="marginal"):
         self._frame = frame
         self.systems = list(systems)
         self.metrics = list(metrics)
@@ -69,6 +78,7 @@ class ComparisonResult:
         self.correction = correction
         self.pairs = pairs
         self.n_runs = n_runs
+        self.ci = ci
         self.predictions = predictions
         self._inputs = inputs
 
@@ -76,12 +86,21 @@ class ComparisonResult:
     def to_frame(self):
         """Tidy DataFrame: one row per (pair, metric, test[, run]).
 
-        Columns: ``[run,] system_a, system_b, metric, test, score_a, score_b,
-        delta, ci_low, ci_high, pvalue, pvalue_adj, significant,
-        n_resamples``. ``delta = score_b - score_a``; the interval is the
-        interval of ``delta``; ``significant`` is ``pvalue_adj <= alpha``.
-        The ``run`` column (0-based) is present when several runs or CV
-        repeats were tested separately.
+        Columns: ``[run,] system_a, system_b, metric, test, alternative,
+        score_a, score_b, delta, ci_low, ci_high, ci_level, pvalue,
+        pvalue_adj, significant, n_resamples``. ``delta = score_b -
+        score_a``; ``alternative`` is the alternative of the p-value
+        (``"two-sided"`` for ``pairs="all"``); the interval is the interval
+        of ``delta`` at level ``ci_level`` (NaN without interval);
+        ``pvalue`` is raw, ``pvalue_adj`` corrected; ``significant`` is
+        ``pvalue_adj <= alpha``; ``n_resamples`` counts the resamples (or
+        enumerated patterns) of the p-value test. The ``run`` column
+        (0-based) is present when several runs or CV repeats were tested
+        separately.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
         """
         return self._frame.copy()
 
@@ -168,8 +187,8 @@ class ComparisonResult:
         Returns
         -------
         letters : pandas.DataFrame
-            Indexed by system, best first, with columns ``score`` and
-            ``letters``.
+            Indexed by system, best first (ties by name), with columns
+            ``score`` and ``letters``.
 
         Raises
         ------
@@ -210,7 +229,11 @@ class ComparisonResult:
                 f"this result was computed with pairs={self.pairs!r}."
             )
         sign = -1.0 if self._greater_is_better[metric] else 1.0
-        order = np.lexsort((np.arange(k), sign * scores))
+        # ties broken by name, not by input order: the letters do not depend
+        # on the order in which the systems were given
+        name_rank = np.argsort(np.argsort(np.asarray(self.systems, dtype=object), kind="stable"),
+                               kind="stable")
+        order = np.lexsort((name_rank, sign * scores))
         letters = compact_letter_display(sig, order=order)
         names = [self.systems[i] for i in order]
         out = pd.DataFrame(
@@ -231,18 +254,46 @@ class ComparisonResult:
     def to_latex(self, buf=None, *, float_format="%.4f", **kwargs):
         """LaTeX table of :meth:`to_frame` (``pandas.DataFrame.to_latex``).
 
-        Adjusted p-values carry stars (``*`` <= .05, ``**`` <= .01). Needs
-        ``jinja2`` (a pandas requirement for LaTeX output).
+        p-values print as ``<0.0001`` rather than ``0.0000``; adjusted
+        p-values carry stars (``*`` <= .05, ``**`` <= .01); the columns are
+        named ``p (raw)``, ``p (<correction>)`` and ``resamples (p-test)``.
+        Needs ``jinja2`` (a pandas requirement for LaTeX output).
+
+        Parameters
+        ----------
+        buf : str, path or file-like, optional
+            Where to write; the LaTeX text is returned when None.
+        float_format : str, default="%.4f"
+            Format of the other float columns.
+        **kwargs
+            Passed to :meth:`pandas.DataFrame.to_latex`.
+
+        Returns
+        -------
+        latex : str or None
         """
         frame = self._frame.copy()
-        frame["stars"] = [_stars(p) for p in frame["pvalue_adj"]]
-        frame = frame.drop(columns=["significant"])
+        frame["pvalue"] = [format_pvalue(p) for p in frame["pvalue"]]
+        frame["pvalue_adj"] = [f"{format_pvalue(p)}{_stars(p)}" for p in frame["pvalue_adj"]]
+        frame = frame.drop(columns=["significant"]).rename(columns={
+            "pvalue": "p (raw)",
+            "pvalue_adj": f"p ({_CORRECTION_NAMES.get(self.correction, self.correction)})",
+            "n_resamples": "resamples (p-test)",
+        })
         kwargs.setdefault("index", False)
         kwargs.setdefault("escape", True)  # system and metric names often hold "_"
         return frame.to_latex(buf, float_format=float_format, **kwargs)
 
+    def _ci_header(self):
+        levels = sorted({float(v) for v in self._frame["ci_level"] if np.isfinite(v)})
+        text = ", ".join(format_level(v) for v in levels) if levels else ""
+        if self.ci == "simultaneous":
+            return f"CI (simultaneous, {text})" if text else "CI (simultaneous)"
+        return f"CI {text} (unadjusted)" if text else "CI (unadjusted)"
+
     def _display_frame(self):
         f = self._frame
+        corr = _CORRECTION_NAMES.get(self.correction, self.correction)
         out = pd.DataFrame({
             **({"run": f["run"]} if "run" in f else {}),
             "metric": f["metric"],
@@ -251,20 +302,23 @@ class ComparisonResult:
             "score_a": f["score_a"].map("{:.4f}".format),
             "score_b": f["score_b"].map("{:.4f}".format),
             "delta": f["delta"].map("{:+.4f}".format),
-            "CI": [f"[{lo:+.4f}, {hi:+.4f}]" for lo, hi in zip(f["ci_low"], f["ci_high"])],
-            "p": f["pvalue"].map("{:.4f}".format),
-            "p_adj": [f"{p:.4f} {_stars(p)}".rstrip() for p in f["pvalue_adj"]],
+            self._ci_header(): [f"[{lo:+.4f}, {hi:+.4f}]"
+                                for lo, hi in zip(f["ci_low"], f["ci_high"])],
+            "p (raw)": [format_pvalue(p) for p in f["pvalue"]],
+            f"p ({corr})": [f"{format_pvalue(p)} {_stars(p)}".rstrip()
+                            for p in f["pvalue_adj"]],
         })
         if len(self.tests) > 1:
             out.insert(1, "test", f["test"])
         return out
 
     def __str__(self):
+        alts = sorted(set(self._frame["alternative"].dropna()))
         head = (
             f"ComparisonResult: {len(self.systems)} systems, {len(self.metrics)} metric(s), "
             f"pairs={self.pairs!r}, correction={self.correction!r}, alpha={self.alpha}"
             + (f", {self.n_runs} runs" if self.n_runs > 1 else "")
-            + f"\ntest: {', '.join(self.tests)}; delta = B - A; "
+            + f"\ntest: {', '.join(self.tests)} ({', '.join(alts) or 'n/a'}); delta = B - A; "
             "stars on adjusted p: * <= .05, ** <= .01"
         )
         return head + "\n" + self._display_frame().to_string(index=False)
@@ -282,19 +336,34 @@ class ComparisonResult:
         Takes the keyword arguments of :func:`sigtest.compare` that do not
         concern the data (``metrics``, ``test``, ``pairs``, ``baseline``,
         ``correction``, ``alpha``, ``n_jobs``, ``random_state``, ``verbose``,
-        ``runs``); unspecified ones keep their previous value.
+        ``runs``, ``labels``, ``pos_label``, ``ci``), validated as
+        :func:`sigtest.compare` validates them; unspecified ones keep their
+        previous value.
+
+        Parameters
+        ----------
+        **kwargs
+            Options of :func:`sigtest.compare`.
 
         Returns
         -------
         result : ComparisonResult
-        """
-        from ._compare import _compare_inputs
 
-        allowed = {"metrics", "test", "pairs", "baseline", "correction", "alpha", "n_jobs",
-                   "random_state", "verbose", "runs"}
-        unknown = set(kwargs) - allowed
+        Raises
+        ------
+        TypeError
+            An unknown keyword.
+        ValueError
+            An invalid value (the message names the parameter).
+        """
+        from ._compare import COMPARE_OPTIONS, _compare_inputs
+        from .utils._param_validation import validate_parameter_constraints
+
+        unknown = set(kwargs) - set(COMPARE_OPTIONS)
         if unknown:
             raise TypeError(f"recompare() got unexpected arguments {sorted(unknown)}.")
+        validate_parameter_constraints(
+            {k: COMPARE_OPTIONS[k] for k in kwargs}, kwargs, caller_name="recompare")
         if "runs" in kwargs:
             kwargs["runs_mode"] = kwargs.pop("runs")
         data = self._inputs

@@ -62,13 +62,16 @@ def _check_soft_targets(soft_targets, n_samples, n_classes):
         "correction": [StrOptions(set(CORRECTIONS)), None],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "verbose": ["boolean"],
+        "labels": ["array-like", None],
+        "pos_label": [Real, str, "boolean", None],
+        "ci": [StrOptions({"marginal", "simultaneous"})],
     },
     prefer_skip_nested_validation=True,
 )
 def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy", "f1_macro"),
                       test=None, method="auto", soft_targets=None, n_jobs=None,
                       random_state=None, pairs="all", baseline=None, correction="holm",
-                      alpha=0.05, verbose=False):
+                      alpha=0.05, verbose=False, labels=None, pos_label=None, ci="marginal"):
     """Cross-validate several estimators on the same folds and compare them.
 
     Every estimator gets the *same* folds; its out-of-fold predictions come
@@ -115,6 +118,14 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         Seeds the fold shuffles and the tests (two independent child seeds).
         It does not touch the estimators' own ``random_state``.
     pairs, baseline, correction, alpha, verbose
+        As in :func:`sigtest.compare`.
+    labels : array-like, optional
+        Class set of class-averaged metrics, as in :func:`sigtest.compare`
+        (default: the labels of ``y``).
+    pos_label : int, str or bool, optional
+        The class of the one-class metrics ``"f1"``, ``"precision"``,
+        ``"recall"``, as in :func:`sigtest.compare`.
+    ci : {"marginal", "simultaneous"}, default="marginal"
         As in :func:`sigtest.compare`.
 
     Returns
@@ -197,6 +208,7 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         targets, runs, classes if method == "predict_proba" else None, metrics=metric_objs,
         test=test, pairs=pairs, baseline=baseline, correction=correction, alpha=alpha,
         n_jobs=n_jobs, random_state=test_seed, verbose=verbose, runs_mode="each",
+        labels=labels, pos_label=pos_label, ci=ci,
     )
     result.cv_splits = splits
     return result

@@ -41,10 +41,15 @@ def test_equals_pair_by_pair_with_spawned_seeds():
     names = list(preds)
     pairs = list(itertools.combinations(names, 2))
     # one (p-value, interval) seed pair per system pair, shared by the metrics
+    # (names s0..s3 are sorted: the canonical pair order is the input order)
     seeds = spawn_seeds(42, len(pairs) * 2)
-    labels = np.unique(np.concatenate([y, *preds.values()]))
-    assert 7 in labels
+    union = np.unique(np.concatenate([y, *preds.values()]))
+    assert 7 in union
+    with pytest.warns(UserWarning, match=r"\['s3'\] predict labels absent.*s3: \[7\]"):
+        compare(y, preds, metrics=metrics, test=_fast_tests(), random_state=42)
     for metric in metrics:
+        # the class set of macro-F1 is the gold set; accuracy has no class set
+        labels = np.unique(y) if metric == "f1_macro" else union
         for k, (a, b) in enumerate(pairs):
             p = PairedPermutation(n_resamples=B, random_state=seeds[2 * k]).test(
                 y, preds[a], preds[b], metric=metric, labels=labels)
@@ -61,15 +66,16 @@ def test_equals_pair_by_pair_with_spawned_seeds():
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
-def test_labels_fixed_from_all_systems():
+def test_labels_fixed_from_the_gold_set():
     # macro-F1 of a system must be the same in every pair it appears in,
-    # even though a class appears only in the predictions of one system
+    # even though a label appears only in the predictions of one system; the
+    # class set is the gold set, so that label is not a class
     y, preds = _systems()
     preds["s0"] = preds["s0"].copy()
     preds["s0"][:10] = 9
     frame = compare(y, preds, metrics="f1_macro", test=PairedPermutation(n_resamples=B),
                     random_state=0).to_frame()
-    labels = np.unique(np.concatenate([y, *preds.values()]))
+    labels = np.unique(y)
     for name, pred in preds.items():
         expected = get_metric("f1_macro")(y, pred, labels=labels, zero_division=0.0)
         seen = pd.concat([frame.loc[frame.system_a == name, "score_a"],
@@ -160,8 +166,9 @@ def test_dataframe_input_and_outputs(tmp_path):
                   random_state=0)
     frame = res.to_frame()
     assert list(frame.columns) == [
-        "system_a", "system_b", "metric", "test", "score_a", "score_b", "delta", "ci_low",
-        "ci_high", "pvalue", "pvalue_adj", "significant", "n_resamples"]
+        "system_a", "system_b", "metric", "test", "alternative", "score_a", "score_b", "delta",
+        "ci_low", "ci_high", "ci_level", "pvalue", "pvalue_adj", "significant", "n_resamples"]
+    assert set(frame.alternative) == {"two-sided"} and set(frame.ci_level) == {0.95}
     summary = res.summary()
     assert list(summary.index) == ["s0", "s1", "s2"]
     assert list(summary.columns) == ["accuracy", "f1_macro"]

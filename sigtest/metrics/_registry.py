@@ -27,11 +27,18 @@ they fill silently.
 most ``K**3`` cells (true, A, B) and resamples cells instead of items.
 
 A metric registered with only a ``score_func`` is valid too: the engine then
-falls back to calling it on resampled index batches (slow path).
+falls back to calling it on resampled index batches (slow path). Such a
+plain callable (e.g. ``sklearn.metrics.matthews_corrcoef``) is wrapped in
+:class:`PlainScore` and called with only the keyword arguments its signature
+accepts: the class set ``labels`` that sigtest fixes internally is not
+passed to a function that cannot take it, and any other keyword it cannot
+take (``sample_weight``, ``zero_division``, a fixed ``kwargs`` entry) is a
+``TypeError`` naming the keyword.
 """
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
@@ -44,6 +51,7 @@ __all__ = [
     "unregister_metric",
     "get_metric",
     "get_metric_names",
+    "PlainScore",
 ]
 
 _INPUT_TYPES = ("labels", "proba", "multilabel")
@@ -119,6 +127,16 @@ class Metric:
                 raise TypeError(f"Metric {attr!r} must be callable. Got {type(value).__name__}.")
         if self.cellwise and self.statistics is None:
             raise ValueError("Metric 'cellwise=True' requires 'statistics' and 'aggregate'.")
+        if self.statistics is None and not isinstance(self.score_func, PlainScore):
+            object.__setattr__(self, "score_func", PlainScore(self.score_func))
+        if isinstance(self.score_func, PlainScore):
+            bad = [k for k in self.kwargs if not self.score_func.accepts(k)]
+            if bad:
+                raise TypeError(
+                    f"Metric {self.name!r}: its score_func "
+                    f"{self.score_func.__name__!r} does not accept the fixed keyword "
+                    f"argument(s) {bad}."
+                )
         object.__setattr__(self, "kwargs", MappingProxyType(dict(self.kwargs)))
 
     @property
@@ -342,6 +360,80 @@ class _StatisticsScore:
 
     def __repr__(self):
         return f"score_from_statistics({self.statistics!r}, {self.aggregate!r})"
+
+
+class PlainScore:
+    """A plain ``score_func`` called with only the keywords it accepts.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(y_true, y_pred, **kwargs) -> float``, e.g.
+        :func:`sklearn.metrics.matthews_corrcoef`.
+
+    Notes
+    -----
+    ``labels`` (the class set that :func:`sigtest.compare` and the tests fix
+    for hard-label metrics) is dropped when ``func`` cannot take it; any
+    other keyword ``func`` cannot take raises ``TypeError`` naming it, so
+    that an argument the user gave is never ignored silently. A function
+    with ``**kwargs`` (or whose signature cannot be read) gets everything.
+
+    Examples
+    --------
+    >>> from sklearn.metrics import matthews_corrcoef
+    >>> from sigtest.metrics._registry import PlainScore
+    >>> mcc = PlainScore(matthews_corrcoef)
+    >>> mcc([0, 1, 1, 0], [0, 1, 1, 0], labels=[0, 1])
+    1.0
+    """
+
+    #: Keywords sigtest passes on its own, dropped when ``func`` cannot take them.
+    internal = frozenset({"labels"})
+
+    def __init__(self, func):
+        if not callable(func):
+            raise TypeError(f"The 'func' parameter must be callable. Got {type(func).__name__}.")
+        self.func = func
+        self.__name__ = getattr(func, "__name__", type(func).__name__)
+        self.__wrapped__ = func
+        try:
+            params = inspect.signature(func).parameters.values()
+        except (TypeError, ValueError):  # builtins without a signature
+            self._accepted = None
+        else:
+            if any(p.kind == p.VAR_KEYWORD for p in params):
+                self._accepted = None
+            else:
+                self._accepted = frozenset(
+                    p.name for p in params
+                    if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+                )
+
+    def accepts(self, name):
+        """Whether ``func`` takes the keyword argument ``name``."""
+        return self._accepted is None or name in self._accepted
+
+    def __call__(self, y_true, y_pred, **kwargs):
+        if self._accepted is not None:
+            bad = [k for k in kwargs if k not in self._accepted and k not in self.internal]
+            if bad:
+                raise TypeError(
+                    f"The metric function {self.__name__!r} does not accept the keyword "
+                    f"argument(s) {bad}; remove them (or register a function that takes "
+                    "them)."
+                )
+            kwargs = {k: v for k, v in kwargs.items() if k in self._accepted}
+        return self.func(y_true, y_pred, **kwargs)
+
+    def __eq__(self, other):
+        return isinstance(other, PlainScore) and other.func == self.func
+
+    def __hash__(self):
+        return hash(self.func)
+
+    def __repr__(self):
+        return f"PlainScore({self.func!r})"
 
 
 def weighted_column_sums(stats, sample_weight=None):

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..metrics._registry import Metric, get_metric, weighted_column_sums
 
-__all__ = ["PairedStatistics", "prepare_paired"]
+__all__ = ["PairedStatistics", "prepare_paired", "prepare_paired_runs"]
 
 _COMPRESS_OPTIONS = ("auto", True, False)
 
@@ -352,6 +352,12 @@ def prepare_paired(
         params["labels"] = _as_array(labels, "labels")
 
     if not metric.has_statistics:
+        accepts = getattr(metric.score_func, "accepts", None)
+        if labels is not None and accepts is not None and not accepts("labels"):
+            raise TypeError(
+                f"The 'labels' parameter was given but the function of metric "
+                f"{metric.name!r} ({metric.score_func.__name__!r}) does not accept it."
+            )
         if compress is True:
             raise ValueError(
                 f"compress=True needs a cellwise metric with statistics; {metric.name!r} has none."
@@ -395,3 +401,118 @@ def prepare_paired(
     score_a = float(metric.aggregate(sums_a, **params))
     score_b = float(metric.aggregate(sums_b, **params))
     return PairedStatistics(metric, params, n, stats_a, stats_b, counts, score_a, score_b)
+
+
+def _check_runs(runs, name, n):
+    if isinstance(runs, np.ndarray):
+        runs = list(runs)
+    runs = [_as_array(r, name) for r in runs]
+    if not runs:
+        raise ValueError(f"The '{name}' parameter must hold at least one run.")
+    for k, r in enumerate(runs):
+        if r.shape[0] != n:
+            raise ValueError(
+                f"Run {k} of '{name}' has {r.shape[0]} samples but 'y_true' has {n}."
+            )
+    return runs
+
+
+def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, **metric_params):
+    r"""Paired statistics of two systems with several runs each, averaged per item.
+
+    The row of item :math:`i` of system A is the mean of its per-item
+    sufficient statistics over A's :math:`R_A` runs,
+    :math:`\bar s_{A,i} = R_A^{-1} \sum_r s(y_i, \hat y^{(r)}_{A,i})`, and the
+    same for B over its :math:`R_B` runs (``R_A`` and ``R_B`` may differ).
+    The observed score is ``aggregate`` of the column sums, which equals the
+    score of the runs pooled (every run concatenated). Any paired test then
+    resamples the ``N`` items with both systems' averaged rows: the item, not
+    the (item, run) copy, is the resampling unit. For additive statistics this
+    is the cluster bootstrap / cluster permutation with the item as cluster,
+    so it tests "is B better than A on average over runs" with the item
+    variability (and the run variability inside each item) correctly counted
+    once.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+    runs_a, runs_b : sequence of array-like
+        The runs of A and of B, each of the shape of one prediction.
+    metric : str or Metric
+        Must have sufficient statistics (a ``ValueError`` otherwise: the
+        average of per-item statistics is what makes the test valid).
+    labels : array-like, optional
+        Class set of a hard-label metric; default: the union of ``y_true``
+        and every run of A and B.
+    **metric_params
+        Extra metric parameters.
+
+    Returns
+    -------
+    paired : PairedStatistics
+        Uncompressed (``counts is None``), one row per item.
+
+    Raises
+    ------
+    ValueError
+        A metric without statistics, empty runs, mismatched lengths.
+
+    Examples
+    --------
+    >>> from sigtest.tests_._paired import prepare_paired_runs
+    >>> y = [0, 1, 1, 0]
+    >>> paired = prepare_paired_runs(y, [[0, 1, 0, 0], [0, 1, 1, 0]], [[0, 1, 1, 1]],
+    ...                              "accuracy")
+    >>> paired.score_a, paired.score_b
+    (0.875, 0.75)
+    >>> paired.stats_a[:, 0].tolist()
+    [1.0, 1.0, 0.5, 1.0]
+    """
+    metric = get_metric(metric)
+    if not metric.has_statistics:
+        raise ValueError(
+            f"Metric {metric.name!r} has no sufficient statistics, so its per-item values "
+            "cannot be averaged over runs; use runs='each' (one test per run)."
+        )
+    y_true = _as_array(y_true, "y_true")
+    n = y_true.shape[0]
+    if n == 0:
+        raise ValueError("The 'y_true' parameter is empty; at least one sample is required.")
+    runs_a = _check_runs(runs_a, "runs_a", n)
+    runs_b = _check_runs(runs_b, "runs_b", n)
+    checked = []
+    for ra in runs_a:
+        for rb in runs_b[:1]:
+            checked.append(_check_hard_soft(metric, y_true, ra, rb))
+    y = checked[0][0]
+    runs_a = [c[1] for c in checked]
+    runs_b = [_check_hard_soft(metric, y_true, runs_a[0], rb)[2] for rb in runs_b]
+    params = metric.params(**metric_params)
+    if metric.input_type == "labels":
+        if labels is None:
+            labels = _union_codes([y, *runs_a, *runs_b])[0]
+        else:
+            labels = _as_array(labels, "labels")
+            if labels.ndim != 1 or labels.shape[0] == 0:
+                raise ValueError("The 'labels' parameter must be a non-empty 1-D array.")
+        params["labels"] = labels
+    elif labels is not None:
+        params["labels"] = _as_array(labels, "labels")
+
+    def mean_stats(runs, name):
+        total = None
+        for r in runs:
+            st = _statistics(metric, y, r, params, name)
+            total = st if total is None else total + st
+        return np.ascontiguousarray(total / len(runs))
+
+    stats_a = mean_stats(runs_a, "runs_a")
+    stats_b = mean_stats(runs_b, "runs_b")
+    if stats_a.shape != stats_b.shape:
+        raise ValueError(
+            f"Metric {metric.name!r} returned statistics of different shapes for A "
+            f"{stats_a.shape} and B {stats_b.shape}."
+        )
+    score_a = float(metric.aggregate(weighted_column_sums(stats_a), **params))
+    score_b = float(metric.aggregate(weighted_column_sums(stats_b), **params))
+    return PairedStatistics(metric, params, n, stats_a, stats_b, None, score_a, score_b)
