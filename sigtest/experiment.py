@@ -586,7 +586,7 @@ class Experiment:
 
     # --------------------------------------------------------------------- run
     def _aligned(self, manifest, names, on_missing):
-        """Gold and every run's predictions on the common ids, in gold order."""
+        """Gold and every run's predictions on the common ids, in sorted-id order."""
         gold_ids = pd.Index(manifest["gold"]["ids"])
         keep = np.ones(len(gold_ids), dtype=bool)
         for name in names:
@@ -606,8 +606,12 @@ class Experiment:
             warnings.warn(f"on_missing='intersect': testing on the {int(keep.sum())} ids that "
                           f"every run has; {int((~keep).sum())} of {len(gold_ids)} gold ids "
                           "dropped.", UserWarning, stacklevel=3)
-        common = gold_ids[keep]
-        y = np.asarray(manifest["gold"]["y_true"])[keep]
+        # items in sorted-id order, whatever order the gold was fed in: the bootstrap
+        # resamples positions, so a canonical order makes results independent of feeds
+        where = np.flatnonzero(keep)
+        where = where[np.argsort(np.asarray(gold_ids[where].tolist()), kind="stable")]
+        common = gold_ids[where]
+        y = np.asarray(manifest["gold"]["y_true"])[where]
         preds, run_numbers = {}, {}
         for name in names:
             runs = manifest["systems"][name]["runs"]

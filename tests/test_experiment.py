@@ -149,7 +149,8 @@ def test_input_validation(tmp_path, data):
 
 
 # ---------------------------------------------------------------- alignment
-@pytest.mark.parametrize("runs", ["pool", "each"])
+@pytest.mark.parametrize("runs", ["average", "pool", "each"])
+@pytest.mark.filterwarnings("ignore:runs='pool':UserWarning")
 def test_shuffled_feed_gives_identical_results(tmp_path, runs):
     rng = np.random.default_rng(3)
     y = rng.integers(0, 3, 250)
@@ -158,6 +159,8 @@ def test_shuffled_feed_gives_identical_results(tmp_path, runs):
     kwargs = dict(metrics=("accuracy", "f1_macro"), test=_test(), runs=runs, random_state=5)
     in_order = _feed_all(tmp_path / "ordered", y, systems).run(**kwargs).to_frame()
     shuffled = _feed_all(tmp_path / "shuffled", y, systems, shuffle_seed=9).run(**kwargs)
+    # the items are tested in sorted-id order, whatever order the gold was fed in, so
+    # even position-based resampling (runs="average") gives bit-identical results
     pd.testing.assert_frame_equal(shuffled.to_frame(), in_order, check_exact=True)
     direct = compare(y, systems, **kwargs).to_frame()
     pd.testing.assert_frame_equal(in_order, direct, check_exact=True)
@@ -186,8 +189,9 @@ def test_soft_predictions_and_gold_aligned(tmp_path):
     exp.feed("b", b, y_true=gold, ids=np.arange(120) + 1000)
     kwargs = dict(metrics="cross_entropy", test=_test(), random_state=1)
     got = exp.run(**kwargs).to_frame()
-    # the gold is stored in the first feed's order, so compare on that order
-    want = compare(gold[order], {"a": a[order], "b": b[order]}, **kwargs).to_frame()
+    # the items are tested in sorted-id order (here: the original order), not in the
+    # order of the first feed
+    want = compare(gold, {"a": a, "b": b}, **kwargs).to_frame()
     pd.testing.assert_frame_equal(got, want, check_exact=True)
 
 
@@ -387,3 +391,236 @@ def test_cli_errors(tmp_path, data, capsys):
     assert "needs 'y_true'" in capsys.readouterr().err
     assert main(["run", str(tmp_path / "nowhere")], out=io.StringIO()) == 2
     assert "no manifest.json" in capsys.readouterr().err
+
+
+# ------------------------------------------------------- feeds that break the store
+def _snapshot(path):
+    return {p.relative_to(path).as_posix(): p.read_bytes()
+            for p in sorted(path.rglob("*")) if p.is_file()}
+
+
+def test_feeds_that_would_break_the_store_are_refused(tmp_path):
+    """Issue 8: a 3-column soft file fed into a 2-class store broke every later run."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 100)
+    exp = Experiment(tmp_path)
+    exp.feed("a", np.where(rng.random(100) < 0.7, y, 1 - y), y_true=y)
+    exp.feed("soft", rng.dirichlet(np.ones(2), 100))
+    before = _snapshot(tmp_path)
+    bad_feeds = [
+        (dict(predictions=rng.dirichlet(np.ones(3), 100)),
+         "have 3 columns but the gold has 2 classes"),
+        (dict(predictions=np.array(["x", "y"] * 50)), "string labels but the store's gold "
+                                                      "holds numeric labels"),
+        (dict(predictions=rng.random(100)), "1-D, so it holds labels, but it holds "
+                                            "non-integer numbers"),
+        (dict(predictions=y, ids=[f"d{i}" for i in range(100)]),
+         "'ids' of system 'b' are string ids but the store's item ids are integers"),
+        (dict(predictions=y, y_true=np.eye(2)[y]), "'y_true' given with system 'b' holds "
+                                                   "2-column probabilities but the store's "
+                                                   "gold holds numeric labels"),
+        (dict(predictions=np.full((100, 2), 0.7)), None),  # rows need not sum (multilabel)
+        (dict(predictions=np.full((100, 2), 1.5)), "'predictions' parameter must hold "
+                                                   "values in \\[0, 1\\]"),
+        # new ids with a third class: the stored 2-column run could no longer be tested
+        (dict(predictions=np.full(10, 2), y_true=np.full(10, 2), ids=np.arange(100, 110)),
+         "the gold has 3 classes .* run 0 of system 'soft' holds 2-column"),
+    ]
+    for kwargs, match in bad_feeds:
+        kwargs = dict(kwargs)
+        if match is None:
+            continue
+        with pytest.raises(ValueError, match=match):
+            exp.feed("b", kwargs.pop("predictions"), **kwargs)
+        assert _snapshot(tmp_path) == before  # nothing written
+    res = exp.run(metrics="accuracy", test=_test())  # the store still runs
+    assert res.systems == ["a", "soft"]
+    # a 2-D gold: classes are its columns, hard predictions column indices
+    soft = Experiment(tmp_path / "soft")
+    gold = rng.dirichlet(np.ones(3), 50)
+    soft.feed("p", rng.dirichlet(np.ones(3), 50), y_true=gold)
+    with pytest.raises(ValueError, match="have 2 columns but the gold has 3 columns"):
+        soft.feed("q", rng.dirichlet(np.ones(2), 50))
+    with pytest.raises(ValueError, match="class indices 0..2 .*from 0 to 3"):
+        soft.feed("q", rng.integers(0, 4, 50))
+    with pytest.raises(ValueError, match="must be class indices 0..2.*string labels"):
+        soft.feed("q", np.array(["a"] * 50))
+    soft.feed("q", rng.integers(0, 3, 50))
+    # a refused first feed leaves no directory behind
+    with pytest.raises(ValueError, match="have 3 columns but the gold has 2 classes"):
+        Experiment(tmp_path / "new").feed("a", rng.dirichlet(np.ones(3), 100), y_true=y)
+    assert not (tmp_path / "new").exists()
+    with pytest.raises(ValueError, match="string labels but 'y_true' holds numeric"):
+        Experiment(tmp_path / "new").feed("a", np.array(["x"] * 100), y_true=y)
+    assert not (tmp_path / "new").exists()
+
+
+def test_overwriting_a_soft_run_with_the_new_class_count_is_allowed(tmp_path):
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 40)
+    exp = Experiment(tmp_path)
+    exp.feed("a", rng.dirichlet(np.ones(2), 40), y_true=y)
+    with pytest.raises(ValueError, match="run 0 of system 'a' holds 2-column"):
+        exp.feed("b", np.full(5, 2), y_true=np.full(5, 2), ids=np.arange(40, 45))
+    exp.remove("a")
+    exp.feed("b", np.full(5, 2), y_true=np.full(5, 2), ids=np.arange(40, 45))
+    assert exp.gold()[1].tolist() == y.tolist() + [2] * 5
+
+
+# ------------------------------------------------------------------ remove
+def test_remove_runs_and_systems(tmp_path, data):
+    y, systems = data
+    exp = Experiment(tmp_path)
+    exp.feed("A", systems["A"], y_true=y)
+    exp.feed("B", systems["B"])
+    exp.feed("B", systems["C"])
+    exp.feed("C", systems["C"])
+    assert exp.remove("B", run=0) == [0]
+    assert exp.runs("B") == [1]
+    np.testing.assert_array_equal(exp.load_run("B", 1)[1], systems["C"])
+    assert exp.remove("A") == [0]
+    assert exp.systems == ["B", "C"]
+    files = sorted(p.name for p in (tmp_path / "runs").iterdir())
+    assert files == ["s001_r1.npy", "s002_r0.npy"]  # the removed files are gone
+    # a new system never takes a key (file name) still in use
+    exp.feed("D", systems["A"])
+    np.testing.assert_array_equal(exp.load_run("C", 0)[1], systems["C"])
+    np.testing.assert_array_equal(exp.load_run("D", 0)[1], systems["A"])
+    # removing the last run removes the system
+    exp.remove("B", run=1)
+    assert exp.systems == ["C", "D"]
+    for call, match in ((lambda: exp.remove("Z"), "Unknown system 'Z'; the store has "
+                                                   "\\['C', 'D'\\]"),
+                        (lambda: exp.remove("C", run=3), "System 'C' has no run 3; its runs "
+                                                         "are \\[0\\]"),
+                        (lambda: Experiment(tmp_path / "none").remove("C"), "no manifest")):
+        before = _snapshot(tmp_path)
+        with pytest.raises(ValueError, match=match):
+            call()
+        assert _snapshot(tmp_path) == before
+    assert not (tmp_path / "none").exists() and not (tmp_path / ".manifest.lock").exists()
+    with pytest.raises(TypeError, match="'run'"):
+        exp.remove("C", run="0")
+    again = Experiment.load(tmp_path)
+    assert again.systems == ["C", "D"] and again.runs("C") == [0]
+    assert exp.run(metrics="accuracy", test=_test()).systems == ["C", "D"]
+
+
+def test_remove_writes_the_manifest_before_deleting(tmp_path, data, monkeypatch):
+    y, systems = data
+    exp = Experiment(tmp_path)
+    exp.feed("A", systems["A"], y_true=y)
+    exp.feed("B", systems["B"])
+    before = _snapshot(tmp_path)
+
+    def no_manifest(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(experiment_module, "_write_json", no_manifest)
+    with pytest.raises(OSError, match="disk full"):
+        exp.remove("B")
+    assert _snapshot(tmp_path) == before  # the manifest and the run file are intact
+
+
+# ---------------------------------------------------------- labels and runs
+def test_run_default_runs_follows_compare():
+    import inspect
+
+    default = inspect.signature(compare).parameters["runs"].default
+    assert inspect.signature(Experiment.run).parameters["runs"].default == default == "average"
+
+
+def test_run_several_runs_default_is_average(tmp_path):
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 3, 200)
+    systems = {n: [_noisy(rng, y, acc) for _ in range(2)] for n, acc in (("a", .6), ("b", .7))}
+    exp = _feed_all(tmp_path, y, systems)
+    got = exp.run(metrics="accuracy", test=_test(), random_state=3).to_frame()
+    want = compare(y, systems, metrics="accuracy", test=_test(), random_state=3,
+                   runs="average").to_frame()
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    assert exp.load_outcomes()["parameters"]["runs"] == "average"
+
+
+def test_run_passes_labels_and_pos_label(tmp_path):
+    """Issue 8: a label absent from the gold lowered macro-F1 of every pair."""
+    from sklearn.metrics import f1_score
+
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 3, 300)
+    a = _noisy(rng, y, 0.7)
+    b = np.where(rng.random(300) < 0.1, 3, _noisy(rng, y, 0.7))  # predicts an unknown 3
+    exp = Experiment(tmp_path)
+    exp.feed("a", a, y_true=y)
+    exp.feed("b", b)
+    with pytest.warns(UserWarning, match="'b'.*3"):
+        frame = exp.run(metrics="f1_macro", test=_test(), labels=[0, 1, 2]).to_frame()
+    assert frame.loc[0, "score_b"] == pytest.approx(
+        f1_score(y, b, labels=[0, 1, 2], average="macro"), abs=1e-12)
+    assert frame.loc[0, "score_a"] == pytest.approx(
+        f1_score(y, a, labels=[0, 1, 2], average="macro"), abs=1e-12)
+    assert exp.load_outcomes()["parameters"]["labels"] == [0, 1, 2]
+    with pytest.warns(UserWarning):
+        frame = exp.run(metrics="f1", test=_test(), pos_label=2).to_frame()
+    assert frame.loc[0, "score_a"] == pytest.approx(f1_score(y, a, labels=[2], average="macro"),
+                                                    abs=1e-12)
+    assert exp.load_outcomes()["parameters"]["pos_label"] == 2
+
+
+def test_cli_remove_and_labels(tmp_path, data, capsys):
+    y, systems = data
+    store = tmp_path / "store"
+    for name, arr in (("gold", y), ("a", systems["A"]), ("b", systems["B"])):
+        np.savetxt(tmp_path / f"{name}.txt", arr, fmt="%d")
+    assert main(["feed", str(store), "a", str(tmp_path / "a.txt"),
+                 "--gold", str(tmp_path / "gold.txt")], out=io.StringIO()) == 0
+    assert main(["feed", str(store), "b", str(tmp_path / "b.txt")], out=io.StringIO()) == 0
+    assert main(["feed", str(store), "b", str(tmp_path / "a.txt")], out=io.StringIO()) == 0
+    out = io.StringIO()
+    assert main(["remove", str(store), "b", "--run", "1"], out=out) == 0
+    assert "removed run 1 of system 'b'" in out.getvalue()
+    assert Experiment.load(store).runs("b") == [0]
+    assert main(["remove", str(store), "zz"], out=io.StringIO()) == 2
+    assert "Unknown system 'zz'" in capsys.readouterr().err
+    assert main(["remove", str(store), "b", "--run", "4"], out=io.StringIO()) == 2
+    assert "has no run 4" in capsys.readouterr().err
+    (tmp_path / "labels.txt").write_text("0\n1\n2\n")
+    for spec in ("0,1,2", str(tmp_path / "labels.txt")):
+        out = io.StringIO()
+        assert main(["run", str(store), "-m", "f1_macro", "-B", "99", "--labels", spec,
+                     "--format", "csv"], out=out) == 0
+        assert Experiment.load(store).load_outcomes()["parameters"]["labels"] == [0, 1, 2]
+    out = io.StringIO()
+    assert main(["run", str(store), "-m", "f1", "-B", "99", "--pos-label", "1",
+                 "--format", "csv"], out=out) == 0
+    from sklearn.metrics import f1_score
+
+    got = pd.read_csv(io.StringIO(out.getvalue()))
+    assert got.loc[0, "score_a"] == pytest.approx(f1_score(y, systems["A"], labels=[1],
+                                                           average="macro"), abs=1e-12)
+    assert main(["remove", str(store), "b"], out=io.StringIO()) == 0
+    assert Experiment.load(store).systems == ["a"]
+
+
+def test_cli_feed_refuses_and_says_overwrite(tmp_path, data, capsys):
+    y, systems = data
+    store = tmp_path / "store"
+    np.savetxt(tmp_path / "gold.txt", y, fmt="%d")
+    np.savetxt(tmp_path / "a.txt", systems["A"], fmt="%d")
+    np.savetxt(tmp_path / "p3.csv", np.random.default_rng(0).dirichlet(np.ones(4), 300),
+               delimiter=",")
+    assert main(["feed", str(store), "a", str(tmp_path / "a.txt"),
+                 "--gold", str(tmp_path / "gold.txt")], out=io.StringIO()) == 0
+    assert main(["feed", str(store), "a", str(tmp_path / "a.txt"), "--run", "0"],
+                out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert "pass --overwrite" in err and "overwrite=True" not in err
+    assert main(["feed", str(store), "p", str(tmp_path / "p3.csv")], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert "have 4 columns but the gold has 3 classes" in err and err.count("\n") == 1
+    np.savetxt(tmp_path / "short.txt", systems["A"][:10], fmt="%d")
+    assert main(["feed", str(store), "s", str(tmp_path / "short.txt"),
+                 "--gold", str(tmp_path / "gold.txt")], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert "gold file" in err and "has 300 rows but the prediction file" in err
+    assert "short.txt' has 10" in err and not Experiment.load(store).systems.count("s")
