@@ -4,9 +4,16 @@ The usual situation after a shared task or a batch of experiments: one file
 of gold labels and one file of predictions per system, in the same item
 order. This script writes such files (simulated: six systems on a 3-class
 sentiment task of 2,000 items) to a temporary folder, reads them back as
-plain arrays, and asks :func:`sigtest.compare` which differences are real:
-every pair of systems, accuracy and macro-F1, the paired permutation p-value
-with the BCa interval of the difference (Bestgen 2022), Holm's correction.
+arrays with the reader of the command line (``sigtest.cli.read_predictions``:
+it refuses a header row it was not told about, and names the file in every
+error), and asks :func:`sigtest.compare` which differences are real: every
+pair of systems, accuracy and macro-F1 over the fixed class set ``labels``
+(so a system that predicts a label the gold lacks does not change the
+classes macro-F1 averages over), the paired permutation p-value with the BCa
+interval of the difference (Bestgen 2022), Holm's correction. The same from
+the shell::
+
+    sigtest compare gold.txt pred_*.txt --labels negative,neutral,positive
 
 Run: ``python examples/compare_saved_predictions.py``
 """
@@ -17,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from sigtest import compare
+from sigtest.cli import read_predictions
 
 LABELS = np.array(["negative", "neutral", "positive"])
 
@@ -40,13 +48,13 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         write_fake_run(folder)
-        gold = np.loadtxt(folder / "gold.txt", dtype=str)
+        gold = read_predictions(folder / "gold.txt")
         predictions = {
-            path.stem.removeprefix("pred_"): np.loadtxt(path, dtype=str)
+            path.stem.removeprefix("pred_"): read_predictions(path)
             for path in sorted(folder.glob("pred_*.txt"))
         }
 
-    result = compare(gold, predictions, metrics=["accuracy", "f1_macro"],
+    result = compare(gold, predictions, metrics=["accuracy", "f1_macro"], labels=LABELS,
                      correction="holm", n_jobs=2, random_state=0)
     print(result)
     print("\nScores:\n", result.summary().round(4))

@@ -7,6 +7,9 @@ ids. ``run`` aligns every run to the gold by these ids (BooStSa pooled runs in
 feed order), tests each treatment against h0 seed by seed (``runs="each"``),
 and writes ``results.tsv`` and ``outcomes.json`` into the store. A later
 session reopens the store with ``Experiment.load`` and reads the results.
+A feed the store could not be tested with (here: probabilities over 4
+classes for a 3-class task) is refused before anything is written, and a
+run fed by mistake is taken out with ``Experiment.remove``.
 
 Run: ``python examples/feed_and_run.py``
 """
@@ -35,6 +38,15 @@ def main():
             for system, skill in (("h0", 0.60), ("h1_mtl", 0.66), ("h1_aux", 0.61)):
                 ids, pred = train_and_predict(rng, y, skill)
                 exp.feed(system, pred, ids=ids, y_true=y[ids], run=seed)
+
+        # a mistaken feed is refused, the store is untouched
+        try:
+            exp.feed("h1_mtl", rng.dirichlet(np.ones(4), len(y)), run=9)
+        except ValueError as exc:
+            print("refused:", exc)
+        # a run fed by mistake (a fourth seed of h0 only) is removed again
+        exp.feed("h0", y, run=3)
+        print("removed runs", exp.remove("h0", run=3), "of h0")
 
         # ... later, possibly in another process:
         exp = Experiment.load(store)

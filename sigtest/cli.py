@@ -42,28 +42,27 @@ status 2 (usage and input errors; an unexpected internal error gives 1),
 never a traceback; warnings as ``sigtest: warning: ...``. Outputs (``-o``,
 the store of ``run``) are checked before anything is computed: the
 directory must exist and be writable, and an existing ``-o`` file is only
-replaced with ``--overwrite``. P-values are printed with 4 decimals, and
-those below ``0.0001`` as ``<0.0001``, never ``0.0000``.
+replaced with ``--overwrite``. In the text and LaTeX tables p-values have 4
+decimals, and those below ``0.0001`` read ``<0.0001``, never ``0.0000``
+(:func:`sigtest._format.format_pvalue`); csv and json keep full precision.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 import warnings
 from pathlib import Path
 
 import numpy as np
 
-from ._format import format_pvalue
 from ._io import read_predictions
+from ._runs import RUNS_MODES
 
 __all__ = ["main", "read_predictions"]
 
 _FORMATS = ("text", "csv", "json", "latex")
-_RUNS = ("average", "each", "mean", "pool")
 # library wording -> command-line wording in error messages
 _CLI_WORDS = (
     (" (header=True)", ""), (" (header=False)", ""), ("overwrite=True", "--overwrite"),
@@ -116,7 +115,7 @@ def _build_parser():
                                      "results.tsv and outcomes.json in it")
     run.add_argument("store", help="experiment directory filled by 'sigtest feed'")
     _add_test_options(run)
-    run.add_argument("--runs", choices=_RUNS, default="average",
+    run.add_argument("--runs", choices=RUNS_MODES, default="average",
                      help="how several runs per system are used (default: average, the "
                           "per-item statistics averaged over runs; pool is BooStSa's mode)")
     run.add_argument("--on-missing", choices=("error", "intersect"), default="error",
@@ -266,26 +265,8 @@ def _render(result, fmt):
     if fmt == "json":
         return result.to_frame().to_json(orient="records", indent=2)
     if fmt == "latex":
-        return result.to_latex(formatters={"pvalue": format_pvalue, "pvalue_adj": format_pvalue})
-    return _text(result)
-
-
-_P_TAIL = re.compile(r"(?P<p>\d\.\d{4})(?P<gap>\s+)(?P<adj>\d\.\d{4})(?P<stars> \*+)?$")
-
-
-def _text(result):
-    """``str(result)``, with p-values below 0.0001 as ``<0.0001``, never ``0.0000``.
-
-    The table's last two columns are ``p`` and ``p_adj`` (with stars); a
-    value printed as ``0.0000`` there is re-printed with :func:`format_pvalue`
-    (a no-op when the table already formats p-values itself).
-    """
-    def fix(match):
-        p, adj = (format_pvalue(match[k]) if float(match[k]) == 0 else match[k]
-                  for k in ("p", "adj"))
-        return f"{p}{match['gap']}{adj}{match['stars'] or ''}"
-
-    return "\n".join(_P_TAIL.sub(fix, line.rstrip()) for line in str(result).split("\n"))
+        return result.to_latex()
+    return str(result)  # the tables print p-values with sigtest._format.format_pvalue
 
 
 def _emit(text, args, out):

@@ -14,9 +14,11 @@ Store layout (a directory)::
     outcomes.json        parameters, versions, seed, records, summary, letters
 
 Every file is written to a temporary file and moved into place with
-``os.replace``, and ``feed`` re-reads the manifest under a lock file, so a
-crash never leaves a half-written manifest and several processes of one
-pipeline may feed the same store.
+``os.replace``, and ``feed`` and ``remove`` re-read the manifest under a lock
+file, so a crash never leaves a half-written manifest and several processes
+of one pipeline may feed the same store. A feed is checked against the
+stored gold and runs (kind, dtype, number of columns, ids) before anything
+is written, so a store never holds a run it cannot test.
 """
 
 import datetime
@@ -629,7 +631,9 @@ class Experiment:
         """Compare every stored system and save ``results.tsv`` and ``outcomes.json``.
 
         Every run is aligned to the gold by its item ids (not by feed order),
-        then :func:`sigtest.compare` tests the systems; see it for
+        the items taken in sorted-id order (so the order in which the gold
+        was fed does not matter either), then :func:`sigtest.compare` tests
+        the systems; see it for
         ``metrics``, ``test``, ``pairs``, ``baseline``, ``correction``,
         ``runs``, ``alpha``, ``n_jobs``, ``verbose``, ``labels`` and
         ``pos_label``.

@@ -304,3 +304,52 @@ def test_subprocess_error_has_no_traceback(tmp_path, systems):
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
     assert proc.stderr.startswith("sigtest: error: ") and "nowhere" in proc.stderr
+
+
+# ------------------------------------------------------- labels, printing
+def test_compare_labels_and_pos_label(tmp_path, capsys):
+    """Issue 8: --labels fixes the class set, --pos-label the one-class F1."""
+    from sklearn.metrics import f1_score
+
+    rng = np.random.default_rng(3)
+    y = rng.choice(["neg", "neu", "pos"], 300)
+    a = np.where(rng.random(300) < 0.7, y, rng.choice(["neg", "neu", "pos"], 300))
+    b = np.where(rng.random(300) < 0.1, "other", a[::-1])  # a label the gold lacks
+    for name, arr in (("gold", y), ("a", a), ("b", b)):
+        (tmp_path / f"{name}.txt").write_text("\n".join(arr) + "\n")
+    (tmp_path / "labels.txt").write_text("neg\nneu\npos\n")
+    files = [str(tmp_path / f"{n}.txt") for n in ("gold", "a", "b")]
+    for spec in ("neg,neu,pos", str(tmp_path / "labels.txt")):
+        out = io.StringIO()
+        assert main(["compare", *files, "-m", "f1_macro", "-B", "99", "--format", "csv",
+                     "--labels", spec], out=out) == 0
+        got = pd.read_csv(io.StringIO(out.getvalue()))
+        want = f1_score(y, b, labels=["neg", "neu", "pos"], average="macro")
+        assert got.loc[0, "score_b"] == pytest.approx(want, abs=1e-12)
+        err = capsys.readouterr().err
+        assert "sigtest: warning:" in err and "'other'" in err and "Traceback" not in err
+    out = io.StringIO()
+    assert main(["compare", *files, "-m", "f1", "-B", "99", "--format", "csv",
+                 "--pos-label", "pos"], out=out) == 0
+    got = pd.read_csv(io.StringIO(out.getvalue()))
+    want = f1_score(y, a, labels=["pos"], average="macro")  # F1 of the class "pos"
+    assert got.loc[0, "score_a"] == pytest.approx(want, abs=1e-12)
+
+
+def test_pvalues_never_print_as_zero(tmp_path):
+    """Issue 8: tiny p-values printed as 0.0000."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 2000)
+    a = np.where(rng.random(2000) < 0.6, y, rng.integers(0, 3, 2000))
+    b = np.where(rng.random(2000) < 0.9, y, rng.integers(0, 3, 2000))
+    files = []
+    for name, arr in (("gold", y), ("a", a), ("b", b)):
+        np.savetxt(tmp_path / f"{name}.txt", arr, fmt="%d")
+        files.append(str(tmp_path / f"{name}.txt"))
+    for fmt in ("text", "latex"):
+        out = io.StringIO()
+        # delta ~ .19 at N = 2000: no bootstrap resample reaches it (p = 1/(B+1))
+        assert main(["compare", *files, "-m", "accuracy", "--test", "bootstrap",
+                     "-B", "20000", "--format", fmt], out=out) == 0
+        text = out.getvalue()
+        assert "<0.0001" in text and "0.0000" not in text, text
