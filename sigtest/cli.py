@@ -29,7 +29,10 @@ are label memberships and need not sum to 1).
 data. Without either, a first row that does not look like the rest of its
 column (text over numbers, column numbers over probabilities, a label that
 never occurs again in a column of few labels) stops with an error that
-suggests ``--header``; see :mod:`sigtest._io` for the exact rule.
+suggests ``--header``; see :mod:`sigtest._io` for the exact rule. Files too
+short to judge alone are judged together: when line 1 of every label file
+(gold and predictions) holds a value seen nowhere else in any of them, the
+files are taken for headed.
 
 ``--labels`` (a comma-separated list, or a file with one label per line)
 fixes the class set of the label metrics, e.g. the macro average of
@@ -292,6 +295,28 @@ def _same_length(files):
                 f"{path0!r} has {len(values0)}; every file must list the same items.")
 
 
+def _first_rows_unseen(files, header):
+    """Files too short for the per-file rule: line 1 of every label file unseen elsewhere.
+
+    When each 1-D file's first value occurs nowhere else in any of the files
+    (e.g. ``gold``, ``pred_a``, ``pred_b`` over a few labels), line 1 is a
+    header in each; real data would need a class seen only once, in line 1,
+    of every file.
+    """
+    if header is not None or len(files) < 2:
+        return
+    if any(v.ndim != 1 or len(v) < 3 for _, _, v in files):
+        return
+    firsts = [str(v[0]) for _, _, v in files]
+    rest = {str(x) for _, _, v in files for x in v[1:].tolist()}
+    if len(set(firsts)) == len(firsts) and not set(firsts) & rest:
+        names = ", ".join(repr(p) for _, p, _ in files)
+        raise _UsageError(
+            f"The files {names} seem to have header rows: the value in line 1 of each "
+            f"({', '.join(map(repr, firsts))}) occurs nowhere else in any of them. Pass "
+            "--header to skip line 1, or --no-header if it is data.")
+
+
 # ---------------------------------------------------------------- commands
 def _parse_system(spec):
     name, sep, path = spec.partition("=")
@@ -318,6 +343,7 @@ def _run_compare(args, out):
         predictions[name] = _read(path, args, multilabel=multilabel)
         files.append(("prediction", path, predictions[name]))
     _same_length(files)
+    _first_rows_unseen(files, args.header)
     labels, pos_label = _labels(args, y_true)
     extra = {k: v for k, v in (("labels", labels), ("pos_label", pos_label)) if v is not None}
     result = compare(
@@ -339,6 +365,7 @@ def _run_feed(args, out):
     files += [(role, p, v) for role, p, v in (("gold", args.gold, gold), ("ids", args.ids, ids))
               if v is not None]
     _same_length(files)
+    _first_rows_unseen([f for f in files if f[0] != "ids"], args.header)
     if ids is not None and ids.ndim != 1:
         raise _UsageError(f"The ids file {args.ids!r} must hold one id per line.")
     number = Experiment(args.store).feed(args.system, preds, y_true=gold, ids=ids,

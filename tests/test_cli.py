@@ -137,6 +137,28 @@ def test_header_row_is_detected_not_scored(tmp_path, capsys):
     assert "(header=True)" not in err
 
 
+def test_short_files_with_headers_are_caught_across_files(tmp_path, capsys):
+    rows = {"gold": ["gold", "pos", "neg", "pos", "neg"], "a": ["pred", "pos", "pos", "neg",
+                                                                  "neg"],
+            "b": ["label", "neg", "pos", "neg", "pos"]}
+    paths = []
+    for name, values in rows.items():
+        paths.append(str(_lines(tmp_path / f"{name}.txt", values)))
+    assert main(["compare", *paths, "-B", "99"], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert "seem to have header rows" in err and "--header" in err and "gold.txt" in err
+    out = io.StringIO()
+    assert main(["compare", *paths, "-B", "99", "--header", "-m", "accuracy",
+                 "--format", "csv"], out=out) == 0
+    got = pd.read_csv(io.StringIO(out.getvalue()))
+    assert got.loc[0, "score_a"] == 0.5 and got.loc[0, "score_b"] == 0.0
+    # real data whose first item is a shared label passes
+    _lines(tmp_path / "a.txt", ["pos", "pos", "pos", "neg", "neg"])
+    _lines(tmp_path / "gold.txt", ["pos", "pos", "neg", "pos", "neg"])
+    _lines(tmp_path / "b.txt", ["neg", "neg", "neg", "pos", "pos"])
+    assert main(["compare", *paths, "-B", "99", "-m", "accuracy"], out=io.StringIO()) == 0
+
+
 def test_header_detection_leaves_data_alone(tmp_path):
     rng = np.random.default_rng(1)
     # a rare real label that also occurs later, ids (all distinct), few rows
