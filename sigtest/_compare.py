@@ -456,7 +456,7 @@ def _reemit(caught):
             grouped.setdefault((category, message), []).append(where)
     for (category, message), where in grouped.items():
         shown = "; ".join(where[:3]) + (f"; and {len(where) - 3} more" if len(where) > 3 else "")
-        warnings.warn(f"{message} [in {len(where)} job(s): {shown}]", category, stacklevel=4)
+        warnings.warn(f"{message} [in {len(where)} job(s): {shown}]", category, stacklevel=5)
 
 
 def _run_parallel(tasks, n_jobs, verbose):

@@ -374,3 +374,259 @@ def test_serial_kernels_requested_only_when_joblib_runs_several_jobs():
     alone = _seeded(PairedPermutation(), seed, serial=False)
     assert inside.n_jobs == 1 and alone.n_jobs is None
     assert inside.random_state is seed and alone.random_state is seed
+
+
+# ------------------------------------------------- issue 8: order independence
+def _order_tests():
+    from sigtest.tests_ import BooStSaBootstrap
+
+    return {
+        "bootstrap": BergKirkpatrickBootstrap(n_resamples=B),  # default alternative: greater
+        "boostsa": BooStSaBootstrap(n_resamples=B),
+        "bca": BCaInterval(n_resamples=B),
+        "permutation": PairedPermutation(n_resamples=B),
+        "tuple": (PairedPermutation(n_resamples=B), BCaInterval(n_resamples=B)),
+    }
+
+
+def _rows_by_pair(frame):
+    return {frozenset((r.system_a, r.system_b, r.metric)): r for r in frame.itertuples()}
+
+
+def _assert_same_up_to_orientation(frame1, frame2):
+    rows1, rows2 = _rows_by_pair(frame1), _rows_by_pair(frame2)
+    assert rows1.keys() == rows2.keys()
+    for key, r1 in rows1.items():
+        r2 = rows2[key]
+        assert (r1.pvalue, r1.pvalue_adj, r1.significant, r1.alternative) == (
+            r2.pvalue, r2.pvalue_adj, r2.significant, r2.alternative)
+        if r1.system_a == r2.system_a:
+            assert (r1.score_a, r1.score_b, r1.delta) == (r2.score_a, r2.score_b, r2.delta)
+            np.testing.assert_array_equal([r1.ci_low, r1.ci_high], [r2.ci_low, r2.ci_high])
+        else:  # re-oriented exactly: scores swapped, delta negated, CI mirrored
+            assert (r1.score_a, r1.score_b, r1.delta) == (r2.score_b, r2.score_a, -r2.delta)
+            np.testing.assert_array_equal([r1.ci_low, r1.ci_high], [-r2.ci_high, -r2.ci_low])
+
+
+@pytest.mark.parametrize("test_name", list(_order_tests()))
+@pytest.mark.parametrize("k", [3, 4, 5])
+def test_results_do_not_depend_on_the_order_of_the_systems(test_name, k):
+    y, preds = _systems(n=300, accs=(0.55, 0.6, 0.75, 0.78, 0.95)[:k], seed=k)
+    names = ["zeta", "alpha", "mid", "beta", "omega"][:k]
+    preds = dict(zip(names, preds.values()))
+    test = _order_tests()[test_name]
+    ref = compare(y, preds, metrics=["accuracy", "f1_macro"], test=test, random_state=5)
+    assert set(ref.to_frame().alternative) == {"two-sided"}
+    rng = np.random.default_rng(k)
+    for _ in range(3):
+        order = rng.permutation(k)
+        permuted = {names[i]: preds[names[i]] for i in order}
+        res = compare(y, permuted, metrics=["accuracy", "f1_macro"], test=test, random_state=5)
+        _assert_same_up_to_orientation(ref.to_frame(), res.to_frame())
+        for metric in ("accuracy", "f1_macro"):
+            pd.testing.assert_frame_equal(ref.letters(metric), res.letters(metric))
+
+
+def test_one_sided_bootstrap_in_all_pairs_is_two_sided_issue_example():
+    # issue 8, item 1: 91 % vs 63 % accuracy, N = 1000: p = 1 and one letter in
+    # one order, p ~ 0 in the other, with the one-sided Berg-Kirkpatrick test
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 1000)
+    good = np.where(rng.random(1000) < 0.91, y, 1 - y)
+    bad = np.where(rng.random(1000) < 0.63, y, 1 - y)
+    test = BergKirkpatrickBootstrap(n_resamples=999)
+    for preds in ({"good": good, "bad": bad}, {"bad": bad, "good": good}):
+        res = compare(y, preds, metrics="accuracy", test=test, random_state=0)
+        row = res.to_frame().iloc[0]
+        assert row.alternative == "two-sided"
+        assert row.pvalue < 0.01 and row.significant
+        letters = res.letters()["letters"]
+        assert letters["good"] != letters["bad"]
+    # vs a baseline the test keeps its own (one-sided) alternative
+    res = compare(y, {"good": good, "bad": bad}, metrics="accuracy", test=test,
+                  pairs="baseline", baseline="good", random_state=0)
+    row = res.to_frame().iloc[0]
+    assert row.alternative == "greater" and row.pvalue == 1.0  # bad is not better than good
+
+
+def test_a_test_that_cannot_be_two_sided_is_an_error_in_all_pairs():
+    class GreaterOnly(PairedPermutation):
+        _parameter_constraints = {
+            **PairedPermutation._parameter_constraints,
+            "alternative": [__import__("sigtest").utils._param_validation.StrOptions(
+                {"greater"})],
+        }
+
+        def __init__(self, *, n_resamples=B, alternative="greater", exact="auto",
+                     random_state=None, n_jobs=None):
+            super().__init__(n_resamples=n_resamples, alternative=alternative, exact=exact,
+                             random_state=random_state, n_jobs=n_jobs)
+
+    y, preds = _systems(accs=(0.6, 0.7, 0.8))
+    with pytest.raises(ValueError, match="two-sided.*pairs='baseline'"):
+        compare(y, preds, metrics="accuracy", test=GreaterOnly())
+    res = compare(y, preds, metrics="accuracy", test=GreaterOnly(), pairs="baseline",
+                  baseline="s0", random_state=0)
+    assert set(res.to_frame().alternative) == {"greater"}
+
+
+# ----------------------------------------------- issue 8: resamples, many pairs
+def test_default_resamples_rule():
+    from sigtest._compare import _check_tests, _default_resamples
+
+    assert _default_resamples(1, 0.05, 9999) == 9999
+    assert _default_resamples(1225, 0.05, 9999) == 244999  # 50 systems
+    for m, alpha in [(1, 0.05), (45, 0.05), (1225, 0.05), (6, 0.0005), (10, 0.01)]:
+        b = _default_resamples(m, alpha, 9999)
+        assert m / (b + 1) <= alpha / 10  # smallest adjusted p at most alpha / 10
+        assert b == 9999 or m / b > alpha / 10  # and no larger than needed
+    (name, ptest, itest), = _check_tests(None, m=1225, m_ci=1225, alpha=0.05)
+    assert (ptest.n_resamples, itest.n_resamples) == (244999, BCaInterval().n_resamples)
+    (name, ptest, itest), = _check_tests(None, m=1225, m_ci=1225, alpha=0.05,
+                                         simultaneous=True)
+    assert itest.n_resamples == 244999
+
+
+def test_default_finds_differences_that_the_monte_carlo_floor_hid():
+    # 4 systems (6 pairs), alpha = .0005: with B = 10^4 (e60df5c) the floor
+    # 6 / 10001 > alpha made every pair non-significant after Holm, even
+    # differences of 45 accuracy points
+    y, preds = _systems(n=2000, accs=(0.5, 0.6, 0.75, 0.95), seed=3)
+    res = compare(y, preds, metrics="f1_macro", alpha=0.0005, random_state=0)
+    frame = res.to_frame()
+    assert frame.significant.all()
+    assert set(frame.n_resamples) == {119999}  # ceil(10 * 6 / .0005) - 1
+    assert frame.pvalue_adj.min() <= 0.0005 / 10
+
+
+def test_too_few_resamples_for_the_family_warns_with_the_b_needed():
+    y, preds = _systems(n=200, accs=(0.5, 0.6, 0.7, 0.8, 0.9))  # 10 pairs
+    with pytest.warns(UserWarning, match=r"n_resamples=99.*n_resamples >= 199"):
+        compare(y, preds, metrics="accuracy",
+                test=PairedPermutation(n_resamples=99, exact=False), random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        compare(y, preds, metrics="accuracy", correction=None,
+                test=PairedPermutation(n_resamples=99, exact=False), random_state=0)
+
+
+# --------------------------------------------- issue 8: simultaneous intervals
+def test_simultaneous_intervals_are_bonferroni_level_intervals():
+    y, preds = _systems()
+    m = 6
+    level = 1 - 0.05 / m
+    res = compare(y, preds, metrics="accuracy", test=_fast_tests(), ci="simultaneous",
+                  random_state=1)
+    frame = res.to_frame()
+    np.testing.assert_array_equal(frame.ci_level, level)
+    pairs = list(itertools.combinations(preds, 2))
+    seeds = spawn_seeds(1, len(pairs) * 2)
+    marginal = compare(y, preds, metrics="accuracy", test=_fast_tests(), random_state=1)
+    for k, (a, b) in enumerate(pairs):
+        ci = BCaInterval(n_resamples=B, confidence_level=level,
+                         random_state=seeds[2 * k + 1]).test(y, preds[a], preds[b])
+        row = frame[(frame.system_a == a) & (frame.system_b == b)].iloc[0]
+        assert (row.ci_low, row.ci_high) == tuple(ci.confidence_interval)
+        narrow = marginal.to_frame().iloc[k]
+        assert row.ci_low <= narrow.ci_low and row.ci_high >= narrow.ci_high
+    text = str(res)
+    assert "CI (simultaneous, 99.17 %)" in text and "p (raw)" in text and "p (Holm)" in text
+    assert "CI 95 % (unadjusted)" in str(marginal)
+    # a single bootstrap test: its stored distribution at the simultaneous level
+    single = compare(y, preds, metrics="accuracy", test=BCaInterval(n_resamples=B),
+                     ci="simultaneous", random_state=1).to_frame()
+    np.testing.assert_array_equal(single.ci_level, level)
+
+
+# ----------------------------------------------------------- issue 8: printing
+def test_pvalues_print_as_less_than_never_zero():
+    y, preds = _systems(n=2000, accs=(0.4, 0.95))
+    res = compare(y, preds, metrics="accuracy", random_state=0,
+                  test=PairedPermutation(n_resamples=99999, exact=False))
+    assert res.to_frame().pvalue.iloc[0] < 1e-4
+    text = str(res)
+    assert "<0.0001" in text and "0.0000" not in text
+    assert "n_resamples" in res.to_frame()
+    pytest.importorskip("jinja2")
+    latex = res.to_latex()
+    assert "<0.0001" in latex and "0.0000 " not in latex
+    assert "resamples (p-test)" in latex and "p (Holm)" in latex
+
+
+def test_recompare_validates_like_compare():
+    y, preds = _systems()
+    res = compare(y, preds, metrics="accuracy", test=_fast_tests(), random_state=0)
+    with pytest.raises(ValueError, match="alpha"):
+        res.recompare(alpha=5)
+    with pytest.raises(ValueError, match="ci"):
+        res.recompare(ci="both")
+    with pytest.raises(ValueError, match="runs"):
+        res.recompare(runs="pooled")
+    with pytest.raises(TypeError, match="unexpected"):
+        res.recompare(alpah=0.1)
+    again = res.recompare(ci="simultaneous")
+    np.testing.assert_array_equal(again.to_frame().ci_level, 1 - 0.05 / 6)
+
+
+# ------------------------------------------------------ issue 8: the class set
+def test_a_system_predicting_an_unseen_label_does_not_change_other_pairs():
+    y, preds = _systems(accs=(0.6, 0.7, 0.8))
+    test = PairedPermutation(n_resamples=B)
+    ref = compare(y, preds, metrics=["f1_macro", "accuracy"], test=test,
+                  random_state=0).to_frame()
+    odd = preds["s0"].copy()
+    odd[:20] = 9  # a label absent from y_true
+    with pytest.warns(UserWarning, match=r"\['zz_odd'\].*zz_odd: \[9\].*labels="):
+        res = compare(y, {**preds, "zz_odd": odd}, metrics=["f1_macro", "accuracy"],
+                      test=test, random_state=0).to_frame()
+    res = res[res.system_b != "zz_odd"]
+    for col in ("system_a", "system_b", "metric", "score_a", "score_b", "delta"):
+        np.testing.assert_array_equal(res[col].to_numpy(), ref[col].to_numpy())
+    # an explicit class set is used as given (here it makes 9 a class)
+    with_9 = compare(y, {**preds, "zz_odd": odd}, metrics="f1_macro", test=test,
+                     labels=[0, 1, 2, 9], random_state=0).to_frame()
+    expected = get_metric("f1_macro")(y, preds["s0"], labels=[0, 1, 2, 9],
+                                      zero_division=0.0)
+    assert with_9[with_9.system_a == "s0"].score_a.iloc[0] == pytest.approx(expected,
+                                                                             abs=1e-12)
+
+
+def test_pos_label_for_one_class_metrics():
+    from sklearn.metrics import f1_score, precision_score, recall_score
+
+    rng = np.random.default_rng(0)
+    y = rng.choice(["ham", "spam"], 300)
+    preds = {n: np.where(rng.random(300) < acc, y, rng.choice(["ham", "spam"], 300))
+             for n, acc in (("a", 0.6), ("b", 0.8))}
+    res = compare(y, preds, metrics=["f1", "precision", "recall"], pos_label="spam",
+                  test=PairedPermutation(n_resamples=B), random_state=0).to_frame()
+    for metric, func in (("f1", f1_score), ("precision", precision_score),
+                         ("recall", recall_score)):
+        row = res[res.metric == metric].iloc[0]
+        assert row.score_a == pytest.approx(func(y, preds["a"], pos_label="spam"), abs=1e-12)
+        assert row.score_b == pytest.approx(func(y, preds["b"], pos_label="spam"), abs=1e-12)
+    with pytest.raises(ValueError, match=r"\['accuracy'\].*pos_label"):
+        compare(y, preds, metrics=["f1", "accuracy"], pos_label="spam")
+    with pytest.raises(ValueError, match="pos_label"):
+        compare(y, preds, metrics="f1")
+
+
+def test_registered_plain_metric_in_compare():
+    from sklearn.metrics import matthews_corrcoef
+
+    from sigtest import register_metric
+    from sigtest.metrics import unregister_metric
+
+    y, preds = _systems(accs=(0.6, 0.8))
+    register_metric("t_mcc", matthews_corrcoef)
+    try:
+        frame = compare(y, preds, metrics="t_mcc", test=PairedPermutation(n_resamples=49),
+                        random_state=0).to_frame()
+        assert frame.score_a.iloc[0] == pytest.approx(matthews_corrcoef(y, preds["s0"]))
+        assert frame.score_b.iloc[0] == pytest.approx(matthews_corrcoef(y, preds["s1"]))
+        assert 0 < frame.pvalue.iloc[0] <= 1
+        with pytest.raises(TypeError, match="labels"):
+            compare(y, preds, metrics="t_mcc", labels=[0, 1, 2],
+                    test=PairedPermutation(n_resamples=49))
+    finally:
+        unregister_metric("t_mcc")

@@ -125,3 +125,33 @@ def test_errors(iris):
         cross_val_compare({"nb": GaussianNB()}, X, y)
     with pytest.raises(ValueError, match="n_repeats"):
         cross_val_compare(_estimators(), X, y, n_repeats=0)
+
+
+def test_labels_pos_label_and_ci_are_passed_on(iris):
+    from sklearn.metrics import f1_score
+
+    X, y = iris
+    yb = (y == 2).astype(int)  # one class against the rest
+    ests = {"dummy": DummyClassifier(strategy="prior"), "nb": GaussianNB()}
+    res = cross_val_compare(ests, X, yb, cv=3, metrics="f1", pos_label=1,
+                            test=PairedPermutation(n_resamples=B), random_state=0,
+                            ci="marginal")
+    frame = res.to_frame()
+    for name, pred in res.predictions.items():
+        seen = frame.score_a.iloc[0] if frame.system_a.iloc[0] == name else frame.score_b.iloc[0]
+        assert seen == pytest.approx(f1_score(yb, pred, pos_label=1, zero_division=0.0))
+    with pytest.raises(ValueError, match="pos_label"):
+        cross_val_compare(ests, X, yb, cv=3, metrics="accuracy", pos_label=1)
+    # an explicit class set reaches the class-averaged metrics
+    three = cross_val_compare(ests, X, y, cv=3, metrics="f1_macro", labels=[0, 1],
+                              test=PairedPermutation(n_resamples=B), random_state=0)
+    pred = three.predictions["nb"]
+    from sigtest.metrics import get_metric
+    expected = get_metric("f1_macro")(y, pred, labels=[0, 1])
+    row = three.to_frame().iloc[0]
+    assert (row.score_b if row.system_b == "nb" else row.score_a) == pytest.approx(expected)
+    simult = cross_val_compare(ests, X, y, cv=3, metrics="accuracy", ci="simultaneous",
+                               random_state=0, test=(PairedPermutation(n_resamples=B),
+                                                     __import__("sigtest").BCaInterval(
+                                                         n_resamples=B)))
+    assert simult.to_frame().ci_level.iloc[0] == pytest.approx(1 - 0.05)  # m = 1 pair

@@ -57,6 +57,22 @@ for _prefix, (_func, _stats, _agg, _title) in _PRF.items():
             average=_average,
         )
 
+# one-class scores (scikit-learn's scorer names "f1", "precision", "recall"):
+# average="binary" scores the class given as ``pos_label`` (required; sigtest
+# never picks a class by position)
+for _prefix, (_func, _stats, _agg, _title) in _PRF.items():
+    register_metric(
+        _prefix,
+        _func,
+        response_method="predict",
+        input_type="labels",
+        statistics=_stats,
+        aggregate=_agg,
+        cellwise=True,
+        description=f"{_title} of the class 'pos_label' (required), in [0, 1]",
+        average="binary",
+    )
+
 for _average in ("micro", "macro"):
     register_metric(
         f"multilabel_f1_{_average}",

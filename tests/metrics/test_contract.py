@@ -44,7 +44,10 @@ def _make_inputs(metric, seed, string_labels=False, n=N_SAMPLES):
         labels = np.arange(N_CLASSES)
         if string_labels:
             y_true, y_pred, labels = (STRING_CLASSES[a] for a in (y_true, y_pred, labels))
-        return y_true, y_pred, {"labels": labels}
+        call = {"labels": labels}
+        if metric.kwargs.get("average") == "binary":  # "f1", "precision", "recall"
+            call["pos_label"] = labels[1]
+        return y_true, y_pred, call
     if metric.input_type == "proba":
         return (
             rng.dirichlet(np.ones(N_COLUMNS), size=n),
@@ -105,7 +108,8 @@ def test_aggregate_of_summed_statistics_is_the_score(name, string_labels, seed):
     if metric.input_type == "labels":
         # without labels= the class set is the union of y_true and y_pred (all
         # three classes here), so the value is the same
-        no_labels = _as_float(metric(y_true, y_pred))
+        rest = {k: v for k, v in call.items() if k != "labels"}  # pos_label stays
+        no_labels = _as_float(metric(y_true, y_pred, **rest))
         assert no_labels == pytest.approx(direct, rel=0, abs=ATOL)
         if string_labels:  # str labels give the same value as their int codes
             y_t, y_p, c = _make_inputs(metric, seed, False)
