@@ -82,16 +82,66 @@ def _acceleration(jack_deltas, weights=None):
     return float(np.dot(w, d * d * d) / (6.0 * den**1.5))
 
 
-def _interval_quantiles(dist, delta, confidence_level, method, acceleration):
-    """The two quantile levels of ``dist`` that form the interval."""
+def _interval_quantiles(dist, delta, confidence_level, method, acceleration, z0=None):
+    r"""The two quantile levels of ``dist`` that form the interval.
+
+    For BCa the level of an endpoint is :math:`\Phi(z_0 + w / (1 - a w))`
+    with :math:`w = z_0 \pm z_{1-\alpha/2}`. It increases with :math:`w`
+    up to the pole :math:`w = 1/a`, where it reaches 1 (:math:`a > 0`) or,
+    coming from the other side, 0 (:math:`a < 0`). Beyond the pole
+    (:math:`1 - a w \le 0`) the formula would jump to the wrong end of the
+    distribution; the level is held at its limit instead (1 beyond a
+    positive pole, 0 beyond a negative one). The levels then move
+    monotonically with the confidence level, so the interval grows with it.
+    """
     alpha = (1.0 - confidence_level) / 2.0
     if method != "bca":
         return alpha, 1.0 - alpha
-    z0 = ndtri(_proportion_below(dist, delta))
+    if z0 is None:
+        z0 = ndtri(_proportion_below(dist, delta))
     a = acceleration
-    z_lo, z_hi = z0 + ndtri(alpha), z0 - ndtri(alpha)
-    return (float(ndtr(z0 + z_lo / (1.0 - a * z_lo))),
-            float(ndtr(z0 + z_hi / (1.0 - a * z_hi))))
+    z = ndtri(alpha)
+    return _bca_level(z0, z0 + z, a), _bca_level(z0, z0 - z, a)
+
+
+def _bca_level(z0, w, a):
+    """BCa quantile level for ``w = z0 + z``, held at its limit beyond the pole."""
+    den = 1.0 - a * w
+    if not den > 0.0:
+        if math.isnan(den):
+            return math.nan
+        return 1.0 if a > 0 else 0.0
+    return float(ndtr(z0 + w / den))
+
+
+def _check_interval_args(confidence_level, method):
+    if method not in _INTERVAL_METHODS:
+        raise ValueError(
+            f"The 'method' parameter must be one of {_INTERVAL_METHODS}. Got {method!r} instead."
+        )
+    if not (isinstance(confidence_level, (int, float, np.floating))
+            and 0.0 < confidence_level < 1.0):
+        raise ValueError(
+            "The 'confidence_level' parameter must be a float in the open interval (0, 1). "
+            f"Got {confidence_level!r} instead."
+        )
+
+
+def _interval_at(sorted_dist, delta, confidence_level, method, acceleration, z0):
+    """The interval from a sorted, non-degenerate distribution (no checks, no warnings).
+
+    The one place where an interval is computed: :func:`_bootstrap_interval`
+    and the inversion :func:`_interval_pvalue` both call it, so a p-value and
+    an interval of the same distribution can never disagree.
+    """
+    levels = _interval_quantiles(sorted_dist, delta, confidence_level, method,
+                                 acceleration, z0)
+    if not all(np.isfinite(levels)):
+        return _NAN_INTERVAL
+    low, high = np.quantile(sorted_dist, levels, method="linear")
+    if method == "basic":
+        low, high = 2.0 * delta - high, 2.0 * delta - low
+    return ConfidenceInterval(float(low), float(high))
 
 
 def _bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
@@ -105,23 +155,17 @@ def _bootstrap_interval(dist, delta, confidence_level, method, acceleration=None
     :math:`\Phi(z_0 + (z_0 + z_\alpha)/(1 - a (z_0 + z_\alpha)))` with
     :math:`z_0 = \Phi^{-1}((\#\{\delta^* < \delta\} + \#\{\delta^* \le
     \delta\})/2B)` (ties count one half, as scipy) and the jackknife
-    acceleration :math:`a` (Efron & Tibshirani 1993, ch. 14).
+    acceleration :math:`a` (Efron & Tibshirani 1993, ch. 14); where
+    :math:`1 - a (z_0 + z_\alpha) \le 0` the level is held at its limit (0 or
+    1, see :func:`_interval_quantiles`; scipy returns a level from the wrong
+    tail there).
 
     A degenerate distribution (all :math:`\delta^*` equal) or an undefined
     acceleration gives a ``nan`` interval and a
     :class:`~sigtest.exceptions.DegenerateDistributionWarning`.
     """
     dist = np.asarray(dist, dtype=np.float64)
-    if method not in _INTERVAL_METHODS:
-        raise ValueError(
-            f"The 'method' parameter must be one of {_INTERVAL_METHODS}. Got {method!r} instead."
-        )
-    if not (isinstance(confidence_level, (int, float, np.floating))
-            and 0.0 < confidence_level < 1.0):
-        raise ValueError(
-            "The 'confidence_level' parameter must be a float in the open interval (0, 1). "
-            f"Got {confidence_level!r} instead."
-        )
+    _check_interval_args(confidence_level, method)
     if not math.isfinite(delta) or dist.size == 0 or _is_degenerate(dist):
         if warn:
             warnings.warn(
@@ -141,54 +185,63 @@ def _bootstrap_interval(dist, delta, confidence_level, method, acceleration=None
                 stacklevel=stacklevel,
             )
         return _NAN_INTERVAL
-    levels = _interval_quantiles(dist, delta, confidence_level, method, acceleration)
-    if not all(np.isfinite(levels)):
-        return _NAN_INTERVAL
-    low, high = np.quantile(dist, levels, method="linear")
-    if method == "basic":
-        low, high = 2.0 * delta - high, 2.0 * delta - low
-    return ConfidenceInterval(float(low), float(high))
+    z0 = ndtri(_proportion_below(dist, delta)) if method == "bca" else None
+    return _interval_at(np.sort(dist), delta, float(confidence_level), method,
+                        acceleration, z0)
+
+
+def _excludes_zero(ci):
+    """Whether an interval excludes 0 (``low > 0`` or ``high < 0``; nan: no)."""
+    return bool(ci[0] > 0.0 or ci[1] < 0.0)
 
 
 def _interval_pvalue(dist, delta, method, acceleration=None):
     r"""Two-sided p-value by inverting the bootstrap interval.
 
-    The smallest :math:`\alpha` whose :math:`1-\alpha` interval excludes 0,
-    in closed form with the same tie rule as the interval
-    (:math:`F(x) = (\#\{\delta^* < x\} + \#\{\delta^* \le x\})/2B`):
+    :math:`p = 1 - c^*` with :math:`c^*` the largest confidence level whose
+    interval (the very same computation as :func:`_bootstrap_interval`: same
+    resamples, tie rule and interpolated quantiles) excludes 0. The interval
+    grows with :math:`c` (for BCa because the levels are held at their limit
+    beyond the pole :math:`1 - a(z_0 + z) \le 0`), so "excludes 0" holds for
+    every :math:`c \le c^*` and for no :math:`c > c^*`; :math:`c^*` is found
+    by bisection on the binary representation of the float :math:`c`, down
+    to adjacent floats (at most 64 interval evaluations). Hence, for every
+    float level :math:`c \in [1/2, 1)` (where :math:`1 - c` is exact)::
 
-    * percentile: :math:`p = 2\min(F(0), 1 - F(0))`;
-    * basic: :math:`p = 2\min(G, 1 - G)`, :math:`G = 1 - F(2\delta)`, i.e. the
-      two-sided Berg-Kirkpatrick count :math:`P^*(\delta^* \ge 2\delta)`;
-    * bca: with :math:`d = \Phi^{-1}(F(0)) - z_0`, the lower endpoint reaches 0
-      at :math:`z_\beta = d / (1 + a d) - z_0`, and
-      :math:`p = 2 \min(\Phi(z_\beta), 1 - \Phi(z_\beta))`.
+        (p <= 1 - c) == (interval at c excludes 0)
 
-    Capped at 1. ``nan`` for a non-finite ``delta``. When 0 lies outside the
-    range of :math:`\delta^*` the value is 0 (below the resolution ``1/B``).
+    Returns 1 when no level excludes 0 and :math:`2^{-53}` (one float step
+    below 1) when every level does (0 outside the range of :math:`\delta^*`);
+    the caller floors it at :math:`1/(B+1)`. 1 for a degenerate distribution,
+    ``nan`` for a non-finite ``delta`` or an undefined BCa acceleration.
     """
     dist = np.asarray(dist, dtype=np.float64)
     if not math.isfinite(delta) or dist.size == 0:
         return math.nan
-    if method == "basic":
-        one = 1.0 - _proportion_below(dist, 2.0 * delta)
-        return float(min(1.0, 2.0 * min(one, 1.0 - one)))
-    f0 = _proportion_below(dist, 0.0)
-    if f0 <= 0.0 or f0 >= 1.0:
-        return 0.0
-    if method == "percentile":
-        return float(min(1.0, 2.0 * min(f0, 1.0 - f0)))
-    if acceleration is None or not math.isfinite(acceleration):
+    if _is_degenerate(dist):
+        return 1.0
+    if method == "bca" and (acceleration is None or not math.isfinite(acceleration)):
         return math.nan
-    z0 = ndtri(_proportion_below(dist, delta))
-    if not math.isfinite(z0):
-        return 0.0
-    d = ndtri(f0) - z0
-    den = 1.0 + acceleration * d
-    if den <= 0.0:  # 0 lies beyond every BCa endpoint on that side
-        return 0.0
-    one = float(ndtr(d / den - z0))
-    return float(min(1.0, 2.0 * min(one, 1.0 - one)))
+    z0 = ndtri(_proportion_below(dist, delta)) if method == "bca" else None
+    sorted_dist = np.sort(dist)
+
+    def excludes(bits):
+        c = float(np.int64(bits).view(np.float64))
+        return _excludes_zero(_interval_at(sorted_dist, delta, c, method, acceleration, z0))
+
+    lo = int(np.float64(np.nextafter(0.0, 1.0)).view(np.int64))  # smallest level
+    hi = int(np.float64(np.nextafter(1.0, 0.0)).view(np.int64))  # largest level < 1
+    if not excludes(lo):
+        return 1.0
+    if excludes(hi):
+        return float(1.0 - np.int64(hi).view(np.float64))
+    while hi - lo > 1:  # invariant: excludes(lo) and not excludes(hi)
+        mid = (lo + hi) // 2
+        if excludes(mid):
+            lo = mid
+        else:
+            hi = mid
+    return float(1.0 - np.int64(lo).view(np.float64))
 
 
 def _stars(pvalue):
@@ -322,6 +375,15 @@ class SignificanceResult:
         -----
         DegenerateDistributionWarning
             If the distribution is degenerate (the interval is then nan).
+
+        Notes
+        -----
+        For a :class:`~sigtest.BCaInterval` result and its own ``method``,
+        ``pvalue <= 1 - confidence_level`` holds exactly when the returned
+        interval excludes 0: where the p-value was floored (at ``1/(B+1)``
+        or at the sign-test bound ``2**(1 - d)``) above ``1 -
+        confidence_level``, an interval that would exclude 0 is extended to
+        0, as :class:`~sigtest.BCaInterval` does at its own level.
         """
         if confidence_level is None:
             confidence_level = self.confidence_level or 0.95
@@ -337,8 +399,15 @@ class SignificanceResult:
         if method == "bca" and self.acceleration is None:
             raise ValueError("method='bca' needs the jackknife acceleration, which this "
                              "result does not hold.")
-        return _bootstrap_interval(self.null_distribution, self.delta, confidence_level,
-                                   method, self.acceleration)
+        ci = _bootstrap_interval(self.null_distribution, self.delta, confidence_level,
+                                 method, self.acceleration)
+        if (method == self.interval_method and "pvalue_floor" in self.params
+                and self.pvalue > 1.0 - confidence_level and _excludes_zero(ci)):
+            # the p-value was floored (1/(B+1) or the sign-test bound) above
+            # 1 - level: widen to 0 as the test did, so that the interval and
+            # p still agree ("p <= 1 - level" iff "excludes 0")
+            ci = ConfidenceInterval(min(ci.low, 0.0), max(ci.high, 0.0))
+        return ci
 
     def to_dict(self, include_distribution=False):
         """Flat ``dict`` of the result (``ci_low``/``ci_high`` instead of the tuple).

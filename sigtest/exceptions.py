@@ -2,7 +2,7 @@
 
 from sklearn.exceptions import UndefinedMetricWarning
 
-__all__ = ["DegenerateDistributionWarning", "UndefinedMetricWarning"]
+__all__ = ["DegenerateDistributionWarning", "SmallSampleWarning", "UndefinedMetricWarning"]
 
 
 class DegenerateDistributionWarning(RuntimeWarning):
@@ -11,6 +11,23 @@ class DegenerateDistributionWarning(RuntimeWarning):
     Raised when, for instance, the two systems make identical predictions, so
     every resampled difference is the same number and no interval or p-value
     carries information. The result then holds a documented fallback value
-    (``pvalue=1.0`` for one-sided "B is better" tests, a NaN interval) instead
-    of a spurious "significant".
+    (``pvalue=1.0`` for every test and alternative, a NaN interval) instead
+    of a spurious "significant": a test that carries no information is never
+    significant.
+    """
+
+
+class SmallSampleWarning(UserWarning):
+    """Warn that the data are too few for a bootstrap test to be trusted.
+
+    Raised by the bootstrap tests (:class:`~sigtest.BergKirkpatrickBootstrap`,
+    its BooStSa preset and :class:`~sigtest.BCaInterval`) when the test set
+    is small or when few items are *discordant* (items whose per-item
+    statistics differ between A and B): there the bootstrap distribution is
+    too coarse and too narrow, its size exceeds the nominal level and its
+    intervals under-cover (measured limits in ``docs/which_test.md``). The
+    p-value is then floored at the exact sign-test bound :math:`2^{-d}`
+    (one-sided) or :math:`2^{1-d}` (two-sided) with ``d`` discordant items.
+    The remedy is the exact permutation test,
+    :class:`~sigtest.PairedPermutation`, which is valid at any N.
     """

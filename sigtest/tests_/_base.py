@@ -12,7 +12,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 
 from .._results import SignificanceResult
-from ..exceptions import DegenerateDistributionWarning
+from ..exceptions import DegenerateDistributionWarning, SmallSampleWarning
 from ..metrics import get_metric
 from ..utils import check_random_state_seed
 from ..utils._param_validation import Interval, validate_parameter_constraints
@@ -273,3 +273,63 @@ def tie_tolerance(paired):
 def warn_degenerate(what, stacklevel=4):
     """Emit the standard :class:`DegenerateDistributionWarning`."""
     warnings.warn(what, DegenerateDistributionWarning, stacklevel=stacklevel)
+
+
+# Below these limits the bootstrap tests warn (SmallSampleWarning); measured by
+# benchmarks/bench_small_samples.py, table in docs/which_test.md.
+SMALL_SAMPLE_N = 30
+SMALL_SAMPLE_DISCORDANT = 12
+
+
+def discreteness_floor(n_discordant, alternative):
+    r"""Smallest p-value a test conditional on the discordant items can give.
+
+    With :math:`d` discordant items a paired permutation has at most
+    :math:`2^d` equally likely outcomes; the most extreme one (all :math:`d`
+    items favour the same system) has probability :math:`2^{-d}`, so
+
+    .. math:: p \ge 2^{-d} \ (\text{one-sided}), \qquad
+              p \ge \min(1, 2^{1-d}) \ (\text{two-sided}),
+
+    the exact sign test (McNemar) with all items going one way. ``d = 0``
+    gives 1.
+
+    Parameters
+    ----------
+    n_discordant : int
+        Number of discordant items (see ``discordant_count``).
+    alternative : {"two-sided", "greater", "less"}
+
+    Returns
+    -------
+    float
+    """
+    d = int(n_discordant)
+    if d <= 0:
+        return 1.0
+    return float(min(1.0, 2.0 ** (1 - d) if alternative == "two-sided" else 2.0 ** (-d)))
+
+
+def small_sample_reasons(n_samples, n_discordant):
+    """Why the data are too few for a bootstrap test (empty list: they are not)."""
+    reasons = []
+    if n_samples < SMALL_SAMPLE_N:
+        reasons.append(f"N = {n_samples} items (< {SMALL_SAMPLE_N})")
+    if n_discordant < SMALL_SAMPLE_DISCORDANT:
+        reasons.append(f"d = {n_discordant} discordant items, where A and B differ "
+                       f"(< {SMALL_SAMPLE_DISCORDANT})")
+    return reasons
+
+
+def warn_small_sample(test_name, reasons, *, floored=False, stacklevel=5):
+    """Emit :class:`~sigtest.SmallSampleWarning` naming the exact permutation test."""
+    what = "; ".join(reasons) if reasons else "few discordant items"
+    tail = (" The p-value was raised to the exact sign-test bound (all discordant items "
+            "going one way)." if floored else "")
+    warnings.warn(
+        f"{test_name}: the data are too few for a bootstrap test ({what}); its size can "
+        f"exceed the nominal level and its interval under-cover.{tail} Use the exact "
+        "permutation test, sigtest.PairedPermutation(), which is valid at any N.",
+        SmallSampleWarning,
+        stacklevel=stacklevel,
+    )

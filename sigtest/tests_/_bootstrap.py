@@ -8,8 +8,10 @@ from numbers import Integral, Real
 import numpy as np
 
 from .._results import (
+    ConfidenceInterval,
     _acceleration,
     _bootstrap_interval,
+    _excludes_zero,
     _interval_pvalue,
     _is_degenerate,
 )
@@ -20,8 +22,11 @@ from ._base import (
     TIE_RTOL,
     SignificanceTest,
     _engine,
+    discreteness_floor,
+    small_sample_reasons,
     tie_tolerance,
     warn_degenerate,
+    warn_small_sample,
 )
 
 __all__ = ["BergKirkpatrickBootstrap", "BooStSaBootstrap", "BCaInterval"]
@@ -31,25 +36,36 @@ def berg_kirkpatrick_pvalue(t_star, t, alternative, *, atol=0.0):
     r"""p-value of the paired bootstrap test from oriented differences.
 
     ``t`` is the observed oriented difference (positive: B better) and
-    ``t_star`` the bootstrap ones. Ties count, with scipy's tolerance
-    :math:`100\,\mathrm{eps}` relative to the threshold plus ``atol``: a
-    difference of two scores carries the rounding error of the *scores*
-    (e.g. 0.7083 - 0.7080 at N = 3000), so the tests pass
-    ``atol = 100 eps (|score_a| + |score_b|)`` (:func:`tie_tolerance`).
+    ``t_star`` the :math:`B` bootstrap ones. With :math:`k` the number of
+    bootstrap differences at least as extreme as the null-centred threshold,
+
+    .. math:: p = \frac{k + 1}{B + 1},
+
+    which counts the observed sample among the :math:`B + 1` and is never 0
+    (Davison & Hinkley 1997, eq. 4.11; Phipson & Smyth 2010):
 
     * ``"greater"`` (Berg-Kirkpatrick et al. 2012; Jurafsky & Martin eq. 4.22):
-      :math:`p = \#\{t^* \ge 2t\}/B` if :math:`t > 0`, else :math:`p = 1`
+      :math:`k = \#\{t^* \ge 2t\}` if :math:`t > 0`, else :math:`p = 1`
       (no evidence for B).
-    * ``"less"``: the mirror image, :math:`p = \#\{t^* \le 2t\}/B` if
+    * ``"less"``: the mirror image, :math:`k = \#\{t^* \le 2t\}` if
       :math:`t < 0`, else 1.
-    * ``"two-sided"``: :math:`p = \#\{|t^* - t| \ge |t|\}/B`, the centred
+    * ``"two-sided"``: :math:`k = \#\{|t^* - t| \ge |t|\}`, the centred
       (shift) bootstrap test: :math:`t^* - t` estimates the null distribution
       of :math:`t`, exactly as in the one-sided rule (:math:`t^* \ge 2t \iff
       t^* - t \ge t`), counted in both tails. It is symmetric in A and B,
       never exceeds 1, is at least the one-sided p on the observed side, and
       equals 1 when :math:`t = 0`.
 
+    Ties count, with scipy's tolerance :math:`100\,\mathrm{eps}` relative to
+    the threshold plus ``atol``: a difference of two scores carries the
+    rounding error of the *scores* (e.g. 0.7083 - 0.7080 at N = 3000), so the
+    tests pass ``atol = 100 eps (|score_a| + |score_b|)`` (:func:`tie_tolerance`).
     ``nan`` if ``t`` is not finite.
+
+    References
+    ----------
+    Davison, Hinkley (1997). Bootstrap Methods and their Application, eq. 4.11.
+    Phipson, Smyth (2010). Permutation p-values should never be zero. SAGMB 9(1).
     """
     t_star = np.asarray(t_star, dtype=np.float64)
     if not math.isfinite(t) or t_star.size == 0:
@@ -58,14 +74,16 @@ def berg_kirkpatrick_pvalue(t_star, t, alternative, *, atol=0.0):
         if t <= 0:
             return 1.0
         thr = 2.0 * t
-        return float(np.count_nonzero(t_star >= thr - TIE_RTOL * abs(thr) - atol) / t_star.size)
-    if alternative == "less":
+        k = np.count_nonzero(t_star >= thr - TIE_RTOL * abs(thr) - atol)
+    elif alternative == "less":
         if t >= 0:
             return 1.0
         thr = 2.0 * t
-        return float(np.count_nonzero(t_star <= thr + TIE_RTOL * abs(thr) + atol) / t_star.size)
-    dev = np.abs(t_star - t)
-    return float(np.count_nonzero(dev >= abs(t) - TIE_RTOL * abs(t) - atol) / t_star.size)
+        k = np.count_nonzero(t_star <= thr + TIE_RTOL * abs(thr) + atol)
+    else:
+        dev = np.abs(t_star - t)
+        k = np.count_nonzero(dev >= abs(t) - TIE_RTOL * abs(t) - atol)
+    return float(min(1.0, (k + 1) / (t_star.size + 1)))
 
 
 def jackknife_acceleration(paired):
@@ -93,15 +111,30 @@ class BergKirkpatrickBootstrap(SignificanceTest):
     Since the resamples come from a test set biased by :math:`t` towards B,
     :math:`t^* - t` estimates the null distribution and
 
-    .. math:: p = \frac{1}{B} \sum_{i=1}^{B} 1\left(t^*_i \ge 2t\right)
+    .. math:: p = \frac{1 + \sum_{i=1}^{B} 1\left(t^*_i \ge 2t\right)}{B + 1}
 
     (Jurafsky & Martin, *Speech and Language Processing*, eq. 4.22, Fig.
-    4.9). Ties count, up to ``100 * eps`` times ``|2t| + |score_a| + |score_b|``
-    (rounding of the scores, see :func:`~sigtest.tests_._base.tie_tolerance`). If
-    :math:`t \le 0` (B not better, identical systems included) ``p = 1``.
+    4.9, with the observed sample counted among the :math:`B + 1`, so that
+    a Monte Carlo p is never 0: Davison & Hinkley 1997, eq. 4.11). Ties
+    count, up to ``100 * eps`` times ``|2t| + |score_a| + |score_b|``
+    (rounding of the scores, see :func:`~sigtest.tests_._base.tie_tolerance`).
+    If :math:`t \le 0` (B not better, identical systems included) ``p = 1``.
+
+    A test that carries no information is never significant:
+
+    * if every bootstrap difference is equal (identical systems, a single
+      item) ``p = 1`` with a ``DegenerateDistributionWarning``;
+    * with :math:`d` *discordant* items (whose per-item statistics differ
+      between A and B) no test valid conditionally on them can go below the
+      exact sign test with all :math:`d` items one way, so
+      :math:`p \ge 2^{-d}` (one-sided) or :math:`2^{1-d}` (two-sided). The
+      bootstrap ignores this discreteness (with 4 vs 0 discordant items it
+      gives about .03); the p-value is floored at the bound, which is always
+      conservative. ``params`` records ``n_discordant``, ``pvalue_floor``
+      and ``pvalue_unfloored``.
 
     Read more in :func:`berg_kirkpatrick_pvalue` (also ``"less"`` and the
-    centred ``"two-sided"`` version).
+    centred ``"two-sided"`` version) and in ``docs/which_test.md``.
 
     Parameters
     ----------
@@ -122,7 +155,12 @@ class BergKirkpatrickBootstrap(SignificanceTest):
     Warns
     -----
     DegenerateDistributionWarning
-        If every resampled difference is equal (e.g. identical systems).
+        If every resampled difference is equal (e.g. identical systems);
+        ``p = 1``.
+    SmallSampleWarning
+        If N or the number of discordant items is below the measured limits
+        (``docs/which_test.md``) or the sign-test floor raised the p-value;
+        the message names :class:`PairedPermutation` as the remedy.
 
     See Also
     --------
@@ -133,6 +171,7 @@ class BergKirkpatrickBootstrap(SignificanceTest):
     ----------
     Berg-Kirkpatrick, Burkett, Klein (2012). An empirical investigation of
     statistical significance in NLP. EMNLP.
+    Davison, Hinkley (1997). Bootstrap Methods and their Application, eq. 4.11.
 
     Examples
     --------
@@ -226,14 +265,22 @@ class BergKirkpatrickBootstrap(SignificanceTest):
                                         sample_size=m)
         delta, t = _oriented_delta(paired)
         t_star = deltas if paired.metric.greater_is_better else -deltas
+        d = _engine().discordant_count(paired)
+        floor = discreteness_floor(d, self.alternative)
         if _is_degenerate(deltas):
             warn_degenerate(
                 "Every bootstrap difference is equal (e.g. the systems make identical "
-                "predictions); the test carries no information"
-                + (" and p = 1." if t <= 0 else "."),
+                "predictions, or a single item); the test carries no information and p = 1."
             )
-        pvalue = berg_kirkpatrick_pvalue(t_star, t, self.alternative,
-                                         atol=tie_tolerance(paired))
+            pvalue = 1.0 if math.isfinite(t) else math.nan
+            raw = pvalue
+        else:
+            raw = berg_kirkpatrick_pvalue(t_star, t, self.alternative,
+                                          atol=tie_tolerance(paired))
+            pvalue = max(raw, floor) if math.isfinite(raw) else raw
+            reasons = small_sample_reasons(n, d)
+            if reasons or pvalue > raw:
+                warn_small_sample(type(self).__name__, reasons, floored=pvalue > raw)
         acceleration = None
         if m == n and paired.stats_a is not None and np.isfinite(delta):
             acceleration = jackknife_acceleration(paired)
@@ -244,7 +291,8 @@ class BergKirkpatrickBootstrap(SignificanceTest):
             "null_distribution": deltas,
             "resampling": "bootstrap" if m == n else "subsample bootstrap",
             "acceleration": acceleration,
-            "params": {"resample_size": m},
+            "params": {"resample_size": m, "n_discordant": d, "pvalue_floor": floor,
+                       "pvalue_unfloored": raw},
         }
 
 
@@ -300,9 +348,33 @@ class BCaInterval(SignificanceTest):
       ``scipy.stats.bootstrap(..., method="BCa", bootstrap_result=...)`` on the
       same distribution. Quantiles use linear interpolation.
 
-    The p-value inverts the interval: the smallest :math:`\alpha` whose
-    two-sided interval excludes 0 (closed form, same tie rule; for
-    ``"basic"`` this is the two-sided Berg-Kirkpatrick count). It is two-sided.
+    Where :math:`1 - a (z_0 + z) \le 0` the BCa level is held at its limit
+    (1 beyond a positive pole, 0 beyond a negative one) instead of jumping to
+    the other tail, so the interval grows with the confidence level.
+
+    **p-value** (two-sided). It inverts the very same interval function
+    (same resamples, tie rule and interpolated quantiles): :math:`p = 1 -
+    c^*` with :math:`c^*` the largest level whose interval excludes 0, found
+    by bisection down to adjacent floats. It is then floored:
+
+    * at :math:`1/(B+1)` (a Monte Carlo p is never 0; Davison & Hinkley
+      1997);
+    * at :math:`2^{1-d}` with :math:`d` discordant items (items whose
+      per-item statistics differ between A and B): the exact two-sided sign
+      test with all :math:`d` items one way, below which no test valid
+      conditionally on the discordant items can go. With 3 vs 0 discordant
+      items the raw BCa p is about .01, the exact McNemar p is .25.
+
+    **Guarantee.** At the test's own ``confidence_level`` :math:`c`,
+    ``pvalue <= 1 - c`` holds exactly when the reported interval excludes 0
+    (``low > 0`` or ``high < 0``): when a floor raises p above :math:`1 - c`
+    while the interval would exclude 0, the interval is extended to 0 (its
+    nearer endpoint becomes 0) and, for the sign-test floor, a
+    ``SmallSampleWarning`` says so. :meth:`SignificanceResult.ci` does the
+    same at any level with the test's method. Without that extension the
+    raw interval agrees with p at every level :math:`c \le 1 - \max(1/(B+1),
+    2^{1-d})`. ``params`` records ``n_discordant``, ``pvalue_floor`` and
+    ``pvalue_unfloored`` (the inverted p).
 
     Parameters
     ----------
@@ -316,13 +388,18 @@ class BCaInterval(SignificanceTest):
     -----
     DegenerateDistributionWarning
         Degenerate distribution (e.g. identical systems): the interval is
-        ``(nan, nan)``; the p-value is then 1 if ``delta == 0``.
+        ``(nan, nan)`` and the p-value is 1.
+    SmallSampleWarning
+        If N or the number of discordant items is below the measured limits
+        (``docs/which_test.md``) or the sign-test floor raised the p-value;
+        the message names :class:`PairedPermutation` as the remedy.
 
     References
     ----------
     Efron, Tibshirani (1993). An Introduction to the Bootstrap, ch. 14.3.
     Bestgen (2022). Please, don't forget the difference and the confidence
     interval when seeking for the state-of-the-art status. LREC.
+    Davison, Hinkley (1997). Bootstrap Methods and their Application, eq. 4.11.
 
     Examples
     --------
@@ -363,12 +440,25 @@ class BCaInterval(SignificanceTest):
         acceleration = None
         if np.isfinite(delta) and (self.method == "bca" or paired.stats_a is not None):
             acceleration = jackknife_acceleration(paired)
-        ci = _bootstrap_interval(deltas, delta, float(self.confidence_level), self.method,
-                                 acceleration, stacklevel=4)
+        level = float(self.confidence_level)
+        ci = _bootstrap_interval(deltas, delta, level, self.method, acceleration,
+                                 stacklevel=4)
+        d = _engine().discordant_count(paired)
+        floor = max(1.0 / (deltas.size + 1), discreteness_floor(d, "two-sided"))
         if _is_degenerate(deltas):
-            pvalue = _interval_pvalue(deltas, delta, "percentile")
+            # the interval is nan and its warning says why; no information: p = 1
+            raw = pvalue = 1.0 if np.isfinite(delta) else math.nan
         else:
-            pvalue = _interval_pvalue(deltas, delta, self.method, acceleration)
+            raw = _interval_pvalue(deltas, delta, self.method, acceleration)
+            pvalue = max(raw, floor) if math.isfinite(raw) else raw
+            reasons = small_sample_reasons(n, d)
+            floored = math.isfinite(raw) and discreteness_floor(d, "two-sided") > raw
+            if reasons or floored:
+                warn_small_sample(type(self).__name__, reasons, floored=floored)
+            if pvalue > 1.0 - level and _excludes_zero(ci):
+                # the floor raised p above 1 - level: widen the interval to 0 so that
+                # "p <= 1 - level" and "the interval excludes 0" still agree
+                ci = ConfidenceInterval(min(ci.low, 0.0), max(ci.high, 0.0))
         return {
             "pvalue": pvalue,
             "confidence_interval": ci,
@@ -379,4 +469,5 @@ class BCaInterval(SignificanceTest):
             "resampling": "bootstrap",
             "acceleration": acceleration,
             "interval_method": self.method,
+            "params": {"n_discordant": d, "pvalue_floor": floor, "pvalue_unfloored": raw},
         }

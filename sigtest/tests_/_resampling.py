@@ -46,7 +46,9 @@ __all__ = [
     "bootstrap_sums",
     "permutation_sums",
     "exact_permutation_sums",
+    "monte_carlo_permutation_seconds",
     "jackknife_values",
+    "discordant_count",
     "bootstrap_deltas",
     "permutation_deltas",
     "resampled_deltas",
@@ -59,6 +61,17 @@ _MAX_EXACT_CELLS = 2**25
 _MAX_LATTICE_WORK = 2**27
 # Below this many inner-loop operations the serial kernel is used.
 _PARALLEL_MIN_WORK = 4_000_000
+# Measured serial costs (seconds) of one unit of work, for exact="auto"
+# (2 cores, numba 0.6x; see docs/which_test.md): one swap pattern times one
+# group in the enumeration kernel, one multiply-add of the lattice
+# convolution, one (resample, merged cell) binomial draw, one (resample,
+# discordant row, column) entry of the generic Monte Carlo kernel, and one
+# aggregated row (resample or pattern) times statistic.
+_COST_PATTERN_GROUP = 30e-9
+_COST_LATTICE_OP = 1e-9
+_COST_MC_CELL = 30e-9
+_COST_MC_ENTRY = 1.2e-9
+_COST_AGGREGATE = 5e-9
 
 
 # --------------------------------------------------------------------------
@@ -350,6 +363,56 @@ def _discordant(paired):
     return np.ascontiguousarray(D[np.ix_(rows, cols)]), cols, weights
 
 
+def discordant_count(paired):
+    """Number ``d`` of discordant items: items whose A and B per-item statistics differ.
+
+    Parameters
+    ----------
+    paired : PairedStatistics
+
+    Returns
+    -------
+    d : int
+        Compressed hard labels: the summed counts of the cells whose A and B
+        statistics rows differ. Generic path: the rows of
+        ``D = stats_b - stats_a`` with a nonzero entry (a zero sample weight
+        makes a row concordant). Slow path (no statistics): the items whose
+        predictions differ (any entry of a soft row), among those of nonzero
+        weight.
+
+    Notes
+    -----
+    Only discordant items move under a paired permutation, so any test that
+    is valid conditionally on the discordant set has at most ``2**d``
+    equally likely outcomes and cannot give a p-value below ``2**-d``
+    (one-sided) or ``2**(1 - d)`` (two-sided): the exact sign test with all
+    ``d`` items going one way. The bootstrap tests floor their p-values at
+    that bound.
+
+    Examples
+    --------
+    >>> from sigtest.metrics import get_metric
+    >>> from sigtest.tests_._paired import prepare_paired
+    >>> paired = prepare_paired([0, 0, 0], [1, 1, 0], [0, 0, 0], get_metric("accuracy"))
+    >>> discordant_count(paired)
+    2
+    """
+    _check_paired(paired, need_statistics=False)
+    if paired.stats_a is not None:
+        rows = np.any(paired.stats_b != paired.stats_a, axis=1)
+        if paired.counts is not None:
+            return int(np.rint(paired.counts[rows].sum()))
+        return int(np.count_nonzero(rows))
+    _, a, b, w = _data(paired)
+    a, b = np.asarray(a), np.asarray(b)
+    differ = a != b
+    if differ.ndim > 1:
+        differ = differ.reshape(differ.shape[0], -1).any(axis=1)
+    if w is not None:
+        differ &= np.asarray(w) != 0
+    return int(np.count_nonzero(differ))
+
+
 def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
     """Paired-permutation (approximate randomization) column sums of A and B.
 
@@ -407,7 +470,36 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
     return sums_a + swapped, sums_b - swapped
 
 
-def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True):
+def monte_carlo_permutation_seconds(paired, n_resamples):
+    """Estimated serial time of a Monte Carlo permutation run (seconds).
+
+    ``n_resamples x merged discordant cells x 30 ns`` for compressed hard
+    labels, ``n_resamples x discordant rows x (columns + 4) x 1.2 ns`` for
+    the generic kernel, plus ``n_resamples x s x 5 ns`` for the aggregation;
+    the constants were measured on the kernels (see ``docs/which_test.md``).
+
+    Parameters
+    ----------
+    paired : PairedStatistics
+    n_resamples : int
+
+    Returns
+    -------
+    float
+    """
+    _check_paired(paired)
+    B = _check_n_resamples(n_resamples)
+    D, cols, weights = _discordant(paired)
+    agg = B * paired.n_statistics * _COST_AGGREGATE
+    if D.shape[0] == 0 or D.shape[1] == 0:
+        return agg
+    if weights is not None:
+        rows = _merge_rows(D, weights)[0].shape[0]
+        return B * rows * _COST_MC_CELL + agg
+    return B * D.shape[0] * (D.shape[1] + 4) * _COST_MC_ENTRY + agg
+
+
+def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_seconds=None):
     """The exact paired-permutation distribution of the column sums, if small.
 
     Parameters
@@ -417,6 +509,13 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True):
         Largest number of distinct swap patterns to enumerate. The limit is
         further capped at ``2**25 // s`` so that each returned array stays
         below 256 MiB.
+    parallel : bool, default=True
+    max_seconds : float or None, default=None
+        If given, return None when the estimated serial time of the
+        enumeration (``patterns x groups x 30 ns`` or ``lattice
+        multiply-adds x 1 ns``, plus ``patterns x s x 5 ns`` to aggregate)
+        exceeds it: :class:`~sigtest.PairedPermutation` with ``exact="auto"``
+        passes the estimated time of the Monte Carlo run.
 
     Returns
     -------
@@ -475,7 +574,8 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True):
     from scipy.stats import binom  # lazy: scipy.stats is slow to import
 
     limit = min(int(max_patterns), _MAX_EXACT_CELLS // max(s, 1))
-    lattice = _lattice_distribution(groups, counts, limit, binom)
+    budget = np.inf if max_seconds is None else float(max_seconds)
+    lattice = _lattice_distribution(groups, counts, limit, binom, budget=budget, s=s)
     if lattice is not None:
         red, prob = lattice
     else:
@@ -484,6 +584,9 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True):
             n_patterns *= c + 1
             if n_patterns > limit:
                 return None
+        seconds = n_patterns * (groups.shape[0] * _COST_PATTERN_GROUP + s * _COST_AGGREGATE)
+        if seconds > budget:
+            return None
         pmf = np.concatenate([binom.pmf(np.arange(c + 1), c, 0.5) for c in counts.tolist()])
         offsets = np.concatenate([[0], np.cumsum(counts + 1)[:-1]]).astype(np.int64)
         red, prob = _kernels.exact_swap_sums(
@@ -495,7 +598,7 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True):
     return sums_a + swapped, sums_b - swapped, prob
 
 
-def _lattice_distribution(groups, counts, limit, binom):
+def _lattice_distribution(groups, counts, limit, binom, *, budget=np.inf, s=1):
     """Exact swapped-sum distribution when one integer column varies.
 
     With a single varying statistic taking integer values ``d_g`` (accuracy,
@@ -520,6 +623,8 @@ def _lattice_distribution(groups, counts, limit, binom):
         work += length * (span + 1)
         length += span
     if work > _MAX_LATTICE_WORK:
+        return None
+    if work * _COST_LATTICE_OP + length * s * _COST_AGGREGATE > budget:
         return None
     pmf = np.ones(1)
     low = 0
@@ -616,6 +721,119 @@ def _jackknife_slow(paired):
     return theta_a, theta_b, np.ones(n)
 
 
+# Above this estimated duration (seconds) the slow path shows a progress bar.
+_PROGRESS_SECONDS = 2.0
+# Largest number of (true, predicted) label cells of the slow-path memo.
+_MEMO_MAX_CELLS = 4096
+
+
+class _Progress:
+    """A progress bar (``tqdm.auto`` on stderr) shown only for long slow-path runs.
+
+    After every batch the total time is extrapolated from the batches done;
+    once it exceeds :data:`_PROGRESS_SECONDS` the bar appears (if tqdm is
+    installed) and is updated until :meth:`close`. It only reads the clock:
+    the resamples and their order never depend on it.
+    """
+
+    def __init__(self, total, desc):
+        import time
+
+        self._clock = time.perf_counter
+        self.start = self._clock()
+        self.total = total
+        self.desc = desc
+        self.done = 0
+        self.bar = None
+
+    def update(self, n):
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(n)
+            return
+        elapsed = self._clock() - self.start
+        if self.done < self.total and elapsed / self.done * self.total > _PROGRESS_SECONDS:
+            try:
+                import sys
+
+                from tqdm.auto import tqdm
+            except ImportError:  # pragma: no cover - tqdm is optional
+                self.bar = False
+                return
+            self.bar = tqdm(total=self.total, initial=self.done, desc=self.desc,
+                            unit="resample", file=sys.stderr, leave=False)
+        elif self.bar is False:  # pragma: no cover
+            return
+
+    def close(self):
+        if self.bar:
+            self.bar.close()
+
+
+class _SlowScorer:
+    """``score_func`` on resamples of hard labels, memoised by the label table.
+
+    A metric of hard labels that does not depend on the order of the items
+    is a function of the table of (true, predicted) label counts. Resamples
+    with the same table (about 500 distinct tables among 10 000 permutations
+    of N = 300 binary items) then share one ``score_func`` call, made on the
+    *canonical* arrays (items sorted by their cell). Order independence is
+    checked on the observed data: the canonical arrays of A and of B must
+    give exactly the observed scores, or the memo is not used (sequence
+    metrics, for instance). Results are deterministic either way.
+    """
+
+    def __init__(self, paired, params):
+        self.paired = paired
+        self.params = params
+        y, a, b, w = _data(paired)
+        self.memo = None
+        if w is not None or np.ndim(y) != 1 or np.ndim(a) != 1 or np.ndim(b) != 1:
+            return
+        try:
+            values, inverse = np.unique(np.concatenate([y, a, b]), return_inverse=True)
+        except TypeError:  # unorderable labels
+            return
+        K = values.shape[0]
+        if K * K > _MEMO_MAX_CELLS:
+            return
+        n = y.shape[0]
+        inverse = inverse.ravel()
+        self.values, self.K = values, K
+        yc = inverse[:n].astype(np.int64)
+        self.cell_a = yc * K + inverse[n:2 * n]
+        self.cell_b = yc * K + inverse[2 * n:]
+        for cells, pred in ((self.cell_a, a), (self.cell_b, b)):
+            counts = np.bincount(cells, minlength=K * K)
+            observed = _score(paired, params, y, pred, None)
+            canonical = self._call(counts)
+            if not (canonical == observed or (np.isnan(canonical) and np.isnan(observed))):
+                return
+        self.memo = {}
+
+    def _call(self, counts):
+        cells = np.repeat(np.arange(self.K * self.K), counts)
+        y = self.values[cells // self.K]
+        p = self.values[cells % self.K]
+        return _score(self.paired, self.params, y, p, None)
+
+    def scores(self, cells):
+        """Scores of resamples given as cell codes of shape (r, m)."""
+        r, m = cells.shape
+        KK = self.K * self.K
+        counts = np.bincount((cells + KK * np.arange(r)[:, None]).ravel(),
+                             minlength=r * KK).reshape(r, KK)
+        out = np.empty(r)
+        memo = self.memo
+        for i in range(r):
+            key = counts[i].tobytes()
+            value = memo.get(key)
+            if value is None:
+                value = memo[key] = self._call(counts[i])
+            out[i] = value
+        return out
+
+
 def bootstrap_deltas(paired, n_resamples, sample_size=None, seed=0, *, batch_size=256):
     """Slow-path paired bootstrap: raw deltas ``score_b* - score_a*``.
 
@@ -623,6 +841,9 @@ def bootstrap_deltas(paired, n_resamples, sample_size=None, seed=0, *, batch_siz
     ``numpy.random.default_rng(seed)``; each resample calls ``score_func``
     once per system (metric parameters as given, ``zero_division="warn"``
     replaced by 0.0). Works for any metric, with or without statistics.
+    Hard labels without weights share the calls of resamples with equal
+    label tables (see :class:`_SlowScorer`); a run estimated to take more
+    than 2 s shows a progress bar on stderr (tqdm).
 
     Returns
     -------
@@ -635,17 +856,26 @@ def bootstrap_deltas(paired, n_resamples, sample_size=None, seed=0, *, batch_siz
     n = paired.n_samples
     m = resolve_sample_size(sample_size, n)
     params = _slow_params(paired)
+    scorer = _SlowScorer(paired, params)
     rng = np.random.default_rng(seed)
     out = np.empty(B)
-    for lo in range(0, B, batch_size):
-        hi = min(B, lo + batch_size)
-        idx = rng.integers(0, n, (hi - lo, m))
-        for r in range(hi - lo):
-            i = idx[r]
-            wi = None if w is None else w[i]
-            out[lo + r] = _score(paired, params, y[i], b[i], wi) - _score(
-                paired, params, y[i], a[i], wi
-            )
+    progress = _Progress(B, f"bootstrap ({paired.metric.name})")
+    try:
+        for lo in range(0, B, batch_size):
+            hi = min(B, lo + batch_size)
+            idx = rng.integers(0, n, (hi - lo, m))
+            if scorer.memo is not None:
+                out[lo:hi] = scorer.scores(scorer.cell_b[idx]) - scorer.scores(scorer.cell_a[idx])
+            else:
+                for r in range(hi - lo):
+                    i = idx[r]
+                    wi = None if w is None else w[i]
+                    out[lo + r] = _score(paired, params, y[i], b[i], wi) - _score(
+                        paired, params, y[i], a[i], wi
+                    )
+            progress.update(hi - lo)
+    finally:
+        progress.close()
     return out
 
 
@@ -653,7 +883,10 @@ def permutation_deltas(paired, n_resamples, seed=0, *, batch_size=256):
     """Slow-path paired permutation: raw deltas after random A/B swaps.
 
     Swap masks of shape ``(batch_size, N)`` come from
-    ``numpy.random.default_rng(seed).random(...) < 0.5``.
+    ``numpy.random.default_rng(seed).random(...) < 0.5``. Hard labels
+    without weights share the calls of resamples with equal label tables
+    (see :class:`_SlowScorer`); a run estimated to take more than 2 s shows
+    a progress bar on stderr (tqdm).
 
     Returns
     -------
@@ -665,18 +898,29 @@ def permutation_deltas(paired, n_resamples, seed=0, *, batch_size=256):
     y, a, b, w = _data(paired)
     n = paired.n_samples
     params = _slow_params(paired)
+    scorer = _SlowScorer(paired, params)
     rng = np.random.default_rng(seed)
     out = np.empty(B)
-    for lo in range(0, B, batch_size):
-        hi = min(B, lo + batch_size)
-        swaps = rng.random((hi - lo, n)) < 0.5
-        for r in range(hi - lo):
-            sw = swaps[r].reshape((n,) + (1,) * (a.ndim - 1))
-            a_star = np.where(sw, b, a)
-            b_star = np.where(sw, a, b)
-            out[lo + r] = _score(paired, params, y, b_star, w) - _score(
-                paired, params, y, a_star, w
-            )
+    progress = _Progress(B, f"permutation ({paired.metric.name})")
+    try:
+        for lo in range(0, B, batch_size):
+            hi = min(B, lo + batch_size)
+            swaps = rng.random((hi - lo, n)) < 0.5
+            if scorer.memo is not None:
+                cells_a = np.where(swaps, scorer.cell_b, scorer.cell_a)
+                cells_b = np.where(swaps, scorer.cell_a, scorer.cell_b)
+                out[lo:hi] = scorer.scores(cells_b) - scorer.scores(cells_a)
+            else:
+                for r in range(hi - lo):
+                    sw = swaps[r].reshape((n,) + (1,) * (a.ndim - 1))
+                    a_star = np.where(sw, b, a)
+                    b_star = np.where(sw, a, b)
+                    out[lo + r] = _score(paired, params, y, b_star, w) - _score(
+                        paired, params, y, a_star, w
+                    )
+            progress.update(hi - lo)
+    finally:
+        progress.close()
     return out
 
 

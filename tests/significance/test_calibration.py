@@ -32,6 +32,7 @@ from sigtest import (
     BergKirkpatrickBootstrap,
     DegenerateDistributionWarning,
     PairedPermutation,
+    SmallSampleWarning,
 )
 
 ALPHA = 0.05
@@ -494,11 +495,17 @@ def test_one_differing_item_hard(n):
     # 0, and delta* >= 2 delta  <=>  c >= 2 (ties count). With B = 20 000 the
     # MC s.e. is 0.0031; 4.5 s.e. = 0.014, while the strict rule (c >= 3)
     # would give 0.08.
+    # The unfloored p = (k + 1)/(B + 1) estimates it; the reported p is floored
+    # at 2**-1 (one discordant item: the exact one-sided sign test) with a
+    # SmallSampleWarning.
     p_exact = stats.binom.sf(1, n, 1 / n)
-    res = BergKirkpatrickBootstrap(n_resamples=20_000, random_state=0).test(y, a, b)
+    with pytest.warns(SmallSampleWarning, match="PairedPermutation"):
+        res = BergKirkpatrickBootstrap(n_resamples=20_000, random_state=0).test(y, a, b)
     assert res.delta == pytest.approx(1 / n)
     se = math.sqrt(p_exact * (1 - p_exact) / 20_000)
-    assert abs(res.pvalue - p_exact) <= 4.5 * se, (res.pvalue, p_exact)
+    raw = res.params["pvalue_unfloored"]
+    assert abs(raw - p_exact) <= 4.5 * se, (raw, p_exact)
+    assert res.pvalue == 0.5 and res.params["n_discordant"] == 1
     # Permutation: 2 patterns, both as extreme as observed in |.|.
     res = PairedPermutation(random_state=0).test(y, a, b)
     assert res.pvalue == pytest.approx(1.0)
@@ -528,11 +535,14 @@ def test_one_differing_item_loss():
     b[0] = P[0]
     p_exact = stats.binom.sf(1, n, 1 / n)
     for metric in ("jsd", "po_jsd", "cross_entropy"):
-        res = BergKirkpatrickBootstrap(n_resamples=20_000, random_state=1).test(
-            P, a, b, metric=metric)
+        with pytest.warns(SmallSampleWarning):
+            res = BergKirkpatrickBootstrap(n_resamples=20_000, random_state=1).test(
+                P, a, b, metric=metric)
         assert res.statistic > 0
         se = math.sqrt(p_exact * (1 - p_exact) / 20_000)
-        assert abs(res.pvalue - p_exact) <= 4.5 * se, (metric, res.pvalue, p_exact)
+        raw = res.params["pvalue_unfloored"]
+        assert abs(raw - p_exact) <= 4.5 * se, (metric, raw, p_exact)
+        assert res.pvalue == 0.5  # one discordant item: floor 2**-1
         # A vs B swapped: B is now worse, p = 1.
         assert BergKirkpatrickBootstrap(n_resamples=200, random_state=1).test(
             P, b, a, metric=metric).pvalue == 1.0

@@ -22,10 +22,11 @@ def test_berg_kirkpatrick_counts_ties_with_tolerance():
     t = 0.1
     thr = 2 * t
     t_star = np.array([thr, thr * (1 - 1e-15), thr * (1 - 1e-9), 0.0, 0.5])
-    # exact tie and a rounding-level tie count; 1e-9 below does not
-    assert berg_kirkpatrick_pvalue(t_star, t, "greater") == 3 / 5
+    # exact tie and a rounding-level tie count; 1e-9 below does not:
+    # k = 3 of B = 5, p = (k + 1)/(B + 1)
+    assert berg_kirkpatrick_pvalue(t_star, t, "greater") == (3 + 1) / (5 + 1)
     # mirror image for "less"
-    assert berg_kirkpatrick_pvalue(-t_star, -t, "less") == 3 / 5
+    assert berg_kirkpatrick_pvalue(-t_star, -t, "less") == (3 + 1) / (5 + 1)
 
 
 def test_absolute_tolerance_for_rounded_scores():
@@ -34,9 +35,10 @@ def test_absolute_tolerance_for_rounded_scores():
     n = 3000
     t = 2125 / n - 2124 / n
     t_star = np.array([2130 / n - 2128 / n, 2000 / n - 1998 / n, 2100 / n - 2099 / n])
-    assert berg_kirkpatrick_pvalue(t_star, t, "greater") < 2 / 3  # scipy rule alone loses ties
+    # scipy rule alone loses ties
+    assert berg_kirkpatrick_pvalue(t_star, t, "greater") < (2 + 1) / (3 + 1)
     atol = 100 * np.finfo(float).eps * (2125 / n + 2124 / n)
-    assert berg_kirkpatrick_pvalue(t_star, t, "greater", atol=atol) == 2 / 3
+    assert berg_kirkpatrick_pvalue(t_star, t, "greater", atol=atol) == (2 + 1) / (3 + 1)
     assert permutation_pvalue(t_star[2:] * -1, t, "two-sided", atol=atol) == 1.0
 
 
@@ -54,7 +56,7 @@ def test_berg_kirkpatrick_two_sided_centred():
     t = 0.05
     t_star = t + rng.normal(0, 0.03, 5000)
     p2 = berg_kirkpatrick_pvalue(t_star, t, "two-sided")
-    assert p2 == np.mean(np.abs(t_star - t) >= t)
+    assert p2 == (np.count_nonzero(np.abs(t_star - t) >= t) + 1) / (t_star.size + 1)
     # symmetric in A and B
     assert berg_kirkpatrick_pvalue(-t_star, -t, "two-sided") == p2
     # at least the one-sided p on the observed side, close to twice it here
@@ -146,12 +148,46 @@ def test_interval_pvalue_matches_bisection(method, shift):
     a = 0.03
     p = _interval_pvalue(dist, delta, method, a)
     ref = _inverted_by_bisection(dist, delta, method, a)
-    # the closed form uses the tie-half ECDF, the interval interpolates between
-    # order statistics: they agree to within a few 1/B steps
-    assert p == pytest.approx(ref, abs=3 / dist.size)
+    # the p-value inverts the very same interval: equal up to the 2**-60
+    # resolution of the reference bisection (the old closed form was off by
+    # up to 3/B)
+    assert p == pytest.approx(ref, abs=1e-12)
+    for level in (0.5, 0.8, 0.9, 0.95, 0.99, 1 - p, 1 - p + 1e-15, 1 - p - 1e-15):
+        if not 0.5 <= level < 1:
+            continue
+        ci = _bootstrap_interval(dist, delta, level, method, a, warn=False)
+        assert (p <= 1 - level) == (ci.low > 0 or ci.high < 0), level
 
 
 def test_interval_pvalue_edges():
-    assert _interval_pvalue(np.linspace(0.1, 1, 50), 0.5, "percentile") == 0.0
+    # 0 outside the bootstrap range: every level excludes 0; the inversion
+    # gives one float step below 1 (the tests floor it at 1/(B + 1))
+    assert _interval_pvalue(np.linspace(0.1, 1, 50), 0.5, "percentile") == 2.0**-53
     assert _interval_pvalue(np.zeros(50), 0.0, "percentile") == 1.0
     assert math.isnan(_interval_pvalue(np.ones(5), math.nan, "bca", 0.1))
+    assert math.isnan(_interval_pvalue(np.arange(5.0), 2.0, "bca", math.nan))
+
+
+@pytest.mark.parametrize("a", [0.4, -0.4, 2.0])
+def test_bca_level_held_beyond_the_pole(a):
+    """Where 1 - a (z0 + z) <= 0 the BCa level is held at its limit.
+
+    The raw formula would send the upper endpoint to the low tail (a > 0) or
+    the lower endpoint to the high tail (a < 0); held at 1 (or 0) the
+    interval grows monotonically with the confidence level.
+    """
+    rng = np.random.default_rng(3)
+    dist = rng.standard_normal(500)
+    delta = 0.3
+    lows, highs = [], []
+    for level in np.linspace(0.5, 0.999999, 200):
+        lo, hi = _bootstrap_interval(dist, delta, float(level), "bca", a, warn=False)
+        lows.append(lo)
+        highs.append(hi)
+    assert np.all(np.diff(lows) <= 0) and np.all(np.diff(highs) >= 0)
+    # at a level beyond the pole the endpoint is the distribution's extreme
+    z0 = ndtri(_proportion_below(dist, delta))
+    w = z0 - ndtri((1 - 0.999999) / 2)
+    if 1 - a * w <= 0:
+        end = highs[-1] if a > 0 else lows[-1]
+        assert end == (dist.max() if a > 0 else dist.min())
