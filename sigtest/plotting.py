@@ -1,4 +1,7 @@
-"""Plots of significance results (needs matplotlib: the ``plot`` extra, ``pip install "/path/to/sigtest[plot]"`` from a clone).
+"""Plots of significance results.
+
+They need matplotlib: ``pip install matplotlib``, or sigtest's ``plot`` extra
+from a clone (``pip install "/path/to/sigtest[plot]"``).
 
 Two views a paper needs:
 
@@ -20,7 +23,8 @@ def _pyplot():
         import matplotlib.pyplot as plt
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(
-            "sigtest's plots need matplotlib; install it with `pip install matplotlib` (or sigtest's `plot` extra from the clone: `pip install "/path/to/sigtest[plot]"`)."
+            "sigtest's plots need matplotlib; install it with `pip install matplotlib` "
+            "(or sigtest's `plot` extra from the clone: `pip install '/path/to/sigtest[plot]'`)."
         ) from exc
     return plt
 
