@@ -3,7 +3,8 @@
 Notation of Kurniawan, Mistica, Baldwin and Lau (2025), *Training and Evaluating
 with Human Label Variation*, sec. 3: ``P`` (``y_true``, ``N x K``) is the true
 judgement distribution, ``Q`` (``y_proba``) the prediction. Multiclass rows sum
-to 1 (absolute tolerance ``1e-6``); multilabel entries are memberships in
+to 1 (within ``1e-6`` used as given, within ``1e-3`` renormalised with a
+``ProbabilityRoundingWarning``); multilabel entries are memberships in
 ``[0, 1]`` (see :mod:`sigtest.metrics._check_proba`).
 
 Every metric is defined by a per-instance statistics function and a vectorised
@@ -438,7 +439,8 @@ def soft_accuracy_score(y_true, y_proba, *, sample_weight=None):
     Parameters
     ----------
     y_true : array-like of shape (n_samples, n_classes)
-        True judgement distributions ``P``; rows sum to 1 (abs. tol. 1e-6).
+        True judgement distributions ``P``; rows sum to 1 (within 1e-6 used as given; within
+        1e-3, e.g. printed with four decimals, renormalised with a warning).
     y_proba : array-like of shape (n_samples, n_classes)
         Predicted distributions ``Q``, columns in the same class order.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -483,7 +485,8 @@ _PRF_DOC = """
     Parameters
     ----------
     y_true : array-like of shape (n_samples, n_classes)
-        True judgement ``P``: distributions (rows sum to 1, abs. tol. 1e-6) or,
+        True judgement ``P``: distributions (rows sum to 1 within 1e-6; within 1e-3
+        renormalised with a warning) or,
         with ``multilabel=True``, label memberships in [0, 1].
     y_proba : array-like of shape (n_samples, n_classes)
         Prediction ``Q``, columns in the same class order as ``y_true``.

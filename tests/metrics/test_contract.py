@@ -21,6 +21,7 @@ import pytest
 
 import sigtest  # noqa: F401  (fills the registry)
 from sigtest.exceptions import UndefinedMetricWarning
+from sigtest.metrics._check_proba import ProbabilityRoundingWarning
 from sigtest.metrics import get_metric, get_metric_names, get_scorer
 
 NAMES = get_metric_names()
@@ -259,14 +260,22 @@ def test_mass_outside_unit_interval(name, position):
 @pytest.mark.parametrize("position", [0, 1])
 @pytest.mark.parametrize("name", [n for n in NAMES if get_metric(n).input_type == "proba"])
 def test_rows_must_sum_to_one(name, position):
-    """Multiclass rows must sum to 1 within an absolute 1e-6 (issue 2, sec. 5)."""
+    """Multiclass rows must sum to 1: within 1e-6 as given, within 1e-3 renormalised
+    with a ProbabilityRoundingWarning (issue 8), beyond that an error."""
     metric = get_metric(name)
     y_true, y_pred, call = _make_inputs(metric, seed=11)
     args = [y_true.copy(), y_pred.copy()]
     args[position][4] *= 0.9
     _expect_error(metric, *args, _arg_names(metric)[position], call)
-    args[position][4] = y_true[4] * (1 + 1e-3)
+    args[position][4] = y_true[4] * (1 + 2e-3)
     _expect_error(metric, *args, _arg_names(metric)[position], call)
+    # a row written with four decimals (off by 1e-4) is renormalised, with a warning
+    args = [y_true.copy(), y_pred.copy()]
+    args[position][4] *= 1 + 1e-4
+    with pytest.warns(ProbabilityRoundingWarning):
+        value = _as_float(metric(*args, **call))
+    args[position][4] /= args[position][4].sum()
+    assert value == pytest.approx(_as_float(metric(*args, **call)), abs=1e-12)
     # a rounding-level deviation (1e-9) is accepted
     args = [y_true.copy(), y_pred.copy()]
     args[position][4, 0] += 1e-9 if args[position][4, 0] < 0.5 else -1e-9
