@@ -10,6 +10,14 @@ Each configuration is timed after a warm-up call on 3 systems, so numba
 compilation and worker start-up are excluded from the figure (they are paid
 once per process / worker pool). The script also checks that the frames for
 every ``n_jobs`` are identical.
+
+``--defaults`` times instead the cost of ``compare``'s default resamples rule
+(issue 8, item 8): 50 systems (1,225 pairs), N = 10^4 hard labels, accuracy,
+``test=None``, i.e. the permutation p-value with ``B = max(9999,
+ceil(10 m / alpha) - 1) = 244,999`` resamples and the BCa interval with
+10,000, Holm. ``--systems`` and ``--samples`` change the size; ``--metric
+f1_macro`` times a metric whose permutation test runs by Monte Carlo (for
+accuracy the exact test is cheaper and is used, so ``B`` does not matter).
 """
 
 import argparse
@@ -47,12 +55,19 @@ def main(argv=None):
     parser.add_argument("--resamples", type=int, default=10_000)
     parser.add_argument("--quick", action="store_true",
                         help="smoke run: 10 systems (45 pairs), B = 2000")
+    parser.add_argument("--defaults", action="store_true",
+                        help="time compare's defaults (test=None) on 50 systems, accuracy")
+    parser.add_argument("--metric", default="accuracy",
+                        help="metric of --defaults (accuracy: exact permutation test; "
+                             "f1_macro: Monte Carlo with the B of the rule)")
     # run_all.py passes the same arguments to every bench script: ignore others'
     args, ignored = parser.parse_known_args(argv)
     if ignored:
         print(f"(ignoring arguments meant for other benchmarks: {ignored})")
     if args.quick:
         args.systems, args.resamples = 10, 2000
+    if args.defaults:
+        return bench_defaults(args)
 
     y, preds = make_data(args.systems, args.samples)
     n_pairs = args.systems * (args.systems - 1) // 2
@@ -75,6 +90,29 @@ def main(argv=None):
     print("frames identical across n_jobs:", list(frames))
     sig = first.groupby("metric").significant.sum()
     print("significant pairs per metric (Holm):", sig.to_dict())
+
+
+def bench_defaults(args):
+    """Time ``compare(y, preds, metrics="accuracy")`` with the default tests."""
+    from sigtest._compare import _default_resamples
+
+    systems = 50 if args.systems == 30 else args.systems
+    y, preds = make_data(systems, args.samples)
+    m = systems * (systems - 1) // 2
+    b = _default_resamples(m, 0.05, 9999)
+    print(f"defaults: {systems} systems ({m} pairs), N={args.samples}, {args.metric}, "
+          f"permutation B={b} (unless exact) + BCa B=10000, Holm")
+    for n_jobs in args.n_jobs:
+        small = dict(list(preds.items())[:3])
+        compare(y, small, metrics=args.metric, n_jobs=n_jobs, random_state=0)  # warm-up
+        start = time.perf_counter()
+        res = compare(y, preds, metrics=args.metric, n_jobs=n_jobs, random_state=0)
+        elapsed = time.perf_counter() - start
+        frame = res.to_frame()
+        print(f"n_jobs={n_jobs}: {elapsed:6.1f} s ({1000 * elapsed / m:.1f} ms per pair); "
+              f"resamples of the p-test: {sorted(set(frame.n_resamples))[:3]}; "
+              f"significant pairs: {int(frame.significant.sum())} of {m}; "
+              f"smallest adjusted p: {frame.pvalue_adj.min():.2e}")
 
 
 if __name__ == "__main__":

@@ -630,3 +630,15 @@ def test_registered_plain_metric_in_compare():
                     test=PairedPermutation(n_resamples=49))
     finally:
         unregister_metric("t_mcc")
+
+
+def test_letters_of_tied_systems_do_not_depend_on_the_order():
+    y, preds = _systems(accs=(0.6, 0.9))
+    tied = {"b_copy": preds["s0"].copy(), "a_orig": preds["s0"], "c_best": preds["s1"]}
+    ref = compare(y, tied, metrics="accuracy", test=PairedPermutation(n_resamples=B),
+                  random_state=0).letters()
+    assert list(ref.index) == ["c_best", "a_orig", "b_copy"]  # tie broken by name
+    for order in (["a_orig", "c_best", "b_copy"], ["c_best", "b_copy", "a_orig"]):
+        res = compare(y, {n: tied[n] for n in order}, metrics="accuracy",
+                      test=PairedPermutation(n_resamples=B), random_state=0)
+        pd.testing.assert_frame_equal(res.letters(), ref)
