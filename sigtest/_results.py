@@ -127,6 +127,25 @@ def _check_interval_args(confidence_level, method):
         )
 
 
+def _quantile_sorted(sorted_dist, q):
+    """Quantile ``q`` of sorted data, linear interpolation (``numpy.quantile``'s default).
+
+    Virtual index ``h = q (n - 1)``; between the order statistics ``x[i]``
+    and ``x[i + 1]`` (``i = floor(h)``, ``g = h - i``) it returns numpy's
+    ``_lerp``: ``x[i] + (x[i+1] - x[i]) g`` for ``g < 1/2``, else
+    ``x[i+1] - (x[i+1] - x[i]) (1 - g)``. A scalar function (about a
+    microsecond): the p-value inversion evaluates the interval ~60 times.
+    """
+    n = sorted_dist.shape[0]
+    h = float(q) * (n - 1)
+    i = min(max(int(math.floor(h)), 0), n - 1)
+    j = min(i + 1, n - 1)
+    g = h - i
+    lo, hi = float(sorted_dist[i]), float(sorted_dist[j])
+    diff = hi - lo
+    return lo + diff * g if g < 0.5 else hi - diff * (1.0 - g)
+
+
 def _interval_at(sorted_dist, delta, confidence_level, method, acceleration, z0):
     """The interval from a sorted, non-degenerate distribution (no checks, no warnings).
 
@@ -138,7 +157,7 @@ def _interval_at(sorted_dist, delta, confidence_level, method, acceleration, z0)
                                  acceleration, z0)
     if not all(np.isfinite(levels)):
         return _NAN_INTERVAL
-    low, high = np.quantile(sorted_dist, levels, method="linear")
+    low, high = (_quantile_sorted(sorted_dist, q) for q in levels)
     if method == "basic":
         low, high = 2.0 * delta - high, 2.0 * delta - low
     return ConfidenceInterval(float(low), float(high))

@@ -30,8 +30,8 @@ from sigtest import (
 from sigtest.metrics import Metric, get_metric
 from sigtest.tests_ import _resampling
 from sigtest.tests_._base import (
-    SMALL_SAMPLE_DISCORDANT,
-    SMALL_SAMPLE_N,
+    BCA_SMALL_SAMPLE_LIMITS,
+    BK_SMALL_SAMPLE_LIMITS,
     discreteness_floor,
 )
 from sigtest.tests_._paired import prepare_paired
@@ -283,33 +283,36 @@ def test_small_sample_warning_api():
     assert issubclass(SmallSampleWarning, UserWarning)
     assert "SmallSampleWarning" in sigtest.__all__
     assert sigtest.SmallSampleWarning is sigtest.exceptions.SmallSampleWarning
-    assert SMALL_SAMPLE_N > 1 and SMALL_SAMPLE_DISCORDANT > 1
 
 
-def test_small_sample_warning_thresholds():
+@pytest.mark.parametrize("make, limits", [
+    (lambda: BergKirkpatrickBootstrap(n_resamples=499, random_state=0), BK_SMALL_SAMPLE_LIMITS),
+    (lambda: BergKirkpatrickBootstrap.boostsa(random_state=0), BK_SMALL_SAMPLE_LIMITS),
+    (lambda: BCaInterval(n_resamples=499, random_state=0), BCA_SMALL_SAMPLE_LIMITS),
+])
+def test_small_sample_warning_thresholds(make, limits):
     """Below the measured limits the bootstrap tests warn; above them they do not."""
     rng = np.random.default_rng(7)
+    min_n, min_d = limits
 
     def data(n, d):
         y = rng.integers(0, 2, n)
         a = y.copy()
         b = y.copy()
-        side = rng.random(d) < 0.5
+        side = np.arange(d) % 2 == 0  # balanced: the floor never binds
         a[:d] = np.where(side, 1 - y[:d], y[:d])
         b[:d] = np.where(side, y[:d], 1 - y[:d])
         return y, a, b
 
-    big_n, big_d = max(2 * SMALL_SAMPLE_N, 400), max(2 * SMALL_SAMPLE_DISCORDANT, 100)
-    for test in (BergKirkpatrickBootstrap(n_resamples=499, random_state=0),
-                 BCaInterval(n_resamples=499, random_state=0),
-                 BergKirkpatrickBootstrap.boostsa(random_state=0)):
-        with pytest.warns(SmallSampleWarning, match="PairedPermutation"):
-            test.test(*data(SMALL_SAMPLE_N - 1, SMALL_SAMPLE_N // 2))
-        with pytest.warns(SmallSampleWarning, match="discordant"):
-            test.test(*data(big_n, SMALL_SAMPLE_DISCORDANT - 1))
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", SmallSampleWarning)
-            test.test(*data(big_n, big_d))
+    with pytest.warns(SmallSampleWarning, match="PairedPermutation") as rec:
+        make().test(*data(min_n - 1, min_n - 1))
+    assert f"N = {min_n - 1} items" in str(rec[0].message)
+    with pytest.warns(SmallSampleWarning, match=f"d = {min_d - 1} discordant"):
+        make().test(*data(400, min_d - 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SmallSampleWarning)
+        make().test(*data(400, min_d))
+        make().test(*data(max(min_n, min_d), min_d))
     # the permutation test never warns: it is valid at any N
     with warnings.catch_warnings():
         warnings.simplefilter("error", SmallSampleWarning)
@@ -533,3 +536,58 @@ def test_slow_path_progress_bar(monkeypatch, capsys):
     # the bar never changes the result
     assert shown.pvalue == quiet.pvalue
     np.testing.assert_array_equal(shown.null_distribution, quiet.null_distribution)
+
+
+# --------------------------------------------------------------------------- #
+# the measured limits (slow): size and coverage at the SmallSampleWarning limits
+# --------------------------------------------------------------------------- #
+def _upper_band(reps, rate):
+    """99 % upper limit of a rejection rate of ``reps`` replications at ``rate``."""
+    return binom.ppf(0.995, reps, rate) / reps
+
+
+@pytest.mark.slow
+def test_size_and_coverage_at_the_small_sample_limits():
+    """At the limits of the SmallSampleWarning the size is <= ~.06, coverage >= ~.94.
+
+    A reduced rerun of benchmarks/bench_small_samples.py (tables 5 and 6 of
+    docs/which_test.md, seeds 6 and 7 there; here seed 21). Each rate of R
+    replications must lie below the 99 % binomial band of the .06 target
+    (a correct test at .06 fails with probability .005 per check).
+
+    * accuracy, H0, N = 100, d = 20 discordant items (the BCa limit) and
+      d = 8 (the BK limit);
+    * macro-F1, H0, N = 30 (the BCa limit; A and B i.i.d. 70 % accurate):
+      BCa size and coverage of the true difference 0.
+    """
+    rng = np.random.default_rng(21)
+    reps, B = 600, 499
+    bca = BCaInterval(n_resamples=B, n_jobs=1)
+    bk = BergKirkpatrickBootstrap(n_resamples=B, n_jobs=1)
+    n = 100
+    rej = {"bca": 0, "bk": 0}
+    for r in range(reps):
+        for name, test, d in (("bca", bca, BCA_SMALL_SAMPLE_LIMITS[1]),
+                              ("bk", bk, BK_SMALL_SAMPLE_LIMITS[1])):
+            y = np.zeros(n, int)
+            a = y.copy()
+            b = y.copy()
+            favour_b = rng.random(d) < 0.5
+            a[:d][favour_b] = 1
+            b[:d][~favour_b] = 1
+            with _quiet():
+                rej[name] += test.set_params(random_state=r).test(y, a, b).pvalue <= 0.05
+    band = _upper_band(reps, 0.06)
+    assert rej["bca"] / reps <= band and rej["bk"] / reps <= band, (rej, band)
+    n = BCA_SMALL_SAMPLE_LIMITS[0]
+    miss = 0
+    for r in range(reps):
+        y = rng.integers(0, 3, n)
+        a = np.where(rng.random(n) < 0.7, y, (y + rng.integers(1, 3, n)) % 3)
+        b = np.where(rng.random(n) < 0.7, y, (y + rng.integers(1, 3, n)) % 3)
+        with _quiet():
+            res = bca.set_params(random_state=r).test(y, a, b, metric="f1_macro")
+        lo, hi = res.confidence_interval
+        miss += not (lo <= 0 <= hi)
+        assert (res.pvalue <= 0.05) == (lo > 0 or hi < 0)
+    assert miss / reps <= band, (miss, band)  # coverage >= 1 - band (~.92 at R = 600)

@@ -191,3 +191,17 @@ def test_bca_level_held_beyond_the_pole(a):
     if 1 - a * w <= 0:
         end = highs[-1] if a > 0 else lows[-1]
         assert end == (dist.max() if a > 0 else dist.min())
+
+
+def test_quantile_sorted_is_numpy_linear_quantile():
+    """The scalar quantile of the interval code equals numpy.quantile bit for bit."""
+    from sigtest._results import _quantile_sorted
+
+    rng = np.random.default_rng(13)
+    for _ in range(500):
+        n = int(rng.integers(1, 60))
+        x = np.sort(rng.standard_normal(n) * 10.0 ** rng.integers(-5, 5))
+        if rng.random() < 0.3:  # ties, as in counting metrics
+            x = np.sort(rng.integers(-3, 3, n) / 7)
+        for q in [*rng.random(5).tolist(), 0.0, 1.0, 0.5, 0.025, 0.975, 1 - 1e-16, 5e-324]:
+            assert _quantile_sorted(x, q) == np.quantile(x, q)
