@@ -270,7 +270,7 @@ def tie_tolerance(paired):
     return TIE_RTOL * scale if math.isfinite(scale) else 0.0
 
 
-def warn_degenerate(what, stacklevel=4):
+def warn_degenerate(what, stacklevel=5):
     """Emit the standard :class:`DegenerateDistributionWarning`."""
     warnings.warn(what, DegenerateDistributionWarning, stacklevel=stacklevel)
 

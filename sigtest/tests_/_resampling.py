@@ -706,9 +706,25 @@ def _score(paired, params, y, p, w):
 
 
 def _jackknife_slow(paired):
+    """Leave-one-out scores by ``score_func``: ``2 N`` calls, or one per
+    distinct (true, predicted) cell for order-independent hard-label metrics
+    (leaving out any item of a cell gives the same label table)."""
     y, a, b, w = paired.data
     params = _slow_params(paired)
     n = paired.n_samples
+    scorer = _SlowScorer(paired, params)
+    if scorer.memo is not None:
+        KK = scorer.K * scorer.K
+        out = []
+        for cells in (scorer.cell_a, scorer.cell_b):
+            total = np.bincount(cells, minlength=KK)
+            values = np.full(KK, np.nan)
+            for c in np.flatnonzero(total):
+                counts = total.copy()
+                counts[c] -= 1
+                values[c] = scorer._call(counts)
+            out.append(values[cells])
+        return out[0], out[1], np.ones(n)
     theta_a = np.empty(n)
     theta_b = np.empty(n)
     keep = np.ones(n, dtype=bool)

@@ -591,3 +591,18 @@ def test_size_and_coverage_at_the_small_sample_limits():
         miss += not (lo <= 0 <= hi)
         assert (res.pvalue <= 0.05) == (lo > 0 or hi < 0)
     assert miss / reps <= band, (miss, band)  # coverage >= 1 - band (~.92 at R = 600)
+
+
+def test_slow_jackknife_memo_equals_leave_one_out_loop():
+    """Leave-one-out scores from one call per cell equal the 2 N calls of the plain loop."""
+    rng = np.random.default_rng(14)
+    n = 30
+    y = rng.integers(0, 3, n)
+    a = np.where(rng.random(n) < 0.6, y, (y + 1) % 3)
+    b = np.where(rng.random(n) < 0.7, y, (y + 2) % 3)
+    paired = prepare_paired(y, a, b, Metric("mcc_slow", _mcc, greater_is_better=True))
+    theta_a, theta_b, w = _resampling.jackknife_values(paired)
+    keep = ~np.eye(n, dtype=bool)
+    np.testing.assert_allclose(theta_a, [_mcc(y[k], a[k]) for k in keep], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(theta_b, [_mcc(y[k], b[k]) for k in keep], rtol=0, atol=1e-12)
+    assert np.all(w == 1)
