@@ -446,7 +446,7 @@ class BCaInterval(SignificanceTest):
             acceleration = jackknife_acceleration(paired)
         level = float(self.confidence_level)
         ci = _bootstrap_interval(deltas, delta, level, self.method, acceleration,
-                                 stacklevel=4)
+                                 stacklevel=5)
         d = _engine().discordant_count(paired)
         floor = max(1.0 / (deltas.size + 1), discreteness_floor(d, "two-sided"))
         if _is_degenerate(deltas):
