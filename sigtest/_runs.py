@@ -16,8 +16,12 @@ hypothesis:
     respected: for additive statistics this is the cluster bootstrap /
     cluster permutation with the item as cluster, a valid test of the
     run-averaged difference (type-I error measured in
-    ``tests/test_runs.py``). It needs metrics with sufficient statistics and
-    tests that do not override ``test()``; otherwise use ``"each"``.
+    ``tests/test_runs.py``). The runs are taken as given: the inference is
+    over items, conditional on the seeds drawn, so it does not include the
+    uncertainty of averaging only ``R`` seeds (with few, very different
+    seeds, look at ``"each"`` too). It needs metrics with sufficient
+    statistics and tests that do not override ``test()``; otherwise use
+    ``"each"``.
 
 ``"each"``
     H0, for each run ``i`` separately: "run ``i`` of B is no better than run
