@@ -5,7 +5,11 @@ and NLP systems, with metrics registered as scikit-learn scorers.
 """
 
 from . import metrics
-from .exceptions import DegenerateDistributionWarning, SmallSampleWarning
+from .exceptions import (
+    DegenerateDistributionWarning,
+    ProbabilityRoundingWarning,
+    SmallSampleWarning,
+)
 from .metrics import get_metric, get_metric_names, get_scorer, get_scorer_names, register_metric
 from ._results import ConfidenceInterval, SignificanceResult
 from ._comparison_result import ComparisonResult
@@ -39,6 +43,7 @@ __all__ = [
     "get_test_names",
     "register_test",
     "DegenerateDistributionWarning",
+    "ProbabilityRoundingWarning",
     "SmallSampleWarning",
     "get_metric",
     "get_metric_names",

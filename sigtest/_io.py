@@ -106,13 +106,13 @@ def _detect_header(path, cells, multilabel):
     col, head = rest[:, 0], first[0]
     num = _as_numbers(cells[:, 0])
     if n >= 3 and np.isnan(num[0]) and not np.isnan(num[1:]).any():
-        raise _header_error(path, f"line 1 ({head!r}) is not a number, the other {n - 1} "
+        raise _header_error(path, f"line 1 ({str(head)!r}) is not a number, the other {n - 1} "
                                   "rows are")
     distinct = np.unique(col)
     if (n - 1 >= _MIN_ROWS_LABEL_HEADER
             and len(distinct) <= min(_MAX_DISTINCT_LABELS, (n - 1) // 5)
             and head not in set(distinct.tolist())):
-        raise _header_error(path, f"line 1 ({head!r}) never occurs again, while the other "
+        raise _header_error(path, f"line 1 ({str(head)!r}) never occurs again, while the other "
                                   f"{n - 1} rows hold only {len(distinct)} distinct labels")
 
 
@@ -249,7 +249,7 @@ def _check_soft(path, values, multilabel, offset, where):
             i, j = np.argwhere(bad)[0]
             raise ValueError(
                 f"The file {str(path)!r} has {values.shape[1]} columns, so it must hold "
-                f"numbers ({what}), but its {where} {i + offset} holds {values[i, j]!r}.")
+                f"numbers ({what}), but its {where} {i + offset} holds {str(values[i, j])!r}.")
         values = num
     values = np.ascontiguousarray(values, dtype=np.float64)
     out = ~(np.isfinite(values) & (values >= 0) & (values <= 1))

@@ -2,7 +2,12 @@
 
 from sklearn.exceptions import UndefinedMetricWarning
 
-__all__ = ["DegenerateDistributionWarning", "SmallSampleWarning", "UndefinedMetricWarning"]
+__all__ = [
+    "DegenerateDistributionWarning",
+    "ProbabilityRoundingWarning",
+    "SmallSampleWarning",
+    "UndefinedMetricWarning",
+]
 
 
 class DegenerateDistributionWarning(RuntimeWarning):
@@ -30,4 +35,14 @@ class SmallSampleWarning(UserWarning):
     (one-sided) or :math:`2^{1-d}` (two-sided) with ``d`` discordant items.
     The remedy is the exact permutation test,
     :class:`~sigtest.PairedPermutation`, which is valid at any N.
+    """
+
+
+class ProbabilityRoundingWarning(UserWarning):
+    """Warn that probability rows summing to 1 only up to rounding were renormalised.
+
+    A row of a soft-label array (or file) whose sum differs from 1 by more
+    than ``1e-6`` but at most ``1e-3`` (probabilities printed with three or
+    four decimals) is divided by its sum; the warning gives the number of
+    such rows and the largest deviation. Rows further off are an error.
     """

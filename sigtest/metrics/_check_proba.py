@@ -35,6 +35,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
+from ..exceptions import ProbabilityRoundingWarning
 from ._check_labels import check_sample_weight
 
 __all__ = ["ROW_SUM_ATOL", "ROW_SUM_RENORM_ATOL", "ProbabilityRoundingWarning", "check_proba",
@@ -46,10 +47,6 @@ ROW_SUM_ATOL = 1e-6
 #: Rows with ``ROW_SUM_ATOL < |sum_k P_ik - 1| <= ROW_SUM_RENORM_ATOL`` were
 #: rounded when written (4 decimals over up to 20 classes) and are renormalised.
 ROW_SUM_RENORM_ATOL = 1e-3
-
-
-class ProbabilityRoundingWarning(UserWarning):
-    """Rows of probabilities that sum to 1 only up to rounding were renormalised."""
 
 
 def _row_name(i):
