@@ -144,7 +144,9 @@ def _add_header_option(cmd):
 
 
 def _add_output_options(cmd):
-    cmd.add_argument("--format", choices=_FORMATS, default="text")
+    cmd.add_argument("--format", choices=_FORMATS, default=None,
+                     help="output format (default: from the -o suffix .csv/.json/.tex, "
+                          "else text)")
     cmd.add_argument("-o", "--output", default=None, help="write the table to this file")
     cmd.add_argument("--overwrite", action="store_true",
                      help="replace the --output file if it exists")
@@ -175,9 +177,15 @@ def _add_test_options(cmd):
 
 # ---------------------------------------------------------------- helpers
 def _build_test(args):
-    """The test(s) named by ``--test`` and ``-B`` (default: permutation + BCa)."""
+    """The test(s) named by ``--test`` and ``-B``.
+
+    Neither given: ``None``, i.e. compare's default (permutation + BCa, with
+    the number of resamples chosen for the number of comparisons).
+    """
     from .tests_ import BCaInterval, PairedPermutation, get_test
 
+    if args.test is None and args.n_resamples is None:
+        return None
     extra = {} if args.n_resamples is None else {"n_resamples": args.n_resamples}
     if args.test is None:
         return (PairedPermutation(**extra), BCaInterval(**extra))
@@ -260,6 +268,18 @@ def _check_output(path, overwrite):
             raise _UsageError(f"-o/--output {str(path)!r} is not writable.")
     elif not os.access(parent, os.W_OK | os.X_OK):
         raise _UsageError(f"The directory {str(parent)!r} of -o/--output is not writable.")
+
+
+_SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".tex": "latex"}
+
+
+def _output_format(args):
+    """``--format`` if given, else the one the ``-o`` suffix names, else text."""
+    if args.format is not None:
+        return args.format
+    if args.output:
+        return _SUFFIX_FORMATS.get(Path(args.output).suffix.lower(), "text")
+    return "text"
 
 
 def _render(result, fmt):
@@ -352,7 +372,7 @@ def _run_compare(args, out):
         correction=None if args.correction == "none" else args.correction,
         alpha=args.alpha, n_jobs=args.n_jobs, random_state=args.seed, **extra,
     )
-    _emit(_render(result, args.format), args, out)
+    _emit(_render(result, _output_format(args)), args, out)
 
 
 def _run_feed(args, out):
@@ -389,7 +409,7 @@ def _run_experiment(args, out):
         correction=None if args.correction == "none" else args.correction,
         runs=args.runs, alpha=args.alpha, on_missing=args.on_missing, n_jobs=args.n_jobs,
         random_state=args.seed, **extra)
-    _emit(_render(result, args.format), args, out)
+    _emit(_render(result, _output_format(args)), args, out)
 
 
 def _run_remove(args, out):

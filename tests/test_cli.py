@@ -385,3 +385,27 @@ def test_pvalues_never_print_as_zero(tmp_path):
                      "-B", "20000", "--format", fmt], out=out) == 0
         text = out.getvalue()
         assert "<0.0001" in text and "0.0000" not in text, text
+
+
+def test_defaults_and_output_format_follow_the_python_api(tmp_path, systems):
+    """No --test/-B: compare's own default (B chosen for the family), not a CLI copy of
+    it; no --format: the -o suffix chooses csv/json/latex (a .csv file holding the text
+    table was a new user's surprise)."""
+    y, a, b = systems
+    for name, arr in (("gold", y), ("base", a), ("new", b)):
+        np.savetxt(tmp_path / f"{name}.txt", arr, fmt="%d")
+    files = [str(tmp_path / f"{n}.txt") for n in ("gold", "base", "new")]
+    status = main(["compare", *files, "-m", "f1_macro", "--seed", "1",
+                   "-o", str(tmp_path / "out.csv")], out=io.StringIO())
+    assert status == 0
+    got = pd.read_csv(tmp_path / "out.csv")
+    want = compare(y, {"base": a, "new": b}, metrics="f1_macro", random_state=1).to_frame()
+    assert list(got.columns) == list(want.columns)
+    np.testing.assert_array_equal(got["n_resamples"], want["n_resamples"])
+    np.testing.assert_allclose(got["pvalue"], want["pvalue"], rtol=1e-12)
+    assert main(["compare", *files, "-m", "accuracy", "-o", str(tmp_path / "o.json")],
+                out=io.StringIO()) == 0
+    assert pd.read_json(tmp_path / "o.json").loc[0, "system_b"] == "new"
+    assert main(["compare", *files, "-m", "accuracy", "-o", str(tmp_path / "o.txt")],
+                out=io.StringIO()) == 0
+    assert (tmp_path / "o.txt").read_text().startswith("ComparisonResult")
