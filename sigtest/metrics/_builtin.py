@@ -3,6 +3,18 @@
 Imported by :mod:`sigtest.metrics` so that the registry is filled on import.
 Each built-in registers its public ``*_score`` function as ``score_func``
 together with its sufficient statistics and vectorised aggregate.
+
+``decomposable=True`` marks the metrics whose score is the weighted mean of
+per-item values ``aggregate(statistics row)`` (checked for every metric by
+``tests/metrics/test_decomposable.py``): accuracy; the micro-averaged
+precision, recall and F1 of single-label data and the support-weighted
+recall, which all equal accuracy; soft accuracy and the micro-averaged soft
+precision, recall and F1 of distributions (rows sum to 1, so they equal soft
+accuracy); PO-JSD, multilabel PO-JSD (the K labels of a row count equally),
+cross entropy and JSD. Macro- and support-weighted averages of per-class
+ratios (other than recall), the one-class scores, the multilabel F1s and
+the entropy correlation and similarity are ratios or correlations of totals
+over all items, not means of per-item values.
 """
 
 from ._hard import (
@@ -34,6 +46,7 @@ register_metric(
     statistics=_accuracy_statistics,
     aggregate=_accuracy_aggregate,
     cellwise=True,
+    decomposable=True,
     description="Accuracy: fraction of correct labels, in [0, 1]",
 )
 
@@ -53,6 +66,9 @@ for _prefix, (_func, _stats, _agg, _title) in _PRF.items():
             statistics=_stats,
             aggregate=_agg,
             cellwise=True,
+            # one label per item: micro P = R = F1 = accuracy, and support-weighted
+            # recall sum_k (n_k / N) tp_k / n_k = accuracy
+            decomposable=_average == "micro" or (_prefix, _average) == ("recall", "weighted"),
             description=f"{_title}, {_average}-averaged over the classes of 'labels', in [0, 1]",
             average=_average,
         )
@@ -138,6 +154,7 @@ _register_soft(
     _soft_accuracy_statistics,
     _soft_accuracy_aggregate,
     "Soft accuracy: mean of sum_k min(P, Q), in [0, 1] (Kurniawan et al. 2025)",
+    decomposable=True,
 )
 
 _SOFT_PRF = {
@@ -153,6 +170,8 @@ for _prefix, (_func, _agg, _title) in _SOFT_PRF.items():
             _soft_prf_statistics,
             _agg,
             f"{_title} (fuzzy-set, min t-norm), {_average}-averaged, in [0, 1]",
+            # rows of P and Q sum to 1: micro soft P = R = F1 = soft accuracy
+            decomposable=_average == "micro",
             average=_average,
         )
 for _average in ("micro", "macro"):
@@ -172,6 +191,7 @@ _register_soft(
     _jsd_statistics,
     _po_jsd_aggregate,
     "PO-JSD: 1 - mean Jensen-Shannon divergence (base 2), in [0, 1]",
+    decomposable=True,
 )
 _register_soft(
     "multilabel_po_jsd",
@@ -180,6 +200,7 @@ _register_soft(
     _po_jsd_aggregate,
     "Multilabel PO-JSD: 1 - mean binary JSD over instances and labels, in [0, 1]",
     multilabel=True,
+    decomposable=True,
 )
 _register_soft(
     "entropy_correlation",
@@ -210,6 +231,7 @@ _register_soft(
     _mean_aggregate,
     "Cross entropy -mean sum_k P ln max(Q, eps) in nats, eps = float64 eps; a loss",
     greater_is_better=False,
+    decomposable=True,
 )
 _register_soft(
     "jsd",
@@ -218,6 +240,7 @@ _register_soft(
     _mean_aggregate,
     "Mean Jensen-Shannon divergence (base 2), in [0, 1]; a loss (= 1 - po_jsd)",
     greater_is_better=False,
+    decomposable=True,
 )
 
 del _prefix, _func, _agg, _title, _average

@@ -26,6 +26,13 @@ they fill silently.
 (true label, predicted label). The engine then compresses ``N`` items into at
 most ``K**3`` cells (true, A, B) and resamples cells instead of items.
 
+``decomposable=True`` declares that the score is a weighted mean of per-item
+values: with ``v_i = aggregate(statistics row i)``, the score of items with
+weights ``w_i`` is ``sum_i w_i v_i / sum_i w_i`` (accuracy, soft accuracy,
+PO-JSD, cross entropy, JSD). The classical tests on per-item differences
+(sign, Wilcoxon, paired t) need it; a macro-average or a correlation is not
+such a mean.
+
 A metric registered with only a ``score_func`` is valid too: the engine then
 falls back to calling it on resampled index batches (slow path). Such a
 plain callable (e.g. ``sklearn.metrics.matthews_corrcoef``) is wrapped in
@@ -83,6 +90,12 @@ class Metric:
         The sufficient-statistic pair described in the module docstring.
     cellwise : bool, default=False
         Row statistics depend only on (true label, predicted label).
+    decomposable : bool, default=False
+        The score is the weighted mean of per-item values,
+        ``sum_i w_i v_i / sum_i w_i`` with ``v_i`` = ``aggregate`` of
+        statistics row ``i`` and ``w_i`` the sample weight (1 by default). Tests on per-item differences
+        (:class:`~sigtest.SignTest`, :class:`~sigtest.WilcoxonSignedRank`,
+        :class:`~sigtest.PairedTTest`) require it. Requires ``statistics``.
     kwargs : mapping
         Fixed keyword parameters (e.g. ``{"average": "macro"}``).
     description : str
@@ -99,6 +112,7 @@ class Metric:
     cellwise: bool = False
     kwargs: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
+    decomposable: bool = False
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -127,6 +141,15 @@ class Metric:
                 raise TypeError(f"Metric {attr!r} must be callable. Got {type(value).__name__}.")
         if self.cellwise and self.statistics is None:
             raise ValueError("Metric 'cellwise=True' requires 'statistics' and 'aggregate'.")
+        if not isinstance(self.decomposable, (bool, np.bool_)):
+            raise TypeError(
+                f"Metric 'decomposable' must be a bool. Got {type(self.decomposable).__name__}."
+            )
+        if self.decomposable and self.statistics is None:
+            raise ValueError(
+                "Metric 'decomposable=True' requires 'statistics' and 'aggregate' (the "
+                "per-item value of row i is aggregate(statistics row i))."
+            )
         if self.statistics is None and not isinstance(self.score_func, PlainScore):
             object.__setattr__(self, "score_func", PlainScore(self.score_func))
         if isinstance(self.score_func, PlainScore):
@@ -171,6 +194,7 @@ def register_metric(
     statistics=None,
     aggregate=None,
     cellwise=False,
+    decomposable=False,
     description="",
     overwrite=False,
     **kwargs,
@@ -194,6 +218,9 @@ def register_metric(
     statistics, aggregate : callable, optional
         The fast path (see :mod:`sigtest.metrics`).
     cellwise : bool, default=False
+    decomposable : bool, default=False
+        The score is a weighted mean of per-item values ``aggregate(row)``
+        (see :class:`Metric`).
     description : str, default=""
     overwrite : bool, default=False
         Replace an existing entry instead of raising ``ValueError``.
@@ -230,6 +257,7 @@ def register_metric(
                 statistics=statistics,
                 aggregate=aggregate,
                 cellwise=cellwise,
+                decomposable=decomposable,
                 description=description,
                 overwrite=overwrite,
                 **kwargs,
@@ -264,6 +292,7 @@ def register_metric(
         cellwise=cellwise,
         kwargs=kwargs,
         description=description,
+        decomposable=decomposable,
     )
     _REGISTRY[name] = metric
     return metric
