@@ -2,23 +2,23 @@
 import numpy as np
 from scipy import stats
 
-from sigtest import SignificanceTest
+from sigtest import SignificanceTest, TestOutcome, register_test
 
 
-class PairedTTest(SignificanceTest):
+@register_test("my_paired_t", overwrite=True)
+class MyPairedT(SignificanceTest):
     """Paired t-test of per-item metric values (e.g. accuracy: 1 if correct)."""
 
-    _name = "paired_t"  # an invalid `alternative` is rejected by scipy (ValueError)
+    name = "my_paired_t"  # an invalid `alternative` is rejected by scipy (ValueError)
 
     def __init__(self, *, alternative="two-sided"):
         self.alternative = alternative
 
-    def _compute(self, paired, seed):  # the one hook
-        diff = paired.values(paired.stats_b) - paired.values(paired.stats_a)  # per row/cell
-        reps = np.ones(len(diff), int) if paired.counts is None else paired.counts.astype(int)
-        diff = np.repeat(diff, reps) * (1 if paired.metric.greater_is_better else -1)
+    def evaluate(self, data, random_state):  # the one hook
+        diff, weights = data.item_differences()  # oriented B - A per row, multiplicities
+        diff = np.repeat(diff, weights.astype(int))
         res = stats.ttest_1samp(diff, 0.0, alternative=self.alternative)
-        return {"pvalue": res.pvalue, "alternative": self.alternative}
+        return TestOutcome(pvalue=res.pvalue, statistic=res.statistic)
 
 
 if __name__ == "__main__":
@@ -26,4 +26,4 @@ if __name__ == "__main__":
     y = rng.integers(0, 3, 500)
     a = np.where(rng.random(500) < 0.70, y, (y + 1) % 3)
     b = np.where(rng.random(500) < 0.76, y, (y + 1) % 3)
-    print(PairedTTest(alternative="greater").test(y, a, b, metric="accuracy"))
+    print(MyPairedT(alternative="greater").test(y, a, b, metric="accuracy"))

@@ -11,7 +11,8 @@ from .exceptions import (
     SmallSampleWarning,
 )
 from .metrics import get_metric, get_metric_names, get_scorer, get_scorer_names, register_metric
-from ._results import ConfidenceInterval, SignificanceResult
+from ._results import ConfidenceInterval, SignificanceResult, TestOutcome
+from .tests_._paired import PairedData
 from ._comparison_result import ComparisonResult
 from ._compare import compare
 from ._cross_val import cross_val_compare
@@ -36,6 +37,8 @@ __all__ = [
     "BCaInterval",
     "BergKirkpatrickBootstrap",
     "ConfidenceInterval",
+    "PairedData",
+    "TestOutcome",
     "PairedPermutation",
     "SignificanceResult",
     "SignificanceTest",

@@ -323,8 +323,10 @@ def _serial_params(test):
 
 
 def _seeded(test, seed, serial):
+    """A clone of ``test`` with its ``random_state`` (if it has one) set to ``seed``."""
     test = clone(test)
-    test.set_params(random_state=seed, **(_serial_params(test) if serial else {}))
+    seeded = {"random_state": seed} if "random_state" in test.get_params(deep=False) else {}
+    test.set_params(**seeded, **(_serial_params(test) if serial else {}))
     return test
 
 
@@ -365,7 +367,7 @@ def _plain(test):
 
 def _run_test(test, paired, y, a, b, metric, kwargs):
     if paired is not None:
-        return test._test_prepared(paired, {k: v for k, v in kwargs.items() if k != "labels"})
+        return test.test_paired(paired)
     return test.test(y, a, b, metric=metric, **kwargs)
 
 

@@ -23,7 +23,7 @@ from scipy.special import ndtr, ndtri
 
 from .exceptions import DegenerateDistributionWarning
 
-__all__ = ["ConfidenceInterval", "SignificanceResult"]
+__all__ = ["ConfidenceInterval", "SignificanceResult", "TestOutcome"]
 
 ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
 ConfidenceInterval.__doc__ = """Confidence interval of ``delta = score_b - score_a``.
@@ -276,6 +276,74 @@ def _readonly(array):
     array = np.array(array, dtype=np.float64)
     array.setflags(write=False)
     return array
+
+
+@dataclass(frozen=True)
+class TestOutcome:
+    """What a significance test's :meth:`~sigtest.SignificanceTest.evaluate` returns.
+
+    Every field is optional. The base class turns it into a
+    :class:`SignificanceResult`: it adds the metric, the scores, the
+    oriented statistic, the seed, the test's parameters and its
+    ``alternative``.
+
+    Attributes
+    ----------
+    pvalue : float or None
+        The p-value. If ``None`` and ``null_distribution`` is given, the base
+        class computes it from the null distribution with the test's
+        ``alternative`` (Monte Carlo: :math:`(c + 1)/(B + 1)`; exact when
+        ``null_weights`` are given; mid-p if the test has ``mid_p=True``).
+        ``None`` and no null distribution: ``nan``.
+    null_distribution : array-like of shape (B,) or None
+        RAW resampled differences ``score_b* - score_a*`` (not oriented):
+        a null distribution (permutation) or a bootstrap distribution.
+    null_weights : array-like of shape (B,) or None
+        Probabilities of the entries of an exactly enumerated null
+        distribution (``None``: equally likely Monte Carlo draws).
+    statistic : float or None
+        The test's own statistic (e.g. a t or a chi-square value), recorded
+        as ``params["test_statistic"]`` of the result; the result's
+        ``statistic`` stays the oriented difference of the scores.
+    confidence_interval : tuple (low, high) or None
+        Interval of the raw ``delta = score_b - score_a``.
+    confidence_level : float or None
+        Level of ``confidence_interval`` (default: the test's
+        ``confidence_level`` parameter, if any, when an interval is given).
+    n_resamples : int, default=0
+        Resamples used (default: the size of ``null_distribution``).
+    resampling : str or None
+        ``"bootstrap"``, ``"subsample bootstrap"``, ``"permutation"``,
+        ``"exact permutation"`` or a test's own word; only ``"bootstrap"``
+        lets :meth:`SignificanceResult.ci` recompute intervals.
+    interval_method : str or None
+        ``"bca"``, ``"percentile"``, ``"basic"`` or a test's own word.
+    acceleration : float or None
+        BCa acceleration, if computed.
+    details : dict
+        Extra values recorded in the result's ``params`` (e.g.
+        ``n_discordant``).
+
+    Examples
+    --------
+    >>> from sigtest import TestOutcome
+    >>> TestOutcome(pvalue=0.03, details={"n_discordant": 12}).pvalue
+    0.03
+    """
+
+    __test__ = False  # not a pytest test class
+
+    pvalue: float | None = None
+    null_distribution: np.ndarray | None = field(default=None, repr=False)
+    null_weights: np.ndarray | None = field(default=None, repr=False)
+    statistic: float | None = None
+    confidence_interval: tuple | None = None
+    confidence_level: float | None = None
+    n_resamples: int = 0
+    resampling: str | None = None
+    interval_method: str | None = None
+    acceleration: float | None = None
+    details: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

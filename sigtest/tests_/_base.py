@@ -11,7 +11,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from .._results import SignificanceResult
+from .._results import SignificanceResult, TestOutcome
 from ..exceptions import DegenerateDistributionWarning, SmallSampleWarning
 from ..metrics import get_metric
 from ..utils import check_random_state_seed
@@ -37,33 +37,81 @@ TIE_RTOL = 100 * np.finfo(np.float64).eps
 
 
 class SignificanceTest(BaseEstimator, ABC):
-    """Base class of paired significance tests comparing a baseline A with a candidate B.
+    r"""Base class of paired significance tests comparing a baseline A with a candidate B.
+
+    A test is written by subclassing it and implementing one public hook,
+    :meth:`evaluate`, which receives the prepared :class:`~sigtest.PairedData`
+    and an integer seed and returns a :class:`~sigtest.TestOutcome`. The base
+    class owns everything else:
+
+    * validation: :meth:`test` checks the parameters
+      (``_parameter_constraints``), the inputs (lengths, hard/soft kinds,
+      ``sample_weight``, ``labels``) and every keyword argument (one that
+      neither the test nor the metric accepts raises ``TypeError``), then
+      prepares the paired data once; :meth:`test_paired` starts from
+      prepared data (as :func:`sigtest.compare` does);
+    * ``random_state`` -> the integer seed given to :meth:`evaluate`;
+    * ``n_jobs`` -> numba's thread count while :meth:`evaluate` runs;
+    * orientation: :attr:`PairedData.statistic` and :meth:`PairedData.orient`
+      make positive mean "B is better" (the sign flips for a loss);
+      ``alternative="greater"`` means "B is better";
+    * the p-value from a null distribution, when :meth:`evaluate` returns
+      ``null_distribution`` without ``pvalue`` (Monte Carlo
+      :math:`(c+1)/(B+1)` counting ties, exact with ``null_weights``; a
+      single-point distribution gives ``p = 1`` with a
+      ``DegenerateDistributionWarning``);
+    * the :class:`~sigtest.SignificanceResult`.
 
     ``__init__`` of a subclass only stores its keyword arguments, so that
     ``get_params``, ``set_params`` and :func:`sklearn.base.clone` work. The
-    class attribute ``_parameter_constraints`` is checked when :meth:`test`
-    runs. A subclass implements one hook, :meth:`_compute`, and sets
-    ``_name`` (its registry key).
-
-    The template :meth:`test` validates the parameters, builds the paired
-    sufficient statistics of A and B with the label set fixed once from the
-    full data (``prepare_paired``), draws the integer seed from
-    ``random_state``, calls :meth:`_compute`, and wraps its output in a
-    :class:`~sigtest.SignificanceResult`.
-
-    Orientation: ``delta = score_b - score_a``; the *oriented* statistic is
-    ``delta`` for a score and ``-delta`` for a loss, so positive always means
-    "B is better". ``alternative="greater"`` means "B is better".
+    class attribute ``name`` is the test's registry key (shown in results);
+    register the class with :func:`sigtest.register_test` to use it by name
+    in :func:`sigtest.compare`, :func:`sigtest.cross_val_compare`,
+    :class:`sigtest.Experiment` and ``sigtest compare --test NAME``.
 
     Parallelism: a parameter ``n_jobs`` (``None``: numba's parallel kernels
     with numba's thread count; ``1``: serial kernels, as ``compare`` asks for
     inside its own workers; ``k > 1``: at most ``k`` numba threads; ``-1``:
     all). Results do not depend on it (random streams are per block of
     resamples, not per thread).
+
+    Attributes
+    ----------
+    name : str or None
+        Registry key of the test (``None``: the class name is used).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sigtest import SignificanceTest, TestOutcome
+    >>> class ItemSignFlip(SignificanceTest):
+    ...     name = "item_sign_flip"
+    ...     def __init__(self, *, alternative="two-sided", random_state=None):
+    ...         self.alternative = alternative
+    ...         self.random_state = random_state
+    ...     def evaluate(self, data, random_state):
+    ...         d, w = data.item_differences()
+    ...         d = np.repeat(d, w.astype(int))
+    ...         signs = np.random.default_rng(random_state).choice([-1, 1], (999, d.size))
+    ...         raw = data.orient(signs @ d / d.size)  # raw B - A differences
+    ...         return TestOutcome(null_distribution=raw)
+    >>> y = np.array([0, 1] * 20)
+    >>> a, b = np.where(np.arange(40) < 6, 1 - y, y), y
+    >>> res = ItemSignFlip(random_state=0).test(y, a, b)
+    >>> res.test, res.n_resamples, bool(res.pvalue < 0.1)
+    ('item_sign_flip', 999, True)
     """
 
     _parameter_constraints: dict = {}
-    _name: str | None = None
+    name: str | None = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # ``_name`` is the former spelling of ``name``: keep both in step
+        if "name" in cls.__dict__:
+            cls._name = cls.__dict__["name"]
+        elif "_name" in cls.__dict__:
+            cls.name = cls.__dict__["_name"]
 
     @classmethod
     def _get_param_names(cls):
@@ -76,24 +124,25 @@ class SignificanceTest(BaseEstimator, ABC):
         return list(names)
 
     @abstractmethod
-    def _compute(self, paired, seed):
-        """Run the test on paired statistics.
+    def evaluate(self, data, random_state):
+        """Run the test on prepared paired data: the one hook of a test.
 
         Parameters
         ----------
-        paired : PairedStatistics
-            From ``prepare_paired``: per-row (or per-cell) statistics of A and
-            B, observed scores, ``counts``; see ``docs/design.md`` section 2.
-        seed : int
-            Integer seed from ``random_state`` (reproducible results).
+        data : PairedData
+            The validated paired data: per-row (or per-cell) statistics of A
+            and B, observed scores, ``statistic`` (oriented), ``orient``,
+            ``item_differences()`` for per-item decomposable metrics.
+        random_state : int
+            Integer seed drawn by the base class from the test's
+            ``random_state`` (the same seed gives the same result).
 
         Returns
         -------
-        fields : dict
-            Any of ``pvalue``, ``confidence_interval``, ``n_resamples``,
-            ``alternative``, ``confidence_level``, ``null_distribution``,
-            ``null_weights``, ``resampling``, ``acceleration``,
-            ``interval_method``, and ``params`` (extra parameters to record).
+        TestOutcome
+            The p-value and/or the null distribution (RAW differences
+            ``score_b* - score_a*``; the base class computes the p-value from
+            it if ``pvalue`` is ``None``), an interval, and details.
         """
 
     def test(self, y_true, y_pred_a, y_pred_b, *, metric="accuracy", sample_weight=None,
@@ -112,25 +161,65 @@ class SignificanceTest(BaseEstimator, ABC):
             A registered metric name (see :func:`sigtest.get_metric_names`) or
             a :class:`~sigtest.metrics.Metric`.
         sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative item weights.
         labels : array-like, default=None
             Full label set of class-averaged metrics; default: the union over
             ``y_true``, A and B, fixed once for every resample.
         **metric_params
-            Passed to the metric (e.g. ``zero_division=0.0``).
+            Passed to the metric (e.g. ``zero_division=0.0``). A keyword the
+            metric does not accept raises ``TypeError``.
 
         Returns
         -------
         SignificanceResult
+
+        Raises
+        ------
+        TypeError
+            For a keyword argument that neither the test nor the metric
+            accepts (e.g. ``groups=`` or ``strata=``), naming it.
         """
         self._validate_params()
-        from ._paired import prepare_paired
+        from ._paired import check_metric_params, prepare_paired
 
         metric = get_metric(metric)
-        paired = prepare_paired(
+        check_metric_params(metric, metric_params, caller=f"{type(self).__name__}.test")
+        data = prepare_paired(
             y_true, y_pred_a, y_pred_b, metric,
             sample_weight=sample_weight, labels=labels, **metric_params,
         )
-        return self._test_prepared(paired, metric_params, validate=False)
+        return self._run(data)
+
+    def test_paired(self, data):
+        """Run the test on already prepared paired data.
+
+        Parameters
+        ----------
+        data : PairedData
+            From the validated input path (``prepare_paired``); what
+            :func:`sigtest.compare` prepares once per (pair, metric) for its
+            p-value and interval tests.
+
+        Returns
+        -------
+        SignificanceResult
+            The result :meth:`test` gives on the same data.
+        """
+        from ._paired import PairedData
+
+        if not isinstance(data, PairedData):
+            raise TypeError(
+                "The 'data' parameter of test_paired must be a PairedData (from the "
+                f"validated input path). Got {type(data).__name__} instead."
+            )
+        self._validate_params()
+        return self._run(data)
+
+    def _test_prepared(self, paired, metric_params=None, *, validate=True):
+        """Former name of :meth:`test_paired` (``metric_params`` is ignored)."""
+        if validate:
+            self._validate_params()
+        return self._run(paired)
 
     def _validate_params(self):
         validate_parameter_constraints(
@@ -139,23 +228,41 @@ class SignificanceTest(BaseEstimator, ABC):
             caller_name=type(self).__name__,
         )
 
-    def _test_prepared(self, paired, metric_params, *, validate=True):
-        """:meth:`test` on already prepared paired statistics.
+    def _alternative(self):
+        """The test's ``alternative`` parameter, ``"two-sided"`` for a test without one."""
+        return getattr(self, "alternative", None) or "two-sided"
 
-        ``paired`` is what ``prepare_paired(..., **metric_params)`` returned;
-        :func:`sigtest.compare` prepares it once per (pair, metric) and runs
-        its p-value and interval tests on it. The result is the one
-        :meth:`test` gives on the same data.
-        """
-        if validate:
-            self._validate_params()
-        metric = paired.metric
+    def _run(self, data):
+        """Seed, threads, :meth:`evaluate`, the p-value, the result."""
+        metric = data.metric
         seed = check_random_state_seed(getattr(self, "random_state", None))
         with self._numba_threads():
-            fields = dict(self._compute(paired, seed))
+            outcome = self.evaluate(data, seed)
+        if not isinstance(outcome, TestOutcome):
+            raise TypeError(
+                f"{type(self).__name__}.evaluate must return a TestOutcome. Got "
+                f"{type(outcome).__name__} instead."
+            )
+        alternative = self._alternative()
+        null = outcome.null_distribution
+        if null is not None:
+            null = np.asarray(null, dtype=np.float64)
+        weights = outcome.null_weights
+        pvalue = outcome.pvalue
+        if pvalue is None and null is not None:
+            pvalue = self._pvalue_from_null(data, null, weights, alternative)
+        details = dict(outcome.details)
+        if outcome.statistic is not None:
+            details["test_statistic"] = float(outcome.statistic)
         params = {**self.get_params(deep=False), "seed": seed,
-                  "metric_params": dict(metric_params), **fields.pop("params", {})}
-        score_a, score_b = float(paired.score_a), float(paired.score_b)
+                  "metric_params": dict(data.metric_params), **details}
+        n_resamples = int(outcome.n_resamples)
+        if not n_resamples and null is not None:
+            n_resamples = int(null.size)
+        level = outcome.confidence_level
+        if level is None and outcome.confidence_interval is not None:
+            level = getattr(self, "confidence_level", None)
+        score_a, score_b = float(data.score_a), float(data.score_b)
         delta = score_b - score_a
         return SignificanceResult(
             metric=metric.name,
@@ -163,23 +270,47 @@ class SignificanceTest(BaseEstimator, ABC):
             score_a=score_a,
             score_b=score_b,
             delta=delta,
-            statistic=self._orient(metric, delta),
-            pvalue=float(fields.pop("pvalue", math.nan)),
+            statistic=data.orient(delta),
+            pvalue=math.nan if pvalue is None else float(pvalue),
+            confidence_interval=outcome.confidence_interval,
+            n_resamples=n_resamples,
+            alternative=alternative,
+            confidence_level=None if level is None else float(level),
             greater_is_better=bool(metric.greater_is_better),
-            n_samples=int(paired.n_samples),
+            n_samples=int(data.n_samples),
             params=params,
-            **fields,
+            null_distribution=null,
+            null_weights=weights,
+            resampling=outcome.resampling,
+            acceleration=outcome.acceleration,
+            interval_method=outcome.interval_method,
         )
+
+    def _pvalue_from_null(self, data, null, weights, alternative):
+        """p from a RAW null distribution: permutation counting or exact weights.
+
+        A single-point distribution carries no information: ``p = 1`` with a
+        :class:`~sigtest.exceptions.DegenerateDistributionWarning`.
+        """
+        from .._results import _is_degenerate
+        from ._permutation import permutation_pvalue
+
+        t = data.statistic
+        if _is_degenerate(null):
+            warn_degenerate(
+                "The permutation (null) distribution is a single point (e.g. the systems "
+                "make identical predictions); the test carries no information and p = 1.",
+                stacklevel=5,
+            )
+            return 1.0 if math.isfinite(t) else math.nan
+        return permutation_pvalue(data.orient(null), t, alternative, weights,
+                                  atol=tie_tolerance(data),
+                                  mid_p=bool(getattr(self, "mid_p", False)))
 
     # ------------------------------------------------------------------ helpers
     @classmethod
     def _test_name(cls):
-        return cls._name or cls.__name__
-
-    @staticmethod
-    def _orient(metric, values):
-        """Oriented values: positive means "B is better" (sign flip for a loss)."""
-        return values if metric.greater_is_better else -values
+        return cls.name or cls.__name__
 
     def _parallel(self):
         return getattr(self, "n_jobs", None) != 1

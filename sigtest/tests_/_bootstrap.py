@@ -9,6 +9,7 @@ import numpy as np
 
 from .._results import (
     ConfidenceInterval,
+    TestOutcome,
     _acceleration,
     _bootstrap_interval,
     _excludes_zero,
@@ -99,11 +100,6 @@ def jackknife_acceleration(paired):
     return _acceleration(np.asarray(theta_b) - np.asarray(theta_a), weights)
 
 
-def _oriented_delta(paired):
-    delta = float(paired.score_b) - float(paired.score_a)
-    return delta, (delta if paired.metric.greater_is_better else -delta)
-
-
 class BergKirkpatrickBootstrap(SignificanceTest):
     r"""Paired bootstrap test of Berg-Kirkpatrick et al. (2012): is B better than A?
 
@@ -188,7 +184,7 @@ class BergKirkpatrickBootstrap(SignificanceTest):
     (True, True)
     """
 
-    _name = "bootstrap"
+    name = "bootstrap"
     _parameter_constraints: dict = {
         "n_resamples": [Interval(Integral, 1, None, closed="left")],
         "sample_size": [
@@ -260,14 +256,25 @@ class BergKirkpatrickBootstrap(SignificanceTest):
                     f"(BooStSa's range); sample_size={m} items is outside it."
                 )
 
-    def _compute(self, paired, seed):
-        n = int(paired.n_samples)
+    def evaluate(self, data, random_state):
+        """Bootstrap the paired data; p from the 2-delta rule, floored at ``2**-d``.
+
+        Parameters
+        ----------
+        data : PairedData
+        random_state : int
+
+        Returns
+        -------
+        TestOutcome
+        """
+        n = int(data.n_samples)
         m = self._resample_size(n)
-        deltas = self._resampled_deltas(paired, "bootstrap", self.n_resamples, seed,
+        deltas = self._resampled_deltas(data, "bootstrap", self.n_resamples, random_state,
                                         sample_size=m)
-        delta, t = _oriented_delta(paired)
-        t_star = deltas if paired.metric.greater_is_better else -deltas
-        d = _engine().discordant_count(paired)
+        delta, t = data.delta, data.statistic
+        t_star = data.orient(deltas)
+        d = data.n_discordant
         floor = discreteness_floor(d, self.alternative)
         if _is_degenerate(deltas):
             warn_degenerate(
@@ -278,24 +285,23 @@ class BergKirkpatrickBootstrap(SignificanceTest):
             raw = pvalue
         else:
             raw = berg_kirkpatrick_pvalue(t_star, t, self.alternative,
-                                          atol=tie_tolerance(paired))
+                                          atol=tie_tolerance(data))
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
             reasons = small_sample_reasons(n, d, BK_SMALL_SAMPLE_LIMITS)
             if reasons or pvalue > raw:
                 warn_small_sample(type(self).__name__, reasons, floored=pvalue > raw)
         acceleration = None
-        if m == n and paired.stats_a is not None and np.isfinite(delta):
-            acceleration = jackknife_acceleration(paired)
-        return {
-            "pvalue": pvalue,
-            "n_resamples": int(deltas.size),
-            "alternative": self.alternative,
-            "null_distribution": deltas,
-            "resampling": "bootstrap" if m == n else "subsample bootstrap",
-            "acceleration": acceleration,
-            "params": {"resample_size": m, "n_discordant": d, "pvalue_floor": floor,
-                       "pvalue_unfloored": raw},
-        }
+        if m == n and data.has_statistics and np.isfinite(delta):
+            acceleration = jackknife_acceleration(data)
+        return TestOutcome(
+            pvalue=pvalue,
+            n_resamples=int(deltas.size),
+            null_distribution=deltas,
+            resampling="bootstrap" if m == n else "subsample bootstrap",
+            acceleration=acceleration,
+            details={"resample_size": m, "n_discordant": d, "pvalue_floor": floor,
+                     "pvalue_unfloored": raw},
+        )
 
 
 class BooStSaBootstrap(BergKirkpatrickBootstrap):
@@ -311,7 +317,7 @@ class BooStSaBootstrap(BergKirkpatrickBootstrap):
     models with BOOtSTrap SAmpling - BooStSa. ACL demos, section 2.3.
     """
 
-    _name = "boostsa"
+    name = "boostsa"
     _parameter_constraints: dict = {
         **BergKirkpatrickBootstrap._parameter_constraints,
         "sample_size": [
@@ -419,7 +425,7 @@ class BCaInterval(SignificanceTest):
     (True, True)
     """
 
-    _name = "bca"
+    name = "bca"
     _parameter_constraints: dict = {
         "confidence_level": [Interval(Real, 0, 1, closed="neither")],
         "n_resamples": [Interval(Integral, 1, None, closed="left")],
@@ -436,18 +442,29 @@ class BCaInterval(SignificanceTest):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _compute(self, paired, seed):
-        n = int(paired.n_samples)
-        deltas = self._resampled_deltas(paired, "bootstrap", self.n_resamples, seed,
+    def evaluate(self, data, random_state):
+        """Bootstrap the paired data; the interval and the p-value that inverts it.
+
+        Parameters
+        ----------
+        data : PairedData
+        random_state : int
+
+        Returns
+        -------
+        TestOutcome
+        """
+        n = int(data.n_samples)
+        deltas = self._resampled_deltas(data, "bootstrap", self.n_resamples, random_state,
                                         sample_size=n)
-        delta, _ = _oriented_delta(paired)
+        delta = data.delta
         acceleration = None
-        if np.isfinite(delta) and (self.method == "bca" or paired.stats_a is not None):
-            acceleration = jackknife_acceleration(paired)
+        if np.isfinite(delta) and (self.method == "bca" or data.has_statistics):
+            acceleration = jackknife_acceleration(data)
         level = float(self.confidence_level)
         ci = _bootstrap_interval(deltas, delta, level, self.method, acceleration,
                                  stacklevel=5)
-        d = _engine().discordant_count(paired)
+        d = data.n_discordant
         floor = max(1.0 / (deltas.size + 1), discreteness_floor(d, "two-sided"))
         if _is_degenerate(deltas):
             # the interval is nan and its warning says why; no information: p = 1
@@ -463,15 +480,14 @@ class BCaInterval(SignificanceTest):
                 # the floor raised p above 1 - level: widen the interval to 0 so that
                 # "p <= 1 - level" and "the interval excludes 0" still agree
                 ci = ConfidenceInterval(min(ci.low, 0.0), max(ci.high, 0.0))
-        return {
-            "pvalue": pvalue,
-            "confidence_interval": ci,
-            "n_resamples": int(deltas.size),
-            "alternative": "two-sided",
-            "confidence_level": float(self.confidence_level),
-            "null_distribution": deltas,
-            "resampling": "bootstrap",
-            "acceleration": acceleration,
-            "interval_method": self.method,
-            "params": {"n_discordant": d, "pvalue_floor": floor, "pvalue_unfloored": raw},
-        }
+        return TestOutcome(
+            pvalue=pvalue,
+            confidence_interval=ci,
+            n_resamples=int(deltas.size),
+            confidence_level=level,
+            null_distribution=deltas,
+            resampling="bootstrap",
+            acceleration=acceleration,
+            interval_method=self.method,
+            details={"n_discordant": d, "pvalue_floor": floor, "pvalue_unfloored": raw},
+        )

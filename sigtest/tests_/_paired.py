@@ -10,13 +10,14 @@ only float arrays.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..metrics._registry import Metric, get_metric, weighted_column_sums
 
-__all__ = ["PairedStatistics", "prepare_paired", "prepare_paired_runs"]
+__all__ = ["PairedData", "PairedStatistics", "prepare_paired", "prepare_paired_runs"]
 
 _COMPRESS_OPTIONS = ("auto", True, False)
 
@@ -30,13 +31,29 @@ def _resample_params(params):
     return out
 
 
+_NOT_DECOMPOSABLE = (
+    "Metric {name!r} is not decomposable per item: its score is not a weighted mean of "
+    "per-item values (e.g. macro-F1 or an entropy correlation are computed from totals "
+    "over all items), so per-item values or differences are not defined. Use a test on "
+    "the whole metric instead: PairedPermutation or BCaInterval."
+)
+
+
 @dataclass(frozen=True)
-class PairedStatistics:
-    """Per-row sufficient statistics of a baseline A and a candidate B.
+class PairedData:
+    r"""The prepared paired data of a baseline A and a candidate B: what a test sees.
+
+    Built once by the validated input path (``SignificanceTest.test``,
+    :func:`sigtest.compare` and the other workflows) and passed to
+    :meth:`SignificanceTest.evaluate`, the hook of a user-defined test.
+    Rows are either items (``counts is None``) or occupied cells
+    ``(true, A, B)`` of hard labels with their multiplicities ``counts``.
 
     Attributes
     ----------
     metric : Metric
+        The metric (its ``aggregate``, ``greater_is_better`` and
+        ``decomposable`` flag).
     params : dict
         Parameters passed to ``statistics``/``aggregate`` (labels fixed),
         with the user's ``zero_division``.
@@ -56,6 +73,17 @@ class PairedStatistics:
     resample_params : dict
         ``params`` with ``zero_division="warn"`` replaced by ``0.0``: used on
         resamples, which fill 0/0 silently.
+    sample_weight : ndarray of shape (N,) or None
+        The validated item weights of the generic path (already multiplied
+        into ``stats_a``/``stats_b``).
+    metric_params : dict
+        The metric keyword arguments the user passed (recorded in results).
+
+    Notes
+    -----
+    Orientation: :attr:`delta` is ``score_b - score_a``; :meth:`orient`
+    flips the sign for a loss, so :attr:`statistic` (and every oriented
+    value) is positive when B is better.
     """
 
     metric: Metric
@@ -68,10 +96,14 @@ class PairedStatistics:
     score_b: float
     data: tuple | None = None
     resample_params: dict = field(default=None, repr=False)
+    sample_weight: np.ndarray | None = field(default=None, repr=False)
+    metric_params: dict = field(default=None, repr=False)
 
     def __post_init__(self):
         if self.resample_params is None:
             object.__setattr__(self, "resample_params", _resample_params(self.params))
+        if self.metric_params is None:
+            object.__setattr__(self, "metric_params", {})
 
     @property
     def compressed(self) -> bool:
@@ -93,6 +125,36 @@ class PairedStatistics:
         """Observed raw difference ``score_b - score_a``."""
         return float(self.score_b - self.score_a)
 
+    @property
+    def statistic(self) -> float:
+        """Observed oriented difference ``orient(delta)``: positive means B is better."""
+        return float(self.orient(self.delta))
+
+    @property
+    def n_discordant(self) -> int:
+        """Number ``d`` of discordant items (A and B per-item statistics differ).
+
+        Only these items move under a paired permutation; see
+        ``discordant_count`` for the slow path and weights.
+        """
+        from ._resampling import discordant_count
+
+        return discordant_count(self)
+
+    def orient(self, x):
+        """Oriented values: ``x`` for a score, ``-x`` for a loss (positive: B better).
+
+        Parameters
+        ----------
+        x : float or ndarray
+            Raw differences ``B - A`` (e.g. resampled ``score_b* - score_a*``).
+
+        Returns
+        -------
+        float or ndarray
+        """
+        return x if self.metric.greater_is_better else -x
+
     def totals(self):
         """Observed column sums ``(sums_a, sums_b)``, each of shape (s,)."""
         if not self.has_statistics:
@@ -110,10 +172,151 @@ class PairedStatistics:
         """Raw resampled differences ``values(sums_b) - values(sums_a)``."""
         return self.values(sums_b) - self.values(sums_a)
 
+    def _row_weights(self):
+        if self.counts is not None:
+            return self.counts.copy()
+        if self.sample_weight is not None:
+            return np.asarray(self.sample_weight, dtype=np.float64).copy()
+        return np.ones(self.n_samples)
+
+    def item_values(self):
+        r"""Per-item metric values of A and B, one per row, with row weights.
+
+        For a per-item decomposable metric (``metric.decomposable``: its
+        score is the weighted mean :math:`\sum_i w_i v_i / \sum_i w_i` of
+        per-item values) the value of row :math:`i` is ``aggregate`` of its
+        statistics row (e.g. 1 if correct for accuracy).
+
+        Returns
+        -------
+        values_a, values_b : ndarray of shape (R,)
+        weights : ndarray of shape (R,)
+            Cell multiplicities (compressed rows), the sample weights, or ones.
+            Expand with ``numpy.repeat(values, weights.astype(int))`` for
+            unweighted per-item data.
+
+        Raises
+        ------
+        ValueError
+            If the metric is not decomposable per item (macro-F1, entropy
+            correlation, a metric without statistics); the message names the
+            tests to use instead.
+        """
+        if not (getattr(self.metric, "decomposable", False) and self.has_statistics):
+            raise ValueError(_NOT_DECOMPOSABLE.format(name=self.metric.name))
+        weights = self._row_weights()
+        values_a = self.values(self.stats_a)
+        values_b = self.values(self.stats_b)
+        zero = weights == 0  # weighted rows of weight 0: 0/0, value irrelevant
+        if np.any(zero):
+            values_a[zero] = 0.0
+            values_b[zero] = 0.0
+        return values_a, values_b, weights
+
+    def item_differences(self):
+        """Oriented per-item differences ``orient(value_b - value_a)`` and row weights.
+
+        Positive means B is better on that item. See :meth:`item_values`
+        (same rows, weights and ``ValueError`` for non-decomposable metrics).
+
+        Returns
+        -------
+        differences : ndarray of shape (R,)
+        weights : ndarray of shape (R,)
+        """
+        values_a, values_b, weights = self.item_values()
+        return self.orient(values_b - values_a), weights
+
+
+#: Former name of :class:`PairedData`.
+PairedStatistics = PairedData
+
 
 # --------------------------------------------------------------------------
 # validation helpers
 # --------------------------------------------------------------------------
+#: Metric keywords documented for the built-in metrics (accepted for any metric).
+DOCUMENTED_METRIC_PARAMS = frozenset(
+    {"zero_division", "average", "labels", "pos_label", "multilabel", "eps", "base"}
+)
+_DATA_ARGUMENTS = frozenset({"y_true", "y_pred", "y_proba", "y_score", "sums", "sample_weight"})
+
+
+def _named_keywords(func):
+    """Keyword names ``func`` declares, or ``None`` if its signature cannot be read."""
+    func = getattr(func, "func", func)  # PlainScore wraps the user's function
+    try:
+        params = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    return {p.name for p in params
+            if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)} - _DATA_ARGUMENTS
+
+
+def _takes_var_keywords(func):
+    func = getattr(func, "func", func)
+    try:
+        params = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.kind == p.VAR_KEYWORD for p in params)
+
+
+def metric_keywords(metric):
+    """Keyword arguments ``metric`` accepts, or ``None`` (anything: ``**kwargs``).
+
+    The union of the keywords named by its ``statistics``, ``aggregate`` and
+    ``score_func``, its fixed ``kwargs`` and :data:`DOCUMENTED_METRIC_PARAMS`.
+    A plain ``score_func`` (no statistics) that takes ``**kwargs`` accepts
+    anything; the ``**params`` of ``statistics``/``aggregate`` do not count
+    (the contract requires them to ignore what they do not use).
+    """
+    score_func = metric.score_func
+    if not metric.has_statistics and _takes_var_keywords(score_func):
+        return None
+    names = set(DOCUMENTED_METRIC_PARAMS) | set(metric.kwargs)
+    for func in (metric.statistics, metric.aggregate, score_func):
+        if func is None:
+            continue
+        named = _named_keywords(func)
+        if named is None:
+            return None
+        names |= named
+    return names
+
+
+def check_metric_params(metric, metric_params, *, caller):
+    """Raise ``TypeError`` for keyword arguments that ``metric`` does not accept.
+
+    ``test(..., groups=g)`` or ``strata=`` (or a typo such as
+    ``zero_divison=``) would otherwise be swallowed: neither the test nor the
+    metric uses them.
+
+    Parameters
+    ----------
+    metric : Metric
+    metric_params : dict
+        The keyword arguments left after the test's own ones.
+    caller : str
+        Name shown in the message (e.g. ``"PairedPermutation.test"``).
+
+    Raises
+    ------
+    TypeError
+        Naming every unknown keyword and the accepted ones.
+    """
+    accepted = metric_keywords(metric)
+    if accepted is None:
+        return
+    unknown = sorted(k for k in metric_params if k not in accepted)
+    if unknown:
+        raise TypeError(
+            f"{caller}() got unexpected keyword argument(s) {unknown}: neither the test nor "
+            f"the metric {metric.name!r} accepts them (the metric accepts "
+            f"{sorted(k for k in accepted if not k.startswith('_'))})."
+        )
+
+
 def _as_array(x, name):
     if x is None:
         raise ValueError(f"The '{name}' parameter must be array-like. Got None instead.")
@@ -295,7 +498,7 @@ def prepare_paired(
 
     Returns
     -------
-    paired : PairedStatistics
+    paired : PairedData
 
     Raises
     ------
@@ -366,8 +569,9 @@ def prepare_paired(
         kw = {} if w is None else {"sample_weight": w}
         score_a = float(metric.score_func(y_true, a, **kw, **params))
         score_b = float(metric.score_func(y_true, b, **kw, **params))
-        return PairedStatistics(
-            metric, params, n, None, None, None, score_a, score_b, data=(y_true, a, b, w)
+        return PairedData(
+            metric, params, n, None, None, None, score_a, score_b, data=(y_true, a, b, w),
+            sample_weight=w, metric_params=metric_params,
         )
 
     can_compress = metric.cellwise and metric.input_type == "labels"
@@ -400,7 +604,8 @@ def prepare_paired(
 
     score_a = float(metric.aggregate(sums_a, **params))
     score_b = float(metric.aggregate(sums_b, **params))
-    return PairedStatistics(metric, params, n, stats_a, stats_b, counts, score_a, score_b)
+    return PairedData(metric, params, n, stats_a, stats_b, counts, score_a, score_b,
+                      sample_weight=w, metric_params=metric_params)
 
 
 def _check_runs(runs, name, n):
@@ -449,7 +654,7 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, **metric
 
     Returns
     -------
-    paired : PairedStatistics
+    paired : PairedData
         Uncompressed (``counts is None``), one row per item.
 
     Raises
@@ -515,4 +720,5 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, **metric
         )
     score_a = float(metric.aggregate(weighted_column_sums(stats_a), **params))
     score_b = float(metric.aggregate(weighted_column_sums(stats_b), **params))
-    return PairedStatistics(metric, params, n, stats_a, stats_b, None, score_a, score_b)
+    return PairedData(metric, params, n, stats_a, stats_b, None, score_a, score_b,
+                      metric_params=metric_params)

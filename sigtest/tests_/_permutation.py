@@ -7,7 +7,7 @@ from numbers import Integral
 
 import numpy as np
 
-from .._results import _is_degenerate
+from .._results import TestOutcome
 from ..utils._param_validation import Interval, StrOptions
 from ._base import (
     _N_JOBS,
@@ -15,8 +15,6 @@ from ._base import (
     TIE_RTOL,
     SignificanceTest,
     _engine,
-    tie_tolerance,
-    warn_degenerate,
 )
 
 __all__ = ["PairedPermutation"]
@@ -151,7 +149,7 @@ class PairedPermutation(SignificanceTest):
     ('exact permutation', 0.375)
     """
 
-    _name = "permutation"
+    name = "permutation"
     _parameter_constraints: dict = {
         "n_resamples": [Interval(Integral, 1, None, closed="left")],
         "alternative": [StrOptions({"two-sided", "greater", "less"})],
@@ -193,32 +191,28 @@ class PairedPermutation(SignificanceTest):
         sums_a, sums_b, probs = result
         return np.asarray(paired.deltas(sums_a, sums_b), dtype=np.float64), np.asarray(probs)
 
-    def _compute(self, paired, seed):
-        delta = float(paired.score_b) - float(paired.score_a)
-        t = delta if paired.metric.greater_is_better else -delta
-        exact = self._exact_distribution(paired)
+    def evaluate(self, data, random_state):
+        """The permutation distribution (exact or Monte Carlo); the base class counts p.
+
+        Parameters
+        ----------
+        data : PairedData
+        random_state : int
+
+        Returns
+        -------
+        TestOutcome
+            ``null_distribution`` (and ``null_weights`` when exact), no
+            ``pvalue``: :class:`SignificanceTest` computes it.
+        """
+        exact = self._exact_distribution(data)
         if exact is not None:
             deltas, weights = exact
             resampling = "exact permutation"
         else:
-            deltas = self._resampled_deltas(paired, "permutation", self.n_resamples, seed)
+            deltas = self._resampled_deltas(data, "permutation", self.n_resamples,
+                                            random_state)
             weights = None
             resampling = "permutation"
-        t_star = deltas if paired.metric.greater_is_better else -deltas
-        if _is_degenerate(deltas):
-            warn_degenerate(
-                "The permutation distribution is a single point (e.g. the systems make "
-                "identical predictions); the test carries no information and p = 1."
-            )
-            pvalue = 1.0 if math.isfinite(t) else math.nan
-        else:
-            pvalue = permutation_pvalue(t_star, t, self.alternative, weights,
-                                        atol=tie_tolerance(paired), mid_p=self.mid_p)
-        return {
-            "pvalue": pvalue,
-            "n_resamples": int(deltas.size),
-            "alternative": self.alternative,
-            "null_distribution": deltas,
-            "null_weights": weights,
-            "resampling": resampling,
-        }
+        return TestOutcome(null_distribution=deltas, null_weights=weights,
+                           n_resamples=int(deltas.size), resampling=resampling)

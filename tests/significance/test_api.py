@@ -12,11 +12,13 @@ from sigtest import (
     PairedPermutation,
     SignificanceResult,
     SignificanceTest,
+    TestOutcome,
     get_test,
     get_test_names,
     register_test,
 )
 from sigtest.tests_ import BooStSaBootstrap
+from sigtest.tests_._paired import prepare_paired
 from sigtest.tests_._registry import _TESTS
 from sigtest.utils._param_validation import InvalidParameterError
 
@@ -35,7 +37,8 @@ def data():
 def test_public_names_exported():
     for name in ("SignificanceTest", "BergKirkpatrickBootstrap", "BCaInterval",
                  "PairedPermutation", "SignificanceResult", "ConfidenceInterval",
-                 "register_test", "get_test", "get_test_names"):
+                 "register_test", "get_test", "get_test_names", "PairedData",
+                 "TestOutcome"):
         assert name in sigtest.__all__
         assert hasattr(sigtest, name)
 
@@ -262,16 +265,88 @@ def test_random_state_kinds(data):
 
 
 def test_custom_subclass_minimal(data):
-    class SignTest(SignificanceTest):
-        _name = "sign"
+    class Half(SignificanceTest):
+        name = "half"
 
-        def _compute(self, paired, seed):
-            return {"pvalue": 0.5, "alternative": "two-sided"}
+        def evaluate(self, data, random_state):
+            return TestOutcome(pvalue=0.5)
 
-    res = SignTest().test(*data)
-    assert res.test == "sign" and res.pvalue == 0.5 and np.isnan(res.confidence_interval.low)
+    res = Half().test(*data)
+    assert res.test == "half" and res.pvalue == 0.5 and np.isnan(res.confidence_interval.low)
+    assert res.alternative == "two-sided" and Half._name == "half"  # former spelling kept
     with pytest.raises(TypeError):
         SignificanceTest()  # abstract
+
+    class Legacy(Half):
+        _name = "legacy"
+
+    assert Legacy().test(*data).test == "legacy" and Legacy.name == "legacy"
+
+    class NotAnOutcome(Half):
+        def evaluate(self, data, random_state):
+            return {"pvalue": 0.5}
+
+    with pytest.raises(TypeError, match="TestOutcome"):
+        NotAnOutcome().test(*data)
+
+
+def test_base_class_owns_the_pvalue_from_a_null_distribution(data):
+    """A test returning only its RAW null distribution gets the permutation p of the base."""
+    y, a, b = data
+
+    class Reuse(SignificanceTest):
+        def __init__(self, *, alternative="two-sided", random_state=None):
+            self.alternative = alternative
+            self.random_state = random_state
+
+        def evaluate(self, data, random_state):
+            res = PairedPermutation(n_resamples=499, exact=False,
+                                    random_state=random_state).test_paired(data)
+            return TestOutcome(null_distribution=res.null_distribution)
+
+    for alternative in ("two-sided", "greater", "less"):
+        mine = Reuse(alternative=alternative, random_state=3).test(y, a, b)
+        # the same null distribution: the inner test was seeded with mine's integer seed
+        ref = PairedPermutation(n_resamples=499, exact=False, alternative=alternative,
+                                random_state=mine.params["seed"]).test(y, a, b)
+        np.testing.assert_array_equal(mine.null_distribution, ref.null_distribution)
+        # naive count: (c + 1) / (B + 1) with c the resamples as extreme (oriented)
+        t_star, t = ref.null_distribution, ref.statistic
+        extreme = {"two-sided": np.abs(t_star) >= abs(t) - 1e-12,
+                   "greater": t_star >= t - 1e-12, "less": t_star <= t + 1e-12}[alternative]
+        naive = (np.count_nonzero(extreme) + 1) / (t_star.size + 1)
+        assert mine.pvalue == ref.pvalue == pytest.approx(naive, rel=1e-12)
+        assert mine.n_resamples == 499 and mine.test == "Reuse"
+
+
+def test_test_paired_equals_test_and_checks_its_input(data):
+    y, a, b = data
+    est = BCaInterval(n_resamples=300, random_state=1)
+    res = est.test_paired(prepare_paired(y, a, b, "accuracy"))
+    assert res == est.test(y, a, b)
+    with pytest.raises(TypeError, match="PairedData"):
+        est.test_paired((y, a, b))
+    with pytest.raises(ValueError, match="confidence_level"):
+        BCaInterval(confidence_level=2.0).test_paired(prepare_paired(y, a, b, "accuracy"))
+
+
+@pytest.mark.parametrize("keyword", ["groups", "strata", "zero_divison", "n_resample"])
+def test_unknown_keyword_raises_type_error_naming_it(data, keyword):
+    """Issue 9: a keyword that neither the test nor the metric accepts is not swallowed."""
+    y, a, b = data
+    for test in (PairedPermutation(n_resamples=99), BergKirkpatrickBootstrap(n_resamples=99)):
+        for metric in ("accuracy", "f1_macro"):
+            with pytest.raises(TypeError, match=keyword):
+                test.test(y, a, b, metric=metric, **{keyword: np.zeros(len(y))})
+
+
+def test_documented_metric_keywords_are_accepted(data):
+    y, a, b = data
+    test = PairedPermutation(n_resamples=99, random_state=0)
+    test.test(y, a, b, metric="f1_macro", zero_division=0.0)
+    test.test(y, a, b, metric="f1", pos_label=1)
+    with pytest.raises(TypeError, match="eps_typo"):
+        test.test(y, a, b, metric="accuracy", eps_typo=1e-3)
 
 
 def _generated_invalid_cases():

@@ -1,44 +1,144 @@
-"""The user-defined test in examples/custom_test_paired_t.py against scipy.stats.ttest_rel."""
+"""The user-defined test in examples/custom_test_paired_t.py: public hook only, every workflow."""
 
+import ast
 import importlib.util
+import io
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 from sklearn.base import clone
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LogisticRegression
+
+import sigtest
+from sigtest import Experiment, compare, cross_val_compare, get_test, get_test_names
+from sigtest.cli import main
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "custom_test_paired_t.py"
 
 
 @pytest.fixture(scope="module")
-def PairedTTest():
+def MyPairedT():
     spec = importlib.util.spec_from_file_location("custom_test_paired_t", EXAMPLE)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.PairedTTest
+    spec.loader.exec_module(module)  # registers "my_paired_t"
+    return module.MyPairedT
 
 
-def test_example_is_short():
-    assert len(EXAMPLE.read_text().splitlines()) <= 30
+@pytest.fixture
+def systems():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 3, 300)
+    a = np.where(rng.random(300) < 0.70, y, (y + 1) % 3)
+    b = np.where(rng.random(300) < 0.78, y, (y + 2) % 3)
+    return y, a, b
+
+
+def _ref(y, a, b, alternative="two-sided"):
+    return stats.ttest_rel((b == y).astype(float), (a == y).astype(float),
+                           alternative=alternative)
+
+
+def test_example_is_short_and_public():
+    text = EXAMPLE.read_text()
+    assert len(text.splitlines()) <= 30
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module.startswith("sigtest"):
+            assert node.module == "sigtest"
+            assert all(not alias.name.startswith("_") for alias in node.names)
+            assert all(alias.name in sigtest.__all__ for alias in node.names)
+        if isinstance(node, ast.Attribute):  # no private attribute of sigtest objects
+            assert not node.attr.startswith("_"), node.attr
+        if isinstance(node, ast.FunctionDef):  # only the public hook (and __init__)
+            assert node.name in ("__init__", "evaluate"), node.name
 
 
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_paired_t_matches_scipy(PairedTTest, alternative, weighted):
-    rng = np.random.default_rng(1)
-    y = rng.integers(0, 3, 300)
-    a = np.where(rng.random(300) < 0.70, y, (y + 1) % 3)
-    b = np.where(rng.random(300) < 0.75, y, (y + 2) % 3)
+def test_paired_t_matches_scipy(MyPairedT, systems, alternative, weighted):
+    y, a, b = systems
     # unit weights switch off the cell compression: both engine paths are checked
     kw = {"sample_weight": np.ones(300)} if weighted else {}
-    res = PairedTTest(alternative=alternative).test(y, a, b, metric="accuracy", **kw)
-    ref = stats.ttest_rel((b == y).astype(float), (a == y).astype(float),
-                          alternative=alternative)
+    res = MyPairedT(alternative=alternative).test(y, a, b, metric="accuracy", **kw)
+    ref = _ref(y, a, b, alternative)
     assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
-    assert res.test == "paired_t" and res.delta == pytest.approx(np.mean(b == y) - np.mean(a == y))
+    assert res.params["test_statistic"] == pytest.approx(ref.statistic, rel=1e-10)
+    assert res.test == "my_paired_t" and res.alternative == alternative
+    assert res.delta == pytest.approx(np.mean(b == y) - np.mean(a == y))
 
 
-def test_paired_t_is_an_estimator(PairedTTest):
-    est = PairedTTest(alternative="less")
+def test_paired_t_loss_is_oriented(MyPairedT):
+    # cross-entropy: lower is better, so "greater" (B better) means B's loss is lower
+    rng = np.random.default_rng(2)
+    y = rng.dirichlet(np.ones(3), 200)
+    a = rng.dirichlet(np.ones(3), 200)
+    b = 0.5 * a + 0.5 * y
+    res = MyPairedT(alternative="greater").test(y, a, b, metric="cross_entropy")
+    la = -(y * np.log(np.clip(a, 1e-15, 1))).sum(1)
+    lb = -(y * np.log(np.clip(b, 1e-15, 1))).sum(1)
+    ref = stats.ttest_rel(la, lb, alternative="greater")  # oriented: A's loss - B's loss
+    assert res.statistic > 0 and res.pvalue == pytest.approx(ref.pvalue, rel=1e-8)
+
+
+def test_paired_t_refuses_non_decomposable(MyPairedT, systems):
+    with pytest.raises(ValueError, match="not decomposable.*PairedPermutation"):
+        MyPairedT().test(*systems, metric="f1_macro")
+
+
+def test_paired_t_is_an_estimator(MyPairedT):
+    est = MyPairedT(alternative="less")
     assert clone(est).get_params() == {"alternative": "less"}
+    assert "my_paired_t" in get_test_names()
+    assert isinstance(get_test("my_paired_t"), MyPairedT)
+
+
+def test_registered_test_in_compare(MyPairedT, systems):
+    y, a, b = systems
+    ref = _ref(y, a, b)
+    res = compare(y, {"a": a, "b": b}, metrics=["accuracy"], test=get_test("my_paired_t"),
+                  correction=None)
+    frame = res.to_frame()
+    assert frame.loc[0, "test"] == "my_paired_t"
+    assert frame.loc[0, "pvalue"] == pytest.approx(ref.pvalue, rel=1e-10)
+    # the order of the systems does not change the two-sided answer
+    flipped = compare(y, {"b": b, "a": a}, metrics=["accuracy"], test=MyPairedT(),
+                      correction=None).to_frame()
+    assert flipped.loc[0, "pvalue"] == pytest.approx(ref.pvalue, rel=1e-10)
+
+
+def test_registered_test_in_cross_val_compare(MyPairedT):
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 3))
+    y = (X[:, 0] + 0.5 * rng.normal(size=120) > 0).astype(int)
+    est = {"dummy": DummyClassifier(strategy="most_frequent"), "lr": LogisticRegression()}
+    res = cross_val_compare(est, X, y, cv=3, metrics=["accuracy"], test=MyPairedT(),
+                            random_state=0, correction=None)
+    frame = res.to_frame()
+    assert frame.loc[0, "test"] == "my_paired_t"
+    assert 0.0 <= frame.loc[0, "pvalue"] < 1e-3  # logistic regression is far better
+
+
+def test_registered_test_in_experiment_and_cli(MyPairedT, systems, tmp_path):
+    y, a, b = systems
+    ref = _ref(y, a, b)
+    exp = Experiment(tmp_path / "store")
+    exp.feed("a", a, y_true=y)
+    exp.feed("b", b, y_true=y)
+    res = exp.run(metrics=["accuracy"], test=get_test("my_paired_t"), correction=None)
+    assert res.to_frame().loc[0, "pvalue"] == pytest.approx(ref.pvalue, rel=1e-10)
+    for name, arr in (("gold", y), ("a", a), ("b", b)):
+        np.savetxt(tmp_path / f"{name}.txt", arr, fmt="%d")
+    out = io.StringIO()
+    status = main(["compare", str(tmp_path / "gold.txt"), str(tmp_path / "a.txt"),
+                   str(tmp_path / "b.txt"), "-m", "accuracy", "--test", "my_paired_t",
+                   "--correction", "none", "--format", "csv"], out=out)
+    assert status == 0
+    got = pd.read_csv(io.StringIO(out.getvalue()))
+    assert got.loc[0, "pvalue"] == pytest.approx(ref.pvalue, rel=1e-6)
+    listing = io.StringIO()
+    main(["tests"], out=listing)
+    assert "my_paired_t" in listing.getvalue().split()

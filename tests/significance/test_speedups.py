@@ -40,7 +40,7 @@ def test_test_prepared_equals_test(metric, test):
     a = np.where(rng.random(400) < 0.6, y, rng.integers(0, 4, 400))
     b = np.where(rng.random(400) < 0.7, y, rng.integers(0, 4, 400))
     res = test.test(y, a, b, metric=metric)
-    res2 = test._test_prepared(prepare_paired(y, a, b, metric), {})
+    res2 = test.test_paired(prepare_paired(y, a, b, metric))
     assert res2.pvalue == res.pvalue or (np.isnan(res.pvalue) and np.isnan(res2.pvalue))
     assert res2.confidence_interval == res.confidence_interval
     np.testing.assert_array_equal(res2.null_distribution, res.null_distribution)
