@@ -287,7 +287,7 @@ class TestOutcome:
     oriented statistic, the seed, the test's parameters and its
     ``alternative``.
 
-    Attributes
+    Parameters
     ----------
     pvalue : float or None
         The p-value. If ``None`` and ``null_distribution`` is given, the base

@@ -49,7 +49,7 @@ class PairedData:
     Rows are either items (``counts is None``) or occupied cells
     ``(true, A, B)`` of hard labels with their multiplicities ``counts``.
 
-    Attributes
+    Parameters
     ----------
     metric : Metric
         The metric (its ``aggregate``, ``greater_is_better`` and
@@ -81,7 +81,8 @@ class PairedData:
 
     Notes
     -----
-    Orientation: :attr:`delta` is ``score_b - score_a``; :meth:`orient`
+    The parameters are also the (read-only) attributes; the object is built
+    by the input path, not by users. Orientation: :attr:`delta` is ``score_b - score_a``; :meth:`orient`
     flips the sign for a loss, so :attr:`statistic` (and every oriented
     value) is positive when B is better.
     """
