@@ -4,26 +4,39 @@ Every test is a :class:`SignificanceTest` with one method,
 ``test(y_true, y_pred_a, y_pred_b, *, metric="accuracy")``, returning a
 :class:`~sigtest.SignificanceResult`. Tests are registered by name
 (:func:`get_test_names`): ``"bootstrap"`` (alias ``"berg_kirkpatrick"``),
-``"boostsa"``, ``"bca"`` and ``"permutation"``.
+``"boostsa"``, ``"bca"``, ``"permutation"``, and the classical tests
+``"mcnemar"``, ``"sign"``, ``"wilcoxon"`` and ``"paired_t"``.
 """
 
 from ._base import SignificanceTest
 from ._bootstrap import BCaInterval, BergKirkpatrickBootstrap, BooStSaBootstrap
+from ._mcnemar import McNemar
 from ._permutation import PairedPermutation
 from ._registry import get_test, get_test_names, register_test
+from ._sign import SignTest
+from ._ttest import PairedTTest
+from ._wilcoxon import WilcoxonSignedRank
 
 register_test("bootstrap", BergKirkpatrickBootstrap, overwrite=True)
 register_test("berg_kirkpatrick", BergKirkpatrickBootstrap, overwrite=True)
 register_test("boostsa", BooStSaBootstrap, overwrite=True)
 register_test("bca", BCaInterval, overwrite=True)
 register_test("permutation", PairedPermutation, overwrite=True)
+register_test("mcnemar", McNemar, overwrite=True)
+register_test("sign", SignTest, overwrite=True)
+register_test("wilcoxon", WilcoxonSignedRank, overwrite=True)
+register_test("paired_t", PairedTTest, overwrite=True)
 
 __all__ = [
     "BCaInterval",
     "BergKirkpatrickBootstrap",
     "BooStSaBootstrap",
+    "McNemar",
     "PairedPermutation",
+    "PairedTTest",
+    "SignTest",
     "SignificanceTest",
+    "WilcoxonSignedRank",
     "get_test",
     "get_test_names",
     "register_test",

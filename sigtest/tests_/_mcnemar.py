@@ -1,0 +1,297 @@
+"""McNemar's test of two paired accuracies (exact, mid-p, chi-square) and Newcombe's interval."""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+
+import numpy as np
+
+from .._results import TestOutcome
+from ..utils._param_validation import Interval, StrOptions
+from ._base import SignificanceTest
+from ._sign import _ALTERNATIVES, frequency_weights, sign_test_pvalue, warn_outside
+
+__all__ = ["McNemar"]
+
+
+def mcnemar_pvalue(n_better, n_worse, method="exact", correction=True,
+                   alternative="two-sided"):
+    r"""p-value of McNemar's test from the two discordant counts.
+
+    ``n_better``: items where B is right and A wrong (B better, oriented);
+    ``n_worse``: A right and B wrong. With :math:`d = n_+ + n_-` and
+    :math:`X \sim \mathrm{Bin}(d, 1/2)`:
+
+    * ``"exact"``: the exact sign test, :func:`scipy.stats.binomtest`
+      ``(n_+, d, 1/2)``.
+    * ``"mid-p"`` (Lancaster 1961; Fagerland et al. 2013): one-sided
+      :math:`P(X > n_+) + \tfrac12 P(X = n_+)` (``"greater"``), and
+      two-sided :math:`2\,[P(X \le m) - \tfrac12 P(X = m)]`,
+      :math:`m = \min(n_+, n_-)`.
+    * ``"chi2"``: :math:`\chi^2 = (|n_+ - n_-| - c)^2 / d` on 1 degree of
+      freedom, :math:`c = 1` with ``correction`` (Edwards 1948) else 0, as
+      ``statsmodels.stats.contingency_tables.mcnemar(exact=False)``;
+      one-sided, the normal deviate :math:`z = (n_+ - n_- \mp c)/\sqrt d`
+      (:math:`-c` for ``"greater"``, :math:`+c` for ``"less"``).
+
+    ``d = 0`` gives 1.
+    """
+    n_better, n_worse = int(n_better), int(n_worse)
+    d = n_better + n_worse
+    if d == 0:
+        return 1.0
+    if method == "exact":
+        return sign_test_pvalue(n_better, n_worse, alternative)
+    if method == "mid-p":
+        from scipy.stats import binom
+
+        if alternative == "greater":
+            value = binom.sf(n_better, d, 0.5) + 0.5 * binom.pmf(n_better, d, 0.5)
+        elif alternative == "less":
+            value = binom.cdf(n_better, d, 0.5) - 0.5 * binom.pmf(n_better, d, 0.5)
+        else:
+            m = min(n_better, n_worse)
+            value = 2.0 * (binom.cdf(m, d, 0.5) - 0.5 * binom.pmf(m, d, 0.5))
+        return float(min(1.0, max(0.0, value)))
+    c = 1.0 if correction else 0.0
+    from scipy.special import ndtr
+
+    if alternative == "greater":
+        return float(ndtr(-(n_better - n_worse - c) / math.sqrt(d)))
+    if alternative == "less":
+        return float(ndtr((n_better - n_worse + c) / math.sqrt(d)))
+    from scipy.stats import chi2
+
+    return float(chi2.sf((abs(n_better - n_worse) - c) ** 2 / d, 1))
+
+
+def _wilson(x, n, z):
+    """Wilson score interval of a proportion ``x / n``."""
+    center = (x + z * z / 2.0) / (n + z * z)
+    half = z * math.sqrt(x * (n - x) / n + z * z / 4.0) / (n + z * z)
+    return center - half, center + half
+
+
+def newcombe_interval(n11, n10, n01, n00, z):
+    r"""Newcombe's square-and-add interval of :math:`p_B - p_A` for paired proportions.
+
+    ``n11`` both 1, ``n10`` A = 1 and B = 0, ``n01`` A = 0 and B = 1,
+    ``n00`` both 0. With Wilson intervals :math:`(l_A, u_A)`,
+    :math:`(l_B, u_B)` of the two proportions at the normal deviate ``z``,
+
+    .. math::
+        L = \hat\Delta - \sqrt{(\hat p_B - l_B)^2 + (u_A - \hat p_A)^2
+                       - 2\hat\psi (\hat p_B - l_B)(u_A - \hat p_A)},\\
+        U = \hat\Delta + \sqrt{(\hat p_A - l_A)^2 + (u_B - \hat p_B)^2
+                       - 2\hat\psi (\hat p_A - l_A)(u_B - \hat p_B)},
+
+    with :math:`\hat\psi` the correlation of the pairs, its numerator
+    :math:`n_{11} n_{00} - n_{10} n_{01}` set to 0 in :math:`[0, N/2]`,
+    reduced by :math:`N/2` above, and :math:`\hat\psi = 0` if a margin is
+    empty (Newcombe 1998, method 10; Fagerland, Lydersen, Laake 2014).
+    """
+    N = n11 + n10 + n01 + n00
+    pa, pb = (n11 + n10) / N, (n11 + n01) / N
+    la, ua = _wilson(n11 + n10, N, z)
+    lb, ub = _wilson(n11 + n01, N, z)
+    margins = (n11 + n10) * (n01 + n00) * (n11 + n01) * (n10 + n00)
+    psi = 0.0
+    if margins > 0:
+        num = n11 * n00 - n10 * n01
+        if num > N / 2:
+            psi = (num - N / 2) / math.sqrt(margins)
+        elif num < 0:
+            psi = num / math.sqrt(margins)
+    est = pb - pa
+    low = est - math.sqrt(max(0.0, (pb - lb) ** 2 + (ua - pa) ** 2
+                              - 2 * psi * (pb - lb) * (ua - pa)))
+    high = est + math.sqrt(max(0.0, (pa - la) ** 2 + (ub - pb) ** 2
+                               - 2 * psi * (pa - la) * (ub - pb)))
+    return low, high
+
+
+class McNemar(SignificanceTest):
+    r"""McNemar's test of two paired accuracies, with Newcombe's interval of their difference.
+
+    Only the discordant items carry information: :math:`n_+` items where B
+    is right and A wrong, :math:`n_-` where A is right and B wrong. Under
+    the null hypothesis (equal accuracies, i.e. marginal homogeneity) each
+    discordant item goes either way with probability 1/2, so
+    :math:`n_+ \sim \mathrm{Bin}(n_+ + n_-, 1/2)`:
+
+    * ``method="exact"``: the exact binomial (sign) test,
+      ``scipy.stats.binomtest(n_+, n_+ + n_-, 0.5)``; valid at any N,
+      conservative (size below the level on discrete data).
+    * ``method="mid-p"``: the mid-p value, outcomes as extreme as the
+      observed one counting one half (Fagerland et al. 2013 recommend it:
+      size close to the level, rarely above it).
+    * ``method="chi2"``: the asymptotic test
+      :math:`(|n_+ - n_-| - c)^2/(n_+ + n_-) \sim \chi^2_1`, :math:`c = 1`
+      with ``correction=True`` (Edwards), else 0 (the original McNemar
+      1947); as ``statsmodels.stats.contingency_tables.mcnemar``. Valid for
+      large :math:`n_+ + n_-` (about 25 or more).
+
+    The interval is Newcombe's square-and-add interval of
+    ``delta = score_b - score_a`` (hybrid Wilson score, method 10 of
+    Newcombe 1998), which keeps its level for small and large N (Fagerland,
+    Lydersen, Laake 2014); one-sided for a one-sided ``alternative``.
+
+    Parameters
+    ----------
+    method : {"exact", "mid-p", "chi2"}, default="exact"
+    correction : bool, default=True
+        Continuity correction of ``method="chi2"`` (ignored otherwise).
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        ``"greater"``: B better than A (oriented).
+    confidence_level : float, default=0.95
+        Level of the interval, in (0, 1).
+
+    Warns
+    -----
+    DegenerateDistributionWarning
+        No discordant item (e.g. identical systems): ``p = 1`` (for every
+        method; the corrected chi-square is undefined at ``d = 0``).
+
+    Notes
+    -----
+    Accuracy only: the metric must score each item 1 (right) or 0 (wrong),
+    i.e. be a per-item decomposable hard-label metric with 0/1 per-item
+    values (``"accuracy"``, or an error rate, whose orientation is
+    respected; the micro-averaged precision, recall and F1 of single-label
+    data equal accuracy and are accepted). Any other metric raises
+    ``ValueError`` naming the tests to use instead: :class:`SignTest`,
+    :class:`WilcoxonSignedRank` or :class:`PairedTTest` for soft per-item
+    metrics, :class:`~sigtest.PairedPermutation` or
+    :class:`~sigtest.BCaInterval` for any metric. Items are counted:
+    compressed cells with their multiplicities, ``sample_weight`` must hold
+    integer frequencies (``ValueError`` otherwise), and run-averaged data
+    (fractional per-item accuracies) are refused.
+
+    References
+    ----------
+    McNemar (1947). Note on the sampling error of the difference between
+    correlated proportions or percentages. Psychometrika 12(2).
+    Edwards (1948). Note on the "correction for continuity" in testing the
+    significance of the difference between correlated proportions.
+    Psychometrika 13.
+    Newcombe (1998). Improved confidence intervals for the difference between
+    binomial proportions based on paired data. Statistics in Medicine 17.
+    Fagerland, Lydersen, Laake (2013). The McNemar test for binary
+    matched-pairs data: mid-p and asymptotic are better than exact
+    conditional. BMC Medical Research Methodology 13:91.
+    Fagerland, Lydersen, Laake (2014). Recommended tests and confidence
+    intervals for paired binomial proportions. Statistics in Medicine 33.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sigtest.tests_ import McNemar
+    >>> y = np.array([0, 1] * 10)
+    >>> a = np.where(np.arange(20) < 7, 1 - y, y)  # A wrong on items 0-6
+    >>> b = np.where(np.arange(20) == 19, 1 - y, y)  # B wrong on item 19
+    >>> res = McNemar().test(y, a, b)
+    >>> round(res.pvalue, 4), res.params["n_b_better"], res.params["n_a_better"]
+    (0.0703, 7, 1)
+    >>> round(McNemar(method="mid-p").test(y, a, b).pvalue, 4)
+    0.0391
+    >>> [round(x, 3) for x in res.confidence_interval]
+    [0.028, 0.528]
+    """
+
+    name = "mcnemar"
+    _parameter_constraints: dict = {
+        "method": [StrOptions({"exact", "mid-p", "chi2"})],
+        "correction": ["boolean"],
+        "alternative": [_ALTERNATIVES],
+        "confidence_level": [Interval(Real, 0, 1, closed="neither")],
+    }
+
+    def __init__(self, *, method="exact", correction=True, alternative="two-sided",
+                 confidence_level=0.95):
+        self.method = method
+        self.correction = correction
+        self.alternative = alternative
+        self.confidence_level = confidence_level
+
+    @staticmethod
+    def _table(data):
+        """Counts ``(n11, n10, n01, n00)`` of raw per-item values (A, B) in {0, 1}."""
+        metric = data.metric
+        if metric.input_type != "labels" or not getattr(metric, "decomposable", False):
+            raise ValueError(
+                f"McNemar compares accuracies (each item right or wrong); metric "
+                f"{metric.name!r} is not one. Use SignTest, WilcoxonSignedRank or "
+                "PairedTTest for a per-item decomposable metric (soft accuracy, PO-JSD, "
+                "cross entropy, ...), or PairedPermutation / BCaInterval for any metric."
+            )
+        va, vb, w = data.item_values()
+        w = frequency_weights(w, "McNemar")
+        keep = w > 0
+        va, vb, w = va[keep], vb[keep], w[keep]
+        binary = np.all((va == 0) | (va == 1)) and np.all((vb == 0) | (vb == 1))
+        if not binary:
+            raise ValueError(
+                f"McNemar needs per-item values 0 or 1 (right or wrong); metric "
+                f"{metric.name!r} gave fractional per-item values (e.g. run-averaged "
+                "predictions). Use SignTest, WilcoxonSignedRank or PairedTTest on the "
+                "per-item values, or PairedPermutation."
+            )
+        a1, b1 = va == 1, vb == 1
+        return (int(w[a1 & b1].sum()), int(w[a1 & ~b1].sum()),
+                int(w[~a1 & b1].sum()), int(w[~a1 & ~b1].sum()))
+
+    def evaluate(self, data, random_state):
+        """Compute McNemar's p-value and Newcombe's interval from the discordant counts.
+
+        Parameters
+        ----------
+        data : PairedData
+            Prepared paired data of accuracy (0/1 per-item values).
+        random_state : int
+            Unused (the test is deterministic).
+
+        Returns
+        -------
+        TestOutcome
+            ``pvalue``; ``statistic`` (the chi-square value for
+            ``method="chi2"``, else the count ``n_b_better``); the interval;
+            ``details`` with ``n_b_better``, ``n_a_better`` (discordant
+            counts, oriented) and ``n_discordant``.
+        """
+        n11, n10, n01, n00 = self._table(data)
+        # oriented: for a loss (error rate) value 1 is bad, so B is better where A = 1, B = 0
+        better, worse = (n01, n10) if data.metric.greater_is_better else (n10, n01)
+        d = better + worse
+        if d == 0:
+            warn_outside("McNemar: no discordant item (A and B are right and wrong on the "
+                         "same items); the test carries no information and p = 1.")
+        pvalue = mcnemar_pvalue(better, worse, self.method, self.correction, self.alternative)
+        if self.method == "chi2" and d > 0:
+            c = 1.0 if self.correction else 0.0
+            statistic = (abs(better - worse) - c) ** 2 / d
+        else:
+            statistic = float(better)
+        return TestOutcome(
+            pvalue=pvalue,
+            statistic=statistic,
+            confidence_interval=self._interval(data, (n11, n10, n01, n00)),
+            confidence_level=self.confidence_level,
+            resampling=None,
+            interval_method="newcombe",
+            details={"n_b_better": better, "n_a_better": worse, "n_discordant": d},
+        )
+
+    def _interval(self, data, table):
+        from scipy.special import ndtri
+
+        level = float(self.confidence_level)
+        two_sided = self.alternative == "two-sided"
+        z = float(ndtri(0.5 + level / 2 if two_sided else level))
+        low, high = newcombe_interval(*table, z)
+        if two_sided:
+            return low, high
+        # one-sided in the oriented sense; the interval is of the raw delta
+        b_better = self.alternative == "greater"
+        keep_low = b_better == bool(data.metric.greater_is_better)
+        return (low, math.inf) if keep_low else (-math.inf, high)

@@ -1,0 +1,177 @@
+"""Sign test of per-item differences (exact binomial), and helpers of the classical tests."""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import warnings
+
+import numpy as np
+
+from .._results import TestOutcome
+from ..exceptions import DegenerateDistributionWarning
+from ..utils._param_validation import StrOptions
+from ._base import SignificanceTest
+
+__all__ = ["SignTest"]
+
+_ALTERNATIVES = StrOptions({"two-sided", "greater", "less"})
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def warn_outside(message, category=DegenerateDistributionWarning):
+    """Warn with the stack level of the first frame outside the sigtest package.
+
+    The level is found by walking the stack, so the warning points at the
+    user's call whatever path (``test``, ``compare``, the CLI) led here.
+    """
+    frame, level = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
+
+
+def frequency_weights(weights, test_name):
+    """Row weights as integer frequencies (cell multiplicities or integer sample weights).
+
+    The classical tests count items: a row of weight ``w`` stands for ``w``
+    identical items. Non-integer ``sample_weight`` has no such meaning.
+
+    Raises
+    ------
+    ValueError
+        If a weight is not a non-negative integer.
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    if not np.all((w >= 0) & (w == np.floor(w)) & np.isfinite(w)):
+        raise ValueError(
+            f"{test_name} counts items: the 'sample_weight' parameter must hold integer "
+            "frequency weights (item i counted w_i times). Got non-integer weights. For "
+            "real-valued weights use PairedPermutation or BCaInterval."
+        )
+    return w.astype(np.int64)
+
+
+def item_differences(data, test_name):
+    """Oriented per-item differences (positive: B better) and integer frequencies.
+
+    Rows of weight 0 are dropped. ``ValueError`` for a metric that is not a
+    weighted mean of per-item values (raised by ``data.item_differences``).
+    """
+    diff, weights = data.item_differences()
+    weights = frequency_weights(weights, test_name)
+    keep = weights > 0
+    return np.asarray(diff, dtype=np.float64)[keep], weights[keep]
+
+
+def sign_test_pvalue(n_better, n_worse, alternative):
+    r"""Exact sign test: :math:`X \sim \mathrm{Bin}(n, 1/2)` with :math:`n` = nonzero signs.
+
+    ``n_better`` counts the items where B is better (oriented), ``n_worse``
+    those where A is better. ``"greater"``: :math:`P(X \ge n_+)`; ``"less"``:
+    :math:`P(X \le n_+)`; ``"two-sided"``: :func:`scipy.stats.binomtest`'s
+    two-sided p (for p = 1/2, :math:`\min(1, 2 P(X \le \min(n_+, n_-)))`).
+    ``n = 0`` gives 1.
+    """
+    n_better, n_worse = int(n_better), int(n_worse)
+    n = n_better + n_worse
+    if n == 0:
+        return 1.0
+    from scipy.stats import binomtest
+
+    return float(binomtest(n_better, n, 0.5, alternative=alternative).pvalue)
+
+
+class SignTest(SignificanceTest):
+    r"""Sign test of the per-item differences of a per-item decomposable metric.
+
+    Per item :math:`i`, the oriented difference :math:`d_i` of the metric's
+    per-item values (``B - A`` for a score, ``A - B`` for a loss: positive
+    means B is better on that item; see :meth:`~sigtest.PairedData.item_differences`).
+    Zeros are dropped; under the null hypothesis each nonzero difference is
+    positive with probability 1/2, so the number :math:`n_+` of positive
+    ones among the :math:`n` nonzero ones is :math:`\mathrm{Bin}(n, 1/2)` and
+
+    .. math:: p_{\text{greater}} = P(X \ge n_+), \quad
+              p_{\text{less}} = P(X \le n_+), \quad
+              p_{\text{two-sided}} = \min\bigl(1, 2 P(X \le \min(n_+, n_-))\bigr),
+
+    exactly :func:`scipy.stats.binomtest` on the signs. The test is exact at
+    any N (conservative on discrete data); it tests the median of the
+    differences, not their mean, so it uses only their signs. For accuracy
+    it equals the exact McNemar test.
+
+    Parameters
+    ----------
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        ``"greater"``: B better than A (oriented).
+
+    Warns
+    -----
+    DegenerateDistributionWarning
+        No nonzero difference (e.g. identical systems): ``p = 1``.
+
+    Notes
+    -----
+    The metric must be a weighted mean of per-item values
+    (``Metric.decomposable``: accuracy, soft accuracy, PO-JSD, cross entropy,
+    JSD, ...); for macro-F1 or an entropy correlation the per-item
+    differences are not defined and a ``ValueError`` names the tests to use
+    instead (:class:`~sigtest.PairedPermutation`, :class:`~sigtest.BCaInterval`).
+    Compressed cells count with their multiplicity; ``sample_weight`` must
+    hold integer frequencies. No confidence interval: the interval a sign
+    test gives is one of the median difference, not of
+    ``delta = score_b - score_a`` (use :class:`~sigtest.BCaInterval`).
+
+    References
+    ----------
+    Conover (1999). Practical Nonparametric Statistics, 3rd ed., section 3.4. Wiley.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sigtest.tests_ import SignTest
+    >>> y = np.array([0, 1] * 10)
+    >>> a = np.where(np.arange(20) < 7, 1 - y, y)  # A wrong on items 0-6
+    >>> b = np.where(np.arange(20) == 19, 1 - y, y)  # B wrong on item 19
+    >>> res = SignTest().test(y, a, b)
+    >>> round(res.pvalue, 4), res.params["n_positive"], res.params["n_negative"]
+    (0.0703, 7, 1)
+    """
+
+    name = "sign"
+    _parameter_constraints: dict = {"alternative": [_ALTERNATIVES]}
+
+    def __init__(self, *, alternative="two-sided"):
+        self.alternative = alternative
+
+    def evaluate(self, data, random_state):
+        """Exact binomial p of the signs of the per-item differences.
+
+        Parameters
+        ----------
+        data : PairedData
+            Prepared paired data of a per-item decomposable metric.
+        random_state : int
+            Unused (the test is deterministic).
+
+        Returns
+        -------
+        TestOutcome
+            ``pvalue``, ``statistic`` (the number of positive differences),
+            ``details`` with ``n_positive``, ``n_negative``, ``n_zero``.
+        """
+        diff, w = item_differences(data, "SignTest")
+        n_pos, n_neg = int(w[diff > 0].sum()), int(w[diff < 0].sum())
+        n_zero = int(w[diff == 0].sum())
+        if n_pos + n_neg == 0:
+            warn_outside("SignTest: every per-item difference is zero (e.g. identical "
+                         "systems); the test carries no information and p = 1.")
+        pvalue = sign_test_pvalue(n_pos, n_neg, self.alternative)
+        return TestOutcome(
+            pvalue=pvalue if math.isfinite(data.statistic) else math.nan,
+            statistic=float(n_pos),
+            resampling="exact binomial",
+            details={"n_positive": n_pos, "n_negative": n_neg, "n_zero": n_zero},
+        )

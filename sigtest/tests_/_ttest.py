@@ -1,0 +1,168 @@
+"""Paired t-test of per-item values, with the t interval of the mean difference."""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+
+import numpy as np
+
+from .._results import TestOutcome
+from ..utils._param_validation import Interval
+from ._base import SignificanceTest
+from ._sign import _ALTERNATIVES, item_differences, sign_test_pvalue, warn_outside
+
+__all__ = ["PairedTTest"]
+
+
+def paired_t(diff, weights, alternative="two-sided", confidence_level=0.95):
+    r"""One-sample t-test of differences ``diff`` repeated ``weights`` times.
+
+    With :math:`W = \sum_i w_i` items, :math:`\bar d = \sum_i w_i d_i / W`,
+    :math:`s^2 = \sum_i w_i (d_i - \bar d)^2 / (W - 1)`,
+    :math:`t = \bar d / (s / \sqrt W)` on :math:`W - 1` degrees of freedom,
+    and the interval :math:`\bar d \pm t_{W-1} s/\sqrt W` (one-sided for a
+    one-sided ``alternative``), as :func:`scipy.stats.ttest_rel` and its
+    ``confidence_interval`` on the expanded data, without expanding.
+
+    Returns ``(t, pvalue, (low, high), df, mean, sd)``.
+    """
+    from scipy.special import stdtr, stdtrit
+
+    d = np.asarray(diff, dtype=np.float64)
+    w = np.asarray(weights, dtype=np.float64)
+    W = float(w.sum())
+    mean = float(np.dot(w, d) / W)
+    sd = math.sqrt(float(np.dot(w, (d - mean) ** 2)) / (W - 1))
+    se = sd / math.sqrt(W)
+    df = W - 1
+    t = mean / se
+    if alternative == "greater":
+        p = float(stdtr(df, -t))
+        q = float(stdtrit(df, confidence_level))
+        ci = (mean - q * se, math.inf)
+    elif alternative == "less":
+        p = float(stdtr(df, t))
+        q = float(stdtrit(df, confidence_level))
+        ci = (-math.inf, mean + q * se)
+    else:
+        p = float(2.0 * stdtr(df, -abs(t)))
+        q = float(stdtrit(df, 0.5 + confidence_level / 2))
+        ci = (mean - q * se, mean + q * se)
+    return t, min(1.0, p), ci, df, mean, sd
+
+
+class PairedTTest(SignificanceTest):
+    r"""Paired t-test of the per-item values of a decomposable metric, with its t interval.
+
+    Per item :math:`i`, the oriented difference :math:`d_i` of the metric's
+    per-item values (``B - A`` for a score, ``A - B`` for a loss: positive
+    means B is better). For a per-item decomposable metric their mean is
+    the oriented difference of the scores, so the test is one of
+    ``delta = score_b - score_a`` itself:
+
+    .. math:: t = \frac{\bar d}{s / \sqrt N}, \qquad
+              \bar d \pm t_{N-1,\,1-\alpha/2}\, \frac{s}{\sqrt N},
+
+    with :math:`s` the standard deviation of the :math:`d_i`
+    (:math:`N - 1` in the denominator) on :math:`N - 1` degrees of freedom:
+    :func:`scipy.stats.ttest_rel` on the per-item values and its
+    ``confidence_interval`` (of the raw ``delta``).
+
+    Parameters
+    ----------
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        ``"greater"``: B better than A (oriented). A one-sided test has a
+        one-sided interval, as scipy's.
+    confidence_level : float, default=0.95
+        Level of the interval, in (0, 1).
+
+    Warns
+    -----
+    DegenerateDistributionWarning
+        Every difference equal (zero standard deviation, e.g. identical
+        systems) or a single item: ``t`` is undefined or infinite, where
+        scipy gives ``nan`` or ``p = 0``. The p-value is then the exact sign
+        test's (``p = 1`` when every difference is 0, :math:`2^{1-N}`
+        two-sided when all N go one way) and the interval is ``(nan, nan)``.
+
+    Notes
+    -----
+    Valid when the mean difference is approximately normal: by the central
+    limit theorem for moderate N (the differences of a bounded metric such
+    as accuracy lie in [-1, 1]; N of 30 or more is the usual rule), at any
+    N for normal differences. For 0/1 accuracy it is close to McNemar's
+    chi-square test without correction. The metric must be a weighted mean
+    of per-item values (``Metric.decomposable``); for macro-F1 or an
+    entropy correlation a ``ValueError`` names the tests to use instead
+    (:class:`~sigtest.PairedPermutation`, :class:`~sigtest.BCaInterval`).
+    Compressed cells count with their multiplicity; ``sample_weight`` must
+    hold integer frequencies (the equivalent of repeating items).
+
+    References
+    ----------
+    Student (1908). The probable error of a mean. Biometrika 6(1).
+    Dietterich (1998). Approximate statistical tests for comparing supervised
+    classification learning algorithms. Neural Computation 10(7).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sigtest.tests_ import PairedTTest
+    >>> y = np.array([0, 1] * 20)
+    >>> a = np.where(np.arange(40) < 10, 1 - y, y)  # A wrong on 10 items
+    >>> b = np.where(np.arange(40) >= 37, 1 - y, y)  # B wrong on 3 others
+    >>> res = PairedTTest().test(y, a, b)
+    >>> round(res.delta, 3), round(res.pvalue, 4)
+    (0.175, 0.0509)
+    >>> [round(x, 3) for x in res.confidence_interval]
+    [-0.001, 0.351]
+    """
+
+    name = "paired_t"
+    _parameter_constraints: dict = {
+        "alternative": [_ALTERNATIVES],
+        "confidence_level": [Interval(Real, 0, 1, closed="neither")],
+    }
+
+    def __init__(self, *, alternative="two-sided", confidence_level=0.95):
+        self.alternative = alternative
+        self.confidence_level = confidence_level
+
+    def evaluate(self, data, random_state):
+        """The t-test and interval of the mean per-item difference.
+
+        Parameters
+        ----------
+        data : PairedData
+            Prepared paired data of a per-item decomposable metric.
+        random_state : int
+            Unused (the test is deterministic).
+
+        Returns
+        -------
+        TestOutcome
+            ``pvalue``, ``statistic`` (t, oriented), the interval of the raw
+            ``delta``, ``details`` with ``df``.
+        """
+        diff, w = item_differences(data, "PairedTTest")
+        n = int(w.sum())
+        values = diff[w > 0]
+        if n < 2 or np.all(values == values[0]):
+            n_pos, n_neg = int(w[diff > 0].sum()), int(w[diff < 0].sum())
+            warn_outside(
+                "PairedTTest: the per-item differences have zero variance (every one equal, "
+                f"here {n_pos} positive and {n_neg} negative of {n}; e.g. identical systems) "
+                "or there is a single item, so t is undefined; the p-value is the exact sign "
+                "test's and there is no interval."
+            )
+            return TestOutcome(pvalue=sign_test_pvalue(n_pos, n_neg, self.alternative),
+                               confidence_interval=(math.nan, math.nan),
+                               details={"df": n - 1})
+        t, pvalue, (low, high), df, _, _ = paired_t(diff, w, self.alternative,
+                                                    float(self.confidence_level))
+        if not data.metric.greater_is_better:  # the interval is of the raw delta
+            low, high = -high, -low
+        return TestOutcome(pvalue=pvalue, statistic=t, confidence_interval=(low, high),
+                           confidence_level=self.confidence_level,
+                           details={"df": df})
