@@ -25,7 +25,7 @@ from sigtest.cli import main
 from sigtest.metrics import get_metric, register_metric, unregister_metric
 from sigtest.tests_._mcnemar import mcnemar_pvalue, newcombe_interval
 
-statsmodels_tables = pytest.importorskip("statsmodels.stats.contingency_tables")
+from statsmodels.stats import contingency_tables as statsmodels_tables  # noqa: E402  (test extra)
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 CLASSICAL = {"mcnemar": McNemar, "sign": SignTest, "wilcoxon": WilcoxonSignedRank,
@@ -397,6 +397,30 @@ def test_cli_runs_each_test(tmp_path, name):
     got = pd.read_csv(io.StringIO(out.getvalue()))
     assert got["pvalue"].iloc[0] == pytest.approx(get_test(name).test(y, a, b).pvalue,
                                                   rel=1e-9)
+
+
+@pytest.mark.parametrize("name", sorted(CLASSICAL))
+def test_cross_val_compare_and_experiment(tmp_path, name):
+    from sklearn.dummy import DummyClassifier
+    from sklearn.linear_model import LogisticRegression
+
+    from sigtest import Experiment, cross_val_compare
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 3))
+    yx = (X[:, 0] + 0.5 * rng.normal(size=120) > 0).astype(int)
+    est = {"dummy": DummyClassifier(strategy="most_frequent"), "lr": LogisticRegression()}
+    frame = cross_val_compare(est, X, yx, cv=3, metrics=["accuracy"], test=get_test(name),
+                              random_state=0, correction=None).to_frame()
+    assert frame.loc[0, "test"] == name
+    assert 0.0 <= frame.loc[0, "pvalue"] < 1e-3  # logistic regression is far better
+    y, a, b = _table_data(50, 5, 12, 8, seed=3)
+    exp = Experiment(tmp_path / "store")
+    exp.feed("a", a, y_true=y)
+    exp.feed("b", b, y_true=y)
+    res = exp.run(metrics=["accuracy"], test=get_test(name), correction=None).to_frame()
+    assert res.loc[0, "pvalue"] == pytest.approx(get_test(name).test(y, a, b).pvalue,
+                                                 rel=1e-12)
 
 
 # ------------------------------------------------------------------ type-I error
