@@ -423,6 +423,20 @@ def test_cross_val_compare_and_experiment(tmp_path, name):
                                                  rel=1e-12)
 
 
+def test_run_averaged_values():
+    # runs='average': per-item accuracies are fractions (mean over runs). McNemar refuses
+    # them; the t-test takes them (ttest_rel on the run-averaged per-item values).
+    y, a1, b = _table_data(50, 5, 12, 8, seed=3)
+    a2 = np.where(np.arange(y.size) % 5 == 0, 1 - a1, a1)
+    with pytest.raises(ValueError, match="fractional per-item values"):
+        compare(y, {"a": [a1, a2], "b": b}, metrics=("accuracy",), test=McNemar())
+    res = compare(y, {"a": [a1, a2], "b": b}, metrics=("accuracy",),
+                  test=PairedTTest()).to_frame()
+    va = ((a1 == y).astype(float) + (a2 == y).astype(float)) / 2
+    want = stats.ttest_rel((b == y).astype(float), va)
+    assert res.loc[0, "pvalue"] == pytest.approx(want.pvalue, rel=1e-12)
+
+
 # ------------------------------------------------------------------ type-I error
 def _size(test, make, n_reps, metric):
     with warnings.catch_warnings():
