@@ -176,6 +176,17 @@ def test_mcnemar_refuses_other_metrics_and_fractional_values():
         McNemar().test(yh, ah, bh, sample_weight=np.full(yh.size, 0.5))
 
 
+@pytest.mark.parametrize("name", sorted(CLASSICAL))
+def test_integer_weights_are_repeated_items(name):
+    y, a, b = _table_data(40, 6, 13, 9, seed=7)
+    w = np.random.default_rng(2).integers(0, 4, y.size)
+    rep = np.repeat(np.arange(y.size), w)
+    res = get_test(name).test(y, a, b, sample_weight=w)  # generic rows, weighted
+    want = get_test(name).test(y[rep], a[rep], b[rep])  # compressed cells
+    assert res.pvalue == pytest.approx(want.pvalue, rel=1e-12)
+    np.testing.assert_allclose(res.confidence_interval, want.confidence_interval, rtol=1e-12)
+
+
 def test_mcnemar_respects_the_orientation_of_an_error_rate():
     acc = get_metric("accuracy")
 
