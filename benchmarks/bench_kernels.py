@@ -26,9 +26,9 @@ import time
 import numpy as np
 
 from sigtest.metrics import get_metric
-from sigtest.tests_ import _kernels
-from sigtest.tests_ import _resampling as R
-from sigtest.tests_._paired import prepare_paired
+from sigtest._engine import kernels as _kernels
+from sigtest._engine import resampling as R
+from sigtest._engine.paired import prepare_paired
 
 
 def best_time(func, repeat):
@@ -152,8 +152,8 @@ def section_permutation(B, repeat):
 _FIRST_CALL = """
 import time; t0 = time.perf_counter()
 import numpy as np
-from sigtest.tests_._paired import prepare_paired
-from sigtest.tests_ import _resampling as R
+from sigtest._engine.paired import prepare_paired
+from sigtest._engine import resampling as R
 y = np.arange(1000) % 3; a = (y + (np.arange(1000) % 7 == 0)) % 3; b = y.copy()
 p = prepare_paired(y, a, b, "accuracy")
 p.deltas(*R.bootstrap_sums(p, 1000, None, 0)); p.deltas(*R.permutation_sums(p, 1000, 0))

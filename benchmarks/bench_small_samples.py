@@ -1,7 +1,7 @@
 """Size, coverage and power of the bootstrap tests at small N and few discordant items.
 
-The measurements behind ``SMALL_SAMPLE_N`` / ``SMALL_SAMPLE_DISCORDANT``
-(sigtest/tests_/_base.py), the ``SmallSampleWarning`` thresholds, and the
+The measurements behind ``BK_SMALL_SAMPLE_LIMITS`` / ``BCA_SMALL_SAMPLE_LIMITS``
+(sigtest/_engine/small_sample.py), the ``SmallSampleWarning`` thresholds, and the
 tables of ``docs/which_test.md``. Seeded: ``python benchmarks/bench_small_samples.py``
 prints the same tables every run (about 15 minutes on one core; ``--quick``
 divides the repetitions by 4).

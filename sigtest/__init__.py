@@ -12,7 +12,7 @@ from .exceptions import (
 )
 from .metrics import get_metric, get_metric_names, get_scorer, get_scorer_names, register_metric
 from ._results import ConfidenceInterval, SignificanceResult, TestOutcome
-from .tests_._paired import PairedData
+from ._engine.paired import PairedData
 from ._comparison_result import ComparisonResult
 from ._compare import compare
 from ._cross_val import cross_val_compare

@@ -15,7 +15,7 @@ from ._comparison_result import FRAME_COLUMNS, ComparisonResult
 from ._corrections import CORRECTIONS, adjust_pvalues
 from ._runs import RUNS_MODES, combine_runs, split_runs
 from .metrics import Metric, get_metric
-from .tests_._paired import prepare_paired
+from ._engine.paired import prepare_paired
 from .utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from .utils.validation import spawn_seeds
 
@@ -394,7 +394,7 @@ def _pair_task(views, i, j, jobs):
     distributions are dropped here, in the worker, so that only a few
     numbers per job travel back to the parent process.
     """
-    from .tests_._paired import prepare_paired_runs
+    from ._engine.paired import prepare_paired_runs
 
     rows = []
     for (key, metric, kwargs, pvalue_test, interval_test, two_sided, level,

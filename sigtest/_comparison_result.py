@@ -5,7 +5,7 @@ import pandas as pd
 
 from ._format import format_level, format_pvalue
 from ._letters import compact_letter_display
-from ._results import _stars
+from ._results import stars_of
 
 _CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "BH",
                      None: "uncorrected"}
@@ -274,7 +274,7 @@ class ComparisonResult:
         """
         frame = self._frame.copy()
         frame["pvalue"] = [format_pvalue(p) for p in frame["pvalue"]]
-        frame["pvalue_adj"] = [f"{format_pvalue(p)}{_stars(p)}" for p in frame["pvalue_adj"]]
+        frame["pvalue_adj"] = [f"{format_pvalue(p)}{stars_of(p)}" for p in frame["pvalue_adj"]]
         frame = frame.drop(columns=["significant"]).rename(columns={
             "pvalue": "p (raw)",
             "pvalue_adj": f"p ({_CORRECTION_NAMES.get(self.correction, self.correction)})",
@@ -305,7 +305,7 @@ class ComparisonResult:
             self._ci_header(): [f"[{lo:+.4f}, {hi:+.4f}]"
                                 for lo, hi in zip(f["ci_low"], f["ci_high"])],
             "p (raw)": [format_pvalue(p) for p in f["pvalue"]],
-            f"p ({corr})": [f"{format_pvalue(p)} {_stars(p)}".rstrip()
+            f"p ({corr})": [f"{format_pvalue(p)} {stars_of(p)}".rstrip()
                             for p in f["pvalue_adj"]],
         })
         if len(self.tests) > 1:

@@ -12,7 +12,7 @@ from scipy.stats import binom
 
 from sigtest._runs import combine_runs, split_runs
 from sigtest.metrics import get_metric
-from sigtest.tests_._paired import prepare_paired_runs
+from sigtest._engine.paired import prepare_paired_runs
 from sigtest.utils.validation import spawn_seeds
 
 B = 199
@@ -200,10 +200,8 @@ def test_compare_average_is_the_default_and_equals_the_test_on_averaged_statisti
         for k, (a, b) in enumerate(pairs):
             paired = prepare_paired_runs(y, systems[a], systems[b], metric,
                                          labels=np.unique(y))
-            p = PairedPermutation(n_resamples=B, random_state=seeds[2 * k])._test_prepared(
-                paired, {})
-            ci = BCaInterval(n_resamples=B, random_state=seeds[2 * k + 1])._test_prepared(
-                paired, {})
+            p = PairedPermutation(n_resamples=B, random_state=seeds[2 * k]).test_paired(paired)
+            ci = BCaInterval(n_resamples=B, random_state=seeds[2 * k + 1]).test_paired(paired)
             row = frame[(frame.metric == metric) & (frame.system_a == a)
                         & (frame.system_b == b)].iloc[0]
             assert (row.score_a, row.score_b, row.pvalue) == (p.score_a, p.score_b, p.pvalue)
@@ -213,7 +211,7 @@ def test_compare_average_is_the_default_and_equals_the_test_on_averaged_statisti
 def test_average_needs_statistics_and_plain_tests():
     from sigtest import register_metric
     from sigtest.metrics import unregister_metric
-    from sigtest.tests_._base import SignificanceTest
+    from sigtest import SignificanceTest
 
     y, systems = _runs(n_runs=2)
     register_metric("t_plain_acc", lambda t, p: float(np.mean(np.asarray(t) == p)))

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import contextlib
 import math
-import warnings
 from abc import ABC, abstractmethod
 from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator
 
+from .._engine.paired import PairedData, check_metric_params, prepare_paired
+from .._engine.pvalues import null_pvalue
 from .._results import SignificanceResult, TestOutcome
-from ..exceptions import DegenerateDistributionWarning, SmallSampleWarning
 from ..metrics import get_metric
 from ..utils import check_random_state_seed
 from ..utils._param_validation import Interval, validate_parameter_constraints
@@ -32,8 +32,6 @@ _N_JOBS = [
     Interval(Integral, 1, None, closed="left"),
     Interval(Integral, None, -1, closed="right"),
 ]
-# scipy's tolerance for ties of floating-point statistics (permutation_test).
-TIE_RTOL = 100 * np.finfo(np.float64).eps
 
 
 class SignificanceTest(BaseEstimator, ABC):
@@ -180,8 +178,6 @@ class SignificanceTest(BaseEstimator, ABC):
             accepts (e.g. ``groups=`` or ``strata=``), naming it.
         """
         self._validate_params()
-        from ._paired import check_metric_params, prepare_paired
-
         metric = get_metric(metric)
         check_metric_params(metric, metric_params, caller=f"{type(self).__name__}.test")
         data = prepare_paired(
@@ -205,8 +201,6 @@ class SignificanceTest(BaseEstimator, ABC):
         SignificanceResult
             The result :meth:`test` gives on the same data.
         """
-        from ._paired import PairedData
-
         if not isinstance(data, PairedData):
             raise TypeError(
                 "The 'data' parameter of test_paired must be a PairedData (from the "
@@ -214,12 +208,6 @@ class SignificanceTest(BaseEstimator, ABC):
             )
         self._validate_params()
         return self._run(data)
-
-    def _test_prepared(self, paired, metric_params=None, *, validate=True):
-        """Former name of :meth:`test_paired` (``metric_params`` is ignored)."""
-        if validate:
-            self._validate_params()
-        return self._run(paired)
 
     def _validate_params(self):
         validate_parameter_constraints(
@@ -292,20 +280,8 @@ class SignificanceTest(BaseEstimator, ABC):
         A single-point distribution carries no information: ``p = 1`` with a
         :class:`~sigtest.exceptions.DegenerateDistributionWarning`.
         """
-        from .._results import _is_degenerate
-        from ._permutation import permutation_pvalue
-
-        t = data.statistic
-        if _is_degenerate(null):
-            warn_degenerate(
-                "The permutation (null) distribution is a single point (e.g. the systems "
-                "make identical predictions); the test carries no information and p = 1.",
-                stacklevel=5,
-            )
-            return 1.0 if math.isfinite(t) else math.nan
-        return permutation_pvalue(data.orient(null), t, alternative, weights,
-                                  atol=tie_tolerance(data),
-                                  mid_p=bool(getattr(self, "mid_p", False)))
+        return null_pvalue(data, null, alternative, weights,
+                           mid_p=bool(getattr(self, "mid_p", False)))
 
     # ------------------------------------------------------------------ helpers
     @classmethod
@@ -340,133 +316,11 @@ class SignificanceTest(BaseEstimator, ABC):
         probability 1/2). Metrics with sufficient statistics use the numba
         kernels; others the slow path calling ``score_func`` on index batches.
         """
-        from . import _resampling
+        # imported here: the resampling engine imports numba
+        from .._engine.resampling import drop_nonfinite, resampled_deltas
 
-        parallel = self._parallel()
-        if paired.stats_a is not None:
-            if scheme == "bootstrap":
-                sums = _resampling.bootstrap_sums(paired, n_resamples, sample_size, seed,
-                                                  parallel=parallel)
-            else:
-                sums = _resampling.permutation_sums(paired, n_resamples, seed,
-                                                    parallel=parallel)
-            deltas = paired.deltas(*sums)
-        elif scheme == "bootstrap":
-            deltas = _resampling.bootstrap_deltas(paired, n_resamples, sample_size, seed)
-        else:
-            deltas = _resampling.permutation_deltas(paired, n_resamples, seed)
+        deltas = resampled_deltas(paired, n_resamples, seed, scheme=scheme,
+                                  sample_size=sample_size, parallel=self._parallel())
         return drop_nonfinite(np.asarray(deltas, dtype=np.float64))
 
 
-def _engine():
-    """The resampling engine module (imported lazily: it compiles numba kernels)."""
-    from . import _resampling
-
-    return _resampling
-
-
-def drop_nonfinite(deltas):
-    """Drop resamples on which the metric is undefined, with a warning.
-
-    Defined behaviour for NaN metric values in a resample (e.g.
-    ``zero_division=np.nan`` and a class absent from the resample): those
-    resamples are dropped and counted out of ``n_resamples``; a
-    :class:`~sigtest.exceptions.DegenerateDistributionWarning` says how many.
-    """
-    finite = np.isfinite(deltas)
-    n_bad = deltas.size - int(finite.sum())
-    if n_bad:
-        warnings.warn(
-            f"{n_bad} of {deltas.size} resampled differences are not finite (the metric is "
-            "undefined on those resamples, e.g. zero_division=nan); they are dropped and "
-            "the p-value / interval use the remaining ones.",
-            DegenerateDistributionWarning,
-            stacklevel=5,
-        )
-        deltas = deltas[finite]
-    return deltas
-
-
-def tie_tolerance(paired):
-    """Absolute tolerance for ties of resampled differences with the observed one.
-
-    ``100 * eps * (|score_a| + |score_b|)``: a difference of two scores is
-    exact only up to the rounding of the scores themselves, which can exceed
-    scipy's relative tolerance ``100 * eps * |delta|`` when ``delta`` is
-    small next to the scores (one differing item among N = 3000: delta =
-    1/3000, scores ~0.7). Genuine differences between resampled values are
-    far larger (at least 1/N for counting metrics).
-    """
-    scale = abs(float(paired.score_a)) + abs(float(paired.score_b))
-    return TIE_RTOL * scale if math.isfinite(scale) else 0.0
-
-
-def warn_degenerate(what, stacklevel=5):
-    """Emit the standard :class:`DegenerateDistributionWarning`."""
-    warnings.warn(what, DegenerateDistributionWarning, stacklevel=stacklevel)
-
-
-# Below these limits the bootstrap tests warn (SmallSampleWarning): (minimum N,
-# minimum number of discordant items). Measured by
-# benchmarks/bench_small_samples.py (tables in docs/which_test.md): above them
-# the size at alpha = .05 stayed <= ~.06 and the BCa coverage >= ~.94.
-BK_SMALL_SAMPLE_LIMITS = (20, 8)
-BCA_SMALL_SAMPLE_LIMITS = (30, 20)
-
-
-def discreteness_floor(n_discordant, alternative):
-    r"""Smallest p-value a test conditional on the discordant items can give.
-
-    With :math:`d` discordant items a paired permutation has at most
-    :math:`2^d` equally likely outcomes; the most extreme one (all :math:`d`
-    items favour the same system) has probability :math:`2^{-d}`, so
-
-    .. math:: p \ge 2^{-d} \ (\text{one-sided}), \qquad
-              p \ge \min(1, 2^{1-d}) \ (\text{two-sided}),
-
-    the exact sign test (McNemar) with all items going one way. ``d = 0``
-    gives 1.
-
-    Parameters
-    ----------
-    n_discordant : int
-        Number of discordant items (see ``discordant_count``).
-    alternative : {"two-sided", "greater", "less"}
-
-    Returns
-    -------
-    float
-    """
-    d = int(n_discordant)
-    if d <= 0:
-        return 1.0
-    return float(min(1.0, 2.0 ** (1 - d) if alternative == "two-sided" else 2.0 ** (-d)))
-
-
-def small_sample_reasons(n_samples, n_discordant, limits):
-    """Why the data are too few for a bootstrap test (empty list: they are not).
-
-    ``limits`` is ``(minimum N, minimum number of discordant items)``.
-    """
-    min_n, min_d = limits
-    reasons = []
-    if n_samples < min_n:
-        reasons.append(f"N = {n_samples} items < {min_n}")
-    if n_discordant < min_d:
-        reasons.append(f"d = {n_discordant} discordant items (where A and B differ) "
-                       f"< {min_d}")
-    return reasons
-
-
-def warn_small_sample(test_name, reasons, *, floored=False, stacklevel=5):
-    """Emit :class:`~sigtest.SmallSampleWarning` naming the exact permutation test."""
-    what = "; ".join(reasons) if reasons else "few discordant items"
-    tail = (" The p-value was raised to the exact sign-test bound (all discordant items "
-            "going one way)." if floored else "")
-    warnings.warn(
-        f"{test_name}: the data are too few for a bootstrap test ({what}); its size can "
-        f"exceed the nominal level and its interval under-cover.{tail} Use the exact "
-        "permutation test, sigtest.PairedPermutation(), which is valid at any N.",
-        SmallSampleWarning,
-        stacklevel=stacklevel,
-    )

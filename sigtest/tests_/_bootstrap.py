@@ -7,97 +7,27 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from .._results import (
+from .._engine.intervals import (
     ConfidenceInterval,
-    TestOutcome,
-    _acceleration,
-    _bootstrap_interval,
-    _excludes_zero,
-    _interval_pvalue,
-    _is_degenerate,
+    bootstrap_interval,
+    excludes_zero,
+    interval_pvalue,
+    is_degenerate,
+    jackknife_acceleration,
 )
-from ..utils._param_validation import Interval, StrOptions
-from ._base import (
-    _N_JOBS,
-    _RANDOM_STATE,
-    TIE_RTOL,
-    SignificanceTest,
+from .._engine.pvalues import berg_kirkpatrick_pvalue, tie_tolerance, warn_degenerate
+from .._engine.small_sample import (
     BCA_SMALL_SAMPLE_LIMITS,
     BK_SMALL_SAMPLE_LIMITS,
-    _engine,
     discreteness_floor,
     small_sample_reasons,
-    tie_tolerance,
-    warn_degenerate,
     warn_small_sample,
 )
+from .._results import TestOutcome
+from ..utils._param_validation import Interval, StrOptions
+from ._base import _N_JOBS, _RANDOM_STATE, SignificanceTest
 
 __all__ = ["BergKirkpatrickBootstrap", "BooStSaBootstrap", "BCaInterval"]
-
-
-def berg_kirkpatrick_pvalue(t_star, t, alternative, *, atol=0.0):
-    r"""p-value of the paired bootstrap test from oriented differences.
-
-    ``t`` is the observed oriented difference (positive: B better) and
-    ``t_star`` the :math:`B` bootstrap ones. With :math:`k` the number of
-    bootstrap differences at least as extreme as the null-centred threshold,
-
-    .. math:: p = \frac{k + 1}{B + 1},
-
-    which counts the observed sample among the :math:`B + 1` and is never 0
-    (Davison & Hinkley 1997, eq. 4.11; Phipson & Smyth 2010):
-
-    * ``"greater"`` (Berg-Kirkpatrick et al. 2012; Jurafsky & Martin eq. 4.22):
-      :math:`k = \#\{t^* \ge 2t\}` if :math:`t > 0`, else :math:`p = 1`
-      (no evidence for B).
-    * ``"less"``: the mirror image, :math:`k = \#\{t^* \le 2t\}` if
-      :math:`t < 0`, else 1.
-    * ``"two-sided"``: :math:`k = \#\{|t^* - t| \ge |t|\}`, the centred
-      (shift) bootstrap test: :math:`t^* - t` estimates the null distribution
-      of :math:`t`, exactly as in the one-sided rule (:math:`t^* \ge 2t \iff
-      t^* - t \ge t`), counted in both tails. It is symmetric in A and B,
-      never exceeds 1, is at least the one-sided p on the observed side, and
-      equals 1 when :math:`t = 0`.
-
-    Ties count, with scipy's tolerance :math:`100\,\mathrm{eps}` relative to
-    the threshold plus ``atol``: a difference of two scores carries the
-    rounding error of the *scores* (e.g. 0.7083 - 0.7080 at N = 3000), so the
-    tests pass ``atol = 100 eps (|score_a| + |score_b|)`` (:func:`tie_tolerance`).
-    ``nan`` if ``t`` is not finite.
-
-    References
-    ----------
-    Davison, Hinkley (1997). Bootstrap Methods and their Application, eq. 4.11.
-    Phipson, Smyth (2010). Permutation p-values should never be zero. SAGMB 9(1).
-    """
-    t_star = np.asarray(t_star, dtype=np.float64)
-    if not math.isfinite(t) or t_star.size == 0:
-        return math.nan
-    if alternative == "greater":
-        if t <= 0:
-            return 1.0
-        thr = 2.0 * t
-        k = np.count_nonzero(t_star >= thr - TIE_RTOL * abs(thr) - atol)
-    elif alternative == "less":
-        if t >= 0:
-            return 1.0
-        thr = 2.0 * t
-        k = np.count_nonzero(t_star <= thr + TIE_RTOL * abs(thr) + atol)
-    else:
-        dev = np.abs(t_star - t)
-        k = np.count_nonzero(dev >= abs(t) - TIE_RTOL * abs(t) - atol)
-    return float(min(1.0, (k + 1) / (t_star.size + 1)))
-
-
-def jackknife_acceleration(paired):
-    """BCa acceleration of ``delta`` from the closed-form jackknife.
-
-    Leave-one-out values come from ``jackknife_values`` (total minus row of
-    the sufficient statistics, per cell with multiplicities in the compressed
-    path); metrics without statistics fall back to N calls of ``score_func``.
-    """
-    theta_a, theta_b, weights = _engine().jackknife_values(paired)
-    return _acceleration(np.asarray(theta_b) - np.asarray(theta_a), weights)
 
 
 class BergKirkpatrickBootstrap(SignificanceTest):
@@ -115,7 +45,7 @@ class BergKirkpatrickBootstrap(SignificanceTest):
     4.9, with the observed sample counted among the :math:`B + 1`, so that
     a Monte Carlo p is never 0: Davison & Hinkley 1997, eq. 4.11). Ties
     count, up to ``100 * eps`` times ``|2t| + |score_a| + |score_b|``
-    (rounding of the scores, see :func:`~sigtest.tests_._base.tie_tolerance`).
+    (rounding of the scores, see :func:`~sigtest._engine.pvalues.tie_tolerance`).
     If :math:`t \le 0` (B not better, identical systems included) ``p = 1``.
 
     A test that carries no information is never significant:
@@ -131,7 +61,7 @@ class BergKirkpatrickBootstrap(SignificanceTest):
       conservative. ``params`` records ``n_discordant``, ``pvalue_floor``
       and ``pvalue_unfloored``.
 
-    Read more in :func:`berg_kirkpatrick_pvalue` (also ``"less"`` and the
+    Read more in :func:`~sigtest._engine.pvalues.berg_kirkpatrick_pvalue` (also ``"less"`` and the
     centred ``"two-sided"`` version) and in ``docs/which_test.md``.
 
     Parameters
@@ -276,7 +206,7 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         t_star = data.orient(deltas)
         d = data.n_discordant
         floor = discreteness_floor(d, self.alternative)
-        if _is_degenerate(deltas):
+        if is_degenerate(deltas):
             warn_degenerate(
                 "Every bootstrap difference is equal (e.g. the systems make identical "
                 "predictions, or a single item); the test carries no information and p = 1."
@@ -462,21 +392,21 @@ class BCaInterval(SignificanceTest):
         if np.isfinite(delta) and (self.method == "bca" or data.has_statistics):
             acceleration = jackknife_acceleration(data)
         level = float(self.confidence_level)
-        ci = _bootstrap_interval(deltas, delta, level, self.method, acceleration,
+        ci = bootstrap_interval(deltas, delta, level, self.method, acceleration,
                                  stacklevel=5)
         d = data.n_discordant
         floor = max(1.0 / (deltas.size + 1), discreteness_floor(d, "two-sided"))
-        if _is_degenerate(deltas):
+        if is_degenerate(deltas):
             # the interval is nan and its warning says why; no information: p = 1
             raw = pvalue = 1.0 if np.isfinite(delta) else math.nan
         else:
-            raw = _interval_pvalue(deltas, delta, self.method, acceleration)
+            raw = interval_pvalue(deltas, delta, self.method, acceleration)
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
             reasons = small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS)
             floored = math.isfinite(raw) and discreteness_floor(d, "two-sided") > raw
             if reasons or floored:
                 warn_small_sample(type(self).__name__, reasons, floored=floored)
-            if pvalue > 1.0 - level and _excludes_zero(ci):
+            if pvalue > 1.0 - level and excludes_zero(ci):
                 # the floor raised p above 1 - level: widen the interval to 0 so that
                 # "p <= 1 - level" and "the interval excludes 0" still agree
                 ci = ConfidenceInterval(min(ci.low, 0.0), max(ci.high, 0.0))

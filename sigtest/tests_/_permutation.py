@@ -2,81 +2,19 @@
 
 from __future__ import annotations
 
-import math
 from numbers import Integral
 
 import numpy as np
 
 from .._results import TestOutcome
 from ..utils._param_validation import Interval, StrOptions
-from ._base import (
-    _N_JOBS,
-    _RANDOM_STATE,
-    TIE_RTOL,
-    SignificanceTest,
-    _engine,
-)
+from ._base import _N_JOBS, _RANDOM_STATE, SignificanceTest
 
 __all__ = ["PairedPermutation"]
 
 # exact="auto" enumerates when the enumeration is estimated to be cheaper than
 # the Monte Carlo run or to take less than this (seconds).
 _AUTO_EXACT_SECONDS = 2e-3
-
-
-def permutation_pvalue(t_star, t, alternative, weights=None, *, atol=0.0, mid_p=False):
-    r"""p-value of the paired permutation test from oriented differences.
-
-    Counts the permuted differences more extreme than the observed ``t``
-    (positive: B better) and those as extreme (ties, with scipy's tolerance
-    :math:`100\,\mathrm{eps}\,|t|` plus ``atol``, the rounding of the
-    scores, see :func:`~sigtest.tests_._base.tie_tolerance`).
-    "As extreme" is :math:`|t^*| \ge |t|` for ``"two-sided"``,
-    :math:`t^* \ge t` for ``"greater"`` and :math:`t^* \le t` for ``"less"``.
-
-    * Monte Carlo (``weights is None``): :math:`p = (c + 1)/(B + 1)` with
-      :math:`c` the permutations at least as extreme, a valid p-value (the
-      observed assignment counts among the B + 1; Phipson & Smyth 2010).
-      Mid-p: :math:`p = (c_> + (c_= + 1)/2) / (B + 1)`, the same count in
-      which every tie, the observed assignment included, counts one half.
-    * Exact enumeration: :math:`p = P(\text{as extreme}) = \sum_k w_k
-      1(\text{pattern } k \text{ as extreme})` with the pattern
-      probabilities :math:`w_k`. Mid-p (Lancaster 1961):
-      :math:`p = P(\text{more extreme}) + \tfrac12 P(\text{as extreme, tied})`.
-
-    The mid-p value is not conservative: its size is close to the nominal
-    level on average but may exceed it at some levels and sample sizes
-    (measured in ``docs/which_test.md``). ``nan`` if ``t`` is not finite.
-
-    References
-    ----------
-    Lancaster (1961). Significance tests in discrete distributions. JASA 56.
-    Phipson, Smyth (2010). Permutation p-values should never be zero. SAGMB 9(1).
-    """
-    t_star = np.asarray(t_star, dtype=np.float64)
-    if not math.isfinite(t) or t_star.size == 0:
-        return math.nan
-    tol = TIE_RTOL * abs(t) + atol
-    if alternative == "two-sided":
-        hit = np.abs(t_star) >= abs(t) - tol
-        more = np.abs(t_star) > abs(t) + tol
-    elif alternative == "greater":
-        hit = t_star >= t - tol
-        more = t_star > t + tol
-    else:
-        hit = t_star <= t + tol
-        more = t_star < t - tol
-    if weights is None:
-        if not mid_p:
-            return float((np.count_nonzero(hit) + 1) / (t_star.size + 1))
-        n_more = np.count_nonzero(more)
-        n_tie = np.count_nonzero(hit) - n_more
-        return float((n_more + (n_tie + 1) / 2) / (t_star.size + 1))
-    w = np.asarray(weights, dtype=np.float64)
-    if not mid_p:
-        return float(min(1.0, max(0.0, math.fsum(w[hit]))))
-    value = math.fsum(w[more]) + 0.5 * math.fsum(w[hit & ~more])
-    return float(min(1.0, max(0.0, value)))
 
 
 class PairedPermutation(SignificanceTest):
@@ -113,7 +51,7 @@ class PairedPermutation(SignificanceTest):
         Monte Carlo run of ``n_resamples`` permutations, or to take less than
         2 ms (then the exact answer costs nothing noticeable); the estimates
         are measured per-unit costs (see
-        :func:`~sigtest.tests_._resampling.monte_carlo_permutation_seconds`).
+        :func:`~sigtest._engine.resampling.monte_carlo_permutation_seconds`).
         ``True``: enumerate (at most ``2**20`` patterns) or raise
         ``ValueError``; ``False``: always Monte Carlo.
     mid_p : bool, default=False
@@ -173,7 +111,8 @@ class PairedPermutation(SignificanceTest):
             return None
         result = None
         if paired.stats_a is not None:
-            engine = _engine()
+            from .._engine import resampling as engine  # numba: imported when needed
+
             budget = None
             if self.exact == "auto":
                 budget = max(_AUTO_EXACT_SECONDS,

@@ -5,8 +5,10 @@ import pytest
 from scipy import stats
 
 from sigtest.metrics import get_metric
-from sigtest.tests_ import _kernels, _kernels_py, _resampling
-from sigtest.tests_._paired import prepare_paired
+from sigtest._engine import kernels as _kernels
+from sigtest._engine import kernels_numpy as _kernels_py
+from sigtest._engine import resampling as _resampling
+from sigtest._engine.paired import prepare_paired
 
 
 def _draws(n, reps, seed):

@@ -28,13 +28,14 @@ from sigtest import (
     SmallSampleWarning,
 )
 from sigtest.metrics import Metric, get_metric
-from sigtest.tests_ import _resampling
-from sigtest.tests_._base import (
+from sigtest._engine import resampling as _resampling
+from sigtest._engine.small_sample import (
     BCA_SMALL_SAMPLE_LIMITS,
     BK_SMALL_SAMPLE_LIMITS,
+    discordant_count,
     discreteness_floor,
 )
-from sigtest.tests_._paired import prepare_paired
+from sigtest._engine.paired import prepare_paired
 
 
 @contextlib.contextmanager
@@ -263,20 +264,20 @@ def test_discordant_count_on_every_path():
     d_acc = int(np.sum((a == y) != (b == y)))
     for compress in ("auto", False):
         paired = prepare_paired(y, a, b, acc, compress=compress)
-        assert _resampling.discordant_count(paired) == d_acc
+        assert discordant_count(paired) == d_acc
     # macro-F1 statistics differ whenever the predictions differ
     d_pred = int(np.sum(a != b))
     for compress in ("auto", False):
-        assert _resampling.discordant_count(
+        assert discordant_count(
             prepare_paired(y, a, b, f1, compress=compress)) == d_pred
     # zero weights make items concordant
     w = np.ones(n)
     w[: n // 2] = 0
-    assert _resampling.discordant_count(prepare_paired(y, a, b, f1, sample_weight=w)) == \
+    assert discordant_count(prepare_paired(y, a, b, f1, sample_weight=w)) == \
         int(np.sum((a != b)[n // 2:]))
     # slow path: items whose predictions differ
     slow = Metric("mcc_slow", matthews_corrcoef, greater_is_better=True)
-    assert _resampling.discordant_count(prepare_paired(y, a, b, slow)) == d_pred
+    assert discordant_count(prepare_paired(y, a, b, slow)) == d_pred
 
 
 def test_small_sample_warning_api():
@@ -384,7 +385,7 @@ def test_mid_p_macro_f1_against_brute_force():
 
 
 def test_monte_carlo_mid_p_formula():
-    from sigtest.tests_._permutation import permutation_pvalue
+    from sigtest._engine.pvalues import permutation_pvalue
 
     t_star = np.array([-0.3, -0.2, 0.0, 0.1, 0.2, 0.2, 0.5])
     # two-sided at t = 0.2: more = 2 (|-0.3|, 0.5), ties = 3 (-0.2, 0.2, 0.2)

@@ -11,8 +11,8 @@ import pytest
 from scipy import stats as sps
 from scipy.stats import binom
 
-from sigtest.tests_ import _kernels as K
-from sigtest.tests_ import _kernels_py as P
+from sigtest._engine import kernels as K
+from sigtest._engine import kernels_numpy as P
 
 pytestmark = pytest.mark.skipif(not K.NUMBA_ENABLED, reason="numba JIT disabled")
 
@@ -192,7 +192,7 @@ def test_results_do_not_depend_on_thread_count():
 
 _SUBPROCESS = r"""
 import json, numpy as np
-from sigtest.tests_ import _kernels as K, _kernels_py as P
+from sigtest._engine import kernels as K, kernels_numpy as P
 rng = np.random.default_rng(7)
 stats = rng.random((23, 2)); keys = np.random.SeedSequence(1).generate_state(20, dtype=np.uint64)
 counts = np.array([3, 9, 1], dtype=np.int64)

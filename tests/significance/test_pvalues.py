@@ -7,15 +7,15 @@ import numpy as np
 import pytest
 from scipy.special import ndtr, ndtri
 
-from sigtest._results import (
-    _acceleration,
-    _bootstrap_interval,
-    _interval_pvalue,
-    _proportion_below,
+from sigtest._engine.intervals import (
+    acceleration_from_jackknife as _acceleration,
+    bootstrap_interval as _bootstrap_interval,
+    interval_pvalue as _interval_pvalue,
+    proportion_below as _proportion_below,
 )
 from sigtest.exceptions import DegenerateDistributionWarning
-from sigtest.tests_._bootstrap import berg_kirkpatrick_pvalue
-from sigtest.tests_._permutation import permutation_pvalue
+from sigtest._engine.pvalues import berg_kirkpatrick_pvalue
+from sigtest._engine.pvalues import permutation_pvalue
 
 
 def test_berg_kirkpatrick_counts_ties_with_tolerance():
@@ -195,7 +195,7 @@ def test_bca_level_held_beyond_the_pole(a):
 
 def test_quantile_sorted_is_numpy_linear_quantile():
     """The scalar quantile of the interval code equals numpy.quantile bit for bit."""
-    from sigtest._results import _quantile_sorted
+    from sigtest._engine.intervals import quantile_sorted as _quantile_sorted
 
     rng = np.random.default_rng(13)
     for _ in range(500):

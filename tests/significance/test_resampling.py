@@ -15,9 +15,9 @@ from _naive_engine import (
     naive_exact_permutation,
     naive_jackknife,
 )
-from sigtest.tests_ import _kernels_py as P
-from sigtest.tests_ import _resampling as R
-from sigtest.tests_._paired import prepare_paired
+from sigtest._engine import kernels_numpy as P
+from sigtest._engine import resampling as R
+from sigtest._engine.paired import prepare_paired
 
 
 def _hard_data(n=300, k=3, seed=0, p_a=0.6, p_b=0.75):

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from sigtest import BCaInterval, PairedPermutation
-from sigtest.tests_ import _resampling as R
-from sigtest.tests_._paired import prepare_paired
+from sigtest._engine import resampling as R
+from sigtest._engine.paired import prepare_paired
 
 
 @pytest.mark.parametrize("n_resamples", [1, 2, 3, 5, 100, 10_001])
@@ -34,7 +34,7 @@ def test_expand_places_varying_and_constant_columns():
 @pytest.mark.parametrize("metric", ["accuracy", "f1_macro", "recall_macro"])
 @pytest.mark.parametrize("test", [PairedPermutation(n_resamples=300, random_state=3),
                                   BCaInterval(n_resamples=300, random_state=4)])
-def test_test_prepared_equals_test(metric, test):
+def test_test_paired_equals_test(metric, test):
     rng = np.random.default_rng(0)
     y = rng.integers(0, 4, 400)
     a = np.where(rng.random(400) < 0.6, y, rng.integers(0, 4, 400))
@@ -52,8 +52,8 @@ def test_test_prepared_equals_test(metric, test):
 def test_cell_kernel_with_per_cell_constants_equals_twin(parallel, m_factor):
     # counts mix tiny cells (inversion), large ones (BTRS) and a dominant first
     # cell (p > 1/2: the flipped branch); per-cell constants must not change a draw
-    from sigtest.tests_ import _kernels as K
-    from sigtest.tests_ import _kernels_py as P
+    from sigtest._engine import kernels as K
+    from sigtest._engine import kernels_numpy as P
 
     rng = np.random.default_rng(5)
     counts = np.concatenate([[5000], rng.integers(1, 12, 20), rng.integers(30, 400, 15)])

@@ -1,4 +1,4 @@
-"""Plain NumPy twins of the resampling kernels in :mod:`sigtest.tests_._kernels`.
+"""Plain NumPy twins of the resampling kernels in :mod:`sigtest._engine.kernels`.
 
 Every function here returns *bit-identical* output to its jitted counterpart
 for the same inputs: the tests assert it. The twins are written
@@ -35,11 +35,11 @@ import math
 
 import numpy as np
 
+from .rng import GOLDEN, splitmix64
+
 __all__ = [
     "uniform",
     "binomial",
-    "GOLDEN",
-    "splitmix64",
     "bootstrap_sums_generic",
     "bootstrap_sums_cells",
     "permutation_sums_generic",
@@ -47,23 +47,11 @@ __all__ = [
     "exact_swap_sums",
 ]
 
-#: Weyl increment of SplitMix64.
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
 _M32 = np.uint64(0xFFFFFFFF)
-_S30, _S27, _S31, _S32 = (np.uint64(v) for v in (30, 27, 31, 32))
+_S32 = np.uint64(32)
 
 # Items gathered per vectorised chunk (bounds the twins' temporary memory).
 _CHUNK_ITEMS = 1 << 20
-
-
-def splitmix64(z):
-    """SplitMix64 output function (finaliser) on a uint64 array."""
-    z = np.asarray(z, dtype=np.uint64)
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
 
 
 def _draws(keys, n_draws):

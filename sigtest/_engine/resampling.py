@@ -1,9 +1,9 @@
 """Resampling schemes on paired sufficient statistics (validating wrappers).
 
-Every scheme maps a :class:`~sigtest.tests_._paired.PairedStatistics` to
+Every scheme maps a :class:`~sigtest._engine.paired.PairedData` to
 resampled column sums of A and B; ``paired.deltas(sums_a, sums_b)`` turns them
 into resampled differences ``value(B) - value(A)``. The heavy lifting is done
-by the metric-agnostic kernels of :mod:`sigtest.tests_._kernels`.
+by the metric-agnostic kernels of :mod:`sigtest._engine.kernels`.
 
 * Paired bootstrap (Efron & Tibshirani 1993; Berg-Kirkpatrick et al. 2012):
   ``m`` items drawn with replacement, the same items for A and B. Generic
@@ -34,13 +34,15 @@ from __future__ import annotations
 import hashlib
 import numbers
 import threading
+import warnings
 from collections import OrderedDict
 
 import numpy as np
 
-from ..utils.validation import check_random_state_seed
-from . import _kernels
-from ._paired import PairedStatistics
+from ..exceptions import DegenerateDistributionWarning
+from . import kernels as _kernels
+from .paired import PairedData
+from .rng import check_seed, resample_keys
 
 __all__ = [
     "bootstrap_sums",
@@ -48,7 +50,7 @@ __all__ = [
     "exact_permutation_sums",
     "monte_carlo_permutation_seconds",
     "jackknife_values",
-    "discordant_count",
+    "drop_nonfinite",
     "bootstrap_deltas",
     "permutation_deltas",
     "resampled_deltas",
@@ -78,9 +80,9 @@ _COST_AGGREGATE = 5e-9
 # argument checks and seeds
 # --------------------------------------------------------------------------
 def _check_paired(paired, need_statistics=True):
-    if not isinstance(paired, PairedStatistics):
+    if not isinstance(paired, PairedData):
         raise TypeError(
-            "The 'paired' parameter must be a PairedStatistics (see prepare_paired). "
+            "The 'paired' parameter must be a PairedData (see prepare_paired). "
             f"Got {type(paired).__name__} instead."
         )
     if need_statistics and not paired.has_statistics:
@@ -100,14 +102,6 @@ def _check_n_resamples(n_resamples):
             f"The 'n_resamples' parameter must be an int >= 1. Got {n_resamples!r} instead."
         )
     return int(n_resamples)
-
-
-def _check_seed(seed):
-    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
-        if seed < 0:
-            raise ValueError(f"The 'seed' parameter must be a non-negative int. Got {seed!r}.")
-        return int(seed)
-    return check_random_state_seed(seed)
 
 
 def resolve_sample_size(sample_size, n_samples):
@@ -133,35 +127,6 @@ def resolve_sample_size(sample_size, n_samples):
         "The 'sample_size' parameter must be an int >= 1 or a float in (0, 1]. "
         f"Got {sample_size!r} instead."
     )
-
-
-_INIT_B = np.uint32(0x8B51F9DD)
-_MULT_B = np.uint32(0x58F38DED)
-
-
-def resample_keys(seed, n_resamples):
-    """Per-resample uint64 keys of the counter generator (generic kernels).
-
-    Equal to ``SeedSequence(seed, spawn_key=(0,)).generate_state(n_resamples,
-    np.uint64)`` (the tests assert it), computed with vectorised uint32
-    arithmetic instead of numpy's scalar loop (~4x faster for 10 000 keys):
-    word ``i`` is ``(pool[i % 4] ^ h_i) * h_{i+1}`` xor-shifted by 16, with
-    ``h_i = INIT_B * MULT_B**i mod 2**32`` (O'Neill's seed_seq hash), and
-    pairs of words read as little-endian uint64.
-    """
-    pool = np.asarray(np.random.SeedSequence(seed, spawn_key=(0,)).pool, dtype=np.uint32)
-    if pool.shape != (4,):  # pragma: no cover - numpy's default pool size is 4
-        return np.random.SeedSequence(seed, spawn_key=(0,)).generate_state(
-            n_resamples, dtype=np.uint64
-        )
-    n_words = 2 * int(n_resamples)
-    h_next = np.cumprod(np.full(n_words, _MULT_B, dtype=np.uint32), dtype=np.uint32) * _INIT_B
-    h_cur = np.empty(n_words, dtype=np.uint32)
-    h_cur[:1] = _INIT_B
-    h_cur[1:] = h_next[:-1]
-    words = (np.tile(pool, -(-n_words // 4))[:n_words] ^ h_cur) * h_next
-    words ^= words >> np.uint32(16)
-    return words.astype("<u4").view("<u8").astype(np.uint64)
 
 
 def _reduce_columns(M):
@@ -287,7 +252,7 @@ def bootstrap_sums(paired, n_resamples, sample_size=None, seed=0, *, parallel=Tr
 
     Parameters
     ----------
-    paired : PairedStatistics
+    paired : PairedData
     n_resamples : int
         Number of resamples ``B``.
     sample_size : int, float or None, default=None
@@ -313,7 +278,7 @@ def bootstrap_sums(paired, n_resamples, sample_size=None, seed=0, *, parallel=Tr
     --------
     >>> import numpy as np
     >>> from sigtest.metrics import get_metric
-    >>> from sigtest.tests_._paired import prepare_paired
+    >>> from sigtest._engine.paired import prepare_paired
     >>> acc = get_metric("accuracy")  # statistics [correct, 1]
     >>> rng = np.random.default_rng(0)
     >>> y = rng.integers(0, 3, 500)
@@ -325,7 +290,7 @@ def bootstrap_sums(paired, n_resamples, sample_size=None, seed=0, *, parallel=Tr
     """
     _check_paired(paired)
     B = _check_n_resamples(n_resamples)
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     m = resolve_sample_size(sample_size, paired.n_samples)
     if paired.stats_a.shape[0] >= 2**32:
         raise ValueError("The generic bootstrap supports at most 2**32 - 1 rows.")
@@ -363,62 +328,12 @@ def _discordant(paired):
     return np.ascontiguousarray(D[np.ix_(rows, cols)]), cols, weights
 
 
-def discordant_count(paired):
-    """Number ``d`` of discordant items: items whose A and B per-item statistics differ.
-
-    Parameters
-    ----------
-    paired : PairedStatistics
-
-    Returns
-    -------
-    d : int
-        Compressed hard labels: the summed counts of the cells whose A and B
-        statistics rows differ. Generic path: the rows of
-        ``D = stats_b - stats_a`` with a nonzero entry (a zero sample weight
-        makes a row concordant). Slow path (no statistics): the items whose
-        predictions differ (any entry of a soft row), among those of nonzero
-        weight.
-
-    Notes
-    -----
-    Only discordant items move under a paired permutation, so any test that
-    is valid conditionally on the discordant set has at most ``2**d``
-    equally likely outcomes and cannot give a p-value below ``2**-d``
-    (one-sided) or ``2**(1 - d)`` (two-sided): the exact sign test with all
-    ``d`` items going one way. The bootstrap tests floor their p-values at
-    that bound.
-
-    Examples
-    --------
-    >>> from sigtest.metrics import get_metric
-    >>> from sigtest.tests_._paired import prepare_paired
-    >>> paired = prepare_paired([0, 0, 0], [1, 1, 0], [0, 0, 0], get_metric("accuracy"))
-    >>> discordant_count(paired)
-    2
-    """
-    _check_paired(paired, need_statistics=False)
-    if paired.stats_a is not None:
-        rows = np.any(paired.stats_b != paired.stats_a, axis=1)
-        if paired.counts is not None:
-            return int(np.rint(paired.counts[rows].sum()))
-        return int(np.count_nonzero(rows))
-    _, a, b, w = _data(paired)
-    a, b = np.asarray(a), np.asarray(b)
-    differ = a != b
-    if differ.ndim > 1:
-        differ = differ.reshape(differ.shape[0], -1).any(axis=1)
-    if w is not None:
-        differ &= np.asarray(w) != 0
-    return int(np.count_nonzero(differ))
-
-
 def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
     """Paired-permutation (approximate randomization) column sums of A and B.
 
     Parameters
     ----------
-    paired : PairedStatistics
+    paired : PairedData
     n_resamples : int
     seed : int
     parallel : bool, default=True
@@ -438,7 +353,7 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
     --------
     >>> import numpy as np
     >>> from sigtest.metrics import get_metric
-    >>> from sigtest.tests_._paired import prepare_paired
+    >>> from sigtest._engine.paired import prepare_paired
     >>> acc = get_metric("accuracy")  # statistics [correct, 1]
     >>> paired = prepare_paired([1, 1, 0, 0, 1], [1, 0, 0, 1, 1], [1, 1, 0, 0, 1], acc)
     >>> sums_a, sums_b = permutation_sums(paired, 1000, seed=0)
@@ -447,7 +362,7 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
     """
     _check_paired(paired)
     B = _check_n_resamples(n_resamples)
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     D, cols, weights = _discordant(paired)
     swapped = np.zeros((B, paired.n_statistics))
     if D.shape[0] and D.shape[1]:
@@ -480,7 +395,7 @@ def monte_carlo_permutation_seconds(paired, n_resamples):
 
     Parameters
     ----------
-    paired : PairedStatistics
+    paired : PairedData
     n_resamples : int
 
     Returns
@@ -504,7 +419,7 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_sec
 
     Parameters
     ----------
-    paired : PairedStatistics
+    paired : PairedData
     max_patterns : int, default=2**20
         Largest number of distinct swap patterns to enumerate. The limit is
         further capped at ``2**25 // s`` so that each returned array stays
@@ -541,7 +456,7 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_sec
     --------
     >>> import numpy as np
     >>> from sigtest.metrics import get_metric
-    >>> from sigtest.tests_._paired import prepare_paired
+    >>> from sigtest._engine.paired import prepare_paired
     >>> acc = get_metric("accuracy")  # statistics [correct, 1]
     >>> y = np.zeros(10, int); a = y.copy(); b = y.copy()
     >>> a[:4] = 1; b[8:] = 1   # A wrong on 4 items, B wrong on 2 others
@@ -644,7 +559,7 @@ def jackknife_values(paired, *, chunk_rows=65536):
 
     Parameters
     ----------
-    paired : PairedStatistics
+    paired : PairedData
     chunk_rows : int, default=65536
         Rows aggregated per call (bounds memory to ``chunk_rows * s``).
 
@@ -667,7 +582,7 @@ def jackknife_values(paired, *, chunk_rows=65536):
     --------
     >>> import numpy as np
     >>> from sigtest.metrics import get_metric
-    >>> from sigtest.tests_._paired import prepare_paired
+    >>> from sigtest._engine.paired import prepare_paired
     >>> acc = get_metric("accuracy")  # statistics [correct, 1]
     >>> y, a, b = [0, 0, 1, 0], [0, 1, 1, 0], [0, 0, 1, 0]
     >>> theta_a, theta_b, w = jackknife_values(prepare_paired(y, a, b, acc))
@@ -867,7 +782,7 @@ def bootstrap_deltas(paired, n_resamples, sample_size=None, seed=0, *, batch_siz
     """
     _check_paired(paired, need_statistics=False)
     B = _check_n_resamples(n_resamples)
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     y, a, b, w = _data(paired)
     n = paired.n_samples
     m = resolve_sample_size(sample_size, n)
@@ -910,7 +825,7 @@ def permutation_deltas(paired, n_resamples, seed=0, *, batch_size=256):
     """
     _check_paired(paired, need_statistics=False)
     B = _check_n_resamples(n_resamples)
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     y, a, b, w = _data(paired)
     n = paired.n_samples
     params = _slow_params(paired)
@@ -943,7 +858,7 @@ def permutation_deltas(paired, n_resamples, seed=0, *, batch_size=256):
 def _data(paired):
     if paired.data is None:
         raise ValueError(
-            "The slow path needs the raw data; this PairedStatistics holds only "
+            "The slow path needs the raw data; this PairedData holds only "
             "statistics (use bootstrap_sums / permutation_sums)."
         )
     return paired.data
@@ -956,7 +871,7 @@ def resampled_deltas(
 
     Parameters
     ----------
-    paired : PairedStatistics
+    paired : PairedData
     n_resamples : int
     seed : int
     scheme : {"bootstrap", "permutation"}, default="bootstrap"
@@ -982,3 +897,25 @@ def resampled_deltas(
     if scheme == "bootstrap":
         return bootstrap_deltas(paired, n_resamples, sample_size, seed)
     return permutation_deltas(paired, n_resamples, seed)
+
+
+def drop_nonfinite(deltas):
+    """Drop resamples on which the metric is undefined, with a warning.
+
+    Defined behaviour for NaN metric values in a resample (e.g.
+    ``zero_division=np.nan`` and a class absent from the resample): those
+    resamples are dropped and counted out of ``n_resamples``; a
+    :class:`~sigtest.exceptions.DegenerateDistributionWarning` says how many.
+    """
+    finite = np.isfinite(deltas)
+    n_bad = deltas.size - int(finite.sum())
+    if n_bad:
+        warnings.warn(
+            f"{n_bad} of {deltas.size} resampled differences are not finite (the metric is "
+            "undefined on those resamples, e.g. zero_division=nan); they are dropped and "
+            "the p-value / interval use the remaining ones.",
+            DegenerateDistributionWarning,
+            stacklevel=5,
+        )
+        deltas = deltas[finite]
+    return deltas

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..metrics._registry import Metric, get_metric, weighted_column_sums
+from ..metrics import Metric, get_metric
+from .small_sample import discordant_count
 
 __all__ = ["PairedData", "PairedStatistics", "prepare_paired", "prepare_paired_runs"]
 
@@ -138,8 +139,6 @@ class PairedData:
         Only these items move under a paired permutation; see
         ``discordant_count`` for the slow path and weights.
         """
-        from ._resampling import discordant_count
-
         return discordant_count(self)
 
     def orient(self, x):
@@ -520,7 +519,7 @@ def prepare_paired(
     --------
     >>> import numpy as np
     >>> from sigtest.metrics import get_metric
-    >>> from sigtest.tests_._paired import prepare_paired
+    >>> from sigtest._engine.paired import prepare_paired
     >>> acc = get_metric("accuracy")  # statistics [correct, 1]
     >>> paired = prepare_paired([0, 1, 1, 0], [0, 1, 0, 0], [0, 1, 1, 1], acc)
     >>> paired.compressed, paired.score_a, paired.score_b
@@ -601,7 +600,7 @@ def prepare_paired(
             stats_a = np.ascontiguousarray(stats_a * w[:, None])
             stats_b = np.ascontiguousarray(stats_b * w[:, None])
         counts = None
-        sums_a, sums_b = weighted_column_sums(stats_a), weighted_column_sums(stats_b)
+        sums_a, sums_b = stats_a.sum(axis=0), stats_b.sum(axis=0)
 
     score_a = float(metric.aggregate(sums_a, **params))
     score_b = float(metric.aggregate(sums_b, **params))
@@ -665,7 +664,7 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, **metric
 
     Examples
     --------
-    >>> from sigtest.tests_._paired import prepare_paired_runs
+    >>> from sigtest._engine.paired import prepare_paired_runs
     >>> y = [0, 1, 1, 0]
     >>> paired = prepare_paired_runs(y, [[0, 1, 0, 0], [0, 1, 1, 0]], [[0, 1, 1, 1]],
     ...                              "accuracy")
@@ -719,7 +718,7 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, **metric
             f"Metric {metric.name!r} returned statistics of different shapes for A "
             f"{stats_a.shape} and B {stats_b.shape}."
         )
-    score_a = float(metric.aggregate(weighted_column_sums(stats_a), **params))
-    score_b = float(metric.aggregate(weighted_column_sums(stats_b), **params))
+    score_a = float(metric.aggregate(stats_a.sum(axis=0), **params))
+    score_b = float(metric.aggregate(stats_b.sum(axis=0), **params))
     return PairedData(metric, params, n, stats_a, stats_b, None, score_a, score_b,
                       metric_params=metric_params)

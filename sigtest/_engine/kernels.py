@@ -1,7 +1,7 @@
 """numba resampling kernels (metric-agnostic: they only see float arrays).
 
 Each public function here has a NumPy twin of the same name and signature in
-:mod:`sigtest.tests_._kernels_py` that returns bit-identical output (see that
+:mod:`sigtest._engine.kernels_numpy` that returns bit-identical output (see that
 module for the random-number design). The jitted kernels are compiled with
 ``cache=True, nogil=True`` and no ``fastmath``; ``parallel=True`` selects a
 ``prange`` variant over resamples. Because every random stream belongs to a
@@ -16,7 +16,7 @@ import os
 
 import numpy as np
 
-from . import _kernels_py as _py
+from . import kernels_numpy as _py
 
 __all__ = [
     "NUMBA_ENABLED",
@@ -131,7 +131,7 @@ def _bootstrap_sums_generic_parallel(stats, m, keys):
 
 
 # --------------------------------------------------------------------------
-# scalar uniform and binomial (mirror of _kernels_py.uniform / binomial)
+# scalar uniform and binomial (mirror of kernels_numpy.uniform / binomial)
 # --------------------------------------------------------------------------
 _INV_2_53 = 1.0 / 9007199254740992.0
 _U11 = np.uint64(11)
@@ -425,7 +425,7 @@ def _exact_swap_sums_parallel(diff, counts, pmf, offsets, n_patterns):
 # dispatch (same signatures as the twins, plus ``parallel``)
 # --------------------------------------------------------------------------
 def bootstrap_sums_generic(stats, m, keys, parallel=False):
-    """Jitted :func:`sigtest.tests_._kernels_py.bootstrap_sums_generic`."""
+    """Jitted :func:`sigtest._engine.kernels_numpy.bootstrap_sums_generic`."""
     if not NUMBA_ENABLED:
         return _py.bootstrap_sums_generic(stats, m, keys)
     kernel = _bootstrap_sums_generic_parallel if parallel else _bootstrap_sums_generic
@@ -433,7 +433,7 @@ def bootstrap_sums_generic(stats, m, keys, parallel=False):
 
 
 def bootstrap_sums_cells(cell_stats, counts, m, keys, parallel=False):
-    """Jitted :func:`sigtest.tests_._kernels_py.bootstrap_sums_cells`."""
+    """Jitted :func:`sigtest._engine.kernels_numpy.bootstrap_sums_cells`."""
     if not NUMBA_ENABLED:
         return _py.bootstrap_sums_cells(cell_stats, counts, m, keys)
     kernel = _bootstrap_sums_cells_parallel if parallel else _bootstrap_sums_cells
@@ -441,7 +441,7 @@ def bootstrap_sums_cells(cell_stats, counts, m, keys, parallel=False):
 
 
 def permutation_sums_generic(diff, keys, parallel=False):
-    """Jitted :func:`sigtest.tests_._kernels_py.permutation_sums_generic`."""
+    """Jitted :func:`sigtest._engine.kernels_numpy.permutation_sums_generic`."""
     if not NUMBA_ENABLED:
         return _py.permutation_sums_generic(diff, keys)
     kernel = _permutation_sums_generic_parallel if parallel else _permutation_sums_generic
@@ -449,7 +449,7 @@ def permutation_sums_generic(diff, keys, parallel=False):
 
 
 def permutation_sums_cells(diff, counts, keys, parallel=False):
-    """Jitted :func:`sigtest.tests_._kernels_py.permutation_sums_cells`."""
+    """Jitted :func:`sigtest._engine.kernels_numpy.permutation_sums_cells`."""
     if not NUMBA_ENABLED:
         return _py.permutation_sums_cells(diff, counts, keys)
     kernel = _permutation_sums_cells_parallel if parallel else _permutation_sums_cells
@@ -457,7 +457,7 @@ def permutation_sums_cells(diff, counts, keys, parallel=False):
 
 
 def exact_swap_sums(diff, counts, pmf, offsets, parallel=False):
-    """Jitted :func:`sigtest.tests_._kernels_py.exact_swap_sums`."""
+    """Jitted :func:`sigtest._engine.kernels_numpy.exact_swap_sums`."""
     if not NUMBA_ENABLED:
         return _py.exact_swap_sums(diff, counts, pmf, offsets)
     n_patterns = int(np.prod(counts + 1)) if counts.shape[0] else 1

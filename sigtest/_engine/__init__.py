@@ -1,0 +1,91 @@
+"""The significance engine: paired data, random numbers, kernels, intervals, p-values.
+
+Layer between :mod:`sigtest.metrics` and the significance tests
+(:mod:`sigtest.tests_`): the tests call the engine, never the other way.
+
+* :mod:`~sigtest._engine.paired`: :class:`PairedData` and the one validated
+  input path (:func:`prepare_paired`, :func:`prepare_paired_runs`,
+  :func:`check_metric_params`);
+* :mod:`~sigtest._engine.rng`: seeds, per-resample keys, SplitMix64;
+* :mod:`~sigtest._engine.kernels` (numba) and
+  :mod:`~sigtest._engine.kernels_numpy` (their bit-identical NumPy twins);
+* :mod:`~sigtest._engine.resampling`: bootstrap, permutation, exact
+  enumeration and jackknife drivers;
+* :mod:`~sigtest._engine.intervals`: percentile, basic and BCa intervals and
+  the p-value that inverts them;
+* :mod:`~sigtest._engine.small_sample`: discordant items, the sign-test floor;
+* :mod:`~sigtest._engine.pvalues`: p-values from resampled distributions.
+
+The resampling drivers and kernels (which import numba) are loaded on first
+use: ``from sigtest._engine import resampling`` or an attribute of this
+package named below.
+"""
+
+import importlib
+
+from .intervals import (
+    NAN_INTERVAL,
+    ConfidenceInterval,
+    bootstrap_interval,
+    excludes_zero,
+    interval_pvalue,
+    is_degenerate,
+    jackknife_acceleration,
+)
+from .paired import PairedData, check_metric_params, prepare_paired, prepare_paired_runs
+from .pvalues import (
+    TIE_RTOL,
+    berg_kirkpatrick_pvalue,
+    null_pvalue,
+    permutation_pvalue,
+    tie_tolerance,
+    warn_degenerate,
+)
+from .small_sample import (
+    BCA_SMALL_SAMPLE_LIMITS,
+    BK_SMALL_SAMPLE_LIMITS,
+    discordant_count,
+    discreteness_floor,
+    small_sample_reasons,
+    warn_small_sample,
+)
+
+# names of the numba-backed drivers, loaded lazily from .resampling
+_LAZY = frozenset({
+    "bootstrap_sums", "permutation_sums", "exact_permutation_sums",
+    "monte_carlo_permutation_seconds", "jackknife_values", "bootstrap_deltas",
+    "permutation_deltas", "resampled_deltas", "drop_nonfinite",
+})
+
+__all__ = [
+    "BCA_SMALL_SAMPLE_LIMITS",
+    "BK_SMALL_SAMPLE_LIMITS",
+    "ConfidenceInterval",
+    "NAN_INTERVAL",
+    "PairedData",
+    "TIE_RTOL",
+    "berg_kirkpatrick_pvalue",
+    "bootstrap_interval",
+    "check_metric_params",
+    "discordant_count",
+    "discreteness_floor",
+    "excludes_zero",
+    "interval_pvalue",
+    "is_degenerate",
+    "jackknife_acceleration",
+    "null_pvalue",
+    "permutation_pvalue",
+    "prepare_paired",
+    "prepare_paired_runs",
+    "small_sample_reasons",
+    "tie_tolerance",
+    "warn_degenerate",
+    "warn_small_sample",
+    *sorted(_LAZY),
+]
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        return getattr(importlib.import_module(".resampling", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

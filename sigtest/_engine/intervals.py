@@ -1,0 +1,289 @@
+"""Bootstrap interval maths: percentile, basic and BCa intervals, their p inversion.
+
+One place computes an interval (:func:`interval_at`): :func:`bootstrap_interval`
+and the inversion :func:`interval_pvalue` both call it, so a p-value and an
+interval of the same distribution never disagree. Used by
+:class:`~sigtest.BCaInterval` and by :meth:`sigtest.SignificanceResult.ci`.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections import namedtuple
+
+import numpy as np
+
+from ..exceptions import DegenerateDistributionWarning
+
+__all__ = [
+    "ConfidenceInterval",
+    "INTERVAL_METHODS",
+    "NAN_INTERVAL",
+    "acceleration_from_jackknife",
+    "bootstrap_interval",
+    "excludes_zero",
+    "interval_pvalue",
+    "is_degenerate",
+    "jackknife_acceleration",
+    "quantile_sorted",
+]
+
+
+def _ndtri(p):
+    from scipy.special import ndtri
+
+    return ndtri(p)
+
+
+ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
+ConfidenceInterval.__doc__ = """Confidence interval of ``delta = score_b - score_a``.
+
+Attributes
+----------
+low, high : float
+    The endpoints; ``nan`` where the test gives no interval.
+"""
+
+NAN_INTERVAL = ConfidenceInterval(math.nan, math.nan)
+INTERVAL_METHODS = ("bca", "percentile", "basic")
+# scipy's tolerance for ties of floating-point statistics (permutation_test).
+TIE_RTOL = 100 * np.finfo(np.float64).eps
+
+
+def is_degenerate(dist):
+    """True if all finite values of ``dist`` are equal up to rounding."""
+    if dist.size == 0:
+        return True
+    lo, hi = float(np.min(dist)), float(np.max(dist))
+    return hi - lo <= TIE_RTOL * max(abs(lo), abs(hi))
+
+
+def proportion_below(dist, value):
+    """``(#{dist < value} + #{dist <= value}) / (2 B)``: ties count one half.
+
+    The same convention as scipy's ``_percentile_of_score`` (``kind="mean"``).
+    """
+    return float((np.count_nonzero(dist < value) + np.count_nonzero(dist <= value))
+                 / (2 * dist.size))
+
+
+def acceleration_from_jackknife(jack_deltas, weights=None):
+    r"""BCa acceleration from leave-one-out differences.
+
+    .. math:: a = \frac{\sum_i w_i d_i^3}{6 (\sum_i w_i d_i^2)^{3/2}},\quad
+              d_i = \bar\theta_{(\cdot)} - \theta_{(i)},\quad
+              \bar\theta_{(\cdot)} = \sum_i w_i \theta_{(i)} / \sum_i w_i
+
+    (Efron & Tibshirani 1993, eq. 14.15). ``weights`` are cell multiplicities
+    in the compressed path: items of one cell have identical leave-one-out
+    values, so the weighted cell formula equals the item formula exactly.
+    Returns ``nan`` when all leave-one-out values are equal.
+    """
+    theta = np.asarray(jack_deltas, dtype=np.float64)
+    w = np.ones_like(theta) if weights is None else np.asarray(weights, dtype=np.float64)
+    keep = w > 0
+    theta, w = theta[keep], w[keep]
+    if theta.size == 0 or not np.all(np.isfinite(theta)):
+        return math.nan
+    d = np.dot(w, theta) / w.sum() - theta
+    den = np.dot(w, d * d)
+    if not den > 0:
+        return math.nan
+    return float(np.dot(w, d * d * d) / (6.0 * den**1.5))
+
+
+def interval_quantiles(dist, delta, confidence_level, method, acceleration, z0=None):
+    r"""The two quantile levels of ``dist`` that form the interval.
+
+    For BCa the level of an endpoint is :math:`\Phi(z_0 + w / (1 - a w))`
+    with :math:`w = z_0 \pm z_{1-\alpha/2}`. It increases with :math:`w`
+    up to the pole :math:`w = 1/a`, where it reaches 1 (:math:`a > 0`) or,
+    coming from the other side, 0 (:math:`a < 0`). Beyond the pole
+    (:math:`1 - a w \le 0`) the formula would jump to the wrong end of the
+    distribution; the level is held at its limit instead (1 beyond a
+    positive pole, 0 beyond a negative one). The levels then move
+    monotonically with the confidence level, so the interval grows with it.
+    """
+    alpha = (1.0 - confidence_level) / 2.0
+    if method != "bca":
+        return alpha, 1.0 - alpha
+    if z0 is None:
+        z0 = _ndtri(proportion_below(dist, delta))
+    a = acceleration
+    z = _ndtri(alpha)
+    return bca_level(z0, z0 + z, a), bca_level(z0, z0 - z, a)
+
+
+def bca_level(z0, w, a):
+    """BCa quantile level for ``w = z0 + z``, held at its limit beyond the pole."""
+    den = 1.0 - a * w
+    if not den > 0.0:
+        if math.isnan(den):
+            return math.nan
+        return 1.0 if a > 0 else 0.0
+    from scipy.special import ndtr
+
+    return float(ndtr(z0 + w / den))
+
+
+def check_interval_args(confidence_level, method):
+    if method not in INTERVAL_METHODS:
+        raise ValueError(
+            f"The 'method' parameter must be one of {INTERVAL_METHODS}. Got {method!r} instead."
+        )
+    if not (isinstance(confidence_level, (int, float, np.floating))
+            and 0.0 < confidence_level < 1.0):
+        raise ValueError(
+            "The 'confidence_level' parameter must be a float in the open interval (0, 1). "
+            f"Got {confidence_level!r} instead."
+        )
+
+
+def quantile_sorted(sorted_dist, q):
+    """Quantile ``q`` of sorted data, linear interpolation (``numpy.quantile``'s default).
+
+    Virtual index ``h = q (n - 1)``; between the order statistics ``x[i]``
+    and ``x[i + 1]`` (``i = floor(h)``, ``g = h - i``) it returns numpy's
+    ``_lerp``: ``x[i] + (x[i+1] - x[i]) g`` for ``g < 1/2``, else
+    ``x[i+1] - (x[i+1] - x[i]) (1 - g)``. A scalar function (about a
+    microsecond): the p-value inversion evaluates the interval ~60 times.
+    """
+    n = sorted_dist.shape[0]
+    h = float(q) * (n - 1)
+    i = min(max(int(math.floor(h)), 0), n - 1)
+    j = min(i + 1, n - 1)
+    g = h - i
+    lo, hi = float(sorted_dist[i]), float(sorted_dist[j])
+    diff = hi - lo
+    return lo + diff * g if g < 0.5 else hi - diff * (1.0 - g)
+
+
+def interval_at(sorted_dist, delta, confidence_level, method, acceleration, z0):
+    """The interval from a sorted, non-degenerate distribution (no checks, no warnings).
+
+    The one place where an interval is computed: :func:`bootstrap_interval`
+    and the inversion :func:`interval_pvalue` both call it, so a p-value and
+    an interval of the same distribution can never disagree.
+    """
+    levels = interval_quantiles(sorted_dist, delta, confidence_level, method,
+                                 acceleration, z0)
+    if not all(np.isfinite(levels)):
+        return NAN_INTERVAL
+    low, high = (quantile_sorted(sorted_dist, q) for q in levels)
+    if method == "basic":
+        low, high = 2.0 * delta - high, 2.0 * delta - low
+    return ConfidenceInterval(float(low), float(high))
+
+
+def bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
+                        *, warn=True, stacklevel=3):
+    r"""Two-sided bootstrap confidence interval of ``delta``.
+
+    ``percentile``: the :math:`\alpha/2` and :math:`1-\alpha/2` quantiles of
+    the bootstrap differences :math:`\delta^*` (linear interpolation, as
+    ``scipy.stats.quantile``). ``basic``: :math:`(2\delta - q_{hi},
+    2\delta - q_{lo})`. ``bca``: quantile levels
+    :math:`\Phi(z_0 + (z_0 + z_\alpha)/(1 - a (z_0 + z_\alpha)))` with
+    :math:`z_0 = \Phi^{-1}((\#\{\delta^* < \delta\} + \#\{\delta^* \le
+    \delta\})/2B)` (ties count one half, as scipy) and the jackknife
+    acceleration :math:`a` (Efron & Tibshirani 1993, ch. 14); where
+    :math:`1 - a (z_0 + z_\alpha) \le 0` the level is held at its limit (0 or
+    1, see :func:`interval_quantiles`; scipy returns a level from the wrong
+    tail there).
+
+    A degenerate distribution (all :math:`\delta^*` equal) or an undefined
+    acceleration gives a ``nan`` interval and a
+    :class:`~sigtest.exceptions.DegenerateDistributionWarning`.
+    """
+    dist = np.asarray(dist, dtype=np.float64)
+    check_interval_args(confidence_level, method)
+    if not math.isfinite(delta) or dist.size == 0 or is_degenerate(dist):
+        if warn:
+            warnings.warn(
+                "The bootstrap distribution of the difference is degenerate (all resampled "
+                "differences are equal, e.g. identical systems) or the observed difference "
+                "is not finite; the confidence interval is undefined and set to nan.",
+                DegenerateDistributionWarning,
+                stacklevel=stacklevel,
+            )
+        return NAN_INTERVAL
+    if method == "bca" and (acceleration is None or not math.isfinite(acceleration)):
+        if warn:
+            warnings.warn(
+                "The BCa acceleration is undefined (all leave-one-out differences are "
+                "equal); the BCa interval is set to nan. Use method='percentile'.",
+                DegenerateDistributionWarning,
+                stacklevel=stacklevel,
+            )
+        return NAN_INTERVAL
+    z0 = _ndtri(proportion_below(dist, delta)) if method == "bca" else None
+    return interval_at(np.sort(dist), delta, float(confidence_level), method,
+                        acceleration, z0)
+
+
+def excludes_zero(ci):
+    """Whether an interval excludes 0 (``low > 0`` or ``high < 0``; nan: no)."""
+    return bool(ci[0] > 0.0 or ci[1] < 0.0)
+
+
+def interval_pvalue(dist, delta, method, acceleration=None):
+    r"""Two-sided p-value by inverting the bootstrap interval.
+
+    :math:`p = 1 - c^*` with :math:`c^*` the largest confidence level whose
+    interval (the very same computation as :func:`bootstrap_interval`: same
+    resamples, tie rule and interpolated quantiles) excludes 0. The interval
+    grows with :math:`c` (for BCa because the levels are held at their limit
+    beyond the pole :math:`1 - a(z_0 + z) \le 0`), so "excludes 0" holds for
+    every :math:`c \le c^*` and for no :math:`c > c^*`; :math:`c^*` is found
+    by bisection on the binary representation of the float :math:`c`, down
+    to adjacent floats (at most 64 interval evaluations). Hence, for every
+    float level :math:`c \in [1/2, 1)` (where :math:`1 - c` is exact)::
+
+        (p <= 1 - c) == (interval at c excludes 0)
+
+    Returns 1 when no level excludes 0 and :math:`2^{-53}` (one float step
+    below 1) when every level does (0 outside the range of :math:`\delta^*`);
+    the caller floors it at :math:`1/(B+1)`. 1 for a degenerate distribution,
+    ``nan`` for a non-finite ``delta`` or an undefined BCa acceleration.
+    """
+    dist = np.asarray(dist, dtype=np.float64)
+    if not math.isfinite(delta) or dist.size == 0:
+        return math.nan
+    if is_degenerate(dist):
+        return 1.0
+    if method == "bca" and (acceleration is None or not math.isfinite(acceleration)):
+        return math.nan
+    z0 = _ndtri(proportion_below(dist, delta)) if method == "bca" else None
+    sorted_dist = np.sort(dist)
+
+    def excludes(bits):
+        c = float(np.int64(bits).view(np.float64))
+        return excludes_zero(interval_at(sorted_dist, delta, c, method, acceleration, z0))
+
+    lo = int(np.float64(np.nextafter(0.0, 1.0)).view(np.int64))  # smallest level
+    hi = int(np.float64(np.nextafter(1.0, 0.0)).view(np.int64))  # largest level < 1
+    if not excludes(lo):
+        return 1.0
+    if excludes(hi):
+        return float(1.0 - np.int64(hi).view(np.float64))
+    while hi - lo > 1:  # invariant: excludes(lo) and not excludes(hi)
+        mid = (lo + hi) // 2
+        if excludes(mid):
+            lo = mid
+        else:
+            hi = mid
+    return float(1.0 - np.int64(lo).view(np.float64))
+
+
+def jackknife_acceleration(paired):
+    """BCa acceleration of ``delta`` from the closed-form jackknife.
+
+    Leave-one-out values come from ``jackknife_values`` (total minus row of
+    the sufficient statistics, per cell with multiplicities in the compressed
+    path); metrics without statistics fall back to N calls of ``score_func``.
+    """
+    from .resampling import jackknife_values
+
+    theta_a, theta_b, weights = jackknife_values(paired)
+    return acceleration_from_jackknife(np.asarray(theta_b) - np.asarray(theta_a), weights)

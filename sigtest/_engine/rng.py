@@ -1,0 +1,68 @@
+"""Counter-based random numbers of the resampling engine: seeds, keys, SplitMix64.
+
+Every resample ``b`` owns a 64-bit key (:func:`resample_keys`, from
+``SeedSequence``) and draws from a counter-based generator whose ``j``-th
+64-bit word is ``splitmix64(key + (j + 1) * GOLDEN)`` (SplitMix64; Steele,
+Lea & Flood 2014). Streams belong to resamples, never to threads, so results
+do not depend on the thread count (see :mod:`sigtest._engine.kernels_numpy`).
+"""
+
+import numbers
+
+import numpy as np
+
+from ..utils.validation import check_random_state_seed
+
+__all__ = ["GOLDEN", "check_seed", "resample_keys", "splitmix64"]
+
+#: Weyl increment of SplitMix64.
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31 = (np.uint64(v) for v in (30, 27, 31))
+
+
+def splitmix64(z):
+    """SplitMix64 output function (finaliser) on a uint64 array."""
+    z = np.asarray(z, dtype=np.uint64)
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+def check_seed(seed):
+    """A non-negative int seed, or the integer seed drawn from a ``random_state``."""
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+        if seed < 0:
+            raise ValueError(f"The 'seed' parameter must be a non-negative int. Got {seed!r}.")
+        return int(seed)
+    return check_random_state_seed(seed)
+
+
+_INIT_B = np.uint32(0x8B51F9DD)
+_MULT_B = np.uint32(0x58F38DED)
+
+
+def resample_keys(seed, n_resamples):
+    """Per-resample uint64 keys of the counter generator (generic kernels).
+
+    Equal to ``SeedSequence(seed, spawn_key=(0,)).generate_state(n_resamples,
+    np.uint64)`` (the tests assert it), computed with vectorised uint32
+    arithmetic instead of numpy's scalar loop (~4x faster for 10 000 keys):
+    word ``i`` is ``(pool[i % 4] ^ h_i) * h_{i+1}`` xor-shifted by 16, with
+    ``h_i = INIT_B * MULT_B**i mod 2**32`` (O'Neill's seed_seq hash), and
+    pairs of words read as little-endian uint64.
+    """
+    pool = np.asarray(np.random.SeedSequence(seed, spawn_key=(0,)).pool, dtype=np.uint32)
+    if pool.shape != (4,):  # pragma: no cover - numpy's default pool size is 4
+        return np.random.SeedSequence(seed, spawn_key=(0,)).generate_state(
+            n_resamples, dtype=np.uint64
+        )
+    n_words = 2 * int(n_resamples)
+    h_next = np.cumprod(np.full(n_words, _MULT_B, dtype=np.uint32), dtype=np.uint32) * _INIT_B
+    h_cur = np.empty(n_words, dtype=np.uint32)
+    h_cur[:1] = _INIT_B
+    h_cur[1:] = h_next[:-1]
+    words = (np.tile(pool, -(-n_words // 4))[:n_words] ^ h_cur) * h_next
+    words ^= words >> np.uint32(16)
+    return words.astype("<u4").view("<u8").astype(np.uint64)
