@@ -27,7 +27,7 @@ from .tests_ import (
     register_test,
 )
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = [
     "ComparisonResult",

@@ -635,7 +635,10 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
         pairs=pairs,
         n_runs=len(comparisons),
         predictions=predictions,
-        inputs={"targets": targets, "runs": runs, "classes": classes, "options": options},
+        # recompare reruns through these (injected: the result layer does not
+        # import compare, which imports it)
+        inputs={"targets": targets, "runs": runs, "classes": classes, "options": options,
+                "rerun": _compare_inputs, "constraints": COMPARE_OPTIONS},
         ci=ci,
     )
 

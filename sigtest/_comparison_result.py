@@ -356,16 +356,16 @@ class ComparisonResult:
         ValueError
             An invalid value (the message names the parameter).
         """
-        from ._compare import COMPARE_OPTIONS, _compare_inputs
         from .utils._param_validation import validate_parameter_constraints
 
-        unknown = set(kwargs) - set(COMPARE_OPTIONS)
+        data = self._inputs
+        constraints = data["constraints"]
+        unknown = set(kwargs) - set(constraints)
         if unknown:
             raise TypeError(f"recompare() got unexpected arguments {sorted(unknown)}.")
         validate_parameter_constraints(
-            {k: COMPARE_OPTIONS[k] for k in kwargs}, kwargs, caller_name="recompare")
+            {k: constraints[k] for k in kwargs}, kwargs, caller_name="recompare")
         if "runs" in kwargs:
             kwargs["runs_mode"] = kwargs.pop("runs")
-        data = self._inputs
         options = {**data["options"], **kwargs}
-        return _compare_inputs(data["targets"], data["runs"], data["classes"], **options)
+        return data["rerun"](data["targets"], data["runs"], data["classes"], **options)

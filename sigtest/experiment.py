@@ -162,7 +162,7 @@ def _versions():
     import scipy
     import sklearn
 
-    from . import __version__
+    from ._version import __version__
 
     return {"sigtest": __version__, "python": platform.python_version(),
             "numpy": np.__version__, "scipy": scipy.__version__, "pandas": pd.__version__,

@@ -1,0 +1,246 @@
+"""The import contract of sigtest (issue 9 section 1): layers that run one way.
+
+An AST check over every module of the package, imports inside functions
+included:
+
+* layers, bottom to top: metrics (with exceptions, utils, _version) ->
+  _engine -> _results -> tests_ -> workflows (compare, runs, cross-validation,
+  corrections, letters, comparison result, experiment store, formatting) ->
+  top (cli, _io, plotting, demo, __main__, the package ``__init__``);
+  a module never imports a module of a higher layer;
+* a module never imports an underscore name (``from x import _y``) from a
+  module of another layer;
+* the module import graph has no cycle;
+* every module belongs to a layer (a new module must be placed).
+
+The checker is exercised on a synthetic package with deliberately bad imports.
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+from pathlib import Path
+
+import pytest
+
+import sigtest
+
+#: (layer, module patterns), bottom first; a pattern matches the module and
+#: its submodules.
+LAYERS = [
+    ("base", ["sigtest.metrics", "sigtest.exceptions", "sigtest.utils", "sigtest._version"]),
+    ("engine", ["sigtest._engine"]),
+    ("results", ["sigtest._results"]),
+    ("tests", ["sigtest.tests_"]),
+    ("workflows", ["sigtest._compare*", "sigtest._runs", "sigtest._cross_val",
+                   "sigtest._corrections", "sigtest._letters", "sigtest._comparison_result",
+                   "sigtest.experiment*", "sigtest._store*", "sigtest._format"]),
+    ("top", ["sigtest.cli", "sigtest._io", "sigtest.plotting", "sigtest.demo",
+             "sigtest.__main__", "sigtest"]),
+]
+
+
+# ------------------------------------------------------------------ checker
+def _modules(root, package):
+    """``{module name: path}`` of every ``.py`` file under ``root/package``."""
+    out = {}
+    for path in sorted((Path(root) / package).rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+def _layer_of(module, layers):
+    """Index of the layer of ``module`` (the most specific pattern wins), or None.
+
+    A pattern matches the module and its submodules, except the root package
+    (a pattern without a dot), which matches only itself.
+    """
+    best, best_len = None, -1
+    for rank, (_, patterns) in enumerate(layers):
+        for pattern in patterns:
+            if fnmatch.fnmatchcase(module, pattern) or (
+                    "." in pattern and fnmatch.fnmatchcase(module, pattern + ".*")):
+                if len(pattern) > best_len:
+                    best, best_len = rank, len(pattern)
+    return best
+
+
+def _imports(module, path, modules):
+    """``(target module, imported names, line)`` for every import of the package.
+
+    Relative imports are resolved; ``from pkg import sub`` targets the
+    submodule ``pkg.sub`` when it exists, else ``pkg``.
+    """
+    is_package = path.name == "__init__.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    top = module.split(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == top:
+                    yield alias.name, [], node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".") if is_package else module.split(".")[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                name = ".".join(base + ([node.module] if node.module else []))
+            else:
+                name = node.module or ""
+            if name.split(".")[0] != top:
+                continue
+            plain = []
+            for alias in node.names:
+                sub = f"{name}.{alias.name}"
+                if sub in modules:
+                    yield sub, [], node.lineno
+                else:
+                    plain.append(alias.name)
+            if plain or not node.names:
+                yield name, plain, node.lineno
+
+
+def _cycles(graph):
+    """Strongly connected components with more than one module (Tarjan)."""
+    index, low, stack, on_stack, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def check_layers(root, package, layers):
+    """Every violation of the import contract, as readable strings (empty: none)."""
+    modules = _modules(root, package)
+    names = [name for name, _ in layers]
+    problems, graph = [], {m: set() for m in modules}
+    for module, path in modules.items():
+        rank = _layer_of(module, layers)
+        if rank is None:
+            problems.append(f"{module}: in no layer (add it to LAYERS)")
+            continue
+        for target, imported, line in _imports(module, path, modules):
+            if target not in modules:
+                # e.g. a name of a package that is not a module: the package itself
+                while target and target not in modules:
+                    target = target.rpartition(".")[0]
+                if not target:
+                    continue
+            if target != module:
+                graph[module].add(target)
+            trank = _layer_of(target, layers)
+            if trank is None:
+                continue
+            where = f"{path.relative_to(root)}:{line}"
+            if trank > rank:
+                problems.append(f"{where}: {module} ({names[rank]}) imports {target} "
+                                f"({names[trank]}), a higher layer")
+            if trank != rank:
+                private = [n for n in imported if n.startswith("_") and not n.startswith("__")]
+                if private:
+                    problems.append(f"{where}: {module} imports private name(s) {private} "
+                                    f"of {target} (layer {names[trank]})")
+    for comp in _cycles(graph):
+        problems.append("import cycle: " + " <-> ".join(comp))
+    return problems
+
+
+# ------------------------------------------------------------------- the real package
+def test_sigtest_respects_its_layers():
+    root = Path(sigtest.__file__).resolve().parents[1]
+    problems = check_layers(root, "sigtest", LAYERS)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_check_sees_the_whole_package():
+    root = Path(sigtest.__file__).resolve().parents[1]
+    modules = _modules(root, "sigtest")
+    for name in ("sigtest._engine.paired", "sigtest._engine.kernels", "sigtest.tests_._base",
+                 "sigtest._compare", "sigtest.cli", "sigtest"):
+        assert name in modules
+    ranks = {m: _layer_of(m, LAYERS) for m in modules}
+    assert ranks["sigtest._engine.paired"] < ranks["sigtest._results"] \
+        < ranks["sigtest.tests_._base"] < ranks["sigtest._compare"] < ranks["sigtest.cli"]
+    assert ranks["sigtest.metrics._registry"] == ranks["sigtest.exceptions"] == 0
+
+
+# --------------------------------------------------------- the checker can fail
+def _tree(tmp_path, files):
+    for rel, text in files.items():
+        path = tmp_path / "pkg" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return [("base", ["pkg.metrics"]), ("engine", ["pkg._engine"]),
+            ("tests", ["pkg.tests_"]), ("workflows", ["pkg._compare", "pkg._result"]),
+            ("top", ["pkg", "pkg.cli"])]
+
+
+CLEAN = {
+    "__init__.py": "from ._compare import compare\n",
+    "metrics/__init__.py": "def _helper():\n    pass\n\ndef score():\n    pass\n",
+    "_engine/__init__.py": "",
+    "_engine/paired.py": "from ..metrics import score\nfrom . import rng\n",
+    "_engine/rng.py": "from .. import metrics\n",
+    "tests_/__init__.py": "from .._engine.paired import score\n",
+    "_compare.py": "from .tests_ import score\nfrom ._result import Result\n",
+    "_result.py": "class Result:\n    pass\n",
+    "cli.py": "from . import __version__\nfrom ._compare import compare\n",
+}
+
+
+def test_checker_accepts_a_clean_tree(tmp_path):
+    layers = _tree(tmp_path, CLEAN)
+    assert check_layers(tmp_path, "pkg", layers) == []
+
+
+@pytest.mark.parametrize("rel, line, expected", [
+    # upward import, even inside a function
+    ("metrics/__init__.py", "def f():\n    from .._engine import paired\n", "a higher layer"),
+    ("_engine/paired.py", "import pkg.cli\n", "a higher layer"),
+    # private name of another layer
+    ("_engine/paired.py", "from ..metrics import _helper\n", "private name"),
+    # a cycle through a function-level import (as _compare <-> _comparison_result was)
+    ("_result.py", "def recompare():\n    from ._compare import run\n", "import cycle"),
+    # the package and a module importing it back (as sigtest <-> experiment was)
+    ("_compare.py", "from . import __version__\n", "import cycle"),
+])
+def test_checker_rejects_a_bad_import(tmp_path, rel, line, expected):
+    files = dict(CLEAN)
+    files[rel] = files.get(rel, "") + line
+    layers = _tree(tmp_path, files)
+    problems = check_layers(tmp_path, "pkg", layers)
+    assert any(expected in p for p in problems), problems
+
+
+def test_checker_rejects_a_module_in_no_layer(tmp_path):
+    files = dict(CLEAN)
+    files["stray.py"] = ""
+    problems = check_layers(tmp_path, "pkg", _tree(tmp_path, files))
+    assert problems == ["pkg.stray: in no layer (add it to LAYERS)"]
