@@ -1,0 +1,101 @@
+"""Common properties over every registered test x every registered metric (issue 9 s3).
+
+Parametrised by ``get_test_names()`` x ``get_metric_names()``, so a newly
+registered test or metric is covered by registering it. A test may refuse a
+metric it does not apply to (McNemar beyond accuracy, rank tests on metrics
+that are not per-item decomposable), but only with a ``ValueError`` whose
+message says so, and the same way for both orders of the systems.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+
+from sigtest import get_metric, get_metric_names, get_test, get_test_names
+
+N = 80
+B = 199
+
+
+def _data(metric, seed):
+    rng = np.random.default_rng(seed)
+    k = 3
+    if metric.input_type == "labels":
+        y = rng.integers(0, k, N)
+        a = np.where(rng.random(N) < 0.6, y, (y + rng.integers(1, k, N)) % k)
+        b = np.where(rng.random(N) < 0.8, y, (y + rng.integers(1, k, N)) % k)
+        return y, a, b
+    if metric.input_type == "proba":
+        p = rng.dirichlet(np.ones(k), N)
+        qa = 0.4 * p + 0.6 * rng.dirichlet(np.ones(k), N)
+        qb = 0.8 * p + 0.2 * rng.dirichlet(np.ones(k), N)
+        return p, qa, qb
+    if metric.response_method == "predict_proba":  # per-label probabilities, soft gold
+        y = rng.random((N, k))
+        a = np.clip(0.5 * y + 0.5 * rng.random((N, k)), 0.0, 1.0)
+        b = np.clip(0.8 * y + 0.2 * rng.random((N, k)), 0.0, 1.0)
+        return y, a, b
+    y = (rng.random((N, k)) < 0.4).astype(int)
+    if metric.response_method == "predict":
+        a = np.where(rng.random((N, k)) < 0.7, y, 1 - y)
+        b = np.where(rng.random((N, k)) < 0.85, y, 1 - y)
+    else:
+        a = np.clip(0.5 * y + 0.5 * rng.random((N, k)), 0.0, 1.0)
+        b = np.clip(0.8 * y + 0.2 * rng.random((N, k)), 0.0, 1.0)
+    return y, a, b
+
+
+def _make(name, **extra):
+    test = get_test(name)
+    params = test.get_params(deep=False)
+    settings = {"n_resamples": B, "random_state": 7, "alternative": "two-sided", **extra}
+    return test.set_params(**{k: v for k, v in settings.items() if k in params})
+
+
+def _run(test, metric, y, a, b):
+    kw = {"pos_label": 1} if metric.kwargs.get("average") == "binary" else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return test.test(y, a, b, metric=metric.name, **kw)
+
+
+@pytest.mark.parametrize("metric_name", get_metric_names())
+@pytest.mark.parametrize("test_name", get_test_names())
+def test_every_registered_test_on_every_registered_metric(test_name, metric_name):
+    metric = get_metric(metric_name)
+    y, a, b = _data(metric, seed=3)
+    test = _make(test_name)
+    try:
+        ab = _run(test, metric, y, a, b)
+    except ValueError as exc:  # not applicable: both orders refuse, with a reason
+        assert len(str(exc)) > 30
+        with pytest.raises(ValueError):
+            _run(test, metric, y, b, a)
+        return
+    ba = _run(_make(test_name), metric, y, b, a)
+    assert 0.0 < ab.pvalue <= 1.0 and np.isfinite(ab.statistic)
+    assert ab.metric == metric_name and ab.test == type(test).name
+    # swapping A and B negates the difference; a two-sided p does not change:
+    # exactly for a deterministic test; for a Monte Carlo one the resamples of
+    # (B, A) are other draws (compressed cells are enumerated in another
+    # order), so the two p-values are two estimates of the same p, each with
+    # binomial sd sqrt(p (1 - p) / B): 5 sd of their difference (+ 2 steps of
+    # 1/(B+1) for the discreteness) is a false-alarm rate below 1e-6
+    assert ba.delta == pytest.approx(-ab.delta, rel=1e-12, abs=1e-15)
+    assert ba.statistic == pytest.approx(-ab.statistic, rel=1e-12, abs=1e-15)
+    if ab.alternative == "two-sided":
+        if "random_state" in test.get_params():
+            p = ab.pvalue
+            tol = 5 * np.sqrt(2 * p * (1 - p) / B) + 2 / (B + 1)
+            assert abs(ba.pvalue - ab.pvalue) <= tol
+        else:
+            assert ba.pvalue == pytest.approx(ab.pvalue, rel=1e-9)
+    # the same random_state gives the same answer
+    again = _run(_make(test_name), metric, y, a, b)
+    assert again.pvalue == ab.pvalue
+    assert tuple(again.confidence_interval) == pytest.approx(tuple(ab.confidence_interval),
+                                                             nan_ok=True)
+    # identical systems are never significant
+    same = _run(_make(test_name), metric, y, a, a.copy())
+    assert np.isnan(same.pvalue) or same.pvalue >= 0.5
