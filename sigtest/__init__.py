@@ -2,32 +2,41 @@
 
 Fast, statistically correct significance tests for comparing machine-learning
 and NLP systems, with metrics registered as scikit-learn scorers.
+
+Every public name is imported on first use (PEP 562), so ``import sigtest``
+loads neither scikit-learn, SciPy, pandas nor numba; ``from sigtest import
+X`` and ``sigtest.X`` work for every name of ``__all__``.
 """
 
-from . import metrics
-from .exceptions import (
-    DegenerateDistributionWarning,
-    ProbabilityRoundingWarning,
-    SmallSampleWarning,
-)
-from .metrics import get_metric, get_metric_names, get_scorer, get_scorer_names, register_metric
-from ._results import ConfidenceInterval, SignificanceResult, TestOutcome
-from ._engine.paired import PairedData
-from ._comparison_result import ComparisonResult
-from ._compare import compare
-from ._cross_val import cross_val_compare
-from .experiment import Experiment
-from .tests_ import (
-    BCaInterval,
-    BergKirkpatrickBootstrap,
-    PairedPermutation,
-    SignificanceTest,
-    get_test,
-    get_test_names,
-    register_test,
-)
-
 from ._version import __version__
+
+# public name -> module (relative to this package) that defines it
+_LAZY = {
+    "metrics": ".metrics",
+    "DegenerateDistributionWarning": ".exceptions",
+    "ProbabilityRoundingWarning": ".exceptions",
+    "SmallSampleWarning": ".exceptions",
+    "get_metric": ".metrics",
+    "get_metric_names": ".metrics",
+    "get_scorer": ".metrics",
+    "get_scorer_names": ".metrics",
+    "register_metric": ".metrics",
+    "ConfidenceInterval": "._results",
+    "SignificanceResult": "._results",
+    "TestOutcome": "._results",
+    "PairedData": "._engine.paired",
+    "ComparisonResult": "._comparison_result",
+    "compare": "._compare",
+    "cross_val_compare": "._cross_val",
+    "Experiment": ".experiment",
+    "BCaInterval": ".tests_",
+    "BergKirkpatrickBootstrap": ".tests_",
+    "PairedPermutation": ".tests_",
+    "SignificanceTest": ".tests_",
+    "get_test": ".tests_",
+    "get_test_names": ".tests_",
+    "register_test": ".tests_",
+}
 
 __all__ = [
     "ComparisonResult",
@@ -55,3 +64,19 @@ __all__ = [
     "metrics",
     "register_metric",
 ]
+
+
+def __getattr__(name):
+    module_name = _LAZY.get(name)
+    if module_name is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    module = importlib.import_module(module_name, __name__)
+    value = module if name == "metrics" else getattr(module, name)
+    globals()[name] = value  # later accesses do not come here
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -58,12 +58,18 @@ import sys
 import warnings
 from pathlib import Path
 
-import numpy as np
-
-from ._io import read_predictions
-from ._runs import RUNS_MODES
+# numpy, pandas and the library are imported inside the functions that need
+# them, so that ``sigtest --help`` starts fast (issue 9).
 
 __all__ = ["main", "read_predictions"]
+
+
+def __getattr__(name):
+    if name == "read_predictions":  # re-exported from sigtest._io (imports pandas)
+        from ._io import read_predictions
+
+        return read_predictions
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _FORMATS = ("text", "csv", "json", "latex")
 # library wording -> command-line wording in error messages
@@ -82,6 +88,7 @@ class _UsageError(ValueError):
 # ------------------------------------------------------------------ parser
 def _build_parser():
     from . import __version__
+    from ._runs import RUNS_MODES
 
     parser = argparse.ArgumentParser(
         prog="sigtest", description="Significance tests for comparing ML/NLP systems."
@@ -210,6 +217,8 @@ def _multilabel(metrics):
 
 def _like_gold(values, gold, option):
     """Labels given as text, converted to the type of the gold labels."""
+    import numpy as np
+
     gold = np.asarray(gold)
     if gold.ndim == 2 or gold.dtype.kind in "iub":
         out = []
@@ -233,6 +242,8 @@ def _labels(args, gold):
     if args.labels is not None:
         spec = args.labels
         if Path(spec).is_file():
+            from ._io import read_predictions
+
             values = read_predictions(spec, header=False)
             if values.ndim != 1:
                 raise _UsageError(f"The --labels file {spec!r} must hold one label per line.")
@@ -301,6 +312,8 @@ def _emit(text, args, out):
 
 
 def _read(path, args, *, multilabel=False):
+    from ._io import read_predictions
+
     return None if path is None else read_predictions(path, header=args.header,
                                                       multilabel=multilabel)
 

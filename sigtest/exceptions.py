@@ -1,6 +1,9 @@
-"""Warnings and exceptions raised by sigtest."""
+"""Warnings and exceptions raised by sigtest.
 
-from sklearn.exceptions import UndefinedMetricWarning
+``UndefinedMetricWarning`` is scikit-learn's own class (so that a filter
+set for scikit-learn's metrics applies to sigtest's too); it is loaded on
+first access, so that importing this module does not import scikit-learn.
+"""
 
 __all__ = [
     "DegenerateDistributionWarning",
@@ -46,3 +49,15 @@ class ProbabilityRoundingWarning(UserWarning):
     four decimals) is divided by its sum; the warning gives the number of
     such rows and the largest deviation. Rows further off are an error.
     """
+
+
+def __getattr__(name):
+    if name == "UndefinedMetricWarning":
+        from sklearn.exceptions import UndefinedMetricWarning
+
+        return UndefinedMetricWarning
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | {"UndefinedMetricWarning"})

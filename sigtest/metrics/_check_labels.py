@@ -17,9 +17,9 @@ names the offending argument.
 from __future__ import annotations
 
 import numbers
+import sys
 
 import numpy as np
-import pandas as pd
 
 __all__ = [
     "check_hard_labels",
@@ -51,7 +51,9 @@ def _label_kind(values, name):
             f"The '{name}' parameter must hold int or str labels. Got dtype "
             f"{values.dtype} instead."
         )
-    inferred = pd.api.types.infer_dtype(values, skipna=False)
+    from pandas.api.types import infer_dtype  # object arrays only: pandas on demand
+
+    inferred = infer_dtype(values, skipna=False)
     if inferred in _STRING_KINDS:
         return "str"
     if inferred in _NUMERIC_KINDS:
@@ -109,7 +111,12 @@ def check_hard_labels(y, name="y_true"):
             f"The '{name}' parameter must be an array-like of labels. Got a scalar "
             f"{y!r} instead."
         )
-    if isinstance(y, (pd.Series, pd.Index)) and isinstance(y.dtype, pd.CategoricalDtype):
+    pd = sys.modules.get("pandas")  # a pandas object implies pandas is loaded
+    if (
+        pd is not None
+        and isinstance(y, (pd.Series, pd.Index))
+        and isinstance(y.dtype, pd.CategoricalDtype)
+    ):
         y = y.astype(object)
     try:
         arr = np.asarray(y)

@@ -30,12 +30,12 @@ are checked exactly: no tolerance is applied to the ``[0, 1]`` bounds.
 
 from __future__ import annotations
 
-import warnings
+import sys
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..exceptions import ProbabilityRoundingWarning
+from ..utils import warn_external
 from ._check_labels import check_sample_weight
 
 __all__ = ["ROW_SUM_ATOL", "ROW_SUM_RENORM_ATOL", "ProbabilityRoundingWarning", "check_proba",
@@ -102,10 +102,10 @@ def normalize_rows(arr, what, *, row_name=_row_name, hint=""):
     fix = dev > ROW_SUM_ATOL
     if not fix.any():
         return arr
-    warnings.warn(
+    warn_external(
         f"{what}: {int(fix.sum())} row(s) sum to 1 only up to rounding (largest deviation "
         f"{float(dev.max()):.3g}, tolerance {ROW_SUM_RENORM_ATOL:g}); they were divided by "
-        "their sums.", ProbabilityRoundingWarning, stacklevel=3,
+        "their sums.", ProbabilityRoundingWarning,
     )
     arr = arr.copy()
     arr[fix] /= sums[fix, None]
@@ -150,7 +150,9 @@ def check_proba(y, name="y_proba", *, multilabel=False):
         raise TypeError(
             f"The '{name}' parameter must be a 2-D array-like of {kind}. Got a str."
         )
-    if sp.issparse(y):
+    # a SciPy sparse matrix implies that scipy.sparse is loaded: never import it here
+    sparse = sys.modules.get("scipy.sparse")
+    if sparse is not None and sparse.issparse(y):
         y = y.toarray()
     try:
         arr = np.asarray(y)

@@ -19,13 +19,11 @@ The class order of the columns is the order of ``labels``. The public
 
 from __future__ import annotations
 
-import warnings
 from numbers import Real
 
 import numpy as np
 
-from ..exceptions import UndefinedMetricWarning
-from ..utils._param_validation import Options, StrOptions, validate_params
+from ..utils._param_validation import lazy, validate_params
 from ._check_labels import (
     _check_scalar_label,
     check_label_pair,
@@ -34,6 +32,7 @@ from ._check_labels import (
     check_sample_weight,
     encode_labels,
 )
+from ._common import check_zero_division, divide, fill_doc, nan_mean, warn_undefined
 from ._registry import weighted_column_sums
 
 __all__ = [
@@ -45,65 +44,10 @@ __all__ = [
 ]
 
 _AVERAGES = ("macro", "micro", "weighted", "binary", None)
-_ZERO_DIVISION = [Options(Real, {0.0, 1.0}), "nan", StrOptions({"warn"})]
+_ZERO_DIVISION = [lazy.Options(Real, {0.0, 1.0}), "nan", lazy.StrOptions({"warn"})]
 
 
 # --------------------------------------------------------------------------- helpers
-def _check_zero_division(zero_division):
-    """Return the fill value for 0/0 (``"warn"`` -> 0.0); raise if invalid."""
-    if isinstance(zero_division, str):
-        if zero_division == "warn":
-            return 0.0
-    elif isinstance(zero_division, Real) and not isinstance(zero_division, bool):
-        value = float(zero_division)
-        if value in (0.0, 1.0) or np.isnan(value):
-            return value
-    raise ValueError(
-        "The 'zero_division' parameter must be 'warn', 0.0, 1.0 or np.nan. "
-        f"Got {zero_division!r} instead."
-    )
-
-
-def _divide(numerator, denominator, fill):
-    """``numerator / denominator`` with ``fill`` where the denominator is 0."""
-    mask = denominator == 0
-    if not mask.any():  # fast path, same values: nothing to fill
-        return np.asarray(numerator / denominator), mask
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = numerator / np.where(mask, 1.0, denominator)
-    return np.where(mask, fill, out), mask
-
-
-def _nan_average(values, weights=None):
-    """Mean over the last axis ignoring NaN (scikit-learn's ``_nanaverage``).
-
-    With ``weights``, the weighted mean over non-NaN entries; if their weights
-    sum to 0, the plain mean over non-NaN entries. All-NaN gives NaN.
-    """
-    isnan = np.isnan(values)
-    if weights is None and values.shape[-1] and not isnan.any():
-        # fast path, same values: no NaN to drop, every count is the length
-        return np.asarray(values.sum(axis=-1) / values.shape[-1])
-    filled = np.where(isnan, 0.0, values)
-    count = (~isnan).sum(axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        plain = np.where(count > 0, filled.sum(axis=-1) / np.maximum(count, 1), np.nan)
-        if weights is None:
-            return plain
-        w = np.where(isnan, 0.0, weights)
-        wsum = w.sum(axis=-1)
-        weighted = (w * filled).sum(axis=-1) / np.where(wsum > 0, wsum, 1.0)
-    return np.where(wsum > 0, weighted, plain)
-
-
-def _warn_undefined(message, stacklevel):
-    warnings.warn(
-        message + " Use the `zero_division` parameter to control this behavior.",
-        UndefinedMetricWarning,
-        stacklevel=stacklevel,
-    )
-
-
 def _as_sums(sums, name="sums"):
     sums = np.asarray(sums, dtype=np.float64)
     if sums.ndim == 0:
@@ -307,7 +251,6 @@ def _prf_aggregate(
     average="macro",
     pos_label=None,
     zero_division="warn",
-    _stacklevel=4,
     **params,
 ):
     sums = _as_sums(sums)
@@ -317,7 +260,7 @@ def _prf_aggregate(
             f"The 'sums' parameter must have 3*n_classes + 1 columns. Got {s} columns."
         )
     k = (s - 1) // 3
-    fill = _check_zero_division(zero_division)
+    check_zero_division(zero_division)  # fail before any work
     mode = _resolve_average(average, pos_label)
     tp, pred, true = sums[..., :k], sums[..., k : 2 * k], sums[..., 2 * k : 3 * k]
     if mode == "single":
@@ -346,23 +289,22 @@ def _prf_aggregate(
     if mode == "micro":
         tp, pred, true = (x.sum(axis=-1, keepdims=True) for x in (tp, pred, true))
     if which == "precision":
-        values, undefined = _divide(tp, pred, fill)
+        values, undefined = divide(tp, pred, zero_division)
     elif which == "recall":
-        values, undefined = _divide(tp, true, fill)
+        values, undefined = divide(tp, true, zero_division)
     else:
-        values, undefined = _divide(2.0 * tp, pred + true, fill)
+        values, undefined = divide(2.0 * tp, pred + true, zero_division)
     if isinstance(zero_division, str) and np.any(undefined):
         title, modifier = _PRF_TEXT[which]
         where = "due to" if undefined.shape[-1] == 1 else "in labels with"
-        _warn_undefined(
-            f"{title} is ill-defined and being set to 0.0 {where} no {modifier} samples.",
-            _stacklevel,
+        warn_undefined(
+            f"{title} is ill-defined and being set to 0.0 {where} no {modifier} samples."
         )
     if mode is None:
         return values
     if mode == "weighted":
-        return _nan_average(values, support)
-    return _nan_average(values)
+        return nan_mean(values, support)
+    return nan_mean(values)
 
 
 def _precision_aggregate(sums, **params):
@@ -384,7 +326,7 @@ _AGGREGATES = {"precision": _precision_aggregate, "recall": _recall_aggregate, "
 
 
 def _prf_score(which, y_true, y_pred, labels, pos_label, average, sample_weight, zero_division):
-    _check_zero_division(zero_division)
+    check_zero_division(zero_division)
     _resolve_average(average, pos_label)
     t, p, labels = _resolve_prf_labels(y_true, y_pred, labels, pos_label)
     w = check_sample_weight(sample_weight, t.shape[0])
@@ -396,7 +338,6 @@ def _prf_score(which, y_true, y_pred, labels, pos_label, average, sample_weight,
         average=average,
         pos_label=pos_label,
         zero_division=zero_division,
-        _stacklevel=6,  # point the warning at the caller of the public function
     )
     return value if average is None else float(value)
 
@@ -406,7 +347,7 @@ _PRF_CONSTRAINTS = {
     "y_pred": ["array-like"],
     "labels": ["array-like", None],
     "pos_label": [Real, str, "boolean", None],
-    "average": [StrOptions({"macro", "micro", "weighted", "binary"}), None],
+    "average": [lazy.StrOptions({"macro", "micro", "weighted", "binary"}), None],
     "sample_weight": ["array-like", None],
     "zero_division": _ZERO_DIVISION,
 }
@@ -461,13 +402,8 @@ _PRF_PARAMS_DOC = """
 """
 
 
-def _add_doc(func):
-    func.__doc__ = func.__doc__.replace("    {params}\n", _PRF_PARAMS_DOC.strip("\n") + "\n")
-    return func
-
-
-@_add_doc
 @validate_params(_PRF_CONSTRAINTS, prefer_skip_nested_validation=True)
+@fill_doc(params=_PRF_PARAMS_DOC)
 def precision_score(
     y_true,
     y_pred,
@@ -514,8 +450,8 @@ def precision_score(
     )
 
 
-@_add_doc
 @validate_params(_PRF_CONSTRAINTS, prefer_skip_nested_validation=True)
+@fill_doc(params=_PRF_PARAMS_DOC)
 def recall_score(
     y_true,
     y_pred,
@@ -557,8 +493,8 @@ def recall_score(
     )
 
 
-@_add_doc
 @validate_params(_PRF_CONSTRAINTS, prefer_skip_nested_validation=True)
+@fill_doc(params=_PRF_PARAMS_DOC)
 def f1_score(
     y_true,
     y_pred,
@@ -632,7 +568,7 @@ def _multilabel_f1_statistics(y_true, y_pred, **params):
 
 
 def _multilabel_f1_aggregate(
-    sums, *, average="micro", zero_division="warn", _stacklevel=3, **params
+    sums, *, average="micro", zero_division="warn", **params
 ):
     """Multilabel F1 from summed ``[TP, FP, FN]`` per label.
 
@@ -647,28 +583,27 @@ def _multilabel_f1_aggregate(
         raise ValueError(
             f"The 'average' parameter must be 'micro', 'macro' or None. Got {average!r}."
         )
-    fill = _check_zero_division(zero_division)
+    check_zero_division(zero_division)
     k = s // 3
     tp, fp, fn = sums[..., :k], sums[..., k : 2 * k], sums[..., 2 * k :]
     if average == "micro":
         tp, fp, fn = (x.sum(axis=-1, keepdims=True) for x in (tp, fp, fn))
-    values, undefined = _divide(2.0 * tp, 2.0 * tp + fp + fn, fill)
+    values, undefined = divide(2.0 * tp, 2.0 * tp + fp + fn, zero_division)
     if isinstance(zero_division, str) and np.any(undefined):
         where = "due to" if undefined.shape[-1] == 1 else "in labels with"
-        _warn_undefined(
-            f"F-score is ill-defined and being set to 0.0 {where} no true nor predicted samples.",
-            _stacklevel,
+        warn_undefined(
+            f"F-score is ill-defined and being set to 0.0 {where} no true nor predicted samples."
         )
     if average is None:
         return values
-    return _nan_average(values)
+    return nan_mean(values)
 
 
 @validate_params(
     {
         "y_true": ["array-like"],
         "y_pred": ["array-like"],
-        "average": [StrOptions({"micro", "macro"}), None],
+        "average": [lazy.StrOptions({"micro", "macro"}), None],
         "sample_weight": ["array-like", None],
         "zero_division": _ZERO_DIVISION,
     },
@@ -733,13 +668,12 @@ def multilabel_f1_score(
     >>> multilabel_f1_score(P, Q)  # J^P = [[1,1,0],[0,0,1]], J^Q = [[1,0,0],[0,1,1]]
     0.6666666666666666
     """
-    _check_zero_division(zero_division)
+    check_zero_division(zero_division)
     stats = _multilabel_f1_statistics(y_true, y_pred)
     w = check_sample_weight(sample_weight, stats.shape[0])
     value = _multilabel_f1_aggregate(
         weighted_column_sums(stats, w),
         average=average,
         zero_division=zero_division,
-        _stacklevel=5,
     )
     return value if average is None else float(value)

@@ -27,15 +27,13 @@ they agree with the registered metrics to the last bit.
 
 from __future__ import annotations
 
-import warnings
 from numbers import Real
 
 import numpy as np
-from scipy.special import entr, xlogy
 
-from ..exceptions import UndefinedMetricWarning
-from ..utils._param_validation import Interval, Options, StrOptions, validate_params
+from ..utils._param_validation import lazy, validate_params
 from ._check_proba import check_proba_pair, check_sample_weight
+from ._common import divide, entr, fill_doc, nan_mean, warn_undefined, xlogy
 from ._registry import weighted_column_sums
 
 __all__ = [
@@ -57,7 +55,7 @@ _EPS = float(np.finfo(np.float64).eps)
 #: raw-moment formula: the entropy vector is treated as constant (r undefined).
 _CONST_RTOL = 1e4 * _EPS
 
-_ZERO_DIVISION = [StrOptions({"warn"}), Options(Real, {0.0, 1.0}), "nan"]
+_ZERO_DIVISION = [lazy.StrOptions({"warn"}), lazy.Options(Real, {0.0, 1.0}), "nan"]
 _ARRAY = ["array-like", "sparse matrix"]
 _ML_CONSTRAINTS = {
     "y_true": _ARRAY,
@@ -136,29 +134,14 @@ def _binary_entropy_bits(P):
 # --------------------------------------------------------------------------- #
 # shared aggregate helpers
 # --------------------------------------------------------------------------- #
-def _zero_division_value(zero_division):
-    if isinstance(zero_division, str):
-        return 0.0
-    return float(zero_division)
-
-
 def _divide(num, den, zero_division, what):
-    """``num / den`` with 0/0 (``den == 0``) filled per ``zero_division``."""
-    num = np.asarray(num, dtype=np.float64)
-    den = np.asarray(den, dtype=np.float64)
-    undefined = den <= 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = num / np.where(undefined, 1.0, den)
-    if np.any(undefined):
-        out = np.where(undefined, _zero_division_value(zero_division), out)
-        if isinstance(zero_division, str) and zero_division == "warn":
-            warnings.warn(
-                f"{what} is ill-defined and being set to 0.0 where there is no "
-                f"{_DENOMINATOR_NAMES[what]}. Use the `zero_division` parameter to control "
-                "this behavior.",
-                UndefinedMetricWarning,
-                stacklevel=4,
-            )
+    """``num / den`` with the rule of :func:`._common.divide`; warns for "warn"."""
+    out, undefined = divide(num, den, zero_division)
+    if isinstance(zero_division, str) and np.any(undefined):
+        warn_undefined(
+            f"{what} is ill-defined and being set to 0.0 where there is no "
+            f"{_DENOMINATOR_NAMES[what]}."
+        )
     return out
 
 
@@ -201,11 +184,10 @@ def _pearson_from_sums(n, sx, sy, sxx, syy, sxy):
 
 def _warn_constant_entropy(n_undefined, multilabel):
     where = f" for {n_undefined} label(s), which are left out of the mean" if multilabel else ""
-    warnings.warn(
+    warn_undefined(
         "Entropy correlation is undefined (nan) when the entropies of y_true or of the "
         f"prediction are constant{where}.",
-        UndefinedMetricWarning,
-        stacklevel=4,
+        hint=False,
     )
 
 
@@ -258,13 +240,8 @@ def _soft_prf_aggregate(sums, *, kind="f1", average="macro", zero_division="warn
     if average == "micro":
         return vals[..., 0]
     if average == "macro":
-        if isinstance(zero_division, Real) and np.isnan(zero_division):
-            # as scikit-learn: classes set to nan are left out of the mean
-            n_ok = np.sum(~np.isnan(vals), axis=-1)
-            total = np.nansum(vals, axis=-1)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                return np.where(n_ok > 0, total / np.maximum(n_ok, 1), np.nan)
-        return vals.mean(axis=-1)
+        # as scikit-learn: classes set to nan (zero_division=np.nan) are left out
+        return nan_mean(vals)
     if average is None:
         return vals
     raise ValueError(f"The 'average' parameter must be 'micro', 'macro' or None. Got {average!r}.")
@@ -349,12 +326,9 @@ def _entropy_correlation_aggregate(sums, *, multilabel=False, **params):
         if np.any(undefined):
             _warn_constant_entropy(int(undefined.sum()), False)
         return r[..., 0]
-    n_ok = np.sum(~undefined, axis=-1)
     if np.any(undefined):
         _warn_constant_entropy(int(undefined.sum()), True)
-    total = np.sum(np.where(undefined, 0.0, r), axis=-1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(n_ok > 0, total / np.maximum(n_ok, 1), np.nan)
+    return nan_mean(r)  # r is nan exactly where undefined: the mean over defined labels
 
 
 def _entropy_similarity_statistics(y_true, y_pred, **params):
@@ -369,11 +343,10 @@ def _entropy_similarity_aggregate(sums, **params):
     sxy, sxx, syy = sums[..., 0], sums[..., 1], sums[..., 2]
     undefined = ~(sxx > 0) | ~(syy > 0)
     if np.any(undefined):
-        warnings.warn(
+        warn_undefined(
             "Entropy similarity is undefined (nan) when every row of y_true or of the "
             "prediction is one-hot (zero entropy vector).",
-            UndefinedMetricWarning,
-            stacklevel=3,
+            hint=False,
         )
     with np.errstate(invalid="ignore", divide="ignore"):
         norm = np.sqrt(np.where(undefined, 1.0, sxx)) * np.sqrt(np.where(undefined, 1.0, syy))
@@ -475,7 +448,7 @@ def soft_accuracy_score(y_true, y_proba, *, sample_weight=None):
 _PRF_CONSTRAINTS = {
     "y_true": _ARRAY,
     "y_proba": _ARRAY,
-    "average": [StrOptions({"micro", "macro"}), None],
+    "average": [lazy.StrOptions({"micro", "macro"}), None],
     "multilabel": ["boolean"],
     "sample_weight": ["array-like", None],
     "zero_division": _ZERO_DIVISION,
@@ -526,6 +499,7 @@ def _prf(kind, y_true, y_proba, average, multilabel, sample_weight, zero_divisio
 
 
 @validate_params(_PRF_CONSTRAINTS, prefer_skip_nested_validation=True)
+@fill_doc(prf_doc=_PRF_DOC)
 def soft_precision_score(
     y_true, y_proba, *, average="macro", multilabel=False, sample_weight=None, zero_division="warn"
 ):
@@ -536,7 +510,9 @@ def soft_precision_score(
     (Kurniawan et al., 2025, appendix eq. 1; Harju and Mesaros, 2023). Micro:
     sums over ``i`` and ``k``. Range [0, 1], higher is better. On one-hot rows
     it equals scikit-learn's ``precision_score`` with ``labels=range(K)``.
+
     {prf_doc}
+
     Examples
     --------
     >>> from sigtest.metrics import soft_precision_score
@@ -549,6 +525,7 @@ def soft_precision_score(
 
 
 @validate_params(_PRF_CONSTRAINTS, prefer_skip_nested_validation=True)
+@fill_doc(prf_doc=_PRF_DOC)
 def soft_recall_score(
     y_true, y_proba, *, average="macro", multilabel=False, sample_weight=None, zero_division="warn"
 ):
@@ -559,7 +536,9 @@ def soft_recall_score(
     (Kurniawan et al., 2025, appendix eq. 2). Micro: sums over ``i`` and ``k``.
     Range [0, 1], higher is better. On one-hot rows it equals scikit-learn's
     ``recall_score`` with ``labels=range(K)``.
+
     {prf_doc}
+
     Examples
     --------
     >>> from sigtest.metrics import soft_recall_score
@@ -572,6 +551,7 @@ def soft_recall_score(
 
 
 @validate_params(_PRF_CONSTRAINTS, prefer_skip_nested_validation=True)
+@fill_doc(prf_doc=_PRF_DOC)
 def soft_f1_score(
     y_true, y_proba, *, average="macro", multilabel=False, sample_weight=None, zero_division="warn"
 ):
@@ -586,7 +566,9 @@ def soft_f1_score(
     better, symmetric in ``P`` and ``Q``. Soft micro F1 equals
     :func:`soft_accuracy_score` when rows sum to 1, and hard micro F1 on 0/1
     input; per class it equals scikit-learn's ``f1_score`` on one-hot rows.
+
     {prf_doc}
+
     Examples
     --------
     >>> from sigtest.metrics import soft_f1_score
@@ -598,10 +580,6 @@ def soft_f1_score(
     array([0.9286, 0.8333])
     """
     return _prf("f1", y_true, y_proba, average, multilabel, sample_weight, zero_division)
-
-
-for _f in (soft_precision_score, soft_recall_score, soft_f1_score):
-    _f.__doc__ = _f.__doc__.replace("    {prf_doc}\n", "\n" + _PRF_DOC.lstrip("\n") + "\n")
 
 
 @validate_params(
@@ -696,7 +674,7 @@ def jensen_shannon_divergence(y_true, y_proba, *, multilabel=False, sample_weigh
     {
         "y_true": _ARRAY,
         "y_proba": _ARRAY,
-        "base": [Interval(Real, 0, None, closed="neither"), None],
+        "base": [lazy.Interval(Real, 0, None, closed="neither"), None],
         "sample_weight": ["array-like", None],
     },
     prefer_skip_nested_validation=True,
@@ -851,7 +829,7 @@ def entropy_similarity_score(y_true, y_proba, *, sample_weight=None):
     {
         "y_true": _ARRAY,
         "y_proba": _ARRAY,
-        "eps": [StrOptions({"auto"}), Interval(Real, 0, 1, closed="left")],
+        "eps": [lazy.StrOptions({"auto"}), lazy.Interval(Real, 0, 1, closed="left")],
         "sample_weight": ["array-like", None],
     },
     prefer_skip_nested_validation=True,

@@ -5,19 +5,28 @@ familiar message "The 'x' parameter of f must be ... Got ... instead." and
 raise :class:`sklearn.utils._param_validation.InvalidParameterError`, a
 subclass of both ``ValueError`` and ``TypeError``. Importing them here keeps
 any future change of that private module to a single file.
+
+Importing scikit-learn costs about a second, so nothing here imports it
+before it is needed:
+
+* :func:`validate_params` decorates at once but builds scikit-learn's
+  validating wrapper on the first call of the decorated function;
+* the constraint classes (``Interval``, ``StrOptions``, ...) and
+  ``InvalidParameterError`` are scikit-learn's own, loaded on first access
+  of the attribute (PEP 562), so constraint dictionaries built from them are
+  what scikit-learn's tools (``make_constraint``) expect;
+* modules that must import without scikit-learn (``sigtest.metrics``) write
+  their constraints with :data:`lazy` (``lazy.Interval(Real, 0, 1,
+  closed="both")``), a recipe that :func:`validate_params` turns into the
+  scikit-learn object when it builds the wrapper.
 """
 
-from sklearn.utils._param_validation import (  # noqa: F401
-    HasMethods,
-    Hidden,
-    Interval,
-    InvalidParameterError,
-    Options,
-    RealNotInt,
-    StrOptions,
-    validate_parameter_constraints,
-    validate_params,
-)
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+import re
 
 __all__ = [
     "HasMethods",
@@ -27,6 +36,181 @@ __all__ = [
     "Options",
     "RealNotInt",
     "StrOptions",
+    "lazy",
     "validate_parameter_constraints",
     "validate_params",
 ]
+
+_SKLEARN = "sklearn.utils._param_validation"
+#: Names served from scikit-learn's module on first access.
+_FORWARDED = frozenset(
+    {"HasMethods", "Hidden", "Interval", "InvalidParameterError", "Options", "RealNotInt",
+     "StrOptions"}
+)
+
+
+def _sklearn():
+    return importlib.import_module(_SKLEARN)
+
+
+def __getattr__(name):
+    if name in _FORWARDED:
+        value = getattr(_sklearn(), name)
+        globals()[name] = value  # later accesses skip this function
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | _FORWARDED)
+
+
+class _Deferred:
+    """A scikit-learn constraint to build later: class name and arguments."""
+
+    __slots__ = ("name", "args", "kwargs")
+
+    def __init__(self, name, args, kwargs):
+        self.name, self.args, self.kwargs = name, args, kwargs
+
+    def build(self):
+        return getattr(_sklearn(), self.name)(
+            *[_resolve_one(a) for a in self.args], **self.kwargs
+        )
+
+    def __repr__(self):
+        args = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs.items()]
+        return f"lazy.{self.name}({', '.join(args)})"
+
+
+class _LazyConstraints:
+    """``lazy.Interval(...)`` records an ``Interval(...)`` to build on first use."""
+
+    def __getattr__(self, name):
+        if name not in _FORWARDED or name == "InvalidParameterError":
+            raise AttributeError(f"no constraint class named {name!r}")
+
+        def recipe(*args, **kwargs):
+            return _Deferred(name, args, kwargs)
+
+        recipe.__name__ = name
+        return recipe
+
+    def __repr__(self):
+        return "<sigtest lazy scikit-learn constraints>"
+
+
+#: Recipes of scikit-learn constraints that do not import scikit-learn yet.
+lazy = _LazyConstraints()
+
+
+def _resolve_one(value):
+    return value.build() if isinstance(value, _Deferred) else value
+
+
+def _resolve(constraints):
+    """A copy of a constraint dict with every lazy recipe built."""
+    if constraints == "no_validation":
+        return constraints
+    return {
+        name: c if isinstance(c, str) else [_resolve_one(x) for x in c]
+        for name, c in constraints.items()
+    }
+
+
+def validate_params(parameter_constraints, *, prefer_skip_nested_validation):
+    """Validate the arguments of a function against constraints, as scikit-learn does.
+
+    Same contract, configuration (``sklearn.set_config(
+    skip_parameter_validation=...)``) and messages as
+    ``sklearn.utils._param_validation.validate_params``, whose wrapper this
+    reproduces with two differences: scikit-learn is imported and the
+    constraints are built on the first call (decorating imports nothing), and
+    the wrapper adds one frame to the stack, as scikit-learn's does.
+
+    Parameters
+    ----------
+    parameter_constraints : dict
+        ``{parameter name: list of constraints}``; constraints may be
+        scikit-learn's objects, its strings (``"array-like"``, ``"boolean"``,
+        ...), types, ``None``, or :data:`lazy` recipes.
+    prefer_skip_nested_validation : bool
+        Whether functions called by the decorated one skip their own
+        validation (scikit-learn's meaning).
+
+    Returns
+    -------
+    decorator : callable
+        Turns a function into its validating wrapper
+        (``functools.wraps``-style: name, docstring and signature kept).
+    """
+
+    def decorator(func):
+        state = {}
+
+        def setup():
+            sk = _sklearn()
+            import sklearn
+
+            state["constraints"] = _resolve(parameter_constraints)
+            state["signature"] = inspect.signature(func)
+            state["ignore"] = {
+                p.name for p in state["signature"].parameters.values()
+                if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+            } | {"self", "cls"}
+            state["sk"], state["sklearn"] = sk, sklearn
+            return state
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            st = state or setup()
+            sklearn = st["sklearn"]
+            global_skip = sklearn.get_config()["skip_parameter_validation"]
+            if global_skip:
+                return func(*args, **kwargs)
+            bound = st["signature"].bind(*args, **kwargs)
+            bound.apply_defaults()
+            params = {k: v for k, v in bound.arguments.items() if k not in st["ignore"]}
+            st["sk"].validate_parameter_constraints(
+                st["constraints"], params, caller_name=func.__qualname__
+            )
+            try:
+                with sklearn.config_context(
+                    skip_parameter_validation=prefer_skip_nested_validation or global_skip
+                ):
+                    return func(*args, **kwargs)
+            except st["sk"].InvalidParameterError as e:
+                # a wrapper delegating validation names itself, not the callee
+                msg = re.sub(
+                    r"parameter of \w+ must be",
+                    f"parameter of {func.__qualname__} must be",
+                    str(e),
+                )
+                raise st["sk"].InvalidParameterError(msg) from e
+
+        wrapper._skl_parameter_constraints = parameter_constraints
+        return wrapper
+
+    return decorator
+
+
+def validate_parameter_constraints(parameter_constraints, params, caller_name):
+    """Validate ``params`` against constraints (scikit-learn's function).
+
+    Parameters
+    ----------
+    parameter_constraints : dict or "no_validation"
+        As for :func:`validate_params`; :data:`lazy` recipes are allowed.
+    params : dict
+        ``{parameter name: value}``.
+    caller_name : str
+        Name used in the error message.
+
+    Raises
+    ------
+    InvalidParameterError
+        If a value satisfies none of its constraints.
+    """
+    _sklearn().validate_parameter_constraints(
+        _resolve(parameter_constraints), params, caller_name
+    )

@@ -1,0 +1,60 @@
+"""Importing sigtest is light: behaviours, not timings (the timings are in
+``benchmarks/bench_import.py``)."""
+
+import subprocess
+import sys
+
+import pytest
+
+import sigtest
+
+HEAVY = ("sklearn", "pandas", "numba", "scipy.stats")
+
+
+def _loaded_after(code):
+    probe = f"{code}\nimport sys\nprint(sorted(m for m in {HEAVY!r} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import sigtest",
+        "import sigtest.metrics",
+        "import sigtest.cli",
+        "from sigtest.metrics import accuracy_score, f1_score, get_metric, get_metric_names",
+    ],
+)
+def test_import_loads_no_heavy_dependency(code):
+    # scikit-learn, pandas, numba and scipy.stats are imported where needed only
+    assert _loaded_after(code) == "[]"
+
+
+def test_metric_values_need_no_heavy_dependency():
+    # a hard-label metric computed from its statistics touches none of them
+    code = (
+        "from sigtest.metrics import get_metric\n"
+        "m = get_metric('f1_macro')\n"
+        "s = m.statistics([0, 1, 1, 2], [0, 1, 2, 2], labels=[0, 1, 2])\n"
+        "assert abs(float(m.aggregate(s.sum(0))) - 7 / 9) < 1e-12"
+    )
+    assert _loaded_after(code) == "[]"
+
+
+@pytest.mark.parametrize("name", sigtest.__all__)
+def test_every_public_name_imports(name):
+    out = subprocess.run(
+        [sys.executable, "-c", f"from sigtest import {name}; print({name}.__name__)"],
+        capture_output=True, text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    assert getattr(sigtest, name) is not None
+    assert name in dir(sigtest)
+
+
+def test_unknown_attribute_raises_attribute_error():
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        sigtest.nope  # noqa: B018
+    assert not hasattr(sigtest, "nope")
