@@ -3,10 +3,40 @@
 from __future__ import annotations
 
 import inspect
+import warnings
 
 __all__ = ["register_test", "get_test", "get_test_names"]
 
 _TESTS: dict = {}
+#: Entry-point group through which installed packages register tests.
+ENTRY_POINT_GROUP = "sigtest.tests"
+_PLUGINS_LOADED = False
+
+
+def _load_plugins():
+    """Register the tests that installed packages declare (once per process).
+
+    A package declares ``[project.entry-points."sigtest.tests"]`` with
+    ``name = "module:attribute"``; loading the entry point imports the module
+    (which may call :func:`register_test` itself) and, if ``name`` is not
+    registered yet, registers the attribute under ``name``. This is how a
+    user's test reaches ``sigtest compare --test NAME`` in a new process.
+    """
+    global _PLUGINS_LOADED
+    if _PLUGINS_LOADED:
+        return
+    _PLUGINS_LOADED = True
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            factory = ep.load()
+            if ep.name not in _TESTS:
+                register_test(ep.name, factory)
+        except Exception as exc:  # a broken plugin must not break sigtest
+            warnings.warn(f"The significance test {ep.name!r} declared by an installed "
+                          f"package ({ep.value}) could not be loaded: {exc}",
+                          RuntimeWarning, stacklevel=3)
 
 
 def _base():
@@ -34,6 +64,13 @@ def register_test(name, factory=None, *, overwrite=False):
     -------
     factory
         Unchanged (so it can decorate a class).
+
+    Notes
+    -----
+    A registration lasts for the process. For ``sigtest compare --test
+    NAME`` in a new process, declare the test as an entry point of your
+    package (group ``"sigtest.tests"``, ``name = "module:Class"``): sigtest
+    loads that group the first time a name is not found.
 
     Examples
     --------
@@ -107,6 +144,8 @@ def get_test(test, **params):
             "The 'test' parameter must be a registered test name (str), a SignificanceTest "
             f"subclass or instance. Got {type(test).__name__} instead."
         )
+    if test not in _TESTS:
+        _load_plugins()
     try:
         factory = _TESTS[test]
     except KeyError:
@@ -122,9 +161,13 @@ def get_test(test, **params):
 def get_test_names():
     """Sorted list of registered test names (aliases included).
 
+    Tests declared by installed packages (entry-point group
+    ``"sigtest.tests"``) are included.
+
     Returns
     -------
     names : list of str
         Names accepted by :func:`get_test`.
     """
+    _load_plugins()
     return sorted(_TESTS)

@@ -142,3 +142,38 @@ def test_registered_test_in_experiment_and_cli(MyPairedT, systems, tmp_path):
     listing = io.StringIO()
     main(["tests"], out=listing)
     assert "my_paired_t" in listing.getvalue().split()
+
+
+def test_plugin_test_reaches_the_cli_in_a_new_process(tmp_path, systems):
+    """An installed package declaring entry point group "sigtest.tests" needs no code."""
+    import subprocess
+    import sys
+
+    y, a, b = systems
+    (tmp_path / "myplug.py").write_text(EXAMPLE.read_text().split('if __name__')[0])
+    dist = tmp_path / "myplug-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: myplug\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[sigtest.tests]\nplug_t = myplug:MyPairedT\n")
+    for name, arr in (("gold", y), ("a", a), ("b", b)):
+        np.savetxt(tmp_path / f"{name}.txt", arr, fmt="%d")
+    env = {**__import__("os").environ, "PYTHONPATH": str(tmp_path)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "sigtest", "compare", str(tmp_path / "gold.txt"),
+         str(tmp_path / "a.txt"), str(tmp_path / "b.txt"), "-m", "accuracy",
+         "--test", "plug_t", "--correction", "none", "--format", "csv"],
+        capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    got = pd.read_csv(io.StringIO(proc.stdout))
+    assert got.loc[0, "pvalue"] == pytest.approx(_ref(y, a, b).pvalue, rel=1e-6)
+    # a broken plugin warns and leaves the other tests usable
+    (dist / "entry_points.txt").write_text("[sigtest.tests]\nbroken = no_such_module:X\n")
+    proc = subprocess.run(
+        [sys.executable, "-c", "import warnings; warnings.simplefilter('always');"
+         "import sigtest; print(sigtest.get_test('permutation').name)"],
+        capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "permutation", proc.stderr
+    proc = subprocess.run(
+        [sys.executable, "-c", "import sigtest; print('broken' in sigtest.get_test_names())"],
+        capture_output=True, text=True, env=env, timeout=300)
+    assert proc.stdout.strip() == "False" and "could not be loaded" in proc.stderr
