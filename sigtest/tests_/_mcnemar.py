@@ -186,7 +186,7 @@ class McNemar(SignificanceTest):
     Examples
     --------
     >>> import numpy as np
-    >>> from sigtest.tests_ import McNemar
+    >>> from sigtest import McNemar
     >>> y = np.array([0, 1] * 10)
     >>> a = np.where(np.arange(20) < 7, 1 - y, y)  # A wrong on items 0-6
     >>> b = np.where(np.arange(20) == 19, 1 - y, y)  # B wrong on item 19

@@ -3,33 +3,23 @@
 from __future__ import annotations
 
 import math
-import os
-import sys
-import warnings
 
 import numpy as np
 
 from .._results import TestOutcome
 from ..exceptions import DegenerateDistributionWarning
+from ..utils import warn_external
 from ..utils._param_validation import StrOptions
 from ._base import SignificanceTest
 
 __all__ = ["SignTest"]
 
 _ALTERNATIVES = StrOptions({"two-sided", "greater", "less"})
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def warn_outside(message, category=DegenerateDistributionWarning):
-    """Warn with the stack level of the first frame outside the sigtest package.
-
-    The level is found by walking the stack, so the warning points at the
-    user's call whatever path (``test``, ``compare``, the CLI) led here.
-    """
-    frame, level = sys._getframe(1), 2
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        frame, level = frame.f_back, level + 1
-    warnings.warn(message, category, stacklevel=level)
+    """Warn at the first frame outside sigtest (:func:`sigtest.utils.warn_external`)."""
+    warn_external(message, category)
 
 
 def frequency_weights(weights, test_name):
@@ -131,7 +121,7 @@ class SignTest(SignificanceTest):
     Examples
     --------
     >>> import numpy as np
-    >>> from sigtest.tests_ import SignTest
+    >>> from sigtest import SignTest
     >>> y = np.array([0, 1] * 10)
     >>> a = np.where(np.arange(20) < 7, 1 - y, y)  # A wrong on items 0-6
     >>> b = np.where(np.arange(20) == 19, 1 - y, y)  # B wrong on item 19

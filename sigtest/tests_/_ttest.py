@@ -108,7 +108,7 @@ class PairedTTest(SignificanceTest):
     Examples
     --------
     >>> import numpy as np
-    >>> from sigtest.tests_ import PairedTTest
+    >>> from sigtest import PairedTTest
     >>> y = np.array([0, 1] * 20)
     >>> a = np.where(np.arange(40) < 10, 1 - y, y)  # A wrong on 10 items
     >>> b = np.where(np.arange(40) >= 37, 1 - y, y)  # B wrong on 3 others

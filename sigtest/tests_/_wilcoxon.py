@@ -84,7 +84,7 @@ class WilcoxonSignedRank(SignificanceTest):
     Examples
     --------
     >>> import numpy as np
-    >>> from sigtest.tests_ import WilcoxonSignedRank
+    >>> from sigtest import WilcoxonSignedRank
     >>> rng = np.random.default_rng(0)
     >>> y = rng.dirichlet([1, 1, 1], 30)
     >>> a = rng.dirichlet([1, 1, 1], 30)

@@ -18,9 +18,17 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-import sigtest.tests_
-from sigtest import DegenerateDistributionWarning, compare, get_test, get_test_names
-from sigtest.tests_ import McNemar, PairedTTest, SignTest, WilcoxonSignedRank
+import sigtest
+from sigtest import (
+    DegenerateDistributionWarning,
+    McNemar,
+    PairedTTest,
+    SignTest,
+    WilcoxonSignedRank,
+    compare,
+    get_test,
+    get_test_names,
+)
 from sigtest.cli import main
 from sigtest.metrics import get_metric, register_metric, unregister_metric
 from sigtest.tests_._mcnemar import mcnemar_pvalue, newcombe_interval
@@ -353,16 +361,16 @@ def test_registered_and_exported(name):
     assert name in get_test_names()
     cls = CLASSICAL[name]
     assert isinstance(get_test(name), cls) and cls.name == name
-    assert cls.__name__ in sigtest.tests_.__all__
-    assert getattr(sigtest.tests_, cls.__name__) is cls
+    assert cls.__name__ in sigtest.__all__ and getattr(sigtest, cls.__name__) is cls
 
 
 @pytest.mark.parametrize("name", ["sign", "wilcoxon", "paired_t"])
 def test_identical_systems_give_one(name):
     y, a, _ = _soft_systems()
-    with pytest.warns(DegenerateDistributionWarning):
+    with pytest.warns(DegenerateDistributionWarning) as record:
         res = get_test(name).test(y, a, a.copy(), metric="jsd")
     assert res.pvalue == 1.0
+    assert record[0].filename == __file__  # the warning points at the caller
 
 
 def _rows_by_pair(frame):
