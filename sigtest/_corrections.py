@@ -9,7 +9,6 @@ the family-wise error rate (Bonferroni, Holm) or the false discovery rate
 """
 
 import numpy as np
-from scipy.stats import false_discovery_control
 
 __all__ = ["CORRECTIONS", "adjust_pvalues"]
 
@@ -82,6 +81,8 @@ def adjust_pvalues(pvalues, method="holm"):
         adj = np.empty(m)
         adj[order] = np.maximum.accumulate(stepped)
     else:
+        from scipy.stats import false_discovery_control  # scipy.stats on first use
+
         adj = false_discovery_control(q, method="bh")
     out[finite] = adj
     return out

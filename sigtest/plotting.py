@@ -13,7 +13,11 @@ Two views a paper needs:
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
+
+from .utils._param_validation import lazy, validate_params
 
 __all__ = ["plot_comparison", "plot_resampling_distribution"]
 
@@ -35,6 +39,14 @@ def _axes(ax):
     return ax
 
 
+@validate_params(
+    {
+        "result": [lazy.HasMethods(["ci"])],
+        "ax": "no_validation",
+        "bins": [lazy.Interval(Integral, 1, None, closed="left"), str, "array-like"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def plot_resampling_distribution(result, *, ax=None, bins=50):
     """Histogram of the resampled differences ``delta*`` of a test.
 
@@ -46,8 +58,8 @@ def plot_resampling_distribution(result, *, ax=None, bins=50):
         exact permutation test, drawn as probabilities).
     ax : matplotlib Axes, optional
         Where to draw; a new figure if omitted.
-    bins : int, default=50
-        Histogram bins.
+    bins : int, str or array-like, default=50
+        Histogram bins, as for :meth:`matplotlib.axes.Axes.hist`.
 
     Returns
     -------
@@ -98,6 +110,10 @@ def plot_resampling_distribution(result, *, ax=None, bins=50):
     return ax
 
 
+@validate_params(
+    {"result": [lazy.HasMethods(["to_frame"])], "metric": [str, None], "ax": "no_validation"},
+    prefer_skip_nested_validation=True,
+)
 def plot_comparison(result, metric=None, *, ax=None):
     """Forest plot of the pairwise differences of a :func:`sigtest.compare` result.
 
@@ -109,13 +125,16 @@ def plot_comparison(result, metric=None, *, ax=None):
     Parameters
     ----------
     result : ComparisonResult
+        The result of :func:`sigtest.compare` (or ``recompare``).
     metric : str, optional
         Which metric to plot; required when the result holds several.
     ax : matplotlib Axes, optional
+        Where to draw; a new figure if omitted.
 
     Returns
     -------
     ax : matplotlib Axes
+        One row per pair, significant pairs in colour.
 
     Examples
     --------

@@ -1,4 +1,9 @@
-"""Every public name has a numpydoc docstring that documents its parameters and returns."""
+"""Every public name passes numpydoc validation (all codes but a short ignore list).
+
+Public names: everything in ``__all__`` of ``sigtest``, ``sigtest.metrics``,
+``sigtest.plotting`` and ``sigtest.utils``, and the public methods and
+properties of the public classes.
+"""
 
 import inspect
 
@@ -7,31 +12,110 @@ import pytest
 import sigtest
 import sigtest.metrics
 import sigtest.plotting
+import sigtest.utils
 
 validate = pytest.importorskip("numpydoc.validate").validate
 
-# Checked codes: no docstring (GL08), summary (SS01), undocumented or unknown
-# parameters (PR01, PR02), no Returns section (RT01).
-CODES = {"GL08", "SS01", "PR01", "PR02", "RT01"}
+# Ignored codes, and why:
+# - ES01 (no extended summary): a one-line summary is enough for small helpers
+#   and properties; the formulas live in Notes where they matter.
+# - SA01 (no See Also): cross-references are given where they help, not on
+#   every name.
+# - EX01 (no Examples): every public function has a seeded doctest; methods
+#   and properties are exercised by their class's example.
+# - RT02 (Returns line is "name : type"): the house style names every
+#   returned value (``score : float``), as scikit-learn does.
+IGNORED = {"ES01", "SA01", "EX01", "RT02"}
 # Result containers are built by sigtest, never by users: their fields are
 # documented as Attributes, not as constructor Parameters.
 RESULT_CONTAINERS = {"ComparisonResult", "ConfidenceInterval", "SignificanceResult"}
 
+# Docstrings in files owned by other parts of the code base that do not pass
+# yet (issue 9): each entry is a strict xfail, so fixing one makes this test
+# fail until the entry is removed. Do not add entries for new names.
+KNOWN_FAILURES = {
+    "sigtest._compare.compare": {"RT03"},
+    "sigtest._comparison_result.ComparisonResult.recompare": {"RT03"},
+    "sigtest._comparison_result.ComparisonResult.runs_summary": {"RT01"},
+    "sigtest._comparison_result.ComparisonResult.summary": {"RT01"},
+    "sigtest._comparison_result.ComparisonResult.to_csv": {"PR01", "RT01"},
+    "sigtest._comparison_result.ComparisonResult.to_frame": {"RT03"},
+    "sigtest._comparison_result.ComparisonResult.to_latex": {"RT03"},
+    "sigtest._cross_val.cross_val_compare": {"PR04", "PR07"},
+    "sigtest._engine.paired.PairedData": {"PR08"},
+    "sigtest._engine.paired.PairedData.deltas": {"PR01", "RT01"},
+    "sigtest._engine.paired.PairedData.item_differences": {"RT03"},
+    "sigtest._engine.paired.PairedData.item_values": {"RT03"},
+    "sigtest._engine.paired.PairedData.orient": {"RT03"},
+    "sigtest._engine.paired.PairedData.totals": {"RT01"},
+    "sigtest._engine.paired.PairedData.values": {"PR01", "RT01"},
+    "sigtest._results.SignificanceResult.ci": {"RT03"},
+    "sigtest._results.SignificanceResult.to_dict": {"RT01"},
+    "sigtest.experiment.Experiment": {"SA03"},
+    "sigtest.experiment.Experiment.gold": {"RT01"},
+    "sigtest.experiment.Experiment.load": {"PR01"},
+    "sigtest.experiment.Experiment.load_outcomes": {"RT01"},
+    "sigtest.experiment.Experiment.load_results": {"RT01"},
+    "sigtest.experiment.Experiment.load_run": {"PR01", "RT01"},
+    "sigtest.experiment.Experiment.run": {"PR01"},
+    "sigtest.experiment.Experiment.runs": {"PR01", "RT01"},
+    "sigtest.metrics._registry.Metric": {"PR03"},
+    "sigtest.metrics._registry.Metric.params": {"PR01", "RT01"},
+    "sigtest.metrics._registry.get_metric": {"RT03"},
+    "sigtest.metrics._registry.register_metric": {"PR07"},
+    "sigtest.tests_._base.SignificanceTest.test": {"RT03"},
+    "sigtest.tests_._bootstrap.BCaInterval": {"PR07"},
+    "sigtest.tests_._bootstrap.BCaInterval.evaluate": {"PR07", "RT03"},
+    "sigtest.tests_._bootstrap.BergKirkpatrickBootstrap": {"PR07", "SA03", "SS03"},
+    "sigtest.tests_._bootstrap.BergKirkpatrickBootstrap.evaluate": {"PR07", "RT03"},
+    "sigtest.tests_._permutation.PairedPermutation": {"PR07"},
+    "sigtest.tests_._permutation.PairedPermutation.evaluate": {"PR07"},
+}
+
 
 def _public():
-    seen = {}
-    for mod in (sigtest, sigtest.metrics, sigtest.plotting):
+    seen = set()
+    for mod in (sigtest, sigtest.metrics, sigtest.plotting, sigtest.utils):
         for name in mod.__all__:
             obj = getattr(mod, name)
             if inspect.ismodule(obj) or not hasattr(obj, "__qualname__"):
                 continue
-            seen[f"{obj.__module__}.{obj.__qualname__}"] = obj
+            qualname = f"{obj.__module__}.{obj.__qualname__}"
+            seen.add(qualname)
+            if inspect.isclass(obj):
+                for attr, value in vars(obj).items():
+                    if attr.startswith("_"):
+                        continue
+                    if inspect.isfunction(value) or isinstance(
+                        value, (property, classmethod, staticmethod)
+                    ):
+                        seen.add(f"{qualname}.{attr}")
     return sorted(seen)
 
 
-@pytest.mark.parametrize("name", _public())
-def test_numpydoc(name):
-    errors = [(code, msg) for code, msg in validate(name)["errors"] if code in CODES]
+def _errors(name):
+    errors = [(code, msg) for code, msg in validate(name)["errors"] if code not in IGNORED]
     if name.rsplit(".", 1)[-1] in RESULT_CONTAINERS:
         errors = [(c, m) for c, m in errors if c != "PR01"]
+    return errors
+
+
+def _params():
+    for name in _public():
+        marks = ()
+        if name in KNOWN_FAILURES:
+            marks = pytest.mark.xfail(
+                strict=True, reason=f"known numpydoc errors {sorted(KNOWN_FAILURES[name])}"
+            )
+        yield pytest.param(name, marks=marks, id=name)
+
+
+@pytest.mark.parametrize("name", _params())
+def test_numpydoc(name):
+    errors = _errors(name)
     assert not errors, errors
+
+
+def test_known_failures_are_public_names():
+    # an entry whose name disappeared would silently hide nothing: keep the list exact
+    assert set(KNOWN_FAILURES) <= set(_public())

@@ -422,10 +422,12 @@ def soft_accuracy_score(y_true, y_proba, *, sample_weight=None):
     Returns
     -------
     score : float
+        In [0, 1]; higher is better.
 
     See Also
     --------
-    po_jsd_score, soft_f1_score
+    po_jsd_score : Never below soft accuracy, per instance.
+    soft_f1_score : Equals soft accuracy with ``average="micro"``.
 
     References
     ----------
@@ -480,6 +482,7 @@ _PRF_DOC = """
     Returns
     -------
     score : float or ndarray of shape (n_classes,)
+        In [0, 1]; higher is better. An array when ``average=None``.
 """
 
 
@@ -603,14 +606,22 @@ def po_jsd_score(y_true, y_proba, *, multilabel=False, sample_weight=None):
 
     Parameters
     ----------
-    y_true, y_proba : array-like of shape (n_samples, n_classes)
-        ``P`` and ``Q`` (distributions, or memberships with ``multilabel=True``).
+    y_true : array-like of shape (n_samples, n_classes)
+        True judgements ``P``: distributions whose rows sum to 1 (within 1e-6
+        used as given; within 1e-3 renormalised with a warning), or memberships with ``multilabel=True``.
+    y_proba : array-like of shape (n_samples, n_classes)
+        Predictions ``Q``, columns in the same class order as ``y_true``.
     multilabel : bool, default=False
+        Read the columns as independent label memberships in [0, 1] (rows need
+        not sum to 1); the score is then over instances and labels (binary JSD per label).
     sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights with a positive sum; rows are weighted in every
+        sum of the statistics.
 
     Returns
     -------
     score : float
+        In [0, 1]; higher is better (1 when ``Q = P``).
 
     See Also
     --------
@@ -648,14 +659,21 @@ def jensen_shannon_divergence(y_true, y_proba, *, multilabel=False, sample_weigh
 
     Parameters
     ----------
-    y_true, y_proba : array-like of shape (n_samples, n_classes)
+    y_true : array-like of shape (n_samples, n_classes)
+        True judgements ``P``: distributions whose rows sum to 1 (within 1e-6
+        used as given; within 1e-3 renormalised with a warning), or memberships with ``multilabel=True``.
+    y_proba : array-like of shape (n_samples, n_classes)
+        Predictions ``Q``, columns in the same class order as ``y_true``.
     multilabel : bool, default=False
         Mean over instances and labels of binary JSDs.
     sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights with a positive sum; rows are weighted in every
+        sum of the statistics.
 
     Returns
     -------
     loss : float
+        Mean divergence in bits, in [0, 1]; lower is better.
 
     Examples
     --------
@@ -692,14 +710,21 @@ def jensen_shannon_distance(y_true, y_proba, *, base=None, sample_weight=None):
 
     Parameters
     ----------
-    y_true, y_proba : array-like of shape (n_samples, n_classes)
+    y_true : array-like of shape (n_samples, n_classes)
+        True judgements ``P``: distributions whose rows sum to 1 (within 1e-6
+        used as given; within 1e-3 renormalised with a warning).
+    y_proba : array-like of shape (n_samples, n_classes)
+        Predictions ``Q``, columns in the same class order as ``y_true``.
     base : float, default=None
         Logarithm base of the divergence; None means e (nats).
     sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights with a positive sum; rows are weighted in every
+        sum of the statistics.
 
     Returns
     -------
     distance : float
+        Mean over instances of the square root of the divergence; lower is better.
 
     Examples
     --------
@@ -748,14 +773,22 @@ def entropy_correlation_score(y_true, y_proba, *, multilabel=False, sample_weigh
 
     Parameters
     ----------
-    y_true, y_proba : array-like of shape (n_samples, n_classes)
-        At least 2 classes when ``multilabel=False``.
+    y_true : array-like of shape (n_samples, n_classes)
+        True judgements ``P``: distributions whose rows sum to 1 (within 1e-6
+        used as given; within 1e-3 renormalised with a warning); at least 2 classes unless ``multilabel=True``.
+    y_proba : array-like of shape (n_samples, n_classes)
+        Predictions ``Q``, columns in the same class order as ``y_true``.
     multilabel : bool, default=False
+        Read the columns as independent label memberships in [0, 1] (rows need
+        not sum to 1); the score is then over instances and labels (the mean over labels of the per-label correlations).
     sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights with a positive sum; rows are weighted in every
+        sum of the statistics.
 
     Returns
     -------
     score : float
+        Pearson's r in [-1, 1], higher is better; nan when undefined.
 
     Warns
     -----
@@ -801,12 +834,19 @@ def entropy_similarity_score(y_true, y_proba, *, sample_weight=None):
 
     Parameters
     ----------
-    y_true, y_proba : array-like of shape (n_samples, n_classes), n_classes >= 2
+    y_true : array-like of shape (n_samples, n_classes)
+        True judgements ``P``: distributions whose rows sum to 1 (within 1e-6
+        used as given; within 1e-3 renormalised with a warning); at least 2 classes.
+    y_proba : array-like of shape (n_samples, n_classes)
+        Predictions ``Q``, columns in the same class order as ``y_true``.
     sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights with a positive sum; rows are weighted in every
+        sum of the statistics.
 
     Returns
     -------
     score : float
+        The cosine in [0, 1], higher is better; nan when undefined.
 
     Examples
     --------
@@ -854,13 +894,22 @@ def cross_entropy_loss(y_true, y_proba, *, eps="auto", sample_weight=None):
 
     Parameters
     ----------
-    y_true, y_proba : array-like of shape (n_samples, n_classes)
+    y_true : array-like of shape (n_samples, n_classes)
+        True judgements ``P``: distributions whose rows sum to 1 (within 1e-6
+        used as given; within 1e-3 renormalised with a warning).
+    y_proba : array-like of shape (n_samples, n_classes)
+        Predictions ``Q``, columns in the same class order as ``y_true``.
     eps : "auto" or float in [0, 1), default="auto"
+        Lower bound applied to ``Q`` inside the logarithm; ``"auto"`` is the
+        machine epsilon of float64, ``0`` the exact value.
     sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights with a positive sum; rows are weighted in every
+        sum of the statistics.
 
     Returns
     -------
     loss : float
+        Mean cross entropy in nats, >= 0; lower is better.
 
     Examples
     --------
