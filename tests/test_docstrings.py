@@ -110,7 +110,7 @@ def _params():
         yield pytest.param(name, marks=marks, id=name)
 
 
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", list(_params()))
 def test_numpydoc(name):
     errors = _errors(name)
     assert not errors, errors
