@@ -11,6 +11,7 @@ only float arrays.
 from __future__ import annotations
 
 import inspect
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -211,7 +212,31 @@ class PairedData:
         if np.any(zero):
             values_a[zero] = 0.0
             values_b[zero] = 0.0
+        self._check_item_mean(values_a, weights, self.score_a, "A")
+        self._check_item_mean(values_b, weights, self.score_b, "B")
         return values_a, values_b, weights
+
+    def _check_item_mean(self, values, weights, score, system):
+        """The score must be the weighted mean of the per-item values.
+
+        A metric flagged decomposable can stop being one for a given label
+        set: micro-F1 equals accuracy only when ``labels`` covers every label
+        predicted (with ``labels=[0, 1]`` and predictions of class 2 it is
+        not a mean of per-item values). A per-item test would then test
+        other numbers than the score it reports.
+        """
+        total = float(weights.sum())
+        mean = float(np.dot(weights, values) / total) if total > 0 else math.nan
+        if not (math.isfinite(mean) and math.isfinite(float(score))
+                and abs(mean - float(score)) <= 1e-9 * max(1.0, abs(float(score)))):
+            raise ValueError(
+                f"Metric {self.metric.name!r} is not the mean of per-item values on these "
+                f"data (labels={self.params.get('labels')!r}): for system {system} the "
+                f"weighted mean of the per-item values is {mean:.6g} but the score is "
+                f"{float(score):.6g}, so a per-item test (sign, Wilcoxon, paired t, McNemar) "
+                "would test other numbers than the score. Use PairedPermutation or "
+                "BCaInterval, or a label set that covers every predicted label."
+            )
 
     def item_differences(self):
         """Oriented per-item differences ``orient(value_b - value_a)`` and row weights.
@@ -342,7 +367,14 @@ def _check_lengths(arrays, names, sample_weight):
                 "all inputs must have the same number of samples."
             )
     if sample_weight is not None:
-        w = np.asarray(sample_weight, dtype=np.float64)
+        raw = np.asarray(sample_weight.to_numpy() if hasattr(sample_weight, "to_numpy")
+                         else sample_weight)
+        if raw.dtype.kind not in "biuf":
+            raise ValueError(
+                "The 'sample_weight' parameter must hold numbers. Got an array of dtype "
+                f"{raw.dtype} instead."
+            )
+        w = raw.astype(np.float64)
         if w.ndim != 1 or w.shape[0] != n:
             raise ValueError(
                 f"The 'sample_weight' parameter must be 1-D with {n} entries (one per "
@@ -350,6 +382,8 @@ def _check_lengths(arrays, names, sample_weight):
             )
         if not np.all(np.isfinite(w)) or np.any(w < 0):
             raise ValueError("The 'sample_weight' parameter must be finite and non-negative.")
+        if not w.sum() > 0:  # as the metrics say: an all-zero weighting defines no score
+            raise ValueError("The 'sample_weight' parameter must have a positive sum.")
         return n, w
     return n, None
 

@@ -493,3 +493,17 @@ def _null_soft(k, n=30):
 def test_type_one_error(test, make, metric, upper):
     size = _size(test, make, 600, metric)
     assert 0.005 <= size <= upper, size
+
+
+@pytest.mark.parametrize("test", [SignTest(), WilcoxonSignedRank(), PairedTTest(), McNemar()])
+def test_a_label_set_that_breaks_decomposability_is_refused(test):
+    """micro-F1 is flagged decomposable (it equals accuracy), but with labels=[0, 1] and
+    predictions of class 2 it is no longer a mean of per-item values: the per-item tests
+    would test other numbers (mean .40) than the score they report (.80). Refused."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 200)
+    a = np.where(rng.random(200) < 0.7, y, 2)
+    b = np.where(rng.random(200) < 0.8, y, 2)
+    test.test(y, a, b, metric="f1_micro")  # every label in the set: a mean, accepted
+    with pytest.raises(ValueError, match="not the mean of per-item values"):
+        test.test(y, a, b, metric="f1_micro", labels=[0, 1])
