@@ -32,6 +32,7 @@ resample.
 from __future__ import annotations
 
 import hashlib
+import math
 import numbers
 import threading
 import warnings
@@ -105,10 +106,11 @@ def _check_n_resamples(n_resamples):
 
 
 def resolve_sample_size(sample_size, n_samples):
-    """Number of items per bootstrap resample.
+    """Number of items per bootstrap resample: the one rounding rule.
 
-    ``None`` -> ``n_samples``; a float in (0, 1] -> ``max(1, round(f * n))``;
-    an int >= 1 -> itself.
+    ``None`` -> ``n_samples``; a float ``f`` in (0, 1] -> ``max(1, floor(f * n))``
+    (with a ``1e-9`` guard so that e.g. ``0.1 * 30`` gives 3); an int >= 1 ->
+    itself. :class:`~sigtest.BergKirkpatrickBootstrap` uses the same rule.
     """
     if sample_size is None:
         return int(n_samples)
@@ -122,7 +124,7 @@ def resolve_sample_size(sample_size, n_samples):
             )
         return int(sample_size)
     if isinstance(sample_size, numbers.Real) and 0.0 < float(sample_size) <= 1.0:
-        return max(1, int(round(float(sample_size) * n_samples)))
+        return max(1, int(math.floor(float(sample_size) * n_samples + 1e-9)))
     raise ValueError(
         "The 'sample_size' parameter must be an int >= 1 or a float in (0, 1]. "
         f"Got {sample_size!r} instead."

@@ -171,7 +171,9 @@ class BergKirkpatrickBootstrap(SignificanceTest):
                 )
             self._check_size_range(m, n)
         else:
-            m = max(1, int(math.floor(float(size) * n + 1e-9)))
+            from .._engine.resampling import resolve_sample_size  # the one rounding rule
+
+            m = resolve_sample_size(float(size), n)
         return m
 
     def _check_size_range(self, m, n):

@@ -175,3 +175,34 @@ def test_other_bad_input():
         prepare_paired(3, a, b, ACC)
     with pytest.raises(ValueError, match="not a known metric"):
         prepare_paired(y, a, b, "no_such_metric_xyz")
+
+
+def test_sample_weight_must_be_numbers_with_a_positive_sum():
+    """Issue 9 s2: the input path refuses what the metrics refuse (was: silent NaN / str)."""
+    from sigtest import PairedPermutation
+
+    y, a, b = np.array([0, 1, 1, 0]), np.array([0, 1, 0, 0]), np.array([0, 1, 1, 1])
+    with pytest.raises(ValueError, match="sample_weight.*positive sum"):
+        PairedPermutation().test(y, a, b, sample_weight=np.zeros(4))
+    with pytest.raises(ValueError, match="sample_weight.*numbers"):
+        PairedPermutation().test(y, a, b, sample_weight=np.array(["1", "1", "1", "1"]))
+    with pytest.raises(ValueError, match="sample_weight.*positive sum"):
+        prepare_paired(y, a, b, "f1_macro", sample_weight=[0, 0, 0, 0])
+
+
+def test_one_rounding_rule_for_the_resample_size():
+    """Issue 9 s2: the engine and BergKirkpatrickBootstrap round a fraction the same way."""
+    from sigtest import BergKirkpatrickBootstrap
+    from sigtest._engine.resampling import resolve_sample_size
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 10)
+    a, b = y.copy(), np.where(rng.random(10) < 0.5, y, 1 - y)
+    for f in (0.15, 0.25, 0.35, 0.5, 1.0):
+        m = resolve_sample_size(f, 10)
+        assert m == int(np.floor(f * 10 + 1e-9))  # floor, not round: 0.15 -> 1, 0.35 -> 3
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # N = 10: SmallSampleWarning
+            res = BergKirkpatrickBootstrap(n_resamples=50, sample_size=f,
+                                           random_state=0).test(y, a, b)
+        assert res.params["resample_size"] == m
