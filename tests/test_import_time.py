@@ -65,3 +65,17 @@ def test_unknown_attribute_raises_attribute_error():
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         sigtest.nope  # noqa: B018
     assert not hasattr(sigtest, "nope")
+
+
+def test_cli_module_imports_no_numpy():
+    # ``sigtest --help`` parses arguments before any computation: the CLI module
+    # itself imports neither numpy, pandas nor scikit-learn
+    code = "import sigtest.cli, sys; print('numpy' in sys.modules, 'pandas' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_lazy_table_is_the_public_api():
+    # every lazily served name is public and every public name is served
+    assert set(sigtest._LAZY) == set(sigtest.__all__)
