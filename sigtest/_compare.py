@@ -57,7 +57,7 @@ def _check_tests(test, *, m=1, m_ci=1, alpha=0.05, simultaneous=False):
     ``m`` (see :func:`compare`, Notes); with ``simultaneous`` the default
     interval test gets enough for the Bonferroni level over ``m_ci`` pairs.
     """
-    from .tests_ import BCaInterval, PairedPermutation
+    from .tests_ import BCaInterval, PairedPermutation, get_test
 
     if test is None:
         b_ci = BCaInterval().n_resamples
@@ -71,6 +71,8 @@ def _check_tests(test, *, m=1, m_ci=1, alpha=0.05, simultaneous=False):
     specs = []
     for item in raw:
         pair = item if isinstance(item, tuple) else (item, None)
+        # registered names (get_test_names()) are accepted wherever a test is
+        pair = tuple(get_test(t) if isinstance(t, str) else t for t in pair)
         if len(pair) != 2 or not all(
             t is None or callable(getattr(t, "test", None)) for t in pair
         ) or pair[0] is None:
@@ -647,7 +649,7 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
 #: :meth:`ComparisonResult.recompare`).
 COMPARE_OPTIONS = {
     "metrics": [str, Metric, list, tuple],
-    "test": [HasMethods(["test"]), list, tuple, None],
+    "test": [HasMethods(["test"]), str, list, tuple, None],
     "pairs": [StrOptions({"all", "baseline"})],
     "baseline": [str, list, tuple, None],
     "correction": [StrOptions(set(CORRECTIONS)), None],
@@ -691,10 +693,11 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         of the system (see ``runs``). A DataFrame gives one system per column.
     metrics : str, Metric or sequence, default=("accuracy", "f1_macro")
         Registered metric names (see :func:`sigtest.get_metric_names`).
-    test : SignificanceTest, tuple or list, optional
-        A test, a ``(pvalue_test, interval_test)`` tuple (p-value from the
-        first, interval of the difference from the second, same row), or a
-        list of these (one row per test). Default:
+    test : SignificanceTest, str, tuple or list, optional
+        A test or a registered test name (:func:`sigtest.get_test_names`,
+        e.g. ``"mcnemar"``), a ``(pvalue_test, interval_test)`` tuple
+        (p-value from the first, interval of the difference from the second,
+        same row), or a list of these (one row per test). Default:
         ``(PairedPermutation(n_resamples=B), BCaInterval())``, i.e. the
         Fisher-Pitman paired permutation p-value with the BCa interval of
         the difference (Bestgen 2022: always report the difference and its

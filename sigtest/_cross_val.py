@@ -51,7 +51,7 @@ def _check_soft_targets(soft_targets, n_samples, n_classes):
         "cv": ["cv_object"],
         "n_repeats": [Interval(Integral, 1, None, closed="left")],
         "metrics": [str, HasMethods(["__call__"]), list, tuple],
-        "test": [HasMethods(["test"]), list, tuple, None],
+        "test": [HasMethods(["test"]), str, list, tuple, None],
         "method": [StrOptions({"auto", "predict", "predict_proba"})],
         "soft_targets": ["array-like", None],
         "n_jobs": [Integral, None],
@@ -99,7 +99,7 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         bounds.
     metrics : str, Metric or sequence, default=("accuracy", "f1_macro")
         Hard-label (``input_type="labels"``) and soft (``"proba"``) metrics.
-    test : SignificanceTest, tuple or list, optional
+    test : SignificanceTest, str, tuple or list, optional
         As in :func:`sigtest.compare`.
     method : {"auto", "predict", "predict_proba"}, default="auto"
         Out-of-fold prediction method. ``"auto"`` uses ``predict_proba`` when

@@ -673,3 +673,22 @@ def test_simultaneous_intervals_cover_the_whole_family():
     band = __import__("scipy.stats").stats.binom.ppf(0.001, reps, 0.95)
     assert covered["simultaneous"] >= band
     assert covered["marginal"] < band
+
+
+def test_registered_test_names_are_accepted():
+    """compare(test="mcnemar") runs the registered test (it was refused: only objects)."""
+    from sigtest import McNemar, get_test_names
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 200)
+    preds = {"a": np.where(rng.random(200) < 0.7, y, 1 - y),
+             "b": np.where(rng.random(200) < 0.85, y, 1 - y)}
+    by_name = compare(y, preds, metrics="accuracy", test="mcnemar", random_state=0)
+    by_obj = compare(y, preds, metrics="accuracy", test=McNemar(), random_state=0)
+    pd.testing.assert_frame_equal(by_name.to_frame(), by_obj.to_frame())
+    both = compare(y, preds, metrics="accuracy", test=[("permutation", "bca"), "sign"],
+                   random_state=0)
+    assert set(both.to_frame()["test"]) == {"permutation+bca", "sign"}
+    assert "mcnemar" in get_test_names()
+    with pytest.raises(ValueError, match="not a known significance test"):
+        compare(y, preds, metrics="accuracy", test="mcnemr")
