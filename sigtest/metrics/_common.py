@@ -10,6 +10,8 @@
   at the user's line;
 * :func:`fill_doc`: docstring templating (one parameter block shared by
   several public functions);
+* :data:`SOFT_TARGET_PARAM` and :func:`union_labels`, shared by the scorer
+  factory and the scorer classes;
 * :func:`xlogy` and :func:`entr`: ``scipy.special``'s functions, imported on
   first use so that ``import sigtest.metrics`` does not load SciPy.
 """
@@ -23,15 +25,20 @@ import numpy as np
 from ..utils import warn_external
 
 __all__ = [
+    "SOFT_TARGET_PARAM",
     "ZERO_DIVISION_DOC",
     "check_zero_division",
     "divide",
     "entr",
     "fill_doc",
     "nan_mean",
+    "union_labels",
     "warn_undefined",
     "xlogy",
 ]
+
+#: Name of the metadata carrying the true distributions ``P`` of soft metrics.
+SOFT_TARGET_PARAM = "y_true_soft"
 
 ZERO_DIVISION_DOC = """\
 A ratio ``num / den`` is *undefined* where ``den <= 0``. Every denominator
@@ -238,3 +245,29 @@ def entr(x):
     from scipy.special import entr as _entr
 
     return _entr(x)
+
+
+def _unique_labels(values):
+    values = np.asarray(values)
+    if values.dtype.kind == "O":
+        return np.array(sorted(set(values.tolist())), dtype=object)
+    return np.unique(values)
+
+
+def union_labels(*arrays):
+    """Sorted union of the labels of ``arrays`` (``None`` entries skipped).
+
+    Parameters
+    ----------
+    *arrays : array-like or None
+        Label arrays of any shape; object arrays are sorted as Python objects.
+
+    Returns
+    -------
+    labels : ndarray
+        1-D, sorted, distinct.
+    """
+    arrays = [np.asarray(a).ravel() for a in arrays if a is not None]
+    if any(a.dtype.kind == "O" for a in arrays):
+        arrays = [a.astype(object) for a in arrays]
+    return _unique_labels(np.concatenate(arrays))

@@ -17,7 +17,7 @@ import numpy as np
 from sklearn.base import is_regressor
 from sklearn.metrics._scorer import _Scorer
 
-from ._scorers import SOFT_TARGET_PARAM, _union_labels
+from ._common import SOFT_TARGET_PARAM, union_labels
 
 __all__ = ["_LabelScorer", "_SoftScorer"]
 
@@ -60,7 +60,7 @@ class _LabelScorer(_MetricScorerMixin, _Scorer):
         if self._pass_labels and scoring_kwargs.get("labels") is None and y_true is not None:
             fitted = getattr(estimator, "classes_", None)
             if fitted is not None and np.ndim(fitted) == 1:
-                scoring_kwargs["labels"] = _union_labels(fitted, y_true)
+                scoring_kwargs["labels"] = union_labels(fitted, y_true)
         return self._sign * self._score_func(y_true, y_pred, **scoring_kwargs)
 
 
@@ -157,7 +157,7 @@ class _SoftScorer(_MetricScorerMixin, _Scorer):
                     f"but get_scorer was given {classes.size} classes."
                 )
             return classes
-        classes = fitted if y_true is None else _union_labels(fitted, y_true)
+        classes = fitted if y_true is None else union_labels(fitted, y_true)
         if soft is not None and soft.shape[1] != classes.size:
             raise ValueError(
                 f"The {SOFT_TARGET_PARAM!r} metadata has {soft.shape[1]} columns, but "

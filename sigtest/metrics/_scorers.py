@@ -25,12 +25,10 @@ import inspect
 import numpy as np
 
 from ..utils._param_validation import validate_params
+from ._common import SOFT_TARGET_PARAM
 from ._registry import Metric, get_metric, get_metric_names
 
 __all__ = ["SOFT_TARGET_PARAM", "get_scorer", "get_scorer_names"]
-
-#: Name of the metadata carrying the true distributions ``P`` of soft metrics.
-SOFT_TARGET_PARAM = "y_true_soft"
 
 
 def get_scorer_names():
@@ -248,20 +246,6 @@ def _accepts_labels(metric):
         return True
     params = _signature_params(metric.score_func)
     return params is not None and "labels" in params
-
-
-def _unique_labels(values):
-    values = np.asarray(values)
-    if values.dtype.kind == "O":
-        return np.array(sorted(set(values.tolist())), dtype=object)
-    return np.unique(values)
-
-
-def _union_labels(*arrays):
-    arrays = [np.asarray(a).ravel() for a in arrays if a is not None]
-    if any(a.dtype.kind == "O" for a in arrays):
-        arrays = [a.astype(object) for a in arrays]
-    return _unique_labels(np.concatenate(arrays))
 
 
 def __getattr__(name):
