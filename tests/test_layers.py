@@ -40,14 +40,8 @@ LAYERS = [
              "sigtest.__main__", "sigtest"]),
 ]
 
-#: Cycles tolerated for now, each with its reason; nothing else may be added.
-#: metrics/_scorer_classes.py (loaded on first get_scorer, to keep scikit-learn
-#: out of ``import sigtest``) imports SOFT_TARGET_PARAM and _union_labels back
-#: from metrics/_scorers.py; moving those two names to metrics/_common.py
-#: breaks the cycle (owner of sigtest/metrics: the import-time work of issue 9).
-KNOWN_CYCLES = [
-    ["sigtest.metrics._scorer_classes", "sigtest.metrics._scorers"],
-]
+#: Cycles tolerated, each with its reason (none today: keep it that way).
+KNOWN_CYCLES = []
 
 
 # ------------------------------------------------------------------ checker
