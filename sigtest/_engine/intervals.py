@@ -9,12 +9,12 @@ interval of the same distribution never disagree. Used by
 from __future__ import annotations
 
 import math
-import warnings
 from collections import namedtuple
 
 import numpy as np
 
 from ..exceptions import DegenerateDistributionWarning
+from ..utils import warn_external
 
 __all__ = [
     "ConfidenceInterval",
@@ -177,7 +177,7 @@ def interval_at(sorted_dist, delta, confidence_level, method, acceleration, z0):
 
 
 def bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
-                        *, warn=True, stacklevel=3):
+                        *, warn=True):
     r"""Two-sided bootstrap confidence interval of ``delta``.
 
     ``percentile``: the :math:`\alpha/2` and :math:`1-\alpha/2` quantiles of
@@ -194,27 +194,26 @@ def bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
 
     A degenerate distribution (all :math:`\delta^*` equal) or an undefined
     acceleration gives a ``nan`` interval and a
-    :class:`~sigtest.exceptions.DegenerateDistributionWarning`.
+    :class:`~sigtest.exceptions.DegenerateDistributionWarning` (attributed to
+    the first frame outside sigtest), unless ``warn=False``.
     """
     dist = np.asarray(dist, dtype=np.float64)
     check_interval_args(confidence_level, method)
     if not math.isfinite(delta) or dist.size == 0 or is_degenerate(dist):
         if warn:
-            warnings.warn(
+            warn_external(
                 "The bootstrap distribution of the difference is degenerate (all resampled "
                 "differences are equal, e.g. identical systems) or the observed difference "
                 "is not finite; the confidence interval is undefined and set to nan.",
                 DegenerateDistributionWarning,
-                stacklevel=stacklevel,
             )
         return NAN_INTERVAL
     if method == "bca" and (acceleration is None or not math.isfinite(acceleration)):
         if warn:
-            warnings.warn(
+            warn_external(
                 "The BCa acceleration is undefined (all leave-one-out differences are "
                 "equal); the BCa interval is set to nan. Use method='percentile'.",
                 DegenerateDistributionWarning,
-                stacklevel=stacklevel,
             )
         return NAN_INTERVAL
     z0 = _ndtri(proportion_below(dist, delta)) if method == "bca" else None

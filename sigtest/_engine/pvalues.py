@@ -8,11 +8,11 @@ tolerance ``100 * eps`` relative to the threshold plus :func:`tie_tolerance`
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
 from ..exceptions import DegenerateDistributionWarning
+from ..utils import warn_external
 from .intervals import is_degenerate
 
 __all__ = [
@@ -42,9 +42,13 @@ def tie_tolerance(paired):
     return TIE_RTOL * scale if math.isfinite(scale) else 0.0
 
 
-def warn_degenerate(what, stacklevel=5):
-    """Emit the standard :class:`DegenerateDistributionWarning`."""
-    warnings.warn(what, DegenerateDistributionWarning, stacklevel=stacklevel)
+def warn_degenerate(what):
+    """Emit the standard :class:`DegenerateDistributionWarning` at the user's call.
+
+    The warning is attributed to the first frame outside sigtest
+    (:func:`sigtest.utils.warn_external`), whatever the call path.
+    """
+    warn_external(what, DegenerateDistributionWarning)
 
 
 def berg_kirkpatrick_pvalue(t_star, t, alternative, *, atol=0.0):
@@ -185,8 +189,7 @@ def null_pvalue(data, null_distribution, alternative, weights=None, *, mid_p=Fal
     if is_degenerate(null_distribution):
         warn_degenerate(
             "The permutation (null) distribution is a single point (e.g. the systems "
-            "make identical predictions); the test carries no information and p = 1.",
-            stacklevel=6,
+            "make identical predictions); the test carries no information and p = 1."
         )
         return 1.0 if math.isfinite(t) else math.nan
     return permutation_pvalue(data.orient(null_distribution), t, alternative, weights,

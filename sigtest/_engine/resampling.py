@@ -35,12 +35,12 @@ import hashlib
 import math
 import numbers
 import threading
-import warnings
 from collections import OrderedDict
 
 import numpy as np
 
 from ..exceptions import DegenerateDistributionWarning
+from ..utils import warn_external
 from . import kernels as _kernels
 from .paired import PairedData
 from .rng import check_seed, resample_keys
@@ -912,12 +912,11 @@ def drop_nonfinite(deltas):
     finite = np.isfinite(deltas)
     n_bad = deltas.size - int(finite.sum())
     if n_bad:
-        warnings.warn(
+        warn_external(
             f"{n_bad} of {deltas.size} resampled differences are not finite (the metric is "
             "undefined on those resamples, e.g. zero_division=nan); they are dropped and "
             "the p-value / interval use the remaining ones.",
             DegenerateDistributionWarning,
-            stacklevel=5,
         )
         deltas = deltas[finite]
     return deltas

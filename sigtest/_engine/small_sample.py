@@ -9,11 +9,10 @@ warn (:class:`~sigtest.SmallSampleWarning`) below measured limits.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from ..exceptions import SmallSampleWarning
+from ..utils import warn_external
 
 __all__ = [
     "BCA_SMALL_SAMPLE_LIMITS",
@@ -129,15 +128,18 @@ def small_sample_reasons(n_samples, n_discordant, limits):
     return reasons
 
 
-def warn_small_sample(test_name, reasons, *, floored=False, stacklevel=5):
-    """Emit :class:`~sigtest.SmallSampleWarning` naming the exact permutation test."""
+def warn_small_sample(test_name, reasons, *, floored=False):
+    """Emit :class:`~sigtest.SmallSampleWarning` naming the exact permutation test.
+
+    The warning is attributed to the first frame outside sigtest
+    (:func:`sigtest.utils.warn_external`), whatever the call path.
+    """
     what = "; ".join(reasons) if reasons else "few discordant items"
     tail = (" The p-value was raised to the exact sign-test bound (all discordant items "
             "going one way)." if floored else "")
-    warnings.warn(
+    warn_external(
         f"{test_name}: the data are too few for a bootstrap test ({what}); its size can "
         f"exceed the nominal level and its interval under-cover.{tail} Use the exact "
         "permutation test, sigtest.PairedPermutation(), which is valid at any N.",
         SmallSampleWarning,
-        stacklevel=stacklevel,
     )

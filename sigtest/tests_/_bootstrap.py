@@ -394,8 +394,7 @@ class BCaInterval(SignificanceTest):
         if np.isfinite(delta) and (self.method == "bca" or data.has_statistics):
             acceleration = jackknife_acceleration(data)
         level = float(self.confidence_level)
-        ci = bootstrap_interval(deltas, delta, level, self.method, acceleration,
-                                 stacklevel=5)
+        ci = bootstrap_interval(deltas, delta, level, self.method, acceleration)
         d = data.n_discordant
         floor = max(1.0 / (deltas.size + 1), discreteness_floor(d, "two-sided"))
         if is_degenerate(deltas):

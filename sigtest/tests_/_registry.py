@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import inspect
-import warnings
+
+from ..utils import warn_external
 
 __all__ = ["register_test", "get_test", "get_test_names"]
 
@@ -34,9 +35,9 @@ def _load_plugins():
             if ep.name not in _TESTS:
                 register_test(ep.name, factory)
         except Exception as exc:  # a broken plugin must not break sigtest
-            warnings.warn(f"The significance test {ep.name!r} declared by an installed "
+            warn_external(f"The significance test {ep.name!r} declared by an installed "
                           f"package ({ep.value}) could not be loaded: {exc}",
-                          RuntimeWarning, stacklevel=3)
+                          RuntimeWarning)
 
 
 def _base():
