@@ -215,6 +215,8 @@ class SignificanceResult:
         Returns
         -------
         ConfidenceInterval
+            ``(low, high)`` of ``delta = score_b - score_a`` at
+            ``confidence_level`` (nan bounds for a degenerate distribution).
 
         Raises
         ------
@@ -267,6 +269,12 @@ class SignificanceResult:
         ----------
         include_distribution : bool, default=False
             Also include ``null_distribution`` and ``null_weights`` (as lists).
+
+        Returns
+        -------
+        result : dict
+            The fields of the result, ``ci_low``/``ci_high`` in place of
+            ``confidence_interval``.
         """
         out = {
             "metric": self.metric,

@@ -62,7 +62,7 @@ class PairedData:
     n_samples : int
         Number of items ``N``.
     stats_a, stats_b : ndarray of shape (R, s) or None
-        float64, C-contiguous. ``R = N`` (generic path, rows multiplied by
+        Per-row sufficient statistics of A and B, float64, C-contiguous. ``R = N`` (generic path, rows multiplied by
         ``sample_weight`` if given) or ``R = C`` occupied cells (compressed).
         ``None`` for a metric without statistics (slow path).
     counts : ndarray of shape (R,) or None
@@ -152,12 +152,26 @@ class PairedData:
 
         Returns
         -------
-        float or ndarray
+        oriented : float or ndarray
+            ``x`` if the metric is a score (greater is better), ``-x`` if it
+            is a loss: positive values mean B is better.
         """
         return x if self.metric.greater_is_better else -x
 
     def totals(self):
-        """Observed column sums ``(sums_a, sums_b)``, each of shape (s,)."""
+        """Observed column sums of the statistics of A and B.
+
+        Returns
+        -------
+        sums_a, sums_b : ndarray of shape (s,)
+            The weighted sums of ``stats_a`` and ``stats_b`` over rows (cell
+            rows weighted by ``counts``): ``values(sums_a)`` is the score of A.
+
+        Raises
+        ------
+        ValueError
+            For a metric without sufficient statistics (slow path).
+        """
         if not self.has_statistics:
             raise ValueError("This metric has no sufficient statistics (slow path).")
         if self.counts is None:
@@ -165,12 +179,36 @@ class PairedData:
         return self.counts @ self.stats_a, self.counts @ self.stats_b
 
     def values(self, sums):
-        """Metric values of column ``sums`` (any leading shape), resample params."""
+        """Metric values of column sums, computed with the resample parameters.
+
+        Parameters
+        ----------
+        sums : array-like of shape (..., s)
+            Column sums of statistics (e.g. one row per resample).
+
+        Returns
+        -------
+        values : ndarray of shape (...)
+            ``metric.aggregate(sums)`` with ``resample_params`` (0/0 filled
+            silently when the user asked ``zero_division="warn"``).
+        """
         sums = np.asarray(sums, dtype=np.float64)
         return np.asarray(self.metric.aggregate(sums, **self.resample_params), dtype=np.float64)
 
     def deltas(self, sums_a, sums_b):
-        """Raw resampled differences ``values(sums_b) - values(sums_a)``."""
+        """Raw resampled differences ``values(sums_b) - values(sums_a)``.
+
+        Parameters
+        ----------
+        sums_a, sums_b : array-like of shape (..., s)
+            Column sums of the statistics of A and B, same leading shape.
+
+        Returns
+        -------
+        deltas : ndarray of shape (...)
+            ``score_b* - score_a*`` per leading index, not oriented (see
+            :meth:`orient`).
+        """
         return self.values(sums_b) - self.values(sums_a)
 
     def _row_weights(self):
@@ -191,6 +229,8 @@ class PairedData:
         Returns
         -------
         values_a, values_b : ndarray of shape (R,)
+            Per-row metric values of A and B (``aggregate`` of each
+            statistics row).
         weights : ndarray of shape (R,)
             Cell multiplicities (compressed rows), the sample weights, or ones.
             Expand with ``numpy.repeat(values, weights.astype(int))`` for
@@ -247,7 +287,9 @@ class PairedData:
         Returns
         -------
         differences : ndarray of shape (R,)
+            ``orient(value_b - value_a)`` per row: positive where B is better.
         weights : ndarray of shape (R,)
+            Row weights, as returned by :meth:`item_values`.
         """
         values_a, values_b, weights = self.item_values()
         return self.orient(values_b - values_a), weights

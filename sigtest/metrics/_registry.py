@@ -90,16 +90,17 @@ class Metric:
         The sufficient-statistic pair described in the module docstring.
     cellwise : bool, default=False
         Row statistics depend only on (true label, predicted label).
-    decomposable : bool, default=False
-        The score is the weighted mean of per-item values,
-        ``sum_i w_i v_i / sum_i w_i`` with ``v_i`` = ``aggregate`` of
-        statistics row ``i`` and ``w_i`` the sample weight (1 by default). Tests on per-item differences
-        (:class:`~sigtest.SignTest`, :class:`~sigtest.WilcoxonSignedRank`,
-        :class:`~sigtest.PairedTTest`) require it. Requires ``statistics``.
     kwargs : mapping
         Fixed keyword parameters (e.g. ``{"average": "macro"}``).
     description : str
         One line for tables and the docs.
+    decomposable : bool, default=False
+        The score is the weighted mean of per-item values,
+        ``sum_i w_i v_i / sum_i w_i`` with ``v_i`` = ``aggregate`` of
+        statistics row ``i`` and ``w_i`` the sample weight (1 by default).
+        Tests on per-item differences
+        (:class:`~sigtest.SignTest`, :class:`~sigtest.WilcoxonSignedRank`,
+        :class:`~sigtest.PairedTTest`) require it. Requires ``statistics``.
     """
 
     name: str
@@ -173,7 +174,18 @@ class Metric:
         return self.name if self.greater_is_better else "neg_" + self.name
 
     def params(self, **params) -> dict:
-        """Fixed ``kwargs`` merged with call-time ``params`` (call wins)."""
+        """Fixed ``kwargs`` merged with call-time ``params`` (call wins).
+
+        Parameters
+        ----------
+        **params
+            Call-time metric keyword arguments.
+
+        Returns
+        -------
+        params : dict
+            ``{**self.kwargs, **params}``.
+        """
         return {**self.kwargs, **params}
 
     def __call__(self, y_true, y_pred, **params) -> float:
@@ -211,6 +223,7 @@ def register_metric(
         ``statistics`` and ``aggregate`` are given, it is derived from them.
         If omitted altogether, ``register_metric`` returns a decorator.
     greater_is_better : bool, default=True
+        ``False`` for a loss (lower is better).
     response_method : str, optional
         Defaults to ``"predict"`` for ``input_type="labels"`` and
         ``"predict_proba"`` otherwise.
@@ -218,10 +231,13 @@ def register_metric(
     statistics, aggregate : callable, optional
         The fast path (see :mod:`sigtest.metrics`).
     cellwise : bool, default=False
+        Row statistics depend only on (true label, predicted label); the
+        engine then computes them once per occupied cell.
     decomposable : bool, default=False
         The score is a weighted mean of per-item values ``aggregate(row)``
         (see :class:`Metric`).
     description : str, default=""
+        One line for tables and the docs.
     overwrite : bool, default=False
         Replace an existing entry instead of raising ``ValueError``.
     **kwargs
@@ -327,6 +343,8 @@ def get_metric(name):
     Returns
     -------
     metric : Metric
+        The registered metric (a loss found by its scorer name is the plain
+        loss, ``greater_is_better=False``).
 
     Raises
     ------

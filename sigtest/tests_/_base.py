@@ -170,6 +170,9 @@ class SignificanceTest(BaseEstimator, ABC):
         Returns
         -------
         SignificanceResult
+            Scores of A and B, ``delta = score_b - score_a``, the p-value
+            (with the test's ``alternative``), the interval where the test
+            gives one, and the test's parameters and seed.
 
         Raises
         ------

@@ -31,7 +31,7 @@ __all__ = ["BergKirkpatrickBootstrap", "BooStSaBootstrap", "BCaInterval"]
 
 
 class BergKirkpatrickBootstrap(SignificanceTest):
-    r"""Paired bootstrap test of Berg-Kirkpatrick et al. (2012): is B better than A?
+    r"""Paired bootstrap test of Berg-Kirkpatrick et al. (2012) that B is better than A.
 
     Draw ``n_resamples`` test sets of ``m`` items with replacement, the same
     items for the gold labels, A and B, and compute the oriented difference
@@ -77,6 +77,8 @@ class BergKirkpatrickBootstrap(SignificanceTest):
     alternative : {"greater", "less", "two-sided"}, default="greater"
         ``"greater"``: B is better than A.
     random_state : None, int, SeedSequence or Generator, default=None
+        Seed of the resamples; the base class turns it into one integer
+        seed, so equal seeds give bit-identical results for any ``n_jobs``.
     n_jobs : int, default=None
         ``1`` runs the serial kernels; see :class:`SignificanceTest`.
 
@@ -92,8 +94,8 @@ class BergKirkpatrickBootstrap(SignificanceTest):
 
     See Also
     --------
-    BCaInterval : confidence interval of the difference.
-    PairedPermutation : exact or Monte Carlo paired permutation test.
+    BCaInterval : Confidence interval of the difference.
+    PairedPermutation : Exact or Monte Carlo paired permutation test.
 
     References
     ----------
@@ -194,11 +196,16 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         Parameters
         ----------
         data : PairedData
+            The validated paired data (from :meth:`test` or :meth:`test_paired`).
         random_state : int
+            The integer seed the base class derived from ``self.random_state``.
 
         Returns
         -------
         TestOutcome
+            The floored 2-delta p-value, the resampled raw differences as
+            ``null_distribution`` and ``n_discordant``/``pvalue_floor``/
+            ``pvalue_unfloored`` in ``details``.
         """
         n = int(data.n_samples)
         m = self._resample_size(n)
@@ -319,10 +326,17 @@ class BCaInterval(SignificanceTest):
     Parameters
     ----------
     confidence_level : float in (0, 1), default=0.95
+        Level of the two-sided interval of ``delta``.
     n_resamples : int, default=10_000
+        Number of bootstrap resamples B (>= 1).
     method : {"bca", "percentile", "basic"}, default="bca"
+        Interval method; the p-value inverts the same method.
     random_state : None, int, SeedSequence or Generator, default=None
+        Seed of the resamples; the base class turns it into one integer
+        seed, so equal seeds give bit-identical results for any ``n_jobs``.
     n_jobs : int, default=None
+        Number of numba threads while the test runs (``None``: numba's
+        default; results do not depend on it).
 
     Warns
     -----
@@ -380,11 +394,16 @@ class BCaInterval(SignificanceTest):
         Parameters
         ----------
         data : PairedData
+            The validated paired data (from :meth:`test` or :meth:`test_paired`).
         random_state : int
+            The integer seed the base class derived from ``self.random_state``.
 
         Returns
         -------
         TestOutcome
+            The interval, the p-value that inverts it (floored), the
+            bootstrap differences, the jackknife acceleration and the floor
+            details.
         """
         n = int(data.n_samples)
         deltas = self._resampled_deltas(data, "bootstrap", self.n_resamples, random_state,

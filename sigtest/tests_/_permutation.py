@@ -60,7 +60,11 @@ class PairedPermutation(SignificanceTest):
         conservative (size .014 at N = 20 for accuracy at alpha = .05); the
         mid-p is closer to the nominal level but not guaranteed below it.
     random_state : None, int, SeedSequence or Generator, default=None
+        Seed of the Monte Carlo permutations; the base class turns it into one integer
+        seed, so equal seeds give bit-identical results for any ``n_jobs``.
     n_jobs : int, default=None
+        Number of numba threads while the test runs (``None``: numba's
+        default; results do not depend on it).
 
     Warns
     -----
@@ -136,7 +140,9 @@ class PairedPermutation(SignificanceTest):
         Parameters
         ----------
         data : PairedData
+            The validated paired data (from :meth:`test` or :meth:`test_paired`).
         random_state : int
+            The integer seed the base class derived from ``self.random_state``.
 
         Returns
         -------
