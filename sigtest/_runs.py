@@ -48,9 +48,10 @@ hypothesis:
 """
 
 import numbers
-import warnings
 
 import numpy as np
+
+from .utils import warn_external
 
 __all__ = ["RUNS_MODES", "split_runs", "combine_runs"]
 
@@ -149,12 +150,12 @@ def combine_runs(targets, runs, mode):
     if mode == "pool":
         if len(counts - {1}) != 1:
             raise _n_runs_error(runs, mode)
-        warnings.warn(
+        warn_external(
             "runs='pool' (BooStSa compatibility) resamples the R copies of each item as "
             "independent items, although they share the item: its p-values are too small "
             "(a true null was rejected 21-34 % of the time at alpha=.05 with 5 runs). Use "
             "runs='average' (the default) to test the run-averaged difference.",
-            UserWarning, stacklevel=5,
+            UserWarning,
         )
         (n,) = counts - {1}
         pooled = {

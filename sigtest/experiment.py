@@ -6,6 +6,10 @@ predicts, and :meth:`Experiment.run` aligns every run to the gold labels *by
 those ids*, whatever order the items were predicted in (BooStSa stores the
 indexes but pools the runs in feed order and never uses them).
 
+The files (layout below), the manifest, its lock, the atomic writes and the
+validation of a feed live in :mod:`sigtest._store`; :class:`Experiment` is a
+thin public object over that store that runs :func:`sigtest.compare`.
+
 Store layout (a directory)::
 
     manifest.json        gold ids and labels, systems, runs (ids, file, shape)
@@ -22,128 +26,17 @@ is written, so a store never holds a run it cannot test.
 """
 
 import datetime
-import hashlib
-import json
-import math
-import os
 import platform
-import tempfile
-import time
-import uuid
-import warnings
-from contextlib import contextmanager
 from numbers import Integral
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .metrics._check_proba import check_proba
+from ._store import ExperimentStore
 
 __all__ = ["Experiment"]
 
-_FORMAT = "sigtest.experiment"
-_FORMAT_VERSION = 1
 _MISSING = ("error", "intersect")
-_TEXT_COLUMNS = ("system_a", "system_b", "metric", "test", "alternative")
-
-
-# -------------------------------------------------------------- file helpers
-def _atomic_write(path, write):
-    """Call ``write(file)`` on a temporary file next to ``path``, then replace ``path``."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def _write_json(path, obj, *, compact=False):
-    layout = {"separators": (",", ":")} if compact else {"indent": 1}
-    text = json.dumps(obj, allow_nan=False, default=_jsonable, **layout)
-    _atomic_write(path, lambda fh: fh.write(text.encode("utf-8")))
-
-
-def _jsonable(value):
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    return repr(value)
-
-
-def _finite(obj):
-    """Replace NaN/inf by None, recursively, so the JSON is strict."""
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    if isinstance(obj, dict):
-        return {str(k): _finite(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_finite(v) for v in obj]
-    if isinstance(obj, np.generic):
-        return _finite(obj.item())
-    return obj
-
-
-# ------------------------------------------------------------ input checking
-def _canonical(values, name, *, ndims=(1, 2)):
-    """A NumPy array whose dtype survives ``.tolist()`` -> JSON -> ``np.asarray``."""
-    arr = np.asarray(values)
-    if arr.dtype == object:
-        arr = np.asarray(arr.tolist())
-    if arr.ndim not in ndims or arr.shape[0] == 0 or arr.dtype.kind not in "biufU":
-        raise ValueError(
-            f"The '{name}' parameter must be a non-empty {' or '.join(f'{d}-D' for d in ndims)} "
-            f"array of numbers or strings. Got shape {arr.shape} and dtype {arr.dtype} instead."
-        )
-    return arr
-
-
-def _check_ids(ids, n, system):
-    if ids is None:
-        return list(range(n))
-    arr = _canonical(ids, "ids", ndims=(1,))
-    if arr.dtype.kind not in "iuU":
-        raise ValueError(f"The 'ids' parameter must hold integers or strings; got {arr.dtype}.")
-    if arr.shape[0] != n:
-        raise ValueError(
-            f"The 'ids' parameter has {arr.shape[0]} ids but the predictions of system "
-            f"{system!r} have {n} items."
-        )
-    ids = arr.tolist()
-    if len(set(ids)) != n:
-        dup = pd.Series(ids)[pd.Series(ids).duplicated()].unique()[:5].tolist()
-        raise ValueError(f"The 'ids' parameter holds duplicate ids, e.g. {dup}.")
-    return ids
-
-
-def _kind(values):
-    """``"str"`` or ``"int"`` for a list of ids."""
-    return "str" if values and isinstance(values[0], str) else "int"
-
-
-def _describe(arr):
-    """Plain words for what an array holds, for error messages."""
-    if arr.ndim == 2:
-        return f"{arr.shape[1]}-column probabilities"
-    return "string labels" if arr.dtype.kind == "U" else "numeric labels"
-
-
-def _check_labels_array(arr, name, system):
-    """1-D labels: strings, integers, or floats with integer values."""
-    if arr.ndim == 1 and arr.dtype.kind == "f" and not np.array_equal(arr, np.round(arr)):
-        bad = arr[arr != np.round(arr)][0]
-        raise ValueError(
-            f"The '{name}' of system {system!r} is 1-D, so it holds labels, but it holds "
-            f"non-integer numbers (e.g. {float(bad)!r}); for probabilities pass an "
-            "(n_items, n_classes) array.")
 
 
 def _describe_test(test):
@@ -227,94 +120,38 @@ class Experiment:
     """
 
     def __init__(self, path):
-        if not isinstance(path, (str, os.PathLike)):
-            raise TypeError(f"The 'path' parameter must be a str or path; got {path!r}.")
-        self.path = Path(path)
+        self._store = ExperimentStore(path)
+        self.path = self._store.path
 
     @classmethod
     def load(cls, path):
         """Open an existing store (``ValueError`` if ``path`` holds none)."""
         exp = cls(path)
-        if not exp._manifest_path.is_file():
+        if not exp._store.exists():
             raise ValueError(f"No sigtest experiment at {str(exp.path)!r} (no manifest.json).")
-        exp._read()
+        exp._store.read()
         return exp
 
     def __repr__(self):
         return f"Experiment({str(self.path)!r})"
 
-    # ---------------------------------------------------------------- manifest
-    @property
-    def _manifest_path(self):
-        return self.path / "manifest.json"
-
-    def _read(self):
-        if not self._manifest_path.is_file():
-            return {"format": _FORMAT, "format_version": _FORMAT_VERSION, "gold": None,
-                    "systems": {}}
-        manifest = json.loads(self._manifest_path.read_text(encoding="utf-8"))
-        if manifest.get("format") != _FORMAT or manifest.get("format_version") != _FORMAT_VERSION:
-            raise ValueError(f"{str(self._manifest_path)!r} is not a sigtest experiment "
-                             f"manifest of version {_FORMAT_VERSION}.")
-        return manifest
-
-    @contextmanager
-    def _lock(self, timeout=60.0):
-        """Exclusive lock file so that feeds from several processes do not race."""
-        self.path.mkdir(parents=True, exist_ok=True)
-        lock = self.path / ".manifest.lock"
-        start = time.monotonic()
-        while True:
-            try:
-                fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-                break
-            except FileExistsError:
-                if time.monotonic() - start > timeout:
-                    raise RuntimeError(
-                        f"Could not lock {str(lock)!r} within {timeout} s; if no other "
-                        "process is feeding this store, delete the file.") from None
-                time.sleep(0.05)
-        try:
-            os.close(fd)
-            yield
-        finally:
-            os.unlink(lock)
-
     @property
     def systems(self):
         """Names of the systems fed so far, in order of first feed."""
-        return list(self._read()["systems"])
+        return self._store.systems()
 
     def runs(self, system):
         """Sorted run numbers of ``system``."""
-        return sorted(int(r) for r in self._system(self._read(), system)["runs"])
+        return self._store.runs(system)
 
     def gold(self):
         """Return ``(ids, y_true)``: every item id with its gold label, in store order."""
-        manifest = self._read()
-        if manifest["gold"] is None:
-            raise ValueError("Nothing has been fed to this experiment yet.")
-        return np.asarray(manifest["gold"]["ids"]), np.asarray(manifest["gold"]["y_true"])
+        return self._store.gold()
 
     def load_run(self, system, run):
         """Return ``(ids, predictions)`` of one run, as fed."""
-        entry = self._run_entry(self._read(), system, run)
-        return np.asarray(entry["ids"]), np.load(self.path / entry["file"], allow_pickle=False)
+        return self._store.load_run(system, run)
 
-    def _system(self, manifest, system):
-        if system not in manifest["systems"]:
-            raise ValueError(
-                f"Unknown system {system!r}; the store has {list(manifest['systems'])}.")
-        return manifest["systems"][system]
-
-    def _run_entry(self, manifest, system, run):
-        runs = self._system(manifest, system)["runs"]
-        if str(run) not in runs:
-            raise ValueError(f"System {system!r} has no run {run!r}; its runs are "
-                             f"{sorted(int(r) for r in runs)}.")
-        return runs[str(run)]
-
-    # -------------------------------------------------------------------- feed
     def feed(self, system, predictions, *, y_true=None, ids=None, run=None, overwrite=False):
         """Store one run of one system.
 
@@ -363,178 +200,9 @@ class Experiment:
         :func:`sigtest.compare`); with 2-D gold distributions, the classes
         are its columns and hard predictions are column indices.
         """
-        if not isinstance(system, str) or not system:
-            raise TypeError(f"The 'system' parameter must be a non-empty str; got {system!r}.")
-        preds = _canonical(predictions, "predictions")
-        item_ids = _check_ids(ids, preds.shape[0], system)
-        gold = None
-        if y_true is not None:
-            gold = _canonical(y_true, "y_true")
-            if gold.shape[0] != preds.shape[0]:
-                raise ValueError(f"The 'y_true' parameter has {gold.shape[0]} items but the "
-                                 f"predictions of system {system!r} have {preds.shape[0]}.")
-        if run is not None and (not isinstance(run, Integral) or isinstance(run, bool)
-                                or run < 0):
-            raise ValueError(f"The 'run' parameter must be an int >= 0; got {run!r}.")
-        _check_labels_array(preds, "predictions", system)
-        if gold is not None:
-            _check_labels_array(gold, "y_true", system)
-        if preds.ndim == 2:
-            check_proba(preds, "predictions", multilabel=True)  # finite, in [0, 1]
-        if gold is not None and gold.ndim == 2:
-            check_proba(gold, "y_true", multilabel=True)
-        existed = self.path.exists()
-        try:
-            with self._lock():
-                manifest = self._read()
-                self._check_against_store(manifest, system, preds, gold, item_ids, run)
-                self._merge_gold(manifest, item_ids, gold, system)
-                self._check_classes(manifest, system, preds, run)
-                return self._store_run(manifest, system, preds, item_ids, run, overwrite)
-        except BaseException:
-            if not existed:  # a failed first feed leaves no empty store behind
-                for leftover in (self.path / "runs", self.path):
-                    try:
-                        leftover.rmdir()
-                    except OSError:
-                        pass
-            raise
+        return self._store.feed(system, predictions, y_true=y_true, ids=ids, run=run,
+                                overwrite=overwrite)
 
-    def _store_run(self, manifest, system, preds, item_ids, run, overwrite):
-        """Write the predictions, then the manifest (both atomically)."""
-        if system not in manifest["systems"]:
-            used = [int(e["key"][1:]) for e in manifest["systems"].values()]
-            # never reuse a key in use: a removed system frees its key and files
-            manifest["systems"][system] = {"key": f"s{max(used, default=-1) + 1:03d}",
-                                           "runs": {}}
-        entry = manifest["systems"][system]
-        runs = entry["runs"]
-        if run is None:
-            run = max((int(r) for r in runs), default=-1) + 1
-        run = int(run)
-        if str(run) in runs and not overwrite:
-            raise ValueError(f"System {system!r} already has run {run}; pass "
-                             "overwrite=True to replace it.")
-        old = runs.get(str(run), {}).get("file")
-        # a replaced run gets a new file, so that the manifest never points
-        # at predictions that do not match its ids, even after a crash
-        file = f"runs/{entry['key']}_r{run}" + (f"-{uuid.uuid4().hex[:8]}" if old else "")
-        file += ".npy"
-        (self.path / "runs").mkdir(exist_ok=True)
-        _atomic_write(self.path / file, lambda fh: np.save(fh, preds, allow_pickle=False))
-        runs[str(run)] = {"file": file, "ids": item_ids, "shape": list(preds.shape),
-                          "dtype": preds.dtype.str,
-                          "fed_at": datetime.datetime.now(datetime.timezone.utc).isoformat()}
-        try:
-            _write_json(self._manifest_path, manifest, compact=True)  # ids on one line
-        except BaseException:
-            (self.path / file).unlink(missing_ok=True)
-            raise
-        if old:
-            (self.path / old).unlink(missing_ok=True)
-        return run
-
-    @staticmethod
-    def _check_against_store(manifest, system, preds, gold, item_ids, run):
-        """Refuse a feed that the stored gold and runs cannot be tested with."""
-        stored = manifest["gold"]
-        if stored is None:
-            if gold is not None and gold.ndim == 1 and preds.ndim == 1 \
-                    and (gold.dtype.kind == "U") != (preds.dtype.kind == "U"):
-                raise ValueError(
-                    f"The predictions of system {system!r} hold {_describe(preds)} but "
-                    f"'y_true' holds {_describe(gold)}; they cannot be compared.")
-            return
-        store_gold = np.asarray(stored["y_true"])
-        if _kind(item_ids) != _kind(stored["ids"]):
-            given = "default ids 0..n-1" if _kind(item_ids) == "int" else "string ids"
-            raise ValueError(
-                f"The 'ids' of system {system!r} are {given} but the store's item ids are "
-                f"{'strings' if _kind(stored['ids']) == 'str' else 'integers'}.")
-        if gold is not None:
-            same = gold.ndim == store_gold.ndim and (
-                gold.shape[1] == store_gold.shape[1] if gold.ndim == 2
-                else (gold.dtype.kind == "U") == (store_gold.dtype.kind == "U"))
-            if not same:
-                raise ValueError(
-                    f"The 'y_true' given with system {system!r} holds {_describe(gold)} but "
-                    f"the store's gold holds {_describe(store_gold)}.")
-        if preds.ndim == 1 and store_gold.ndim == 1 \
-                and (preds.dtype.kind == "U") != (store_gold.dtype.kind == "U"):
-            raise ValueError(
-                f"The predictions of system {system!r} hold {_describe(preds)} but the "
-                f"store's gold holds {_describe(store_gold)}; they cannot be compared.")
-
-    @staticmethod
-    def _check_classes(manifest, system, preds, run):
-        """Probability columns must match the classes of the (merged) gold.
-
-        With 2-D gold the classes are its columns (hard predictions are
-        column indices); with 1-D gold, column ``k`` is the ``k``-th class of
-        the sorted gold labels, so every stored probability run needs as many
-        columns as the gold has classes, also after new ids extend the gold.
-        """
-        gold = np.asarray(manifest["gold"]["y_true"])
-        if gold.ndim == 2:
-            k, what = gold.shape[1], f"the gold has {gold.shape[1]} columns"
-            if preds.ndim == 1:
-                if preds.dtype.kind not in "iub" and not (
-                        preds.dtype.kind == "f" and np.array_equal(preds, np.round(preds))):
-                    raise ValueError(
-                        f"The store's gold holds {k}-column distributions, so hard predictions "
-                        f"of system {system!r} must be class indices 0..{k - 1}; got "
-                        f"{_describe(preds)}.")
-                if preds.size and (preds.min() < 0 or preds.max() >= k):
-                    raise ValueError(
-                        f"The predictions of system {system!r} must be class indices "
-                        f"0..{k - 1} ({what}); got values from {preds.min()} to {preds.max()}.")
-        else:
-            classes = np.unique(gold)
-            k = len(classes)
-            what = f"the gold has {k} classes {classes.tolist()[:10]}"
-        if preds.ndim == 2 and preds.shape[1] != k:
-            raise ValueError(
-                f"The predictions of system {system!r} have {preds.shape[1]} columns but "
-                f"{what}; every probability column must be one class.")
-        for name, entry in manifest["systems"].items():
-            for r, stored in entry["runs"].items():
-                if name == system and run is not None and int(r) == int(run):
-                    continue  # about to be replaced
-                if len(stored["shape"]) == 2 and stored["shape"][1] != k:
-                    raise ValueError(
-                        f"With the gold of this feed {what}, but run {r} of system {name!r} "
-                        f"holds {stored['shape'][1]}-column probabilities; the store could "
-                        "no longer be run. Start a new store or remove that run first.")
-
-    @staticmethod
-    def _merge_gold(manifest, ids, gold, system):
-        if manifest["gold"] is None:
-            if gold is None:
-                raise ValueError("The first feed of an experiment needs 'y_true' (the gold).")
-            manifest["gold"] = {"ids": list(ids), "y_true": gold.tolist()}
-            return
-        stored = manifest["gold"]
-        where = {i: k for k, i in enumerate(stored["ids"])}
-        if gold is None:
-            unknown = [i for i in ids if i not in where]
-            if unknown:
-                raise ValueError(
-                    f"{len(unknown)} ids of system {system!r} have no gold label (e.g. "
-                    f"{unknown[:5]}); pass y_true with these predictions.")
-            return
-        new = gold.tolist()
-        bad = [i for i, g in zip(ids, new) if i in where and stored["y_true"][where[i]] != g]
-        if bad:
-            raise ValueError(
-                f"The 'y_true' given with system {system!r} disagrees with the stored gold on "
-                f"{len(bad)} ids (e.g. {bad[:5]}).")
-        for i, g in zip(ids, new):
-            if i not in where:
-                where[i] = len(stored["ids"])
-                stored["ids"].append(i)
-                stored["y_true"].append(g)
-
-    # ------------------------------------------------------------------ remove
     def remove(self, system, run=None):
         """Remove one run of a system, or the whole system, from the store.
 
@@ -562,68 +230,7 @@ class Experiment:
             No store at ``path``, an unknown system, or a run the system
             does not have (the message names it and lists what exists).
         """
-        if not isinstance(system, str):
-            raise TypeError(f"The 'system' parameter must be a str; got {system!r}.")
-        if run is not None and (not isinstance(run, Integral) or isinstance(run, bool)):
-            raise TypeError(f"The 'run' parameter must be an int or None; got {run!r}.")
-        if not self._manifest_path.is_file():
-            raise ValueError(f"No sigtest experiment at {str(self.path)!r} (no manifest.json).")
-        with self._lock():
-            manifest = self._read()
-            entry = self._system(manifest, system)
-            if run is None:
-                numbers = sorted(int(r) for r in entry["runs"])
-            else:
-                self._run_entry(manifest, system, run)
-                numbers = [int(run)]
-            files = [entry["runs"][str(r)]["file"] for r in numbers]
-            for r in numbers:
-                del entry["runs"][str(r)]
-            if not entry["runs"]:
-                del manifest["systems"][system]
-            _write_json(self._manifest_path, manifest, compact=True)
-            for file in files:
-                (self.path / file).unlink(missing_ok=True)
-        return numbers
-
-    # --------------------------------------------------------------------- run
-    def _aligned(self, manifest, names, on_missing):
-        """Gold and every run's predictions on the common ids, in sorted-id order."""
-        gold_ids = pd.Index(manifest["gold"]["ids"])
-        keep = np.ones(len(gold_ids), dtype=bool)
-        for name in names:
-            for r, entry in manifest["systems"][name]["runs"].items():
-                covered = np.zeros(len(gold_ids), dtype=bool)
-                covered[gold_ids.get_indexer(entry["ids"])] = True  # feed checked: all >= 0
-                if not covered.all() and on_missing == "error":
-                    miss = gold_ids[np.flatnonzero(~covered)[:5]].tolist()
-                    raise ValueError(
-                        f"Run {r} of system {name!r} lacks {int((~covered).sum())} of the "
-                        f"{len(gold_ids)} gold ids (e.g. {miss}); feed them, or pass "
-                        "on_missing='intersect' to test on the ids every run has.")
-                keep &= covered
-        if not keep.any():
-            raise ValueError(f"The runs of systems {names} have no item id in common.")
-        if not keep.all():
-            warnings.warn(f"on_missing='intersect': testing on the {int(keep.sum())} ids that "
-                          f"every run has; {int((~keep).sum())} of {len(gold_ids)} gold ids "
-                          "dropped.", UserWarning, stacklevel=3)
-        # items in sorted-id order, whatever order the gold was fed in: the bootstrap
-        # resamples positions, so a canonical order makes results independent of feeds
-        where = np.flatnonzero(keep)
-        where = where[np.argsort(np.asarray(gold_ids[where].tolist()), kind="stable")]
-        common = gold_ids[where]
-        y = np.asarray(manifest["gold"]["y_true"])[where]
-        preds, run_numbers = {}, {}
-        for name in names:
-            runs = manifest["systems"][name]["runs"]
-            run_numbers[name] = sorted(int(r) for r in runs)
-            preds[name] = []
-            for r in run_numbers[name]:
-                entry = runs[str(r)]
-                values = np.load(self.path / entry["file"], allow_pickle=False)
-                preds[name].append(values[pd.Index(entry["ids"]).get_indexer(common)])
-        return y, common, preds, run_numbers
+        return self._store.remove(system, run)
 
     def run(self, *, metrics=("accuracy", "f1_macro"), test=None, pairs="all", baseline=None,
             correction="holm", runs="average", alpha=0.05, systems=None, on_missing="error",
@@ -683,7 +290,8 @@ class Experiment:
         from ._compare import compare
         from .tests_ import get_test
 
-        manifest = self._read()
+        store = self._store
+        manifest = store.read()
         if manifest["gold"] is None:
             raise ValueError("Nothing has been fed to this experiment yet.")
         if isinstance(systems, str):
@@ -692,11 +300,11 @@ class Experiment:
         if len(set(names)) != len(names):
             raise ValueError(f"The 'systems' parameter names a system twice: {names}.")
         for name in names:
-            self._system(manifest, name)
-        with self._lock():  # no feed may replace a file while it is read
-            manifest = self._read()
-            y, common, preds, run_numbers = self._aligned(manifest, names, on_missing)
-            files = {n: {str(r): self._digest(manifest, n, r) for r in rs}
+            store.system(manifest, name)
+        with store.lock():  # no feed may replace a file while it is read
+            manifest = store.read()
+            y, common, preds, run_numbers = store.aligned(manifest, names, on_missing)
+            files = {n: {str(r): store.digest(manifest, n, r) for r in rs}
                      for n, rs in run_numbers.items()}
         several = any(len(v) > 1 for v in run_numbers.values())
         if runs == "each" and several and len({tuple(v) for v in run_numbers.values()}) > 1:
@@ -711,8 +319,7 @@ class Experiment:
                          baseline=baseline, correction=correction, alpha=alpha, n_jobs=n_jobs,
                          random_state=seed, verbose=verbose, runs=runs, **extra)
         frame = result.to_frame()
-        _atomic_write(self.path / "results.tsv", lambda fh: fh.write(
-            frame.to_csv(sep="\t", index=False, na_rep="NaN").encode("utf-8")))
+        store.write_results(frame)
         params = dict(metrics=result.metrics, test=_describe_test(test), tests=result.tests,
                       pairs=pairs, baseline=baseline, correction=correction, runs=runs,
                       alpha=alpha, systems=names, on_missing=on_missing, n_jobs=n_jobs,
@@ -734,13 +341,8 @@ class Experiment:
         }
         if result.n_runs > 1:
             outcomes["runs_summary"] = result.runs_summary().to_dict(orient="records")
-        _write_json(self.path / "outcomes.json", _finite(outcomes))
+        store.write_outcomes(outcomes)
         return result
-
-    def _digest(self, manifest, system, run):
-        file = manifest["systems"][system]["runs"][str(run)]["file"]
-        digest = hashlib.sha256((self.path / file).read_bytes()).hexdigest()
-        return {"file": file, "sha256": digest}
 
     @staticmethod
     def _letters(result, run_numbers):
@@ -760,18 +362,8 @@ class Experiment:
     # ----------------------------------------------------------------- results
     def load_results(self):
         """The table of the last :meth:`run`, read from ``results.tsv``."""
-        path = self.path / "results.tsv"
-        if not path.is_file():
-            raise ValueError(f"No results in {str(self.path)!r}; call run() first.")
-        columns = pd.read_csv(path, sep="\t", nrows=0).columns
-        # names stay text (a system called "NA" or "NaN"); every other column is numeric
-        return pd.read_csv(path, sep="\t", keep_default_na=False,
-                           na_values={c: ["NaN"] for c in columns if c not in _TEXT_COLUMNS},
-                           dtype={c: str for c in _TEXT_COLUMNS if c in columns})
+        return self._store.load_results()
 
     def load_outcomes(self):
         """The ``outcomes.json`` of the last :meth:`run`, as a dict."""
-        path = self.path / "outcomes.json"
-        if not path.is_file():
-            raise ValueError(f"No outcomes in {str(self.path)!r}; call run() first.")
-        return json.loads(path.read_text(encoding="utf-8"))
+        return self._store.load_outcomes()

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import sigtest.experiment as experiment_module
+import sigtest._store as store_module
 from sigtest import BCaInterval, Experiment, PairedPermutation, compare
 from sigtest.cli import main
 
@@ -264,7 +264,7 @@ def test_failed_write_keeps_the_old_manifest(tmp_path, data, monkeypatch):
         fh.write(b"partial")
         raise OSError("disk full")
 
-    monkeypatch.setattr(experiment_module.np, "save", broken)
+    monkeypatch.setattr(store_module.np, "save", broken)
     with pytest.raises(OSError, match="disk full"):
         exp.feed("B", systems["B"])
     assert (tmp_path / "manifest.json").read_text() == before
@@ -277,7 +277,7 @@ def test_failed_write_keeps_the_old_manifest(tmp_path, data, monkeypatch):
     def no_manifest(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(experiment_module, "_write_json", no_manifest)
+    monkeypatch.setattr(store_module, "write_json", no_manifest)
     with pytest.raises(OSError, match="disk full"):
         exp.feed("B", systems["C"][::-1], ids=np.arange(300)[::-1], run=0, overwrite=True)
     ids, pred = exp.load_run("B", 0)
@@ -516,7 +516,7 @@ def test_remove_writes_the_manifest_before_deleting(tmp_path, data, monkeypatch)
     def no_manifest(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(experiment_module, "_write_json", no_manifest)
+    monkeypatch.setattr(store_module, "write_json", no_manifest)
     with pytest.raises(OSError, match="disk full"):
         exp.remove("B")
     assert _snapshot(tmp_path) == before  # the manifest and the run file are intact

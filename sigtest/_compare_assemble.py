@@ -1,0 +1,97 @@
+"""Assemble the rows of a comparison: orientation, frame, corrections, result."""
+
+import math
+from numbers import Integral
+
+import numpy as np
+import pandas as pd
+
+from ._compare_plan import _default_resamples
+from ._compare_run import _reemit
+from ._comparison_result import FRAME_COLUMNS, ComparisonResult
+from ._corrections import adjust_pvalues
+from .utils import warn_external
+
+
+def _reorient(values):
+    """A row of the pair (B, A) from the row of (A, B): exact, no new test."""
+    out = dict(values)
+    out["score_a"], out["score_b"] = values["score_b"], values["score_a"]
+    out["delta"] = -values["delta"]
+    out["ci_low"], out["ci_high"] = -values["ci_high"], -values["ci_low"]
+    return out
+
+
+def _warn_small_b(frame_rows, specs, m_eff, alpha):
+    """UserWarning when a Monte Carlo p-value cannot reach ``alpha`` after correction."""
+    for si, (sname, ptest, *_) in enumerate(specs):
+        b = (ptest.get_params(deep=False).get("n_resamples")
+             if hasattr(ptest, "get_params") else None)
+        if not isinstance(b, Integral):
+            continue
+        mc = [r for k, r in frame_rows if k == si and r is not None and "exact" not in r]
+        if mc and m_eff / (b + 1) > alpha:
+            need = int(math.ceil(m_eff / alpha - 1e-9)) - 1
+            good = _default_resamples(m_eff, alpha, 9999)
+            warn_external(
+                f"Test {sname!r}: with n_resamples={b}, the smallest Monte Carlo p-value "
+                f"1/(B+1) times the {m_eff} comparisons of a family is "
+                f"{m_eff / (b + 1):.3g} > alpha={alpha}: no pair can be significant after "
+                f"the correction. n_resamples >= {need} is needed, {good} recommended "
+                "(smallest adjusted p <= alpha/10).",
+                UserWarning,
+            )
+
+
+def assemble(plan, out, *, alpha, correction, pairs, ci, result_kwargs):
+    """The :class:`ComparisonResult` of a plan from the rows its jobs returned.
+
+    Rows computed in a pair's canonical orientation are re-oriented exactly
+    to the order given; the worker warnings are re-emitted once per message;
+    p-values are corrected per (run, metric, test) family.
+    """
+    names, metric_objs, specs, pair_idx = plan.names, plan.metric_objs, plan.specs, plan.pair_idx
+    multi = plan.multi
+    results = {}
+    for key, values, _, _ in out:
+        pi = key[2]
+        results[key] = values if plan.canon[pi] == pair_idx[pi] else _reorient(values)
+    _reemit([(f"{names[pair_idx[k[2]][0]]} vs {names[pair_idx[k[2]][1]]}, "
+              f"{metric_objs[k[1]].name}, {specs[k[3]][0]}" + (f", run {k[0]}" if multi else ""),
+              w) for k, _, _, w in out])
+    _warn_small_b([(k[3], resampling) for k, _, resampling, _ in out], plan.run_specs,
+                  plan.m_eff, alpha)
+
+    records = []
+    for key in sorted(results):
+        r, mi, pi, si = key
+        i, j = pair_idx[pi]
+        records.append({
+            **({"run": r} if multi else {}),
+            "system_a": names[i],
+            "system_b": names[j],
+            "metric": metric_objs[mi].name,
+            "test": specs[si][0],
+            **results[key],
+        })
+    frame = pd.DataFrame.from_records(records)
+    frame["pvalue_adj"] = np.nan
+    groups = ["run", "metric", "test"] if multi else ["metric", "test"]
+    for _, idx in frame.groupby(groups, sort=False).groups.items():
+        frame.loc[idx, "pvalue_adj"] = adjust_pvalues(frame.loc[idx, "pvalue"].to_numpy(),
+                                                      correction)
+    frame["significant"] = (frame["pvalue_adj"] <= alpha).to_numpy()
+    frame = frame[(["run"] if multi else []) + FRAME_COLUMNS].reset_index(drop=True)
+    return ComparisonResult(
+        frame,
+        systems=names,
+        metrics=[m.name for m in metric_objs],
+        tests=[s[0] for s in specs],
+        greater_is_better={m.name: m.greater_is_better for m in metric_objs},
+        alpha=alpha,
+        correction=correction,
+        pairs=pairs,
+        n_runs=len(plan.comparisons),
+        ci=ci,
+        **result_kwargs,
+    )

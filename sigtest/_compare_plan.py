@@ -1,0 +1,485 @@
+"""Plan of a comparison (pure): validation, pairs, seeds and the job list.
+
+Everything :func:`sigtest.compare` decides before running a test: the
+metrics, tests, pairs and their canonical orientation, the class set, the
+per-metric keyword arguments, and one child seed per (run, pair, test role)
+drawn in canonical sorted pair order. Nothing here runs a test; the jobs are
+executed by :mod:`sigtest._compare_run` and the rows turned into a result by
+:mod:`sigtest._compare_assemble`.
+"""
+
+import itertools
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import joblib
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+
+from ._runs import combine_runs, split_runs
+from .metrics import Metric, get_metric
+from .utils import warn_external
+from .utils.validation import spawn_seeds
+
+#: Test parameters that switch a test to its single-threaded kernels, tried in
+#: this order when joblib runs several jobs at once (see ``_serial_params``).
+_SERIAL_KNOBS = (("parallel", False), ("n_jobs", 1))
+
+
+# ----------------------------------------------------------------- validation
+def _check_metrics(metrics):
+    if isinstance(metrics, (str, Metric)):
+        metrics = [metrics]
+    metrics = [get_metric(m) for m in metrics]
+    if not metrics:
+        raise ValueError("The 'metrics' parameter must name at least one metric.")
+    names = [m.name for m in metrics]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ValueError(f"The 'metrics' parameter lists {dup} more than once.")
+    return metrics
+
+
+def _test_name(test):
+    name = getattr(type(test), "_test_name", None)
+    return name() if callable(name) else type(test).__name__
+
+
+def _default_resamples(m, alpha, floor):
+    """Monte Carlo resamples so that ``m / (B + 1) <= alpha / 10``: ``max(floor, ceil(10 m / alpha) - 1)``."""
+    return max(int(floor), int(math.ceil(10.0 * m / alpha - 1e-9)) - 1)
+
+
+def _check_tests(test, *, m=1, m_ci=1, alpha=0.05, simultaneous=False):
+    """Normalise ``test`` to a list of (name, pvalue_test, interval_test or None).
+
+    With ``test=None`` the defaults get enough resamples for the family size
+    ``m`` (see :func:`compare`, Notes); with ``simultaneous`` the default
+    interval test gets enough for the Bonferroni level over ``m_ci`` pairs.
+    """
+    from .tests_ import BCaInterval, PairedPermutation, get_test
+
+    if test is None:
+        b_ci = BCaInterval().n_resamples
+        if simultaneous:
+            b_ci = _default_resamples(m_ci, alpha, b_ci)
+        test = (PairedPermutation(n_resamples=_default_resamples(m, alpha, 9999)),
+                BCaInterval(n_resamples=b_ci))
+    raw = list(test) if isinstance(test, list) else [test]  # a tuple is one (p, CI) pair
+    if not raw:
+        raise ValueError("The 'test' parameter must hold at least one test.")
+    specs = []
+    for item in raw:
+        pair = item if isinstance(item, tuple) else (item, None)
+        # registered names (get_test_names()) are accepted wherever a test is
+        pair = tuple(get_test(t) if isinstance(t, str) else t for t in pair)
+        if len(pair) != 2 or not all(
+            t is None or callable(getattr(t, "test", None)) for t in pair
+        ) or pair[0] is None:
+            raise TypeError(
+                "The 'test' parameter must be a SignificanceTest, a (pvalue_test, "
+                f"interval_test) tuple of them, or a list of these. Got {item!r} instead."
+            )
+        name = _test_name(pair[0]) + ("" if pair[1] is None else "+" + _test_name(pair[1]))
+        specs.append([name, pair[0], pair[1]])
+    names = [s[0] for s in specs]
+    for k, spec in enumerate(specs):
+        if names.count(spec[0]) > 1:
+            spec[0] = f"{spec[0]}#{names[:k + 1].count(spec[0])}"
+    return [tuple(s) for s in specs]
+
+
+def _check_targets(y_true):
+    """Ground truth by input type, and the class set for 2-D predictions."""
+    y = np.asarray(y_true)
+    if y.ndim == 1:
+        if y.shape[0] == 0:
+            raise ValueError("The 'y_true' parameter is empty.")
+        return {"labels": y}, None
+    if y.ndim == 2:
+        return (
+            {"labels": np.argmax(y, axis=1), "proba": y.astype(np.float64),
+             "multilabel": y},
+            np.arange(y.shape[1]),
+        )
+    raise ValueError(
+        "The 'y_true' parameter must be 1-D labels or a 2-D (n_samples, n_classes) "
+        f"array of probabilities. Got shape {y.shape} instead."
+    )
+
+
+def _check_predictions(predictions, n_samples):
+    """Return ``{name: [run, ...]}`` in input order."""
+    if isinstance(predictions, pd.DataFrame):
+        dup = predictions.columns[predictions.columns.duplicated()].tolist()
+        if dup:
+            raise ValueError(f"The 'predictions' DataFrame has duplicate system names {dup}.")
+        items = [(col, predictions[col].to_numpy()) for col in predictions.columns]
+    elif isinstance(predictions, Mapping):
+        items = list(predictions.items())
+    else:
+        raise TypeError(
+            "The 'predictions' parameter must be a mapping name -> predictions or a "
+            f"DataFrame with one column per system. Got {type(predictions).__name__} instead."
+        )
+    names = [str(name) for name, _ in items]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ValueError(f"Duplicate system names {dup} in 'predictions'.")
+    if len(items) < 2:
+        raise ValueError(
+            f"The 'predictions' parameter must hold at least two systems. Got {len(items)}."
+        )
+    return {str(name): split_runs(str(name), value, n_samples) for name, value in items}
+
+
+def _check_pairs(names, pairs, baseline):
+    """Pairs of indices ``(a, b)``: A is the baseline (or the earlier system)."""
+    if pairs == "all":
+        if baseline is not None:
+            raise ValueError(
+                "The 'baseline' parameter is only used with pairs='baseline'; got "
+                f"baseline={baseline!r} with pairs='all'."
+            )
+        return list(itertools.combinations(range(len(names)), 2))
+    if baseline is None:
+        raise ValueError(
+            "pairs='baseline' needs the 'baseline' parameter (a system name or a list)."
+        )
+    base = [baseline] if isinstance(baseline, str) else list(baseline)
+    unknown = [b for b in base if b not in names]
+    if unknown or not base:
+        raise ValueError(
+            f"Unknown baseline {unknown if unknown else baseline!r}; systems are {names}."
+        )
+    others = [i for i, n in enumerate(names) if n not in base]
+    if not others:
+        raise ValueError("pairs='baseline' needs at least one system that is not a baseline.")
+    return [(names.index(b), i) for b in dict.fromkeys(base) for i in others]
+
+
+def _label_union(y, preds, names):
+    try:
+        return np.unique(np.concatenate([np.asarray(y).ravel()] + [np.ravel(p) for p in preds]))
+    except TypeError as exc:
+        raise ValueError(
+            f"The labels of y_true and of the systems {names} cannot be compared "
+            f"(mixed types?): {exc}"
+        ) from None
+
+
+def _as_runs(value):
+    """One system's predictions in a comparison as a list of runs."""
+    return list(value) if isinstance(value, list) else [value]
+
+
+def _views(targets, systems, metrics, classes):
+    """Stack the runs of every system once per metric input type.
+
+    Returns ``{input_type: (y, [stacked runs (R_s, N, ...) per system])}``.
+    """
+    views = {}
+    for itype in dict.fromkeys(m.input_type for m in metrics):
+        first = next(m.name for m in metrics if m.input_type == itype)
+        if itype == "labels":
+            y = targets["labels"]
+            stacks = []
+            for name, value in systems.items():
+                runs = []
+                for p in _as_runs(value):
+                    if p.ndim == 2:
+                        cls = classes
+                        if cls is None:
+                            cls = np.unique(y)
+                            if len(cls) != p.shape[1]:
+                                raise ValueError(
+                                    f"System {name!r} gives {p.shape[1]} probability columns "
+                                    f"but y_true has {len(cls)} classes; cannot map columns "
+                                    "to labels."
+                                )
+                        p = cls[np.argmax(p, axis=1)]
+                    runs.append(p)
+                stacks.append(np.stack(runs))
+            views[itype] = (y, stacks)
+            continue
+        if itype not in targets:
+            raise ValueError(
+                f"Metric {first!r} needs y_true as an (n_samples, n_classes) array "
+                "(soft targets); got 1-D labels."
+            )
+        y = targets[itype]
+        hard = [n for n, v in systems.items() if any(p.ndim != 2 for p in _as_runs(v))]
+        if hard:
+            raise ValueError(
+                f"Metric {first!r} needs (n_samples, n_classes) probability predictions "
+                f"from every system, but system(s) {hard} give hard labels (mixing hard and "
+                "soft predictions)."
+            )
+        bad = [n for n, v in systems.items()
+               if any(p.shape[1] != y.shape[1] for p in _as_runs(v))]
+        if bad:
+            raise ValueError(
+                f"System(s) {bad} have a number of columns different from y_true's "
+                f"{y.shape[1]} (metric {first!r})."
+            )
+        views[itype] = (y, [np.stack([np.asarray(p, dtype=np.float64) for p in _as_runs(v)])
+                            for v in systems.values()])
+    return views
+
+
+def _class_sets(view_list, names, classes, labels):
+    """The class set of hard-label metrics and the union of every label seen.
+
+    The class set is ``labels`` if given, else the labels present in
+    ``y_true`` (the gold set; the column indices for 2-D ``y_true``), the
+    same for every pair and run. Labels a system predicts outside it are
+    reported with a ``UserWarning`` (they count for no class).
+    """
+    hard = [v["labels"] for v in view_list if "labels" in v]
+    if not hard:
+        return None, None
+    y = hard[0][0]
+    if labels is not None:
+        class_set = np.asarray(labels)
+        if class_set.ndim != 1 or class_set.shape[0] == 0:
+            raise ValueError("The 'labels' parameter must be a non-empty 1-D array-like.")
+        if np.unique(class_set).shape[0] != class_set.shape[0]:
+            raise ValueError("The 'labels' parameter must not contain duplicates.")
+    elif classes is not None:
+        class_set = np.asarray(classes)
+    else:
+        class_set = _label_union(y, [], names)
+    per_system = [np.concatenate([st[s].ravel() for _, st in hard]) for s in range(len(names))]
+    union = _label_union(class_set, [y, *per_system], names)
+    unseen = {}
+    for name, pred in zip(names, per_system):
+        extra = np.setdiff1d(np.unique(pred), class_set)
+        if extra.size:
+            unseen[name] = extra.tolist()
+    if unseen:
+        where = "the 'labels' given" if labels is not None else "the gold labels (y_true)"
+        warn_external(
+            f"System(s) {list(unseen)} predict labels absent from {where}: "
+            + "; ".join(f"{n}: {v[:10]}" for n, v in unseen.items())
+            + ". They are not counted as classes (an item predicted so is a miss for its "
+            "true class); pass labels= to set the class set explicitly.",
+            UserWarning,
+        )
+    return class_set, union
+
+
+def _metric_labels(metric, class_set, union, user_labels):
+    """Labels passed to one metric: the class set for class-averaged metrics."""
+    if metric.input_type != "labels":
+        return None
+    if not metric.has_statistics:
+        return None if user_labels is None else class_set
+    if "average" in metric.kwargs:
+        return class_set
+    return union  # e.g. accuracy: no class average; every label seen must be valid
+
+
+def _uses_pos_label(metric):
+    return metric.kwargs.get("average") == "binary"
+
+
+def _check_pos_label(metrics, pos_label):
+    binary = [m.name for m in metrics if _uses_pos_label(m)]
+    if pos_label is None:
+        if binary:
+            raise ValueError(
+                f"Metric(s) {binary} score one class (average='binary'): pass its label with "
+                "the 'pos_label' parameter."
+            )
+        return {}
+    others = [m.name for m in metrics if not _uses_pos_label(m)]
+    if others:
+        raise ValueError(
+            f"The 'pos_label' parameter is only used by one-class metrics ('f1', 'precision', "
+            f"'recall'); metric(s) {others} do not use it. Remove pos_label or those metrics."
+        )
+    return {"pos_label": pos_label}
+
+
+# ----------------------------------------------------------------------- jobs
+def _unspent(random_state):
+    """A copy of a ``SeedSequence``, so that spawning does not change the caller's.
+
+    ``SeedSequence.spawn`` advances the parent; without the copy, passing the
+    same object twice (or calling :meth:`ComparisonResult.recompare`) would
+    give other seeds, unlike a single test, which only reads it.
+    """
+    if isinstance(random_state, np.random.SeedSequence):
+        return np.random.SeedSequence(
+            entropy=random_state.entropy, spawn_key=random_state.spawn_key,
+            pool_size=random_state.pool_size,
+            n_children_spawned=random_state.n_children_spawned,
+        )
+    return random_state
+
+
+def _serial_params(test):
+    """Parameters that make ``test`` use single-threaded kernels, if it has any."""
+    params = test.get_params(deep=False)
+    return {k: v for k, v in _SERIAL_KNOBS if k in params}
+
+
+def _seeded(test, seed, serial):
+    """A clone of ``test`` with its ``random_state`` (if it has one) set to ``seed``."""
+    test = clone(test)
+    seeded = {"random_state": seed} if "random_state" in test.get_params(deep=False) else {}
+    test.set_params(**seeded, **(_serial_params(test) if serial else {}))
+    return test
+
+
+def _two_sided(test):
+    """A clone of ``test`` set to ``alternative="two-sided"`` (pairs="all")."""
+    params = test.get_params(deep=False) if hasattr(test, "get_params") else {}
+    if "alternative" not in params or params["alternative"] == "two-sided":
+        return test
+    out = clone(test)
+    try:
+        out.set_params(alternative="two-sided")
+        validate = getattr(out, "_validate_params", None)
+        if validate is not None:
+            validate()
+    except (ValueError, TypeError) as exc:
+        raise ValueError(
+            f"pairs='all' tests every pair two-sided (the order of the systems carries no "
+            f"meaning), but {type(test).__name__} cannot be two-sided: {exc} Use "
+            "pairs='baseline' for a one-sided test of candidates against a baseline."
+        ) from None
+    return out
+
+
+def _with_level(test, level):
+    """A clone of ``test`` at ``confidence_level=level`` if it has that parameter."""
+    params = test.get_params(deep=False) if hasattr(test, "get_params") else {}
+    if "confidence_level" not in params:
+        return test, False
+    return clone(test).set_params(confidence_level=level), True
+
+
+def _plain(test):
+    """Whether ``test`` is a SignificanceTest that does not override ``test``."""
+    from .tests_._base import SignificanceTest
+
+    return isinstance(test, SignificanceTest) and type(test).test is SignificanceTest.test
+
+
+def _check_runs_tests(runs, runs_mode, metrics, specs):
+    if runs_mode != "average" or all(len(r) == 1 for r in runs.values()):
+        return
+    slow = [m.name for m in metrics if not m.has_statistics]
+    if slow:
+        raise ValueError(
+            f"runs='average' averages per-item sufficient statistics over runs, but "
+            f"metric(s) {slow} have none; use runs='each' (one test per run)."
+        )
+    custom = [name for name, pt, it in specs
+              if not _plain(pt) or (it is not None and not _plain(it))]
+    if custom:
+        raise ValueError(
+            f"runs='average' runs the tests on run-averaged statistics, which test(s) "
+            f"{custom} (overriding test()) cannot take; use runs='each'."
+        )
+
+
+@dataclass(frozen=True)
+class ComparePlan:
+    """What a comparison will run, decided before any test runs.
+
+    ``tasks`` holds one ``(views, i, j, jobs)`` per (run, pair), ``i`` and
+    ``j`` in the pair's canonical orientation; each job is ``(key, metric,
+    metric_kwargs, pvalue_test, interval_test, two_sided, level,
+    has_level)`` with ``key = (run, metric index, pair index, test index)``
+    and the tests already seeded.
+    """
+
+    names: list
+    metric_objs: list
+    specs: list
+    run_specs: list
+    pair_idx: list
+    canon: list
+    comparisons: list
+    multi: bool
+    m_eff: int
+    tasks: list
+
+
+def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction, alpha,
+                    n_jobs, random_state, runs_mode, labels, pos_label, ci, targets):
+    """Validate the options and build the job list of a comparison (no test runs)."""
+    metric_objs = _check_metrics(metrics)
+    pos_params = _check_pos_label(metric_objs, pos_label)
+    names = list(runs)
+    pair_idx = _check_pairs(names, pairs, baseline)
+    m = len(pair_idx)
+    m_eff = m if correction is not None else 1
+    simultaneous = ci == "simultaneous"
+    specs = _check_tests(test, m=m_eff, m_ci=m, alpha=alpha, simultaneous=simultaneous)
+    _check_runs_tests(runs, runs_mode, metric_objs, specs)
+    comparisons = combine_runs(targets, runs, runs_mode)
+    multi = len(comparisons) > 1
+    two_sided = pairs == "all"
+    level = 1.0 - alpha / m if simultaneous else None
+
+    # tests as run: two-sided for pairs="all"; simultaneous level on the interval
+    run_specs = []
+    for sname, ptest, itest in specs:
+        if two_sided:
+            ptest = _two_sided(ptest)
+        has_level = False
+        if level is not None:
+            if itest is None:
+                ptest, has_level = _with_level(ptest, level)
+            else:
+                itest, has_level = _with_level(itest, level)
+        run_specs.append((sname, ptest, itest, has_level))
+
+    # canonical orientation (names sorted for pairs="all"; baseline first
+    # otherwise) and seeds in canonical pair order: results do not depend on
+    # the order in which systems are listed
+    canon = [(i, j) if (pairs != "all" or names[i] < names[j]) else (j, i)
+             for i, j in pair_idx]
+    seed_order = sorted(range(m), key=lambda p: (names[canon[p][0]], names[canon[p][1]]))
+
+    n_roles = sum(1 if s[2] is None else 2 for s in specs)
+    seeds = iter(spawn_seeds(_unspent(random_state), len(comparisons) * m * n_roles))
+    serial = joblib.effective_n_jobs(n_jobs) > 1
+
+    view_list = [_views(tg, systems, metric_objs, classes) for tg, systems in comparisons]
+    class_set, union = _class_sets(view_list, names, classes, labels)
+    metric_kwargs = []
+    for metric in metric_objs:
+        kw = dict(pos_params)
+        lab = _metric_labels(metric, class_set, union, labels)
+        if lab is not None:
+            kw["labels"] = lab
+        metric_kwargs.append(kw)
+
+    tasks, jobs_by_pair = [], {}
+    for r in range(len(comparisons)):
+        # seeds in the fixed order run -> canonical pair -> test (p-value,
+        # interval); every metric of a pair uses the pair's seeds, i.e. the
+        # same resamples, so metrics sharing statistics share the kernel work
+        for pi in seed_order:
+            pair_seeds = [(next(seeds), None if itest is None else next(seeds))
+                          for _, _, itest, _ in run_specs]
+            for mi, metric in enumerate(metric_objs):
+                for si, (sname, ptest, itest, has_level) in enumerate(run_specs):
+                    ps, is_ = pair_seeds[si]
+                    pt = _seeded(ptest, ps, serial)
+                    it = None if itest is None else _seeded(itest, is_, serial)
+                    jobs_by_pair.setdefault((r, pi), []).append(
+                        ((r, mi, pi, si), metric, metric_kwargs[mi], pt, it, two_sided, level,
+                         has_level))
+    for (r, pi), jobs in jobs_by_pair.items():
+        i, j = canon[pi]
+        tasks.append((view_list[r], i, j, jobs))
+    return ComparePlan(names=names, metric_objs=metric_objs, specs=specs, run_specs=run_specs,
+                       pair_idx=pair_idx, canon=canon, comparisons=comparisons, multi=multi,
+                       m_eff=m_eff, tasks=tasks)

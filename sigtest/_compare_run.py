@@ -1,0 +1,113 @@
+"""Run the jobs of a comparison plan with joblib, and bring back compact rows."""
+
+import math
+import warnings
+
+import joblib
+import numpy as np
+
+from ._compare_plan import _plain, _test_name
+from ._engine.paired import prepare_paired, prepare_paired_runs
+from .utils import warn_external
+
+
+def _run_test(test, paired, y, a, b, metric, kwargs):
+    if paired is not None:
+        return test.test_paired(paired)
+    return test.test(y, a, b, metric=metric, **kwargs)
+
+
+def _interval(res, level, has_level, test_name):
+    """CI and its level from a result; ``level`` set: simultaneous intervals."""
+    ci = res.confidence_interval
+    finite = np.isfinite(ci.low) or np.isfinite(ci.high)
+    if level is not None and not has_level and finite:
+        if res.resampling != "bootstrap":
+            raise ValueError(
+                f"ci='simultaneous' needs an interval test with a 'confidence_level' "
+                f"parameter (or a bootstrap distribution); {test_name!r} has neither."
+            )
+        ci = res.ci(level)
+        return ci, level
+    got = res.confidence_level
+    return ci, (float(got) if (finite and got is not None) else math.nan)
+
+
+def _pair_task(views, i, j, jobs):
+    """Run every (metric, test) job of one pair; return compact rows.
+
+    ``i`` and ``j`` are in the canonical orientation of the pair. Null
+    distributions are dropped here, in the worker, so that only a few
+    numbers per job travel back to the parent process.
+    """
+    from ._engine.paired import prepare_paired_runs
+
+    rows = []
+    for (key, metric, kwargs, pvalue_test, interval_test, two_sided, level,
+         has_level) in jobs:
+        y, stacks = views[metric.input_type]
+        y, a_runs, b_runs = np.array(y), np.array(stacks[i]), np.array(stacks[j])
+        a, b = a_runs[0], b_runs[0]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            # the paired statistics are prepared once for both tests (what
+            # ``test`` would compute twice); results are the same
+            paired = None
+            if len(a_runs) > 1 or len(b_runs) > 1:
+                paired = prepare_paired_runs(y, a_runs, b_runs, metric, **kwargs)
+            elif _plain(pvalue_test) and (interval_test is None or _plain(interval_test)):
+                paired = prepare_paired(y, a, b, metric, **kwargs)
+            res = _run_test(pvalue_test, paired, y, a, b, metric, kwargs)
+            if two_sided and res.alternative not in (None, "two-sided"):
+                raise ValueError(
+                    f"pairs='all' needs two-sided tests, but {res.test!r} returned "
+                    f"alternative={res.alternative!r}."
+                )
+            ires, itest = res, pvalue_test
+            if interval_test is not None:
+                ires = _run_test(interval_test, paired, y, a, b, metric, kwargs)
+                itest = interval_test
+            ci, ci_level = _interval(ires, level, has_level, _test_name(itest))
+        rows.append((key, {
+            "alternative": res.alternative,
+            "score_a": float(res.score_a),
+            "score_b": float(res.score_b),
+            "delta": float(res.delta),
+            "ci_low": float(ci.low),
+            "ci_high": float(ci.high),
+            "ci_level": ci_level,
+            "pvalue": float(res.pvalue),
+            "n_resamples": int(res.n_resamples),
+        }, res.resampling, [(w.category, str(w.message)) for w in caught]))
+    return rows
+
+
+def _reemit(caught):
+    """Re-emit the warnings of the jobs once per distinct message, in the caller.
+
+    Warnings raised in joblib workers would otherwise be lost (processes) or
+    repeated once per pair; here each distinct message is emitted once with
+    the (pair, metric, test) jobs it concerns, whatever ``n_jobs`` is.
+    """
+    grouped = {}
+    for where, items in caught:
+        for category, message in items:
+            grouped.setdefault((category, message), []).append(where)
+    for (category, message), where in grouped.items():
+        shown = "; ".join(where[:3]) + (f"; and {len(where) - 3} more" if len(where) > 3 else "")
+        warn_external(f"{message} [in {len(where)} job(s): {shown}]", category)
+
+
+def _run_parallel(tasks, n_jobs, verbose):
+    try:
+        from tqdm.auto import tqdm as progress
+    except ImportError:  # pragma: no cover - tqdm is optional
+        progress = None
+    joblib_verbose = 10 if (verbose and progress is None) else 0
+    parallel = joblib.Parallel(
+        n_jobs=n_jobs, verbose=joblib_verbose, return_as="generator" if verbose else "list"
+    )
+    out = parallel(joblib.delayed(_pair_task)(*task) for task in tasks)
+    if verbose and progress is not None:
+        out = list(progress(out, total=len(tasks), desc="sigtest.compare", unit="pair"))
+    return list(out)
