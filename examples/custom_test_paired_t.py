@@ -9,7 +9,7 @@ from sigtest import SignificanceTest, TestOutcome, register_test
 class MyPairedT(SignificanceTest):
     """Paired t-test of per-item metric values (e.g. accuracy: 1 if correct)."""
 
-    name = "my_paired_t"  # an invalid `alternative` is rejected by scipy (ValueError)
+    name = "my_paired_t"  # the base class validates `alternative` (ValueError)
 
     def __init__(self, *, alternative="two-sided"):
         self.alternative = alternative

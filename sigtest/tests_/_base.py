@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import math
 from abc import ABC, abstractmethod
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -15,7 +15,7 @@ from .._engine.pvalues import null_pvalue
 from .._results import SignificanceResult, TestOutcome
 from ..metrics import get_metric
 from ..utils import check_random_state_seed
-from ..utils._param_validation import Interval, validate_parameter_constraints
+from ..utils._param_validation import Interval, StrOptions, validate_parameter_constraints
 
 __all__ = ["SignificanceTest"]
 
@@ -32,6 +32,15 @@ _N_JOBS = [
     Interval(Integral, 1, None, closed="left"),
     Interval(Integral, None, -1, closed="right"),
 ]
+#: Constraints the base class applies to these parameters of any test that has
+#: them and does not declare its own (see the class docstring).
+_COMMON_CONSTRAINTS = {
+    "alternative": [StrOptions({"two-sided", "greater", "less"})],
+    "confidence_level": [Interval(Real, 0, 1, closed="neither")],
+    "n_jobs": _N_JOBS,
+    "n_resamples": [Interval(Integral, 1, None, closed="left")],
+    "random_state": _RANDOM_STATE,
+}
 
 
 class SignificanceTest(BaseEstimator, ABC):
@@ -66,6 +75,20 @@ class SignificanceTest(BaseEstimator, ABC):
     register the class with :func:`sigtest.register_test` to use it by name
     in :func:`sigtest.compare`, :func:`sigtest.cross_val_compare`,
     :class:`sigtest.Experiment` and ``sigtest compare --test NAME``.
+
+    Parameter validation: a subclass may declare constraints for its own
+    parameters in ``_parameter_constraints`` (scikit-learn's convention); the
+    common parameters need none, the base class validates them whenever a
+    test has them and does not declare them itself, before every run
+    (``ValueError``/``TypeError`` naming the parameter):
+
+    * ``random_state``: None, an int in ``[0, 2**32 - 1]``,
+      :class:`numpy.random.SeedSequence`, :class:`numpy.random.Generator` or
+      :class:`numpy.random.RandomState`;
+    * ``n_jobs``: None, an int ``>= 1`` or ``<= -1``;
+    * ``alternative``: ``"two-sided"``, ``"greater"`` or ``"less"``;
+    * ``confidence_level``: a real in ``(0, 1)``;
+    * ``n_resamples``: an int ``>= 1``.
 
     Parallelism: a parameter ``n_jobs`` (``None``: numba's parallel kernels
     with numba's thread count; ``1``: serial kernels, as ``compare`` asks for
@@ -213,11 +236,12 @@ class SignificanceTest(BaseEstimator, ABC):
         return self._run(data)
 
     def _validate_params(self):
-        validate_parameter_constraints(
-            self._parameter_constraints,
-            self.get_params(deep=False),
-            caller_name=type(self).__name__,
-        )
+        params = self.get_params(deep=False)
+        constraints = dict(self._parameter_constraints)
+        for key, constraint in _COMMON_CONSTRAINTS.items():
+            if key in params and key not in constraints:
+                constraints[key] = constraint
+        validate_parameter_constraints(constraints, params, caller_name=type(self).__name__)
 
     def _alternative(self):
         """The test's ``alternative`` parameter, ``"two-sided"`` for a test without one."""
