@@ -38,6 +38,18 @@ __all__ = ["Experiment"]
 
 _MISSING = ("error", "intersect")
 
+#: How :func:`sigtest.compare` derives its seeds (``outcomes.json``,
+#: ``seeds.scheme``); it describes ``sigtest._compare_plan.plan_comparison``.
+SEED_SCHEME = (
+    "compare: seeds = spawn_seeds(random_state, n_runs * n_pairs * n_roles), taken in the "
+    "order run -> pair -> test role; pairs in canonical order (sorted by system names, the "
+    "names sorted within a pair for pairs='all', the baseline first for pairs='baseline'); "
+    "for each test in the order given, one seed for its p-value test, then one for its "
+    "interval test if it has one (n_roles counts them); every metric of a pair uses the "
+    "pair's seeds (the same resamples); each pair is tested in its canonical orientation "
+    "and its row re-oriented to the order given"
+)
+
 
 def _describe_test(test):
     if test is None:
@@ -329,8 +341,7 @@ class Experiment:
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(),
             "parameters": params,
             "seeds": {"random_state": seed, "drawn": random_state is None,
-                      "scheme": "compare: spawn_seeds(random_state, n) in the order "
-                                "run -> metric -> pair -> test"},
+                      "scheme": SEED_SCHEME},
             "versions": _versions(),
             "data": {"n_items": len(common), "n_gold": len(manifest["gold"]["ids"]),
                      "runs": run_numbers,

@@ -88,3 +88,56 @@ def test_experiment_run_warnings_point_at_the_call(tmp_path):
         exp.run(metrics="accuracy", test=_fast(), on_missing="intersect")
     _located_here(caught, UserWarning, "on_missing='intersect'")  # the store
     _located_here(caught, match="single point")  # compare's worker, through Experiment.run
+
+
+# ------------------------------------------------- outcomes.json seed scheme
+def test_outcomes_seed_scheme_describes_what_compare_does(tmp_path):
+    """Recompute every row of an Experiment.run from the scheme text it saved."""
+    from sigtest.utils.validation import spawn_seeds
+
+    rng = np.random.default_rng(3)
+    n = 150
+    y = rng.integers(0, 3, n)
+    systems = {name: np.where(rng.random(n) < acc, y, rng.integers(0, 3, n))
+               for name, acc in (("zeta", 0.5), ("alpha", 0.7), ("mid", 0.8))}
+    exp = Experiment(tmp_path)
+    for name, pred in systems.items():  # fed in an order that is not sorted
+        exp.feed(name, pred, y_true=y)
+    metrics = ["f1_macro", "accuracy"]
+    exp.run(metrics=metrics, random_state=7,
+            test=[(PairedPermutation(n_resamples=B), BCaInterval(n_resamples=B)),
+                  BCaInterval(n_resamples=B)])
+    outcomes = json.loads((tmp_path / "outcomes.json").read_text())
+    scheme = outcomes["seeds"]["scheme"]
+    # the text says run -> pair -> test role, with pairs in sorted-name order ...
+    assert "run -> pair -> test role" in scheme and "metric ->" not in scheme
+    assert "sorted by system names" in scheme and "every metric of a pair" in scheme
+    # ... and that is what the code does: n_roles = 2 (permutation+bca) + 1 (bca)
+    seeds = spawn_seeds(outcomes["seeds"]["random_state"], 1 * 3 * 3)
+    canonical = [("alpha", "mid"), ("alpha", "zeta"), ("mid", "zeta")]
+    records = outcomes["records"]
+    for k, (a, b) in enumerate(canonical):
+        s_perm, s_bca_pair, s_bca = seeds[3 * k: 3 * k + 3]
+        for metric in metrics:
+            labels = np.unique(y)
+            p = PairedPermutation(n_resamples=B, random_state=s_perm).test(
+                y, systems[a], systems[b], metric=metric, labels=labels)
+            ci = BCaInterval(n_resamples=B, random_state=s_bca_pair).test(
+                y, systems[a], systems[b], metric=metric, labels=labels)
+            alone = BCaInterval(n_resamples=B, random_state=s_bca).test(
+                y, systems[a], systems[b], metric=metric, labels=labels)
+            # the store lists pairs in feed order (A fed first): orient back
+            flip = list(systems).index(a) > list(systems).index(b)
+            first, second = (b, a) if flip else (a, b)
+            rows = {r["test"]: r for r in records if r["metric"] == metric
+                    and (r["system_a"], r["system_b"]) == (first, second)}
+            sign = -1.0 if flip else 1.0
+            row = rows["permutation+bca"]
+            assert row["pvalue"] == p.pvalue
+            lo, hi = ci.confidence_interval
+            assert (row["ci_low"], row["ci_high"]) == ((-hi, -lo) if flip else (lo, hi))
+            row = rows["bca"]
+            assert row["pvalue"] == alone.pvalue
+            lo, hi = alone.confidence_interval
+            assert (row["ci_low"], row["ci_high"]) == ((-hi, -lo) if flip else (lo, hi))
+            assert row["delta"] == sign * alone.delta
