@@ -88,7 +88,7 @@ class _UsageError(ValueError):
 # ------------------------------------------------------------------ parser
 def _build_parser():
     from . import __version__
-    from ._runs import RUNS_MODES
+    from ._constants import RUNS_MODES
 
     parser = argparse.ArgumentParser(
         prog="sigtest", description="Significance tests for comparing ML/NLP systems."

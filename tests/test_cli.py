@@ -409,3 +409,38 @@ def test_defaults_and_output_format_follow_the_python_api(tmp_path, systems):
     assert main(["compare", *files, "-m", "accuracy", "-o", str(tmp_path / "o.txt")],
                 out=io.StringIO()) == 0
     assert (tmp_path / "o.txt").read_text().startswith("ComparisonResult")
+
+
+# ------------------------------------------------------------------ --help is light
+_HELP_PROBE = """
+import sys
+from sigtest.cli import main
+for argv in ({argvs}):
+    try:
+        main(list(argv))
+    except SystemExit as exc:
+        assert exc.code == 0, (argv, exc.code)
+print(sorted(m for m in ("numpy", "pandas", "sklearn", "scipy", "numba") if m in sys.modules))
+"""
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["run", "--help"], ["compare", "--help"],
+                                  ["--version"]])
+def test_help_imports_neither_numpy_nor_pandas(argv):
+    # sigtest --help builds the whole parser (the 'run' choices included) from
+    # numpy-free modules: no computing library is loaded (not a timing test)
+    out = subprocess.run([sys.executable, "-c", _HELP_PROBE.format(argvs=f"{argv!r},")],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert lines[-1] == "[]", out.stdout
+    if argv[0] == "run":
+        assert "average" in out.stdout and "pool" in out.stdout  # choices are shown
+
+
+def test_runs_modes_have_one_definition():
+    # the CLI's numpy-free choices and the modes the workflows accept are the same
+    from sigtest._constants import RUNS_MODES
+    from sigtest._runs import RUNS_MODES as WORKFLOW_RUNS_MODES
+
+    assert tuple(WORKFLOW_RUNS_MODES) == RUNS_MODES

@@ -3,7 +3,7 @@
 An AST check over every module of the package, imports inside functions
 included:
 
-* layers, bottom to top: metrics (with exceptions, utils, _version) ->
+* layers, bottom to top: metrics (with exceptions, utils, _version, _constants) ->
   _engine -> _results -> tests_ -> workflows (compare, runs, cross-validation,
   corrections, letters, comparison result, experiment store, formatting) ->
   top (cli, _io, plotting, demo, __main__, the package ``__init__``);
@@ -29,7 +29,8 @@ import sigtest
 #: (layer, module patterns), bottom first; a pattern matches the module and
 #: its submodules.
 LAYERS = [
-    ("base", ["sigtest.metrics", "sigtest.exceptions", "sigtest.utils", "sigtest._version"]),
+    ("base", ["sigtest.metrics", "sigtest.exceptions", "sigtest.utils", "sigtest._version",
+              "sigtest._constants"]),
     ("engine", ["sigtest._engine"]),
     ("results", ["sigtest._results"]),
     ("tests", ["sigtest.tests_"]),
