@@ -31,16 +31,29 @@ from .utils._param_validation import HasMethods, Interval, StrOptions, validate_
 __all__ = ["compare"]
 
 
+def _read_only_copy(arr):
+    out = np.array(arr, copy=True)
+    out.flags.writeable = False
+    return out
+
+
 def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), test=None,
                     pairs="all", baseline=None, correction="holm", alpha=0.05, n_jobs=None,
                     random_state=None, verbose=False, runs_mode="average", labels=None,
-                    pos_label=None, ci="marginal"):
-    """Core of :func:`compare` on validated targets and runs (also used by CV)."""
+                    pos_label=None, ci="marginal", cv_splits=None):
+    """Core of :func:`compare` on validated targets and runs (also used by CV).
+
+    ``cv_splits`` (the folds of :func:`sigtest.cross_val_compare`) is stored
+    on the result; it is not an option of the comparison.
+    """
     plan = plan_comparison(
         runs, classes, metrics=metrics, test=test, pairs=pairs, baseline=baseline,
         correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=random_state,
         runs_mode=runs_mode, labels=labels, pos_label=pos_label, ci=ci, targets=targets)
     out = [row for task_rows in _run_parallel(plan.tasks, n_jobs, verbose) for row in task_rows]
+    # the result keeps read-only copies: a caller reusing its buffers changes
+    # neither result.predictions nor what recompare() tests
+    runs = {n: [_read_only_copy(r) for r in rs] for n, rs in runs.items()}
     predictions = {n: (r[0] if len(r) == 1 else list(r)) for n, r in runs.items()}
     options = dict(metrics=metrics, test=test, pairs=pairs, baseline=baseline,
                    correction=correction, alpha=alpha, n_jobs=n_jobs,
@@ -48,7 +61,7 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
                    labels=labels, pos_label=pos_label, ci=ci)
     return assemble(plan, out, alpha=alpha, correction=correction, pairs=pairs, ci=ci,
                     result_kwargs=dict(
-                        predictions=predictions,
+                        predictions=predictions, cv_splits=cv_splits,
                         # recompare reruns through these (injected: the result
                         # layer does not import compare, which imports it)
                         inputs={"targets": targets, "runs": runs, "classes": classes,

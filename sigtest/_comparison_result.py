@@ -12,6 +12,17 @@ _CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "BH",
 
 __all__ = ["ComparisonResult", "FRAME_COLUMNS"]
 
+
+def _frozen(value):
+    """A read-only copy of one system's predictions (an array or a list of runs)."""
+    if isinstance(value, list):
+        return [_frozen(v) for v in value]
+    if isinstance(value, np.ndarray) and not value.flags.writeable and value.base is None:
+        return value  # already a read-only copy owned by the result (compare makes one)
+    arr = np.array(value, copy=True)
+    arr.flags.writeable = False
+    return arr
+
 FRAME_COLUMNS = [
     "system_a",
     "system_b",
@@ -35,7 +46,10 @@ class ComparisonResult:
     """Pairwise comparisons of several systems on several metrics.
 
     Returned by :func:`sigtest.compare` and :func:`sigtest.cross_val_compare`;
-    not meant to be built by hand.
+    not meant to be built by hand. Immutable: no attribute can be set, the
+    lists and arrays it returns are copies or read-only, and :meth:`to_frame`
+    returns a copy of the table, so a result once computed always reports
+    the same comparison.
 
     Attributes
     ----------
@@ -65,22 +79,94 @@ class ComparisonResult:
         The predictions the tests ran on (for :func:`cross_val_compare`, the
         out-of-fold predictions; a list of arrays per system when there are
         several runs or repeats). Re-test them with :meth:`recompare`.
+    cv_splits : list or None
+        For :func:`cross_val_compare`, the ``(train, test)`` index arrays of
+        every fold of every repeat (read-only); None for :func:`compare`.
     """
 
+    __slots__ = ("_frame", "_systems", "_metrics", "_tests", "_greater_is_better", "_alpha",
+                 "_correction", "_pairs", "_n_runs", "_ci", "_predictions", "_inputs",
+                 "_cv_splits")
+
     def __init__(self, frame, *, systems, metrics, tests, greater_is_better, alpha,
-                 correction, pairs, n_runs, predictions, inputs, ci="marginal"):
-        self._frame = frame
-        self.systems = list(systems)
-        self.metrics = list(metrics)
-        self.tests = list(tests)
+                 correction, pairs, n_runs, predictions, inputs, ci="marginal",
+                 cv_splits=None):
+        self._frame = frame.copy()
+        self._systems = tuple(systems)
+        self._metrics = tuple(metrics)
+        self._tests = tuple(tests)
         self._greater_is_better = dict(greater_is_better)
-        self.alpha = alpha
-        self.correction = correction
-        self.pairs = pairs
-        self.n_runs = n_runs
-        self.ci = ci
-        self.predictions = predictions
+        self._alpha = alpha
+        self._correction = correction
+        self._pairs = pairs
+        self._n_runs = n_runs
+        self._ci = ci
+        self._predictions = {name: _frozen(value) for name, value in predictions.items()}
         self._inputs = inputs
+        self._cv_splits = None if cv_splits is None else [
+            [tuple(_frozen(idx) for idx in fold) for fold in folds] for folds in cv_splits]
+
+    def __setattr__(self, name, value):
+        if not name.startswith("_"):
+            raise AttributeError(
+                f"ComparisonResult is immutable: its attribute {name!r} cannot be set "
+                "(use recompare() for another comparison of the same predictions)."
+            )
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        raise AttributeError(f"ComparisonResult is immutable: cannot delete {name!r}.")
+
+    # ------------------------------------------------------------- attributes
+    @property
+    def systems(self):
+        """System names in input order (a new list at each access)."""
+        return list(self._systems)
+
+    @property
+    def metrics(self):
+        """Metric names in the order requested (a new list at each access)."""
+        return list(self._metrics)
+
+    @property
+    def tests(self):
+        """Names of the tests, as in the ``test`` column (a new list at each access)."""
+        return list(self._tests)
+
+    @property
+    def alpha(self):
+        """Level of the ``significant`` column (on adjusted p-values)."""
+        return self._alpha
+
+    @property
+    def correction(self):
+        """Multiple-comparison correction, per (metric, test, run), or None."""
+        return self._correction
+
+    @property
+    def pairs(self):
+        """``"all"`` or ``"baseline"``."""
+        return self._pairs
+
+    @property
+    def n_runs(self):
+        """Number of runs or CV repeats tested separately (1 otherwise)."""
+        return self._n_runs
+
+    @property
+    def ci(self):
+        """``"marginal"`` or ``"simultaneous"`` intervals."""
+        return self._ci
+
+    @property
+    def cv_splits(self):
+        """Folds of :func:`sigtest.cross_val_compare` per repeat (None for ``compare``)."""
+        return None if self._cv_splits is None else [list(f) for f in self._cv_splits]
+
+    @property
+    def predictions(self):
+        """The predictions the tests ran on: a new dict of read-only arrays."""
+        return dict(self._predictions)
 
     # ------------------------------------------------------------------ frames
     def to_frame(self):

@@ -208,7 +208,6 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         targets, runs, classes if method == "predict_proba" else None, metrics=metric_objs,
         test=test, pairs=pairs, baseline=baseline, correction=correction, alpha=alpha,
         n_jobs=n_jobs, random_state=test_seed, verbose=verbose, runs_mode="each",
-        labels=labels, pos_label=pos_label, ci=ci,
+        labels=labels, pos_label=pos_label, ci=ci, cv_splits=splits,
     )
-    result.cv_splits = splits
     return result

@@ -141,3 +141,58 @@ def test_outcomes_seed_scheme_describes_what_compare_does(tmp_path):
             lo, hi = alone.confidence_interval
             assert (row["ci_low"], row["ci_high"]) == ((-hi, -lo) if flip else (lo, hi))
             assert row["delta"] == sign * alone.delta
+
+
+# ------------------------------------------------- immutable ComparisonResult
+PUBLIC_ATTRIBUTES = ["systems", "metrics", "tests", "alpha", "correction", "pairs", "n_runs",
+                     "ci", "predictions"]
+
+
+@pytest.fixture(scope="module")
+def result():
+    y, a, b = _data()
+    return compare(y, {"A": a, "B": b, "C": a[::-1].copy()}, metrics=["accuracy", "f1_macro"],
+                   test=_fast(), random_state=0)
+
+
+@pytest.mark.parametrize("name", PUBLIC_ATTRIBUTES + ["to_frame", "letters", "new_attribute"])
+def test_comparison_result_attributes_cannot_be_set(result, name):
+    before = str(result)
+    with pytest.raises(AttributeError, match="immutable"):
+        setattr(result, name, None)
+    with pytest.raises(AttributeError):
+        delattr(result, name)
+    assert str(result) == before
+
+
+def test_comparison_result_returns_copies(result):
+    before = result.to_frame()
+    frame = result.to_frame()
+    frame.loc[:, "pvalue"] = 0.0
+    frame.loc[:, "significant"] = True
+    del frame["delta"]
+    pd_testing = pytest.importorskip("pandas.testing")
+    pd_testing.assert_frame_equal(result.to_frame(), before)
+    letters = result.letters("accuracy")
+    # mutable containers handed out are copies
+    result.systems.append("Z")
+    result.metrics.clear()
+    result.tests.append("x")
+    result.predictions.pop("A")
+    assert result.systems == ["A", "B", "C"] and result.metrics == ["accuracy", "f1_macro"]
+    assert result.tests == ["permutation+bca"] and list(result.predictions) == ["A", "B", "C"]
+    # the stored predictions are read-only
+    with pytest.raises(ValueError, match="read-only"):
+        result.predictions["A"][0] = 99
+    pd_testing.assert_frame_equal(result.letters("accuracy"), letters)
+    pd_testing.assert_frame_equal(result.to_frame(), before)
+
+
+def test_comparison_result_does_not_share_the_callers_arrays():
+    y, a, b = _data()
+    a_in = a.copy()
+    res = compare(y, {"A": a_in, "B": b}, metrics="accuracy", test=_fast(), random_state=0)
+    a_in[:] = 0  # the caller reuses its buffer
+    np.testing.assert_array_equal(res.predictions["A"], a)
+    np.testing.assert_array_equal(res.recompare().to_frame()["score_a"],
+                                  res.to_frame()["score_a"])
