@@ -10,6 +10,7 @@ executed by :mod:`sigtest._compare_run` and the rows turned into a result by
 
 import itertools
 import math
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -19,7 +20,9 @@ import pandas as pd
 from sklearn.base import clone
 
 from ._runs import combine_runs, split_runs
+from ._engine.paired import prepare_paired
 from .metrics import Metric, get_metric
+from .metrics._common import union_labels
 from .utils import warn_external
 from .utils.validation import spawn_seeds
 
@@ -94,9 +97,7 @@ def _check_tests(test, *, m=1, m_ci=1, alpha=0.05, simultaneous=False):
 def _check_targets(y_true):
     """Ground truth by input type, and the class set for 2-D predictions."""
     y = np.asarray(y_true)
-    if y.ndim == 1:
-        if y.shape[0] == 0:
-            raise ValueError("The 'y_true' parameter is empty.")
+    if y.ndim == 1:  # emptiness and lengths: checked by the engine (check_inputs)
         return {"labels": y}, None
     if y.ndim == 2:
         return (
@@ -132,7 +133,8 @@ def _check_predictions(predictions, n_samples):
         raise ValueError(
             f"The 'predictions' parameter must hold at least two systems. Got {len(items)}."
         )
-    return {str(name): split_runs(str(name), value, n_samples) for name, value in items}
+    return {str(name): split_runs(str(name), value, n_samples, check_length=False)
+            for name, value in items}
 
 
 def _check_pairs(names, pairs, baseline):
@@ -161,8 +163,9 @@ def _check_pairs(names, pairs, baseline):
 
 
 def _label_union(y, preds, names):
+    """Sorted union of the labels (:func:`sigtest.metrics._common.union_labels`)."""
     try:
-        return np.unique(np.concatenate([np.asarray(y).ravel()] + [np.ravel(p) for p in preds]))
+        return union_labels(y, *preds)
     except TypeError as exc:
         raise ValueError(
             f"The labels of y_true and of the systems {names} cannot be compared "
@@ -189,7 +192,9 @@ def _views(targets, systems, metrics, classes):
             for name, value in systems.items():
                 runs = []
                 for p in _as_runs(value):
-                    if p.ndim == 2:
+                    # numeric (n, k) scores -> labels; anything else (e.g. 2-D
+                    # strings) reaches the engine's check as given
+                    if p.ndim == 2 and p.dtype.kind in "biuf":
                         cls = classes
                         if cls is None:
                             cls = np.unique(y)
@@ -218,13 +223,14 @@ def _views(targets, systems, metrics, classes):
                 "soft predictions)."
             )
         bad = [n for n, v in systems.items()
-               if any(p.shape[1] != y.shape[1] for p in _as_runs(v))]
+               if any(p.shape[1:] != y.shape[1:] for p in _as_runs(v))]
         if bad:
             raise ValueError(
                 f"System(s) {bad} have a number of columns different from y_true's "
                 f"{y.shape[1]} (metric {first!r})."
             )
-        views[itype] = (y, [np.stack([np.asarray(p, dtype=np.float64) for p in _as_runs(v)])
+        views[itype] = (y, [np.stack([np.asarray(p, dtype=np.float64)
+                                      if p.dtype.kind in "biuf" else p for p in _as_runs(v)])
                             for v in systems.values()])
     return views
 
@@ -242,11 +248,9 @@ def _class_sets(view_list, names, classes, labels):
         return None, None
     y = hard[0][0]
     if labels is not None:
-        class_set = np.asarray(labels)
-        if class_set.ndim != 1 or class_set.shape[0] == 0:
-            raise ValueError("The 'labels' parameter must be a non-empty 1-D array-like.")
-        if np.unique(class_set).shape[0] != class_set.shape[0]:
-            raise ValueError("The 'labels' parameter must not contain duplicates.")
+        # the engine's check of a class set (non-empty, 1-D, no duplicates,
+        # comparable with the gold labels), as SignificanceTest.test applies it
+        class_set = prepare_paired(y, y, y, "f1_macro", labels=labels).params["labels"]
     elif classes is not None:
         class_set = np.asarray(classes)
     else:
@@ -301,6 +305,44 @@ def _check_pos_label(metrics, pos_label):
             f"'recall'); metric(s) {others} do not use it. Remove pos_label or those metrics."
         )
     return {"pos_label": pos_label}
+
+
+def check_inputs(view_list, names, metric_objs, metric_kwargs):
+    """Validate every system's predictions through the engine's single input path.
+
+    Each run of each system is checked, for every metric, by
+    :func:`sigtest._engine.paired.prepare_paired` on exactly the arrays and
+    keyword arguments its pair tests will get (as ``y_pred_a``), so that an
+    input means the same in ``compare`` as in ``SignificanceTest.test``: the
+    same error type and wording (prefixed with the system and run), raised
+    before any test runs. ``y_true`` itself is checked first, without a
+    system prefix.
+    """
+    with warnings.catch_warnings():
+        # the warnings of these inputs come from the pair tests (re-emitted
+        # once each by compare), not twice
+        warnings.simplefilter("ignore")
+        _check_inputs(view_list, names, metric_objs, metric_kwargs)
+
+
+def _check_inputs(view_list, names, metric_objs, metric_kwargs):
+    for view in view_list:
+        for metric, kwargs in zip(metric_objs, metric_kwargs):
+            y, stacks = view[metric.input_type]
+            first = stacks[0][0]
+            # y_true alone (empty, unreadable): the engine's words, no system named
+            if len(y) == 0 or np.ndim(y) == 0:
+                prepare_paired(y, first, first, metric, **kwargs)
+            for name, stack in zip(names, stacks):
+                for r, pred in enumerate(stack):
+                    try:
+                        prepare_paired(y, pred, pred, metric, **kwargs)
+                    except (ValueError, TypeError) as exc:
+                        run = f" (run {r})" if len(stack) > 1 else ""
+                        raise type(exc)(
+                            f"System {name!r}{run}, checked as 'y_pred_a' for metric "
+                            f"{metric.name!r}: {exc}"
+                        ) from exc
 
 
 # ----------------------------------------------------------------------- jobs
@@ -460,6 +502,7 @@ def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction
         if lab is not None:
             kw["labels"] = lab
         metric_kwargs.append(kw)
+    check_inputs(view_list, names, metric_objs, metric_kwargs)
 
     tasks, jobs_by_pair = [], {}
     for r in range(len(comparisons)):

@@ -62,13 +62,15 @@ def _is_array_like(x):
     return hasattr(x, "__len__") and not isinstance(x, (str, bytes)) and np.ndim(x) >= 1
 
 
-def split_runs(name, value, n_samples):
+def split_runs(name, value, n_samples, *, check_length=True):
     """Return the runs of one system as a list of arrays of length ``n_samples``.
 
     A ``list`` or ``tuple`` whose elements are all array-likes of length
     ``n_samples`` is read as several runs; anything else is one run (a 1-D
     array of labels or an ``(n_samples, n_classes)`` array of probabilities,
-    given as an array, a pandas object or nested lists).
+    given as an array, a pandas object or nested lists). With
+    ``check_length=False`` a run of another length is returned as is:
+    :func:`sigtest.compare` leaves that check to the engine's input path.
     """
     is_runs = (
         isinstance(value, (list, tuple))
@@ -86,7 +88,7 @@ def split_runs(name, value, n_samples):
                 f"The predictions of {where} must be 1-D labels or a 2-D (n_samples, "
                 f"n_classes) array. Got shape {arr.shape} instead."
             )
-        if arr.shape[0] != n_samples:
+        if check_length and arr.shape[0] != n_samples:
             raise ValueError(
                 f"The predictions of {where} have {arr.shape[0]} samples but y_true has "
                 f"{n_samples}."

@@ -196,3 +196,115 @@ def test_comparison_result_does_not_share_the_callers_arrays():
     np.testing.assert_array_equal(res.predictions["A"], a)
     np.testing.assert_array_equal(res.recompare().to_frame()["score_a"],
                                   res.to_frame()["score_a"])
+
+
+# ------------------------------------------------------- one input path
+def _both_raise(y, a, b, metric, **kwargs):
+    """The error of ``test()`` and of ``compare`` on the same input.
+
+    ``compare`` checks each system as ``y_pred_a`` against itself, so the
+    bad system ``a`` is given to ``test()`` in both places.
+    """
+    with pytest.raises((ValueError, TypeError)) as from_test:
+        PairedPermutation(n_resamples=B).test(y, a, a, metric=metric, **kwargs)
+    with pytest.raises((ValueError, TypeError)) as from_compare:
+        compare(y, {"A": a, "B": b}, metrics=metric, test=PairedPermutation(n_resamples=B),
+                **kwargs)
+    return from_test.value, from_compare.value
+
+
+def _strings_2d(n):
+    return np.array([["x", "y", "z"]] * n)
+
+
+def _soft_nan(n):
+    p = np.full((n, 3), 1 / 3)
+    p[4, 1] = np.nan
+    return p
+
+
+def _soft(n):
+    return np.full((n, 3), 1 / 3)
+
+
+BAD_INPUTS = {
+    # name: (y_true, y_pred_a, y_pred_b, metric, kwargs)
+    "2-D strings, hard metric": (
+        np.arange(30) % 3, _strings_2d(30), np.arange(30) % 3, "accuracy", {}),
+    "2-D strings, soft metric": (
+        np.eye(3)[np.arange(30) % 3], _strings_2d(30), _soft(30), "soft_accuracy", {}),
+    "length mismatch": (np.arange(30) % 3, np.arange(29) % 3, np.arange(30) % 3,
+                        "accuracy", {}),
+    "empty input": (np.array([], dtype=int), np.array([], dtype=int), np.array([], dtype=int),
+                    "accuracy", {}),
+    "NaN in soft predictions": (
+        np.eye(3)[np.arange(30) % 3], _soft_nan(30), _soft(30), "soft_accuracy", {}),
+    "labels with duplicates": (np.arange(30) % 3, np.arange(30) % 3, (np.arange(30) + 1) % 3,
+                               "f1_macro", {"labels": [0, 1, 1, 2]}),
+    "empty labels": (np.arange(30) % 3, np.arange(30) % 3, (np.arange(30) + 1) % 3,
+                     "f1_macro", {"labels": []}),
+    "mixed label types": (np.arange(30) % 3, np.array(["a", "b", "c"] * 10),
+                          np.arange(30) % 3, "accuracy", {}),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_INPUTS))
+def test_same_bad_input_same_error_in_test_and_compare(case):
+    y, a, b, metric, kwargs = BAD_INPUTS[case]
+    from_test, from_compare = _both_raise(y, a, b, metric, **kwargs)
+    assert type(from_compare) is type(from_test), (from_test, from_compare)
+    # the engine's words, with the system (and the argument it was checked
+    # as) named in front when the input is a system's
+    assert str(from_compare).endswith(str(from_test)), (str(from_test), str(from_compare))
+    if "'y_pred_a'" in str(from_test) or case.startswith(("2-D", "NaN", "mixed")):
+        assert str(from_compare).startswith("System 'A'")
+
+
+@pytest.mark.parametrize("entry", ["recompare", "experiment", "cross_val"])
+def test_other_entry_points_use_the_same_check(tmp_path, entry):
+    y = np.arange(60) % 3
+    good = {"A": y.copy(), "B": (y + 1) % 3}
+    if entry == "recompare":
+        res = compare(y, good, metrics="accuracy", test=PairedPermutation(n_resamples=B))
+        with pytest.raises(ValueError) as from_compare:
+            res.recompare(metrics="f1_macro", labels=[0, 0, 1])
+        with pytest.raises(ValueError) as from_test:
+            PairedPermutation(n_resamples=B).test(y, good["A"], good["B"], metric="f1_macro",
+                                                   labels=[0, 0, 1])
+        assert str(from_compare.value).endswith(str(from_test.value))
+    elif entry == "experiment":
+        exp = Experiment(tmp_path)
+        exp.feed("A", good["A"], y_true=y)
+        exp.feed("B", good["B"])
+        with pytest.raises(ValueError) as from_exp:
+            exp.run(metrics="f1_macro", labels=[], test=PairedPermutation(n_resamples=B))
+        with pytest.raises(ValueError) as from_test:
+            PairedPermutation(n_resamples=B).test(y, good["A"], good["B"], metric="f1_macro",
+                                                   labels=[])
+        assert str(from_exp.value).endswith(str(from_test.value))
+    else:
+        from sklearn.dummy import DummyClassifier
+
+        X = np.zeros((60, 1))
+        ests = {"a": DummyClassifier(strategy="most_frequent"),
+                "b": DummyClassifier(strategy="stratified", random_state=0)}
+        with pytest.raises(ValueError) as from_cv:
+            cross_val_compare(ests, X, y, cv=3, metrics="f1_macro", labels=[2, 2],
+                              test=PairedPermutation(n_resamples=B))
+        with pytest.raises(ValueError) as from_test:
+            PairedPermutation(n_resamples=B).test(y, good["A"], good["B"], metric="f1_macro",
+                                                   labels=[2, 2])
+        assert str(from_cv.value).endswith(str(from_test.value))
+
+
+def test_class_set_union_is_the_metrics_union():
+    from sigtest.metrics._common import union_labels
+
+    y = np.array(["b", "a", "c"] * 20)
+    preds = {"A": y.copy(), "B": np.where(np.arange(60) < 3, "zz", y)}
+    with pytest.warns(UserWarning, match="absent from"):
+        res = compare(y, preds, metrics=["accuracy"], test=PairedPermutation(n_resamples=B))
+    direct = PairedPermutation(n_resamples=B).test(
+        y, preds["A"], preds["B"], metric="accuracy", labels=union_labels(y, *preds.values()))
+    row = res.to_frame().iloc[0]
+    assert (row.score_a, row.score_b) == (direct.score_a, direct.score_b)
