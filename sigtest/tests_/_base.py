@@ -8,42 +8,42 @@ from abc import ABC, abstractmethod
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator
 
 from .._engine.paired import PairedData, check_metric_params, prepare_paired
 from .._engine.pvalues import null_pvalue
 from .._results import SignificanceResult, TestOutcome
 from ..metrics import get_metric
 from ..utils import check_random_state_seed
-from ..utils._param_validation import Interval, StrOptions, validate_parameter_constraints
+from ..utils._estimator import ParamsMixin
+from ..utils._param_validation import lazy, validate_parameter_constraints
 
 __all__ = ["SignificanceTest"]
 
 # Shared constraints: int seeds as numpy accepts them, SeedSequence, Generator.
 _RANDOM_STATE = [
     None,
-    Interval(Integral, 0, 2**32 - 1, closed="both"),
+    lazy.Interval(Integral, 0, 2**32 - 1, closed="both"),
     np.random.SeedSequence,
     np.random.Generator,
     np.random.RandomState,
 ]
 _N_JOBS = [
     None,
-    Interval(Integral, 1, None, closed="left"),
-    Interval(Integral, None, -1, closed="right"),
+    lazy.Interval(Integral, 1, None, closed="left"),
+    lazy.Interval(Integral, None, -1, closed="right"),
 ]
 #: Constraints the base class applies to these parameters of any test that has
 #: them and does not declare its own (see the class docstring).
 _COMMON_CONSTRAINTS = {
-    "alternative": [StrOptions({"two-sided", "greater", "less"})],
-    "confidence_level": [Interval(Real, 0, 1, closed="neither")],
+    "alternative": [lazy.StrOptions({"two-sided", "greater", "less"})],
+    "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
     "n_jobs": _N_JOBS,
-    "n_resamples": [Interval(Integral, 1, None, closed="left")],
+    "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
     "random_state": _RANDOM_STATE,
 }
 
 
-class SignificanceTest(BaseEstimator, ABC):
+class SignificanceTest(ParamsMixin, ABC):
     r"""Base class of paired significance tests comparing a baseline A with a candidate B.
 
     A test is written by subclassing it and implementing one public hook,
@@ -70,7 +70,11 @@ class SignificanceTest(BaseEstimator, ABC):
     * the :class:`~sigtest.SignificanceResult`.
 
     ``__init__`` of a subclass only stores its keyword arguments, so that
-    ``get_params``, ``set_params`` and :func:`sklearn.base.clone` work. The
+    ``get_params``, ``set_params`` and :func:`sklearn.base.clone` work. They
+    follow scikit-learn's ``BaseEstimator`` (same semantics, same ``repr``)
+    without importing scikit-learn, which would double the time of a first
+    test in a new process; a test is therefore not an instance of
+    ``sklearn.base.BaseEstimator``. The
     class attribute ``name`` is the test's registry key (shown in results);
     register the class with :func:`sigtest.register_test` to use it by name
     in :func:`sigtest.compare`, :func:`sigtest.cross_val_compare`,

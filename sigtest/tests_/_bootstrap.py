@@ -24,7 +24,7 @@ from .._engine.small_sample import (
     warn_small_sample,
 )
 from .._results import TestOutcome
-from ..utils._param_validation import Interval, StrOptions
+from ..utils._param_validation import lazy
 from ._base import _N_JOBS, _RANDOM_STATE, SignificanceTest
 
 __all__ = ["BergKirkpatrickBootstrap", "BooStSaBootstrap", "BCaInterval"]
@@ -118,12 +118,12 @@ class BergKirkpatrickBootstrap(SignificanceTest):
 
     name = "bootstrap"
     _parameter_constraints: dict = {
-        "n_resamples": [Interval(Integral, 1, None, closed="left")],
+        "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
         "sample_size": [
-            Interval(Real, 0, 1, closed="right"),
-            Interval(Integral, 1, None, closed="left"),
+            lazy.Interval(Real, 0, 1, closed="right"),
+            lazy.Interval(Integral, 1, None, closed="left"),
         ],
-        "alternative": [StrOptions({"greater", "less", "two-sided"})],
+        "alternative": [lazy.StrOptions({"greater", "less", "two-sided"})],
         "random_state": _RANDOM_STATE,
         "n_jobs": _N_JOBS,
     }
@@ -260,8 +260,8 @@ class BooStSaBootstrap(BergKirkpatrickBootstrap):
     _parameter_constraints: dict = {
         **BergKirkpatrickBootstrap._parameter_constraints,
         "sample_size": [
-            Interval(Real, 0.05, 0.5, closed="both"),
-            Interval(Integral, 1, None, closed="left"),
+            lazy.Interval(Real, 0.05, 0.5, closed="both"),
+            lazy.Interval(Integral, 1, None, closed="left"),
         ],
     }
     _sample_size_range = (0.05, 0.5)
@@ -373,9 +373,9 @@ class BCaInterval(SignificanceTest):
 
     name = "bca"
     _parameter_constraints: dict = {
-        "confidence_level": [Interval(Real, 0, 1, closed="neither")],
-        "n_resamples": [Interval(Integral, 1, None, closed="left")],
-        "method": [StrOptions({"bca", "percentile", "basic"})],
+        "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
+        "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
+        "method": [lazy.StrOptions({"bca", "percentile", "basic"})],
         "random_state": _RANDOM_STATE,
         "n_jobs": _N_JOBS,
     }

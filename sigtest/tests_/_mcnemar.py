@@ -8,7 +8,7 @@ from numbers import Real
 import numpy as np
 
 from .._results import TestOutcome
-from ..utils._param_validation import Interval, StrOptions
+from ..utils._param_validation import lazy
 from ._base import SignificanceTest
 from ._sign import _ALTERNATIVES, frequency_weights, sign_test_pvalue, warn_outside
 
@@ -201,10 +201,10 @@ class McNemar(SignificanceTest):
 
     name = "mcnemar"
     _parameter_constraints: dict = {
-        "method": [StrOptions({"exact", "mid-p", "chi2"})],
+        "method": [lazy.StrOptions({"exact", "mid-p", "chi2"})],
         "correction": ["boolean"],
         "alternative": [_ALTERNATIVES],
-        "confidence_level": [Interval(Real, 0, 1, closed="neither")],
+        "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
     }
 
     def __init__(self, *, method="exact", correction=True, alternative="two-sided",

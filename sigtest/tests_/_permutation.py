@@ -7,7 +7,7 @@ from numbers import Integral
 import numpy as np
 
 from .._results import TestOutcome
-from ..utils._param_validation import Interval, StrOptions
+from ..utils._param_validation import lazy
 from ._base import _N_JOBS, _RANDOM_STATE, SignificanceTest
 
 __all__ = ["PairedPermutation"]
@@ -93,9 +93,9 @@ class PairedPermutation(SignificanceTest):
 
     name = "permutation"
     _parameter_constraints: dict = {
-        "n_resamples": [Interval(Integral, 1, None, closed="left")],
-        "alternative": [StrOptions({"two-sided", "greater", "less"})],
-        "exact": ["boolean", StrOptions({"auto"})],
+        "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
+        "alternative": [lazy.StrOptions({"two-sided", "greater", "less"})],
+        "exact": ["boolean", lazy.StrOptions({"auto"})],
         "mid_p": ["boolean"],
         "random_state": _RANDOM_STATE,
         "n_jobs": _N_JOBS,

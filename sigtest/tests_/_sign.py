@@ -9,12 +9,12 @@ import numpy as np
 from .._results import TestOutcome
 from ..exceptions import DegenerateDistributionWarning
 from ..utils import warn_external
-from ..utils._param_validation import StrOptions
+from ..utils._param_validation import lazy
 from ._base import SignificanceTest
 
 __all__ = ["SignTest"]
 
-_ALTERNATIVES = StrOptions({"two-sided", "greater", "less"})
+_ALTERNATIVES = lazy.StrOptions({"two-sided", "greater", "less"})
 
 
 def warn_outside(message, category=DegenerateDistributionWarning):

@@ -8,7 +8,7 @@ from numbers import Real
 import numpy as np
 
 from .._results import TestOutcome
-from ..utils._param_validation import Interval
+from ..utils._param_validation import lazy
 from ._base import SignificanceTest
 from ._sign import _ALTERNATIVES, item_differences, sign_test_pvalue, warn_outside
 
@@ -122,7 +122,7 @@ class PairedTTest(SignificanceTest):
     name = "paired_t"
     _parameter_constraints: dict = {
         "alternative": [_ALTERNATIVES],
-        "confidence_level": [Interval(Real, 0, 1, closed="neither")],
+        "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
     }
 
     def __init__(self, *, alternative="two-sided", confidence_level=0.95):

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .._results import TestOutcome
-from ..utils._param_validation import StrOptions
+from ..utils._param_validation import lazy
 from ._base import SignificanceTest
 from ._sign import _ALTERNATIVES, item_differences, warn_outside
 
@@ -96,9 +96,9 @@ class WilcoxonSignedRank(SignificanceTest):
 
     name = "wilcoxon"
     _parameter_constraints: dict = {
-        "zero_method": [StrOptions({"wilcox", "pratt", "zsplit"})],
+        "zero_method": [lazy.StrOptions({"wilcox", "pratt", "zsplit"})],
         "alternative": [_ALTERNATIVES],
-        "method": [StrOptions({"auto", "exact", "asymptotic"})],
+        "method": [lazy.StrOptions({"auto", "exact", "asymptotic"})],
     }
 
     def __init__(self, *, zero_method="wilcox", alternative="two-sided", method="auto"):

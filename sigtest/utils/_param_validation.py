@@ -211,6 +211,59 @@ def validate_parameter_constraints(parameter_constraints, params, caller_name):
     InvalidParameterError
         If a value satisfies none of its constraints.
     """
+    if parameter_constraints == "no_validation" or all(
+        _surely_valid(parameter_constraints[name], value)
+        for name, value in params.items() if name in parameter_constraints
+    ):
+        return
     _sklearn().validate_parameter_constraints(
         _resolve(parameter_constraints), params, caller_name
     )
+
+
+def _surely_valid(constraints, value):
+    """True only if scikit-learn would surely accept ``value`` (no import).
+
+    Valid values, the common case, are recognised here without importing
+    scikit-learn for the simple constraints (``None``, a type, ``callable``,
+    ``"boolean"``, lazy ``Interval`` of ``Integral``/``Real`` and lazy
+    ``StrOptions``); anything else, and every invalid value, goes to
+    scikit-learn's validator, which decides and words the error.
+    """
+    if constraints == "no_validation":
+        return True
+    return any(_satisfies(c, value) for c in constraints)
+
+
+def _satisfies(constraint, value):
+    import math
+    from numbers import Integral, Real
+
+    if constraint is None:
+        return value is None
+    if constraint is callable:
+        return callable(value)
+    if isinstance(constraint, type):
+        return isinstance(value, constraint)
+    if isinstance(constraint, str):
+        return constraint == "boolean" and isinstance(value, bool)
+    if not isinstance(constraint, _Deferred):
+        return False
+    if constraint.name == "StrOptions" and len(constraint.args) == 1:
+        return isinstance(value, str) and value in constraint.args[0]
+    if constraint.name == "Interval" and len(constraint.args) == 3:
+        kind, left, right = constraint.args
+        closed = constraint.kwargs.get("closed")
+        if kind not in (Integral, Real) or not isinstance(value, kind) \
+                or closed not in ("left", "right", "both", "neither"):
+            return False
+        if isinstance(value, Integral):
+            x = int(value)  # exact, however large
+        else:
+            x = float(value)
+            if not math.isfinite(x):
+                return False
+        if left is not None and not (x >= left if closed in ("left", "both") else x > left):
+            return False
+        return right is None or (x <= right if closed in ("right", "both") else x < right)
+    return False

@@ -353,9 +353,11 @@ def _generated_invalid_cases():
     """(class, param, bad value) from each class's _parameter_constraints (sklearn style)."""
     from sklearn.utils._param_validation import generate_invalid_param_val, make_constraint
 
+    from sigtest.utils._param_validation import _resolve  # lazy recipes -> sklearn objects
+
     cases = []
     for cls in ALL_TESTS + [BooStSaBootstrap]:
-        for name, constraints in cls._parameter_constraints.items():
+        for name, constraints in _resolve(cls._parameter_constraints).items():
             made = [make_constraint(c) for c in constraints]
             for constraint in made:
                 try:
