@@ -40,7 +40,7 @@ def _read_only_copy(arr):
 def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), test=None,
                     pairs="all", baseline=None, correction="holm", alpha=0.05, n_jobs=None,
                     random_state=None, verbose=False, runs_mode="average", labels=None,
-                    pos_label=None, ci="marginal", cv_splits=None):
+                    pos_label=None, ci="marginal", sample_weight=None, cv_splits=None):
     """Core of :func:`compare` on validated targets and runs (also used by CV).
 
     ``cv_splits`` (the folds of :func:`sigtest.cross_val_compare`) is stored
@@ -49,7 +49,8 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
     plan = plan_comparison(
         runs, classes, metrics=metrics, test=test, pairs=pairs, baseline=baseline,
         correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=random_state,
-        runs_mode=runs_mode, labels=labels, pos_label=pos_label, ci=ci, targets=targets)
+        runs_mode=runs_mode, labels=labels, pos_label=pos_label, ci=ci, targets=targets,
+        sample_weight=sample_weight)
     out = [row for task_rows in _run_parallel(plan.tasks, n_jobs, verbose) for row in task_rows]
     # the result keeps read-only copies: a caller reusing its buffers changes
     # neither result.predictions nor what recompare() tests
@@ -58,7 +59,7 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
     options = dict(metrics=metrics, test=test, pairs=pairs, baseline=baseline,
                    correction=correction, alpha=alpha, n_jobs=n_jobs,
                    random_state=random_state, verbose=verbose, runs_mode=runs_mode,
-                   labels=labels, pos_label=pos_label, ci=ci)
+                   labels=labels, pos_label=pos_label, ci=ci, sample_weight=sample_weight)
     return assemble(plan, out, alpha=alpha, correction=correction, pairs=pairs, ci=ci,
                     result_kwargs=dict(
                         predictions=predictions, cv_splits=cv_splits,
@@ -88,12 +89,14 @@ COMPARE_OPTIONS = {
 
 
 @validate_params(
-    {"y_true": ["array-like"], "predictions": [Mapping, pd.DataFrame], **COMPARE_OPTIONS},
+    {"y_true": ["array-like"], "predictions": [Mapping, pd.DataFrame], **COMPARE_OPTIONS,
+     "sample_weight": ["array-like", None]},
     prefer_skip_nested_validation=True,
 )
 def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None, pairs="all",
             baseline=None, correction="holm", alpha=0.05, n_jobs=None, random_state=None,
-            verbose=False, runs="average", labels=None, pos_label=None, ci="marginal"):
+            verbose=False, runs="average", labels=None, pos_label=None, ci="marginal",
+            sample_weight=None):
     """Test which differences between many systems are real.
 
     Runs a paired significance test (and an interval for the difference) for
@@ -184,6 +187,11 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         their differences together with probability at least ``1 - alpha``
         whatever ``correction`` is. The ``ci_level`` column gives the level
         used.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative item weights with a positive sum, passed to every test
+        (:meth:`SignificanceTest.test`'s ``sample_weight``) and checked as it
+        checks them. Not with several runs per system averaged or pooled
+        (``runs="average"`` or ``"pool"``).
 
     Returns
     -------
@@ -262,5 +270,5 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         targets, runs_by_system, classes, metrics=metrics, test=test, pairs=pairs,
         baseline=baseline, correction=correction, alpha=alpha, n_jobs=n_jobs,
         random_state=random_state, verbose=verbose, runs_mode=runs, labels=labels,
-        pos_label=pos_label, ci=ci,
+        pos_label=pos_label, ci=ci, sample_weight=sample_weight,
     )

@@ -333,6 +333,10 @@ def _check_inputs(view_list, names, metric_objs, metric_kwargs):
             # y_true alone (empty, unreadable): the engine's words, no system named
             if len(y) == 0 or np.ndim(y) == 0:
                 prepare_paired(y, first, first, metric, **kwargs)
+            if "sample_weight" in kwargs and len(first) == len(y):
+                # the weights against y_true alone (y_true as both systems)
+                prepare_paired(y, y, y, metric,
+                               **{k: v for k, v in kwargs.items() if k != "labels"})
             for name, stack in zip(names, stacks):
                 for r, pred in enumerate(stack):
                     try:
@@ -453,7 +457,8 @@ class ComparePlan:
 
 
 def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction, alpha,
-                    n_jobs, random_state, runs_mode, labels, pos_label, ci, targets):
+                    n_jobs, random_state, runs_mode, labels, pos_label, ci, targets,
+                    sample_weight=None):
     """Validate the options and build the job list of a comparison (no test runs)."""
     metric_objs = _check_metrics(metrics)
     pos_params = _check_pos_label(metric_objs, pos_label)
@@ -464,6 +469,13 @@ def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction
     simultaneous = ci == "simultaneous"
     specs = _check_tests(test, m=m_eff, m_ci=m, alpha=alpha, simultaneous=simultaneous)
     _check_runs_tests(runs, runs_mode, metric_objs, specs)
+    several = any(len(r) > 1 for r in runs.values())
+    if sample_weight is not None and several and runs_mode in ("average", "pool"):
+        raise ValueError(
+            f"The 'sample_weight' parameter cannot be combined with runs={runs_mode!r} and "
+            "several runs per system (the run-averaged and pooled statistics are "
+            "unweighted); use runs='each' or runs='mean'."
+        )
     comparisons = combine_runs(targets, runs, runs_mode)
     multi = len(comparisons) > 1
     two_sided = pairs == "all"
@@ -501,6 +513,8 @@ def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction
         lab = _metric_labels(metric, class_set, union, labels)
         if lab is not None:
             kw["labels"] = lab
+        if sample_weight is not None:
+            kw["sample_weight"] = sample_weight
         metric_kwargs.append(kw)
     check_inputs(view_list, names, metric_objs, metric_kwargs)
 

@@ -308,3 +308,53 @@ def test_class_set_union_is_the_metrics_union():
         y, preds["A"], preds["B"], metric="accuracy", labels=union_labels(y, *preds.values()))
     row = res.to_frame().iloc[0]
     assert (row.score_a, row.score_b) == (direct.score_a, direct.score_b)
+
+
+# ------------------------------------------------------------ sample_weight
+def test_compare_sample_weight_equals_weighted_tests():
+    y, a, b = _data(n=150, seed=5)
+    w = np.random.default_rng(1).integers(0, 4, len(y)).astype(float)
+    w[0] = 1.0
+    preds = {"A": a, "B": b}
+    res = compare(y, preds, metrics=["accuracy", "f1_macro"], test=_fast(), random_state=3,
+                  sample_weight=w)
+    seeds = __import__("sigtest.utils.validation", fromlist=["spawn_seeds"]).spawn_seeds(3, 2)
+    frame = res.to_frame()
+    for metric in ("accuracy", "f1_macro"):
+        labels = np.unique(y)
+        p = PairedPermutation(n_resamples=B, random_state=seeds[0]).test(
+            y, a, b, metric=metric, labels=labels, sample_weight=w)
+        ci = BCaInterval(n_resamples=B, random_state=seeds[1]).test(
+            y, a, b, metric=metric, labels=labels, sample_weight=w)
+        row = frame[frame.metric == metric].iloc[0]
+        assert (row.score_a, row.score_b, row.pvalue) == (p.score_a, p.score_b, p.pvalue)
+        assert (row.ci_low, row.ci_high) == tuple(ci.confidence_interval)
+    # weighted differs from unweighted; recompare keeps the weights
+    plain = compare(y, preds, metrics="accuracy", test=_fast(), random_state=3).to_frame()
+    assert plain.score_a[0] != frame[frame.metric == "accuracy"].score_a.iloc[0]
+    again = res.recompare().to_frame()
+    assert again.equals(frame)
+
+
+@pytest.mark.parametrize("weights", [
+    np.zeros(120),                       # zero sum: no score is defined
+    np.array(["1"] * 120),               # strings
+    np.ones(119),                        # length
+    np.r_[-1.0, np.ones(119)],           # negative
+])
+def test_compare_bad_sample_weight_same_error_as_test(weights):
+    y, a, b = _data()
+    with pytest.raises((ValueError, TypeError)) as from_test:
+        PairedPermutation(n_resamples=B).test(y, a, b, sample_weight=weights)
+    with pytest.raises((ValueError, TypeError)) as from_compare:
+        compare(y, {"A": a, "B": b}, metrics="accuracy", sample_weight=weights,
+                test=PairedPermutation(n_resamples=B))
+    assert type(from_compare.value) is type(from_test.value)
+    assert str(from_compare.value) == str(from_test.value)
+
+
+def test_compare_sample_weight_refused_with_averaged_runs():
+    y, a, b = _data()
+    with pytest.raises(ValueError, match="sample_weight.*runs='average'"):
+        compare(y, {"A": [a, b], "B": [b, a]}, metrics="accuracy",
+                sample_weight=np.ones(len(y)), test=_fast())
