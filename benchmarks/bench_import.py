@@ -43,6 +43,36 @@ FIRST_TEST = (
 )
 
 
+STAGES = (
+    "import time, json\n"
+    "t0 = time.perf_counter()\n"
+    "import numpy as np, sigtest\n"
+    "t1 = time.perf_counter()\n"
+    "import numba\n"
+    "t2 = time.perf_counter()\n"
+    "y = np.arange(500) % 3; a = y.copy(); a[:150] = 0; b = y.copy(); b[:120] = 1\n"
+    "sigtest.BergKirkpatrickBootstrap(n_resamples=9999, random_state=0).test(y, a, b)\n"
+    "t3 = time.perf_counter()\n"
+    "sigtest.BergKirkpatrickBootstrap(n_resamples=9999, random_state=1).test(y, a, b)\n"
+    "t4 = time.perf_counter()\n"
+    "print(json.dumps([t1 - t0, t2 - t1, t3 - t2, t4 - t3]))\n"
+)
+STAGE_NAMES = ("import numpy + sigtest", "import numba", "first test (numba cache load)",
+               "second test (the computation)")
+
+
+def stage_times(repeats, env=None):
+    """Median in-process times (s) of the stages of a first test (fresh processes)."""
+    import json
+
+    runs = []
+    for _ in range(repeats):
+        out = subprocess.run([PY, "-c", STAGES], capture_output=True, text=True, env=env,
+                             check=True)
+        runs.append(json.loads(out.stdout))
+    return [statistics.median(r[i] for r in runs) for i in range(len(STAGE_NAMES))]
+
+
 def _cli_command():
     script = Path(PY).with_name("sigtest")
     if script.exists():
@@ -122,6 +152,9 @@ def main(argv=None):
     print(f"\nratio import sigtest / import numpy: {rows['import sigtest'] / numpy_t:.2f}")
     print(f"ratio first test / import numpy:     "
           f"{rows['import + first test (accuracy)'] / numpy_t:.2f}")
+    print("\nwhere the first test's time goes (in-process, median):")
+    for label, value in zip(STAGE_NAMES, stage_times(repeats, env)):
+        print(f"  {label:34s} {value:7.3f}s")
     print("\nheavy modules loaded by:")
     for code in ("import sigtest", "import sigtest.metrics", "import sigtest.cli",
                  FIRST_TEST.format(metric="accuracy")):
