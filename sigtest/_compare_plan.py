@@ -100,6 +100,8 @@ def _check_targets(y_true):
     if y.ndim == 1:  # emptiness and lengths: checked by the engine (check_inputs)
         return {"labels": y}, None
     if y.ndim == 2:
+        if y.dtype.kind not in "biuf":  # e.g. strings: refused by the engine's check
+            return {"labels": y, "proba": y, "multilabel": y}, np.arange(y.shape[1])
         return (
             {"labels": np.argmax(y, axis=1), "proba": y.astype(np.float64),
              "multilabel": y},
@@ -329,24 +331,25 @@ def _check_inputs(view_list, names, metric_objs, metric_kwargs):
     for view in view_list:
         for metric, kwargs in zip(metric_objs, metric_kwargs):
             y, stacks = view[metric.input_type]
-            first = stacks[0][0]
-            # y_true alone (empty, unreadable): the engine's words, no system named
-            if len(y) == 0 or np.ndim(y) == 0:
-                prepare_paired(y, first, first, metric, **kwargs)
-            if "sample_weight" in kwargs and len(first) == len(y):
-                # the weights against y_true alone (y_true as both systems)
-                prepare_paired(y, y, y, metric,
-                               **{k: v for k, v in kwargs.items() if k != "labels"})
+            alone = {k: v for k, v in kwargs.items() if k != "labels"}
+            if "sample_weight" in kwargs:
+                _check_y_true(y, metric, alone)  # the weights against y_true alone
             for name, stack in zip(names, stacks):
                 for r, pred in enumerate(stack):
                     try:
                         prepare_paired(y, pred, pred, metric, **kwargs)
                     except (ValueError, TypeError) as exc:
+                        _check_y_true(y, metric, alone)  # y_true's fault: no system named
                         run = f" (run {r})" if len(stack) > 1 else ""
                         raise type(exc)(
                             f"System {name!r}{run}, checked as 'y_pred_a' for metric "
                             f"{metric.name!r}: {exc}"
                         ) from exc
+
+
+def _check_y_true(y, metric, kwargs):
+    """The engine's check of ``y_true`` (and weights) alone, as both systems."""
+    prepare_paired(y, y, y, metric, **kwargs)
 
 
 # ----------------------------------------------------------------------- jobs
