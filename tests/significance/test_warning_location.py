@@ -115,3 +115,20 @@ def test_dropped_resamples_warning_points_at_the_caller():
         DegenerateDistributionWarning)
     assert any("not finite" in str(w.message) for w in found)
     assert 0 < res.n_resamples < 500
+
+
+def test_no_hard_coded_stacklevel_in_the_core():
+    # metrics, utils, engine, tests, results, CLI: every warning goes through
+    # sigtest.utils.warn_external (a number is right for one call path only)
+    import re
+    from pathlib import Path
+
+    root = Path(sigtest.__file__).resolve().parent
+    files = [*root.glob("metrics/*.py"), *root.glob("utils/*.py"), *root.glob("_engine/*.py"),
+             *root.glob("tests_/*.py"), root / "_results.py", root / "cli.py", root / "_io.py",
+             root / "exceptions.py"]
+    assert len(files) > 20
+    found = [f"{p.relative_to(root)}:{i}" for p in files
+             for i, line in enumerate(p.read_text().splitlines(), 1)
+             if re.search(r"stacklevel\s*=\s*\d", line)]
+    assert not found, found
