@@ -365,3 +365,14 @@ def test_compare_sample_weight_refused_with_averaged_runs():
     with pytest.raises(ValueError, match="sample_weight.*runs='average'"):
         compare(y, {"A": [a, b], "B": [b, a]}, metrics="accuracy",
                 sample_weight=np.ones(len(y)), test=_fast())
+
+
+def test_immutable_result_pickles_and_copies(result):
+    import copy
+    import pickle
+
+    for clone in (pickle.loads(pickle.dumps(result)), copy.deepcopy(result)):
+        assert clone.to_frame().equals(result.to_frame())
+        assert clone.systems == result.systems and clone.tests == result.tests
+        with pytest.raises(AttributeError, match="immutable"):
+            clone.alpha = 0.5
