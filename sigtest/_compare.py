@@ -196,6 +196,10 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
     Returns
     -------
     result : ComparisonResult
+        One row per (metric, test, run, pair) in :meth:`ComparisonResult.to_frame`
+        (scores, ``delta``, raw and adjusted p-values, interval of the
+        difference, ``significant``), the per-system scores and the compact
+        letter display (:meth:`ComparisonResult.letters`).
 
     Raises
     ------

@@ -187,6 +187,7 @@ class ComparisonResult:
         Returns
         -------
         frame : pandas.DataFrame
+            A copy of the table, with the columns above.
         """
         return self._frame.copy()
 
@@ -195,6 +196,11 @@ class ComparisonResult:
 
         With several runs tested separately, the score is the mean over runs.
         Rows are in input order.
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            Index ``system`` (input order), one column per metric.
         """
         rows = {}
         frame = self._frame.drop_duplicates(
@@ -220,6 +226,14 @@ class ComparisonResult:
         and maximum p-value (raw and adjusted), the number of runs in which
         the difference is significant, and the minimum and maximum of the
         lower CI bound, of the difference and of the upper CI bound.
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            Columns ``system_a, system_b, metric, test, score_a, score_b,
+            pvalue_min, pvalue_max, pvalue_adj_min, pvalue_adj_max,
+            n_significant, n_runs, ci_low_min, ci_low_max, delta_min,
+            delta_max, ci_high_min, ci_high_max``.
 
         Raises
         ------
@@ -332,7 +346,18 @@ class ComparisonResult:
     def to_csv(self, path_or_buf=None, **kwargs):
         """Write :meth:`to_frame` as CSV (``pandas.DataFrame.to_csv``, no index).
 
-        Returns the CSV text when ``path_or_buf`` is None.
+        Parameters
+        ----------
+        path_or_buf : str, path or file-like, optional
+            Where to write; the CSV text is returned when None.
+        **kwargs
+            Passed to :meth:`pandas.DataFrame.to_csv` (``index=False`` unless
+            given).
+
+        Returns
+        -------
+        csv : str or None
+            The CSV text when ``path_or_buf`` is None, else None.
         """
         kwargs.setdefault("index", False)
         return self._frame.to_csv(path_or_buf, **kwargs)
@@ -357,6 +382,7 @@ class ComparisonResult:
         Returns
         -------
         latex : str or None
+            The LaTeX text when ``buf`` is None, else None.
         """
         frame = self._frame.copy()
         frame["pvalue"] = [format_pvalue(p) for p in frame["pvalue"]]
@@ -434,6 +460,7 @@ class ComparisonResult:
         Returns
         -------
         result : ComparisonResult
+            A new result; this one is left unchanged.
 
         Raises
         ------

@@ -84,6 +84,7 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     estimators : mapping of str -> estimator
         Unfitted scikit-learn estimators (pipelines included); at least two.
     X : array-like or sparse matrix of shape (n_samples, n_features)
+        Features the estimators are fit on and predict from.
     y : array-like of shape (n_samples,)
         Labels the estimators are fit on (and the truth of hard metrics).
     cv : int, cross-validation generator or iterable, default=5
@@ -117,7 +118,15 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     random_state : None, int, SeedSequence or Generator
         Seeds the fold shuffles and the tests (two independent child seeds).
         It does not touch the estimators' own ``random_state``.
-    pairs, baseline, correction, alpha, verbose
+    pairs : {"all", "baseline"}, default="all"
+        As in :func:`sigtest.compare`.
+    baseline : str or list of str, optional
+        As in :func:`sigtest.compare`.
+    correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
+        As in :func:`sigtest.compare`.
+    alpha : float, default=0.05
+        As in :func:`sigtest.compare`.
+    verbose : bool, default=False
         As in :func:`sigtest.compare`.
     labels : array-like, optional
         Class set of class-averaged metrics, as in :func:`sigtest.compare`

@@ -92,7 +92,7 @@ class Experiment:
 
     See Also
     --------
-    sigtest.compare : the comparison that :meth:`run` performs.
+    sigtest.compare : The comparison that :meth:`run` performs.
 
     Notes
     -----
@@ -137,7 +137,23 @@ class Experiment:
 
     @classmethod
     def load(cls, path):
-        """Open an existing store (``ValueError`` if ``path`` holds none)."""
+        """Open an existing store (``ValueError`` if ``path`` holds none).
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            Directory of a store written by :meth:`feed`.
+
+        Returns
+        -------
+        experiment : Experiment
+            The store, its manifest read and its format checked.
+
+        Raises
+        ------
+        ValueError
+            ``path`` holds no ``manifest.json``, or one of another format.
+        """
         exp = cls(path)
         if not exp._store.exists():
             raise ValueError(f"No sigtest experiment at {str(exp.path)!r} (no manifest.json).")
@@ -153,15 +169,59 @@ class Experiment:
         return self._store.systems()
 
     def runs(self, system):
-        """Sorted run numbers of ``system``."""
+        """Sorted run numbers of ``system``.
+
+        Parameters
+        ----------
+        system : str
+            Name of a stored system.
+
+        Returns
+        -------
+        runs : list of int
+            Its run numbers, in increasing order.
+        """
         return self._store.runs(system)
 
     def gold(self):
-        """Return ``(ids, y_true)``: every item id with its gold label, in store order."""
+        """Return every item id with its gold label, in store order.
+
+        Returns
+        -------
+        ids : numpy.ndarray of shape (n_items,)
+            Item identifiers.
+        y_true : numpy.ndarray of shape (n_items,) or (n_items, n_classes)
+            Gold label (or distribution) of each id.
+
+        Raises
+        ------
+        ValueError
+            Nothing has been fed yet.
+        """
         return self._store.gold()
 
     def load_run(self, system, run):
-        """Return ``(ids, predictions)`` of one run, as fed."""
+        """Return the item ids and predictions of one run, as fed.
+
+        Parameters
+        ----------
+        system : str
+            Name of a stored system.
+        run : int
+            One of its run numbers (see :meth:`runs`).
+
+        Returns
+        -------
+        ids : numpy.ndarray of shape (n_items,)
+            Item identifiers, in feed order.
+        predictions : numpy.ndarray of shape (n_items,) or (n_items, n_classes)
+            The predictions fed for these ids.
+
+        Raises
+        ------
+        ValueError
+            An unknown system or run (the message lists what exists).
+        """
         return self._store.load_run(system, run)
 
     def feed(self, system, predictions, *, y_true=None, ids=None, run=None, overwrite=False):
@@ -259,14 +319,37 @@ class Experiment:
 
         Parameters
         ----------
+        metrics : str, Metric or sequence, default=("accuracy", "f1_macro")
+            As in :func:`sigtest.compare`.
         test : SignificanceTest, str, tuple or list, optional
             As in :func:`sigtest.compare`; a str is a registry name
             (:func:`sigtest.get_test`).
+        pairs : {"all", "baseline"}, default="all"
+            As in :func:`sigtest.compare`.
+        baseline : str or list of str, optional
+            As in :func:`sigtest.compare`.
+        correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
+            As in :func:`sigtest.compare`.
         runs : {"average", "each", "mean", "pool"}, default="average"
             How several runs per system are used, as in
             :func:`sigtest.compare` (whose default this follows): the
             per-item statistics averaged over runs; ``"pool"`` is BooStSa's
             mode and warns.
+        alpha : float, default=0.05
+            As in :func:`sigtest.compare`.
+        systems : list of str, optional
+            Systems to compare, in this order; default: all, in feed order.
+        on_missing : {"error", "intersect"}, default="error"
+            A run that lacks some gold ids raises a ``ValueError`` naming the
+            system and run, or (``"intersect"``) every run is tested on the
+            ids that all of them have, with a warning.
+        n_jobs : int, optional
+            As in :func:`sigtest.compare`.
+        random_state : int or None, default=0
+            Seed of :func:`sigtest.compare`; ``None`` draws one from the OS
+            and records it in ``outcomes.json`` so the run can be repeated.
+        verbose : bool, default=False
+            As in :func:`sigtest.compare`.
         labels : array-like, optional
             Class set of the label metrics (e.g. the classes macro-F1
             averages over), passed to :func:`sigtest.compare`; recorded in
@@ -274,15 +357,6 @@ class Experiment:
         pos_label : int or str, optional
             Positive class of one-class scores, passed to
             :func:`sigtest.compare`.
-        systems : list of str, optional
-            Systems to compare, in this order; default: all, in feed order.
-        on_missing : {"error", "intersect"}, default="error"
-            A run that lacks some gold ids raises a ``ValueError`` naming the
-            system and run, or (``"intersect"``) every run is tested on the
-            ids that all of them have, with a warning.
-        random_state : int or None, default=0
-            Seed of :func:`sigtest.compare`; ``None`` draws one from the OS
-            and records it in ``outcomes.json`` so the run can be repeated.
 
         Returns
         -------
@@ -372,9 +446,34 @@ class Experiment:
 
     # ----------------------------------------------------------------- results
     def load_results(self):
-        """The table of the last :meth:`run`, read from ``results.tsv``."""
+        """The table of the last :meth:`run`, read from ``results.tsv``.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+            The columns of :meth:`ComparisonResult.to_frame`; system and
+            metric names are read as text.
+
+        Raises
+        ------
+        ValueError
+            :meth:`run` has not written results yet.
+        """
         return self._store.load_results()
 
     def load_outcomes(self):
-        """The ``outcomes.json`` of the last :meth:`run`, as a dict."""
+        """The ``outcomes.json`` of the last :meth:`run`, as a dict.
+
+        Returns
+        -------
+        outcomes : dict
+            Parameters, seeds and seed scheme, versions, data digests,
+            records, summary and letters of the last :meth:`run` (NaN and
+            infinities stored as None).
+
+        Raises
+        ------
+        ValueError
+            :meth:`run` has not written outcomes yet.
+        """
         return self._store.load_outcomes()

@@ -33,24 +33,7 @@ RESULT_CONTAINERS = {"ComparisonResult", "ConfidenceInterval", "SignificanceResu
 # Docstrings in files owned by other parts of the code base that do not pass
 # yet (issue 9): each entry is a strict xfail, so fixing one makes this test
 # fail until the entry is removed. Do not add entries for new names.
-KNOWN_FAILURES = {
-    "sigtest._compare.compare": {"RT03"},
-    "sigtest._comparison_result.ComparisonResult.recompare": {"RT03"},
-    "sigtest._comparison_result.ComparisonResult.runs_summary": {"RT01"},
-    "sigtest._comparison_result.ComparisonResult.summary": {"RT01"},
-    "sigtest._comparison_result.ComparisonResult.to_csv": {"PR01", "RT01"},
-    "sigtest._comparison_result.ComparisonResult.to_frame": {"RT03"},
-    "sigtest._comparison_result.ComparisonResult.to_latex": {"RT03"},
-    "sigtest._cross_val.cross_val_compare": {"PR04", "PR07"},
-    "sigtest.experiment.Experiment": {"SA03"},
-    "sigtest.experiment.Experiment.gold": {"RT01"},
-    "sigtest.experiment.Experiment.load": {"PR01"},
-    "sigtest.experiment.Experiment.load_outcomes": {"RT01"},
-    "sigtest.experiment.Experiment.load_results": {"RT01"},
-    "sigtest.experiment.Experiment.load_run": {"PR01", "RT01"},
-    "sigtest.experiment.Experiment.run": {"PR01"},
-    "sigtest.experiment.Experiment.runs": {"PR01", "RT01"},
-}
+KNOWN_FAILURES = {}
 
 
 def _public():
