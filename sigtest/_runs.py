@@ -51,11 +51,10 @@ import numbers
 
 import numpy as np
 
+from ._constants import RUNS_MODES
 from .utils import warn_external
 
 __all__ = ["RUNS_MODES", "split_runs", "combine_runs"]
-
-RUNS_MODES = ("average", "each", "mean", "pool")
 
 
 def _is_array_like(x):

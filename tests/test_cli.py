@@ -444,3 +444,4 @@ def test_runs_modes_have_one_definition():
     from sigtest._runs import RUNS_MODES as WORKFLOW_RUNS_MODES
 
     assert tuple(WORKFLOW_RUNS_MODES) == RUNS_MODES
+    assert WORKFLOW_RUNS_MODES is RUNS_MODES  # one definition, not two equal copies
