@@ -10,6 +10,9 @@ numpy on the same machine and load:
 * ``import sigtest`` + first hard-label test in a new process < 1.0 s, the
   numba cache warm (one untimed run compiles or loads it first).
 
+It also times ``from sigtest import compare`` followed by a compare of two
+systems (accuracy, default tests) in a new process (no goal; information).
+
 It also lists which heavy modules (scikit-learn, SciPy, pandas, numba,
 joblib) a bare ``import sigtest`` and the first test load, and times other
 entry points and the heavy dependencies alone (where the first test's time
@@ -42,6 +45,16 @@ FIRST_TEST = (
     "assert 0 <= r.pvalue <= 1\n"
 )
 
+FIRST_COMPARE = (
+    "import numpy as np\n"
+    "from sigtest import compare\n"
+    "rng = np.random.default_rng(0)\n"
+    "y = rng.integers(0, 3, 500)\n"
+    "a = np.where(rng.random(500) < 0.7, y, rng.integers(0, 3, 500))\n"
+    "b = np.where(rng.random(500) < 0.75, y, rng.integers(0, 3, 500))\n"
+    "res = compare(y, {'a': a, 'b': b}, metrics='accuracy', random_state=0)\n"
+    "assert len(res.to_frame()) == 1\n"
+)
 
 STAGES = (
     "import time, json\n"
@@ -113,6 +126,7 @@ def main(argv=None):
     # warm the numba cache (and the OS file cache) before anything is timed
     for metric in ("accuracy", "f1_macro"):
         subprocess.run([PY, "-c", FIRST_TEST.format(metric=metric)], check=True, env=env)
+    subprocess.run([PY, "-c", FIRST_COMPARE], check=True, env=env)
 
     rows = {}
     cases = [
@@ -124,6 +138,7 @@ def main(argv=None):
         ("sigtest --help", _cli_command()),
         ("import + first test (accuracy)", [PY, "-c", FIRST_TEST.format(metric="accuracy")]),
         ("import + first test (f1_macro)", [PY, "-c", FIRST_TEST.format(metric="f1_macro")]),
+        ("import + compare of two systems", [PY, "-c", FIRST_COMPARE]),
         # what the first test needs besides sigtest (information: where the time goes)
         ("import sklearn.base", [PY, "-c", "import sklearn.base"]),
         ("import numba", [PY, "-c", "import numba"]),
@@ -156,9 +171,10 @@ def main(argv=None):
     for label, value in zip(STAGE_NAMES, stage_times(repeats, env)):
         print(f"  {label:34s} {value:7.3f}s")
     print("\nheavy modules loaded by:")
-    for code in ("import sigtest", "import sigtest.metrics", "import sigtest.cli",
-                 FIRST_TEST.format(metric="accuracy")):
-        label = "first test" if "\n" in code else code
+    for label, code in (("import sigtest",) * 2, ("import sigtest.metrics",) * 2,
+                        ("import sigtest.cli",) * 2,
+                        ("first test", FIRST_TEST.format(metric="accuracy")),
+                        ("compare of two systems", FIRST_COMPARE)):
         print(f"  {label:26s} {heavy_modules(code) or '[]'}")
     return 0
 

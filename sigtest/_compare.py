@@ -26,7 +26,7 @@ from ._compare_run import _run_parallel
 from ._corrections import CORRECTIONS
 from ._runs import RUNS_MODES
 from .metrics import Metric
-from .utils._param_validation import HasMethods, Interval, StrOptions, validate_params
+from .utils._param_validation import lazy, validate_params
 
 __all__ = ["compare"]
 
@@ -70,21 +70,24 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
                                 "constraints": COMPARE_OPTIONS}))
 
 
+#: Lazy recipes of scikit-learn's constraints (see
+#: :mod:`sigtest.utils._param_validation`): valid arguments are recognised
+#: without importing scikit-learn, anything else gets its validator and error.
 COMPARE_OPTIONS = {
     "metrics": [str, Metric, list, tuple],
-    "test": [HasMethods(["test"]), str, list, tuple, None],
-    "pairs": [StrOptions({"all", "baseline"})],
+    "test": [lazy.HasMethods(["test"]), str, list, tuple, None],
+    "pairs": [lazy.StrOptions({"all", "baseline"})],
     "baseline": [str, list, tuple, None],
-    "correction": [StrOptions(set(CORRECTIONS)), None],
-    "alpha": [Interval(Real, 0, 1, closed="neither")],
+    "correction": [lazy.StrOptions(set(CORRECTIONS)), None],
+    "alpha": [lazy.Interval(Real, 0, 1, closed="neither")],
     "n_jobs": [Integral, None],
     "random_state": [None, Integral, np.random.SeedSequence, np.random.Generator,
                      np.random.RandomState],
     "verbose": ["boolean"],
-    "runs": [StrOptions(set(RUNS_MODES))],
+    "runs": [lazy.StrOptions(set(RUNS_MODES))],
     "labels": ["array-like", None],
     "pos_label": [Real, str, "boolean", None],
-    "ci": [StrOptions({"marginal", "simultaneous"})],
+    "ci": [lazy.StrOptions({"marginal", "simultaneous"})],
 }
 
 

@@ -79,3 +79,34 @@ def test_cli_module_imports_no_numpy():
 def test_lazy_table_is_the_public_api():
     # every lazily served name is public and every public name is served
     assert set(sigtest._LAZY) == set(sigtest.__all__)
+
+
+def test_compare_of_two_systems_imports_no_sklearn():
+    # compare validates valid arguments and copies sigtest's tests without
+    # scikit-learn (it used to import sklearn.base for clone and for the
+    # validation wrapper, ~1.5 s); pandas builds the result frame. A bad
+    # argument still gets scikit-learn's error, naming compare and the argument.
+    code = (
+        "import sys, numpy as np\n"
+        "from sigtest import compare, PairedPermutation, BCaInterval\n"
+        "assert 'sklearn' not in sys.modules\n"
+        "rng = np.random.default_rng(0)\n"
+        "y = rng.integers(0, 3, 200)\n"
+        "a = np.where(rng.random(200) < 0.6, y, rng.integers(0, 3, 200))\n"
+        "b = np.where(rng.random(200) < 0.9, y, rng.integers(0, 3, 200))\n"
+        "res = compare(y, {'a': a, 'b': b}, metrics=['accuracy', 'f1_macro'], random_state=0,\n"
+        "              test=(PairedPermutation(n_resamples=199), BCaInterval(n_resamples=199)))\n"
+        "assert len(res.to_frame()) == 2\n"
+        "res = compare(list(y), {'a': a, 'b': b}, metrics='accuracy', random_state=0,\n"
+        "              pairs='baseline', baseline='a', correction=None, ci='simultaneous')\n"
+        "assert len(res.to_frame()) == 1\n"
+        "print(sorted(m for m in ('sklearn', 'sklearn.base') if m in sys.modules))\n"
+        "try:\n"
+        "    compare(y, {'a': a, 'b': b}, alpha=2.0)\n"
+        "except ValueError as e:\n"
+        "    print(type(e).__name__, 'alpha' in str(e), 'compare' in str(e))\n"
+    )
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == ["[]", "InvalidParameterError True True"]

@@ -10,7 +10,9 @@ Importing scikit-learn costs about a second, so nothing here imports it
 before it is needed:
 
 * :func:`validate_params` decorates at once but builds scikit-learn's
-  validating wrapper on the first call of the decorated function;
+  validating wrapper on the first call of the decorated function; while
+  scikit-learn is not imported, a call whose arguments are all surely valid
+  (:func:`_surely_valid`) runs without it;
 * the constraint classes (``Interval``, ``StrOptions``, ...) and
   ``InvalidParameterError`` are scikit-learn's own, loaded on first access
   of the attribute (PEP 562), so constraint dictionaries built from them are
@@ -23,10 +25,12 @@ before it is needed:
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import importlib
 import inspect
 import re
+import sys
 
 __all__ = [
     "HasMethods",
@@ -47,6 +51,13 @@ _FORWARDED = frozenset(
     {"HasMethods", "Hidden", "Interval", "InvalidParameterError", "Options", "RealNotInt",
      "StrOptions"}
 )
+
+
+#: Set while a function decorated by :func:`validate_params` with
+#: ``prefer_skip_nested_validation=True`` runs without scikit-learn: the
+#: functions it calls skip their validation, as scikit-learn's
+#: ``config_context(skip_parameter_validation=True)`` makes them do.
+_SKIP_NESTED = contextvars.ContextVar("sigtest_skip_nested_validation", default=False)
 
 
 def _sklearn():
@@ -124,9 +135,14 @@ def validate_params(parameter_constraints, *, prefer_skip_nested_validation):
     Same contract, configuration (``sklearn.set_config(
     skip_parameter_validation=...)``) and messages as
     ``sklearn.utils._param_validation.validate_params``, whose wrapper this
-    reproduces with two differences: scikit-learn is imported and the
-    constraints are built on the first call (decorating imports nothing), and
-    the wrapper adds one frame to the stack, as scikit-learn's does.
+    reproduces with three differences: scikit-learn is imported and the
+    constraints are built on the first call (decorating imports nothing); as
+    long as scikit-learn is not imported (so its configuration is the
+    default, validation on), a call whose arguments all pass the
+    import-free check of :func:`_surely_valid` runs without importing it
+    (anything else goes to scikit-learn's validator, which decides and words
+    the error); and the wrapper adds one frame to the stack, as
+    scikit-learn's does.
 
     Parameters
     ----------
@@ -147,6 +163,37 @@ def validate_params(parameter_constraints, *, prefer_skip_nested_validation):
 
     def decorator(func):
         state = {}
+        fast = {}
+
+        def bind(args, kwargs):
+            if not fast:
+                signature = inspect.signature(func)
+                fast["signature"] = signature
+                fast["ignore"] = {
+                    p.name for p in signature.parameters.values()
+                    if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+                } | {"self", "cls"}
+            bound = fast["signature"].bind(*args, **kwargs)
+            bound.apply_defaults()
+            return {k: v for k, v in bound.arguments.items() if k not in fast["ignore"]}
+
+        def surely_valid(args, kwargs):
+            if parameter_constraints == "no_validation":
+                return True
+            params = bind(args, kwargs)
+            return all(
+                _surely_valid(parameter_constraints[name], value)
+                for name, value in params.items() if name in parameter_constraints
+            )
+
+        def rename(exc):
+            # a wrapper delegating validation names itself, not the callee
+            sk = sys.modules.get(_SKLEARN)
+            if sk is None or not isinstance(exc, sk.InvalidParameterError):
+                return None
+            msg = re.sub(r"parameter of \w+ must be",
+                         f"parameter of {func.__qualname__} must be", str(exc))
+            return sk.InvalidParameterError(msg)
 
         def setup():
             sk = _sklearn()
@@ -163,6 +210,19 @@ def validate_params(parameter_constraints, *, prefer_skip_nested_validation):
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
+            if _SKIP_NESTED.get():
+                return func(*args, **kwargs)
+            if "sklearn" not in sys.modules and surely_valid(args, kwargs):
+                token = _SKIP_NESTED.set(bool(prefer_skip_nested_validation))
+                try:
+                    return func(*args, **kwargs)
+                except Exception as e:
+                    renamed = rename(e)
+                    if renamed is None:
+                        raise
+                    raise renamed from e
+                finally:
+                    _SKIP_NESTED.reset(token)
             st = state or setup()
             sklearn = st["sklearn"]
             global_skip = sklearn.get_config()["skip_parameter_validation"]
@@ -235,6 +295,22 @@ def _surely_valid(constraints, value):
     return any(_satisfies(c, value) for c in constraints)
 
 
+def _surely_array_like(value):
+    """A list, tuple, NumPy array or pandas object (scikit-learn's "array-like").
+
+    scikit-learn accepts any non-scalar with ``__len__``, ``shape`` or
+    ``__array__`` that is not a SciPy sparse matrix; these types are such
+    (checked against modules already imported: none is imported here).
+    """
+    if isinstance(value, (list, tuple)):
+        return True
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(value, np.ndarray):
+        return True
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(value, (pd.Series, pd.DataFrame, pd.Index))
+
+
 def _satisfies(constraint, value):
     import math
     from numbers import Integral, Real
@@ -246,9 +322,17 @@ def _satisfies(constraint, value):
     if isinstance(constraint, type):
         return isinstance(value, constraint)
     if isinstance(constraint, str):
+        if constraint == "array-like":
+            return _surely_array_like(value)
         return constraint == "boolean" and isinstance(value, bool)
     if not isinstance(constraint, _Deferred):
         return False
+    if constraint.name == "HasMethods" and len(constraint.args) == 1 and not constraint.kwargs:
+        methods = constraint.args[0]
+        methods = [methods] if isinstance(methods, str) else methods
+        if not isinstance(methods, (list, tuple)) or not all(isinstance(m, str) for m in methods):
+            return False
+        return all(callable(getattr(value, m, None)) for m in methods)
     if constraint.name == "StrOptions" and len(constraint.args) == 1:
         return isinstance(value, str) and value in constraint.args[0]
     if constraint.name == "Interval" and len(constraint.args) == 3:

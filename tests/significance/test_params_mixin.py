@@ -16,12 +16,14 @@ import subprocess
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
+import scipy.sparse
 from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import ParameterGrid
 from sklearn.utils._param_validation import make_constraint
 
-from sigtest import BergKirkpatrickBootstrap, SignificanceTest, TestOutcome, get_test
+from sigtest import BergKirkpatrickBootstrap, SignificanceTest, TestOutcome, compare, get_test
 from sigtest.tests_ import get_test_names
 from sigtest.tests_._base import _COMMON_CONSTRAINTS
 from sigtest.utils._param_validation import _resolve, _surely_valid
@@ -106,6 +108,48 @@ def test_set_params_grid_and_nested():
     assert repr(wrapped) == "Wrapper(inner=BergKirkpatrickBootstrap(n_resamples=9))"
 
 
+@pytest.mark.parametrize("cls", _classes(), ids=lambda c: c.__name__)
+def test_compare_clone_is_sklearn_clone(cls):
+    # compare copies sigtest's tests without scikit-learn, by clone's rule
+    from sigtest._compare_plan import clone as compare_clone
+
+    est = cls(**_changed(cls))
+    if "random_state" in est.get_params():
+        est.set_params(random_state=np.random.SeedSequence(5))
+    ours, theirs = compare_clone(est), clone(est)
+    assert type(ours) is cls and ours is not est
+    assert repr(ours) == repr(theirs) == repr(est)
+    if "random_state" in est.get_params():
+        assert ours.random_state is not est.random_state  # copied, not shared
+        assert ours.random_state.entropy == est.random_state.entropy
+
+
+def test_compare_clone_nested_and_bad_constructor():
+    from sigtest._compare_plan import clone as compare_clone
+
+    class Wrapper(SignificanceTest):
+        def __init__(self, inner=None):
+            self.inner = inner
+
+        def evaluate(self, data, random_state):
+            return TestOutcome(pvalue=1.0)
+
+    class Rounding(SignificanceTest):
+        def __init__(self, level=0.5):
+            self.level = round(level, 1)  # modifies its parameter: clone refuses
+
+        def evaluate(self, data, random_state):
+            return TestOutcome(pvalue=1.0)
+
+    inner = BergKirkpatrickBootstrap(n_resamples=5)
+    out = compare_clone(Wrapper(inner=inner))
+    assert out.inner is not inner and out.inner.n_resamples == 5
+    with pytest.raises(RuntimeError, match="modifies parameter level"):
+        clone(Rounding(level=0.25))
+    with pytest.raises(RuntimeError, match="modifies parameter level"):
+        compare_clone(Rounding(level=0.25))
+
+
 def test_get_test_with_params_copies():
     est = BergKirkpatrickBootstrap(n_resamples=50, random_state=np.random.SeedSequence(3))
     other = get_test(est, alternative="less")
@@ -118,11 +162,19 @@ VALUES = [None, 0, 1, -1, 2, 5, 2**32 - 1, 2**32, 10**400, 0.0, 0.5, 1.0, 1.5, -
           math.nan, math.inf, -math.inf, True, False, np.True_, np.int64(3), np.int32(-2),
           np.float32(0.5), np.float64(2.0), "auto", "two-sided", "less", "greater", "bca",
           "exact", "pratt", "wilcox", "asymptotic", "chi2", "percentile", "x", "", b"auto", [1], object(), len, np.random.SeedSequence(1),
-          np.random.default_rng(0), np.random.RandomState(0)]
+          np.random.default_rng(0), np.random.RandomState(0),
+          # array-likes and not (compare's y_true, labels, sample_weight, test)
+          "all", "baseline", "holm", "average", "marginal",
+          np.arange(3), np.array(2.0), np.float64(1.0), (1, 2), {"a": [1]}, "ab",
+          pd.Series([1, 2]), pd.DataFrame({"a": [1]}), pd.Index([1]),
+          scipy.sparse.csr_matrix(np.eye(2)), range(3), memoryview(b"ab"),
+          BergKirkpatrickBootstrap(), BergKirkpatrickBootstrap, type("T", (), {"test": 1})()]
 
 
 def _all_constraints():
     out = [("common", k, c) for k, c in _COMMON_CONSTRAINTS.items()]
+    # compare's arguments take the same fast path (array-likes, HasMethods)
+    out += [("compare", k, c) for k, c in compare._skl_parameter_constraints.items()]
     for cls in _classes():
         out += [(cls.__name__, k, c) for k, c in cls._parameter_constraints.items()]
     return out
@@ -163,3 +215,42 @@ def test_first_test_imports_no_sklearn():
                          text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("\n")[:2] == ["[]", "InvalidParameterError"]
+
+
+def test_validate_params_fast_path_keeps_sklearns_semantics():
+    # without scikit-learn loaded, a valid call runs without importing it, an
+    # outer function with prefer_skip_nested_validation=True still makes the
+    # functions it calls skip their validation (as scikit-learn's config does),
+    # and an invalid value still gets scikit-learn's error naming the function
+    code = (
+        "import sys\n"
+        "from numbers import Real\n"
+        "from sigtest.utils._param_validation import lazy, validate_params\n"
+        "@validate_params({'x': [lazy.Interval(Real, 0, 1, closed='both')]},\n"
+        "                 prefer_skip_nested_validation=True)\n"
+        "def inner(x):\n"
+        "    return x\n"
+        "@validate_params({'x': [lazy.Interval(Real, 0, 1, closed='both')]},\n"
+        "                 prefer_skip_nested_validation=True)\n"
+        "def outer(x):\n"
+        "    return inner(x + 5)\n"
+        "@validate_params({'x': [lazy.Interval(Real, 0, 1, closed='both')]},\n"
+        "                 prefer_skip_nested_validation=False)\n"
+        "def strict_outer(x):\n"
+        "    return inner(x + 5)\n"
+        "print(inner(0.5), outer(0.5), 'sklearn' in sys.modules)\n"
+        "for f in (inner, strict_outer):\n"
+        "    try:\n"
+        "        f(2.0) if f is inner else f(0.5)\n"
+        "    except ValueError as e:\n"
+        "        print(type(e).__name__, str(e).split(' must')[0])\n"
+        "print(outer(0.5))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        "0.5 5.5 False",
+        "InvalidParameterError The 'x' parameter of inner",
+        "InvalidParameterError The 'x' parameter of strict_outer",
+        "5.5",
+    ]
