@@ -767,6 +767,30 @@ class _SlowScorer:
         return out
 
 
+def _slow_deltas(paired, n_resamples, seed, batch_size, what, batch_deltas):
+    """Shared driver of the slow paths: seeded batches, the scorer, a progress bar.
+
+    ``batch_deltas(rng, size, scorer, params)`` draws one batch of ``size``
+    resamples from ``rng`` and returns their raw deltas; batches are drawn in
+    order from ``numpy.random.default_rng(seed)``, so the result depends only
+    on ``seed`` and ``batch_size``.
+    """
+    B = _check_n_resamples(n_resamples)
+    rng = np.random.default_rng(check_seed(seed))
+    params = _slow_params(paired)
+    scorer = _SlowScorer(paired, params)
+    out = np.empty(B)
+    progress = _Progress(B, f"{what} ({paired.metric.name})")
+    try:
+        for lo in range(0, B, batch_size):
+            hi = min(B, lo + batch_size)
+            out[lo:hi] = batch_deltas(rng, hi - lo, scorer, params)
+            progress.update(hi - lo)
+    finally:
+        progress.close()
+    return out
+
+
 def bootstrap_deltas(paired, n_resamples, sample_size=None, seed=0, *, batch_size=256):
     """Slow-path paired bootstrap: raw deltas ``score_b* - score_a*``.
 
@@ -783,33 +807,26 @@ def bootstrap_deltas(paired, n_resamples, sample_size=None, seed=0, *, batch_siz
     deltas : ndarray of shape (n_resamples,)
     """
     _check_paired(paired, need_statistics=False)
-    B = _check_n_resamples(n_resamples)
-    seed = check_seed(seed)
+    _check_n_resamples(n_resamples)
+    check_seed(seed)
     y, a, b, w = _data(paired)
     n = paired.n_samples
     m = resolve_sample_size(sample_size, n)
-    params = _slow_params(paired)
-    scorer = _SlowScorer(paired, params)
-    rng = np.random.default_rng(seed)
-    out = np.empty(B)
-    progress = _Progress(B, f"bootstrap ({paired.metric.name})")
-    try:
-        for lo in range(0, B, batch_size):
-            hi = min(B, lo + batch_size)
-            idx = rng.integers(0, n, (hi - lo, m))
-            if scorer.memo is not None:
-                out[lo:hi] = scorer.scores(scorer.cell_b[idx]) - scorer.scores(scorer.cell_a[idx])
-            else:
-                for r in range(hi - lo):
-                    i = idx[r]
-                    wi = None if w is None else w[i]
-                    out[lo + r] = _score(paired, params, y[i], b[i], wi) - _score(
-                        paired, params, y[i], a[i], wi
-                    )
-            progress.update(hi - lo)
-    finally:
-        progress.close()
-    return out
+
+    def batch(rng, size, scorer, params):
+        idx = rng.integers(0, n, (size, m))
+        if scorer.memo is not None:
+            return scorer.scores(scorer.cell_b[idx]) - scorer.scores(scorer.cell_a[idx])
+        out = np.empty(size)
+        for r in range(size):
+            i = idx[r]
+            wi = None if w is None else w[i]
+            out[r] = _score(paired, params, y[i], b[i], wi) - _score(
+                paired, params, y[i], a[i], wi
+            )
+        return out
+
+    return _slow_deltas(paired, n_resamples, seed, batch_size, "bootstrap", batch)
 
 
 def permutation_deltas(paired, n_resamples, seed=0, *, batch_size=256):
@@ -826,35 +843,24 @@ def permutation_deltas(paired, n_resamples, seed=0, *, batch_size=256):
     deltas : ndarray of shape (n_resamples,)
     """
     _check_paired(paired, need_statistics=False)
-    B = _check_n_resamples(n_resamples)
-    seed = check_seed(seed)
     y, a, b, w = _data(paired)
     n = paired.n_samples
-    params = _slow_params(paired)
-    scorer = _SlowScorer(paired, params)
-    rng = np.random.default_rng(seed)
-    out = np.empty(B)
-    progress = _Progress(B, f"permutation ({paired.metric.name})")
-    try:
-        for lo in range(0, B, batch_size):
-            hi = min(B, lo + batch_size)
-            swaps = rng.random((hi - lo, n)) < 0.5
-            if scorer.memo is not None:
-                cells_a = np.where(swaps, scorer.cell_b, scorer.cell_a)
-                cells_b = np.where(swaps, scorer.cell_a, scorer.cell_b)
-                out[lo:hi] = scorer.scores(cells_b) - scorer.scores(cells_a)
-            else:
-                for r in range(hi - lo):
-                    sw = swaps[r].reshape((n,) + (1,) * (a.ndim - 1))
-                    a_star = np.where(sw, b, a)
-                    b_star = np.where(sw, a, b)
-                    out[lo + r] = _score(paired, params, y, b_star, w) - _score(
-                        paired, params, y, a_star, w
-                    )
-            progress.update(hi - lo)
-    finally:
-        progress.close()
-    return out
+
+    def batch(rng, size, scorer, params):
+        swaps = rng.random((size, n)) < 0.5
+        if scorer.memo is not None:
+            cells_a = np.where(swaps, scorer.cell_b, scorer.cell_a)
+            cells_b = np.where(swaps, scorer.cell_a, scorer.cell_b)
+            return scorer.scores(cells_b) - scorer.scores(cells_a)
+        out = np.empty(size)
+        for r in range(size):
+            sw = swaps[r].reshape((n,) + (1,) * (a.ndim - 1))
+            a_star = np.where(sw, b, a)
+            b_star = np.where(sw, a, b)
+            out[r] = _score(paired, params, y, b_star, w) - _score(paired, params, y, a_star, w)
+        return out
+
+    return _slow_deltas(paired, n_resamples, seed, batch_size, "permutation", batch)
 
 
 def _data(paired):
