@@ -8,7 +8,6 @@ executed by :mod:`sigtest._compare_run` and the rows turned into a result by
 :mod:`sigtest._compare_assemble`.
 """
 
-import copy
 import itertools
 import math
 import warnings
@@ -24,7 +23,7 @@ from ._engine.paired import prepare_paired
 from .metrics import Metric, get_metric
 from .metrics._common import union_labels
 from .utils import warn_external
-from .utils._estimator import ParamsMixin
+from .utils._estimator import clone  # noqa: F401  (compare's copies of the tests)
 from .utils.validation import spawn_seeds
 
 #: Test parameters that switch a test to its single-threaded kernels, tried in
@@ -368,39 +367,6 @@ def _unspent(random_state):
             n_children_spawned=random_state.n_children_spawned,
         )
     return random_state
-
-
-def clone(test):
-    """A fresh copy of ``test`` with the same parameters, as :func:`sklearn.base.clone`.
-
-    sigtest's tests (:class:`~sigtest.utils._estimator.ParamsMixin`) are
-    copied without importing scikit-learn, by clone's rule: a new instance
-    of the class built from ``get_params(deep=False)``, a parameter that has
-    ``get_params`` cloned the same way, any other one deep-copied (a
-    ``SeedSequence`` or ``Generator`` is copied, not shared), and the
-    constructor must store every parameter unchanged. Any other object (a
-    scikit-learn estimator, or a class with its own ``__sklearn_clone__``)
-    goes to :func:`sklearn.base.clone`.
-    """
-    if not isinstance(test, ParamsMixin) or hasattr(test, "__sklearn_clone__"):
-        from sklearn.base import clone as sklearn_clone
-
-        return sklearn_clone(test)
-    params = test.get_params(deep=False)
-    fresh = {
-        name: (clone(value) if hasattr(value, "get_params") and not isinstance(value, type)
-               else copy.deepcopy(value))
-        for name, value in params.items()
-    }
-    out = type(test)(**fresh)
-    stored = out.get_params(deep=False)
-    for name, value in fresh.items():
-        if stored[name] is not value:
-            raise RuntimeError(
-                f"Cannot clone object {test!r}, as the constructor either does not set or "
-                f"modifies parameter {name}"
-            )
-    return out
 
 
 def _serial_params(test):

@@ -135,12 +135,10 @@ def get_test(test, **params):
     if isinstance(test, base):
         if not params:
             return test
-        # scikit-learn's clone without importing scikit-learn: a new instance
-        # from deep copies of the parameters (as clone does for non-estimators)
-        import copy
+        # scikit-learn's clone rule without importing scikit-learn
+        from ..utils._estimator import clone
 
-        fresh = type(test)(**copy.deepcopy(test.get_params(deep=False)))
-        return fresh.set_params(**params)
+        return clone(test).set_params(**params)
     if inspect.isclass(test) and issubclass(test, base):
         return test(**params)
     if not isinstance(test, str):

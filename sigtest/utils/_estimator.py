@@ -20,10 +20,11 @@ sigtest relies on none of them.
 
 from __future__ import annotations
 
+import copy
 import inspect
 from collections import defaultdict
 
-__all__ = ["ParamsMixin"]
+__all__ = ["ParamsMixin", "clone"]
 
 
 class ParamsMixin:
@@ -137,3 +138,36 @@ def _repr_twin(cls):
         })
         cls._sklearn_repr_twin = twin
     return twin
+
+
+def clone(test):
+    """A fresh copy of ``test`` with the same parameters, as :func:`sklearn.base.clone`.
+
+    sigtest's tests (:class:`ParamsMixin`) are
+    copied without importing scikit-learn, by clone's rule: a new instance
+    of the class built from ``get_params(deep=False)``, a parameter that has
+    ``get_params`` cloned the same way, any other one deep-copied (a
+    ``SeedSequence`` or ``Generator`` is copied, not shared), and the
+    constructor must store every parameter unchanged. Any other object (a
+    scikit-learn estimator, or a class with its own ``__sklearn_clone__``)
+    goes to :func:`sklearn.base.clone`.
+    """
+    if not isinstance(test, ParamsMixin) or hasattr(test, "__sklearn_clone__"):
+        from sklearn.base import clone as sklearn_clone
+
+        return sklearn_clone(test)
+    params = test.get_params(deep=False)
+    fresh = {
+        name: (clone(value) if hasattr(value, "get_params") and not isinstance(value, type)
+               else copy.deepcopy(value))
+        for name, value in params.items()
+    }
+    out = type(test)(**fresh)
+    stored = out.get_params(deep=False)
+    for name, value in fresh.items():
+        if stored[name] is not value:
+            raise RuntimeError(
+                f"Cannot clone object {test!r}, as the constructor either does not set or "
+                f"modifies parameter {name}"
+            )
+    return out
