@@ -93,16 +93,15 @@ def _check_paired(paired, need_statistics=True):
         )
 
 
+def _check_positive_int(value, name):
+    """``value`` as an int >= 1 (bools refused), else a ValueError naming ``name``."""
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"The '{name}' parameter must be an int >= 1. Got {value!r} instead.")
+    return int(value)
+
+
 def _check_n_resamples(n_resamples):
-    if (
-        not isinstance(n_resamples, numbers.Integral)
-        or isinstance(n_resamples, bool)
-        or n_resamples < 1
-    ):
-        raise ValueError(
-            f"The 'n_resamples' parameter must be an int >= 1. Got {n_resamples!r} instead."
-        )
-    return int(n_resamples)
+    return _check_positive_int(n_resamples, "n_resamples")
 
 
 def resolve_sample_size(sample_size, n_samples):
@@ -469,14 +468,7 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_sec
     0.6875
     """
     _check_paired(paired)
-    if (
-        not isinstance(max_patterns, numbers.Integral)
-        or isinstance(max_patterns, bool)
-        or max_patterns < 1
-    ):
-        raise ValueError(
-            f"The 'max_patterns' parameter must be an int >= 1. Got {max_patterns!r} instead."
-        )
+    _check_positive_int(max_patterns, "max_patterns")
     D, cols, weights = _discordant(paired)
     sums_a, sums_b = paired.totals()
     s = paired.n_statistics
