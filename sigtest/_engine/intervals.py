@@ -26,6 +26,7 @@ __all__ = [
     "interval_pvalue",
     "is_degenerate",
     "jackknife_acceleration",
+    "jackknife_strata",
     "quantile_sorted",
 ]
 
@@ -68,7 +69,7 @@ def proportion_below(dist, value):
                  / (2 * dist.size))
 
 
-def acceleration_from_jackknife(jack_deltas, weights=None):
+def acceleration_from_jackknife(jack_deltas, weights=None, strata=None):
     r"""BCa acceleration from leave-one-out differences.
 
     .. math:: a = \frac{\sum_i w_i d_i^3}{6 (\sum_i w_i d_i^2)^{3/2}},\quad
@@ -79,6 +80,13 @@ def acceleration_from_jackknife(jack_deltas, weights=None):
     in the compressed path: items of one cell have identical leave-one-out
     values, so the weighted cell formula equals the item formula exactly.
     Returns ``nan`` when all leave-one-out values are equal.
+
+    With ``strata`` (the stratum code of every row), the influence values
+    are computed within each stratum :math:`h` of :math:`n_h` units, as R's
+    ``boot::empinf(type="jack")`` does for a stratified bootstrap:
+
+    .. math:: L_i = (n_h - 1)(\bar\theta_{(h)} - \theta_{(i)}),\quad
+              a = \frac{\sum_i w_i L_i^3}{6 (\sum_i w_i L_i^2)^{3/2}}
     """
     theta = np.asarray(jack_deltas, dtype=np.float64)
     w = np.ones_like(theta) if weights is None else np.asarray(weights, dtype=np.float64)
@@ -86,7 +94,15 @@ def acceleration_from_jackknife(jack_deltas, weights=None):
     theta, w = theta[keep], w[keep]
     if theta.size == 0 or not np.all(np.isfinite(theta)):
         return math.nan
-    d = np.dot(w, theta) / w.sum() - theta
+    if strata is not None:
+        strata = np.asarray(strata)[keep]
+        d = np.empty_like(theta)
+        for h in np.unique(strata):
+            rows = strata == h
+            n_h = w[rows].sum()
+            d[rows] = (n_h - 1.0) * (np.dot(w[rows], theta[rows]) / n_h - theta[rows])
+    else:
+        d = np.dot(w, theta) / w.sum() - theta
     den = np.dot(w, d * d)
     if not den > 0:
         return math.nan
@@ -285,4 +301,22 @@ def jackknife_acceleration(paired):
     from .resampling import jackknife_values
 
     theta_a, theta_b, weights = jackknife_values(paired)
-    return acceleration_from_jackknife(np.asarray(theta_b) - np.asarray(theta_a), weights)
+    return acceleration_from_jackknife(np.asarray(theta_b) - np.asarray(theta_a), weights,
+                                       jackknife_strata(paired))
+
+
+def jackknife_strata(paired):
+    """Stratum code of every row of :func:`jackknife_values` (``None``: no strata).
+
+    Fast path: ``paired.row_strata``; slow path: the stratum of every item,
+    or of every cluster when clustered.
+    """
+    if not paired.stratified:
+        return None
+    if paired.has_statistics:
+        return paired.row_strata
+    if paired.item_groups is None:
+        return paired.item_strata
+    out = np.empty(int(paired.n_groups), dtype=np.int64)
+    out[paired.item_groups] = paired.item_strata
+    return out

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..metrics import Metric, get_metric
+from .design import check_design, design_rows
 from .small_sample import discordant_count
 
 __all__ = ["PairedData", "PairedStatistics", "prepare_paired", "prepare_paired_runs"]
@@ -80,6 +81,18 @@ class PairedData:
         into ``stats_a``/``stats_b``).
     metric_params : dict
         The metric keyword arguments the user passed (recorded in results).
+    n_groups : int or None
+        Number ``G`` of clusters (``groups=``); rows are then clusters, each
+        holding the sums of its items' statistics (identical cluster rows
+        merged with multiplicities ``counts``), and every scheme resamples
+        clusters. ``None``: independent items.
+    n_strata : int or None
+        Number ``H`` of strata (``strata=``): the bootstrap resamples within
+        each stratum, keeping its size. ``None``: no strata.
+    row_strata : ndarray of shape (R,) or None
+        Stratum code (``0 .. H - 1``) of every row.
+    item_groups, item_strata : ndarray of shape (N,) or None
+        Cluster and stratum code of every item (used by the slow path).
 
     Notes
     -----
@@ -101,12 +114,32 @@ class PairedData:
     resample_params: dict = field(default=None, repr=False)
     sample_weight: np.ndarray | None = field(default=None, repr=False)
     metric_params: dict = field(default=None, repr=False)
+    n_groups: int | None = None
+    n_strata: int | None = None
+    row_strata: np.ndarray | None = field(default=None, repr=False)
+    item_groups: np.ndarray | None = field(default=None, repr=False)
+    item_strata: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self):
         if self.resample_params is None:
             object.__setattr__(self, "resample_params", _resample_params(self.params))
         if self.metric_params is None:
             object.__setattr__(self, "metric_params", {})
+
+    @property
+    def clustered(self) -> bool:
+        """Whether the items come in clusters (``groups=``): rows are clusters."""
+        return self.n_groups is not None
+
+    @property
+    def stratified(self) -> bool:
+        """Whether the bootstrap resamples within strata (``strata=``)."""
+        return self.n_strata is not None
+
+    @property
+    def n_units(self) -> int:
+        """Number of resampling units: ``n_groups`` clusters, else ``n_samples`` items."""
+        return int(self.n_groups if self.n_groups is not None else self.n_samples)
 
     @property
     def compressed(self) -> bool:
@@ -214,6 +247,8 @@ class PairedData:
     def _row_weights(self):
         if self.counts is not None:
             return self.counts.copy()
+        if self.clustered:
+            return np.ones(self.stats_a.shape[0])
         if self.sample_weight is not None:
             return np.asarray(self.sample_weight, dtype=np.float64).copy()
         return np.ones(self.n_samples)
@@ -236,6 +271,17 @@ class PairedData:
             Expand with ``numpy.repeat(values, weights.astype(int))`` for
             unweighted per-item data.
 
+        Notes
+        -----
+        Clustered data (``groups=``): one value per cluster, the metric of
+        the cluster's summed statistics (e.g. its accuracy), with the
+        multiplicity of identical cluster rows as weight. A per-item test
+        (sign, Wilcoxon, paired t) then tests these cluster-level values,
+        the cluster-summary approach (Donner & Klar 2000, ch. 6): valid
+        for independent clusters, and it weights clusters equally, so its
+        null hypothesis is about the mean of the cluster values, not the
+        pooled score.
+
         Raises
         ------
         ValueError
@@ -252,8 +298,9 @@ class PairedData:
         if np.any(zero):
             values_a[zero] = 0.0
             values_b[zero] = 0.0
-        self._check_item_mean(values_a, weights, self.score_a, "A")
-        self._check_item_mean(values_b, weights, self.score_b, "B")
+        if not self.clustered:  # cluster values are cluster means, not items
+            self._check_item_mean(values_a, weights, self.score_a, "A")
+            self._check_item_mean(values_b, weights, self.score_b, "B")
         return values_a, values_b, weights
 
     def _check_item_mean(self, values, weights, score, system):
@@ -498,21 +545,30 @@ def _union_codes(arrays):
     return union, [inverse[k * n : (k + 1) * n] for k in range(len(arrays))]
 
 
-def _cells(y_true, a, b):
-    """Occupied cells (t, a, b) as representative values and counts."""
+def _cells(y_true, a, b, with_rows=False):
+    """Occupied cells (t, a, b) as representative values and counts.
+
+    With ``with_rows``, also the cell (row) index of every item.
+    """
     union, (ct, ca, cb) = _union_codes([y_true, a, b])
     K = union.shape[0]
     code = (ct * K + ca) * K + cb
     n = y_true.shape[0]
+    row_of_item = None
     if K**3 <= max(1 << 20, 4 * n):
         counts = np.bincount(code, minlength=K**3)
-        occupied = np.flatnonzero(counts)
+        present = counts > 0
+        occupied = np.flatnonzero(present)
         counts = counts[occupied]
+        if with_rows:
+            row_of_item = (np.cumsum(present) - 1)[code]
     else:
-        occupied, counts = np.unique(code, return_counts=True)
+        occupied, inverse, counts = np.unique(code, return_inverse=True, return_counts=True)
+        row_of_item = inverse.ravel()
     t, rest = np.divmod(occupied, K * K)
     ia, ib = np.divmod(rest, K)
-    return union, union[t], union[ia], union[ib], counts.astype(np.float64)
+    out = (union, union[t], union[ia], union[ib], counts.astype(np.float64))
+    return out + (row_of_item,) if with_rows else out
 
 
 def _statistics(metric, y_true, y_pred, params, name):
@@ -546,6 +602,8 @@ def prepare_paired(
     sample_weight=None,
     labels=None,
     compress="auto",
+    groups=None,
+    strata=None,
     **metric_params,
 ):
     """Validate paired predictions and compute their sufficient statistics.
@@ -569,6 +627,12 @@ def prepare_paired(
     compress : {"auto", True, False}, default="auto"
         Compress items into occupied cells ``(true, A, B)``. ``"auto"``
         compresses when ``metric.cellwise`` and no ``sample_weight``.
+    groups : array-like of shape (n_samples,), optional
+        Cluster id of every item (ints or strings): the rows become the
+        clusters' summed statistics and every test resamples clusters
+        (see :mod:`sigtest._engine.design`).
+    strata : array-like of shape (n_samples,), optional
+        Stratum id of every item: the bootstrap resamples within strata.
     **metric_params
         Extra parameters for the metric (e.g. ``zero_division``).
 
@@ -615,6 +679,7 @@ def prepare_paired(
     b = _as_array(y_pred_b, "y_pred_b")
     n, w = _check_lengths([y_true, a, b], ["y_true", "y_pred_a", "y_pred_b"], sample_weight)
     y_true, a, b = _check_hard_soft(metric, y_true, a, b)
+    design = check_design(groups, strata, n)
 
     params = metric.params(**metric_params)
     if metric.input_type == "labels":
@@ -647,7 +712,7 @@ def prepare_paired(
         score_b = float(metric.score_func(y_true, b, **kw, **params))
         return PairedData(
             metric, params, n, None, None, None, score_a, score_b, data=(y_true, a, b, w),
-            sample_weight=w, metric_params=metric_params,
+            sample_weight=w, metric_params=metric_params, **_design_fields(design),
         )
 
     can_compress = metric.cellwise and metric.input_type == "labels"
@@ -662,8 +727,9 @@ def prepare_paired(
         )
     use_cells = can_compress and w is None and compress in ("auto", True)
 
+    row_of_item = None
     if use_cells:
-        union, yt, ya, yb, counts = _cells(y_true, a, b)
+        union, yt, ya, yb, counts, row_of_item = _cells(y_true, a, b, with_rows=True)
         if params.get("labels") is None:
             params["labels"] = union
         stats_a, stats_b = _statistics_pair(metric, yt, ya, yb, params)
@@ -680,8 +746,17 @@ def prepare_paired(
 
     score_a = float(metric.aggregate(sums_a, **params))
     score_b = float(metric.aggregate(sums_b, **params))
+    stats_a, stats_b, counts, row_strata = design_rows(stats_a, stats_b, counts, row_of_item,
+                                                       design)
     return PairedData(metric, params, n, stats_a, stats_b, counts, score_a, score_b,
-                      sample_weight=w, metric_params=metric_params)
+                      sample_weight=w, metric_params=metric_params, row_strata=row_strata,
+                      **_design_fields(design))
+
+
+def _design_fields(design):
+    """The design fields of :class:`PairedData` (cluster/stratum counts and codes)."""
+    return dict(n_groups=design.n_groups, n_strata=design.n_strata,
+                item_groups=design.item_groups, item_strata=design.item_strata)
 
 
 def _check_runs(runs, name, n):
@@ -698,7 +773,8 @@ def _check_runs(runs, name, n):
     return runs
 
 
-def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, **metric_params):
+def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=None,
+                        strata=None, **metric_params):
     r"""Paired statistics of two systems with several runs each, averaged per item.
 
     The row of item :math:`i` of system A is the mean of its per-item
@@ -725,6 +801,8 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, **metric
     labels : array-like, optional
         Class set of a hard-label metric; default: the union of ``y_true``
         and every run of A and B.
+    groups, strata : array-like of shape (n_samples,), optional
+        Cluster and stratum id of every item, as in :func:`prepare_paired`.
     **metric_params
         Extra metric parameters.
 
@@ -761,6 +839,7 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, **metric
         raise ValueError("The 'y_true' parameter is empty; at least one sample is required.")
     runs_a = _check_runs(runs_a, "runs_a", n)
     runs_b = _check_runs(runs_b, "runs_b", n)
+    design = check_design(groups, strata, n)
     checked = []
     for ra in runs_a:
         for rb in runs_b[:1]:
@@ -796,5 +875,7 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, **metric
         )
     score_a = float(metric.aggregate(stats_a.sum(axis=0), **params))
     score_b = float(metric.aggregate(stats_b.sum(axis=0), **params))
-    return PairedData(metric, params, n, stats_a, stats_b, None, score_a, score_b,
-                      metric_params=metric_params)
+    stats_a, stats_b, counts, row_strata = design_rows(stats_a, stats_b, None, None, design)
+    return PairedData(metric, params, n, stats_a, stats_b, counts, score_a, score_b,
+                      metric_params=metric_params, row_strata=row_strata,
+                      **_design_fields(design))

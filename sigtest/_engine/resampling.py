@@ -53,6 +53,7 @@ __all__ = [
     "jackknife_values",
     "drop_nonfinite",
     "bootstrap_deltas",
+    "bootstrap_scores",
     "permutation_deltas",
     "resampled_deltas",
 ]
@@ -292,7 +293,67 @@ def bootstrap_sums(paired, n_resamples, sample_size=None, seed=0, *, parallel=Tr
     _check_paired(paired)
     B = _check_n_resamples(n_resamples)
     seed = check_seed(seed)
-    m = resolve_sample_size(sample_size, paired.n_samples)
+    if paired.stratified:
+        return _stratified_bootstrap_sums(paired, B, sample_size, seed, parallel)
+    m = resolve_sample_size(sample_size, paired.n_units)
+    return _bootstrap_sums(paired, B, m, seed, 0, parallel)
+
+
+def _stratified_sample_size(sample_size, n_units):
+    """``sample_size`` of a stratified bootstrap: ``None`` or a fraction per stratum."""
+    if sample_size is None:
+        return None
+    if isinstance(sample_size, numbers.Integral) and not isinstance(sample_size, bool):
+        if int(sample_size) == n_units:
+            return None
+        raise ValueError(
+            "With strata, the 'sample_size' parameter must be a fraction in (0, 1] (applied "
+            f"within each stratum) or None. Got the int {sample_size!r} instead."
+        )
+    resolve_sample_size(sample_size, n_units)  # the one check of a fraction
+    return None if float(sample_size) == 1.0 else float(sample_size)
+
+
+def _stratum(paired, rows):
+    """The rows of one stratum as unstratified, unclustered paired data."""
+    import dataclasses
+
+    counts = None if paired.counts is None else paired.counts[rows]
+    units = rows.size if counts is None else int(np.rint(counts.sum()))
+    return dataclasses.replace(
+        paired, stats_a=np.ascontiguousarray(paired.stats_a[rows]),
+        stats_b=np.ascontiguousarray(paired.stats_b[rows]), counts=counts, n_samples=units,
+        n_groups=None, n_strata=None, row_strata=None, item_groups=None, item_strata=None,
+        data=None, sample_weight=None,
+    )
+
+
+def _stratified_bootstrap_sums(paired, B, sample_size, seed, parallel):
+    r"""Stratified bootstrap: each stratum resampled on its own, keeping its size.
+
+    Stratum :math:`h` (its :math:`n_h` units: items or clusters) draws
+    :math:`m_h = n_h` units with replacement (or the fraction
+    ``sample_size`` of them) from the independent stream ``h`` of the seed;
+    the sums of all strata are added (R ``boot(strata=)``; Davison & Hinkley
+    1997, §3.7).
+    """
+    fraction = _stratified_sample_size(sample_size, paired.n_units)
+    s = paired.n_statistics
+    sums_a, sums_b = np.zeros((B, s)), np.zeros((B, s))
+    for h in range(int(paired.n_strata)):
+        rows = np.flatnonzero(paired.row_strata == h)
+        if rows.size == 0:
+            continue
+        sub = _stratum(paired, rows)
+        m = resolve_sample_size(fraction, sub.n_units)
+        part_a, part_b = _bootstrap_sums(sub, B, m, seed, h, parallel)
+        sums_a += part_a
+        sums_b += part_b
+    return sums_a, sums_b
+
+
+def _bootstrap_sums(paired, B, m, seed, stream, parallel):
+    """Bootstrap sums of ``m`` units drawn from the rows, keys of ``stream``."""
     if paired.stats_a.shape[0] >= 2**32:
         raise ValueError("The generic bootstrap supports at most 2**32 - 1 rows.")
     s = paired.n_statistics
@@ -306,15 +367,16 @@ def bootstrap_sums(paired, n_resamples, sample_size=None, seed=0, *, parallel=Tr
         # at most 4 distinct rows whatever K is.
         red, counts = _merge_rows(red, paired.counts)
         sums_red = _MEMO.get_or_compute(
-            _MEMO.key("bootstrap_cells", (red, counts), m, seed, B),
+            _MEMO.key("bootstrap_cells", (red, counts), m, seed, B, stream),
             lambda: _kernels.bootstrap_sums_cells(
-                red, counts, m, resample_keys(seed, B),
+                red, counts, m, resample_keys(seed, B, stream),
                 parallel=_use_threads(parallel, B * red.shape[0] * 16),
             ),
         )
     else:
         sums_red = _kernels.bootstrap_sums_generic(
-            red, m, resample_keys(seed, B), parallel=_use_threads(parallel, B * m * red.shape[1])
+            red, m, resample_keys(seed, B, stream),
+            parallel=_use_threads(parallel, B * m * red.shape[1])
         )
     out = _expand(sums_red, source, const, float(m))
     return out[:, :s], out[:, s:]
@@ -622,6 +684,8 @@ def _jackknife_slow(paired):
     params = _slow_params(paired)
     n = paired.n_samples
     scorer = _SlowScorer(paired, params)
+    if paired.item_groups is not None:
+        return _jackknife_slow_clusters(paired, params, scorer)
     if scorer.memo is not None:
         KK = scorer.K * scorer.K
         out = []
@@ -644,6 +708,24 @@ def _jackknife_slow(paired):
         theta_b[i] = _score(paired, params, y[keep], b[keep], wi)
         keep[i] = True
     return theta_a, theta_b, np.ones(n)
+
+
+def _jackknife_slow_clusters(paired, params, scorer):
+    """Delete-one-cluster scores by ``score_func``: one call per cluster and system."""
+    y, a, b, w = paired.data
+    groups = paired.item_groups
+    G = int(paired.n_groups)
+    theta = np.empty((2, G))
+    for g in range(G):
+        keep = groups != g
+        for k, pred in enumerate((a, b)):
+            if scorer.memo is not None:
+                cells = (scorer.cell_a, scorer.cell_b)[k][keep]
+                theta[k, g] = scorer._call(np.bincount(cells, minlength=scorer.K * scorer.K))
+            else:
+                theta[k, g] = _score(paired, params, y[keep], pred[keep],
+                                     None if w is None else w[keep])
+    return theta[0], theta[1], np.ones(G)
 
 
 # Above this estimated duration (seconds) the slow path shows a progress bar.
@@ -759,32 +841,33 @@ class _SlowScorer:
         return out
 
 
-def _slow_deltas(paired, n_resamples, seed, batch_size, what, batch_deltas):
+def _slow_scores(paired, n_resamples, seed, batch_size, what, batch_scores):
     """Shared driver of the slow paths: seeded batches, the scorer, a progress bar.
 
-    ``batch_deltas(rng, size, scorer, params)`` draws one batch of ``size``
-    resamples from ``rng`` and returns their raw deltas; batches are drawn in
-    order from ``numpy.random.default_rng(seed)``, so the result depends only
-    on ``seed`` and ``batch_size``.
+    ``batch_scores(rng, size, scorer, params)`` draws one batch of ``size``
+    resamples from ``rng`` and returns their scores of A and B as a
+    ``(size, 2)`` array; batches are drawn in order from
+    ``numpy.random.default_rng(seed)``, so the result depends only on
+    ``seed`` and ``batch_size``.
     """
     B = _check_n_resamples(n_resamples)
     rng = np.random.default_rng(check_seed(seed))
     params = _slow_params(paired)
     scorer = _SlowScorer(paired, params)
-    out = np.empty(B)
+    out = np.empty((B, 2))
     progress = _Progress(B, f"{what} ({paired.metric.name})")
     try:
         for lo in range(0, B, batch_size):
             hi = min(B, lo + batch_size)
-            out[lo:hi] = batch_deltas(rng, hi - lo, scorer, params)
+            out[lo:hi] = batch_scores(rng, hi - lo, scorer, params)
             progress.update(hi - lo)
     finally:
         progress.close()
     return out
 
 
-def bootstrap_deltas(paired, n_resamples, sample_size=None, seed=0, *, batch_size=256):
-    """Slow-path paired bootstrap: raw deltas ``score_b* - score_a*``.
+def bootstrap_scores(paired, n_resamples, sample_size=None, seed=0, *, batch_size=256):
+    """Slow-path paired bootstrap: the resampled scores of A and B.
 
     Index batches of shape ``(batch_size, m)`` come from
     ``numpy.random.default_rng(seed)``; each resample calls ``score_func``
@@ -792,43 +875,118 @@ def bootstrap_deltas(paired, n_resamples, sample_size=None, seed=0, *, batch_siz
     replaced by 0.0). Works for any metric, with or without statistics.
     Hard labels without weights share the calls of resamples with equal
     label tables (see :class:`_SlowScorer`); a run estimated to take more
-    than 2 s shows a progress bar on stderr (tqdm).
+    than 2 s shows a progress bar on stderr (tqdm). Clustered data
+    (``groups=``) draw ``m`` whole clusters (default: ``G``); strata draw
+    within each stratum, keeping its size.
 
     Returns
     -------
-    deltas : ndarray of shape (n_resamples,)
+    scores : ndarray of shape (n_resamples, 2)
+        Column 0: A's score on each resample; column 1: B's.
     """
     _check_paired(paired, need_statistics=False)
     _check_n_resamples(n_resamples)
     check_seed(seed)
     y, a, b, w = _data(paired)
-    n = paired.n_samples
-    m = resolve_sample_size(sample_size, n)
+    units = _Units(paired)
+    if paired.stratified:
+        fraction = _stratified_sample_size(sample_size, units.n_units)
+    else:
+        m = resolve_sample_size(sample_size, units.n_units)
+
+    def draw(rng, size):
+        if not paired.stratified:
+            return rng.integers(0, units.n_units, (size, m))
+        parts = []
+        for members in units.by_stratum:
+            m_h = resolve_sample_size(fraction, members.size)
+            parts.append(members[rng.integers(0, members.size, (size, m_h))])
+        return np.hstack(parts)
 
     def batch(rng, size, scorer, params):
-        idx = rng.integers(0, n, (size, m))
-        if scorer.memo is not None:
-            return scorer.scores(scorer.cell_b[idx]) - scorer.scores(scorer.cell_a[idx])
-        out = np.empty(size)
+        drawn = draw(rng, size)
+        out = np.empty((size, 2))
+        if units.members is None:  # units are items: one index matrix
+            if scorer.memo is not None:
+                out[:, 0] = scorer.scores(scorer.cell_a[drawn])
+                out[:, 1] = scorer.scores(scorer.cell_b[drawn])
+                return out
+            rows = drawn
+        else:
+            rows = [units.items(u) for u in drawn]
         for r in range(size):
-            i = idx[r]
+            i = rows[r]
+            if scorer.memo is not None:
+                out[r, 0] = scorer.scores(scorer.cell_a[i][None, :])[0]
+                out[r, 1] = scorer.scores(scorer.cell_b[i][None, :])[0]
+                continue
             wi = None if w is None else w[i]
-            out[r] = _score(paired, params, y[i], b[i], wi) - _score(
-                paired, params, y[i], a[i], wi
-            )
+            out[r, 0] = _score(paired, params, y[i], a[i], wi)
+            out[r, 1] = _score(paired, params, y[i], b[i], wi)
         return out
 
-    return _slow_deltas(paired, n_resamples, seed, batch_size, "bootstrap", batch)
+    return _slow_scores(paired, n_resamples, seed, batch_size, "bootstrap", batch)
+
+
+def bootstrap_deltas(paired, n_resamples, sample_size=None, seed=0, *, batch_size=256):
+    """Slow-path paired bootstrap: raw deltas ``score_b* - score_a*``.
+
+    The resamples of :func:`bootstrap_scores` (same seed, same batches).
+
+    Returns
+    -------
+    deltas : ndarray of shape (n_resamples,)
+    """
+    scores = bootstrap_scores(paired, n_resamples, sample_size, seed, batch_size=batch_size)
+    return scores[:, 1] - scores[:, 0]
+
+
+class _Units:
+    """Resampling units of the slow path: items, or clusters (``groups=``).
+
+    ``members`` is ``None`` when units are items; else clusters are stored
+    as runs of ``order`` (items sorted by cluster) given by ``starts`` and
+    ``sizes``. ``by_stratum`` lists the units of each stratum.
+    """
+
+    def __init__(self, paired):
+        groups, strata = paired.item_groups, paired.item_strata
+        self.members = None
+        unit_strata = strata
+        if groups is None:
+            self.n_units = int(paired.n_samples)
+        else:
+            G = int(paired.n_groups)
+            self.n_units = G
+            self.order = np.argsort(groups, kind="stable")
+            self.sizes = np.bincount(groups, minlength=G)
+            self.starts = np.concatenate([[0], np.cumsum(self.sizes)[:-1]])
+            self.members = True
+            if strata is not None:
+                unit_strata = np.empty(G, dtype=np.int64)
+                unit_strata[groups] = strata
+        self.by_stratum = [] if unit_strata is None else [
+            np.flatnonzero(unit_strata == h) for h in range(int(paired.n_strata))
+        ]
+        self.by_stratum = [u for u in self.by_stratum if u.size]
+
+    def items(self, units):
+        """Item indices of the drawn clusters ``units`` (in draw order)."""
+        lens = self.sizes[units]
+        total = int(lens.sum())
+        offsets = np.repeat(self.starts[units] - (np.cumsum(lens) - lens), lens)
+        return self.order[offsets + np.arange(total)]
 
 
 def permutation_deltas(paired, n_resamples, seed=0, *, batch_size=256):
     """Slow-path paired permutation: raw deltas after random A/B swaps.
 
     Swap masks of shape ``(batch_size, N)`` come from
-    ``numpy.random.default_rng(seed).random(...) < 0.5``. Hard labels
-    without weights share the calls of resamples with equal label tables
-    (see :class:`_SlowScorer`); a run estimated to take more than 2 s shows
-    a progress bar on stderr (tqdm).
+    ``numpy.random.default_rng(seed).random(...) < 0.5``; clustered data
+    (``groups=``) draw one swap per cluster, ``(batch_size, G)``, applied to
+    all its items. Hard labels without weights share the calls of resamples
+    with equal label tables (see :class:`_SlowScorer`); a run estimated to
+    take more than 2 s shows a progress bar on stderr (tqdm).
 
     Returns
     -------
@@ -837,22 +995,26 @@ def permutation_deltas(paired, n_resamples, seed=0, *, batch_size=256):
     _check_paired(paired, need_statistics=False)
     y, a, b, w = _data(paired)
     n = paired.n_samples
+    groups = paired.item_groups
 
     def batch(rng, size, scorer, params):
-        swaps = rng.random((size, n)) < 0.5
+        if groups is None:
+            swaps = rng.random((size, n)) < 0.5
+        else:
+            swaps = (rng.random((size, int(paired.n_groups))) < 0.5)[:, groups]
+        out = np.empty((size, 2))
         if scorer.memo is not None:
-            cells_a = np.where(swaps, scorer.cell_b, scorer.cell_a)
-            cells_b = np.where(swaps, scorer.cell_a, scorer.cell_b)
-            return scorer.scores(cells_b) - scorer.scores(cells_a)
-        out = np.empty(size)
+            out[:, 0] = scorer.scores(np.where(swaps, scorer.cell_b, scorer.cell_a))
+            out[:, 1] = scorer.scores(np.where(swaps, scorer.cell_a, scorer.cell_b))
+            return out
         for r in range(size):
             sw = swaps[r].reshape((n,) + (1,) * (a.ndim - 1))
-            a_star = np.where(sw, b, a)
-            b_star = np.where(sw, a, b)
-            out[r] = _score(paired, params, y, b_star, w) - _score(paired, params, y, a_star, w)
+            out[r, 0] = _score(paired, params, y, np.where(sw, b, a), w)
+            out[r, 1] = _score(paired, params, y, np.where(sw, a, b), w)
         return out
 
-    return _slow_deltas(paired, n_resamples, seed, batch_size, "permutation", batch)
+    scores = _slow_scores(paired, n_resamples, seed, batch_size, "permutation", batch)
+    return scores[:, 1] - scores[:, 0]
 
 
 def _data(paired):

@@ -43,19 +43,21 @@ _INIT_B = np.uint32(0x8B51F9DD)
 _MULT_B = np.uint32(0x58F38DED)
 
 
-def resample_keys(seed, n_resamples):
+def resample_keys(seed, n_resamples, stream=0):
     """Per-resample uint64 keys of the counter generator (generic kernels).
 
-    Equal to ``SeedSequence(seed, spawn_key=(0,)).generate_state(n_resamples,
-    np.uint64)`` (the tests assert it), computed with vectorised uint32
+    Equal to ``SeedSequence(seed, spawn_key=key).generate_state(n_resamples,
+    np.uint64)`` with ``key = (0,)`` for ``stream=0`` and ``(0, stream)``
+    otherwise (one independent stream per stratum; the tests assert it), computed with vectorised uint32
     arithmetic instead of numpy's scalar loop (~4x faster for 10 000 keys):
     word ``i`` is ``(pool[i % 4] ^ h_i) * h_{i+1}`` xor-shifted by 16, with
     ``h_i = INIT_B * MULT_B**i mod 2**32`` (O'Neill's seed_seq hash), and
     pairs of words read as little-endian uint64.
     """
-    pool = np.asarray(np.random.SeedSequence(seed, spawn_key=(0,)).pool, dtype=np.uint32)
+    key = (0,) if stream == 0 else (0, int(stream))
+    pool = np.asarray(np.random.SeedSequence(seed, spawn_key=key).pool, dtype=np.uint32)
     if pool.shape != (4,):  # pragma: no cover - numpy's default pool size is 4
-        return np.random.SeedSequence(seed, spawn_key=(0,)).generate_state(
+        return np.random.SeedSequence(seed, spawn_key=key).generate_state(
             n_resamples, dtype=np.uint64
         )
     n_words = 2 * int(n_resamples)

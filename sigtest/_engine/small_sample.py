@@ -17,6 +17,7 @@ from ..utils import warn_external
 __all__ = [
     "BCA_SMALL_SAMPLE_LIMITS",
     "BK_SMALL_SAMPLE_LIMITS",
+    "FEW_CLUSTERS",
     "discordant_count",
     "discreteness_floor",
     "small_sample_reasons",
@@ -34,6 +35,8 @@ def discordant_count(paired):
     Returns
     -------
     d : int
+        Clustered data (``groups=``): the number of clusters in which A and
+        B differ (rows are clusters, so the rules below count clusters).
         Compressed hard labels: the summed counts of the cells whose A and B
         statistics rows differ. Generic path: the rows of
         ``D = stats_b - stats_a`` with a nonzero entry (a zero sample weight
@@ -73,6 +76,8 @@ def discordant_count(paired):
         differ = differ.reshape(differ.shape[0], -1).any(axis=1)
     if w is not None:
         differ &= np.asarray(w) != 0
+    if paired.item_groups is not None:  # clustered: discordant clusters
+        return int(np.unique(paired.item_groups[differ]).shape[0])
     return int(np.count_nonzero(differ))
 
 
@@ -113,17 +118,27 @@ def discreteness_floor(n_discordant, alternative):
     return float(min(1.0, 2.0 ** (1 - d) if alternative == "two-sided" else 2.0 ** (-d)))
 
 
-def small_sample_reasons(n_samples, n_discordant, limits):
+#: Fewer clusters than this (``groups=``) make cluster-level tests unreliable:
+#: the cluster bootstrap and the asymptotic tests need many clusters (Cameron,
+#: Gelbach & Miller 2008 find over-rejection below ~20-50), the permutation
+#: over clusters stays exact but coarse (``p >= 2**(1 - G)``).
+FEW_CLUSTERS = 20
+
+
+def small_sample_reasons(n_samples, n_discordant, limits, unit="items"):
     """Why the data are too few for a bootstrap test (empty list: they are not).
 
-    ``limits`` is ``(minimum N, minimum number of discordant items)``.
+    ``limits`` is ``(minimum N, minimum number of discordant units)``;
+    ``unit`` names the resampling unit in the messages (``"clusters"`` for
+    clustered data, where ``n_samples`` and ``n_discordant`` count clusters).
     """
     min_n, min_d = limits
     reasons = []
     if n_samples < min_n:
-        reasons.append(f"N = {n_samples} items < {min_n}")
+        what = "N" if unit == "items" else "G"
+        reasons.append(f"{what} = {n_samples} {unit} < {min_n}")
     if n_discordant < min_d:
-        reasons.append(f"d = {n_discordant} discordant items (where A and B differ) "
+        reasons.append(f"d = {n_discordant} discordant {unit} (where A and B differ) "
                        f"< {min_d}")
     return reasons
 
