@@ -271,6 +271,13 @@ class PairedData:
             Expand with ``numpy.repeat(values, weights.astype(int))`` for
             unweighted per-item data.
 
+        Raises
+        ------
+        ValueError
+            If the metric is not decomposable per item (macro-F1, entropy
+            correlation, a metric without statistics); the message names the
+            tests to use instead.
+
         Notes
         -----
         Clustered data (``groups=``): one value per cluster, the metric of
@@ -281,13 +288,6 @@ class PairedData:
         for independent clusters, and it weights clusters equally, so its
         null hypothesis is about the mean of the cluster values, not the
         pooled score.
-
-        Raises
-        ------
-        ValueError
-            If the metric is not decomposable per item (macro-F1, entropy
-            correlation, a metric without statistics); the message names the
-            tests to use instead.
         """
         if not (getattr(self.metric, "decomposable", False) and self.has_statistics):
             raise ValueError(_NOT_DECOMPOSABLE.format(name=self.metric.name))
