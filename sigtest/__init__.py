@@ -22,6 +22,8 @@ _LAZY = {
     "get_scorer_names": ".metrics",
     "register_metric": ".metrics",
     "ConfidenceInterval": "._results",
+    "ScoreResult": "._results",
+    "score": "._score",
     "SignificanceResult": "._results",
     "TestOutcome": "._results",
     "PairedData": "._engine.paired",
@@ -45,6 +47,8 @@ _LAZY = {
 __all__ = [
     "ComparisonResult",
     "compare",
+    "score",
+    "ScoreResult",
     "cross_val_compare",
     "Experiment",
     "BCaInterval",

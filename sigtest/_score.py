@@ -1,0 +1,413 @@
+r"""``sigtest.score``: one system's score with a bootstrap confidence interval.
+
+The same engine as the paired tests: the predictions of one system go through
+the one validated input path as a pair ``(y_pred, y_pred)`` (so hard labels
+are compressed into cells, clusters into cluster rows, and the observed score
+is exactly the one the tests report), the bootstrap draws come from the
+engine's kernels (:func:`sigtest._engine.resampling.bootstrap_sums`; whole
+clusters with ``groups=``, within strata with ``strata=``), and the interval
+comes from the same code as :class:`~sigtest.BCaInterval`
+(:func:`sigtest._engine.intervals.bootstrap_interval`).
+
+Metrics without sufficient statistics (a plain ``score_func``) take the
+engine's slow path: resampled index sets drawn in seeded batches, one
+``score_func`` call per resample.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+
+from ._engine.intervals import (
+    NAN_INTERVAL,
+    acceleration_from_jackknife,
+    bootstrap_interval,
+    check_interval_args,
+    is_degenerate,
+    jackknife_strata,
+)
+from ._engine.paired import PairedData, check_metric_params, prepare_paired
+from ._engine.rng import check_seed
+from ._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, FEW_CLUSTERS
+from ._results import ScoreResult
+from .exceptions import DegenerateDistributionWarning, SmallSampleWarning
+from .metrics import Metric, get_metric
+from .utils import check_random_state_seed, warn_external
+from .utils._param_validation import lazy, validate_params
+
+__all__ = ["score", "score_paired"]
+
+# --------------------------------------------------------------------------
+# resampled scores and the acceleration
+# --------------------------------------------------------------------------
+def resampled_scores(paired, n_resamples, seed):
+    """Bootstrap distribution of the score of system A of ``paired``.
+
+    Fast path: ``paired.values(sums_a)`` of the engine's bootstrap column
+    sums (:func:`sigtest._engine.resampling.bootstrap_sums`: items, cells,
+    whole clusters, within strata, as ``paired`` says). Slow path (metric
+    without statistics): column A of the engine's slow bootstrap
+    (:func:`sigtest._engine.resampling.bootstrap_scores`, one ``score_func``
+    call per resample, the same clusters and strata).
+    """
+    # imported here: the resampling drivers import numba
+    from ._engine.resampling import bootstrap_scores, bootstrap_sums
+
+    if paired.has_statistics:
+        sums_a, _ = bootstrap_sums(paired, n_resamples, seed=seed)
+        return np.asarray(paired.values(sums_a), dtype=np.float64)
+    return np.ascontiguousarray(bootstrap_scores(paired, n_resamples, seed=seed)[:, 0],
+                                dtype=np.float64)
+
+
+def score_acceleration(paired):
+    r"""BCa acceleration of the score of system A from the jackknife.
+
+    Leave-one-unit-out values :math:`\theta_{(i)}` (items, cells with
+    multiplicities, or clusters: :func:`sigtest._engine.resampling.jackknife_values`)
+    give the empirical influence values
+
+    .. math:: L_i = (n_h - 1)\,(\bar\theta_{(\cdot),h} - \theta_{(i)})
+
+    within each stratum :math:`h` of :math:`n_h` units (one stratum without
+    ``strata=``, where the factor :math:`n - 1` cancels), and
+    :math:`a = \sum_i w_i L_i^3 / (6 (\sum_i w_i L_i^2)^{3/2})`
+    (Efron & Tibshirani 1993, eq. 14.15; the stratified influence values are
+    those of R ``boot::empinf(type="jack")``, Davison & Hinkley 1997, §3.7):
+    :func:`~sigtest._engine.intervals.acceleration_from_jackknife` on the
+    values of system A.
+    """
+    from ._engine.resampling import jackknife_values
+
+    theta_a, _, weights = jackknife_values(paired)
+    return acceleration_from_jackknife(theta_a, weights, jackknife_strata(paired))
+
+
+# --------------------------------------------------------------------------
+# the interval on prepared data
+# --------------------------------------------------------------------------
+def _check_paired(paired):
+    if not isinstance(paired, PairedData):
+        raise TypeError(
+            "The 'paired' parameter of score_paired must be a PairedData (from the validated "
+            f"input path, prepare_paired). Got {type(paired).__name__} instead."
+        )
+
+
+def _check_n_resamples(n_resamples):
+    if not isinstance(n_resamples, Integral) or isinstance(n_resamples, bool) or n_resamples < 1:
+        raise ValueError(
+            f"The 'n_resamples' parameter must be an int >= 1. Got {n_resamples!r} instead."
+        )
+    return int(n_resamples)
+
+
+def _warn_small(paired, method):
+    """:class:`SmallSampleWarning` below the limits of the resampling units."""
+    if paired.clustered:
+        if paired.n_groups < FEW_CLUSTERS:
+            warn_external(
+                f"score: {paired.n_groups} clusters < {FEW_CLUSTERS}: the cluster bootstrap "
+                "needs many clusters, its interval may under-cover (the effective sample "
+                "size is the number of clusters, not of items).",
+                SmallSampleWarning,
+            )
+        return
+    min_n = BCA_SMALL_SAMPLE_LIMITS[0]
+    if paired.n_samples < min_n:
+        warn_external(
+            f"score: N = {paired.n_samples} items < {min_n}: a bootstrap interval from so "
+            f"few items may under-cover (its {method} interval is only asymptotically "
+            "correct).",
+            SmallSampleWarning,
+        )
+
+
+def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=10_000, seed=0):
+    r"""Bootstrap confidence interval of the score of system A of prepared data.
+
+    The engine-level core of :func:`score`, for workflows that hold a
+    :class:`~sigtest.PairedData` already (``ComparisonResult.scores``). For
+    one system ``p`` prepare ``prepare_paired(y_true, p, p, metric, ...)``:
+    the result then depends only on ``p`` and the seed (not on another
+    system).
+
+    Parameters
+    ----------
+    paired : PairedData
+        Validated paired data; the score of its system A (``paired.score_a``)
+        is estimated. Clusters (``paired.n_groups``) and strata
+        (``paired.n_strata``) are resampled as the data say.
+    confidence_level : float in (0, 1), default=0.95
+        Level of the two-sided interval.
+    method : {"bca", "percentile", "basic"}, default="bca"
+        Interval method (the code of :class:`~sigtest.BCaInterval`).
+    n_resamples : int, default=10_000
+        Number of bootstrap resamples B.
+    seed : int or random_state, default=0
+        A non-negative int is used as is; anything else goes through
+        :func:`sigtest.utils.check_random_state_seed`.
+
+    Returns
+    -------
+    result : ScoreResult
+        The observed score, its interval and the bootstrap distribution.
+
+    Raises
+    ------
+    TypeError
+        If ``paired`` is not a :class:`~sigtest.PairedData`.
+    ValueError
+        For a bad ``confidence_level``, ``method``, ``n_resamples`` or ``seed``.
+
+    Warns
+    -----
+    DegenerateDistributionWarning
+        All resampled scores equal (e.g. a perfect system), an undefined
+        acceleration, or resamples on which the metric is undefined (dropped).
+    SmallSampleWarning
+        Fewer than 20 clusters, or fewer than 30 independent items.
+
+    Notes
+    -----
+    The bootstrap distribution is :math:`\hat\theta^*_b = \mathrm{agg}(\sum_j
+    s_{i_{bj}})`, the metric of the summed statistics of resample ``b``
+    (items, cells, or clusters drawn with replacement, within strata); the
+    interval is the percentile, basic or BCa interval of
+    :func:`sigtest._engine.intervals.bootstrap_interval`, with the BCa
+    acceleration from the delete-one-unit jackknife
+    (:func:`score_acceleration`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sigtest._engine.paired import prepare_paired
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 300)
+    >>> p = np.where(rng.random(300) < 0.8, y, 1 - y)
+    >>> res = score_paired(prepare_paired(y, p, p, "accuracy"), n_resamples=2000, seed=1)
+    >>> bool(res.confidence_interval.low < res.estimate < res.confidence_interval.high)
+    True
+    """
+    _check_paired(paired)
+    check_interval_args(confidence_level, method)
+    B = _check_n_resamples(n_resamples)
+    seed = check_seed(seed)
+    estimate = float(paired.score_a)
+    dist = resampled_scores(paired, B, seed)
+    finite = np.isfinite(dist)
+    if not finite.all():
+        warn_external(
+            f"score: {dist.size - int(finite.sum())} of {dist.size} resampled scores are not "
+            "finite (the metric is undefined on those resamples, e.g. zero_division=nan); "
+            "they are dropped and the interval uses the remaining ones.",
+            DegenerateDistributionWarning,
+        )
+        dist = dist[finite]
+    _warn_small(paired, method)
+    acceleration = None
+    if method == "bca" and math.isfinite(estimate):
+        acceleration = score_acceleration(paired)
+    ci = _interval(dist, estimate, float(confidence_level), method, acceleration)
+    return ScoreResult(
+        metric=paired.metric.name,
+        estimate=estimate,
+        confidence_interval=ci,
+        confidence_level=float(confidence_level),
+        method=method,
+        n_resamples=int(dist.size),
+        n_samples=int(paired.n_samples),
+        n_groups=paired.n_groups,
+        n_strata=paired.n_strata,
+        greater_is_better=bool(paired.metric.greater_is_better),
+        bootstrap_distribution=dist,
+        acceleration=acceleration,
+        seed=seed,
+    )
+
+
+def _interval(dist, estimate, level, method, acceleration):
+    """The interval, with warnings worded for one score (nan when undefined)."""
+    if not math.isfinite(estimate) or dist.size == 0 or is_degenerate(dist):
+        warn_external(
+            "score: the bootstrap distribution of the score is degenerate (every resample "
+            "gives the same value, e.g. a system that is right on every item) or the score "
+            "is not finite; the confidence interval is undefined and set to nan.",
+            DegenerateDistributionWarning,
+        )
+        return NAN_INTERVAL
+    if method == "bca" and (acceleration is None or not math.isfinite(acceleration)):
+        warn_external(
+            "score: the BCa acceleration is undefined (all leave-one-out scores are equal); "
+            "the BCa interval is set to nan. Use method='percentile'.",
+            DegenerateDistributionWarning,
+        )
+        return NAN_INTERVAL
+    return bootstrap_interval(dist, estimate, level, method, acceleration, warn=False)
+
+
+def _one_system_message(message):
+    """An input-path message about the pair ``(y_pred_a, y_pred_b)`` said of ``y_pred``."""
+    for old, new in ((", 'y_pred_a' and 'y_pred_b'", " and 'y_pred'"),
+                     ("'y_pred_a'", "'y_pred'"), ("'y_pred_b'", "'y_pred'")):
+        message = message.replace(old, new)
+    return message
+
+
+# --------------------------------------------------------------------------
+# public function
+# --------------------------------------------------------------------------
+@validate_params(
+    {
+        "y_true": ["array-like"],
+        "y_pred": ["array-like"],
+        "metric": [str, Metric],
+        "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
+        "method": [lazy.StrOptions({"bca", "percentile", "basic"})],
+        "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
+        "groups": ["array-like", None],
+        "strata": ["array-like", None],
+        "random_state": [None, lazy.Interval(Integral, 0, 2**32 - 1, closed="both"),
+                         np.random.SeedSequence, np.random.Generator,
+                         np.random.RandomState],
+        "sample_weight": ["array-like", None],
+        "labels": ["array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
+def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="bca",
+          n_resamples=10_000, groups=None, strata=None, random_state=None,
+          sample_weight=None, labels=None, **metric_params):
+    r"""Score one system with a bootstrap confidence interval.
+
+    The observed metric on all items and a two-sided bootstrap interval
+    (BCa by default) from resampling the items: whole clusters with
+    ``groups=`` (the cluster bootstrap), within each stratum with
+    ``strata=``. Works for every metric (hard, soft, or a user's metric
+    without sufficient statistics) with the engine that the paired tests
+    use, and the same ``random_state`` gives bit-identical results.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Gold labels, or gold distributions for soft metrics.
+    y_pred : array-like
+        Predictions of the system (hard labels or soft outputs, as the
+        metric expects).
+    metric : str or Metric, default="accuracy"
+        A registered metric name (see :func:`sigtest.get_metric_names`) or a
+        :class:`~sigtest.metrics.Metric`.
+    confidence_level : float in (0, 1), default=0.95
+        Level of the two-sided interval.
+    method : {"bca", "percentile", "basic"}, default="bca"
+        Interval method, as :class:`~sigtest.BCaInterval`.
+    n_resamples : int, default=10_000
+        Number of bootstrap resamples B.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster id of every item (ints or strings), e.g. the document of a
+        sentence: whole clusters are resampled, the jackknife deletes one
+        cluster.
+    strata : array-like of shape (n_samples,), default=None
+        Stratum id of every item (e.g. a domain): the bootstrap resamples
+        within each stratum, keeping its size (with ``groups``, clusters
+        within strata; a cluster must lie in one stratum).
+    random_state : None, int, SeedSequence or Generator, default=None
+        Seed of the resamples.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative item weights.
+    labels : array-like, default=None
+        Label set of a class-averaged metric; default: the union of the
+        values of ``y_true`` and ``y_pred``.
+    **metric_params
+        Passed to the metric (e.g. ``zero_division=0.0``); a keyword that
+        the metric does not accept raises ``TypeError``.
+
+    Returns
+    -------
+    result : ScoreResult
+        ``estimate``, ``confidence_interval`` (``low``, ``high``),
+        ``confidence_level``, ``method``, ``n_resamples``, ``n_samples``,
+        ``n_groups``, ``n_strata``, ``metric``, and the bootstrap
+        distribution (:meth:`ScoreResult.ci` recomputes the interval).
+
+    Raises
+    ------
+    ValueError
+        Bad parameters (naming them), mismatched lengths, a single cluster,
+        a cluster spanning two strata.
+    TypeError
+        A keyword argument that the metric does not accept.
+
+    Warns
+    -----
+    SmallSampleWarning
+        Fewer than 20 clusters, or fewer than 30 independent items.
+    DegenerateDistributionWarning
+        A degenerate bootstrap distribution (e.g. a perfect system): the
+        interval is ``(nan, nan)``.
+
+    See Also
+    --------
+    BCaInterval : The interval of the difference between two systems.
+    compare : Many systems; ``ComparisonResult.scores()`` gives this interval
+        for each of them.
+
+    Notes
+    -----
+    Resample ``b`` draws :math:`n` units with replacement (items, or the
+    :math:`G` clusters with ``groups``; :math:`n_h` per stratum with
+    ``strata``) and computes the metric of their summed sufficient
+    statistics, :math:`\hat\theta^*_b`. The percentile interval is
+    :math:`[\hat\theta^*_{(\alpha/2)}, \hat\theta^*_{(1-\alpha/2)}]`; BCa
+    adjusts the quantile levels to
+    :math:`\Phi(z_0 + (z_0 + z_\alpha) / (1 - a (z_0 + z_\alpha)))` with the
+    bias :math:`z_0 = \Phi^{-1}(\#\{\hat\theta^* < \hat\theta\} / B)` (ties
+    count one half) and the acceleration :math:`a` of the delete-one-unit
+    jackknife (Efron & Tibshirani 1993, ch. 14). Clustered data: the
+    cluster bootstrap (Davison & Hinkley 1997, §3.8; Field & Welsh 2007);
+    items of one cluster are not independent, and an item-level interval
+    can be several times too narrow.
+
+    References
+    ----------
+    Efron, Tibshirani (1993). An Introduction to the Bootstrap, ch. 14.
+    Davison, Hinkley (1997). Bootstrap Methods and their Application, §3.7-3.8.
+    Field, Welsh (2007). Bootstrapping clustered data. JRSS B 69(3), 369-390.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import sigtest
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 600)
+    >>> p = np.where(rng.random(600) < 0.8, y, 1 - y)
+    >>> res = sigtest.score(y, p, "accuracy", n_resamples=2000, random_state=0)
+    >>> round(res.estimate, 3)
+    0.807
+    >>> low, high = res.confidence_interval
+    >>> bool(low < res.estimate < high), bool(high - low < 0.08)
+    (True, True)
+
+    With 60 documents of 10 sentences, the cluster bootstrap (``groups=``)
+    resamples documents:
+
+    >>> docs = np.repeat(np.arange(60), 10)
+    >>> sigtest.score(y, p, groups=docs, n_resamples=2000, random_state=0).n_groups
+    60
+    """
+    metric = get_metric(metric)
+    check_metric_params(metric, metric_params, caller="score")
+    seed = check_random_state_seed(random_state)
+    try:
+        paired = prepare_paired(y_true, y_pred, y_pred, metric, sample_weight=sample_weight,
+                                labels=labels, groups=groups, strata=strata, **metric_params)
+    except ValueError as exc:
+        renamed = _one_system_message(str(exc))
+        if renamed == str(exc):
+            raise
+        raise ValueError(renamed) from exc
+    return score_paired(paired, confidence_level=confidence_level, method=method,
+                        n_resamples=n_resamples, seed=seed)
