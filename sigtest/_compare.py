@@ -12,7 +12,7 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 
-from ._compare_assemble import assemble
+from ._compare_assemble import assemble, assemble_scores
 from ._compare_plan import (  # noqa: F401  (re-exported for the other workflows)
     _check_metrics,
     _check_predictions,
@@ -21,8 +21,9 @@ from ._compare_plan import (  # noqa: F401  (re-exported for the other workflows
     _default_resamples,
     _seeded,
     plan_comparison,
+    plan_scores,
 )
-from ._compare_run import _run_parallel
+from ._compare_run import _run_parallel, run_scores
 from ._corrections import CORRECTIONS
 from ._runs import RUNS_MODES
 from .metrics import Metric
@@ -37,20 +38,62 @@ def _read_only_copy(arr):
     return out
 
 
+def _check_ids(ids, name, n_samples):
+    """One id per item (``groups`` or ``strata``) as a read-only 1-D array, or None.
+
+    Only the shape is checked here (the message names the parameter); the
+    engine's input path checks the values (missing ids, a single cluster, a
+    cluster in two strata) before any test runs.
+    """
+    if ids is None:
+        return None
+    if hasattr(ids, "to_numpy"):  # pandas Series / Index
+        ids = ids.to_numpy()
+    arr = np.asarray(ids)
+    if arr.ndim != 1:
+        raise ValueError(
+            f"The '{name}' parameter must be 1-D (one id per item). Got an array of shape "
+            f"{arr.shape} instead."
+        )
+    if arr.shape[0] != n_samples:
+        raise ValueError(
+            f"The '{name}' parameter has {arr.shape[0]} ids but y_true has {n_samples} "
+            "items; give one id per item."
+        )
+    return _read_only_copy(arr)
+
+
+def _n_distinct(ids):
+    return None if ids is None else int(np.unique(ids).shape[0])
+
+
+def _score_table(inputs):
+    """The per-system score table of a comparison (:meth:`ComparisonResult.scores`)."""
+    options = inputs["options"]
+    names, metric_objs, multi, tasks = plan_scores(
+        inputs["runs"], inputs["classes"], targets=inputs["targets"], options=options,
+        settings=inputs["score_settings"])
+    return assemble_scores(names, metric_objs, multi, run_scores(tasks, options["n_jobs"]))
+
+
 def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), test=None,
                     pairs="all", baseline=None, correction="holm", alpha=0.05, n_jobs=None,
                     random_state=None, verbose=False, runs_mode="average", labels=None,
-                    pos_label=None, ci="marginal", sample_weight=None, cv_splits=None):
+                    pos_label=None, ci="marginal", sample_weight=None, groups=None,
+                    strata=None, cv_splits=None):
     """Core of :func:`compare` on validated targets and runs (also used by CV).
 
     ``cv_splits`` (the folds of :func:`sigtest.cross_val_compare`) is stored
     on the result; it is not an option of the comparison.
     """
+    n_samples = next(iter(targets.values())).shape[0]
+    groups = _check_ids(groups, "groups", n_samples)
+    strata = _check_ids(strata, "strata", n_samples)
     plan = plan_comparison(
         runs, classes, metrics=metrics, test=test, pairs=pairs, baseline=baseline,
         correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=random_state,
         runs_mode=runs_mode, labels=labels, pos_label=pos_label, ci=ci, targets=targets,
-        sample_weight=sample_weight)
+        sample_weight=sample_weight, groups=groups, strata=strata)
     out = [row for task_rows in _run_parallel(plan.tasks, n_jobs, verbose) for row in task_rows]
     # the result keeps read-only copies: a caller reusing its buffers changes
     # neither result.predictions nor what recompare() tests
@@ -59,15 +102,19 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
     options = dict(metrics=metrics, test=test, pairs=pairs, baseline=baseline,
                    correction=correction, alpha=alpha, n_jobs=n_jobs,
                    random_state=random_state, verbose=verbose, runs_mode=runs_mode,
-                   labels=labels, pos_label=pos_label, ci=ci, sample_weight=sample_weight)
+                   labels=labels, pos_label=pos_label, ci=ci, sample_weight=sample_weight,
+                   groups=groups, strata=strata)
     return assemble(plan, out, alpha=alpha, correction=correction, pairs=pairs, ci=ci,
                     result_kwargs=dict(
                         predictions=predictions, cv_splits=cv_splits,
-                        # recompare reruns through these (injected: the result
-                        # layer does not import compare, which imports it)
+                        n_groups=_n_distinct(groups), n_strata=_n_distinct(strata),
+                        # recompare reruns and scores() computes through these
+                        # (injected: the result layer does not import compare,
+                        # which imports it)
                         inputs={"targets": targets, "runs": runs, "classes": classes,
                                 "options": options, "rerun": _compare_inputs,
-                                "constraints": COMPARE_OPTIONS}))
+                                "constraints": COMPARE_OPTIONS,
+                                "score_settings": plan.scores, "score_table": _score_table}))
 
 
 #: Lazy recipes of scikit-learn's constraints (see
@@ -88,6 +135,8 @@ COMPARE_OPTIONS = {
     "labels": ["array-like", None],
     "pos_label": [Real, str, "boolean", None],
     "ci": [lazy.StrOptions({"marginal", "simultaneous"})],
+    "groups": ["array-like", None],
+    "strata": ["array-like", None],
 }
 
 
@@ -99,7 +148,7 @@ COMPARE_OPTIONS = {
 def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None, pairs="all",
             baseline=None, correction="holm", alpha=0.05, n_jobs=None, random_state=None,
             verbose=False, runs="average", labels=None, pos_label=None, ci="marginal",
-            sample_weight=None):
+            sample_weight=None, groups=None, strata=None):
     """Test which differences between many systems are real.
 
     Runs a paired significance test (and an interval for the difference) for
@@ -160,7 +209,9 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         canonical orientation and its row re-oriented exactly for the order
         given (scores swapped, ``delta`` negated, interval
         ``(-high, -low)``), so results are bit-identical for every
-        ``n_jobs``, backend and order of the systems.
+        ``n_jobs``, backend and order of the systems. One more child,
+        spawned after those (which it leaves unchanged), seeds the
+        per-system score intervals of :meth:`ComparisonResult.scores`.
     verbose : bool, default=False
         Show a progress bar (tqdm if installed, else joblib's messages).
     runs : {"average", "each", "mean", "pool"}, default="average"
@@ -195,14 +246,33 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         (:meth:`SignificanceTest.test`'s ``sample_weight``) and checked as it
         checks them. Not with several runs per system averaged or pooled
         (``runs="average"`` or ``"pool"``).
+    groups : array-like of shape (n_samples,), optional
+        Cluster id of every item (ints or strings), e.g. the document of a
+        sentence or the dialogue of a turn: every test then resamples whole
+        clusters (cluster bootstrap, cluster permutation, delete-one-cluster
+        jackknife; see :meth:`SignificanceTest.test`), and so do the score
+        intervals of :meth:`ComparisonResult.scores`. With several runs per
+        system the cluster of an item is kept: ``runs="pool"`` tiles the ids
+        with the pooled copies (the ``R`` copies of an item stay in its
+        cluster), ``"each"`` and ``"mean"`` use them for every test, and
+        ``"average"`` resamples clusters of run-averaged items. Fewer than 20
+        clusters give a ``SmallSampleWarning``.
+    strata : array-like of shape (n_samples,), optional
+        Stratum id of every item (e.g. the domain or the gold class): the
+        bootstrap tests and intervals resample within each stratum, keeping
+        its size (with ``groups``, clusters within strata; a cluster must
+        lie in one stratum). The permutation and sign-flip tests condition
+        on the items and are unchanged by strata. Tiled like ``groups`` for
+        ``runs="pool"``.
 
     Returns
     -------
     result : ComparisonResult
         One row per (metric, test, run, pair) in :meth:`ComparisonResult.to_frame`
         (scores, ``delta``, raw and adjusted p-values, interval of the
-        difference, ``significant``), the per-system scores and the compact
-        letter display (:meth:`ComparisonResult.letters`).
+        difference, ``significant``), the per-system scores with their
+        intervals (:meth:`ComparisonResult.scores`) and the compact letter
+        display (:meth:`ComparisonResult.letters`).
 
     Raises
     ------
@@ -212,7 +282,9 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         hard predictions for a soft metric, unequal run counts with
         ``runs="each"``, a one-sided-only test with ``pairs="all"``,
         ``runs="average"`` with a metric without statistics, ``pos_label``
-        with metrics that do not use it.
+        with metrics that do not use it; ``groups`` or ``strata`` not 1-D,
+        not one id per item (the message names the parameter), with missing
+        ids, a single cluster, or a cluster in two strata.
 
     Warns
     -----
@@ -220,6 +292,8 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         Predicted labels outside the class set; ``runs="pool"`` with several
         runs; a user-given ``n_resamples`` too small for the number of
         comparisons (the message names the ``B`` needed).
+    SmallSampleWarning
+        From the tests, e.g. fewer than 20 clusters with ``groups``.
 
     Notes
     -----
@@ -246,6 +320,15 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
     simultaneous intervals (``ci="simultaneous"``) are adjusted to the
     family like the p-values and do not show this contradiction as often
     (they still come from another test than the p-value).
+
+    **Clustered and stratified data.** Tests assume exchangeable units. When
+    items come in clusters that share an effect (sentences of a document),
+    an item-level test counts correlated items as independent and its
+    p-values are too small; with ``groups`` the cluster is the unit, so
+    the effective sample size is the number of clusters ``G`` (reported as
+    :attr:`ComparisonResult.n_groups` and in the printed result). The
+    seeds and the result's independence of ``n_jobs`` and of the order of
+    the systems are unchanged.
 
     References
     ----------
@@ -277,5 +360,5 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         targets, runs_by_system, classes, metrics=metrics, test=test, pairs=pairs,
         baseline=baseline, correction=correction, alpha=alpha, n_jobs=n_jobs,
         random_state=random_state, verbose=verbose, runs_mode=runs, labels=labels,
-        pos_label=pos_label, ci=ci, sample_weight=sample_weight,
+        pos_label=pos_label, ci=ci, sample_weight=sample_weight, groups=groups, strata=strata,
     )

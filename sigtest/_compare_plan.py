@@ -13,12 +13,13 @@ import math
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import joblib
 import numpy as np
 import pandas as pd
 
-from ._runs import combine_runs, split_runs
+from ._runs import _tile, combine_runs, split_runs
 from ._engine.paired import prepare_paired
 from .metrics import Metric, get_metric
 from .metrics._common import union_labels
@@ -332,8 +333,10 @@ def _check_inputs(view_list, names, metric_objs, metric_kwargs):
         for metric, kwargs in zip(metric_objs, metric_kwargs):
             y, stacks = view[metric.input_type]
             alone = {k: v for k, v in kwargs.items() if k != "labels"}
-            if "sample_weight" in kwargs:
-                _check_y_true(y, metric, alone)  # the weights against y_true alone
+            if any(k in kwargs for k in ("sample_weight", "groups", "strata")):
+                # the weights and the design against y_true alone: their
+                # errors name no system
+                _check_y_true(y, metric, alone)
             for name, stack in zip(names, stacks):
                 for r, pred in enumerate(stack):
                     try:
@@ -444,7 +447,9 @@ class ComparePlan:
     ``j`` in the pair's canonical orientation; each job is ``(key, metric,
     metric_kwargs, pvalue_test, interval_test, two_sided, level,
     has_level)`` with ``key = (run, metric index, pair index, test index)``
-    and the tests already seeded.
+    and the tests already seeded. ``scores`` holds the settings of the
+    per-system score intervals (:func:`score_settings`) and their root
+    ``seed``.
     """
 
     names: list
@@ -457,11 +462,90 @@ class ComparePlan:
     multi: bool
     m_eff: int
     tasks: list
+    scores: dict
+
+
+def _n_items(targets):
+    return next(iter(targets.values())).shape[0]
+
+
+def _design_kwargs(targets, comparisons, groups, strata):
+    """The ``groups``/``strata`` keywords of the tests of ``comparisons``.
+
+    ``runs="pool"`` concatenates the ``R`` runs item-wise (``y_true`` tiled
+    ``R`` times): the ids are tiled the same way, so the ``R`` pooled copies
+    of an item stay in the item's cluster and stratum. Every other mode keeps
+    the ``N`` items. Ids not given are left out (a test overriding ``test()``
+    without these keywords still works when they are not used).
+    """
+    out = {}
+    for name, ids in (("groups", groups), ("strata", strata)):
+        if ids is None:
+            continue
+        reps = _n_items(comparisons[0][0]) // _n_items(targets)
+        out[name] = _tile(ids, reps) if reps > 1 else ids
+    return out
+
+
+def prepare_data(comparisons, classes, *, targets, metric_objs, names, labels, pos_params,
+                 sample_weight=None, groups=None, strata=None):
+    """The stacked views of the comparisons and each metric's keyword arguments.
+
+    What both the pair tests and the per-system score intervals
+    (:meth:`ComparisonResult.scores`) run on: the runs combined as
+    :func:`sigtest._runs.combine_runs` returned them (``comparisons``),
+    stacked once per metric input type, and per metric the class set,
+    ``pos_label``, ``sample_weight`` and the design (``groups``/``strata``,
+    tiled for ``runs="pool"``). Nothing is validated against the engine
+    here (see :func:`check_inputs`).
+    """
+    view_list = [_views(tg, systems, metric_objs, classes) for tg, systems in comparisons]
+    class_set, union = _class_sets(view_list, names, classes, labels)
+    design = _design_kwargs(targets, comparisons, groups, strata)
+    metric_kwargs = []
+    for metric in metric_objs:
+        kw = dict(pos_params)
+        lab = _metric_labels(metric, class_set, union, labels)
+        if lab is not None:
+            kw["labels"] = lab
+        if sample_weight is not None:
+            kw["sample_weight"] = sample_weight
+        kw.update(design)
+        metric_kwargs.append(kw)
+    return view_list, metric_kwargs
+
+
+def score_settings(specs):
+    """Method, resamples and level of the per-system score intervals.
+
+    Taken from the interval test of the first test of the comparison (its
+    p-value test when it has no interval test) when it has a
+    ``confidence_level`` parameter (an interval test, e.g.
+    :class:`~sigtest.BCaInterval`): its ``method`` (if one of ``"bca"``,
+    ``"percentile"``, ``"basic"``), ``n_resamples`` and
+    ``confidence_level`` (the marginal level, also with
+    ``ci="simultaneous"``). Otherwise BCa with 10,000 resamples at 95 %.
+    """
+    _, ptest, itest = specs[0]
+    test = ptest if itest is None else itest
+    params = test.get_params(deep=False) if hasattr(test, "get_params") else {}
+    out = {"method": "bca", "n_resamples": 10_000, "confidence_level": 0.95}
+    if "confidence_level" not in params:
+        return out
+    if params.get("method") in ("bca", "percentile", "basic"):
+        out["method"] = params["method"]
+    b = params.get("n_resamples")
+    if isinstance(b, Integral) and not isinstance(b, bool) and b > 0:
+        out["n_resamples"] = int(b)
+    level = params.get("confidence_level")
+    if isinstance(level, Real) and 0 < level < 1:
+        out["confidence_level"] = float(level)
+    return out
 
 
 def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction, alpha,
                     n_jobs, random_state, runs_mode, labels, pos_label, ci, targets,
-                    sample_weight=None):
+                    sample_weight=None, groups=None, strata=None):
     """Validate the options and build the job list of a comparison (no test runs)."""
     metric_objs = _check_metrics(metrics)
     pos_params = _check_pos_label(metric_objs, pos_label)
@@ -505,20 +589,18 @@ def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction
     seed_order = sorted(range(m), key=lambda p: (names[canon[p][0]], names[canon[p][1]]))
 
     n_roles = sum(1 if s[2] is None else 2 for s in specs)
-    seeds = iter(spawn_seeds(_unspent(random_state), len(comparisons) * m * n_roles))
+    # one more child than the pairs need: the root of the per-system score
+    # seeds (ComparisonResult.scores); spawning one more leaves the first
+    # children, hence every pair's seed, unchanged
+    n_pair_seeds = len(comparisons) * m * n_roles
+    all_seeds = spawn_seeds(_unspent(random_state), n_pair_seeds + 1)
+    seeds, score_seed = iter(all_seeds[:n_pair_seeds]), all_seeds[n_pair_seeds]
     serial = joblib.effective_n_jobs(n_jobs) > 1
 
-    view_list = [_views(tg, systems, metric_objs, classes) for tg, systems in comparisons]
-    class_set, union = _class_sets(view_list, names, classes, labels)
-    metric_kwargs = []
-    for metric in metric_objs:
-        kw = dict(pos_params)
-        lab = _metric_labels(metric, class_set, union, labels)
-        if lab is not None:
-            kw["labels"] = lab
-        if sample_weight is not None:
-            kw["sample_weight"] = sample_weight
-        metric_kwargs.append(kw)
+    view_list, metric_kwargs = prepare_data(
+        comparisons, classes, targets=targets, metric_objs=metric_objs, names=names,
+        labels=labels, pos_params=pos_params,
+        sample_weight=sample_weight, groups=groups, strata=strata)
     check_inputs(view_list, names, metric_objs, metric_kwargs)
 
     tasks, jobs_by_pair = [], {}
@@ -542,4 +624,44 @@ def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction
         tasks.append((view_list[r], i, j, jobs))
     return ComparePlan(names=names, metric_objs=metric_objs, specs=specs, run_specs=run_specs,
                        pair_idx=pair_idx, canon=canon, comparisons=comparisons, multi=multi,
-                       m_eff=m_eff, tasks=tasks)
+                       m_eff=m_eff, tasks=tasks,
+                       scores={**score_settings(specs), "seed": score_seed})
+
+
+def plan_scores(runs, classes, *, targets, options, settings):
+    """The jobs of the per-system score intervals of a comparison (no test runs).
+
+    Rebuilt from what :class:`ComparisonResult` keeps (the stored runs,
+    targets and options of the comparison, already validated by it), so the
+    result holds no second copy of the data. One task per (run, system):
+    ``(view, system index, jobs, settings, seed)`` with one job ``(key,
+    metric, metric_kwargs)`` per metric, ``key = (run, system index,
+    metric index)``.
+
+    Seeds: ``settings["seed"]`` (the extra child of the comparison's seeds)
+    spawns one child per (run, system) in the order run -> system sorted by
+    name, shared by every metric of the system (the same resamples), so the
+    table does not depend on the order in which the systems were given.
+    """
+    metric_objs = _check_metrics(options["metrics"])
+    pos_params = _check_pos_label(metric_objs, options["pos_label"])
+    names = list(runs)
+    with warnings.catch_warnings():
+        # the pool and unseen-label warnings were given by compare already
+        warnings.simplefilter("ignore")
+        comparisons = combine_runs(targets, runs, options["runs_mode"])
+        view_list, metric_kwargs = prepare_data(
+            comparisons, classes, targets=targets, metric_objs=metric_objs, names=names,
+            labels=options["labels"], pos_params=pos_params,
+            sample_weight=options.get("sample_weight"), groups=options.get("groups"),
+            strata=options.get("strata"))
+    order = sorted(range(len(names)), key=lambda s: names[s])
+    seeds = iter(_unspent(settings["seed"]).spawn(len(comparisons) * len(names)))
+    run_settings = {k: v for k, v in settings.items() if k != "seed"}
+    tasks = []
+    for r, view in enumerate(view_list):
+        for s in order:
+            jobs = [((r, s, mi), metric, metric_kwargs[mi])
+                    for mi, metric in enumerate(metric_objs)]
+            tasks.append((view, s, jobs, run_settings, next(seeds)))
+    return names, metric_objs, len(comparisons) > 1, tasks

@@ -111,3 +111,44 @@ def _run_parallel(tasks, n_jobs, verbose):
     if verbose and progress is not None:
         out = list(progress(out, total=len(tasks), desc="sigtest.compare", unit="pair"))
     return list(out)
+
+
+def _score_task(view, s, jobs, settings, seed):
+    """Score interval of one system (one run) on every metric; compact rows.
+
+    The system is prepared as both sides of a pair (``prepare_paired(y, p,
+    p, ...)``, or :func:`prepare_paired_runs` with its runs averaged) with
+    the comparison's keyword arguments (class set, weights, ``groups``,
+    ``strata``), then :func:`sigtest._score.score_paired` bootstraps its
+    score with ``seed``: what :func:`sigtest.score` computes on the same data
+    and seed.
+    """
+    from ._score import score_paired
+
+    rows = []
+    for key, metric, kwargs in jobs:
+        y, stacks = view[metric.input_type]
+        y, runs = np.array(y), np.array(stacks[s])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            if len(runs) > 1:
+                paired = prepare_paired_runs(y, runs, runs, metric, **kwargs)
+            else:
+                paired = prepare_paired(y, runs[0], runs[0], metric, **kwargs)
+            res = score_paired(paired, seed=seed, **settings)
+        ci = res.confidence_interval
+        rows.append((key, {
+            "score": float(res.estimate),
+            "ci_low": float(ci.low),
+            "ci_high": float(ci.high),
+            "ci_level": float(res.confidence_level),
+            "n_resamples": int(res.n_resamples),
+        }, [(w.category, str(w.message)) for w in caught]))
+    return rows
+
+
+def run_scores(tasks, n_jobs):
+    """Run the score tasks with joblib; rows in task order (independent of ``n_jobs``)."""
+    parallel = joblib.Parallel(n_jobs=n_jobs, return_as="list")
+    return [row for rows in parallel(joblib.delayed(_score_task)(*task) for task in tasks)
+            for row in rows]

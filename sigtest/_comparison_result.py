@@ -82,15 +82,21 @@ class ComparisonResult:
     cv_splits : list or None
         For :func:`cross_val_compare`, the ``(train, test)`` index arrays of
         every fold of every repeat (read-only); None for :func:`compare`.
+    n_groups : int or None
+        Number of clusters when the comparison was clustered (``groups=``),
+        else None.
+    n_strata : int or None
+        Number of strata when the bootstrap was stratified (``strata=``),
+        else None.
     """
 
     __slots__ = ("_frame", "_systems", "_metrics", "_tests", "_greater_is_better", "_alpha",
                  "_correction", "_pairs", "_n_runs", "_ci", "_predictions", "_inputs",
-                 "_cv_splits")
+                 "_cv_splits", "_n_groups", "_n_strata", "_scores")
 
     def __init__(self, frame, *, systems, metrics, tests, greater_is_better, alpha,
                  correction, pairs, n_runs, predictions, inputs, ci="marginal",
-                 cv_splits=None):
+                 cv_splits=None, n_groups=None, n_strata=None):
         self._frame = frame.copy()
         self._systems = tuple(systems)
         self._metrics = tuple(metrics)
@@ -105,6 +111,9 @@ class ComparisonResult:
         self._inputs = inputs
         self._cv_splits = None if cv_splits is None else [
             [tuple(_frozen(idx) for idx in fold) for fold in folds] for folds in cv_splits]
+        self._n_groups = n_groups
+        self._n_strata = n_strata
+        self._scores = None  # computed on the first call of scores(), then kept
 
     def __setattr__(self, name, value):
         if not name.startswith("_"):
@@ -164,6 +173,16 @@ class ComparisonResult:
         return None if self._cv_splits is None else [list(f) for f in self._cv_splits]
 
     @property
+    def n_groups(self):
+        """Number of clusters of a clustered comparison (``groups=``), else None."""
+        return self._n_groups
+
+    @property
+    def n_strata(self):
+        """Number of strata of a stratified comparison (``strata=``), else None."""
+        return self._n_strata
+
+    @property
     def predictions(self):
         """The predictions the tests ran on: a new dict of read-only arrays."""
         return dict(self._predictions)
@@ -218,6 +237,74 @@ class ComparisonResult:
         table.index.name = "system"
         table.columns.name = None
         return table
+
+    def scores(self):
+        r"""Each system's score on each metric, with its confidence interval.
+
+        The interval of one system's score is the bootstrap interval of
+        :func:`sigtest.score` on the data of the comparison: the same class
+        set, sample weights, clusters (``groups``, resampled whole) and
+        strata (``strata``, resampled within), and runs (averaged per item
+        for ``runs="average"``, pooled for ``"pool"``, one row per run for
+        ``"each"`` and CV repeats). Method, resamples and level are those of
+        the comparison's interval test (of its first test): for the default
+        :class:`~sigtest.BCaInterval`, a BCa interval with its
+        ``n_resamples`` at its ``confidence_level`` (95 %, the marginal
+        level, also with ``ci="simultaneous"``); a test without a
+        confidence level (e.g. a permutation test alone) gives BCa with
+        10,000 resamples at 95 %.
+
+        Computed on the first call from the stored predictions (so that
+        :func:`sigtest.compare` does not pay for it when it is not used; it
+        costs about one pair's interval per system), with the comparison's
+        ``n_jobs``, and kept: later calls return copies of the same table.
+        Seeds come from the comparison's ``random_state`` (one child spawned
+        after the pairs' seeds, then one per (run, system) in the order run
+        -> system sorted by name, shared by the system's metrics), so the
+        table is bit-identical for the same ``random_state`` whatever
+        ``n_jobs``, the order of the systems, or when it is called.
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            One row per (system, metric), systems in input order, metrics in
+            the order requested, preceded by a ``run`` column when several
+            runs or CV repeats were tested separately. Columns ``[run,]
+            system, metric, score, ci_low, ci_high, ci_level,
+            n_resamples``. ``score`` is the observed score (the ``score_a``
+            / ``score_b`` of :meth:`to_frame`); a score that is undefined on
+            the data is NaN with the metric's warning.
+
+        Warns
+        -----
+        UndefinedMetricWarning, DegenerateDistributionWarning, SmallSampleWarning
+            From the intervals, once per distinct message, naming the systems.
+
+        See Also
+        --------
+        sigtest.score : The interval of one system's score.
+
+        Notes
+        -----
+        With :math:`\hat\theta` the system's observed score and
+        :math:`\hat\theta^*_b` its score on bootstrap resample :math:`b`
+        (of items, or of whole clusters with ``groups``, within strata with
+        ``strata``), the percentile interval is
+        :math:`[\hat\theta^*_{(\alpha/2)}, \hat\theta^*_{(1-\alpha/2)}]`;
+        BCa corrects these quantile levels for bias and skewness (Efron
+        1987). The intervals of different systems are marginal: they do not
+        test differences (see the pair rows of :meth:`to_frame`).
+
+        References
+        ----------
+        B. Efron (1987). Better bootstrap confidence intervals. JASA 82(397).
+        A. C. Davison and D. V. Hinkley (1997). Bootstrap Methods and their
+        Application, sec. 3.8 (clusters) and 5.3 (BCa).
+        """
+        if self._scores is None:
+            # deterministic: two threads racing here compute the same table
+            self._scores = self._inputs["score_table"](self._inputs)
+        return self._scores.copy()
 
     def runs_summary(self):
         """Summary over runs / CV repeats, like Table 1 of Bestgen (2022).
@@ -430,10 +517,19 @@ class ComparisonResult:
             f"ComparisonResult: {len(self.systems)} systems, {len(self.metrics)} metric(s), "
             f"pairs={self.pairs!r}, correction={self.correction!r}, alpha={self.alpha}"
             + (f", {self.n_runs} runs" if self.n_runs > 1 else "")
+            + self._design_text()
             + f"\ntest: {', '.join(self.tests)} ({', '.join(alts) or 'n/a'}); delta = B - A; "
             "stars on adjusted p: * <= .05, ** <= .01"
         )
         return head + "\n" + self._display_frame().to_string(index=False)
+
+    def _design_text(self):
+        parts = []
+        if self.n_groups is not None:
+            parts.append(f"clustered by {self.n_groups} groups")
+        if self.n_strata is not None:
+            parts.append(f"stratified by {self.n_strata} strata")
+        return "".join(f", {p}" for p in parts)
 
     def __repr__(self):
         return (
@@ -446,11 +542,15 @@ class ComparisonResult:
         """Run the comparison again on the stored predictions, without refitting.
 
         Takes the keyword arguments of :func:`sigtest.compare` that do not
-        concern the data (``metrics``, ``test``, ``pairs``, ``baseline``,
-        ``correction``, ``alpha``, ``n_jobs``, ``random_state``, ``verbose``,
-        ``runs``, ``labels``, ``pos_label``, ``ci``), validated as
+        concern the predictions (``metrics``, ``test``, ``pairs``,
+        ``baseline``, ``correction``, ``alpha``, ``n_jobs``,
+        ``random_state``, ``verbose``, ``runs``, ``labels``, ``pos_label``,
+        ``ci``, and the design ``groups``, ``strata``), validated as
         :func:`sigtest.compare` validates them; unspecified ones keep their
-        previous value.
+        previous value. For example ``recompare(groups=None)`` gives the
+        item-level comparison of a clustered one (also of a
+        :func:`sigtest.cross_val_compare` result, whose tests use the CV
+        ``groups`` by default).
 
         Parameters
         ----------

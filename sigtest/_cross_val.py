@@ -5,10 +5,17 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import clone, is_classifier
-from sklearn.model_selection import KFold, StratifiedKFold, check_cv, cross_val_predict
+from sklearn.model_selection import (
+    GroupKFold,
+    KFold,
+    StratifiedGroupKFold,
+    StratifiedKFold,
+    check_cv,
+    cross_val_predict,
+)
 from sklearn.utils.multiclass import type_of_target
 
-from ._compare import _check_metrics, _compare_inputs
+from ._compare import _check_ids, _check_metrics, _compare_inputs
 from ._corrections import CORRECTIONS
 from .utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from .utils.validation import spawn_seeds
@@ -16,20 +23,28 @@ from .utils.validation import spawn_seeds
 __all__ = ["cross_val_compare"]
 
 
-def _splits(cv, n_repeats, X, y, classifier, split_seed):
-    """Train/test index splits per repeat, shared by every estimator."""
+def _splits(cv, n_repeats, X, y, classifier, split_seed, groups=None):
+    """Train/test index splits per repeat, shared by every estimator.
+
+    An int ``cv`` with ``groups`` gives group folds (a cluster is never split
+    between training and test): ``StratifiedGroupKFold`` for classifiers,
+    ``GroupKFold`` otherwise, shuffled like the plain folds.
+    """
     if isinstance(cv, Integral):
         stratify = classifier and type_of_target(y) in ("binary", "multiclass")
-        splitter = StratifiedKFold if stratify else KFold
+        if groups is None:
+            splitter = StratifiedKFold if stratify else KFold
+        else:
+            splitter = StratifiedGroupKFold if stratify else GroupKFold
         seeds = [int(s.generate_state(1)[0]) for s in split_seed.spawn(n_repeats)]
-        return [list(splitter(int(cv), shuffle=True, random_state=s).split(X, y))
+        return [list(splitter(int(cv), shuffle=True, random_state=s).split(X, y, groups))
                 for s in seeds]
     if n_repeats > 1:
         raise ValueError(
             "n_repeats > 1 needs an int 'cv' (the number of folds), so that each repeat "
             f"gets its own shuffle. Got cv={cv!r}."
         )
-    return [list(check_cv(cv, y, classifier=classifier).split(X, y))]
+    return [list(check_cv(cv, y, classifier=classifier).split(X, y, groups))]
 
 
 def _check_soft_targets(soft_targets, n_samples, n_classes):
@@ -65,13 +80,16 @@ def _check_soft_targets(soft_targets, n_samples, n_classes):
         "labels": ["array-like", None],
         "pos_label": [Real, str, "boolean", None],
         "ci": [StrOptions({"marginal", "simultaneous"})],
+        "groups": ["array-like", None],
+        "strata": ["array-like", None],
     },
     prefer_skip_nested_validation=True,
 )
 def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy", "f1_macro"),
                       test=None, method="auto", soft_targets=None, n_jobs=None,
                       random_state=None, pairs="all", baseline=None, correction="holm",
-                      alpha=0.05, verbose=False, labels=None, pos_label=None, ci="marginal"):
+                      alpha=0.05, verbose=False, labels=None, pos_label=None, ci="marginal",
+                      groups=None, strata=None):
     """Cross-validate several estimators on the same folds and compare them.
 
     Every estimator gets the *same* folds; its out-of-fold predictions come
@@ -136,6 +154,19 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         ``"recall"``, as in :func:`sigtest.compare`.
     ci : {"marginal", "simultaneous"}, default="marginal"
         As in :func:`sigtest.compare`.
+    groups : array-like of shape (n_samples,), optional
+        Group id of every sample (e.g. the patient, the document), used
+        twice: by the folds (an int ``cv`` then gives shuffled
+        ``StratifiedGroupKFold`` for classifiers, ``GroupKFold`` otherwise,
+        so that no group is split between training and test; a splitter
+        given as ``cv`` gets them in its ``split``), and as the clusters of
+        the tests (:func:`sigtest.compare`'s ``groups``): the out-of-fold
+        predictions of one group are correlated, so the group is the
+        resampling unit. ``result.recompare(groups=None)`` gives the
+        item-level tests of the same predictions.
+    strata : array-like of shape (n_samples,), optional
+        Stratum id of every sample for the bootstrap tests and intervals
+        (:func:`sigtest.compare`'s ``strata``); the folds do not use it.
 
     Returns
     -------
@@ -203,9 +234,12 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     elif soft:
         raise ValueError("Soft metrics need the 'soft_targets' parameter (n_samples, n_classes).")
 
+    groups = _check_ids(groups, "groups", y.shape[0])
+    strata = _check_ids(strata, "strata", y.shape[0])
+
     split_seed, test_seed = spawn_seeds(random_state, 2)
     classifier = all(is_classifier(est) for est in estimators.values())
-    splits = _splits(cv, n_repeats, X, y, classifier, split_seed)
+    splits = _splits(cv, n_repeats, X, y, classifier, split_seed, groups)
     runs = {}
     for name, est in zip(names, estimators.values()):
         runs[name] = [
@@ -217,6 +251,7 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         targets, runs, classes if method == "predict_proba" else None, metrics=metric_objs,
         test=test, pairs=pairs, baseline=baseline, correction=correction, alpha=alpha,
         n_jobs=n_jobs, random_state=test_seed, verbose=verbose, runs_mode="each",
-        labels=labels, pos_label=pos_label, ci=ci, cv_splits=splits,
+        labels=labels, pos_label=pos_label, ci=ci, groups=groups, strata=strata,
+        cv_splits=splits,
     )
     return result
