@@ -552,8 +552,15 @@ def _cells(y_true, a, b, with_rows=False):
     """
     union, (ct, ca, cb) = _union_codes([y_true, a, b])
     K = union.shape[0]
-    code = (ct * K + ca) * K + cb
     n = y_true.shape[0]
+    if K**3 >= 2**63:
+        # (t * K + a) * K + b would overflow int64 (K > 2,097,151 labels):
+        # encode the (true, A) pairs first, then the pair with B
+        pairs, pair_code = np.unique(ct.astype(np.int64) * K + ca, return_inverse=True)
+        return _cells_of_codes(union, pair_code.ravel() * np.int64(K) + cb, K,
+                               lambda occ: np.divmod(pairs[occ // K], K) + (occ % K,),
+                               with_rows)
+    code = (ct * K + ca) * K + cb
     row_of_item = None
     if K**3 <= max(1 << 20, 4 * n):
         counts = np.bincount(code, minlength=K**3)
@@ -569,6 +576,14 @@ def _cells(y_true, a, b, with_rows=False):
     ia, ib = np.divmod(rest, K)
     out = (union, union[t], union[ia], union[ib], counts.astype(np.float64))
     return out + (row_of_item,) if with_rows else out
+
+
+def _cells_of_codes(union, code, K, decode, with_rows):
+    """Occupied cells of collision-free int64 ``code``s; ``decode`` gives (t, a, b) codes."""
+    occupied, inverse, counts = np.unique(code, return_inverse=True, return_counts=True)
+    t, ia, ib = decode(occupied)
+    out = (union, union[t], union[ia], union[ib], counts.astype(np.float64))
+    return out + (inverse.ravel(),) if with_rows else out
 
 
 def _statistics(metric, y_true, y_pred, params, name):
