@@ -224,7 +224,8 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         :meth:`ComparisonResult.runs_summary`). ``"mean"`` tests the
         ensembles of averaged probability predictions. ``"pool"``
         (BooStSa's choice, kept for compatibility, with a warning) treats the
-        ``R * N`` (item, run) copies as independent and is anti-conservative.
+        ``R * N`` (item, run) copies as independent and is anti-conservative;
+        with ``groups`` the copies stay in their item's cluster (no warning).
     labels : array-like, optional
         Class set of the class-averaged hard-label metrics (macro/weighted
         P/R/F1), the same for every pair and run. Default: the labels present

@@ -563,7 +563,7 @@ def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction
             "several runs per system (the run-averaged and pooled statistics are "
             "unweighted); use runs='each' or runs='mean'."
         )
-    comparisons = combine_runs(targets, runs, runs_mode)
+    comparisons = combine_runs(targets, runs, runs_mode, clustered=groups is not None)
     multi = len(comparisons) > 1
     two_sided = pairs == "all"
     level = 1.0 - alpha / m if simultaneous else None
@@ -649,7 +649,8 @@ def plan_scores(runs, classes, *, targets, options, settings):
     with warnings.catch_warnings():
         # the pool and unseen-label warnings were given by compare already
         warnings.simplefilter("ignore")
-        comparisons = combine_runs(targets, runs, options["runs_mode"])
+        comparisons = combine_runs(targets, runs, options["runs_mode"],
+                                   clustered=options.get("groups") is not None)
         view_list, metric_kwargs = prepare_data(
             comparisons, classes, targets=targets, metric_objs=metric_objs, names=names,
             labels=options["labels"], pos_params=pos_params,

@@ -45,6 +45,12 @@ hypothesis:
     predictions (N = 300) it rejected a true null 21-34 % of the time at
     alpha = .05. Only valid when the runs are evaluated on *different*
     items. Systems with a single run are repeated to match the others.
+    With cluster ids (``compare(..., groups=)``) the ids are tiled with the
+    runs, so the ``R`` copies of an item stay in its cluster and are
+    resampled together: for a metric whose score does not change when every
+    statistic is scaled by ``R`` (accuracy, F1, ...) this is the clustered
+    ``"average"`` test (the pooled cluster sums are ``R`` times the
+    run-averaged ones), and no warning is given.
 """
 
 import numbers
@@ -109,7 +115,7 @@ def _tile(y, n):
     return np.concatenate([np.asarray(y)] * n, axis=0)
 
 
-def combine_runs(targets, runs, mode):
+def combine_runs(targets, runs, mode, *, clustered=False):
     """Turn the runs into one or more run-free comparisons.
 
     Parameters
@@ -119,6 +125,10 @@ def combine_runs(targets, runs, mode):
     runs : dict of str -> list of ndarray
         Output of :func:`split_runs` for every system.
     mode : {"average", "each", "mean", "pool"}
+    clustered : bool, default=False
+        Whether the items come with cluster ids, tiled with the pooled runs
+        by the caller (the pooled copies of an item then stay in its cluster
+        and ``mode="pool"`` does not warn).
 
     Returns
     -------
@@ -131,8 +141,8 @@ def combine_runs(targets, runs, mode):
     Warns
     -----
     UserWarning
-        ``mode="pool"`` with several runs: the pooled test is
-        anti-conservative (see the module docstring).
+        ``mode="pool"`` with several runs and no clusters: the pooled test
+        is anti-conservative (see the module docstring).
     """
     if mode not in RUNS_MODES:
         raise ValueError(
@@ -151,13 +161,15 @@ def combine_runs(targets, runs, mode):
     if mode == "pool":
         if len(counts - {1}) != 1:
             raise _n_runs_error(runs, mode)
-        warn_external(
-            "runs='pool' (BooStSa compatibility) resamples the R copies of each item as "
-            "independent items, although they share the item: its p-values are too small "
-            "(a true null was rejected 21-34 % of the time at alpha=.05 with 5 runs). Use "
-            "runs='average' (the default) to test the run-averaged difference.",
-            UserWarning,
-        )
+        if not clustered:
+            warn_external(
+                "runs='pool' (BooStSa compatibility) resamples the R copies of each item as "
+                "independent items, although they share the item: its p-values are too "
+                "small (a true null was rejected 21-34 % of the time at alpha=.05 with 5 "
+                "runs). Use runs='average' (the default) to test the run-averaged "
+                "difference, or give groups= (the copies of an item stay in its cluster).",
+                UserWarning,
+            )
         (n,) = counts - {1}
         pooled = {
             name: np.concatenate(r if len(r) == n else r * n, axis=0) for name, r in runs.items()

@@ -118,14 +118,38 @@ def test_pool_tiles_the_ids_with_the_runs():
     rng = np.random.default_rng(1)
     runs = {n: [p, np.where(rng.random(p.size) < 0.1, (p + 1) % 3, p)]
             for n, p in list(preds.items())[:2]}
-    with pytest.warns(UserWarning, match="runs='pool'"):
+    with warnings.catch_warnings():
+        # with clusters the copies are not resampled as independent items: no
+        # anti-conservative pool warning
+        warnings.filterwarnings("error", message="runs='pool'")
         res = compare(y, runs, metrics="accuracy", test=_tests(), random_state=5,
                       runs="pool", groups=groups)
+    with pytest.warns(UserWarning, match="runs='pool'"):
+        compare(y, runs, metrics="accuracy", test=_tests(), random_state=5, runs="pool")
     seeds = spawn_seeds(5, 2)
     p, ci = _direct(np.tile(y, 2), np.concatenate(runs["s0"]), np.concatenate(runs["s1"]),
                     "accuracy", seeds, groups=np.tile(groups, 2))
     _assert_row(res.to_frame().iloc[0], p, ci)
     assert res.n_groups == len(np.unique(groups))
+
+
+@pytest.mark.filterwarnings("ignore::sigtest.exceptions.SmallSampleWarning")
+@pytest.mark.parametrize("metric", ["accuracy", "f1_macro"])
+def test_clustered_pool_is_the_clustered_average(metric):
+    """Pooled cluster sums are R times the run-averaged ones: for a score that a common
+    scale of the statistics does not change, pool + groups = average + groups (same
+    seeds, same resampled clusters), up to rounding."""
+    y, preds, groups = _clustered()
+    rng = np.random.default_rng(1)
+    runs = {n: [p] + [np.where(rng.random(p.size) < 0.1, (p + k) % 3, p) for k in (1, 2)]
+            for n, p in preds.items()}
+    kw = dict(metrics=metric, test=_tests(), random_state=5, groups=groups)
+    pool = compare(y, runs, runs="pool", **kw)
+    avg = compare(y, runs, runs="average", **kw)
+    cols = ["score_a", "score_b", "delta", "pvalue", "ci_low", "ci_high"]
+    np.testing.assert_allclose(pool.to_frame()[cols], avg.to_frame()[cols], rtol=0, atol=1e-12)
+    cols = ["score", "ci_low", "ci_high"]
+    np.testing.assert_allclose(pool.scores()[cols], avg.scores()[cols], rtol=0, atol=1e-12)
 
 
 @pytest.mark.filterwarnings("ignore::sigtest.exceptions.SmallSampleWarning")
