@@ -1,5 +1,9 @@
 """Reading gold labels, predictions and item ids from files (used by the CLI).
 
+:func:`read_predictions` reads labels or probabilities; :func:`read_ids`
+reads one id per line (item, cluster or stratum ids) with the same rules,
+refusing files of several columns.
+
 Formats, chosen by suffix: ``.npy`` (a NumPy array, never unpickled),
 ``.csv`` (comma separated), ``.tsv`` (tab separated), anything else
 whitespace-separated text. One column gives labels (int64 when every value
@@ -50,7 +54,7 @@ import pandas as pd
 
 from .metrics._check_proba import ROW_SUM_RENORM_ATOL, normalize_rows
 
-__all__ = ["read_predictions"]
+__all__ = ["read_ids", "read_predictions"]
 
 _MIN_ROWS_LABEL_HEADER = 10  # rows after line 1 needed to judge a label column
 _MAX_DISTINCT_LABELS = 50
@@ -206,6 +210,45 @@ def read_predictions(path, *, header=None, multilabel=False):
         values outside [0, 1] or rows that do not sum to 1; the message
         names the file (and the line).
     """
+    return _read_values(path, header, multilabel, one_column=False)
+
+
+def read_ids(path, *, header=None):
+    """Read one id per line (item, cluster or stratum ids) from ``path``.
+
+    The formats, the header rule and the type rule of
+    :func:`read_predictions` (int64 when every value is an integer written
+    without leading zeros, else str); a file of several columns (or a 2-D
+    ``.npy`` array) is an error instead of probabilities.
+
+    Parameters
+    ----------
+    path : str or Path
+        ``.npy``, ``.csv``, ``.tsv`` or whitespace-separated text.
+    header : bool or None, default=None
+        As in :func:`read_predictions`.
+
+    Returns
+    -------
+    ids : ndarray of shape (n_samples,)
+        int64 or str.
+
+    Raises
+    ------
+    ValueError
+        The errors of :func:`read_predictions`, and a file of several
+        columns; the message names the file.
+    """
+    return _read_values(path, header, False, one_column=True)
+
+
+def _check_one_column(path, table, one_column):
+    if one_column and table.ndim == 2 and table.shape[1] > 1:
+        raise ValueError(f"The file {str(path)!r} must hold one id per line; it has "
+                         f"{table.shape[1]} columns.")
+
+
+def _read_values(path, header, multilabel, one_column):
     path = Path(path)
     if not path.exists():
         raise ValueError(f"The file {str(path)!r} does not exist.")
@@ -214,9 +257,11 @@ def read_predictions(path, *, header=None, multilabel=False):
     offset = 1  # line number of row 0
     if path.suffix == ".npy":
         values = _read_npy(path)
+        _check_one_column(path, values, one_column)
         where = "row"
     else:
         cells = _read_table(path, header)
+        _check_one_column(path, cells, one_column)
         offset, where = (2 if header else 1), "line"
         if header is None:
             _detect_header(path, cells, multilabel)

@@ -2,10 +2,18 @@
 
 Store layout (a directory)::
 
-    manifest.json        gold ids and labels, systems, runs (ids, file, shape)
+    manifest.json        gold ids and labels (and cluster / stratum ids),
+                         systems, runs (ids, file, shape)
     runs/s000_r0.npy     predictions of system 0, run 0 (no pickle)
     results.tsv          tidy table of the last run() (tab separated)
     outcomes.json        parameters, versions, seed, records, summary, letters
+
+Cluster (``groups``) and stratum (``strata``) ids are item annotations like
+the gold labels: given with a feed for its ``ids``, stored in the manifest's
+``gold`` entry aligned with the gold ids, checked to agree on the ids that
+later feeds share, and passed to :func:`sigtest.compare` by ``run``. A
+manifest holding them has format version 2 (older sigtest versions, which
+would ignore them, refuse it); one without them stays version 1.
 
 Every file is written to a temporary file and moved into place with
 ``os.replace`` (:func:`atomic_write`), and ``feed`` and ``remove`` re-read
@@ -40,6 +48,11 @@ __all__ = ["ExperimentStore", "atomic_write", "write_json", "finite"]
 
 _FORMAT = "sigtest.experiment"
 _FORMAT_VERSION = 1
+#: Version of a manifest that holds cluster or stratum ids; both are read.
+_DESIGN_FORMAT_VERSION = 2
+_READABLE_VERSIONS = (_FORMAT_VERSION, _DESIGN_FORMAT_VERSION)
+#: Item annotations of the sampling design, stored next to the gold labels.
+DESIGN_KEYS = ("groups", "strata")
 _TEXT_COLUMNS = ("system_a", "system_b", "metric", "test", "alternative")
 
 
@@ -119,6 +132,29 @@ def _check_ids(ids, n, system):
     return ids
 
 
+def _check_design_ids(values, name, n, system):
+    """Cluster or stratum ids of a feed: 1-D ints or strings, one per item."""
+    if values is None:
+        return None
+    arr = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values)
+    if arr.dtype == object:
+        try:
+            arr = np.asarray(arr.tolist())
+        except (TypeError, ValueError):
+            pass
+    if arr.ndim != 1 or arr.dtype.kind not in "iuU":
+        raise ValueError(
+            f"The '{name}' parameter must be a 1-D array of integer or string ids (one per "
+            f"item). Got shape {arr.shape} and dtype {arr.dtype} instead."
+        )
+    if arr.shape[0] != n:
+        raise ValueError(
+            f"The '{name}' parameter has {arr.shape[0]} ids but the predictions of system "
+            f"{system!r} have {n} items."
+        )
+    return arr.tolist()
+
+
 def _kind(values):
     """``"str"`` or ``"int"`` for a list of ids."""
     return "str" if values and isinstance(values[0], str) else "int"
@@ -171,9 +207,10 @@ class ExperimentStore:
             return {"format": _FORMAT, "format_version": _FORMAT_VERSION, "gold": None,
                     "systems": {}}
         manifest = json.loads(self.manifest_path.read_text(encoding="utf-8"))
-        if manifest.get("format") != _FORMAT or manifest.get("format_version") != _FORMAT_VERSION:
+        if manifest.get("format") != _FORMAT \
+                or manifest.get("format_version") not in _READABLE_VERSIONS:
             raise ValueError(f"{str(self.manifest_path)!r} is not a sigtest experiment "
-                             f"manifest of version {_FORMAT_VERSION}.")
+                             f"manifest of version {' or '.join(map(str, _READABLE_VERSIONS))}.")
         return manifest
 
     @contextmanager
@@ -213,6 +250,27 @@ class ExperimentStore:
             raise ValueError("Nothing has been fed to this experiment yet.")
         return np.asarray(manifest["gold"]["ids"]), np.asarray(manifest["gold"]["y_true"])
 
+    def design(self):
+        """Return ``(ids, groups, strata)``: the stored cluster and stratum id of every item.
+
+        ``groups`` / ``strata`` are ``None`` when none were fed; an item fed
+        without one holds ``None``.
+        """
+        manifest = self.read()
+        if manifest["gold"] is None:
+            raise ValueError("Nothing has been fed to this experiment yet.")
+        gold = manifest["gold"]
+        out = [np.asarray(gold["ids"])]
+        for key in DESIGN_KEYS:
+            values = gold.get(key)
+            if values is not None:
+                arr = np.asarray(values, dtype=object)
+                if all(v is not None for v in values):
+                    arr = np.asarray(values)
+                values = arr
+            out.append(values)
+        return tuple(out)
+
     def load_run(self, system, run):
         """Return ``(ids, predictions)`` of one run, as fed."""
         entry = self._run_entry(self.read(), system, run)
@@ -231,12 +289,15 @@ class ExperimentStore:
                              f"{sorted(int(r) for r in runs)}.")
         return runs[str(run)]
 
-    def feed(self, system, predictions, *, y_true=None, ids=None, run=None, overwrite=False):
+    def feed(self, system, predictions, *, y_true=None, ids=None, groups=None, strata=None,
+             run=None, overwrite=False):
         """Validate and store one run (see :meth:`sigtest.experiment.Experiment.feed`)."""
         if not isinstance(system, str) or not system:
             raise TypeError(f"The 'system' parameter must be a non-empty str; got {system!r}.")
         preds = _canonical(predictions, "predictions")
         item_ids = _check_ids(ids, preds.shape[0], system)
+        design = {key: _check_design_ids(values, key, preds.shape[0], system)
+                  for key, values in (("groups", groups), ("strata", strata))}
         gold = None
         if y_true is not None:
             gold = _canonical(y_true, "y_true")
@@ -258,7 +319,9 @@ class ExperimentStore:
             with self.lock():
                 manifest = self.read()
                 self._check_against_store(manifest, system, preds, gold, item_ids, run)
+                n_gold = 0 if manifest["gold"] is None else len(manifest["gold"]["ids"])
                 self._merge_gold(manifest, item_ids, gold, system)
+                self._merge_design(manifest, item_ids, design, n_gold, system)
                 self._check_classes(manifest, system, preds, run)
                 return self._store_run(manifest, system, preds, item_ids, run, overwrite)
         except BaseException:
@@ -295,6 +358,8 @@ class ExperimentStore:
         runs[str(run)] = {"file": file, "ids": item_ids, "shape": list(preds.shape),
                           "dtype": preds.dtype.str,
                           "fed_at": datetime.datetime.now(datetime.timezone.utc).isoformat()}
+        if any(manifest["gold"].get(key) is not None for key in DESIGN_KEYS):
+            manifest["format_version"] = _DESIGN_FORMAT_VERSION
         try:
             write_json(self.manifest_path, manifest, compact=True)  # ids on one line
         except BaseException:
@@ -404,6 +469,61 @@ class ExperimentStore:
                 stored["ids"].append(i)
                 stored["y_true"].append(g)
 
+    @staticmethod
+    def _merge_design(manifest, ids, design, n_old, system):
+        """Store the cluster / stratum ids of a feed, aligned with the gold ids.
+
+        Like the gold labels: a value must equal the stored one on an id that
+        has one; ids the gold gained in this feed (from ``n_old`` on) need
+        one when the store holds that annotation already, so that every item
+        keeps its cluster; a cluster must lie in one stratum.
+        """
+        gold = manifest["gold"]
+        where = {i: k for k, i in enumerate(gold["ids"])}
+        n = len(gold["ids"])
+        for key in DESIGN_KEYS:
+            given = design[key]
+            stored = gold.get(key)
+            if given is None:
+                if stored is not None and n > n_old:
+                    raise ValueError(
+                        f"The store holds '{key}' ids for its items but this feed of system "
+                        f"{system!r} adds {n - n_old} gold ids without them; pass {key}= "
+                        "with these predictions.")
+                if stored is not None:
+                    stored.extend([None] * (n - len(stored)))
+                continue
+            if stored is None:
+                stored = [None] * n
+            else:
+                stored.extend([None] * (n - len(stored)))
+                known = next((v for v in stored if v is not None), None)
+                if known is not None and isinstance(known, str) != isinstance(given[0], str):
+                    kind = "strings" if isinstance(known, str) else "integers"
+                    raise ValueError(
+                        f"The '{key}' ids given with system {system!r} are of another type "
+                        f"than the stored ones ({kind}).")
+            bad = [i for i, v in zip(ids, given)
+                   if stored[where[i]] is not None and stored[where[i]] != v]
+            if bad:
+                raise ValueError(
+                    f"The '{key}' given with system {system!r} disagree with the stored "
+                    f"'{key}' on {len(bad)} ids (e.g. {bad[:5]}).")
+            for i, v in zip(ids, given):
+                stored[where[i]] = v
+            gold[key] = stored
+        groups, strata = gold.get("groups"), gold.get("strata")
+        if groups is not None and strata is not None:
+            seen = {}
+            for i, g, h in zip(gold["ids"], groups, strata):
+                if g is None or h is None:
+                    continue
+                if seen.setdefault(g, h) != h:
+                    raise ValueError(
+                        f"Cluster {g!r} of the 'groups' ids has items in the strata "
+                        f"{seen[g]!r} and {h!r} (e.g. item {i!r}); clusters are resampled "
+                        "within strata, so each cluster must lie in one stratum.")
+
     def remove(self, system, run=None):
         """Remove runs (see :meth:`sigtest.experiment.Experiment.remove`)."""
         if not isinstance(system, str):
@@ -467,6 +587,37 @@ class ExperimentStore:
                 values = np.load(self.path / entry["file"], allow_pickle=False)
                 preds[name].append(values[pd.Index(entry["ids"]).get_indexer(common)])
         return y, common, preds, run_numbers
+
+    def aligned_design(self, manifest, common):
+        """Cluster and stratum ids of the items ``common`` (in that order).
+
+        Returns
+        -------
+        design : dict
+            ``{"groups": array or None, "strata": array or None}``.
+
+        Raises
+        ------
+        ValueError
+            Some of these items were fed without one (naming a few ids).
+        """
+        gold = manifest["gold"]
+        index = pd.Index(gold["ids"]).get_indexer(common)
+        out = {}
+        for key in DESIGN_KEYS:
+            stored = gold.get(key)
+            if stored is None:
+                out[key] = None
+                continue
+            values = [stored[k] if k < len(stored) else None for k in index.tolist()]
+            missing = [i for i, v in zip(common.tolist(), values) if v is None]
+            if missing:
+                raise ValueError(
+                    f"{len(missing)} of the {len(values)} items to test have no '{key}' id "
+                    f"(e.g. ids {missing[:5]}); feed {key}= for them (with overwrite=True "
+                    "to re-feed a run).")
+            out[key] = np.asarray(values)
+        return out
 
     def digest(self, manifest, system, run):
         file = manifest["systems"][system]["runs"][str(run)]["file"]

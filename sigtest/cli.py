@@ -7,7 +7,8 @@ Examples
     sigtest compare gold.txt base=a.txt new=b.txt -m accuracy -m f1_macro
     sigtest compare gold.txt a.txt b.txt --labels pos,neg,neu -m f1_macro
     sigtest compare gold.txt a.txt b.txt --pos-label pos -o table.csv --format csv
-    sigtest feed store/ h0 h0_seed0.txt --gold gold.txt --ids ids_seed0.txt
+    sigtest compare gold.txt a.txt b.txt --groups docs.txt --strata domains.txt
+    sigtest feed store/ h0 h0_seed0.txt --gold gold.txt --ids ids_seed0.txt --groups docs.txt
     sigtest feed store/ h1 h1_seed0.txt --ids ids_seed0.txt
     sigtest run store/ --pairs baseline --baseline h0 --runs each
     sigtest remove store/ h1 --run 0
@@ -39,6 +40,19 @@ fixes the class set of the label metrics, e.g. the macro average of
 ``f1_macro``; ``--pos-label`` names the positive class of one-class scores.
 Both are converted to the type of the gold labels (integers when the gold
 labels are integers).
+
+``--groups FILE`` (``compare`` and ``feed``) gives the cluster id of every
+item, one per line in the order of the gold (of the ``--ids`` for ``feed``):
+e.g. the document of each sentence. The tests then resample whole clusters
+(``groups=`` of :func:`sigtest.compare`); ``--strata FILE`` likewise gives a
+stratum id per item (e.g. a domain) for resampling within strata. Both are
+read like the label files (ints or strings, the same header rules; a file
+with one more row than the gold suggests ``--header``); ``feed`` stores them
+with the gold, and ``run`` uses them.
+
+The text output ends with each system's score and its confidence interval
+(:meth:`ComparisonResult.scores <sigtest.ComparisonResult.scores>`; csv, json
+and LaTeX outputs hold the pairs table only).
 
 Errors are reported as one line ``sigtest: error: ...`` on stderr with exit
 status 2 (usage and input errors; an unexpected internal error gives 1),
@@ -77,6 +91,8 @@ _CLI_WORDS = (
     (" (header=True)", ""), (" (header=False)", ""), ("overwrite=True", "--overwrite"),
     ("on_missing='intersect'", "--on-missing intersect"), ("runs='each'", "--runs each"),
     ("The 'labels' parameter", "--labels"), ("The 'pos_label' parameter", "--pos-label"),
+    ("the 'groups' parameter", "--groups"), ("The 'groups' parameter", "--groups"),
+    ("the 'strata' parameter", "--strata"), ("The 'strata' parameter", "--strata"),
     ("call run() first", "run 'sigtest run' first"),
 )
 
@@ -103,6 +119,7 @@ def _build_parser():
         help="prediction files, as PATH or NAME=PATH (name defaults to the file stem)",
     )
     _add_test_options(cmp_)
+    _add_design_options(cmp_, "in the order of the gold file")
     _add_header_option(cmp_)
     _add_output_options(cmp_)
 
@@ -119,6 +136,7 @@ def _build_parser():
     feed.add_argument("--overwrite", action="store_true", help="replace an existing run")
     feed.add_argument("--multilabel", action="store_true",
                       help="several columns are label memberships (rows need not sum to 1)")
+    _add_design_options(feed, "one per prediction, stored with the gold")
     _add_header_option(feed)
 
     run = sub.add_parser("run", help="compare every system of an experiment directory and save "
@@ -148,6 +166,15 @@ def _add_header_option(cmd):
     cmd.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
                      help="files have a header row (--no-header: line 1 is data; default: "
                           "stop if line 1 looks like a header)")
+
+
+def _add_design_options(cmd, order):
+    cmd.add_argument("--groups", default=None, metavar="FILE",
+                     help=f"file with the cluster id of every item ({order}), e.g. its "
+                          "document: whole clusters are resampled")
+    cmd.add_argument("--strata", default=None, metavar="FILE",
+                     help=f"file with the stratum id of every item ({order}), e.g. its "
+                          "domain: the bootstrap resamples within strata")
 
 
 def _add_output_options(cmd):
@@ -300,7 +327,29 @@ def _render(result, fmt):
         return result.to_frame().to_json(orient="records", indent=2)
     if fmt == "latex":
         return result.to_latex()
-    return str(result)  # the tables print p-values with sigtest._format.format_pvalue
+    # the tables print p-values with sigtest._format.format_pvalue
+    return str(result) + "\n\n" + _scores_text(result.scores())
+
+
+def _scores_text(table):
+    """The per-system table of ``ComparisonResult.scores()`` as text (4 decimals)."""
+    import pandas as pd
+
+    from ._format import format_level
+
+    levels = sorted({float(v) for v in table["ci_level"] if v == v})
+    header = f"CI {', '.join(format_level(v) for v in levels)}".rstrip()
+    shown = pd.DataFrame({
+        **({"run": table["run"]} if "run" in table else {}),
+        "system": table["system"],
+        "metric": table["metric"],
+        "score": table["score"].map("{:.4f}".format),
+        header: [f"[{lo:.4f}, {hi:.4f}]" for lo, hi in zip(table["ci_low"], table["ci_high"])],
+    })
+    resamples = sorted({int(v) for v in table["n_resamples"]})
+    return (f"scores of each system (bootstrap interval, "
+            f"{', '.join(map(str, resamples))} resamples)\n"
+            + shown.to_string(index=False))
 
 
 def _emit(text, args, out):
@@ -316,6 +365,38 @@ def _read(path, args, *, multilabel=False):
 
     return None if path is None else read_predictions(path, header=args.header,
                                                       multilabel=multilabel)
+
+
+def _read_ids(path, option, args, n_items, against):
+    """Cluster or stratum ids of ``--groups`` / ``--strata``: one id per line.
+
+    Read like the label files (same header rules); errors name the option.
+    ``against`` names the file whose row count the ids must match.
+    """
+    if path is None:
+        return None
+    from ._io import read_ids
+
+    try:
+        values = read_ids(path, header=args.header)
+    except ValueError as exc:
+        raise _UsageError(f"{option}: {exc}") from None
+    if len(values) != n_items:
+        hint = (" (a header row? Pass --header to skip line 1 of every file)"
+                if len(values) == n_items + 1 and args.header is None else "")
+        raise _UsageError(f"The {option} file {path!r} has {len(values)} rows but {against} "
+                          f"has {n_items}; give one id per item{hint}.")
+    return values
+
+
+def _design(args, n_items, against):
+    """``{"groups": ids, "strata": ids}`` of the options given (empty without them)."""
+    out = {}
+    for key in ("groups", "strata"):
+        values = _read_ids(getattr(args, key), f"--{key}", args, n_items, against)
+        if values is not None:
+            out[key] = values
+    return out
 
 
 def _same_length(files):
@@ -379,6 +460,7 @@ def _run_compare(args, out):
     _first_rows_unseen(files, args.header)
     labels, pos_label = _labels(args, y_true)
     extra = {k: v for k, v in (("labels", labels), ("pos_label", pos_label)) if v is not None}
+    extra.update(_design(args, len(y_true), f"the gold file {args.gold!r}"))
     result = compare(
         y_true, predictions, metrics=metrics, test=_build_test(args), pairs=args.pairs,
         baseline=_baseline(args),
@@ -401,8 +483,9 @@ def _run_feed(args, out):
     _first_rows_unseen([f for f in files if f[0] != "ids"], args.header)
     if ids is not None and ids.ndim != 1:
         raise _UsageError(f"The ids file {args.ids!r} must hold one id per line.")
+    design = _design(args, len(preds), f"the prediction file {args.pred!r}")
     number = Experiment(args.store).feed(args.system, preds, y_true=gold, ids=ids,
-                                         run=args.run, overwrite=args.overwrite)
+                                         run=args.run, overwrite=args.overwrite, **design)
     out.write(f"stored run {number} of system {args.system!r} in {args.store}\n")
 
 

@@ -12,7 +12,8 @@ thin public object over that store that runs :func:`sigtest.compare`.
 
 Store layout (a directory)::
 
-    manifest.json        gold ids and labels, systems, runs (ids, file, shape)
+    manifest.json        gold ids and labels (and cluster / stratum ids),
+                         systems, runs (ids, file, shape)
     runs/s000_r0.npy     predictions of system 0, run 0 (no pickle)
     results.tsv          tidy table of the last run() (tab separated)
     outcomes.json        parameters, versions, seed, records, summary, letters
@@ -60,6 +61,11 @@ def _describe_test(test):
         return [_describe_test(t) for t in test]
     params = test.get_params(deep=False) if hasattr(test, "get_params") else {}
     return {"class": type(test).__name__, "params": params}
+
+
+def _n_distinct(ids):
+    """Number of distinct ids (``None`` for no ids)."""
+    return None if ids is None else int(len(np.unique(ids)))
 
 
 def _versions():
@@ -200,6 +206,26 @@ class Experiment:
         """
         return self._store.gold()
 
+    def design(self):
+        """Return every item id with its stored cluster and stratum id, in store order.
+
+        Returns
+        -------
+        ids : numpy.ndarray of shape (n_items,)
+            Item identifiers (as :meth:`gold`).
+        groups : numpy.ndarray of shape (n_items,) or None
+            Cluster id of each item (``None`` if no ``groups`` were fed; an
+            item fed without one holds ``None``).
+        strata : numpy.ndarray of shape (n_items,) or None
+            Stratum id of each item, likewise.
+
+        Raises
+        ------
+        ValueError
+            Nothing has been fed yet.
+        """
+        return self._store.design()
+
     def load_run(self, system, run):
         """Return the item ids and predictions of one run, as fed.
 
@@ -224,7 +250,8 @@ class Experiment:
         """
         return self._store.load_run(system, run)
 
-    def feed(self, system, predictions, *, y_true=None, ids=None, run=None, overwrite=False):
+    def feed(self, system, predictions, *, y_true=None, ids=None, groups=None, strata=None,
+             run=None, overwrite=False):
         """Store one run of one system.
 
         Parameters
@@ -240,6 +267,17 @@ class Experiment:
         ids : array-like of int or str, optional
             Item identifiers (e.g. dataset indexes after shuffling), unique.
             Default ``0 .. n_items - 1``. Every id must have a gold label.
+        groups : array-like of int or str, optional
+            Cluster id of each of the items ``ids`` (e.g. the document of a
+            sentence), stored with the gold like ``y_true``: give it once
+            (usually with the first feed); later feeds may repeat it (it
+            must agree on the ids they share) and must give it for the ids
+            they add to the gold. :meth:`run` then tests with whole clusters
+            resampled (``groups=`` of :func:`sigtest.compare`).
+        strata : array-like of int or str, optional
+            Stratum id of each of the items ``ids`` (e.g. a domain), stored
+            like ``groups``; :meth:`run` passes it as ``strata=``. With
+            ``groups``, each cluster must lie in one stratum.
         run : int, optional
             Run number (>= 0); default: one more than the system's largest.
         overwrite : bool, default=False
@@ -262,7 +300,11 @@ class Experiment:
             probability columns that do not match the gold's classes,
             values outside [0, 1], ids of another type than the store's, or
             new gold ids that add a class while probability runs of the old
-            class count are stored. Nothing is written when a feed is
+            class count are stored; ``groups`` / ``strata`` that are not
+            1-D ints or strings of the length of the predictions, disagree
+            with the stored ones, are missing for new gold ids of a store
+            that holds them, or put a cluster in two strata. Nothing is
+            written when a feed is
             refused (a failed first feed leaves no directory behind).
 
         Notes
@@ -272,8 +314,8 @@ class Experiment:
         :func:`sigtest.compare`); with 2-D gold distributions, the classes
         are its columns and hard predictions are column indices.
         """
-        return self._store.feed(system, predictions, y_true=y_true, ids=ids, run=run,
-                                overwrite=overwrite)
+        return self._store.feed(system, predictions, y_true=y_true, ids=ids, groups=groups,
+                                strata=strata, run=run, overwrite=overwrite)
 
     def remove(self, system, run=None):
         """Remove one run of a system, or the whole system, from the store.
@@ -312,7 +354,8 @@ class Experiment:
         Every run is aligned to the gold by its item ids (not by feed order),
         the items taken in sorted-id order (so the order in which the gold
         was fed does not matter either), then :func:`sigtest.compare` tests
-        the systems; see it for
+        the systems, with the stored cluster and stratum ids of the same
+        items as its ``groups`` and ``strata`` (see :meth:`feed`); see it for
         ``metrics``, ``test``, ``pairs``, ``baseline``, ``correction``,
         ``runs``, ``alpha``, ``n_jobs``, ``verbose``, ``labels`` and
         ``pos_label``.
@@ -364,7 +407,17 @@ class Experiment:
             With ``runs="each"``, its ``run`` column is the position of the
             run among the sorted run numbers (``outcomes.json`` lists them
             under ``data.runs``); it equals the run number for runs fed with
-            the default numbering.
+            the default numbering. Clustered or stratified (stored
+            ``groups`` / ``strata``): its ``n_groups`` / ``n_strata`` say
+            so, and ``outcomes.json`` records them under ``data``.
+
+        Raises
+        ------
+        ValueError
+            Nothing fed, an unknown system, a run lacking gold ids (with
+            ``on_missing="error"``), an item to test without a stored
+            cluster or stratum id while others have one, or an error of
+            :func:`sigtest.compare`.
         """
         if on_missing not in _MISSING:
             raise ValueError(f"The 'on_missing' parameter must be one of {_MISSING}; got "
@@ -390,6 +443,7 @@ class Experiment:
         with store.lock():  # no feed may replace a file while it is read
             manifest = store.read()
             y, common, preds, run_numbers = store.aligned(manifest, names, on_missing)
+            design = store.aligned_design(manifest, common)
             files = {n: {str(r): store.digest(manifest, n, r) for r in rs}
                      for n, rs in run_numbers.items()}
         several = any(len(v) > 1 for v in run_numbers.values())
@@ -399,8 +453,8 @@ class Experiment:
         seed = (int(np.random.SeedSequence().generate_state(1)[0]) if random_state is None
                 else int(random_state))
         test_obj = get_test(test) if isinstance(test, str) else test
-        extra = {k: v for k, v in (("labels", labels), ("pos_label", pos_label))
-                 if v is not None}
+        extra = {k: v for k, v in (("labels", labels), ("pos_label", pos_label),
+                                   *design.items()) if v is not None}
         result = compare(y, preds, metrics=metrics, test=test_obj, pairs=pairs,
                          baseline=baseline, correction=correction, alpha=alpha, n_jobs=n_jobs,
                          random_state=seed, verbose=verbose, runs=runs, **extra)
@@ -418,6 +472,8 @@ class Experiment:
                       "scheme": SEED_SCHEME},
             "versions": _versions(),
             "data": {"n_items": len(common), "n_gold": len(manifest["gold"]["ids"]),
+                     "n_groups": _n_distinct(design["groups"]),
+                     "n_strata": _n_distinct(design["strata"]),
                      "runs": run_numbers,
                      "files": files},
             "records": frame.to_dict(orient="records"),
