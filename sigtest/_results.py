@@ -67,9 +67,9 @@ def _design_lines(n_groups, n_strata):
     """Lines of ``__str__`` saying that the resampling was clustered / stratified."""
     lines = []
     if n_groups is not None:
-        lines.append(f"  clustered: {n_groups} groups (whole clusters resampled)")
+        lines.append(f"  clustered: {n_groups} groups")
     if n_strata is not None:
-        lines.append(f"  stratified: {n_strata} strata (resampled within each stratum)")
+        lines.append(f"  stratified: {n_strata} strata")
     return lines
 
 

@@ -188,6 +188,37 @@ def test_soft_metric_same_interval_as_scipy():
     np.testing.assert_allclose(res.confidence_interval, (ref.low, ref.high), rtol=1e-9)
 
 
+@pytest.mark.parametrize("metric", ["accuracy", "f1_macro"])
+def test_weighted_items_same_interval_as_scipy(metric):
+    # integer weights 1..3: the generic (weighted rows) path; scipy resamples
+    # (y, p, w) together and jackknifes items with their weights
+    y, p = _system(23, 150, k=3, acc=0.7)
+    w = np.random.default_rng(23).integers(1, 4, 150).astype(float)
+    params = {"zero_division": 0.0} if metric == "f1_macro" else {}
+    res = sigtest.score(y, p, metric, sample_weight=w, n_resamples=1200, random_state=2,
+                        **params)
+    m = get_metric(metric)
+    labels = np.unique(np.concatenate([y, p]))
+
+    def stat(yy, pp, ww):
+        return m(yy, pp, sample_weight=ww, labels=labels, **params)
+
+    ref = _scipy_ci(res, (y, p, w), stat, "BCa", 0.95)
+    np.testing.assert_allclose(res.confidence_interval, (ref.low, ref.high), rtol=1e-9)
+
+
+def test_labels_fix_the_class_set():
+    # a class nobody predicts nor has in the gold still counts in the macro average
+    y, p = _system(24, 200, k=3, acc=0.7)
+    own = sigtest.score(y, p, "f1_macro", n_resamples=300, random_state=0)
+    wider = sigtest.score(y, p, "f1_macro", labels=[0, 1, 2, 3], n_resamples=300,
+                          random_state=0, zero_division=0.0)
+    m = get_metric("f1_macro")
+    assert wider.estimate == pytest.approx(m(y, p, labels=[0, 1, 2, 3], zero_division=0.0))
+    assert wider.estimate == pytest.approx(own.estimate * 3 / 4)
+    assert np.all(wider.bootstrap_distribution <= 0.75 + 1e-12)
+
+
 def _plain_accuracy(y_true, y_pred, *, sample_weight=None):
     return float(np.average(np.asarray(y_true) == np.asarray(y_pred), weights=sample_weight))
 
