@@ -105,8 +105,29 @@ def _check_n_resamples(n_resamples):
     return int(n_resamples)
 
 
+def _units_per_stratum(paired):
+    """Number of resampling units (items or clusters) in every stratum."""
+    strata = paired.item_strata
+    if paired.clustered:
+        unit_strata = np.empty(int(paired.n_groups), dtype=np.int64)
+        unit_strata[paired.item_groups] = strata
+        strata = unit_strata
+    return np.bincount(strata, minlength=int(paired.n_strata))
+
+
 def _warn_small(paired, method):
     """:class:`SmallSampleWarning` below the limits of the resampling units."""
+    if paired.stratified:
+        sizes = _units_per_stratum(paired)
+        lone = int(np.count_nonzero(sizes < 2))
+        if lone:
+            unit = "cluster" if paired.clustered else "item"
+            warn_external(
+                f"score: {lone} of {sizes.size} strata hold a single {unit}; a stratum "
+                f"resampled within itself with one {unit} never varies, so it adds no "
+                "sampling variability to the interval (merge small strata).",
+                SmallSampleWarning,
+            )
     if paired.clustered:
         if paired.n_groups < FEW_CLUSTERS:
             warn_external(
@@ -169,7 +190,8 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=10_
         All resampled scores equal (e.g. a perfect system), an undefined
         acceleration, or resamples on which the metric is undefined (dropped).
     SmallSampleWarning
-        Fewer than 20 clusters, or fewer than 30 independent items.
+        Fewer than 20 clusters, fewer than 30 independent items, or a
+        stratum with a single unit.
 
     Notes
     -----
@@ -344,7 +366,8 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
     Warns
     -----
     SmallSampleWarning
-        Fewer than 20 clusters, or fewer than 30 independent items.
+        Fewer than 20 clusters, fewer than 30 independent items, or a
+        stratum with a single unit (item or cluster), which never varies.
     DegenerateDistributionWarning
         A degenerate bootstrap distribution (e.g. a perfect system): the
         interval is ``(nan, nan)``.

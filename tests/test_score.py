@@ -435,6 +435,17 @@ def test_small_samples_warn():
         sigtest.score(y, p, groups=g, n_resamples=200, random_state=0)
 
 
+def test_lone_stratum_warns():
+    y, p, g = _clustered(25, 40)
+    strata = np.where(g == 0, 1, 0)  # cluster 0 alone in its stratum
+    with pytest.warns(SmallSampleWarning, match="1 of 2 strata hold a single cluster"):
+        res = sigtest.score(y, p, groups=g, strata=strata, n_resamples=300, random_state=0)
+    assert res.n_strata == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SmallSampleWarning)
+        sigtest.score(y, p, groups=g, strata=g % 2, n_resamples=300, random_state=0)
+
+
 def test_undefined_resamples_are_dropped_with_warning():
     # precision of class 1 is 0/0 on resamples without a predicted 1
     y = np.array([0] * 30 + [1] * 2)
