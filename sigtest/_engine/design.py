@@ -133,7 +133,7 @@ def check_design(groups, strata, n):
         if np.any(mixed):
             g = int(item_groups[np.flatnonzero(mixed)[0]])
             raise ValueError(
-                f"Cluster {group_ids[g]!r} of the 'groups' parameter has items in several "
+                f"Cluster {group_ids[g].tolist()!r} of the 'groups' parameter has items in several "
                 "strata of the 'strata' parameter; clusters are resampled within strata, so "
                 "each cluster must lie in one stratum."
             )
