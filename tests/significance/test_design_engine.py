@@ -10,6 +10,10 @@ against the fast path within Monte Carlo error.
 """
 
 import collections
+import contextlib
+import io
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -528,3 +532,20 @@ def test_check_design_encodes_ids_in_sorted_order():
     np.testing.assert_array_equal(design.group_strata, [0, 1, 1])
     assert (design.n_groups, design.n_strata) == (3, 2)
     assert check_design(None, None, 4).empty
+
+
+# ------------------------------------------------------------------ docs
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "clustered.md"
+# a python block directly followed (after an optional "Output:") by a text block
+_EXAMPLE = re.compile(r"```python\n((?:(?!```).)*?)```\s*(?:Output:\s*)?```text\n(.*?)```", re.S)
+
+
+def test_docs_clustered_examples_print_their_documented_output():
+    """The examples of docs/clustered.md run and print exactly what the page shows."""
+    examples = _EXAMPLE.findall(DOCS.read_text(encoding="utf-8"))
+    assert len(examples) == 2
+    for code, expected in examples:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, str(DOCS), "exec"), {"__name__": "docs_example"})
+        assert out.getvalue().strip() == expected.strip()
