@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import accuracy_score, f1_score, matthews_corrcoef
 
+from sigtest import BCaInterval, BergKirkpatrickBootstrap, PairedPermutation
 from sigtest._engine import kernels_numpy as P
 from sigtest._engine import resampling as R
 from sigtest._engine.design import check_design
@@ -498,6 +499,105 @@ def test_slow_path_cluster_resampling_agrees_with_fast_path():
         assert abs(f.mean() - s.mean()) < 5 * sd * np.sqrt(2 / B)
         assert abs(np.log(s.std() / sd)) < tol
         assert abs(np.log(i.std() / sd)) > 2 * tol
+
+
+# ------------------------------------------- public tests vs plain NumPy
+def _strata_data(seed=41):
+    """Two strata where B is far better (stratum 0) or far worse (stratum 1),
+    120 clusters of 2-10 items, each cluster in one stratum with its own
+    A-vs-B effect: the four designs (items, clusters, strata, both) give
+    bootstrap sds at least ~0.37 apart on the log scale (measured)."""
+    rng = np.random.default_rng(seed)
+    G = 120
+    sizes = rng.integers(2, 11, G)
+    groups = np.repeat(np.arange(G), sizes)
+    strata = groups % 2
+    n = groups.size
+    shift = rng.normal(0, 0.3, G)[groups]  # a per-cluster A-vs-B effect
+    p_a = np.clip(np.where(strata == 0, 0.1, 0.9) - shift, 0, 1)
+    p_b = np.clip(np.where(strata == 0, 0.9, 0.1) + shift, 0, 1)
+    y = rng.integers(0, 2, n)
+    a = np.where(rng.random(n) < p_a, y, 1 - y)
+    b = np.where(rng.random(n) < p_b, y, 1 - y)
+    return y, a, b, groups, strata
+
+
+def _numpy_bootstrap(y, a, b, units, unit_strata, B, rng):
+    """Plain NumPy bootstrap of accuracy(B) - accuracy(A) over ``units``
+    (cluster or item ids), drawing within each stratum of ``unit_strata``."""
+    n_units = int(units.max()) + 1
+    right_a = np.bincount(units, weights=(a == y), minlength=n_units)
+    right_b = np.bincount(units, weights=(b == y), minlength=n_units)
+    size = np.bincount(units, minlength=n_units).astype(float)
+    tot = np.zeros((3, B))
+    for h in np.unique(unit_strata):
+        members = np.flatnonzero(unit_strata == h)
+        idx = members[rng.integers(0, members.size, (B, members.size))]
+        tot += [right_a[idx].sum(1), right_b[idx].sum(1), size[idx].sum(1)]
+    return (tot[1] - tot[0]) / tot[2]
+
+
+@pytest.mark.parametrize("design", ["groups", "strata", "groups+strata"])
+def test_public_bootstrap_null_equals_a_numpy_bootstrap_within_mc_error(design):
+    """BK's (and BCa's) bootstrap differences follow the plain NumPy cluster /
+    stratified bootstrap: the log-ratio of their standard deviations is within
+    5 SE (``SE ~ sqrt(1 / B) = 0.016`` for two independent samples of B = 4000
+    near-normal values; a two-sided normal tail of 6e-7), and the other
+    designs' NumPy bootstraps lie beyond twice that tolerance (so a wrong
+    resample size, a missing or spurious stratification would fail)."""
+    y, a, b, groups, strata = _strata_data()
+    G = int(groups.max()) + 1
+    B = 4000
+    kw = {"groups": groups if "groups" in design else None,
+          "strata": strata if "strata" in design else None}
+    bk = BergKirkpatrickBootstrap(n_resamples=B, random_state=42).test(y, a, b, **kw)
+    bca = BCaInterval(n_resamples=B, random_state=43).test(y, a, b, **kw)
+    assert bk.n_groups == (G if "groups" in design else None)
+    assert bk.n_strata == (2 if "strata" in design else None)
+    rng = np.random.default_rng(44)
+    items = np.arange(y.size)
+    twins = {
+        "groups": _numpy_bootstrap(y, a, b, groups, np.zeros(G, int), B, rng),
+        "strata": _numpy_bootstrap(y, a, b, items, strata, B, rng),
+        "groups+strata": _numpy_bootstrap(y, a, b, groups, np.arange(G) % 2, B, rng),
+        "items": _numpy_bootstrap(y, a, b, items, np.zeros(y.size, int), B, rng),
+    }
+    tol = 5 * np.sqrt(1 / B)
+    for dist in (bk.null_distribution, bca.null_distribution):
+        sd = np.std(dist)
+        assert abs(np.mean(dist) - np.mean(twins[design])) < 5 * sd * np.sqrt(2 / B)
+        assert abs(np.log(np.std(twins[design]) / sd)) < tol
+        for other, twin in twins.items():
+            if other != design:
+                assert abs(np.log(np.std(twin) / sd)) > 2 * tol, other
+
+
+def test_public_cluster_permutation_null_equals_numpy_cluster_sign_flips():
+    """PairedPermutation(groups=) against plain NumPy swaps of whole clusters
+    (same 5-SE tolerance on the log-ratio of the sds as above, B = 4000); the
+    item-level swaps lie beyond twice the tolerance; strata change nothing."""
+    y, a, b, groups, strata = _strata_data(seed=45)
+    B = 4000
+    res = PairedPermutation(n_resamples=B, exact=False, random_state=46).test(
+        y, a, b, groups=groups)
+    res_strata = PairedPermutation(n_resamples=B, exact=False, random_state=46).test(
+        y, a, b, groups=groups, strata=strata)
+    np.testing.assert_array_equal(res.null_distribution, res_strata.null_distribution)
+    assert res.pvalue == res_strata.pvalue
+    rng = np.random.default_rng(47)
+    n = y.size
+
+    def flips(units):
+        d = np.bincount(units, weights=(b == y).astype(float) - (a == y))
+        swap = rng.random((B, d.size)) < 0.5
+        delta = d.sum() / n
+        return delta - 2 * (swap * d).sum(axis=1) / n
+
+    cluster, item = flips(groups), flips(np.arange(n))
+    tol = 5 * np.sqrt(1 / B)
+    sd = np.std(res.null_distribution)
+    assert abs(np.log(np.std(cluster) / sd)) < tol
+    assert abs(np.log(np.std(item) / sd)) > 2 * tol
 
 
 # ------------------------------------------------------------- bad design
