@@ -21,8 +21,11 @@ of the count of rejections (or covering intervals) in R replications at the
 nominal rate (``scipy.stats.binom.interval(0.999, R, p)``); a correct test
 falls outside with probability <= 0.1 %. The permutation over clusters is
 exact (its p-value ``(c + 1)/(B + 1)`` is valid for any B; A and B are
-exchangeable per cluster by construction); the cluster bootstrap tests are
-asymptotic in G, and at G = 200 they stay inside the same band (measured).
+exchangeable per cluster by construction), and so are the sign and signed-rank
+tests on the cluster values (their differences are symmetric about 0); the
+cluster bootstrap tests, the t test on cluster values and Durkalski's
+clustered McNemar test are asymptotic in G, and at G = 200 they stay inside
+the same band (measured).
 """
 
 import warnings
@@ -31,14 +34,22 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sigtest import BCaInterval, BergKirkpatrickBootstrap, PairedPermutation
+from sigtest import (
+    BCaInterval,
+    BergKirkpatrickBootstrap,
+    McNemar,
+    PairedPermutation,
+    PairedTTest,
+    SignTest,
+    WilcoxonSignedRank,
+)
 from sigtest._engine.paired import prepare_paired
 from sigtest.metrics import get_metric
 
 pytestmark = pytest.mark.slow
 
 SEED = 20261123
-R = 1000  # replications (~21 s on 2 cores)
+R = 1000  # replications (~32 s on 2 cores)
 ALPHA = 0.05
 LEVEL = 0.95
 ACCURACY = get_metric("accuracy")
@@ -74,7 +85,17 @@ def _tests(r):
         "permutation": PairedPermutation(n_resamples=499, exact=False, random_state=r),
         "bk": BergKirkpatrickBootstrap(n_resamples=499, random_state=r),
         "bca": BCaInterval(n_resamples=999, confidence_level=LEVEL, random_state=r),
+        # classical tests: on per-cluster values with groups= (cluster summaries),
+        # McNemar: Durkalski's clustered chi-square with groups=
+        "sign": SignTest(),
+        "wilcoxon": WilcoxonSignedRank(),
+        "paired_t": PairedTTest(),
+        "mcnemar": McNemar(method="chi2"),
     }
+
+
+RESAMPLING = ["permutation", "bk", "bca"]
+CLASSICAL = ["sign", "wilcoxon", "paired_t", "mcnemar"]
 
 
 @pytest.fixture(scope="module")
@@ -119,10 +140,12 @@ def _band(p):
     return int(lo), int(hi)
 
 
-@pytest.mark.parametrize("name", ["permutation", "bk", "bca"])
+@pytest.mark.parametrize("name", RESAMPLING + CLASSICAL)
 def test_item_level_tests_over_reject_on_clustered_null(simulation, name):
-    # measured (seed above, R = 1000): permutation 0.316, BK (one-sided,
-    # alternative="greater") 0.180, BCa 0.328; with groups= 0.045 / 0.046 / 0.049;
+    # measured (seed above, R = 1000), items / groups=: permutation 0.316 / 0.045,
+    # BK (one-sided, alternative="greater") 0.180 / 0.046, BCa 0.328 / 0.049,
+    # sign 0.319 / 0.041, Wilcoxon 0.322 / 0.058, paired t 0.322 / 0.049,
+    # McNemar (chi2; clustered: Durkalski) 0.319 / 0.045;
     # anything above the 99.9 % band of a valid test is a failure of validity,
     # we ask for at least three times the nominal rate
     count = simulation[("reject", name, "items")]
@@ -130,7 +153,7 @@ def test_item_level_tests_over_reject_on_clustered_null(simulation, name):
     assert count / R > 3 * ALPHA
 
 
-@pytest.mark.parametrize("name", ["permutation", "bk", "bca"])
+@pytest.mark.parametrize("name", RESAMPLING + CLASSICAL)
 def test_cluster_aware_tests_keep_their_level(simulation, name):
     lo, hi = _band(ALPHA)
     assert lo <= simulation[("reject", name, "groups")] <= hi
