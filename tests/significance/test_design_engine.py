@@ -600,6 +600,31 @@ def test_public_cluster_permutation_null_equals_numpy_cluster_sign_flips():
     assert abs(np.log(np.std(item) / sd)) > 2 * tol
 
 
+# ----------------------------------------------------------- determinism
+@pytest.mark.parametrize("design", ["groups", "strata", "groups+strata"])
+def test_design_results_ignore_item_order_and_threads(design):
+    """Rows are clusters in the sorted order of their ids (or cells), so
+    shuffling the items with their ids, or running serial instead of
+    threaded kernels, gives bit-identical distributions and p-values."""
+    y, a, b, groups, strata = _strata_data(seed=48)
+    kw = {"groups": groups if "groups" in design else None,
+          "strata": strata if "strata" in design else None}
+    order = np.random.default_rng(49).permutation(y.size)
+    kw_shuffled = {k: None if v is None else v[order] for k, v in kw.items()}
+    # 40 000 resamples x 120 clusters is above the engine's threading threshold
+    # (4e6 kernel operations), so n_jobs=None runs the threaded kernels there
+    for test in (BergKirkpatrickBootstrap(n_resamples=40_000, random_state=50),
+                 BCaInterval(n_resamples=500, random_state=51),
+                 PairedPermutation(n_resamples=40_000, exact=False, random_state=52)):
+        res = test.test(y, a, b, **kw)
+        shuffled = test.test(y[order], a[order], b[order], **kw_shuffled)
+        serial = test.set_params(n_jobs=1).test(y, a, b, **kw)
+        for other in (shuffled, serial):
+            np.testing.assert_array_equal(other.null_distribution, res.null_distribution)
+            assert other.pvalue == res.pvalue
+            assert other.confidence_interval == res.confidence_interval
+
+
 # ------------------------------------------------------------- bad design
 @pytest.mark.parametrize(
     "groups, strata, match",
