@@ -23,6 +23,18 @@ from .utils.validation import spawn_seeds
 __all__ = ["cross_val_compare"]
 
 
+def _shuffled(splitter, n_splits, seed):
+    """``splitter(n_splits, shuffle=True, random_state=seed)``.
+
+    ``GroupKFold`` has no shuffle before scikit-learn 1.6; there it assigns
+    the groups to folds by size, deterministically.
+    """
+    try:
+        return splitter(n_splits, shuffle=True, random_state=seed)
+    except TypeError:  # pragma: no cover - scikit-learn < 1.6
+        return splitter(n_splits)
+
+
 def _splits(cv, n_repeats, X, y, classifier, split_seed, groups=None):
     """Train/test index splits per repeat, shared by every estimator.
 
@@ -37,8 +49,7 @@ def _splits(cv, n_repeats, X, y, classifier, split_seed, groups=None):
         else:
             splitter = StratifiedGroupKFold if stratify else GroupKFold
         seeds = [int(s.generate_state(1)[0]) for s in split_seed.spawn(n_repeats)]
-        return [list(splitter(int(cv), shuffle=True, random_state=s).split(X, y, groups))
-                for s in seeds]
+        return [list(_shuffled(splitter, int(cv), s).split(X, y, groups)) for s in seeds]
     if n_repeats > 1:
         raise ValueError(
             "n_repeats > 1 needs an int 'cv' (the number of folds), so that each repeat "
