@@ -112,6 +112,39 @@ def test_rows_equal_the_public_test_with_groups():
 
 
 @pytest.mark.filterwarnings("ignore::sigtest.exceptions.SmallSampleWarning")
+@pytest.mark.parametrize("name", sigtest.get_test_names())
+def test_every_registered_test_gets_the_design(name):
+    """Each registered test, run by compare with groups and strata, gives the row of its
+    own test(..., groups=, strata=) on the same seed (tests that ignore strata too); a
+    test that refuses strata raises its error through compare."""
+    y, preds, groups = _clustered()
+    strata = np.array(["even" if int(g[-1]) % 2 == 0 else "odd" for g in groups])
+    a, b = preds["s0"], preds["s1"]
+    test = sigtest.get_test(name)
+    params = test.get_params()
+    test.set_params(**({"n_resamples": B} if "n_resamples" in params else {}),
+                    **({"method": "chi2"} if name == "mcnemar" else {}))  # clustered McNemar
+    design = dict(groups=groups, strata=strata)
+    try:
+        test.test(y, a, b, **design)
+    except ValueError as exc:
+        assert "strata" in str(exc)
+        with pytest.raises(ValueError, match="strata"):
+            compare(y, {"s0": a, "s1": b}, metrics="accuracy", test=test, pairs="baseline",
+                    baseline="s0", **design)
+        design.pop("strata")
+    res = compare(y, {"s0": a, "s1": b}, metrics="accuracy", test=test, random_state=3,
+                  pairs="baseline", baseline="s0", **design)
+    if "random_state" in params:
+        test.set_params(random_state=spawn_seeds(3, 1)[0])
+    ref = test.test(y, a, b, **design)
+    row = res.to_frame().iloc[0]
+    np.testing.assert_array_equal([row.pvalue, row.ci_low, row.ci_high],
+                                  [ref.pvalue, *ref.confidence_interval])
+    assert res.n_groups == ref.n_groups == len(np.unique(groups))
+
+
+@pytest.mark.filterwarnings("ignore::sigtest.exceptions.SmallSampleWarning")
 def test_pool_tiles_the_ids_with_the_runs():
     """runs='pool': the R copies of an item stay in its cluster (ids tiled like y)."""
     y, preds, groups = _clustered()
