@@ -464,3 +464,26 @@ def test_cross_val_compare_uses_the_groups_for_folds_and_tests():
     item = res.recompare(groups=None)
     assert item.n_groups is None
     assert not np.allclose(item.to_frame().ci_low, res.to_frame().ci_low)
+
+
+@pytest.mark.filterwarnings("ignore::sigtest.exceptions.SmallSampleWarning")
+def test_cross_val_compare_gives_the_groups_to_a_splitter_and_to_every_repeat():
+    from sklearn.dummy import DummyClassifier
+    from sklearn.model_selection import GroupKFold
+    from sklearn.naive_bayes import GaussianNB
+
+    rng = np.random.default_rng(1)
+    groups = np.repeat(np.arange(24), 5)
+    X = rng.normal(size=(120, 2))
+    y = (X[:, 0] + rng.normal(0, 1, 120) > 0).astype(int)
+    ests = {"dummy": DummyClassifier(), "nb": GaussianNB()}
+    kw = dict(metrics="accuracy", test=_tests(), random_state=0, groups=groups)
+    # GroupKFold refuses groups=None: it got them
+    res = sigtest.cross_val_compare(ests, X, y, cv=GroupKFold(3), **kw)
+    assert res.n_groups == 24
+    rep = sigtest.cross_val_compare(ests, X, y, cv=4, n_repeats=2, **kw)
+    assert rep.n_runs == 2 and list(rep.scores().run.unique()) == [0, 1]
+    for folds in rep.cv_splits:
+        for train, test in folds:
+            assert not set(groups[train]) & set(groups[test])
+    assert [list(t) for _, t in rep.cv_splits[0]] != [list(t) for _, t in rep.cv_splits[1]]
