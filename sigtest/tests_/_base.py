@@ -12,12 +12,13 @@ import numpy as np
 from .._engine.paired import PairedData, check_metric_params, prepare_paired
 from .._engine.pvalues import null_pvalue
 from .._results import SignificanceResult, TestOutcome
+from ..exceptions import SmallSampleWarning
 from ..metrics import get_metric
-from ..utils import check_random_state_seed
+from ..utils import check_random_state_seed, warn_external
 from ..utils._estimator import ParamsMixin
 from ..utils._param_validation import lazy, validate_parameter_constraints
 
-__all__ = ["SignificanceTest"]
+__all__ = ["SignificanceTest", "warn_few_clusters"]
 
 # Shared constraints: int seeds as numpy accepts them, SeedSequence, Generator.
 _RANDOM_STATE = [
@@ -43,6 +44,31 @@ _COMMON_CONSTRAINTS = {
 }
 
 
+def warn_few_clusters(test_name, data):
+    r"""Warn (``SmallSampleWarning``) when clustered data have fewer than ``FEW_CLUSTERS`` clusters.
+
+    With :math:`G` clusters a test that conditions on them has at most
+    :math:`2^G` equally likely sign patterns (a permutation p-value is at
+    least :math:`2^{1-G}` two-sided), and the asymptotic tests (t,
+    chi-square, the bootstrap) over-reject below about 20-50 clusters
+    (Cameron, Gelbach & Miller 2008). Returns whether it warned.
+    """
+    from .._engine.small_sample import FEW_CLUSTERS
+
+    G = data.n_groups
+    if G is None or G >= FEW_CLUSTERS:
+        return False
+    warn_external(
+        f"{test_name}: only G = {G} clusters (< {FEW_CLUSTERS}); a test on clusters is "
+        f"coarse (a permutation p-value is at least 2**(1 - G) = {2.0 ** (1 - G):.3g} "
+        "two-sided) and the asymptotic tests (bootstrap, t, chi-square) can exceed their "
+        "level with few clusters. Treat the result with caution; PairedPermutation stays "
+        "exact over clusters.",
+        SmallSampleWarning,
+    )
+    return True
+
+
 class SignificanceTest(ParamsMixin, ABC):
     r"""Base class of paired significance tests comparing a baseline A with a candidate B.
 
@@ -53,7 +79,8 @@ class SignificanceTest(ParamsMixin, ABC):
 
     * validation: :meth:`test` checks the parameters
       (``_parameter_constraints``), the inputs (lengths, hard/soft kinds,
-      ``sample_weight``, ``labels``) and every keyword argument (one that
+      ``sample_weight``, ``labels``, ``groups``, ``strata``) and every
+      keyword argument (one that
       neither the test nor the metric accepts raises ``TypeError``), then
       prepares the paired data once; :meth:`test_paired` starts from
       prepared data (as :func:`sigtest.compare` does);
@@ -67,7 +94,14 @@ class SignificanceTest(ParamsMixin, ABC):
       :math:`(c+1)/(B+1)` counting ties, exact with ``null_weights``; a
       single-point distribution gives ``p = 1`` with a
       ``DegenerateDistributionWarning``);
-    * the :class:`~sigtest.SignificanceResult`.
+    * the sampling design: with ``groups=`` the prepared rows are clusters
+      (their items' statistics summed), so a resampling hook resamples,
+      swaps or deletes whole clusters without knowing it, and
+      ``data.n_units`` is the number of resampling units; with
+      ``strata=`` the engine's bootstrap resamples within strata. Fewer
+      than 20 clusters warn once (``SmallSampleWarning``);
+    * the :class:`~sigtest.SignificanceResult` (with ``n_groups`` and
+      ``n_strata``).
 
     ``__init__`` of a subclass only stores its keyword arguments, so that
     ``get_params``, ``set_params`` and :func:`sklearn.base.clone` work. They
@@ -129,6 +163,10 @@ class SignificanceTest(ParamsMixin, ABC):
 
     _parameter_constraints: dict = {}
     name: str | None = None
+    # True for tests whose own small-sample check covers few clusters (the
+    # bootstrap tests: small_sample_reasons with unit="clusters"); the base
+    # class warns for the others (one SmallSampleWarning per run).
+    _warns_few_clusters: bool = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -171,7 +209,7 @@ class SignificanceTest(ParamsMixin, ABC):
         """
 
     def test(self, y_true, y_pred_a, y_pred_b, *, metric="accuracy", sample_weight=None,
-             labels=None, **metric_params):
+             labels=None, groups=None, strata=None, **metric_params):
         """Test whether the candidate B beats the baseline A on ``metric``.
 
         Parameters
@@ -190,6 +228,28 @@ class SignificanceTest(ParamsMixin, ABC):
         labels : array-like, default=None
             Full label set of class-averaged metrics; default: the union over
             ``y_true``, A and B, fixed once for every resample.
+        groups : array-like of shape (n_samples,), default=None
+            Cluster id of every item (ints or strings): items of one cluster
+            (sentences of a document, turns of a dialogue) are not
+            independent, so the test treats the cluster as the unit. The
+            bootstrap tests resample whole clusters (the cluster bootstrap,
+            Davison & Hinkley 1997, §3.8; Field & Welsh 2007) and BCa's
+            acceleration comes from the delete-one-cluster jackknife; the
+            permutation test swaps A and B on whole clusters (exact
+            enumeration over clusters when small); the sign, Wilcoxon and
+            paired t-tests run on the per-cluster metric values (the
+            cluster-summary approach, Donner & Klar 2000); McNemar's test
+            becomes the clustered test of Durkalski et al. (2003). ``None``:
+            independent items. A single cluster raises ``ValueError``; fewer
+            than 20 clusters warn (``SmallSampleWarning``).
+        strata : array-like of shape (n_samples,), default=None
+            Stratum id of every item (e.g. the domain or the gold class): the
+            bootstrap tests resample within each stratum, keeping its size (R
+            ``boot(strata=)``; with ``groups``, clusters are resampled within
+            strata and each cluster must lie in one stratum). Tests that
+            condition on the items (permutation, sign, Wilcoxon, McNemar)
+            accept it and are unchanged; :class:`~sigtest.PairedTTest`
+            refuses it (``ValueError``).
         **metric_params
             Passed to the metric (e.g. ``zero_division=0.0``). A keyword the
             metric does not accept raises ``TypeError``.
@@ -199,20 +259,33 @@ class SignificanceTest(ParamsMixin, ABC):
         SignificanceResult
             Scores of A and B, ``delta = score_b - score_a``, the p-value
             (with the test's ``alternative``), the interval where the test
-            gives one, and the test's parameters and seed.
+            gives one, the test's parameters and seed, and ``n_groups`` /
+            ``n_strata`` (``None`` when not given).
 
         Raises
         ------
         TypeError
             For a keyword argument that neither the test nor the metric
-            accepts (e.g. ``groups=`` or ``strata=``), naming it.
+            accepts, naming it.
+        ValueError
+            Bad ``groups`` or ``strata`` (not 1-D, wrong length, missing ids,
+            a single cluster, a cluster spanning two strata), naming the
+            parameter.
+
+        Warns
+        -----
+        SmallSampleWarning
+            Fewer than 20 clusters (``groups=``): cluster-level tests are
+            coarse (at most :math:`2^G` sign patterns) and the asymptotic
+            ones (bootstrap, t, chi-square) can exceed their level.
         """
         self._validate_params()
         metric = get_metric(metric)
         check_metric_params(metric, metric_params, caller=f"{type(self).__name__}.test")
         data = prepare_paired(
             y_true, y_pred_a, y_pred_b, metric,
-            sample_weight=sample_weight, labels=labels, **metric_params,
+            sample_weight=sample_weight, labels=labels, groups=groups, strata=strata,
+            **metric_params,
         )
         return self._run(data)
 
@@ -255,6 +328,8 @@ class SignificanceTest(ParamsMixin, ABC):
         """Seed, threads, :meth:`evaluate`, the p-value, the result."""
         metric = data.metric
         seed = check_random_state_seed(getattr(self, "random_state", None))
+        if not self._warns_few_clusters:
+            warn_few_clusters(self._test_name(), data)
         with self._numba_threads():
             outcome = self.evaluate(data, seed)
         if not isinstance(outcome, TestOutcome):
@@ -303,6 +378,8 @@ class SignificanceTest(ParamsMixin, ABC):
             resampling=outcome.resampling,
             acceleration=outcome.acceleration,
             interval_method=outcome.interval_method,
+            n_groups=data.n_groups,
+            n_strata=data.n_strata,
         )
 
     def _pvalue_from_null(self, data, null, weights, alternative):

@@ -61,6 +61,15 @@ class BergKirkpatrickBootstrap(SignificanceTest):
       conservative. ``params`` records ``n_discordant``, ``pvalue_floor``
       and ``pvalue_unfloored``.
 
+    **Clusters and strata.** With ``groups=`` (one cluster id per item) the
+    unit is the cluster: each resample draws ``m`` whole clusters with
+    replacement (default ``m = G``; the cluster bootstrap, Davison &
+    Hinkley 1997, §3.8), :math:`d` counts the discordant clusters (clusters
+    whose summed statistics differ between A and B) and the small-sample
+    limits count clusters. With ``strata=`` each stratum is resampled on
+    its own, keeping its size (R ``boot(strata=)``), or the fraction
+    ``sample_size`` of it; ``sample_size`` must then be a fraction.
+
     Read more in :func:`~sigtest._engine.pvalues.berg_kirkpatrick_pvalue` (also ``"less"`` and the
     centred ``"two-sided"`` version) and in ``docs/which_test.md``.
 
@@ -70,10 +79,13 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         Number of bootstrap test sets B (>= 1).
     sample_size : float in (0, 1] or int, default=1.0
         Size ``m`` of each resample: a fraction of N (``m = floor(f N)``, at
-        least 1) or a number of items (``1 <= m <= N``). ``1.0`` is the
-        classical paired bootstrap; BooStSa's sub-samples are available via
-        :meth:`boostsa`. With ``m < N`` the spread of :math:`t^*` is that of a
-        test set of ``m`` items, so the test is more conservative.
+        least 1) or a number of items (``1 <= m <= N``); with ``groups=``
+        the units are clusters (a fraction of G, or a number of clusters);
+        with ``strata=`` only a fraction, applied within each stratum.
+        ``1.0`` is the classical paired bootstrap; BooStSa's sub-samples are
+        available via :meth:`boostsa`. With ``m < N`` the spread of
+        :math:`t^*` is that of a test set of ``m`` items, so the test is more
+        conservative.
     alternative : {"greater", "less", "two-sided"}, default="greater"
         ``"greater"``: B is better than A.
     random_state : None, int, SeedSequence or Generator, default=None
@@ -89,8 +101,10 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         ``p = 1``.
     SmallSampleWarning
         If N < 20 or fewer than 8 items are discordant (the limits measured
-        in ``docs/which_test.md``), or the sign-test floor raised the
-        p-value; the message names :class:`PairedPermutation` as the remedy.
+        in ``docs/which_test.md``; clusters with ``groups=``: fewer than 20
+        clusters or 8 discordant clusters), or the sign-test floor raised
+        the p-value; the message names :class:`PairedPermutation` as the
+        remedy.
 
     See Also
     --------
@@ -101,7 +115,9 @@ class BergKirkpatrickBootstrap(SignificanceTest):
     ----------
     Berg-Kirkpatrick, Burkett, Klein (2012). An empirical investigation of
     statistical significance in NLP. EMNLP.
-    Davison, Hinkley (1997). Bootstrap Methods and their Application, eq. 4.11.
+    Davison, Hinkley (1997). Bootstrap Methods and their Application, eq. 4.11
+    and §3.7-3.8 (stratified and cluster bootstrap).
+    Field, Welsh (2007). Bootstrapping clustered data. JRSS B 69(3).
 
     Examples
     --------
@@ -114,9 +130,15 @@ class BergKirkpatrickBootstrap(SignificanceTest):
     >>> res = BergKirkpatrickBootstrap(n_resamples=2000, random_state=0).test(y, a, b)
     >>> bool(res.delta > 0), bool(res.pvalue < 0.05)
     (True, True)
+    >>> docs = np.repeat(np.arange(60), 5)  # 60 documents of 5 sentences
+    >>> res = BergKirkpatrickBootstrap(n_resamples=2000, random_state=0).test(
+    ...     y, a, b, groups=docs)
+    >>> res.n_groups, res.params["resample_size"]
+    (60, 60)
     """
 
     name = "bootstrap"
+    _warns_few_clusters = True  # small_sample_reasons(..., unit="clusters") covers G < 20
     _parameter_constraints: dict = {
         "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
         "sample_size": [
@@ -161,15 +183,16 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         """
         return BooStSaBootstrap(**params)
 
-    def _resample_size(self, n):
-        """Items per resample for a test set of ``n`` items."""
+    def _resample_size(self, n, unit="items"):
+        """Units (items, or clusters) per resample for a test set of ``n`` units."""
         size = self.sample_size
         if isinstance(size, Integral) and not isinstance(size, bool):
             m = int(size)
             if m > n:
+                what = "n_samples" if unit == "items" else "n_groups"
                 raise ValueError(
                     f"The 'sample_size' parameter of {type(self).__name__} must be at most "
-                    f"n_samples={n} when given as an int. Got {m} instead."
+                    f"{what}={n} when given as an int. Got {m} instead."
                 )
             self._check_size_range(m, n)
         else:
@@ -177,6 +200,41 @@ class BergKirkpatrickBootstrap(SignificanceTest):
 
             m = resolve_sample_size(float(size), n)
         return m
+
+    def _engine_sample_size(self, data):
+        """``(argument for the engine, units per resample, full bootstrap?)``.
+
+        Unstratified: the resolved number of units ``m`` (clusters when
+        clustered). Stratified: ``None`` (each stratum keeps its size) or the
+        fraction applied within each stratum (the engine's rule); an int is
+        refused, since a number of units cannot be split between strata.
+        """
+        n = data.n_units
+        if not data.stratified:
+            m = self._resample_size(n, "clusters" if data.clustered else "items")
+            return m, m, m == n
+        size = self.sample_size
+        if isinstance(size, Integral) and not isinstance(size, bool):
+            raise ValueError(
+                f"With strata=, the 'sample_size' parameter of {type(self).__name__} must be "
+                "a fraction in (0, 1] (each stratum is resampled on its own and keeps that "
+                f"fraction of its units). Got the int {size!r} instead."
+            )
+        from .._engine.resampling import resolve_sample_size
+
+        fraction = float(size)
+        sizes = np.bincount(self._unit_strata(data), minlength=int(data.n_strata))
+        m = int(sum(resolve_sample_size(fraction, int(k)) for k in sizes if k > 0))
+        return (None if fraction == 1.0 else fraction), m, fraction == 1.0
+
+    @staticmethod
+    def _unit_strata(data):
+        """Stratum code of every resampling unit (item or cluster)."""
+        if data.item_groups is None:
+            return data.item_strata
+        out = np.empty(int(data.n_groups), dtype=np.int64)
+        out[data.item_groups] = data.item_strata
+        return out
 
     def _check_size_range(self, m, n):
         """Check an int resample size against ``_sample_size_range`` (fractions are
@@ -207,10 +265,11 @@ class BergKirkpatrickBootstrap(SignificanceTest):
             ``null_distribution`` and ``n_discordant``/``pvalue_floor``/
             ``pvalue_unfloored`` in ``details``.
         """
-        n = int(data.n_samples)
-        m = self._resample_size(n)
+        n = data.n_units
+        unit = "clusters" if data.clustered else "items"
+        size, m, full = self._engine_sample_size(data)
         deltas = self._resampled_deltas(data, "bootstrap", self.n_resamples, random_state,
-                                        sample_size=m)
+                                        sample_size=size)
         delta, t = data.delta, data.statistic
         t_star = data.orient(deltas)
         d = data.n_discordant
@@ -226,17 +285,17 @@ class BergKirkpatrickBootstrap(SignificanceTest):
             raw = berg_kirkpatrick_pvalue(t_star, t, self.alternative,
                                           atol=tie_tolerance(data))
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
-            reasons = small_sample_reasons(n, d, BK_SMALL_SAMPLE_LIMITS)
+            reasons = small_sample_reasons(n, d, BK_SMALL_SAMPLE_LIMITS, unit=unit)
             if reasons or pvalue > raw:
                 warn_small_sample(type(self).__name__, reasons, floored=pvalue > raw)
         acceleration = None
-        if m == n and data.has_statistics and np.isfinite(delta):
+        if full and data.has_statistics and np.isfinite(delta):
             acceleration = jackknife_acceleration(data)
         return TestOutcome(
             pvalue=pvalue,
             n_resamples=int(deltas.size),
             null_distribution=deltas,
-            resampling="bootstrap" if m == n else "subsample bootstrap",
+            resampling="bootstrap" if full else "subsample bootstrap",
             acceleration=acceleration,
             details={"resample_size": m, "n_discordant": d, "pvalue_floor": floor,
                      "pvalue_unfloored": raw},
@@ -295,6 +354,15 @@ class BCaInterval(SignificanceTest):
       ``scipy.stats.bootstrap(..., method="BCa", bootstrap_result=...)`` on the
       same distribution. Quantiles use linear interpolation.
 
+    **Clusters and strata.** With ``groups=`` every resample draws ``G``
+    whole clusters with replacement (the cluster bootstrap, Davison &
+    Hinkley 1997, §3.8; Field & Welsh 2007), the jackknife deletes one
+    cluster at a time, and :math:`d` counts discordant clusters. With
+    ``strata=`` each stratum is resampled on its own, keeping its size, and
+    :math:`a` uses the per-stratum influence values
+    :math:`L_i = (n_h - 1)(\bar\theta_{(\cdot), h} - \theta_{(i)})` of item
+    (or cluster) :math:`i` of stratum :math:`h` (R ``boot::empinf``).
+
     Where :math:`1 - a (z_0 + z) \le 0` the BCa level is held at its limit
     (1 beyond a positive pole, 0 beyond a negative one) instead of jumping to
     the other tail, so the interval grows with the confidence level.
@@ -346,16 +414,18 @@ class BCaInterval(SignificanceTest):
     SmallSampleWarning
         If N < 30 or fewer than 20 items are discordant (the limits measured
         in ``docs/which_test.md``: below them BCa rejected a true null up to
-        7.7 % of the time at the 5 % level), or the sign-test floor raised
-        the p-value; the message names :class:`PairedPermutation` as the
-        remedy.
+        7.7 % of the time at the 5 % level; with ``groups=`` the same limits
+        count clusters), or the sign-test floor raised the p-value; the
+        message names :class:`PairedPermutation` as the remedy.
 
     References
     ----------
     Efron, Tibshirani (1993). An Introduction to the Bootstrap, ch. 14.3.
     Bestgen (2022). Please, don't forget the difference and the confidence
     interval when seeking for the state-of-the-art status. LREC.
-    Davison, Hinkley (1997). Bootstrap Methods and their Application, eq. 4.11.
+    Davison, Hinkley (1997). Bootstrap Methods and their Application, eq. 4.11
+    and §3.7-3.8 (stratified and cluster bootstrap).
+    Field, Welsh (2007). Bootstrapping clustered data. JRSS B 69(3).
 
     Examples
     --------
@@ -372,6 +442,7 @@ class BCaInterval(SignificanceTest):
     """
 
     name = "bca"
+    _warns_few_clusters = True  # small_sample_reasons(..., unit="clusters") covers G < 30
     _parameter_constraints: dict = {
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
         "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
@@ -405,9 +476,9 @@ class BCaInterval(SignificanceTest):
             bootstrap differences, the jackknife acceleration and the floor
             details.
         """
-        n = int(data.n_samples)
+        n = data.n_units
         deltas = self._resampled_deltas(data, "bootstrap", self.n_resamples, random_state,
-                                        sample_size=n)
+                                        sample_size=None)
         delta = data.delta
         acceleration = None
         if np.isfinite(delta) and (self.method == "bca" or data.has_statistics):
@@ -422,7 +493,8 @@ class BCaInterval(SignificanceTest):
         else:
             raw = interval_pvalue(deltas, delta, self.method, acceleration)
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
-            reasons = small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS)
+            reasons = small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
+                                           unit="clusters" if data.clustered else "items")
             floored = math.isfinite(raw) and discreteness_floor(d, "two-sided") > raw
             if reasons or floored:
                 warn_small_sample(type(self).__name__, reasons, floored=floored)

@@ -66,6 +66,43 @@ def mcnemar_pvalue(n_better, n_worse, method="exact", correction=True,
     return float(chi2.sf((abs(n_better - n_worse) - c) ** 2 / d, 1))
 
 
+def durkalski_pvalue(total, sum_squares, alternative="two-sided"):
+    r"""p-value of the clustered McNemar test of Durkalski et al. (2003).
+
+    With :math:`b_k` (B right, A wrong) and :math:`c_k` (A right, B wrong)
+    the discordant counts of cluster :math:`k`, ``total`` is
+    :math:`\sum_k (b_k - c_k)` and ``sum_squares`` is
+    :math:`\sum_k (b_k - c_k)^2`. Under the null hypothesis (equal
+    accuracies, clusters independent)
+
+    .. math:: X^2 = \frac{\bigl(\sum_k (b_k - c_k)\bigr)^2}{\sum_k (b_k - c_k)^2}
+              \sim \chi^2_1 \ \text{asymptotically},
+
+    two-sided; one-sided with the signed root :math:`z = \sum_k (b_k - c_k) /
+    \sqrt{\sum_k (b_k - c_k)^2}` as a standard normal deviate
+    (``"greater"``: :math:`P(Z \ge z)`). With clusters of one item it is
+    McNemar's chi-square without correction. ``sum_squares = 0`` (no
+    discordant cluster) gives 1.
+
+    Returns ``(pvalue, X2, z)``.
+    """
+    total, sum_squares = float(total), float(sum_squares)
+    if sum_squares <= 0.0:
+        return 1.0, math.nan, math.nan
+    from scipy.special import ndtr
+
+    z = total / math.sqrt(sum_squares)
+    if alternative == "greater":
+        p = float(ndtr(-z))
+    elif alternative == "less":
+        p = float(ndtr(z))
+    else:
+        from scipy.stats import chi2
+
+        p = float(chi2.sf(z * z, 1))
+    return min(1.0, p), z * z, z
+
+
 def _wilson(x, n, z):
     """Wilson score interval of a proportion ``x / n``."""
     center = (x + z * z / 2.0) / (n + z * z)
@@ -137,11 +174,41 @@ class McNemar(SignificanceTest):
     Newcombe 1998), which keeps its level for small and large N (Fagerland,
     Lydersen, Laake 2014); one-sided for a one-sided ``alternative``.
 
+    **Clusters.** With ``groups=`` the items of a cluster are not
+    independent and the counts above are not binomial. The test is then the
+    clustered McNemar test of Durkalski, Palesch, Lipsitz & Rust (2003):
+    with :math:`b_k - c_k` the difference of the discordant counts of
+    cluster :math:`k` (B right and A wrong, minus A right and B wrong;
+    oriented) over the :math:`G` clusters,
+
+    .. math:: X^2 = \frac{\bigl(\sum_k (b_k - c_k)\bigr)^2}{\sum_k (b_k - c_k)^2}
+              \sim \chi^2_1,
+
+    one-sided with the signed root as a normal deviate. It needs no model
+    of the correlation inside clusters, and with clusters of one item it is
+    the uncorrected chi-square test. It is asymptotic, so ``method`` must be
+    ``"chi2"`` (``ValueError`` otherwise: the exact and mid-p tests count
+    independent items; :class:`~sigtest.PairedPermutation` with ``groups=``
+    is the exact test over clusters), and ``correction`` is not applied.
+    Newcombe's interval assumes independent items too; the interval is the
+    cluster-robust Wald interval with Durkalski's variance,
+    :math:`\hat\Delta \pm z \sqrt{\sum_k (b_k - c_k)^2} / N` with
+    :math:`\hat\Delta = \sum_k (b_k - c_k)/N` (so it excludes 0 exactly
+    when the two-sided test rejects at its level). ``statistic`` is
+    :math:`X^2`; ``params`` records ``sum_b_minus_c``, ``sum_squares``,
+    ``zstatistic`` and ``n_discordant`` (discordant clusters). Fewer than
+    20 clusters warn (``SmallSampleWarning``).
+
+    **Strata.** ``strata=`` is accepted and changes nothing: the test
+    conditions on the items (or clusters); only which system is right on a
+    discordant item is random under the null hypothesis.
+
     Parameters
     ----------
     method : {"exact", "mid-p", "chi2"}, default="exact"
     correction : bool, default=True
-        Continuity correction of ``method="chi2"`` (ignored otherwise).
+        Continuity correction of ``method="chi2"`` (ignored otherwise, and
+        with ``groups=``).
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         ``"greater"``: B better than A (oriented).
     confidence_level : float, default=0.95
@@ -152,6 +219,8 @@ class McNemar(SignificanceTest):
     DegenerateDistributionWarning
         No discordant item (e.g. identical systems): ``p = 1`` (for every
         method; the corrected chi-square is undefined at ``d = 0``).
+    SmallSampleWarning
+        With ``groups=`` and fewer than 20 clusters.
 
     Notes
     -----
@@ -182,6 +251,8 @@ class McNemar(SignificanceTest):
     conditional. BMC Medical Research Methodology 13:91.
     Fagerland, Lydersen, Laake (2014). Recommended tests and confidence
     intervals for paired binomial proportions. Statistics in Medicine 33.
+    Durkalski, Palesch, Lipsitz, Rust (2003). Analysis of clustered
+    matched-pair data. Statistics in Medicine 22(15).
 
     Examples
     --------
@@ -197,6 +268,16 @@ class McNemar(SignificanceTest):
     0.0391
     >>> [round(x, 3) for x in res.confidence_interval]
     [0.028, 0.528]
+
+    Clustered (Durkalski's test; 4 items per cluster, 25 clusters):
+
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 100)
+    >>> a = np.where(rng.random(100) < 0.7, y, 1 - y)
+    >>> b = np.where(rng.random(100) < 0.8, y, 1 - y)
+    >>> res = McNemar(method="chi2").test(y, a, b, groups=np.arange(100) // 4)
+    >>> res.n_groups, res.interval_method
+    (25, 'durkalski')
     """
 
     name = "mcnemar"
@@ -215,8 +296,8 @@ class McNemar(SignificanceTest):
         self.confidence_level = confidence_level
 
     @staticmethod
-    def _table(data):
-        """Counts ``(n11, n10, n01, n00)`` of raw per-item values (A, B) in {0, 1}."""
+    def _check_metric(data):
+        """ValueError unless the metric scores each item right or wrong."""
         metric = data.metric
         if metric.input_type != "labels" or not getattr(metric, "decomposable", False):
             raise ValueError(
@@ -225,6 +306,11 @@ class McNemar(SignificanceTest):
                 "PairedTTest for a per-item decomposable metric (soft accuracy, PO-JSD, "
                 "cross entropy, ...), or PairedPermutation / BCaInterval for any metric."
             )
+
+    def _table(self, data):
+        """Counts ``(n11, n10, n01, n00)`` of raw per-item values (A, B) in {0, 1}."""
+        metric = data.metric
+        self._check_metric(data)
         va, vb, w = data.item_values()
         w = frequency_weights(w, "McNemar")
         keep = w > 0
@@ -240,6 +326,104 @@ class McNemar(SignificanceTest):
         a1, b1 = va == 1, vb == 1
         return (int(w[a1 & b1].sum()), int(w[a1 & ~b1].sum()),
                 int(w[~a1 & b1].sum()), int(w[~a1 & ~b1].sum()))
+
+    @staticmethod
+    def _row_sizes(data):
+        """Total item weight :math:`W_r` of every cluster row (clustered data).
+
+        Unmerged cluster rows are the clusters in code order: their sizes
+        come from ``item_groups`` (and ``sample_weight``). Merged rows
+        (identical clusters collapsed, ``counts`` = multiplicities) hold
+        clusters of equal statistics, hence of equal size; the size is read
+        from the statistics column that A and B share and whose values,
+        repeated by ``counts``, are exactly the clusters' sizes (the count
+        column of accuracy and of the micro scores).
+        """
+        w = data.sample_weight
+        if w is not None:
+            frequency_weights(w, "McNemar")  # counts items, as without groups
+        sizes = np.bincount(data.item_groups, weights=w, minlength=int(data.n_groups))
+        if data.counts is None:
+            return sizes
+        reps = np.rint(data.counts).astype(np.int64)
+        wanted = np.sort(sizes)
+        for j in range(data.n_statistics - 1, -1, -1):
+            col = data.stats_a[:, j]
+            if np.array_equal(col, data.stats_b[:, j]) and np.allclose(
+                    np.sort(np.repeat(col, reps)), wanted, rtol=0, atol=1e-9):
+                return col.copy()
+        raise ValueError(  # pragma: no cover - every built-in McNemar metric has one
+            f"McNemar with groups= cannot find the cluster sizes in the statistics of metric "
+            f"{data.metric.name!r}; use PairedPermutation with groups= instead."
+        )
+
+    def _clustered(self, data):
+        """Oriented cluster differences :math:`b_k - c_k` of every row and row multiplicities."""
+        if self.method != "chi2":
+            raise ValueError(
+                "With groups=, McNemar runs the clustered test of Durkalski et al. (2003), "
+                "an asymptotic chi-square test: the 'method' parameter must be 'chi2' (the "
+                f"exact and mid-p tests count independent items). Got method={self.method!r}. "
+                "For an exact test over clusters use PairedPermutation(groups=...)."
+            )
+        self._check_metric(data)
+        diff, mult = data.item_differences()  # oriented cluster-value differences
+        mult = frequency_weights(mult, "McNemar")
+        sizes = self._row_sizes(data)
+        va, vb, _ = data.item_values()
+        for values in (va, vb):  # per-item values 0/1: cluster counts are integers
+            counts = sizes * values
+            if not np.allclose(counts, np.rint(counts), rtol=0, atol=1e-6):
+                raise ValueError(
+                    f"McNemar needs per-item values 0 or 1 (right or wrong); metric "
+                    f"{data.metric.name!r} gave fractional per-item values (e.g. run-averaged "
+                    "predictions). Use PairedPermutation or BCaInterval with groups=."
+                )
+        return np.rint(sizes * diff), mult, float(np.dot(mult, sizes))
+
+    def _evaluate_clustered(self, data):
+        """Durkalski's clustered McNemar test and its Wald interval."""
+        bc, mult, n_items = self._clustered(data)
+        total = float(np.dot(mult, bc))
+        sum_squares = float(np.dot(mult, bc * bc))
+        n_disc = int(mult[bc != 0].sum())
+        if n_disc == 0:
+            warn_outside("McNemar: no discordant cluster (A and B have the same number of "
+                         "correct items in every cluster); the test carries no information "
+                         "and p = 1.")
+        pvalue, x2, z = durkalski_pvalue(total, sum_squares, self.alternative)
+        return TestOutcome(
+            pvalue=pvalue,
+            statistic=x2,
+            confidence_interval=self._wald_interval(data, total, sum_squares, n_items),
+            confidence_level=self.confidence_level,
+            resampling=None,
+            interval_method="durkalski",
+            details={"sum_b_minus_c": total, "sum_squares": sum_squares, "zstatistic": z,
+                     "n_discordant": n_disc},
+        )
+
+    def _wald_interval(self, data, total, sum_squares, n_items):
+        r"""Cluster-robust Wald interval of ``delta`` with Durkalski's variance.
+
+        Oriented: :math:`\hat\Delta = \sum_k (b_k - c_k) / N \pm z\,
+        \sqrt{\sum_k (b_k - c_k)^2} / N`; ``(nan, nan)`` without discordant
+        clusters.
+        """
+        from scipy.special import ndtri
+
+        if sum_squares <= 0.0:
+            return (math.nan, math.nan)
+        level = float(self.confidence_level)
+        two_sided = self.alternative == "two-sided"
+        z = float(ndtri(0.5 + level / 2 if two_sided else level))
+        est, half = total / n_items, z * math.sqrt(sum_squares) / n_items
+        low, high = est - half, est + half  # oriented (positive: B better)
+        if not two_sided:
+            low, high = (low, math.inf) if self.alternative == "greater" else (-math.inf, high)
+        if data.metric.greater_is_better:
+            return low, high
+        return -high, -low  # the interval is of the raw delta
 
     def evaluate(self, data, random_state):
         """Compute McNemar's p-value and Newcombe's interval from the discordant counts.
@@ -259,6 +443,8 @@ class McNemar(SignificanceTest):
             ``details`` with ``n_b_better``, ``n_a_better`` (discordant
             counts, oriented) and ``n_discordant``.
         """
+        if data.clustered:
+            return self._evaluate_clustered(data)
         n11, n10, n01, n00 = self._table(data)
         # oriented: for a loss (error rate) value 1 is bad, so B is better where A = 1, B = 0
         better, worse = (n01, n10) if data.metric.greater_is_better else (n10, n01)

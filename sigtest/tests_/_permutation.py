@@ -40,6 +40,22 @@ class PairedPermutation(SignificanceTest):
     and B, which negates the difference), so ``"two-sided"`` uses
     :math:`|t^*| \ge |t|`.
 
+    **Clusters.** With ``groups=`` (one cluster id per item) A and B are
+    swapped on whole clusters together: under the null hypothesis the two
+    systems are exchangeable within every cluster, and the :math:`2^G`
+    cluster swap patterns are equally likely, whatever the dependence
+    between the items of a cluster. The exact enumeration then runs over
+    the :math:`G` clusters (clusters with equal summed differences merged),
+    so the test stays exact at any number of clusters, but coarse: two-sided
+    :math:`p \ge 2^{1-G'}` with :math:`G'` discordant clusters; fewer than
+    20 clusters warn (``SmallSampleWarning``).
+
+    **Strata.** The permutation conditions on the items (or clusters): each
+    keeps its place and only A and B are exchanged, so ``strata=`` is
+    accepted and changes nothing (the same distribution; the same p-value,
+    and for a Monte Carlo run the same draws, except where strata keep
+    identical cluster rows from merging).
+
     Parameters
     ----------
     n_resamples : int, default=10_000
@@ -72,12 +88,18 @@ class PairedPermutation(SignificanceTest):
         If the permutation distribution is a single point (identical
         systems: every swap changes nothing); ``p = 1`` for every
         alternative, mid-p included.
+    SmallSampleWarning
+        With ``groups=`` and fewer than 20 clusters (the p-value stays
+        exact but cannot go below :math:`2^{1-G}`).
 
     References
     ----------
     Noreen (1989). Computer-Intensive Methods for Testing Hypotheses. Wiley.
     Berry, Mielke, Mielke (2002). The Fisher-Pitman permutation test.
     Psychological Reports 90.
+    Gail, Mark, Carroll, Green, Pee (1996). On design considerations and
+    randomization-based inference for community intervention trials.
+    Statistics in Medicine 15 (permutation of whole clusters).
 
     Examples
     --------

@@ -101,6 +101,8 @@ class SignTest(SignificanceTest):
     -----
     DegenerateDistributionWarning
         No nonzero difference (e.g. identical systems): ``p = 1``.
+    SmallSampleWarning
+        With ``groups=`` and fewer than 20 clusters.
 
     Notes
     -----
@@ -114,9 +116,23 @@ class SignTest(SignificanceTest):
     test gives is one of the median difference, not of
     ``delta = score_b - score_a`` (use :class:`~sigtest.BCaInterval`).
 
+    **Clusters and strata.** With ``groups=`` the test runs on per-cluster
+    values (the cluster-summary approach, Donner & Klar 2000, ch. 6): the
+    value of cluster :math:`k` is the metric of its items' summed
+    statistics (e.g. its accuracy), :math:`d_k` the oriented difference of
+    the two systems' cluster values, and the sign test is applied to the
+    :math:`G` values :math:`d_k`, each cluster counting once whatever its
+    size. It is valid for independent clusters whatever the dependence
+    inside them, and tests that a cluster's difference is as likely positive as negative. Fewer than 20 clusters warn
+    (``SmallSampleWarning``). ``strata=`` is accepted and changes nothing:
+    the test conditions on the items (each item or cluster keeps its place; only the
+    sign of its difference is random under the null hypothesis).
+
     References
     ----------
     Conover (1999). Practical Nonparametric Statistics, 3rd ed., section 3.4. Wiley.
+    Donner, Klar (2000). Design and Analysis of Cluster Randomization Trials
+    in Health Research, ch. 6. Arnold.
 
     Examples
     --------

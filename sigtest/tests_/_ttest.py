@@ -85,6 +85,8 @@ class PairedTTest(SignificanceTest):
         scipy gives ``nan`` or ``p = 0``. The p-value is then the exact sign
         test's (``p = 1`` when every difference is 0, :math:`2^{1-N}`
         two-sided when all N go one way) and the interval is ``(nan, nan)``.
+    SmallSampleWarning
+        With ``groups=`` and fewer than 20 clusters.
 
     Notes
     -----
@@ -99,11 +101,34 @@ class PairedTTest(SignificanceTest):
     Compressed cells count with their multiplicity; ``sample_weight`` must
     hold integer frequencies (the equivalent of repeating items).
 
+    **Clusters.** With ``groups=`` the test runs on per-cluster values (the
+    cluster-summary approach, Donner & Klar 2000, ch. 6): the value of
+    cluster :math:`k` is the metric of its items' summed statistics (e.g.
+    its accuracy), :math:`d_k` the oriented difference of the two systems'
+    cluster values, and ``t`` is that of the :math:`G` values :math:`d_k`
+    on :math:`G - 1` degrees of freedom, each cluster counting once. It is
+    valid for independent clusters whatever the dependence inside them. The
+    interval is then one of the mean cluster difference
+    :math:`\bar d = G^{-1} \sum_k d_k`, which equals ``delta`` when the
+    clusters have equal sizes, not in general (``delta`` weights clusters by
+    their sizes; :class:`~sigtest.BCaInterval` with ``groups=`` gives an
+    interval of ``delta`` itself). Fewer than 20 clusters warn
+    (``SmallSampleWarning``): the t approximation needs enough clusters.
+
+    **Strata.** ``strata=`` raises ``ValueError``: the paired t-test is not
+    a permutation test, so strata would change its variance (a stratified
+    design has the variance :math:`\sum_h (n_h/N)^2 s_h^2 / n_h`), which
+    this test does not implement. Use :class:`~sigtest.BCaInterval` or
+    :class:`~sigtest.BergKirkpatrickBootstrap` (stratified bootstrap), or
+    :class:`~sigtest.PairedPermutation` (unchanged by strata).
+
     References
     ----------
     Student (1908). The probable error of a mean. Biometrika 6(1).
     Dietterich (1998). Approximate statistical tests for comparing supervised
     classification learning algorithms. Neural Computation 10(7).
+    Donner, Klar (2000). Design and Analysis of Cluster Randomization Trials
+    in Health Research, ch. 6. Arnold.
 
     Examples
     --------
@@ -145,6 +170,13 @@ class PairedTTest(SignificanceTest):
             ``pvalue``, ``statistic`` (t, oriented), the interval of the raw
             ``delta``, ``details`` with ``df``.
         """
+        if data.stratified:
+            raise ValueError(
+                "PairedTTest does not take the 'strata' parameter: the paired t-test is not "
+                "a permutation test, so strata would change its variance, which it does not "
+                "model. Use BCaInterval or BergKirkpatrickBootstrap (stratified bootstrap) "
+                "or PairedPermutation (unchanged by strata), or leave strata=None."
+            )
         diff, w = item_differences(data, "PairedTTest")
         n = int(w.sum())
         values = diff[w > 0]

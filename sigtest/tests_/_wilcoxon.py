@@ -59,6 +59,8 @@ class WilcoxonSignedRank(SignificanceTest):
     -----
     DegenerateDistributionWarning
         No nonzero difference (e.g. identical systems): ``p = 1``.
+    SmallSampleWarning
+        With ``groups=`` and fewer than 20 clusters.
 
     Notes
     -----
@@ -75,11 +77,25 @@ class WilcoxonSignedRank(SignificanceTest):
     the Hodges-Lehmann interval is one of the pseudo-median of the
     differences, not of ``delta = score_b - score_a``.
 
+    **Clusters and strata.** With ``groups=`` the test runs on per-cluster
+    values (the cluster-summary approach, Donner & Klar 2000, ch. 6): the
+    value of cluster :math:`k` is the metric of its items' summed
+    statistics (e.g. its accuracy), :math:`d_k` the oriented difference of
+    the two systems' cluster values, and the signed-rank test is applied to the
+    :math:`G` values :math:`d_k`, each cluster counting once whatever its
+    size. It is valid for independent clusters whatever the dependence
+    inside them, and tests that the cluster differences are symmetric about 0. Fewer than 20 clusters warn
+    (``SmallSampleWarning``). ``strata=`` is accepted and changes nothing:
+    the test conditions on the items (each item or cluster keeps its place; only the
+    sign of its difference is random under the null hypothesis).
+
     References
     ----------
     Wilcoxon (1945). Individual comparisons by ranking methods. Biometrics 1(6).
     Pratt (1959). Remarks on zeros and ties in the Wilcoxon signed rank
     procedures. JASA 54.
+    Donner, Klar (2000). Design and Analysis of Cluster Randomization Trials
+    in Health Research, ch. 6. Arnold.
 
     Examples
     --------
