@@ -184,14 +184,11 @@ def test_clustered_pool_is_the_clustered_average(metric):
     avg = compare(y, runs, runs="average", **kw)
     cols = ["score_a", "score_b", "delta", "ci_low", "ci_high"]
     np.testing.assert_allclose(pool.to_frame()[cols], avg.to_frame()[cols], rtol=0, atol=1e-12)
-    if metric == "f1_macro":
-        # the same swaps of the same cluster rows. Not for accuracy here: a cluster
-        # where A and B agree gets D = 8.9e-16 instead of 0 from the summed
-        # run-averages (k/3 added in another order for A and B), so it counts as
-        # discordant (28 vs 27 clusters) and the permutation draws differ (engine
-        # rounding, reported); only the bootstrap quantities are compared there
-        np.testing.assert_allclose(pool.to_frame().pvalue, avg.to_frame().pvalue, rtol=0,
-                                   atol=1e-12)
+    # the same swaps of the same cluster rows: run totals are summed per cluster
+    # before the one division by R, so a cluster where A and B agree has D exactly 0
+    # (summing run-averages k/3 in another order gave D = 8.9e-16 for accuracy)
+    np.testing.assert_allclose(pool.to_frame().pvalue, avg.to_frame().pvalue, rtol=0,
+                               atol=1e-12)
     cols = ["score", "ci_low", "ci_high"]
     np.testing.assert_allclose(pool.scores()[cols], avg.scores()[cols], rtol=0, atol=1e-12)
 

@@ -141,17 +141,21 @@ def check_design(groups, strata, n):
 
 
 def _pairs(key, n_keys, row_of_item, n_rows):
-    """Distinct ``(key, row)`` pairs of the items and their item counts."""
-    if row_of_item is None:
-        row_of_item = np.arange(key.shape[0], dtype=np.int64)
-    code = key * np.int64(n_rows) + row_of_item
+    """Distinct ``(key, row)`` pairs of the items and their item counts.
+
+    Pairs come in row-major order (by row, then key): split cells keep the
+    order of the cells, so the permutation, which merges rows with equal
+    differences in order of first occurrence, draws exactly what it draws
+    without strata.
+    """
+    code = row_of_item * np.int64(n_keys) + key
     if n_keys * n_rows <= max(1 << 20, 4 * key.shape[0]):
         counts = np.bincount(code, minlength=n_keys * n_rows)
         occupied = np.flatnonzero(counts)
         counts = counts[occupied]
     else:
         occupied, counts = np.unique(code, return_counts=True)
-    pair_key, pair_row = np.divmod(occupied, n_rows)
+    pair_row, pair_key = np.divmod(occupied, n_keys)
     return pair_key, pair_row, counts.astype(np.float64)
 
 

@@ -874,23 +874,34 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=N
     elif labels is not None:
         params["labels"] = _as_array(labels, "labels")
 
-    def mean_stats(runs, name):
+    def total_stats(runs, name):
         total = None
         for r in runs:
             st = _statistics(metric, y, r, params, name)
             total = st if total is None else total + st
-        return np.ascontiguousarray(total / len(runs))
+        return total
 
-    stats_a = mean_stats(runs_a, "runs_a")
-    stats_b = mean_stats(runs_b, "runs_b")
-    if stats_a.shape != stats_b.shape:
+    total_a = total_stats(runs_a, "runs_a")
+    total_b = total_stats(runs_b, "runs_b")
+    if total_a.shape != total_b.shape:
         raise ValueError(
             f"Metric {metric.name!r} returned statistics of different shapes for A "
-            f"{stats_a.shape} and B {stats_b.shape}."
+            f"{total_a.shape} and B {total_b.shape}."
         )
+    stats_a = np.ascontiguousarray(total_a / len(runs_a))
+    stats_b = np.ascontiguousarray(total_b / len(runs_b))
     score_a = float(metric.aggregate(stats_a.sum(axis=0), **params))
     score_b = float(metric.aggregate(stats_b.sum(axis=0), **params))
-    stats_a, stats_b, counts, row_strata = design_rows(stats_a, stats_b, None, None, design)
+    counts = row_strata = None
+    if design.item_groups is not None:
+        # sum the run totals per cluster, then divide: counts stay integers until
+        # the one division, so a cluster where A and B agree has D exactly 0
+        total_a, total_b, counts, row_strata = design_rows(total_a, total_b, None, None, design)
+        stats_a = np.ascontiguousarray(total_a / len(runs_a))
+        stats_b = np.ascontiguousarray(total_b / len(runs_b))
+    else:
+        stats_a, stats_b, counts, row_strata = design_rows(stats_a, stats_b, None, None,
+                                                           design)
     return PairedData(metric, params, n, stats_a, stats_b, counts, score_a, score_b,
                       metric_params=metric_params, row_strata=row_strata,
                       **_design_fields(design))

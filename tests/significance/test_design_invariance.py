@@ -1,0 +1,45 @@
+"""Strata leave the permutation untouched, and run-averaged clusters keep exact zeros."""
+
+import numpy as np
+import pytest
+
+from sigtest import PairedPermutation
+from sigtest._engine.paired import prepare_paired_runs
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "f1_macro", "precision_macro"])
+def test_strata_change_nothing_in_the_permutation(metric):
+    # the permutation conditions on the items: strata must not change its draws,
+    # bit for bit, on the compressed path where cells are split by stratum
+    rng = np.random.default_rng(0)
+    n = 600
+    y = rng.integers(0, 3, n)
+    a = np.where(rng.random(n) < 0.7, y, (y + 1) % 3)
+    b = np.where(rng.random(n) < 0.75, y, (y + 1) % 3)
+    strata = rng.integers(0, 4, n)
+    for seed in (0, 1):
+        test = PairedPermutation(n_resamples=299, exact=False, random_state=seed)
+        plain = test.test(y, a, b, metric=metric)
+        split = test.test(y, a, b, metric=metric, strata=strata)
+        np.testing.assert_array_equal(plain.null_distribution, split.null_distribution)
+        assert plain.pvalue == split.pvalue
+
+
+def _runs_with_correct_counts(correct, n_runs):
+    """Runs of labels for y = 0 where item i is right in correct[i] of the runs."""
+    return [np.where(np.asarray(correct) > r, 0, 1) for r in range(n_runs)]
+
+
+def test_run_averaged_clusters_keep_exact_zero_differences():
+    # cluster 0: A right in 3, 1, 3, 2 of 3 runs, B in 3, 0, 3, 3: the same 9/3
+    # correct items, yet 3/3 + 1/3 + 3/3 + 2/3 - (3/3 + 0 + 3/3 + 3/3) is
+    # -4.4e-16 in floating point; cluster 1 differs truly (A 2 of 3, B 0 of 3)
+    correct_a, correct_b = [3, 1, 3, 2, 2, 2], [3, 0, 3, 3, 0, 0]
+    y = np.zeros(6, dtype=int)
+    groups = [0, 0, 0, 0, 1, 1]
+    paired = prepare_paired_runs(y, _runs_with_correct_counts(correct_a, 3),
+                                 _runs_with_correct_counts(correct_b, 3), "accuracy",
+                                 groups=groups)
+    D = paired.stats_b[:, 0] - paired.stats_a[:, 0]
+    np.testing.assert_array_equal(D, [0.0, -4.0 / 3.0])
+    assert paired.n_discordant == 1
