@@ -48,7 +48,9 @@ SEED_SCHEME = (
     "for each test in the order given, one seed for its p-value test, then one for its "
     "interval test if it has one (n_roles counts them); every metric of a pair uses the "
     "pair's seeds (the same resamples); each pair is tested in its canonical orientation "
-    "and its row re-oriented to the order given"
+    "and its row re-oriented to the order given; one more child after the pairs' seeds is "
+    "the root of the per-system score intervals (ComparisonResult.scores): it spawns one "
+    "seed per (run, system sorted by name), shared by the system's metrics"
 )
 
 
