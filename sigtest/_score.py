@@ -22,11 +22,9 @@ from numbers import Integral, Real
 import numpy as np
 
 from ._engine.intervals import (
-    NAN_INTERVAL,
     acceleration_from_jackknife,
     bootstrap_interval,
     check_interval_args,
-    is_degenerate,
     jackknife_strata,
 )
 from ._engine.paired import PairedData, check_metric_params, prepare_paired
@@ -233,7 +231,8 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=10_
     acceleration = None
     if method == "bca" and math.isfinite(estimate):
         acceleration = score_acceleration(paired)
-    ci = _interval(dist, estimate, float(confidence_level), method, acceleration)
+    ci = bootstrap_interval(dist, estimate, float(confidence_level), method, acceleration,
+                            of="score")
     return ScoreResult(
         metric=paired.metric.name,
         estimate=estimate,
@@ -249,26 +248,6 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=10_
         acceleration=acceleration,
         seed=seed,
     )
-
-
-def _interval(dist, estimate, level, method, acceleration):
-    """The interval, with warnings worded for one score (nan when undefined)."""
-    if not math.isfinite(estimate) or dist.size == 0 or is_degenerate(dist):
-        warn_external(
-            "score: the bootstrap distribution of the score is degenerate (every resample "
-            "gives the same value, e.g. a system that is right on every item) or the score "
-            "is not finite; the confidence interval is undefined and set to nan.",
-            DegenerateDistributionWarning,
-        )
-        return NAN_INTERVAL
-    if method == "bca" and (acceleration is None or not math.isfinite(acceleration)):
-        warn_external(
-            "score: the BCa acceleration is undefined (all leave-one-out scores are equal); "
-            "the BCa interval is set to nan. Use method='percentile'.",
-            DegenerateDistributionWarning,
-        )
-        return NAN_INTERVAL
-    return bootstrap_interval(dist, estimate, level, method, acceleration, warn=False)
 
 
 def _one_system_message(message):

@@ -192,8 +192,27 @@ def interval_at(sorted_dist, delta, confidence_level, method, acceleration, z0):
     return ConfidenceInterval(float(low), float(high))
 
 
+# Wording of the degenerate-interval warnings, by what is bootstrapped.
+_DEGENERATE = {
+    "difference": (
+        "The bootstrap distribution of the difference is degenerate (all resampled "
+        "differences are equal, e.g. identical systems) or the observed difference "
+        "is not finite; the confidence interval is undefined and set to nan.",
+        "The BCa acceleration is undefined (all leave-one-out differences are "
+        "equal); the BCa interval is set to nan. Use method='percentile'.",
+    ),
+    "score": (
+        "score: the bootstrap distribution of the score is degenerate (every resample "
+        "gives the same value, e.g. a system that is right on every item) or the score "
+        "is not finite; the confidence interval is undefined and set to nan.",
+        "score: the BCa acceleration is undefined (all leave-one-out scores are equal); "
+        "the BCa interval is set to nan. Use method='percentile'.",
+    ),
+}
+
+
 def bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
-                        *, warn=True):
+                        *, warn=True, of="difference"):
     r"""Two-sided bootstrap confidence interval of ``delta``.
 
     ``percentile``: the :math:`\alpha/2` and :math:`1-\alpha/2` quantiles of
@@ -211,26 +230,19 @@ def bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
     A degenerate distribution (all :math:`\delta^*` equal) or an undefined
     acceleration gives a ``nan`` interval and a
     :class:`~sigtest.exceptions.DegenerateDistributionWarning` (attributed to
-    the first frame outside sigtest), unless ``warn=False``.
+    the first frame outside sigtest), unless ``warn=False``; ``of`` words it
+    for a ``"difference"`` of two systems or one system's ``"score"``.
     """
     dist = np.asarray(dist, dtype=np.float64)
     check_interval_args(confidence_level, method)
+    degenerate, no_acceleration = _DEGENERATE[of]
     if not math.isfinite(delta) or dist.size == 0 or is_degenerate(dist):
         if warn:
-            warn_external(
-                "The bootstrap distribution of the difference is degenerate (all resampled "
-                "differences are equal, e.g. identical systems) or the observed difference "
-                "is not finite; the confidence interval is undefined and set to nan.",
-                DegenerateDistributionWarning,
-            )
+            warn_external(degenerate, DegenerateDistributionWarning)
         return NAN_INTERVAL
     if method == "bca" and (acceleration is None or not math.isfinite(acceleration)):
         if warn:
-            warn_external(
-                "The BCa acceleration is undefined (all leave-one-out differences are "
-                "equal); the BCa interval is set to nan. Use method='percentile'.",
-                DegenerateDistributionWarning,
-            )
+            warn_external(no_acceleration, DegenerateDistributionWarning)
         return NAN_INTERVAL
     z0 = _ndtri(proportion_below(dist, delta)) if method == "bca" else None
     return interval_at(np.sort(dist), delta, float(confidence_level), method,
