@@ -194,7 +194,7 @@ class BergKirkpatrickBootstrap(SignificanceTest):
                     f"The 'sample_size' parameter of {type(self).__name__} must be at most "
                     f"{what}={n} when given as an int. Got {m} instead."
                 )
-            self._check_size_range(m, n)
+            self._check_size_range(m, n, unit)
         else:
             from .._engine.resampling import resolve_sample_size  # the one rounding rule
 
@@ -236,16 +236,17 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         out[data.item_groups] = data.item_strata
         return out
 
-    def _check_size_range(self, m, n):
+    def _check_size_range(self, m, n, unit="items"):
         """Check an int resample size against ``_sample_size_range`` (fractions are
         checked by ``_parameter_constraints``)."""
         if self._sample_size_range is not None:
             low, high = self._sample_size_range
             if not math.ceil(low * n - 1e-9) <= m <= math.floor(high * n + 1e-9):
+                what = "n_samples" if unit == "items" else "n_groups"
                 raise ValueError(
                     f"The 'sample_size' parameter of {type(self).__name__} must give between "
-                    f"{100 * low:g} % and {100 * high:g} % of the n_samples={n} items "
-                    f"(BooStSa's range); sample_size={m} items is outside it."
+                    f"{100 * low:g} % and {100 * high:g} % of the {what}={n} {unit} "
+                    f"(BooStSa's range); sample_size={m} {unit} is outside it."
                 )
 
     def evaluate(self, data, random_state):
@@ -495,7 +496,10 @@ class BCaInterval(SignificanceTest):
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
             reasons = small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
                                            unit="clusters" if data.clustered else "items")
-            floored = math.isfinite(raw) and discreteness_floor(d, "two-sided") > raw
+            # warn when the sign-test floor set p; not when the Monte Carlo
+            # floor 1/(B+1) alone did (many discordant units, a tiny raw p)
+            floored = (math.isfinite(raw) and discreteness_floor(d, "two-sided")
+                       > max(raw, 1.0 / (deltas.size + 1)))
             if reasons or floored:
                 warn_small_sample(type(self).__name__, reasons, floored=floored)
             if pvalue > 1.0 - level and excludes_zero(ci):

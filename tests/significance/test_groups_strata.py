@@ -373,6 +373,22 @@ def test_stratified_bootstrap_keeps_stratum_sizes():
     np.testing.assert_array_equal(sums_a[:, 2 * K:3 * K], np.tile([60, 60, 60], (300, 1)))
 
 
+def test_bca_warns_only_when_the_sign_floor_sets_p():
+    """Many discordant clusters and a tiny raw p: the Monte Carlo floor
+    1/(B+1) sets p, not the sign-test floor 2**(1-d): no SmallSampleWarning."""
+    y, a, _, g = _clustered_labels(G=60, seed=42)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SmallSampleWarning)
+        res = BCaInterval(n_resamples=500, random_state=0).test(y, a, y, groups=g)
+    assert res.pvalue == pytest.approx(1 / 501) and res.params["n_discordant"] >= 40
+    # 3 discordant clusters (A wrong on every item of clusters 0-2, B always
+    # right): the sign floor 2**(1 - 3) sets p and the warning says so
+    a3 = np.where(np.isin(g, [0, 1, 2]), (y + 1) % 3, y)
+    with pytest.warns(SmallSampleWarning, match="sign-test bound"):
+        res = BCaInterval(n_resamples=500, random_state=0).test(y, a3, y, groups=g)
+    assert res.pvalue == pytest.approx(2.0 ** (1 - 3))
+
+
 def test_bk_sample_size_with_strata_is_a_fraction_per_stratum():
     y, a, b, g = _clustered_labels(seed=41)
     strata = g % 3
@@ -454,6 +470,23 @@ def test_classical_tests_run_on_cluster_values(alternative):
     np.testing.assert_allclose(res.confidence_interval, tuple(ref.confidence_interval()),
                                rtol=1e-10)
     assert res.params["df"] == 39 and res.n_groups == 40
+
+
+def test_classical_tests_on_merged_cluster_rows():
+    """400 clusters of 1-2 binary items: identical cluster rows are merged with
+    multiplicities; the tests still see one value per cluster."""
+    y, a, b, g = _clustered_labels(G=400, seed=63, K=2, lo=1, hi=2)
+    assert prepare_paired(y, a, b, "accuracy", groups=g).counts is not None
+    va, vb = _cluster_values(_accuracy, y, a, b, g)
+    d = vb - va
+    n_pos, n_neg = int(np.sum(d > 0)), int(np.sum(d < 0))
+    res = SignTest().test(y, a, b, groups=g)
+    assert res.pvalue == pytest.approx(stats.binomtest(n_pos, n_pos + n_neg).pvalue, rel=1e-12)
+    res = PairedTTest().test(y, a, b, groups=g)
+    assert res.pvalue == pytest.approx(stats.ttest_rel(vb, va).pvalue, rel=1e-10)
+    assert res.params["df"] == 399
+    res = WilcoxonSignedRank().test(y, a, b, groups=g)
+    assert res.pvalue == pytest.approx(stats.wilcoxon(vb, va).pvalue, rel=1e-10)
 
 
 def test_classical_tests_on_soft_cluster_values_and_a_loss():
