@@ -25,6 +25,7 @@ from ._compare_plan import (  # noqa: F401  (re-exported for the other workflows
 )
 from ._compare_run import _run_parallel, run_scores
 from ._corrections import CORRECTIONS
+from ._engine.design import check_ids
 from ._runs import RUNS_MODES
 from .metrics import Metric
 from .utils._param_validation import lazy, validate_params
@@ -47,19 +48,7 @@ def _check_ids(ids, name, n_samples):
     """
     if ids is None:
         return None
-    if hasattr(ids, "to_numpy"):  # pandas Series / Index
-        ids = ids.to_numpy()
-    arr = np.asarray(ids)
-    if arr.ndim != 1:
-        raise ValueError(
-            f"The '{name}' parameter must be 1-D (one id per item). Got an array of shape "
-            f"{arr.shape} instead."
-        )
-    if arr.shape[0] != n_samples:
-        raise ValueError(
-            f"The '{name}' parameter has {arr.shape[0]} ids but y_true has {n_samples} "
-            "items; give one id per item."
-        )
+    arr = check_ids(ids, name, n_samples)
     return _read_only_copy(arr)
 
 

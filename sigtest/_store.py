@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._engine.design import check_ids
 from .metrics._check_proba import check_proba
 from .utils import warn_external
 
@@ -136,22 +137,8 @@ def _check_design_ids(values, name, n, system):
     """Cluster or stratum ids of a feed: 1-D ints or strings, one per item."""
     if values is None:
         return None
-    arr = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values)
-    if arr.dtype == object:
-        try:
-            arr = np.asarray(arr.tolist())
-        except (TypeError, ValueError):
-            pass
-    if arr.ndim != 1 or arr.dtype.kind not in "iuU":
-        raise ValueError(
-            f"The '{name}' parameter must be a 1-D array of integer or string ids (one per "
-            f"item). Got shape {arr.shape} and dtype {arr.dtype} instead."
-        )
-    if arr.shape[0] != n:
-        raise ValueError(
-            f"The '{name}' parameter has {arr.shape[0]} ids but the predictions of system "
-            f"{system!r} have {n} items."
-        )
+    arr = check_ids(values, name, n, of=f"the predictions of system {system!r} have",
+                    kinds="iuU")
     return arr.tolist()
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Design", "check_design", "design_rows"]
+__all__ = ["Design", "check_design", "check_ids", "design_rows"]
 
 # Identical cluster rows are merged (multinomial over distinct rows) only when
 # it shrinks the rows at least this much: the cell kernel costs ~30 ns per
@@ -56,34 +56,72 @@ class Design:
         return self.item_groups is None and self.item_strata is None
 
 
-def _encode(ids, name, n):
-    """Codes ``0 .. L - 1`` of the ids (sorted order) and ``L``; ValueError naming ``name``."""
+def check_ids(ids, name, n, *, of="'y_true' has", kinds="biufUSO"):
+    """One id per item: the validated 1-D array of cluster or stratum ids.
+
+    The one check of ``groups=`` / ``strata=`` ids, shared by the engine,
+    :func:`sigtest.compare` and the experiment store.
+
+    Parameters
+    ----------
+    ids : array-like of shape (n,)
+        Ids (ints or strings; a pandas Series is accepted).
+    name : str
+        Parameter name shown in messages (``"groups"`` or ``"strata"``).
+    n : int
+        Number of items.
+    of : str, default="'y_true' has"
+        What has the ``n`` items, in the length message.
+    kinds : str, default="biufUSO"
+        Accepted dtype kinds (the store, which writes JSON, takes ``"iuU"``).
+
+    Returns
+    -------
+    ids : ndarray of shape (n,)
+
+    Raises
+    ------
+    ValueError
+        Not 1-D, another length, another dtype, or a missing id (None, NaN).
+    """
     if hasattr(ids, "to_numpy"):
         ids = ids.to_numpy()
     try:
         arr = np.asarray(ids)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"The '{name}' parameter could not be converted to an array: {exc}") from exc
+    if arr.dtype == object and arr.ndim == 1:
+        try:  # e.g. a list of Python strings stored as objects
+            arr = np.asarray(arr.tolist())
+        except (TypeError, ValueError):
+            pass
     if arr.ndim != 1:
         raise ValueError(
-            f"The '{name}' parameter must be 1-D (one id per item). Got an array of shape "
-            f"{arr.shape} instead."
+            f"The '{name}' parameter must be a 1-D array of ids (one per item). Got an array "
+            f"of shape {arr.shape} instead."
         )
     if arr.shape[0] != n:
         raise ValueError(
-            f"The '{name}' parameter has {arr.shape[0]} ids but 'y_true' has {n} items; "
-            "give one id per item."
+            f"The '{name}' parameter has {arr.shape[0]} ids but {of} {n} items; give one id "
+            "per item."
         )
-    if arr.dtype.kind not in "biufUSO":
+    if arr.dtype.kind not in kinds:
+        wanted = "ints or strings" if kinds == "iuU" else "ints or strings (or floats)"
         raise ValueError(
-            f"The '{name}' parameter must hold ints or strings. Got dtype {arr.dtype} instead."
+            f"The '{name}' parameter must be a 1-D array of ids holding {wanted}, one per "
+            f"item. Got dtype {arr.dtype} instead."
         )
-    if arr.dtype.kind == "f":
-        if not np.all(np.isfinite(arr)):
-            raise ValueError(f"The '{name}' parameter contains NaN or infinite ids.")
+    if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
+        raise ValueError(f"The '{name}' parameter contains NaN or infinite ids.")
     if arr.dtype.kind == "O":
         if any(v is None or (isinstance(v, float) and v != v) for v in arr.tolist()):
             raise ValueError(f"The '{name}' parameter contains missing ids (None or NaN).")
+    return arr
+
+
+def _encode(ids, name, n):
+    """Codes ``0 .. L - 1`` of the ids (sorted order) and ``L``; ValueError naming ``name``."""
+    arr = check_ids(ids, name, n)
     try:
         values, codes = np.unique(arr, return_inverse=True)
     except TypeError as exc:
