@@ -123,10 +123,12 @@ class SignTest(SignificanceTest):
     the two systems' cluster values, and the sign test is applied to the
     :math:`G` values :math:`d_k`, each cluster counting once whatever its
     size. It is valid for independent clusters whatever the dependence
-    inside them, and tests that a cluster's difference is as likely positive as negative. Fewer than 20 clusters warn
+    inside them, and tests that a cluster's difference is as likely
+    positive as negative. Fewer than 20 clusters warn
     (``SmallSampleWarning``). ``strata=`` is accepted and changes nothing:
-    the test conditions on the items (each item or cluster keeps its place; only the
-    sign of its difference is random under the null hypothesis).
+    the test conditions on the items (each item or cluster keeps its
+    place; only the sign of its difference is random under the null
+    hypothesis).
 
     References
     ----------

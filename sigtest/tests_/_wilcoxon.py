@@ -81,13 +81,15 @@ class WilcoxonSignedRank(SignificanceTest):
     values (the cluster-summary approach, Donner & Klar 2000, ch. 6): the
     value of cluster :math:`k` is the metric of its items' summed
     statistics (e.g. its accuracy), :math:`d_k` the oriented difference of
-    the two systems' cluster values, and the signed-rank test is applied to the
-    :math:`G` values :math:`d_k`, each cluster counting once whatever its
-    size. It is valid for independent clusters whatever the dependence
-    inside them, and tests that the cluster differences are symmetric about 0. Fewer than 20 clusters warn
+    the two systems' cluster values, and the signed-rank test is applied
+    to the :math:`G` values :math:`d_k`, each cluster counting once
+    whatever its size. It is valid for independent clusters whatever the
+    dependence inside them, and tests that the cluster differences are
+    symmetric about 0. Fewer than 20 clusters warn
     (``SmallSampleWarning``). ``strata=`` is accepted and changes nothing:
-    the test conditions on the items (each item or cluster keeps its place; only the
-    sign of its difference is random under the null hypothesis).
+    the test conditions on the items (each item or cluster keeps its
+    place; only the sign of its difference is random under the null
+    hypothesis).
 
     References
     ----------

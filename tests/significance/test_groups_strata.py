@@ -707,3 +707,24 @@ def test_few_clusters_warn_once(test):
         test.test(y, a, b, groups=g)
     assert not [w for w in caught if issubclass(w.category, SmallSampleWarning)
                 and "cluster" in str(w.message) and "G = " in str(w.message)]
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "soft_f1_macro"])
+def test_swapping_the_systems_mirrors_clustered_results(metric):
+    """A <-> B with groups and strata: the same draws, every resampled
+    difference negated, the same two-sided p, the interval mirrored."""
+    if metric == "accuracy":
+        y, a, b, g = _clustered_labels(seed=131)
+    else:
+        y, a, b, g = _clustered_soft(seed=131)
+    kw = {"metric": metric, "groups": g, "strata": g % 3}
+    for test in (BCaInterval(n_resamples=1000, random_state=4),
+                 PairedPermutation(n_resamples=1000, exact=False, random_state=4)):
+        ab, ba = _quiet(test, y, a, b, **kw), _quiet(test, y, b, a, **kw)
+        np.testing.assert_allclose(ba.null_distribution, -ab.null_distribution, rtol=0,
+                                   atol=1e-15)
+        assert ba.pvalue == pytest.approx(ab.pvalue, rel=1e-12)
+        if isinstance(test, BCaInterval):
+            np.testing.assert_allclose(ba.confidence_interval,
+                                       [-ab.confidence_interval[1], -ab.confidence_interval[0]],
+                                       rtol=1e-9)
