@@ -111,6 +111,17 @@ class PairedPermutation(SignificanceTest):
     >>> res = PairedPermutation(random_state=0).test(y, a, b)
     >>> res.resampling, round(res.pvalue, 4)
     ('exact permutation', 0.375)
+
+    Clustered (60 documents of 5 sentences): whole documents are swapped.
+
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 300)
+    >>> a = np.where(rng.random(300) < 0.70, y, 1 - y)
+    >>> b = np.where(rng.random(300) < 0.78, y, 1 - y)
+    >>> docs = np.repeat(np.arange(60), 5)
+    >>> res = PairedPermutation(random_state=0).test(y, a, b, groups=docs)
+    >>> res.n_groups, bool(res.pvalue < 0.05)
+    (60, True)
     """
 
     name = "permutation"
