@@ -330,7 +330,7 @@ def test_test_paired_equals_test_and_checks_its_input(data):
         BCaInterval(confidence_level=2.0).test_paired(prepare_paired(y, a, b, "accuracy"))
 
 
-@pytest.mark.parametrize("keyword", ["groups", "strata", "zero_divison", "n_resample"])
+@pytest.mark.parametrize("keyword", ["zero_divison", "n_resample", "group", "stratum"])
 def test_unknown_keyword_raises_type_error_naming_it(data, keyword):
     """Issue 9: a keyword that neither the test nor the metric accepts is not swallowed."""
     y, a, b = data
