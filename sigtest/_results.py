@@ -115,6 +115,13 @@ class TestOutcome:
         ``"bca"``, ``"percentile"``, ``"basic"`` or a test's own word.
     acceleration : float or None
         BCa acceleration, if computed.
+    margin : float or None
+        Margin of a non-inferiority or equivalence test (in metric units),
+        if the test used one (default: the test's ``margin`` parameter).
+    prob_worse, prob_equivalent, prob_better : float or None
+        Posterior probabilities that B is worse than A by more than the
+        region of practical equivalence, within it, or better by more than
+        it (Bayesian tests), in the oriented sense.
     details : dict
         Extra values recorded in the result's ``params`` (e.g.
         ``n_discordant``).
@@ -138,6 +145,10 @@ class TestOutcome:
     resampling: str | None = None
     interval_method: str | None = None
     acceleration: float | None = None
+    margin: float | None = None
+    prob_worse: float | None = None
+    prob_equivalent: float | None = None
+    prob_better: float | None = None
     details: dict = field(default_factory=dict)
 
 
@@ -196,6 +207,12 @@ class SignificanceResult:
     n_strata : int or None
         Number of strata H when the bootstrap resampled within strata
         (``strata=``), else ``None``.
+    margin : float or None
+        Margin of a non-inferiority or equivalence test, else ``None``.
+    prob_worse, prob_equivalent, prob_better : float or None
+        Posterior probabilities (Bayesian tests) that B is worse than A by
+        more than the region of practical equivalence, within it, or better
+        by more than it (oriented: "better" respects a loss), else ``None``.
     """
 
     metric: str
@@ -219,6 +236,10 @@ class SignificanceResult:
     interval_method: str | None = None
     n_groups: int | None = None
     n_strata: int | None = None
+    margin: float | None = None
+    prob_worse: float | None = None
+    prob_equivalent: float | None = None
+    prob_better: float | None = None
 
     def __post_init__(self):
         ci = self.confidence_interval
@@ -226,6 +247,10 @@ class SignificanceResult:
             ci = NAN_INTERVAL
         object.__setattr__(self, "confidence_interval",
                            ConfidenceInterval(float(ci[0]), float(ci[1])))
+        for name in ("margin", "prob_worse", "prob_equivalent", "prob_better"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, float(value))
         object.__setattr__(self, "params", dict(self.params))
         object.__setattr__(self, "null_distribution", _readonly(self.null_distribution))
         object.__setattr__(self, "null_weights", _readonly(self.null_weights))
@@ -338,6 +363,9 @@ class SignificanceResult:
             "params": dict(self.params),
         }
         out.update(_sampling_design(self.n_groups, self.n_strata))
+        for name in ("margin", "prob_worse", "prob_equivalent", "prob_better"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
         if include_distribution:
             for name in ("null_distribution", "null_weights"):
                 value = getattr(self, name)
@@ -364,6 +392,11 @@ class SignificanceResult:
             level = f"{100 * self.confidence_level:g}% " if self.confidence_level else ""
             method = f" ({self.interval_method})" if self.interval_method else ""
             lines.append(f"  {level}CI of delta{method}: [{low:.6g}, {high:.6g}]")
+        if self.margin is not None:
+            lines.append(f"  margin: {self.margin:.6g}")
+        if self.prob_better is not None:
+            lines.append(f"  P(B better) = {self.prob_better:.4g}, P(practically equivalent) = "
+                         f"{self.prob_equivalent:.4g}, P(B worse) = {self.prob_worse:.4g}")
         lines.extend(_design_lines(self.n_groups, self.n_strata))
         return "\n".join(lines)
 
@@ -528,6 +561,9 @@ class ScoreResult:
             "seed": self.seed,
         }
         out.update(_sampling_design(self.n_groups, self.n_strata))
+        for name in ("margin", "prob_worse", "prob_equivalent", "prob_better"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
         if include_distribution:
             dist = self.bootstrap_distribution
             out["bootstrap_distribution"] = None if dist is None else dist.tolist()

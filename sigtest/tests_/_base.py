@@ -380,6 +380,10 @@ class SignificanceTest(ParamsMixin, ABC):
             interval_method=outcome.interval_method,
             n_groups=data.n_groups,
             n_strata=data.n_strata,
+            margin=outcome.margin if outcome.margin is not None else getattr(self, "margin", None),
+            prob_worse=outcome.prob_worse,
+            prob_equivalent=outcome.prob_equivalent,
+            prob_better=outcome.prob_better,
         )
 
     def _pvalue_from_null(self, data, null, weights, alternative):
