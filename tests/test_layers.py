@@ -33,7 +33,7 @@ LAYERS = [
               "sigtest._constants"]),
     ("engine", ["sigtest._engine"]),
     ("results", ["sigtest._results"]),
-    ("tests", ["sigtest.tests_", "sigtest._score"]),
+    ("tests", ["sigtest.tests_", "sigtest._score", "sigtest.cv"]),
     ("workflows", ["sigtest._compare*", "sigtest._runs", "sigtest._cross_val",
                    "sigtest._corrections", "sigtest._letters", "sigtest._comparison_result",
                    "sigtest.experiment*", "sigtest._store*", "sigtest._format"]),
