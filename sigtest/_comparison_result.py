@@ -92,11 +92,11 @@ class ComparisonResult:
 
     __slots__ = ("_frame", "_systems", "_metrics", "_tests", "_greater_is_better", "_alpha",
                  "_correction", "_pairs", "_n_runs", "_ci", "_predictions", "_inputs",
-                 "_cv_splits", "_n_groups", "_n_strata", "_scores")
+                 "_cv_splits", "_n_groups", "_n_strata", "_scores", "_cv_tests")
 
     def __init__(self, frame, *, systems, metrics, tests, greater_is_better, alpha,
                  correction, pairs, n_runs, predictions, inputs, ci="marginal",
-                 cv_splits=None, n_groups=None, n_strata=None):
+                 cv_splits=None, n_groups=None, n_strata=None, cv_tests=None):
         self._frame = frame.copy()
         self._systems = tuple(systems)
         self._metrics = tuple(metrics)
@@ -114,6 +114,22 @@ class ComparisonResult:
         self._n_groups = n_groups
         self._n_strata = n_strata
         self._scores = None  # computed on the first call of scores(), then kept
+        self._cv_tests = None if cv_tests is None else cv_tests.copy()
+
+    def _with_cv_tests(self, cv_tests, *, inputs):
+        """A copy of this result holding the per-fold tests ``cv_tests`` (a DataFrame).
+
+        Used by :func:`sigtest.cross_val_compare` (``cv_test=``); ``inputs``
+        replaces the stored inputs (its ``rerun`` recomputes the per-fold
+        tests in :meth:`recompare`).
+        """
+        return ComparisonResult(
+            self._frame, systems=self._systems, metrics=self._metrics, tests=self._tests,
+            greater_is_better=self._greater_is_better, alpha=self._alpha,
+            correction=self._correction, pairs=self._pairs, n_runs=self._n_runs,
+            predictions=self._predictions, inputs=inputs, ci=self._ci,
+            cv_splits=self._cv_splits, n_groups=self._n_groups, n_strata=self._n_strata,
+            cv_tests=cv_tests)
 
     def __setattr__(self, name, value):
         if not name.startswith("_"):
@@ -305,6 +321,51 @@ class ComparisonResult:
             # deterministic: two threads racing here compute the same table
             self._scores = self._inputs["score_table"](self._inputs)
         return self._scores.copy()
+
+    def cv_tests(self):
+        r"""Tests on the per-fold scores of :func:`sigtest.cross_val_compare`.
+
+        Present when ``cross_val_compare`` was called with ``cv_test=``: for
+        every pair (same orientation as :meth:`to_frame`), metric and
+        per-fold test, the score of each system on each test fold of each
+        repeat (from its out-of-fold predictions) is compared with the
+        function of :mod:`sigtest.cv`: ``"corrected_t"``
+        (:func:`sigtest.cv.corrected_resampled_ttest`, two-sided),
+        ``"5x2cv_t"`` (:func:`sigtest.cv.paired_ttest_5x2cv`, two-sided),
+        ``"5x2cv_f"`` (:func:`sigtest.cv.combined_ftest_5x2cv`) or
+        ``"bayesian"`` (:func:`sigtest.cv.bayesian_correlated_ttest` with
+        the ``rope`` given).
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            A copy; one row per (pair, metric, cv test), columns
+            ``system_a, system_b, metric, cv_test, delta, statistic, pvalue,
+            prob_worse, prob_equivalent, prob_better, n_folds``. ``delta``
+            is the mean over folds of ``score_b - score_a``; ``statistic``
+            is a t (positive means B is better, losses included) or an F;
+            the probabilities (of ``"bayesian"``, NaN for the other tests)
+            are B relative to A; ``n_folds`` counts the folds of all
+            repeats.
+
+        Raises
+        ------
+        ValueError
+            If the result has no per-fold tests (``compare``, or
+            ``cross_val_compare`` without ``cv_test``).
+
+        Notes
+        -----
+        The corrected t statistic is :math:`ar d / \sqrt{(1/J +
+        n_{test}/n_{train}) s^2}` over the :math:`J` oriented fold
+        differences (Nadeau and Bengio 2003); the per-fold p-values are not
+        corrected for multiple comparisons.
+        """
+        if self._cv_tests is None:
+            raise ValueError(
+                "This result has no per-fold tests: call cross_val_compare(..., cv_test=...) "
+                "(e.g. cv_test='corrected_t').")
+        return self._cv_tests.copy()
 
     def runs_summary(self):
         """Summary over runs / CV repeats, like Table 1 of Bestgen (2022).
@@ -521,7 +582,27 @@ class ComparisonResult:
             + f"\ntest: {', '.join(self.tests)} ({', '.join(alts) or 'n/a'}); delta = B - A; "
             "stars on adjusted p: * <= .05, ** <= .01"
         )
-        return head + "\n" + self._display_frame().to_string(index=False)
+        text = head + "\n" + self._display_frame().to_string(index=False)
+        if self._cv_tests is not None:
+            text += "\n" + self._cv_text()
+        return text
+
+    def _cv_text(self):
+        f = self._cv_tests
+        n_folds = sorted(set(f["n_folds"]))
+        out = pd.DataFrame({
+            "metric": f["metric"], "A": f["system_a"], "B": f["system_b"],
+            "cv test": f["cv_test"],
+            "mean delta": f["delta"].map("{:+.4f}".format),
+            "statistic": f["statistic"].map(lambda v: "" if np.isnan(v) else f"{v:.3f}"),
+            "p": [("" if np.isnan(p) else format_pvalue(p)) for p in f["pvalue"]],
+            "P(B worse/equiv./better)": [
+                "" if np.isnan(w) else f"{w:.3f} / {e:.3f} / {b:.3f}"
+                for w, e, b in zip(f["prob_worse"], f["prob_equivalent"], f["prob_better"])],
+        })
+        head = (f"per-fold CV tests ({', '.join(map(str, n_folds))} folds; uncorrected p; "
+                "delta = mean of B - A over folds):")
+        return head + "\n" + out.to_string(index=False)
 
     def _design_text(self):
         parts = []

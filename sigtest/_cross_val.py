@@ -1,5 +1,7 @@
 """``cross_val_compare``: the scikit-learn workflow of ``compare``."""
 
+import functools
+import warnings
 from collections.abc import Mapping
 from numbers import Integral, Real
 
@@ -15,9 +17,12 @@ from sklearn.model_selection import (
 )
 from sklearn.utils.multiclass import type_of_target
 
+from . import cv as _cv_module
 from ._compare import _check_ids, _check_metrics, _compare_inputs
+from ._compare_plan import _check_pos_label, prepare_data
 from ._corrections import CORRECTIONS
 from .utils._param_validation import HasMethods, Interval, StrOptions, validate_params
+from .utils import warn_external
 from .utils.validation import spawn_seeds
 
 __all__ = ["cross_val_compare"]
@@ -55,7 +60,171 @@ def _splits(cv, n_repeats, X, y, classifier, split_seed, groups=None):
             "n_repeats > 1 needs an int 'cv' (the number of folds), so that each repeat "
             f"gets its own shuffle. Got cv={cv!r}."
         )
-    return [list(check_cv(cv, y, classifier=classifier).split(X, y, groups))]
+    folds = list(check_cv(cv, y, classifier=classifier).split(X, y, groups))
+    return _as_repeats(folds, y.shape[0])
+
+
+def _as_repeats(folds, n_samples):
+    """Consecutive folds regrouped into repeats, when they are repeated partitions.
+
+    A repeated splitter (``RepeatedKFold``, ``RepeatedStratifiedKFold``,
+    :func:`sigtest.cv.five_by_two`) yields ``r`` partitions of the items one
+    after the other: each becomes a repeat (its own out-of-fold predictions).
+    Anything else is returned as one repeat, as given (and
+    ``cross_val_predict`` says if it is not a partition).
+    """
+    repeats, current = [], []
+    seen = np.zeros(n_samples, dtype=np.int64)
+    for train, test in folds:
+        current.append((train, test))
+        np.add.at(seen, np.asarray(test), 1)
+        if seen.max() > 1:
+            return [folds]
+        if seen.min() == 1:
+            repeats.append(current)
+            current = []
+            seen[:] = 0
+    if current or len(repeats) < 2:
+        return [folds]
+    return repeats
+
+
+#: ``cv_test`` names -> (function of sigtest.cv, needs the 5 x 2 design)
+CV_TESTS = {
+    "corrected_t": "corrected_resampled_ttest",
+    "5x2cv_t": "paired_ttest_5x2cv",
+    "5x2cv_f": "combined_ftest_5x2cv",
+    "bayesian": "bayesian_correlated_ttest",
+}
+
+#: Columns of :meth:`ComparisonResult.cv_tests`.
+CV_TEST_COLUMNS = ["system_a", "system_b", "metric", "cv_test", "delta", "statistic", "pvalue",
+                   "prob_worse", "prob_equivalent", "prob_better", "n_folds"]
+
+
+def _check_cv_test(cv_test, rope):
+    """``cv_test`` as a tuple of names (empty for None), with ``rope`` checked against it."""
+    if cv_test is None:
+        names = ()
+    else:
+        names = (cv_test,) if isinstance(cv_test, str) else tuple(cv_test)
+        bad = [n for n in names if not isinstance(n, str) or n not in CV_TESTS]
+        if bad or not names:
+            raise ValueError(
+                f"The 'cv_test' parameter of cross_val_compare must be None, one of "
+                f"{sorted(CV_TESTS)} or a list of them. Got {cv_test!r} instead.")
+        if len(set(names)) != len(names):
+            raise ValueError(f"The 'cv_test' parameter lists a test more than once: {names}.")
+    if "bayesian" in names and rope is None:
+        raise ValueError(
+            "cv_test='bayesian' needs the 'rope' parameter: the half-width of the region of "
+            "practical equivalence in units of the metric (e.g. rope=0.01 for one point of "
+            "accuracy; rope=0 for none).")
+    if rope is not None and "bayesian" not in names:
+        raise ValueError(
+            "The 'rope' parameter is used by cv_test='bayesian' only. Got rope="
+            f"{rope!r} with cv_test={cv_test!r}.")
+    return names
+
+
+def _check_five_by_two(names, splits):
+    five = [n for n in names if n.startswith("5x2cv")]
+    if five and (len(splits) != 5 or any(len(folds) != 2 for folds in splits)):
+        shape = ", ".join(str(len(folds)) for folds in splits)
+        raise ValueError(
+            f"cv_test={five[0]!r} needs 5 repetitions of 2-fold cross-validation: pass "
+            "cv=2, n_repeats=5 or cv=sigtest.cv.five_by_two(random_state=...). Got "
+            f"{len(splits)} repeat(s) with [{shape}] folds.")
+
+
+def fold_scores(targets, runs, classes, splits, *, metrics, labels=None, pos_label=None):
+    """Per-fold scores ``{(system, metric): array (repeats, folds)}``.
+
+    Each system's out-of-fold predictions of a repeat, scored on the test
+    items of each fold with the metric's keyword arguments of the
+    comparison (the same class set and ``pos_label``).
+    """
+    metric_objs = _check_metrics(metrics)
+    pos_params = _check_pos_label(metric_objs, pos_label)
+    names = list(runs)
+    out = {(n, m.name): np.empty((len(splits), len(splits[0]))) for n in names
+           for m in metric_objs}
+    for r, folds in enumerate(splits):
+        (views,), metric_kwargs = prepare_data(
+            [(targets, {n: runs[n][r] for n in names})], classes, targets=targets,
+            metric_objs=metric_objs, names=names, labels=labels, pos_params=pos_params)
+        for metric, kw in zip(metric_objs, metric_kwargs):
+            y, stacks = views[metric.input_type]
+            for s, name in enumerate(names):
+                pred = stacks[s][0]
+                for f, (_, test) in enumerate(folds):
+                    out[name, metric.name][r, f] = metric(y[test], pred[test], **kw)
+    return metric_objs, out
+
+
+def cv_test_frame(pairs, metric_objs, scores, splits, cv_tests, rope):
+    """The rows of :meth:`ComparisonResult.cv_tests` (one per pair x metric x cv test)."""
+    import pandas as pd
+
+    n_train = float(np.mean([len(tr) for folds in splits for tr, _ in folds]))
+    n_test = float(np.mean([len(te) for folds in splits for _, te in folds]))
+    records = []
+    for a, b in pairs:
+        for metric in metric_objs:
+            sa, sb = scores[a, metric.name], scores[b, metric.name]
+            row = {"system_a": a, "system_b": b, "metric": metric.name,
+                   "delta": float(np.mean(sb - sa)), "n_folds": int(sa.size)}
+            for name in cv_tests:
+                rec = {**row, "cv_test": name, "statistic": np.nan, "pvalue": np.nan,
+                       "prob_worse": np.nan, "prob_equivalent": np.nan, "prob_better": np.nan}
+                records.append(rec)
+                where = f"{a} vs {b}, {metric.name}, cv_test={name!r}"
+                if not (np.all(np.isfinite(sa)) and np.all(np.isfinite(sb))):
+                    warn_external(f"{where}: a fold score is undefined (NaN); the test is "
+                                  "NaN.", RuntimeWarning)
+                    continue
+                kwargs = {"greater_is_better": metric.greater_is_better}
+                if name in ("corrected_t", "bayesian"):
+                    kwargs.update(n_train=n_train, n_test=n_test)
+                if name == "bayesian":
+                    kwargs["rope"] = rope
+                func = getattr(_cv_module, CV_TESTS[name])
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    res = func(sa, sb, **kwargs)
+                for w in caught:
+                    warn_external(f"{where}: {w.message}", w.category)
+                if name == "bayesian":
+                    rec.update(prob_worse=res.prob_worse, prob_equivalent=res.prob_equivalent,
+                               prob_better=res.prob_better)
+                else:
+                    rec.update(statistic=res.statistic, pvalue=res.pvalue)
+    return pd.DataFrame.from_records(records, columns=CV_TEST_COLUMNS)
+
+
+def _result_pairs(result):
+    """``(system_a, system_b)`` of the result's rows, in their order and orientation."""
+    frame = result.to_frame()
+    return list(dict.fromkeys(zip(frame["system_a"], frame["system_b"])))
+
+
+def _with_cv_tests(result, splits, cv_tests, rope):
+    """``result`` with its per-fold tests; recompare() recomputes them for its options."""
+    data = result._inputs
+    options = data["options"]
+    metric_objs, scores = fold_scores(data["targets"], data["runs"], data["classes"], splits,
+                                      metrics=options["metrics"], labels=options["labels"],
+                                      pos_label=options["pos_label"])
+    frame = cv_test_frame(_result_pairs(result), metric_objs, scores, splits, cv_tests, rope)
+    rerun = functools.partial(_rerun_with_cv_tests, splits=splits, cv_tests=cv_tests,
+                              rope=rope)
+    return result._with_cv_tests(frame, inputs={**data, "rerun": rerun})
+
+
+def _rerun_with_cv_tests(targets, runs, classes, *, splits, cv_tests, rope, **options):
+    """``recompare`` of a result with per-fold tests: the comparison, then the tests."""
+    result = _compare_inputs(targets, runs, classes, cv_splits=splits, **options)
+    return _with_cv_tests(result, splits, cv_tests, rope)
 
 
 def _check_soft_targets(soft_targets, n_samples, n_classes):
@@ -93,6 +262,8 @@ def _check_soft_targets(soft_targets, n_samples, n_classes):
         "ci": [StrOptions({"marginal", "simultaneous"})],
         "groups": ["array-like", None],
         "strata": ["array-like", None],
+        "cv_test": [str, list, tuple, None],
+        "rope": [Interval(Real, 0, None, closed="left"), None],
     },
     prefer_skip_nested_validation=True,
 )
@@ -100,8 +271,8 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
                       test=None, method="auto", soft_targets=None, n_jobs=None,
                       random_state=None, pairs="all", baseline=None, correction="holm",
                       alpha=0.05, verbose=False, labels=None, pos_label=None, ci="marginal",
-                      groups=None, strata=None):
-    """Cross-validate several estimators on the same folds and compare them.
+                      groups=None, strata=None, cv_test=None, rope=None):
+    r"""Cross-validate several estimators on the same folds and compare them.
 
     Every estimator gets the *same* folds; its out-of-fold predictions come
     from :func:`sklearn.model_selection.cross_val_predict`, and the pooled
@@ -119,7 +290,10 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     cv : int, cross-validation generator or iterable, default=5
         An int ``k`` gives shuffled ``StratifiedKFold(k)`` for classifiers
         (``KFold`` otherwise) seeded from ``random_state``; other values go
-        through :func:`sklearn.model_selection.check_cv` (``n_repeats=1``).
+        through :func:`sklearn.model_selection.check_cv` (``n_repeats=1``);
+        a repeated splitter (``RepeatedKFold``, ``RepeatedStratifiedKFold``,
+        :func:`sigtest.cv.five_by_two`), whose folds are consecutive
+        partitions of the items, gives one repeat per partition.
     n_repeats : int, default=1
         Repeats of the k-fold CV, each with its own shuffle. With more than
         one, every repeat is tested separately (``runs="each"``) and
@@ -178,6 +352,24 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     strata : array-like of shape (n_samples,), optional
         Stratum id of every sample for the bootstrap tests and intervals
         (:func:`sigtest.compare`'s ``strata``); the folds do not use it.
+    cv_test : {"corrected_t", "5x2cv_t", "5x2cv_f", "bayesian"} or list, optional
+        Tests on the per-fold scores, reported by
+        :meth:`ComparisonResult.cv_tests` next to the item-level tests of
+        the pooled out-of-fold predictions: ``"corrected_t"``, the
+        corrected resampled t-test of Nadeau and Bengio (2003) over all the
+        folds of all repeats (Bouckaert and Frank 2004);
+        ``"5x2cv_t"`` (Dietterich 1998) and ``"5x2cv_f"`` (Alpaydin 1999),
+        which need 5 repeats of 2 folds (``cv=2, n_repeats=5`` or
+        ``cv=sigtest.cv.five_by_two()``); ``"bayesian"``, the Bayesian
+        correlated t-test (Corani and Benavoli 2015) with ``rope``. The
+        score of each system on each test fold is computed from its
+        out-of-fold predictions, with the class set and ``pos_label`` of
+        the comparison; ``n_train`` and ``n_test`` are the mean fold sizes.
+        The t-tests are two-sided; see :mod:`sigtest.cv`.
+    rope : float, optional
+        Half-width of the region of practical equivalence of
+        ``cv_test="bayesian"``, in units of the metric (e.g. 0.01); required
+        by it, rejected without it.
 
     Returns
     -------
@@ -192,6 +384,12 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     Y. Bestgen (2022). Please, don't forget the difference and the confidence
     interval when seeking for the state-of-the-art status. LREC. (Table 1:
     twenty repeated 10-fold CVs.)
+    C. Nadeau and Y. Bengio (2003). Inference for the generalization error.
+    Machine Learning 52(3), 239-281.
+    T. G. Dietterich (1998). Approximate statistical tests for comparing
+    supervised classification learning algorithms. Neural Computation 10(7).
+    G. Corani and A. Benavoli (2015). A Bayesian approach for comparing
+    cross-validated algorithms on multiple data sets. Machine Learning 100(2).
 
     Examples
     --------
@@ -208,6 +406,17 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     ...     random_state=0)
     >>> res.letters()["letters"].to_dict()
     {'nb': 'a', 'tree': 'a', 'dummy': 'b'}
+
+    Per-fold tests on 5 x 2-fold CV:
+
+    >>> from sigtest.cv import five_by_two
+    >>> res = cross_val_compare(
+    ...     {"nb": GaussianNB(), "tree": DecisionTreeClassifier(random_state=0)},
+    ...     X, y, cv=five_by_two(random_state=0), metrics="accuracy",
+    ...     test=PairedPermutation(n_resamples=999), cv_test=["corrected_t", "5x2cv_f"],
+    ...     random_state=0)
+    >>> res.cv_tests()[["cv_test", "pvalue"]].round(3).to_dict("records")
+    [{'cv_test': 'corrected_t', 'pvalue': 0.483}, {'cv_test': '5x2cv_f', 'pvalue': 0.581}]
     """
     names = [str(n) for n in estimators]
     if len(set(names)) != len(names):
@@ -247,10 +456,12 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
 
     groups = _check_ids(groups, "groups", y.shape[0])
     strata = _check_ids(strata, "strata", y.shape[0])
+    cv_tests = _check_cv_test(cv_test, rope)
 
     split_seed, test_seed = spawn_seeds(random_state, 2)
     classifier = all(is_classifier(est) for est in estimators.values())
     splits = _splits(cv, n_repeats, X, y, classifier, split_seed, groups)
+    _check_five_by_two(cv_tests, splits)
     runs = {}
     for name, est in zip(names, estimators.values()):
         runs[name] = [
@@ -265,4 +476,6 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         labels=labels, pos_label=pos_label, ci=ci, groups=groups, strata=strata,
         cv_splits=splits,
     )
+    if cv_tests:
+        result = _with_cv_tests(result, splits, cv_tests, None if rope is None else float(rope))
     return result
