@@ -3,12 +3,15 @@
 They need matplotlib: ``pip install matplotlib``, or sigtest's ``plot`` extra
 from a clone (``pip install "/path/to/sigtest[plot]"``).
 
-Two views a paper needs:
+Three views a paper needs:
 
 * :func:`plot_resampling_distribution` — the resampled differences of one test
   with the observed difference and its confidence interval;
 * :func:`plot_comparison` — a forest plot of every pair's difference and
-  interval from :func:`sigtest.compare`, significant pairs highlighted.
+  interval from :func:`sigtest.compare`, significant pairs highlighted;
+* :func:`plot_posterior` — the posterior of the difference of a
+  :class:`~sigtest.BayesianBootstrap` result with its region of practical
+  equivalence and the three probabilities.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import numpy as np
 
 from .utils._param_validation import lazy, validate_params
 
-__all__ = ["plot_comparison", "plot_resampling_distribution"]
+__all__ = ["plot_comparison", "plot_posterior", "plot_resampling_distribution"]
 
 
 def _pyplot():
@@ -177,3 +180,102 @@ def plot_comparison(result, metric=None, *, ax=None):
     ax.set_xlabel(f"{metric} difference (B - A)")
     ax.set_title(f"{metric}: coloured = significant after correction")
     return ax
+
+
+@validate_params(
+    {
+        "result": "no_validation",
+        "ax": "no_validation",
+        "bins": [lazy.Interval(Integral, 1, None, closed="left"), str, "array-like"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def plot_posterior(result, ax=None, *, bins=60):
+    """Posterior of ``B - A`` of a Bayesian result, with the ROPE and the three probabilities.
+
+    Draws the posterior draws of ``delta = score_b - score_a`` as a density
+    histogram, shades the region of practical equivalence ``[-rope, rope]``
+    (metric units, from ``result.params["rope"]``), marks 0 and the
+    credible interval, and writes ``P(B better)``, ``P(practically
+    equivalent)`` and ``P(B worse)`` in the corner. For a loss (lower is
+    better) "B better" is the left side: the probabilities are oriented,
+    the axis shows the raw difference.
+
+    Parameters
+    ----------
+    result : SignificanceResult
+        A result that holds a posterior: from :class:`~sigtest.BayesianBootstrap`
+        (``result.prob_better`` set and the draws in
+        ``result.null_distribution``).
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if omitted.
+    bins : int, str or array-like, default=60
+        Histogram bins, as for :meth:`matplotlib.axes.Axes.hist`.
+
+    Returns
+    -------
+    fig : matplotlib Figure
+        The figure of ``ax`` (``fig.axes[0]`` when ``ax`` was omitted).
+
+    Raises
+    ------
+    ValueError
+        If ``result`` holds no posterior (a frequentist test's result, or a
+        result whose draws were dropped).
+
+    See Also
+    --------
+    plot_resampling_distribution : The resampled differences of a frequentist test.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from sigtest import BayesianBootstrap
+    >>> from sigtest.plotting import plot_posterior
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 500)
+    >>> a = np.where(rng.random(500) < 0.75, y, 1 - y)
+    >>> b = np.where(rng.random(500) < 0.80, y, 1 - y)
+    >>> res = BayesianBootstrap(rope=0.01, n_resamples=2000, random_state=0).test(y, a, b)
+    >>> fig = plot_posterior(res)
+    >>> fig.axes[0].get_xlabel()
+    'accuracy difference (B - A)'
+    """
+    draws = getattr(result, "null_distribution", None)
+    probs = [getattr(result, name, None) for name in ("prob_better", "prob_equivalent",
+                                                       "prob_worse")]
+    if draws is None or any(p is None for p in probs):
+        raise ValueError(
+            "The 'result' parameter holds no posterior: plot_posterior needs the result of a "
+            "Bayesian test (sigtest.BayesianBootstrap) with its posterior draws and "
+            f"probabilities; got test {getattr(result, 'test', type(result).__name__)!r}. "
+            "Use plot_resampling_distribution for a frequentist test."
+        )
+    draws = np.asarray(draws, dtype=np.float64)
+    rope = float(dict(getattr(result, "params", {}) or {}).get("rope", 0.0))
+    ax = _axes(ax)
+    ax.hist(draws, bins=bins, density=True, color="0.75", edgecolor="0.5",
+            label=f"posterior ({draws.size} draws)")
+    if rope > 0:
+        ax.axvspan(-rope, rope, color="C2", alpha=0.25, label=f"ROPE [{-rope:g}, {rope:g}]")
+    ax.axvline(0.0, color="k", lw=0.8)
+    low, high = result.confidence_interval
+    if np.isfinite(low) and np.isfinite(high):
+        level = getattr(result, "confidence_level", None)
+        name = f"{100 * level:g}% credible" if level else "credible"
+        ax.axvline(low, color="C0", ls="--", label=f"{name} [{low:+.4f}, {high:+.4f}]")
+        ax.axvline(high, color="C0", ls="--")
+    better, equivalent, worse = (float(p) for p in probs)
+    ax.text(0.02, 0.97,
+            f"P(B better) = {better:.3f}\nP(practically equivalent) = {equivalent:.3f}\n"
+            f"P(B worse) = {worse:.3f}",
+            transform=ax.transAxes, va="top", ha="left", fontsize="small",
+            bbox={"boxstyle": "round", "facecolor": "white", "alpha": 0.8})
+    orient = "higher" if getattr(result, "greater_is_better", True) else "lower"
+    ax.set_xlabel(f"{result.metric} difference (B - A)")
+    ax.set_ylabel("posterior density")
+    ax.set_title(f"{result.test}: posterior of B - A ({orient} is better)")
+    ax.legend(loc="upper right", fontsize="small")
+    return ax.figure

@@ -5,10 +5,13 @@ Every test is a :class:`SignificanceTest` with one method,
 :class:`~sigtest.SignificanceResult`. Tests are registered by name
 (:func:`get_test_names`): ``"bootstrap"`` (alias ``"berg_kirkpatrick"``),
 ``"boostsa"``, ``"bca"``, ``"permutation"``, and the classical tests
-``"mcnemar"``, ``"sign"``, ``"wilcoxon"`` and ``"paired_t"``.
+``"mcnemar"``, ``"sign"``, ``"wilcoxon"`` and ``"paired_t"``, and the Bayesian
+``"bayesian_bootstrap"`` (posterior probabilities with a region of practical
+equivalence instead of a p-value).
 """
 
 from ._base import SignificanceTest
+from ._bayesian import BayesianBootstrap
 from ._bootstrap import BCaInterval, BergKirkpatrickBootstrap, BooStSaBootstrap
 from ._mcnemar import McNemar
 from ._permutation import PairedPermutation
@@ -26,9 +29,11 @@ register_test("mcnemar", McNemar, overwrite=True)
 register_test("sign", SignTest, overwrite=True)
 register_test("wilcoxon", WilcoxonSignedRank, overwrite=True)
 register_test("paired_t", PairedTTest, overwrite=True)
+register_test("bayesian_bootstrap", BayesianBootstrap, overwrite=True)
 
 __all__ = [
     "BCaInterval",
+    "BayesianBootstrap",
     "BergKirkpatrickBootstrap",
     "BooStSaBootstrap",
     "McNemar",
