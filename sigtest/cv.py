@@ -753,7 +753,8 @@ def five_by_two(random_state=None, *, stratify=True):
 
     See Also
     --------
-    paired_ttest_5x2cv, combined_ftest_5x2cv
+    paired_ttest_5x2cv : Dietterich's t-test on the ten fold scores.
+    combined_ftest_5x2cv : Alpaydin's F-test on the ten fold scores.
 
     References
     ----------
