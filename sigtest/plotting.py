@@ -260,7 +260,7 @@ def plot_posterior(result, ax=None, *, bins=60):
             label=f"posterior ({draws.size} draws)")
     if rope > 0:
         ax.axvspan(-rope, rope, color="C2", alpha=0.25, label=f"ROPE [{-rope:g}, {rope:g}]",
-                   gid="rope")
+                   gid="rope", zorder=0)
     ax.axvline(0.0, color="k", lw=0.8)
     low, high = result.confidence_interval
     if np.isfinite(low) and np.isfinite(high):

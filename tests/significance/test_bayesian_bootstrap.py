@@ -13,7 +13,6 @@ smaller shifts of location and scale than KS alone would.
 """
 
 import math
-import warnings
 
 import numpy as np
 import pytest
@@ -331,8 +330,8 @@ def test_registered_and_compare_reports_no_significance():
     assert "bayesian_bootstrap" in get_test_names()
     assert isinstance(get_test("bayesian_bootstrap", rope=0.01), BayesianBootstrap)
     y, a, b = hard(n=400, seed=17, qa=0.5, qb=0.9)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", SmallSampleWarning)
+    # b and c are identical systems: a point-mass posterior, said once by compare
+    with pytest.warns(DegenerateDistributionWarning, match="point mass"):
         res = compare(y, {"a": a, "b": b, "c": b.copy()}, metrics="accuracy",
                       test=BayesianBootstrap(rope=0.01, n_resamples=500), random_state=0)
     frame = res.to_frame()
@@ -371,3 +370,30 @@ def test_prob_better_is_calibrated_under_equal_systems():
         hits += np.mean(draws > 0) > 0.95
     lo, hi = stats.binom.ppf([0.0005, 0.9995], n_sets, 0.05) / n_sets
     assert lo <= hits / n_sets <= hi, hits / n_sets
+
+
+def _generated_invalid_cases():
+    """(param, bad value) from the constraints, as scikit-learn generates them."""
+    from sklearn.utils._param_validation import generate_invalid_param_val, make_constraint
+
+    from sigtest.utils._param_validation import _resolve  # lazy recipes -> sklearn objects
+
+    cases = []
+    for name, constraints in _resolve(BayesianBootstrap._parameter_constraints).items():
+        made = [make_constraint(c) for c in constraints]
+        for constraint in made:
+            try:
+                bad = generate_invalid_param_val(constraint)
+            except NotImplementedError:
+                continue
+            if not any(c.is_satisfied_by(bad) for c in made):
+                cases.append(pytest.param(name, bad, id=f"{name}-{bad!r}"))
+        cases.append(pytest.param(name, object(), id=f"{name}-object"))
+    return cases
+
+
+@pytest.mark.parametrize("name, bad", _generated_invalid_cases())
+def test_invalid_parameters_generated_from_constraints(name, bad):
+    y, a, b = hard(n=40)
+    with pytest.raises((ValueError, TypeError), match=f"'{name}' parameter"):
+        BayesianBootstrap(**{name: bad}).test(y, a, b)
