@@ -397,3 +397,43 @@ def test_invalid_parameters_generated_from_constraints(name, bad):
     y, a, b = hard(n=40)
     with pytest.raises((ValueError, TypeError), match=f"'{name}' parameter"):
         BayesianBootstrap(**{name: bad}).test(y, a, b)
+
+
+@pytest.mark.filterwarnings("ignore::sigtest.exceptions.SmallSampleWarning")
+def test_clusters_within_strata():
+    """groups= and strata=: a Dirichlet over the clusters of each stratum, scaled to its
+    number of clusters, against the naive twin on cluster sums."""
+    rng = np.random.default_rng(19)
+    G, m = 120, 3
+    groups = np.repeat(np.arange(G), m)
+    strata = np.repeat(np.where(np.arange(G) < 40, "news", "web"), m)
+    y = rng.integers(0, 2, G * m)
+    a = np.where(rng.random(G * m) < np.repeat(rng.uniform(0.5, 0.9, G), m), y, 1 - y)
+    b = np.where(rng.random(G * m) < np.repeat(rng.uniform(0.5, 0.9, G), m), y, 1 - y)
+    engine = posterior_deltas(prepare_paired(y, a, b, "accuracy", groups=groups,
+                                             strata=strata), B, seed=1)
+    items = prepare_paired(y, a, b, "accuracy", compress=False)
+    sa = np.zeros((G, 2))
+    sb = np.zeros((G, 2))
+    np.add.at(sa, groups, items.stats_a)
+    np.add.at(sb, groups, items.stats_b)
+    naive_rng = np.random.default_rng(2)
+    W = np.zeros((B, G))
+    for idx in (np.arange(40), np.arange(40, G)):
+        W[:, idx] = naive_rng.dirichlet(np.ones(idx.size), size=B) * idx.size
+    assert_same_distribution(engine, items.deltas(W @ sa, W @ sb))
+
+
+def test_undefined_metric_on_every_draw_gives_nan_probabilities():
+    undefined = Metric(
+        "always_nan",
+        score_func=lambda y, p, sample_weight=None, **kw: float("nan"),
+        statistics=lambda y, p, **kw: np.ones((len(y), 1)),
+        aggregate=lambda s, **kw: np.full(np.shape(s)[:-1], np.nan),
+    )
+    y = np.arange(30) % 2
+    with pytest.warns(DegenerateDistributionWarning, match="undefined"):
+        res = BayesianBootstrap(n_resamples=50, random_state=0).test(
+            y, y, 1 - y, metric=undefined)
+    assert res.n_resamples == 0
+    assert all(math.isnan(p) for p in (res.prob_worse, res.prob_equivalent, res.prob_better))
