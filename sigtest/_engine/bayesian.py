@@ -10,7 +10,7 @@ posterior draw of the column sums is
 
 the posterior of the sums under a multinomial model on the observed support
 with the non-informative (Haldane) limit of the Dirichlet prior (Rubin 1981;
-Gelman et al. 2013, §23.2). The weights :math:`N\pi` have mean 1, so the
+Gelman et al. 2013, ch. 23). The weights :math:`N\pi` have mean 1, so the
 sums have the observed totals as their mean, and the metric of a draw is
 ``aggregate(S*)`` as for any resample.
 
@@ -50,7 +50,7 @@ References
 ----------
 Rubin (1981). The Bayesian bootstrap. The Annals of Statistics 9(1), 130-134.
 Gelman, Carlin, Stern, Dunson, Vehtari, Rubin (2013). Bayesian Data Analysis,
-3rd ed., §23.2.
+3rd ed., ch. 23.
 """
 
 from __future__ import annotations
