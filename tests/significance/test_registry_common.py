@@ -74,7 +74,18 @@ def test_every_registered_test_on_every_registered_metric(test_name, metric_name
             _run(test, metric, y, b, a)
         return
     ba = _run(_make(test_name), metric, y, b, a)
-    assert 0.0 < ab.pvalue <= 1.0 and np.isfinite(ab.statistic)
+    bayesian = ab.prob_better is not None  # posterior probabilities instead of a p-value
+    if bayesian:
+        probs = (ab.prob_worse, ab.prob_equivalent, ab.prob_better)
+        assert np.isnan(ab.pvalue) and all(0.0 <= p <= 1.0 for p in probs)
+        assert sum(probs) == pytest.approx(1.0, abs=1e-12)
+        # swapping A and B swaps "B better" and "B worse": two estimates of the
+        # same probability from B draws each (same binomial tolerance as below)
+        for p, q in ((ab.prob_better, ba.prob_worse), (ab.prob_worse, ba.prob_better)):
+            assert abs(p - q) <= 5 * np.sqrt(2 * max(p * (1 - p), 0.01) / B) + 2 / B
+    else:
+        assert 0.0 < ab.pvalue <= 1.0
+    assert np.isfinite(ab.statistic)
     assert ab.metric == metric_name and ab.test == type(test).name
     # swapping A and B negates the difference; a two-sided p does not change:
     # exactly for a deterministic test; for a Monte Carlo one the resamples of
@@ -84,7 +95,7 @@ def test_every_registered_test_on_every_registered_metric(test_name, metric_name
     # 1/(B+1) for the discreteness) is a false-alarm rate below 1e-6
     assert ba.delta == pytest.approx(-ab.delta, rel=1e-12, abs=1e-15)
     assert ba.statistic == pytest.approx(-ab.statistic, rel=1e-12, abs=1e-15)
-    if ab.alternative == "two-sided":
+    if ab.alternative == "two-sided" and not bayesian:
         if "random_state" in test.get_params():
             p = ab.pvalue
             tol = 5 * np.sqrt(2 * p * (1 - p) / B) + 2 / (B + 1)
@@ -93,9 +104,13 @@ def test_every_registered_test_on_every_registered_metric(test_name, metric_name
             assert ba.pvalue == pytest.approx(ab.pvalue, rel=1e-9)
     # the same random_state gives the same answer
     again = _run(_make(test_name), metric, y, a, b)
-    assert again.pvalue == ab.pvalue
+    np.testing.assert_equal(again.pvalue, ab.pvalue)  # nan for a Bayesian test
+    if bayesian:
+        assert again.prob_better == ab.prob_better and again.prob_worse == ab.prob_worse
     assert tuple(again.confidence_interval) == pytest.approx(tuple(ab.confidence_interval),
                                                              nan_ok=True)
     # identical systems are never significant
     same = _run(_make(test_name), metric, y, a, a.copy())
     assert np.isnan(same.pvalue) or same.pvalue >= 0.5
+    if bayesian:  # identical systems are exactly equivalent
+        assert same.prob_equivalent == 1.0
