@@ -323,7 +323,7 @@ class ComparisonResult:
         return self._scores.copy()
 
     def cv_tests(self):
-        r"""Tests on the per-fold scores of :func:`sigtest.cross_val_compare`.
+        r"""The per-fold CV tests of :func:`sigtest.cross_val_compare` (``cv_test=``).
 
         Present when ``cross_val_compare`` was called with ``cv_test=``: for
         every pair (same orientation as :meth:`to_frame`), metric and

@@ -470,7 +470,9 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
             for folds in splits
         ]
     result = _compare_inputs(
-        targets, runs, classes if method == "predict_proba" else None, metrics=metric_objs,
+        # the metrics as given (names, usually): the result keeps them in its
+        # options, and a Metric object (its kwargs a mappingproxy) does not pickle
+        targets, runs, classes if method == "predict_proba" else None, metrics=metrics,
         test=test, pairs=pairs, baseline=baseline, correction=correction, alpha=alpha,
         n_jobs=n_jobs, random_state=test_seed, verbose=verbose, runs_mode="each",
         labels=labels, pos_label=pos_label, ci=ci, groups=groups, strata=strata,

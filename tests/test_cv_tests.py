@@ -595,3 +595,26 @@ def test_degenerate_fold_scores_warn_naming_the_pair():
                                 cv_test="corrected_t", random_state=0)
     (row,) = res.cv_tests().itertuples(index=False)
     assert (row.statistic, row.pvalue) == (0.0, 1.0)
+
+
+def test_result_with_cv_tests_pickles_copies_and_stays_immutable():
+    import copy
+    import pickle
+
+    X, y = load_iris(return_X_y=True)
+    res = cross_val_compare({"nb": GaussianNB(), "dummy": DummyClassifier()}, X, y,
+                            cv=3, n_repeats=2, metrics="accuracy",
+                            test=PairedPermutation(n_resamples=99),
+                            cv_test=["corrected_t", "bayesian"], rope=0.01, random_state=0)
+    for other in (pickle.loads(pickle.dumps(res)), copy.deepcopy(res)):
+        assert other.cv_tests().equals(res.cv_tests())
+        assert other.recompare(alpha=0.01).cv_tests().equals(res.cv_tests())
+    with pytest.raises(AttributeError, match="immutable"):
+        res.cv_test = None
+    # a cross_val_compare result without cv tests pickles too (its options
+    # used to hold Metric objects, whose mappingproxy kwargs do not pickle)
+    plain = res.recompare()
+    assert pickle.loads(pickle.dumps(plain)).to_frame().equals(plain.to_frame())
+    plain = cross_val_compare({"nb": GaussianNB(), "dummy": DummyClassifier()}, X, y, cv=3,
+                              metrics="accuracy", test=PairedPermutation(n_resamples=99))
+    assert pickle.loads(pickle.dumps(plain)).to_frame().equals(plain.to_frame())
