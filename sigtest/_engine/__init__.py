@@ -6,6 +6,10 @@ Layer between :mod:`sigtest.metrics` and the significance tests
 * :mod:`~sigtest._engine.paired`: :class:`PairedData` and the one validated
   input path (:func:`prepare_paired`, :func:`prepare_paired_runs`,
   :func:`check_metric_params`);
+* :mod:`~sigtest._engine.design`: the sampling design (``groups=`` clusters,
+  ``strata=``): cluster rows and stratum codes;
+* :mod:`~sigtest._engine.bayesian`: Dirichlet (Bayesian bootstrap) weighted
+  sums over items, cells or clusters;
 * :mod:`~sigtest._engine.rng`: seeds, per-resample keys, SplitMix64;
 * :mod:`~sigtest._engine.kernels` (numba) and
   :mod:`~sigtest._engine.kernels_numpy` (their bit-identical NumPy twins);
