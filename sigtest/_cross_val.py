@@ -120,6 +120,9 @@ def _check_cv_test(cv_test, rope):
             "cv_test='bayesian' needs the 'rope' parameter: the half-width of the region of "
             "practical equivalence in units of the metric (e.g. rope=0.01 for one point of "
             "accuracy; rope=0 for none).")
+    if rope is not None and not np.isfinite(rope):
+        raise ValueError(f"The 'rope' parameter of cross_val_compare must be finite. "
+                         f"Got {rope!r} instead.")
     if rope is not None and "bayesian" not in names:
         raise ValueError(
             "The 'rope' parameter is used by cv_test='bayesian' only. Got rope="

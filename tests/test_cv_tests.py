@@ -556,6 +556,7 @@ def test_cv_tests_are_deterministic_and_ignore_system_order():
     (dict(cv_test="bayesian"), "'rope'"),
     (dict(cv_test="corrected_t", rope=0.01), "'rope'"),
     (dict(cv_test="bayesian", rope=-0.1), "'rope'"),
+    (dict(cv_test="bayesian", rope=np.inf), "'rope'"),
     (dict(cv_test="5x2cv_t"), "5 repetitions of 2-fold"),
     (dict(cv_test="5x2cv_f", cv=2, n_repeats=4), "5 repetitions of 2-fold"),
 ])
