@@ -378,6 +378,35 @@ def _serial_params(test):
     return {k: v for k, v in _SERIAL_KNOBS if k in params}
 
 
+#: Alternatives of the equivalence tests (``SignificanceTest`` with a ``margin``).
+_MARGIN_ALTERNATIVES = ("non-inferiority", "equivalence")
+
+
+def _check_margin_pair(sname, ptest, itest):
+    """A (p-value test, interval test) pair must agree on a margin alternative.
+
+    The interval of a non-inferiority or equivalence test is the one its
+    p-value inverts; a two-sided p-value next to it (or the reverse) would
+    give a row whose p-value and interval answer different questions.
+    """
+    if itest is None:
+        return
+
+    def spec(test):
+        params = test.get_params(deep=False) if hasattr(test, "get_params") else {}
+        alt = params.get("alternative")
+        return (alt, params.get("margin")) if alt in _MARGIN_ALTERNATIVES else None
+
+    if spec(ptest) != spec(itest):
+        raise ValueError(
+            f"Test {sname!r}: the p-value test and the interval test of a (p-value, "
+            "interval) pair must have the same alternative and margin when one of them is "
+            f"a non-inferiority or equivalence test; got {spec(ptest)} and {spec(itest)} "
+            "(alternative, margin). Pass the margin test alone: it gives both the p-value "
+            "and the interval."
+        )
+
+
 def _seeded(test, seed, serial):
     """A clone of ``test`` with its ``random_state`` (if it has one) set to ``seed``."""
     test = clone(test)
@@ -391,6 +420,13 @@ def _two_sided(test):
     params = test.get_params(deep=False) if hasattr(test, "get_params") else {}
     if "alternative" not in params or params["alternative"] == "two-sided":
         return test
+    if params["alternative"] in _MARGIN_ALTERNATIVES:
+        raise ValueError(
+            f"alternative={params['alternative']!r} (with a margin) is directional: B is "
+            "the candidate and A the reference, so it needs pairs='baseline' (each "
+            "candidate against the baseline). pairs='all' tests every pair two-sided, "
+            "where the order of the systems carries no meaning."
+        )
     out = clone(test)
     try:
         out.set_params(alternative="two-sided")
@@ -571,6 +607,7 @@ def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction
     # tests as run: two-sided for pairs="all"; simultaneous level on the interval
     run_specs = []
     for sname, ptest, itest in specs:
+        _check_margin_pair(sname, ptest, itest)
         if two_sided:
             ptest = _two_sided(ptest)
         has_level = False

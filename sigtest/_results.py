@@ -154,7 +154,7 @@ class TestOutcome:
 
 @dataclass(frozen=True)
 class SignificanceResult:
-    """The outcome of comparing a baseline A with a candidate B on one metric.
+    r"""The outcome of comparing a baseline A with a candidate B on one metric.
 
     Attributes
     ----------
@@ -177,9 +177,12 @@ class SignificanceResult:
     n_resamples : int
         Number of resamples (or enumerated patterns for an exact test) used.
     alternative : str or None
-        ``"greater"`` means "B is better", in the oriented sense.
+        ``"greater"`` means "B is better", in the oriented sense;
+        ``"non-inferiority"`` and ``"equivalence"`` test ``delta`` against
+        ``margin`` (``str()`` then says in words what was shown).
     confidence_level : float or None
-        Level of ``confidence_interval``.
+        Level of ``confidence_interval`` (for an equivalence test at level
+        :math:`\alpha`, the :math:`1 - 2\alpha` of its two-sided interval).
     greater_is_better : bool
         Orientation of the metric.
     n_samples : int
@@ -302,7 +305,10 @@ class SignificanceResult:
         interval excludes 0: where the p-value was floored (at ``1/(B+1)``
         or at the sign-test bound ``2**(1 - d)``) above ``1 -
         confidence_level``, an interval that would exclude 0 is extended to
-        0, as :class:`~sigtest.BCaInterval` does at its own level.
+        0, as :class:`~sigtest.BCaInterval` does at its own level. For a
+        non-inferiority or equivalence result (``alternative`` with a
+        ``margin``) the interval is the plain two-sided bootstrap interval at
+        ``confidence_level``; its p-value is one of the margins, not of 0.
         """
         if confidence_level is None:
             confidence_level = self.confidence_level or 0.95
@@ -321,6 +327,7 @@ class SignificanceResult:
         ci = bootstrap_interval(self.null_distribution, self.delta, confidence_level,
                                  method, self.acceleration)
         if (method == self.interval_method and "pvalue_floor" in self.params
+                and self.alternative in (None, "two-sided")
                 and self.pvalue > 1.0 - confidence_level and excludes_zero(ci)):
             # the p-value was floored (1/(B+1) or the sign-test bound) above
             # 1 - level: widen to 0 as the test did, so that the interval and
@@ -372,6 +379,30 @@ class SignificanceResult:
                 out[name] = None if value is None else value.tolist()
         return out
 
+    def _margin_sentence(self):
+        r"""What a non-inferiority or equivalence test showed, in words.
+
+        The test's level is :math:`\alpha = 1 -` the confidence level of the
+        test: the one-sided interval's level for non-inferiority, and
+        :math:`(1 - c)/2` for the two-sided :math:`c = 1 - 2\alpha`
+        interval of an equivalence test (TOST).
+        """
+        level = self.confidence_level
+        if self.alternative == "non-inferiority":
+            alpha = 1.0 - level if level else 0.05
+        else:
+            alpha = (1.0 - level) / 2.0 if level else 0.05
+        m = f"{self.margin:.6g}"
+        if math.isnan(self.pvalue):
+            verdict, cmp = "not shown", "p undefined"
+        elif self.pvalue <= alpha:
+            verdict, cmp = "shown", f"p = {self.pvalue:.4g} <= {alpha:.4g}"
+        else:
+            verdict, cmp = "not shown", f"p = {self.pvalue:.4g} > {alpha:.4g}"
+        if self.alternative == "non-inferiority":
+            return f"{verdict}: B is not worse than A by {m} or more (non-inferiority, {cmp})"
+        return f"{verdict}: |B - A| < {m} (equivalence, TOST {cmp})"
+
     def __str__(self):
         better = "B better" if self.statistic > 0 else "A better" if self.statistic < 0 else "tie"
         orient = "higher" if self.greater_is_better else "lower"
@@ -392,7 +423,9 @@ class SignificanceResult:
             level = f"{100 * self.confidence_level:g}% " if self.confidence_level else ""
             method = f" ({self.interval_method})" if self.interval_method else ""
             lines.append(f"  {level}CI of delta{method}: [{low:.6g}, {high:.6g}]")
-        if self.margin is not None:
+        if self.margin is not None and self.alternative in ("non-inferiority", "equivalence"):
+            lines.append(f"  {self._margin_sentence()}")
+        elif self.margin is not None:
             lines.append(f"  margin: {self.margin:.6g}")
         if self.prob_better is not None:
             lines.append(f"  P(B better) = {self.prob_better:.4g}, P(practically equivalent) = "

@@ -14,6 +14,7 @@ Examples
     sigtest remove store/ h1 --run 0
     sigtest compare gold.tsv a.tsv b.tsv c.tsv --pairs baseline --baseline a
     sigtest compare gold.npy a.npy b.npy --test bootstrap -B 9999 --format csv
+    sigtest compare gold.txt a.txt b.txt --baseline a --margin 0.01 --alternative non-inferiority
     sigtest metrics
     sigtest tests
 
@@ -195,9 +196,19 @@ def _add_test_options(cmd):
                           "with the BCa interval of the difference")
     cmd.add_argument("-B", "--n-resamples", type=int, default=None,
                      help="resamples per test (default: the test's own)")
-    cmd.add_argument("--pairs", choices=("all", "baseline"), default="all")
+    cmd.add_argument("--pairs", choices=("all", "baseline"), default=None,
+                     help="test every pair (default) or each system against --baseline "
+                          "(the default with --margin)")
     cmd.add_argument("--baseline", action="append", default=None,
                      help="baseline system name (repeatable), with --pairs baseline")
+    cmd.add_argument("--margin", type=float, default=None,
+                     help="margin of a non-inferiority or equivalence test, in metric units "
+                          "(e.g. 0.01); needs --alternative and --baseline")
+    cmd.add_argument("--alternative", choices=("non-inferiority", "equivalence"),
+                     default=None,
+                     help="non-inferiority: B is not worse than the baseline by --margin or "
+                          "more; equivalence: |B - A| < --margin (TOST). Test: bca unless "
+                          "--test names one with an interval (paired_t, mcnemar)")
     cmd.add_argument("--correction", default="holm",
                      choices=("holm", "bonferroni", "fdr_bh", "none"))
     cmd.add_argument("--alpha", type=float, default=0.05)
@@ -218,12 +229,52 @@ def _build_test(args):
     """
     from .tests_ import BCaInterval, PairedPermutation, get_test
 
+    if args.margin is not None or args.alternative is not None:
+        return _margin_test(args)
     if args.test is None and args.n_resamples is None:
         return None
     extra = {} if args.n_resamples is None else {"n_resamples": args.n_resamples}
     if args.test is None:
         return (PairedPermutation(**extra), BCaInterval(**extra))
     return get_test(args.test, **extra)
+
+
+def _margin_test(args):
+    """The non-inferiority / equivalence test of ``--margin`` and ``--alternative``.
+
+    Both options are needed, and ``--baseline`` (the test is directional: the
+    baseline is A). The test is ``bca`` unless ``--test`` names one with a
+    ``margin`` parameter.
+    """
+    from .tests_ import get_test
+
+    if args.margin is None or args.alternative is None:
+        given, missing = (("--margin", "--alternative") if args.alternative is None
+                          else ("--alternative", "--margin"))
+        raise _UsageError(f"{given} needs {missing} (--alternative non-inferiority or "
+                          "equivalence, --margin a positive number in metric units).")
+    if args.baseline is None:
+        raise _UsageError("--margin needs --baseline: non-inferiority and equivalence are "
+                          "tested for each system against the baseline.")
+    if not args.margin > 0:
+        raise _UsageError(f"--margin must be a positive number (metric units). Got "
+                          f"{args.margin!r}.")
+    test = get_test(args.test or "bca")
+    params = test.get_params(deep=False)
+    if "margin" not in params:
+        raise _UsageError(f"--margin needs a test with a confidence interval (bca, paired_t, "
+                          f"mcnemar); test {args.test!r} has none.")
+    extra = {"margin": args.margin, "alternative": args.alternative}
+    if args.n_resamples is not None:
+        extra["n_resamples"] = args.n_resamples
+    return get_test(test, **extra)
+
+
+def _pairs(args):
+    """``--pairs``; by default "baseline" with ``--margin``, else "all"."""
+    if args.pairs is not None:
+        return args.pairs
+    return "baseline" if args.margin is not None else "all"
 
 
 def _baseline(args):
@@ -462,7 +513,7 @@ def _run_compare(args, out):
     extra = {k: v for k, v in (("labels", labels), ("pos_label", pos_label)) if v is not None}
     extra.update(_design(args, len(y_true), f"the gold file {args.gold!r}"))
     result = compare(
-        y_true, predictions, metrics=metrics, test=_build_test(args), pairs=args.pairs,
+        y_true, predictions, metrics=metrics, test=_build_test(args), pairs=_pairs(args),
         baseline=_baseline(args),
         correction=None if args.correction == "none" else args.correction,
         alpha=args.alpha, n_jobs=args.n_jobs, random_state=args.seed, **extra,
@@ -500,7 +551,7 @@ def _run_experiment(args, out):
     labels, pos_label = _labels(args, exp.gold()[1])
     extra = {k: v for k, v in (("labels", labels), ("pos_label", pos_label)) if v is not None}
     result = exp.run(
-        metrics=_metrics(args), test=_build_test(args), pairs=args.pairs,
+        metrics=_metrics(args), test=_build_test(args), pairs=_pairs(args),
         baseline=_baseline(args),
         correction=None if args.correction == "none" else args.correction,
         runs=args.runs, alpha=args.alpha, on_missing=args.on_missing, n_jobs=args.n_jobs,

@@ -24,6 +24,7 @@ __all__ = [
     "bootstrap_interval",
     "excludes_zero",
     "interval_pvalue",
+    "invert_interval",
     "is_degenerate",
     "jackknife_acceleration",
     "jackknife_strata",
@@ -254,25 +255,130 @@ def excludes_zero(ci):
     return bool(ci[0] > 0.0 or ci[1] < 0.0)
 
 
-def interval_pvalue(dist, delta, method, acceleration=None):
-    r"""Two-sided p-value by inverting the bootstrap interval.
+#: Sides of :func:`invert_interval`: the alternative hypothesis about the estimand.
+SIDES = ("two-sided", "greater", "less")
 
-    :math:`p = 1 - c^*` with :math:`c^*` the largest confidence level whose
-    interval (the very same computation as :func:`bootstrap_interval`: same
-    resamples, tie rule and interpolated quantiles) excludes 0. The interval
-    grows with :math:`c` (for BCa because the levels are held at their limit
-    beyond the pole :math:`1 - a(z_0 + z) \le 0`), so "excludes 0" holds for
-    every :math:`c \le c^*` and for no :math:`c > c^*`; :math:`c^*` is found
-    by bisection on the binary representation of the float :math:`c`, down
-    to adjacent floats (at most 64 interval evaluations). Hence, for every
-    float level :math:`c \in [1/2, 1)` (where :math:`1 - c` is exact)::
+
+def _level(bits):
+    return float(np.int64(bits).view(np.float64))
+
+
+_LOWEST = int(np.float64(np.nextafter(0.0, 1.0)).view(np.int64))  # smallest level > 0
+_HIGHEST = int(np.float64(np.nextafter(1.0, 0.0)).view(np.int64))  # largest level < 1
+
+
+def _largest_true(pred):
+    """Largest float level ``c`` in (0, 1) with ``pred(c)``, for ``pred`` true on an
+    initial segment; ``None`` if it is false at the smallest level.
+
+    Bisection on the binary representation of the float ``c`` (positive
+    floats are ordered like their bit patterns), down to adjacent floats: at
+    most 64 calls of ``pred``.
+    """
+    lo, hi = _LOWEST, _HIGHEST
+    if not pred(_level(lo)):
+        return None
+    if pred(_level(hi)):
+        return _level(hi)
+    while hi - lo > 1:  # invariant: pred(lo) and not pred(hi)
+        mid = (lo + hi) // 2
+        if pred(_level(mid)):
+            lo = mid
+        else:
+            hi = mid
+    return _level(lo)
+
+
+def invert_interval(interval_fn, null_value=0.0, side="two-sided"):
+    r"""p-value of the null value ``null_value`` by inverting a family of intervals.
+
+    ``interval_fn(c)`` returns the two-sided interval ``(low, high)`` at the
+    confidence level ``c``; the intervals must be nested (grow with
+    :math:`c`). With :math:`\theta_0` = ``null_value``:
+
+    * ``"two-sided"`` (:math:`H_0: \theta = \theta_0`): :math:`p = 1 - c^*`
+      with :math:`c^*` the largest level whose interval excludes
+      :math:`\theta_0` (``low > θ0`` or ``high < θ0``); 1 if none does.
+    * ``"greater"`` (:math:`H_0: \theta \le \theta_0`): the one-sided lower
+      bound at level :math:`\gamma \ge 1/2` is the lower endpoint of the
+      two-sided interval at :math:`2\gamma - 1`, and at :math:`\gamma < 1/2`
+      the upper endpoint at :math:`1 - 2\gamma`. :math:`p = 1 - \gamma^*`,
+      :math:`\gamma^*` the largest level whose lower bound exceeds
+      :math:`\theta_0`: :math:`p = (1 - c^*)/2` if some interval lies
+      above :math:`\theta_0` (:math:`c^*` the largest such level), else
+      :math:`p = (1 + c^{**})/2` with :math:`c^{**}` the smallest level whose
+      upper endpoint exceeds :math:`\theta_0` (1 if none does).
+    * ``"less"`` (:math:`H_0: \theta \ge \theta_0`): the mirror image.
+
+    The levels are found by bisection on the bits of the float :math:`c`
+    (see :func:`_largest_true`), so for every float level :math:`c \in [1/2,
+    1)`::
+
+        two-sided:  (p <= 1 - c)       == (interval at c excludes θ0)
+        greater:    (p <= (1 - c) / 2) == (low at c > θ0)
+        less:       (p <= (1 - c) / 2) == (high at c < θ0)
+
+    i.e. a one-sided test at level :math:`\alpha` rejects exactly when the
+    two-sided :math:`1 - 2\alpha` interval lies beyond :math:`\theta_0`
+    (the basis of TOST: Schuirmann 1987). When every level excludes
+    :math:`\theta_0` the p-value is that of the largest level below 1
+    (:math:`2^{-53}` two-sided, :math:`2^{-54}` one-sided); callers floor it.
+    """
+    if side not in SIDES:
+        raise ValueError(f"The 'side' parameter must be one of {SIDES}. Got {side!r} instead.")
+    t0 = float(null_value)
+    if side == "two-sided":
+        c = _largest_true(lambda c: (lambda ci: ci[0] > t0 or ci[1] < t0)(interval_fn(c)))
+        return 1.0 if c is None else float(1.0 - c)
+    k = 0 if side == "greater" else 1  # the endpoint that must lie beyond t0
+
+    def beyond(value):
+        return value > t0 if side == "greater" else value < t0
+
+    c = _largest_true(lambda c: beyond(interval_fn(c)[k]))
+    if c is not None:
+        return float((1.0 - c) / 2.0)
+    # no interval lies beyond t0: the other endpoint, smallest level beyond it
+    other = 1 - k
+    if not beyond(interval_fn(_level(_HIGHEST))[other]):
+        return 1.0
+    c_not = _largest_true(lambda c: not beyond(interval_fn(c)[other]))
+    if c_not is None:  # already beyond at the smallest level
+        return 0.5
+    c_first = float(np.nextafter(c_not, 1.0))
+    return float(min(1.0, (1.0 + c_first) / 2.0))
+
+
+def interval_pvalue(dist, delta, method, acceleration=None, *, null_value=0.0,
+                    side="two-sided"):
+    r"""p-value of ``null_value`` by inverting the bootstrap interval (two- or one-sided).
+
+    :func:`invert_interval` applied to the very same computation as
+    :func:`bootstrap_interval` (same resamples, tie rule and interpolated
+    quantiles). Two-sided at 0 (the default): :math:`p = 1 - c^*` with
+    :math:`c^*` the largest confidence level whose interval excludes 0. The
+    interval grows with :math:`c` (for BCa because the levels are held at
+    their limit beyond the pole :math:`1 - a(z_0 + z) \le 0`), so "excludes
+    0" holds for every :math:`c \le c^*` and for no :math:`c > c^*`;
+    :math:`c^*` is found by bisection on the binary representation of the
+    float :math:`c`, down to adjacent floats (at most 64 interval
+    evaluations). Hence, for every float level :math:`c \in [1/2, 1)`
+    (where :math:`1 - c` is exact)::
 
         (p <= 1 - c) == (interval at c excludes 0)
 
-    Returns 1 when no level excludes 0 and :math:`2^{-53}` (one float step
-    below 1) when every level does (0 outside the range of :math:`\delta^*`);
-    the caller floors it at :math:`1/(B+1)`. 1 for a degenerate distribution,
-    ``nan`` for a non-finite ``delta`` or an undefined BCa acceleration.
+    With ``null_value`` :math:`\theta_0` and ``side="greater"`` the p-value
+    of :math:`H_0: \delta \le \theta_0` (``"less"``: :math:`H_0: \delta
+    \ge \theta_0`), with ``(p <= (1 - c)/2) == (low at c > θ0)``: the
+    non-inferiority and equivalence (TOST) tests of
+    :class:`~sigtest.BCaInterval` use it at :math:`\theta_0 = \mp`
+    ``margin``.
+
+    Returns 1 when no level excludes :math:`\theta_0` (two-sided) and
+    :math:`2^{-53}` (one float step below 1; :math:`2^{-54}` one-sided) when
+    every level does; the caller floors it at :math:`1/(B+1)`. 1 for a
+    degenerate distribution, ``nan`` for a non-finite ``delta`` or an
+    undefined BCa acceleration.
     """
     dist = np.asarray(dist, dtype=np.float64)
     if not math.isfinite(delta) or dist.size == 0:
@@ -283,24 +389,9 @@ def interval_pvalue(dist, delta, method, acceleration=None):
         return math.nan
     z0 = _ndtri(proportion_below(dist, delta)) if method == "bca" else None
     sorted_dist = np.sort(dist)
-
-    def excludes(bits):
-        c = float(np.int64(bits).view(np.float64))
-        return excludes_zero(interval_at(sorted_dist, delta, c, method, acceleration, z0))
-
-    lo = int(np.float64(np.nextafter(0.0, 1.0)).view(np.int64))  # smallest level
-    hi = int(np.float64(np.nextafter(1.0, 0.0)).view(np.int64))  # largest level < 1
-    if not excludes(lo):
-        return 1.0
-    if excludes(hi):
-        return float(1.0 - np.int64(hi).view(np.float64))
-    while hi - lo > 1:  # invariant: excludes(lo) and not excludes(hi)
-        mid = (lo + hi) // 2
-        if excludes(mid):
-            lo = mid
-        else:
-            hi = mid
-    return float(1.0 - np.int64(lo).view(np.float64))
+    return invert_interval(
+        lambda c: interval_at(sorted_dist, delta, c, method, acceleration, z0),
+        null_value, side)
 
 
 def jackknife_acceleration(paired):

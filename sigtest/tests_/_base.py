@@ -18,7 +18,10 @@ from ..utils import check_random_state_seed, warn_external
 from ..utils._estimator import ParamsMixin
 from ..utils._param_validation import lazy, validate_parameter_constraints
 
-__all__ = ["SignificanceTest", "warn_few_clusters"]
+__all__ = ["MARGIN_ALTERNATIVES", "SignificanceTest", "warn_few_clusters"]
+
+#: Alternatives that test the difference against a margin (equivalence tests).
+MARGIN_ALTERNATIVES = ("non-inferiority", "equivalence")
 
 # Shared constraints: int seeds as numpy accepts them, SeedSequence, Generator.
 _RANDOM_STATE = [
@@ -42,6 +45,80 @@ _COMMON_CONSTRAINTS = {
     "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
     "random_state": _RANDOM_STATE,
 }
+
+
+#: ``alternative`` of the tests with an interval: the usual three and the margin ones.
+_ALTERNATIVES_MARGIN = lazy.StrOptions({"two-sided", "greater", "less", *MARGIN_ALTERNATIVES})
+
+
+def _to_raw(low, high, greater_is_better):
+    """An interval of the oriented difference (positive: B better) as one of ``delta``."""
+    return (low, high) if greater_is_better else (-high, -low)
+
+
+def margin_location_test(estimate, se, alternative, margin, confidence_level, df=None):
+    r"""Non-inferiority or equivalence (TOST) test of an oriented location estimate.
+
+    With the oriented estimate :math:`\hat\theta` (positive: B better), its
+    standard error :math:`s` and the margin :math:`m`, on a t distribution
+    with ``df`` degrees of freedom (the normal for ``df=None``):
+
+    .. math:: p_{\text{lower}} = P\Big(T \ge \frac{\hat\theta + m}{s}\Big),
+              \qquad
+              p_{\text{upper}} = P\Big(T \le \frac{\hat\theta - m}{s}\Big),
+
+    the one-sided tests of :math:`H_0: \theta \le -m` (B worse by ``m`` or
+    more) and :math:`H_0: \theta \ge m`. Non-inferiority: :math:`p =
+    p_{\text{lower}}` with the one-sided interval :math:`(\hat\theta -
+    q_{1-\alpha} s, \infty)`; equivalence (Schuirmann 1987): :math:`p =
+    \max(p_{\text{lower}}, p_{\text{upper}})` with the two-sided
+    :math:`1 - 2\alpha` interval :math:`\hat\theta \pm q_{1-\alpha} s`,
+    :math:`\alpha = 1 -` ``confidence_level``. So ``p <= alpha`` exactly
+    when the interval lies beyond :math:`-m` (inside :math:`(-m, m)`).
+
+    Returns ``(pvalue, (low, high), p_lower, p_upper)``, the interval oriented.
+    """
+    from scipy.special import ndtr, ndtri, stdtr, stdtrit
+
+    if df is None:
+        sf, q = (lambda x: float(ndtr(-x))), float(ndtri(confidence_level))
+    else:
+        sf, q = (lambda x: float(stdtr(df, -x))), float(stdtrit(df, confidence_level))
+    p_lower = sf((estimate + margin) / se)
+    p_upper = sf(-(estimate - margin) / se)
+    if alternative == "non-inferiority":
+        return p_lower, (estimate - q * se, math.inf), p_lower, p_upper
+    return (max(p_lower, p_upper), (estimate - q * se, estimate + q * se), p_lower,
+            p_upper)
+
+
+def margin_from_intervals(interval_fn, alternative, margin, confidence_level,
+                          greater_is_better):
+    r"""Non-inferiority or equivalence (TOST) test by inverting a family of intervals.
+
+    ``interval_fn(c)`` is the two-sided interval of the raw ``delta`` at
+    level ``c`` (nested in ``c``). The one-sided p-values of :math:`H_0`: B
+    worse by ``margin`` or more (``p_lower``) and B better by ``margin`` or
+    more (``p_upper``), in the oriented sense (a loss flips the sides), come
+    from :func:`~sigtest._engine.intervals.invert_interval` at the null values
+    :math:`\mp` ``margin``; the reported interval is the two-sided
+    :math:`1 - 2\alpha` interval (its lower end, oriented, is the one-sided
+    :math:`1 - \alpha` bound), one-sided for non-inferiority.
+
+    Returns ``(pvalue, (low, high), p_lower, p_upper)``, the interval of the raw ``delta``.
+    """
+    from .._engine.intervals import invert_interval
+
+    gib = bool(greater_is_better)
+    lower = ("greater", -margin) if gib else ("less", margin)
+    upper = ("less", margin) if gib else ("greater", -margin)
+    p_lower = invert_interval(interval_fn, lower[1], lower[0])
+    p_upper = invert_interval(interval_fn, upper[1], upper[0])
+    raw_low, raw_high = interval_fn(2.0 * confidence_level - 1.0)
+    low, high = _to_raw(raw_low, raw_high, gib)  # oriented (the map is an involution)
+    if alternative == "non-inferiority":
+        return p_lower, _to_raw(low, math.inf, gib), p_lower, p_upper
+    return max(p_lower, p_upper), _to_raw(low, high, gib), p_lower, p_upper
 
 
 def warn_few_clusters(test_name, data):
@@ -314,11 +391,72 @@ class SignificanceTest(ParamsMixin, ABC):
 
     def _validate_params(self):
         params = self.get_params(deep=False)
+        self._check_margin_params(params, before=True)
         constraints = dict(self._parameter_constraints)
         for key, constraint in _COMMON_CONSTRAINTS.items():
             if key in params and key not in constraints:
                 constraints[key] = constraint
         validate_parameter_constraints(constraints, params, caller_name=type(self).__name__)
+        self._check_margin_params(params)
+
+    def _check_margin_params(self, params, before=False):
+        r"""The rules of ``margin`` and the margin alternatives.
+
+        ``alternative="non-inferiority"`` or ``"equivalence"`` need a test
+        with an interval (a ``margin`` parameter; checked ``before`` the
+        constraints, so that the message names the tests that have one), a
+        ``margin`` and a ``confidence_level`` above 1/2 (the equivalence
+        test at level :math:`\alpha` uses the two-sided :math:`1 - 2\alpha`
+        interval); a ``margin`` without them is refused.
+        ``InvalidParameterError`` (a ``ValueError``) naming the parameter.
+        """
+        def error(message):  # scikit-learn's class, loaded only when raising
+            from ..utils import _param_validation
+
+            return _param_validation.InvalidParameterError(message)
+
+        name = type(self).__name__
+        alternative = params.get("alternative")
+        wants_margin = isinstance(alternative, str) and alternative in MARGIN_ALTERNATIVES
+        if before or "margin" not in params:
+            if wants_margin and "margin" not in params:
+                raise error(
+                    f"The 'alternative' parameter of {name} cannot be {alternative!r}: "
+                    f"{name} gives no confidence interval of the difference, which "
+                    "non-inferiority and equivalence tests invert. Use BCaInterval (any "
+                    "metric), PairedTTest or McNemar with margin=... instead."
+                )
+            return
+        margin = params["margin"]
+        if not wants_margin:
+            if margin is not None:
+                raise error(
+                    f"The 'margin' parameter of {name} is only used with "
+                    "alternative='non-inferiority' or 'equivalence'. Got margin="
+                    f"{margin!r} with alternative={alternative!r}; set the alternative or "
+                    "leave margin=None."
+                )
+            return
+        if margin is None:
+            raise error(
+                f"alternative={alternative!r} needs the 'margin' parameter of {name}: the "
+                "largest difference that does not matter, a positive real in metric units "
+                "(e.g. margin=0.01 for one accuracy point)."
+            )
+        if (isinstance(margin, bool) or not isinstance(margin, Real)
+                or not math.isfinite(margin) or margin <= 0):
+            raise error(
+                f"The 'margin' parameter of {name} must be a positive finite real (metric "
+                f"units). Got {margin!r} instead."
+            )
+        level = params.get("confidence_level")
+        if isinstance(level, Real) and not isinstance(level, bool) and not level > 0.5:
+            raise error(
+                f"The 'confidence_level' parameter of {name} must be above 0.5 with "
+                f"alternative={alternative!r} (the test at level alpha = 1 - "
+                f"confidence_level uses the two-sided 1 - 2 alpha interval). Got {level!r} "
+                "instead."
+            )
 
     def _alternative(self):
         """The test's ``alternative`` parameter, ``"two-sided"`` for a test without one."""

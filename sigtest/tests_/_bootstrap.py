@@ -25,7 +25,7 @@ from .._engine.small_sample import (
 )
 from .._results import TestOutcome
 from ..utils._param_validation import lazy
-from ._base import _N_JOBS, _RANDOM_STATE, SignificanceTest
+from ._base import _N_JOBS, _RANDOM_STATE, MARGIN_ALTERNATIVES, SignificanceTest
 
 __all__ = ["BergKirkpatrickBootstrap", "BooStSaBootstrap", "BCaInterval"]
 
@@ -392,14 +392,60 @@ class BCaInterval(SignificanceTest):
     2^{1-d})`. ``params`` records ``n_discordant``, ``pvalue_floor`` and
     ``pvalue_unfloored`` (the inverted p).
 
+    **Non-inferiority and equivalence** (``alternative`` with ``margin``
+    :math:`m > 0`, in metric units). With :math:`\theta` the oriented
+    difference (positive: B better; :math:`-\delta` for a loss) and
+    :math:`\alpha = 1 -` ``confidence_level``:
+
+    * ``"non-inferiority"``: :math:`H_0: \theta \le -m` (B worse than A by
+      :math:`m` or more) against :math:`\theta > -m`; rejected when the
+      one-sided :math:`1 - \alpha` lower bound of :math:`\theta` (the lower
+      end, oriented, of the two-sided :math:`1 - 2\alpha` interval) is above
+      :math:`-m`. ``confidence_interval`` is that one-sided interval on the
+      raw ``delta``: :math:`(\text{low}, \infty)` for a score,
+      :math:`(-\infty, \text{high})` with :math:`\text{high} < m` for a
+      loss.
+    * ``"equivalence"``: two one-sided tests (TOST, Schuirmann 1987) of
+      :math:`\theta \le -m` and :math:`\theta \ge m`, each at level
+      :math:`\alpha`; :math:`p = \max(p_{\text{lower}},
+      p_{\text{upper}})`, rejected exactly when the two-sided :math:`1 -
+      2\alpha` interval (90 % for :math:`\alpha = .05`, the reported
+      ``confidence_interval`` and ``confidence_level``) lies inside
+      :math:`(-m, m)`.
+
+    The one-sided p-values invert the same interval code at the null values
+    :math:`\mp m` (:func:`~sigtest._engine.intervals.interval_pvalue` with
+    ``null_value`` and ``side``), so ``p <= alpha`` exactly when the bound
+    is beyond the margin. Each one-sided p is floored at :math:`\max(1/(B+1),
+    2^{-d})`. For the shifted null the bound :math:`2^{-d}` is conservative,
+    not sharp: a test conditional on :math:`d` discordant 0/1 items at the
+    boundary :math:`\theta = -m` sees B win a discordant item with
+    probability at most :math:`(1 - m)/2`, so the sharp bound is
+    :math:`((1 - m)/2)^d \le 2^{-d}`; the floor keeps the bootstrap, which
+    ignores discreteness, from a small p on a handful of discordant items.
+    A floor that raises p above :math:`\alpha` moves the bound to the
+    margin (with a ``SmallSampleWarning``). Identical systems give a
+    degenerate distribution: ``p = 1``, never shown. ``params`` records
+    ``pvalue_lower`` (and ``pvalue_upper``). See ``docs/equivalence.md``.
+
     Parameters
     ----------
     confidence_level : float in (0, 1), default=0.95
-        Level of the two-sided interval of ``delta``.
+        Level of the two-sided interval of ``delta``; with a margin
+        ``alternative`` the test's level is :math:`\alpha = 1 -`
+        ``confidence_level`` (it must then be above 0.5).
     n_resamples : int, default=10_000
         Number of bootstrap resamples B (>= 1).
     method : {"bca", "percentile", "basic"}, default="bca"
         Interval method; the p-value inverts the same method.
+    alternative : {"two-sided", "non-inferiority", "equivalence"}, default="two-sided"
+        ``"two-sided"``: the interval of ``delta`` and the p-value of
+        :math:`\delta = 0`; the other two test ``delta`` against ``margin``
+        (above).
+    margin : float > 0, default=None
+        Largest difference that does not matter, in metric units (e.g.
+        ``0.01``: one accuracy point); required with ``"non-inferiority"``
+        and ``"equivalence"``, refused otherwise (``ValueError``).
     random_state : None, int, SeedSequence or Generator, default=None
         Seed of the resamples; the base class turns it into one integer
         seed, so equal seeds give bit-identical results for any ``n_jobs``.
@@ -427,6 +473,9 @@ class BCaInterval(SignificanceTest):
     Davison, Hinkley (1997). Bootstrap Methods and their Application, eq. 4.11
     and §3.7-3.8 (stratified and cluster bootstrap).
     Field, Welsh (2007). Bootstrapping clustered data. JRSS B 69(3).
+    Schuirmann (1987). A comparison of the two one-sided tests procedure and
+    the power approach for assessing the equivalence of average
+    bioavailability. J. Pharmacokinetics and Biopharmaceutics 15(6).
 
     Examples
     --------
@@ -440,6 +489,19 @@ class BCaInterval(SignificanceTest):
     >>> low, high = res.confidence_interval
     >>> bool(low < res.delta < high), bool(low > 0)
     (True, True)
+
+    Is a cheaper A' not worse than A by 3 accuracy points or more?
+
+    >>> c = np.where(rng.random(400) < 0.75, y, 1 - y)
+    >>> for margin in (0.03, 0.08):
+    ...     res = BCaInterval(n_resamples=2000, random_state=0, margin=margin,
+    ...                       alternative="non-inferiority").test(y, a, c)
+    ...     print(str(res).splitlines()[-1].strip())
+    not shown: B is not worse than A by 0.03 or more (non-inferiority, p = 0.1319 > 0.05)
+    shown: B is not worse than A by 0.08 or more (non-inferiority, p = 0.002353 <= 0.05)
+    >>> low, high = res.confidence_interval  # one-sided: (low, inf)
+    >>> round(low, 4), high
+    (-0.0475, inf)
     """
 
     name = "bca"
@@ -448,15 +510,19 @@ class BCaInterval(SignificanceTest):
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
         "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
         "method": [lazy.StrOptions({"bca", "percentile", "basic"})],
+        "alternative": [lazy.StrOptions({"two-sided", *MARGIN_ALTERNATIVES})],
+        "margin": [None, lazy.Interval(Real, 0, None, closed="neither")],
         "random_state": _RANDOM_STATE,
         "n_jobs": _N_JOBS,
     }
 
     def __init__(self, *, confidence_level=0.95, n_resamples=10_000, method="bca",
-                 random_state=None, n_jobs=None):
+                 alternative="two-sided", margin=None, random_state=None, n_jobs=None):
         self.confidence_level = confidence_level
         self.n_resamples = n_resamples
         self.method = method
+        self.alternative = alternative
+        self.margin = margin
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -484,6 +550,8 @@ class BCaInterval(SignificanceTest):
         acceleration = None
         if np.isfinite(delta) and (self.method == "bca" or data.has_statistics):
             acceleration = jackknife_acceleration(data)
+        if self.alternative in MARGIN_ALTERNATIVES:
+            return self._evaluate_margin(data, deltas, acceleration)
         level = float(self.confidence_level)
         ci = bootstrap_interval(deltas, delta, level, self.method, acceleration)
         d = data.n_discordant
@@ -516,4 +584,65 @@ class BCaInterval(SignificanceTest):
             acceleration=acceleration,
             interval_method=self.method,
             details={"n_discordant": d, "pvalue_floor": floor, "pvalue_unfloored": raw},
+        )
+
+    def _evaluate_margin(self, data, deltas, acceleration):
+        """Non-inferiority / equivalence (TOST) by inverting the interval at the margins."""
+        delta, n, d = data.delta, data.n_units, data.n_discordant
+        margin = float(self.margin)
+        level = float(self.confidence_level)
+        alpha = 1.0 - level
+        gib = bool(data.metric.greater_is_better)
+        # the two-sided 1 - 2 alpha interval of the raw delta: its lower end is the
+        # one-sided 1 - alpha bound (exact: 2 level - 1 and 1 - level are floats)
+        ci2 = bootstrap_interval(deltas, delta, 2.0 * level - 1.0, self.method, acceleration)
+        # oriented hypotheses on the raw delta: "lower" is H0: B worse by >= margin
+        # (delta <= -margin for a score, delta >= +margin for a loss), "upper" is
+        # H0: B better by >= margin; their one-sided p-values invert the interval
+        sides = {"lower": ("greater", -margin) if gib else ("less", margin),
+                 "upper": ("less", margin) if gib else ("greater", -margin)}
+        floor = max(1.0 / (deltas.size + 1), discreteness_floor(d, "greater"))
+        raw, pvals = {}, {}
+        for key, (side, null_value) in sides.items():
+            if is_degenerate(deltas):
+                raw[key] = 1.0 if np.isfinite(delta) else math.nan
+            else:
+                raw[key] = interval_pvalue(deltas, delta, self.method, acceleration,
+                                           null_value=null_value, side=side)
+            pvals[key] = max(raw[key], floor) if math.isfinite(raw[key]) else raw[key]
+        keys = ("lower",) if self.alternative == "non-inferiority" else ("lower", "upper")
+        pvalue = max(pvals[k] for k in keys)
+        raw_p = max(raw[k] for k in keys)
+        if not is_degenerate(deltas):
+            reasons = small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
+                                           unit="clusters" if data.clustered else "items")
+            floored = (math.isfinite(raw_p) and discreteness_floor(d, "greater")
+                       > max(raw_p, 1.0 / (deltas.size + 1)))
+            if reasons or floored:
+                warn_small_sample(type(self).__name__, reasons, floored=floored)
+        low, high = (ci2.low, ci2.high) if gib else (-ci2.high, -ci2.low)  # oriented
+        # a floor that raised p above alpha moves the bound to the margin, so that
+        # "p <= alpha" iff "the bound is beyond the margin" still holds
+        if pvals["lower"] > alpha and low > -margin:
+            low = -margin
+        if self.alternative == "non-inferiority":
+            high = math.inf
+        elif pvals["upper"] > alpha and high < margin:
+            high = margin
+        ci = ConfidenceInterval(low, high) if gib else ConfidenceInterval(-high, -low)
+        details = {"n_discordant": d, "pvalue_floor": floor, "pvalue_unfloored": raw_p,
+                   "pvalue_lower": pvals["lower"]}
+        if self.alternative == "equivalence":
+            details["pvalue_upper"] = pvals["upper"]
+        return TestOutcome(
+            pvalue=pvalue,
+            confidence_interval=ci,
+            n_resamples=int(deltas.size),
+            confidence_level=level if self.alternative == "non-inferiority" else 2 * level - 1,
+            null_distribution=deltas,
+            resampling="bootstrap",
+            acceleration=acceleration,
+            interval_method=self.method,
+            margin=margin,
+            details=details,
         )

@@ -9,8 +9,15 @@ import numpy as np
 
 from .._results import TestOutcome
 from ..utils._param_validation import lazy
-from ._base import SignificanceTest
-from ._sign import _ALTERNATIVES, frequency_weights, sign_test_pvalue, warn_outside
+from ._base import (
+    _ALTERNATIVES_MARGIN,
+    MARGIN_ALTERNATIVES,
+    SignificanceTest,
+    _to_raw,
+    margin_from_intervals,
+    margin_location_test,
+)
+from ._sign import frequency_weights, sign_test_pvalue, warn_outside
 
 __all__ = ["McNemar"]
 
@@ -209,10 +216,31 @@ class McNemar(SignificanceTest):
     correction : bool, default=True
         Continuity correction of ``method="chi2"`` (ignored otherwise, and
         with ``groups=``).
-    alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        ``"greater"``: B better than A (oriented).
+    alternative : str, default="two-sided"
+        ``"two-sided"``, ``"greater"``, ``"less"``, ``"non-inferiority"`` or
+        ``"equivalence"``. ``"greater"``: B better than A (oriented). The last two need
+        ``margin``.
     confidence_level : float, default=0.95
-        Level of the interval, in (0, 1).
+        Level of the interval, in (0, 1); with a margin ``alternative`` the
+        test's level is :math:`\alpha = 1 -` ``confidence_level`` (above 0.5).
+    margin : float > 0, default=None
+        With ``alternative="non-inferiority"`` or ``"equivalence"`` (and only
+        then), the largest difference of accuracies that does not matter.
+        The p-values invert the interval (``method`` and ``correction`` are
+        not used): non-inferiority, :math:`H_0`: B worse by ``margin`` or
+        more, :math:`p = \Phi(-z^*)` with :math:`z^*` the normal deviate at
+        which Newcombe's lower bound (oriented) equals :math:`-m`, found by
+        bisection on the level (:func:`~sigtest._engine.intervals.invert_interval`),
+        and the one-sided :math:`1 - \alpha` interval; equivalence, TOST
+        (Schuirmann 1987): :math:`p = \max` of the two one-sided p-values,
+        with the two-sided :math:`1 - 2\alpha` interval. With ``groups=``
+        the same with Durkalski's Wald interval, :math:`p_{\text{lower}} =
+        \Phi(-(\hat\Delta + m) / (\sqrt{\sum_k (b_k - c_k)^2}/N))` (any
+        ``method``). ``p <= alpha`` exactly when the bound is beyond the
+        margin. Newcombe's interval is not degenerate without discordant
+        items (its Wilson parts are not), so identical systems on many
+        items can show equivalence, as an exact bound on the discordance
+        rate would (e.g. none discordant in 1000: rate < .003 at 95 %).
 
     Warns
     -----
@@ -284,16 +312,30 @@ class McNemar(SignificanceTest):
     _parameter_constraints: dict = {
         "method": [lazy.StrOptions({"exact", "mid-p", "chi2"})],
         "correction": ["boolean"],
-        "alternative": [_ALTERNATIVES],
+        "alternative": [_ALTERNATIVES_MARGIN],
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
+        "margin": [None, lazy.Interval(Real, 0, None, closed="neither")],
     }
 
     def __init__(self, *, method="exact", correction=True, alternative="two-sided",
-                 confidence_level=0.95):
+                 confidence_level=0.95, margin=None):
         self.method = method
         self.correction = correction
         self.alternative = alternative
         self.confidence_level = confidence_level
+        self.margin = margin
+
+    def _margin_outcome(self, data, pvalue, ci, p_lower, p_upper, method, details):
+        level = float(self.confidence_level)
+        equivalence = self.alternative == "equivalence"
+        details = {**details, "pvalue_lower": p_lower}
+        if equivalence:
+            details["pvalue_upper"] = p_upper
+        return TestOutcome(
+            pvalue=pvalue, confidence_interval=ci,
+            confidence_level=2 * level - 1 if equivalence else level,
+            resampling=None, interval_method=method, margin=float(self.margin),
+            details=details)
 
     @staticmethod
     def _check_metric(data):
@@ -359,7 +401,7 @@ class McNemar(SignificanceTest):
 
     def _clustered(self, data):
         """Oriented cluster differences :math:`b_k - c_k` of every row and row multiplicities."""
-        if self.method != "chi2":
+        if self.method != "chi2" and self.alternative not in MARGIN_ALTERNATIVES:
             raise ValueError(
                 "With groups=, McNemar runs the clustered test of Durkalski et al. (2003), "
                 "an asymptotic chi-square test: the 'method' parameter must be 'chi2' (the "
@@ -387,6 +429,21 @@ class McNemar(SignificanceTest):
         total = float(np.dot(mult, bc))
         sum_squares = float(np.dot(mult, bc * bc))
         n_disc = int(mult[bc != 0].sum())
+        if self.alternative in MARGIN_ALTERNATIVES:
+            details = {"sum_b_minus_c": total, "sum_squares": sum_squares,
+                       "n_discordant": n_disc}
+            if sum_squares <= 0.0:
+                warn_outside("McNemar: no discordant cluster, so Durkalski's variance is 0 "
+                             "and the interval undefined; the test carries no information "
+                             "and p = 1.")
+                return self._margin_outcome(data, 1.0, (math.nan, math.nan), 1.0, 1.0,
+                                            "durkalski", details)
+            pvalue, (low, high), p_lower, p_upper = margin_location_test(
+                total / n_items, math.sqrt(sum_squares) / n_items, self.alternative,
+                float(self.margin), float(self.confidence_level))
+            return self._margin_outcome(
+                data, pvalue, _to_raw(low, high, data.metric.greater_is_better),
+                p_lower, p_upper, "durkalski", details)
         if n_disc == 0:
             warn_outside("McNemar: no discordant cluster (A and B have the same number of "
                          "correct items in every cluster); the test carries no information "
@@ -449,6 +506,17 @@ class McNemar(SignificanceTest):
         # oriented: for a loss (error rate) value 1 is bad, so B is better where A = 1, B = 0
         better, worse = (n01, n10) if data.metric.greater_is_better else (n10, n01)
         d = better + worse
+        if self.alternative in MARGIN_ALTERNATIVES:
+            from scipy.special import ndtri
+
+            table = (n11, n10, n01, n00)
+            pvalue, ci, p_lower, p_upper = margin_from_intervals(
+                lambda c: newcombe_interval(*table, -float(ndtri((1.0 - c) / 2.0))),
+                self.alternative, float(self.margin), float(self.confidence_level),
+                data.metric.greater_is_better)
+            return self._margin_outcome(
+                data, pvalue, ci, p_lower, p_upper, "newcombe",
+                {"n_b_better": better, "n_a_better": worse, "n_discordant": d})
         if d == 0:
             warn_outside("McNemar: no discordant item (A and B are right and wrong on the "
                          "same items); the test carries no information and p = 1.")

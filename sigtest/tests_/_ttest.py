@@ -9,8 +9,14 @@ import numpy as np
 
 from .._results import TestOutcome
 from ..utils._param_validation import lazy
-from ._base import SignificanceTest
-from ._sign import _ALTERNATIVES, item_differences, sign_test_pvalue, warn_outside
+from ._base import (
+    _ALTERNATIVES_MARGIN,
+    MARGIN_ALTERNATIVES,
+    SignificanceTest,
+    _to_raw,
+    margin_location_test,
+)
+from ._sign import item_differences, sign_test_pvalue, warn_outside
 
 __all__ = ["PairedTTest"]
 
@@ -71,11 +77,27 @@ class PairedTTest(SignificanceTest):
 
     Parameters
     ----------
-    alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        ``"greater"``: B better than A (oriented). A one-sided test has a
-        one-sided interval, as scipy's.
+    alternative : str, default="two-sided"
+        ``"two-sided"``, ``"greater"``, ``"less"``, ``"non-inferiority"`` or
+        ``"equivalence"``. ``"greater"``: B better than A (oriented). A one-sided test has a
+        one-sided interval, as scipy's. The last two need ``margin``.
     confidence_level : float, default=0.95
-        Level of the interval, in (0, 1).
+        Level of the interval, in (0, 1); with a margin ``alternative`` the
+        test's level is :math:`\alpha = 1 -` ``confidence_level`` (above 0.5).
+    margin : float > 0, default=None
+        With ``alternative="non-inferiority"`` or ``"equivalence"`` (and only
+        then), the largest difference that does not matter, in metric units.
+        Non-inferiority: :math:`H_0: \theta \le -m` (B worse by ``margin``
+        or more, :math:`\theta` the oriented mean difference), :math:`p =
+        P(T_{N-1} \ge (\bar d + m)/(s/\sqrt N))`, with the one-sided
+        interval :math:`(\bar d - t_{N-1,1-\alpha} s/\sqrt N, \infty)`
+        (oriented; on the raw ``delta`` of a loss, :math:`(-\infty, \cdot)`).
+        Equivalence: TOST (Schuirmann 1987), :math:`p = \max` of the two
+        one-sided p-values, with the two-sided :math:`1 - 2\alpha` interval;
+        as statsmodels' ``ttost_paired``. ``p <= alpha`` exactly when the
+        bound is beyond the margin. With zero variance, the exact sign
+        test of the differences shifted by the margin. See
+        ``docs/equivalence.md``.
 
     Warns
     -----
@@ -129,6 +151,9 @@ class PairedTTest(SignificanceTest):
     classification learning algorithms. Neural Computation 10(7).
     Donner, Klar (2000). Design and Analysis of Cluster Randomization Trials
     in Health Research, ch. 6. Arnold.
+    Schuirmann (1987). A comparison of the two one-sided tests procedure and
+    the power approach for assessing the equivalence of average
+    bioavailability. J. Pharmacokinetics and Biopharmaceutics 15(6).
 
     Examples
     --------
@@ -142,17 +167,22 @@ class PairedTTest(SignificanceTest):
     (0.175, 0.0509)
     >>> [round(x, 3) for x in res.confidence_interval]
     [-0.001, 0.351]
+    >>> res = PairedTTest(alternative="non-inferiority", margin=0.05).test(y, a, b)
+    >>> round(res.pvalue, 4), round(res.confidence_interval.low, 3)
+    (0.0067, 0.029)
     """
 
     name = "paired_t"
     _parameter_constraints: dict = {
-        "alternative": [_ALTERNATIVES],
+        "alternative": [_ALTERNATIVES_MARGIN],
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
+        "margin": [None, lazy.Interval(Real, 0, None, closed="neither")],
     }
 
-    def __init__(self, *, alternative="two-sided", confidence_level=0.95):
+    def __init__(self, *, alternative="two-sided", confidence_level=0.95, margin=None):
         self.alternative = alternative
         self.confidence_level = confidence_level
+        self.margin = margin
 
     def evaluate(self, data, random_state):
         """The t-test and interval of the mean per-item difference.
@@ -188,9 +218,11 @@ class PairedTTest(SignificanceTest):
                 "or there is a single item, so t is undefined; the p-value is the exact sign "
                 "test's and there is no interval."
             )
-            return TestOutcome(pvalue=sign_test_pvalue(n_pos, n_neg, self.alternative),
+            return TestOutcome(pvalue=self._zero_variance_pvalue(diff, w),
                                confidence_interval=(math.nan, math.nan),
                                details={"df": n - 1})
+        if self.alternative in MARGIN_ALTERNATIVES:
+            return self._evaluate_margin(data, diff, w)
         t, pvalue, (low, high), df, _, _ = paired_t(diff, w, self.alternative,
                                                     float(self.confidence_level))
         if not data.metric.greater_is_better:  # the interval is of the raw delta
@@ -198,3 +230,34 @@ class PairedTTest(SignificanceTest):
         return TestOutcome(pvalue=pvalue, statistic=t, confidence_interval=(low, high),
                            confidence_level=self.confidence_level,
                            details={"df": df})
+
+    def _zero_variance_pvalue(self, diff, w):
+        """The exact sign test's p when t is undefined (at the shifted nulls with a margin)."""
+        if self.alternative not in MARGIN_ALTERNATIVES:
+            n_pos, n_neg = int(w[diff > 0].sum()), int(w[diff < 0].sum())
+            return sign_test_pvalue(n_pos, n_neg, self.alternative)
+        m = float(self.margin)
+        p_lower = sign_test_pvalue(int(w[diff + m > 0].sum()), int(w[diff + m < 0].sum()),
+                                   "greater")
+        if self.alternative == "non-inferiority":
+            return p_lower
+        p_upper = sign_test_pvalue(int(w[diff - m > 0].sum()), int(w[diff - m < 0].sum()),
+                                   "less")
+        return max(p_lower, p_upper)
+
+    def _evaluate_margin(self, data, diff, w):
+        """Non-inferiority or equivalence (TOST) with the paired t statistic."""
+        level = float(self.confidence_level)
+        t, _, _, df, mean, sd = paired_t(diff, w, "two-sided", level)
+        se = sd / math.sqrt(float(w.sum()))
+        pvalue, (low, high), p_lower, p_upper = margin_location_test(
+            mean, se, self.alternative, float(self.margin), level, df=df)
+        details = {"df": df, "pvalue_lower": p_lower}
+        if self.alternative == "equivalence":
+            details["pvalue_upper"] = p_upper
+        equivalence = self.alternative == "equivalence"
+        return TestOutcome(
+            pvalue=pvalue, statistic=t,
+            confidence_interval=_to_raw(low, high, data.metric.greater_is_better),
+            confidence_level=2 * level - 1 if equivalence else level,
+            margin=float(self.margin), details=details)
