@@ -13,6 +13,7 @@ from ._version import __version__
 # public name -> module (relative to this package) that defines it
 _LAZY = {
     "metrics": ".metrics",
+    "cv": ".cv",
     "DegenerateDistributionWarning": ".exceptions",
     "ProbabilityRoundingWarning": ".exceptions",
     "SmallSampleWarning": ".exceptions",
@@ -76,6 +77,7 @@ __all__ = [
     "get_scorer",
     "get_scorer_names",
     "metrics",
+    "cv",
     "register_metric",
 ]
 
@@ -87,7 +89,7 @@ def __getattr__(name):
     import importlib
 
     module = importlib.import_module(module_name, __name__)
-    value = module if name == "metrics" else getattr(module, name)
+    value = module if name in ("metrics", "cv") else getattr(module, name)
     globals()[name] = value  # later accesses do not come here
     return value
 
