@@ -61,7 +61,10 @@ class PairedPermutation(SignificanceTest):
     n_resamples : int, default=10_000
         Monte Carlo permutations B (>= 1).
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        ``"greater"``: B better than A (oriented).
+        ``"greater"``: B better than A (oriented). ``"non-inferiority"`` and
+        ``"equivalence"`` need an interval of the difference, which this
+        test does not give (``ValueError`` naming
+        :class:`~sigtest.BCaInterval`; see ``docs/equivalence.md``).
     exact : {"auto", True, False}, default="auto"
         ``"auto"``: enumerate when it is estimated to be cheaper than the
         Monte Carlo run of ``n_resamples`` permutations, or to take less than

@@ -95,7 +95,10 @@ class SignTest(SignificanceTest):
     Parameters
     ----------
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        ``"greater"``: B better than A (oriented).
+        ``"greater"``: B better than A (oriented). ``"non-inferiority"`` and
+        ``"equivalence"`` need an interval of the difference, which this
+        test does not give (``ValueError`` naming
+        :class:`~sigtest.BCaInterval`; see ``docs/equivalence.md``).
 
     Warns
     -----

@@ -51,7 +51,10 @@ class WilcoxonSignedRank(SignificanceTest):
         dropped (``"pratt"``, Pratt 1959), or ranked and split half to each
         sign (``"zsplit"``). As :func:`scipy.stats.wilcoxon`.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        ``"greater"``: B better than A (oriented).
+        ``"greater"``: B better than A (oriented). ``"non-inferiority"`` and
+        ``"equivalence"`` need an interval of the difference, which this
+        test does not give (``ValueError`` naming
+        :class:`~sigtest.BCaInterval`; see ``docs/equivalence.md``).
     method : {"auto", "exact", "asymptotic"}, default="auto"
         Null distribution, as :func:`scipy.stats.wilcoxon`.
 

@@ -245,6 +245,56 @@ def test_bca_identical_systems_are_never_shown():
     assert all(math.isnan(x) for x in res.confidence_interval)
 
 
+def test_ci_of_a_margin_result_is_the_plain_bootstrap_interval():
+    """ci() recomputes the two-sided interval; it is not widened towards 0 as for
+    a two-sided result, since the p-value is one of the margins."""
+    y, a, b = _table_data(400, 0, 3, 97, seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = BCaInterval(n_resamples=1999, random_state=0, alternative="non-inferiority",
+                          margin=0.01).test(y, a, b)
+        plain = BCaInterval(n_resamples=1999, random_state=0, confidence_level=0.9,
+                            method="bca").test(y, a, b)
+        ci = res.ci(0.9)
+        raw = bootstrap_interval(plain.null_distribution, plain.delta, 0.9, "bca",
+                                 plain.acceleration)
+    assert tuple(ci) == tuple(raw)
+    assert ci.low > 0  # the plain interval excludes 0; the floored two-sided one did not
+    assert plain.confidence_interval.low == 0.0
+
+
+@pytest.mark.parametrize("alternative", ALTS)
+def test_clustered_margin_tests(alternative):
+    """groups=: BCa resamples clusters (p and interval agree); PairedTTest is the
+    naive TOST on per-cluster accuracy differences."""
+    rng = np.random.default_rng(8)
+    n, size = 600, 5
+    groups = np.arange(n) // size
+    skill = np.repeat(rng.normal(0, 0.7, n // size), size)
+    y = rng.integers(0, 2, n)
+    a = np.where(rng.random(n) < ndtr(0.9 + skill), y, 1 - y)
+    b = np.where(rng.random(n) < ndtr(0.85 + skill), y, 1 - y)
+    for margin in (0.02, 0.05, 0.1):
+        res = BCaInterval(n_resamples=999, random_state=0, alternative=alternative,
+                          margin=margin).test(y, a, b, groups=groups)
+        assert res.n_groups == n // size
+        assert (res.pvalue <= 0.05) == _shown(res, alternative, margin, True)
+        d = (np.bincount(groups, (b == y)) - np.bincount(groups, (a == y))) / size
+        p_lower, p_upper, (lo, hi) = _naive_tost(d, margin, 0.05)
+        t = PairedTTest(alternative=alternative, margin=margin).test(y, a, b, groups=groups)
+        want = p_lower if alternative == "non-inferiority" else max(p_lower, p_upper)
+        assert t.pvalue == pytest.approx(want, rel=1e-9)
+        assert t.confidence_interval.low == pytest.approx(lo, rel=1e-9)
+
+
+def test_margin_results_do_not_depend_on_n_jobs():
+    y, a, b = _accuracy_data(n=300)
+    res = [BCaInterval(n_resamples=999, random_state=3, alternative="equivalence",
+                       margin=0.05, n_jobs=k).test(y, a, b) for k in (1, 2)]
+    assert res[0].pvalue == res[1].pvalue
+    assert tuple(res[0].confidence_interval) == tuple(res[1].confidence_interval)
+
+
 # ------------------------------------------------------------ PairedTTest
 def _naive_tost(d, margin, alpha):
     """TOST on differences d (oriented) with scipy.stats.t, written out."""
