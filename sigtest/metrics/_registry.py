@@ -46,7 +46,7 @@ take (``sample_weight``, ``zero_division``, a fixed ``kwargs`` entry) is a
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
@@ -162,6 +162,12 @@ class Metric:
                     f"argument(s) {bad}."
                 )
         object.__setattr__(self, "kwargs", MappingProxyType(dict(self.kwargs)))
+
+    def __reduce__(self):
+        # the read-only kwargs view cannot be pickled: rebuild from a plain dict
+        values = {f.name: getattr(self, f.name) for f in fields(self) if f.init}
+        values["kwargs"] = dict(self.kwargs)
+        return (_rebuild_metric, (values,))
 
     @property
     def has_statistics(self) -> bool:
@@ -497,3 +503,8 @@ def weighted_column_sums(stats, sample_weight=None):
     if not np.all(np.isfinite(w)) or np.any(w < 0):
         raise ValueError("The 'sample_weight' parameter must be finite and non-negative.")
     return w @ stats
+
+
+def _rebuild_metric(values):
+    """Unpickle a :class:`Metric` (see ``Metric.__reduce__``)."""
+    return Metric(**values)
