@@ -203,7 +203,14 @@ class SignificanceTest(ParamsMixin, ABC):
     * ``n_jobs``: None, an int ``>= 1`` or ``<= -1``;
     * ``alternative``: ``"two-sided"``, ``"greater"`` or ``"less"``;
     * ``confidence_level``: a real in ``(0, 1)``;
-    * ``n_resamples``: an int ``>= 1``.
+    * ``n_resamples``: an int ``>= 1``;
+    * ``alternative="non-inferiority"`` or ``"equivalence"`` (tests of the
+      difference against a margin, inverting the test's interval; see
+      :class:`~sigtest.BCaInterval` and ``docs/equivalence.md``): only for a
+      test with a ``margin`` parameter (else ``ValueError`` naming
+      ``alternative``), which must then be a positive real, with a
+      ``confidence_level`` above 0.5; a ``margin`` with another
+      alternative is refused.
 
     Parallelism: a parameter ``n_jobs`` (``None``: numba's parallel kernels
     with numba's thread count; ``1``: serial kernels, as ``compare`` asks for
