@@ -95,8 +95,8 @@ class PairedTTest(SignificanceTest):
         Equivalence: TOST (Schuirmann 1987), :math:`p = \max` of the two
         one-sided p-values, with the two-sided :math:`1 - 2\alpha` interval;
         as statsmodels' ``ttost_paired``. ``p <= alpha`` exactly when the
-        bound is beyond the margin. With zero variance, the exact sign
-        test of the differences shifted by the margin. See
+        bound is beyond the margin. With zero variance (t undefined) ``p =
+        1``: nothing is shown without an estimate of the spread. See
         ``docs/equivalence.md``.
 
     Warns
@@ -215,8 +215,12 @@ class PairedTTest(SignificanceTest):
             warn_outside(
                 "PairedTTest: the per-item differences have zero variance (every one equal, "
                 f"here {n_pos} positive and {n_neg} negative of {n}; e.g. identical systems) "
-                "or there is a single item, so t is undefined; the p-value is the exact sign "
-                "test's and there is no interval."
+                "or there is a single item, so t is undefined; "
+                + ("non-inferiority or equivalence cannot be shown without an estimate of "
+                   "the spread: p = 1"
+                   if self.alternative in MARGIN_ALTERNATIVES else
+                   "the p-value is the exact sign test's")
+                + " and there is no interval."
             )
             return TestOutcome(pvalue=self._zero_variance_pvalue(diff, w),
                                confidence_interval=(math.nan, math.nan),
@@ -232,18 +236,21 @@ class PairedTTest(SignificanceTest):
                            details={"df": df})
 
     def _zero_variance_pvalue(self, diff, w):
-        """The exact sign test's p when t is undefined (at the shifted nulls with a margin)."""
-        if self.alternative not in MARGIN_ALTERNATIVES:
-            n_pos, n_neg = int(w[diff > 0].sum()), int(w[diff < 0].sum())
-            return sign_test_pvalue(n_pos, n_neg, self.alternative)
-        m = float(self.margin)
-        p_lower = sign_test_pvalue(int(w[diff + m > 0].sum()), int(w[diff + m < 0].sum()),
-                                   "greater")
-        if self.alternative == "non-inferiority":
-            return p_lower
-        p_upper = sign_test_pvalue(int(w[diff - m > 0].sum()), int(w[diff - m < 0].sum()),
-                                   "less")
-        return max(p_lower, p_upper)
+        """p when t is undefined: the exact sign test's; 1 with a margin.
+
+        With a margin the sign test at the shifted null would be a test of
+        the median, not of the mean, and would show non-inferiority for 12
+        identical predictions at ``p = 2**-12``, where for 0/1 accuracy
+        the probability of 12 concordant items at the boundary (discordance
+        rate at least the margin :math:`m`) is :math:`(1 - m)^{12}` (.54 for
+        :math:`m = .05`). Without a spread there is no evidence about the
+        mean difference: ``p = 1`` (``McNemar`` handles accuracy with no
+        discordant item through Newcombe's interval).
+        """
+        if self.alternative in MARGIN_ALTERNATIVES:
+            return 1.0
+        n_pos, n_neg = int(w[diff > 0].sum()), int(w[diff < 0].sum())
+        return sign_test_pvalue(n_pos, n_neg, self.alternative)
 
     def _evaluate_margin(self, data, diff, w):
         """Non-inferiority or equivalence (TOST) with the paired t statistic."""

@@ -21,6 +21,7 @@ from scipy.special import ndtr, ndtri
 
 from sigtest import (
     BCaInterval,
+    BergKirkpatrickBootstrap,
     DegenerateDistributionWarning,
     McNemar,
     PairedPermutation,
@@ -349,13 +350,17 @@ def test_paired_t_loss_matches_naive_oriented_differences():
         assert tuple(eq.confidence_interval) == pytest.approx((-hi, -lo), rel=1e-8)
 
 
-def test_paired_t_zero_variance_uses_the_shifted_sign_test():
+@pytest.mark.parametrize("alternative", ALTS)
+def test_paired_t_zero_variance_shows_nothing(alternative):
+    """Identical systems on 12 items: t is undefined; a sign test at the shifted null
+    would give 2**-12, but 12 concordant 0/1 items have probability (1 - .05)**12 =
+    .54 at the boundary. p = 1 with a warning."""
     y, a, _ = _accuracy_data(n=12)
-    with pytest.warns(DegenerateDistributionWarning):
-        res = PairedTTest(alternative="non-inferiority", margin=0.05).test(y, a, a)
-    # every difference is 0 > -0.05: the exact sign test of 12 items, all one way
-    assert res.pvalue == pytest.approx(2.0 ** -12)
+    with pytest.warns(DegenerateDistributionWarning, match="p = 1"):
+        res = PairedTTest(alternative=alternative, margin=0.05).test(y, a, a)
+    assert res.pvalue == 1.0
     assert all(math.isnan(x) for x in res.confidence_interval)
+    assert "not shown" in str(res)
 
 
 # ------------------------------------------------------------ McNemar
@@ -483,7 +488,8 @@ def test_margin_rules(cls):
         cls(alternative="equivalence", margin=0.1, confidence_level=0.5).test(y, a, b)
 
 
-@pytest.mark.parametrize("cls", [SignTest, WilcoxonSignedRank, PairedPermutation])
+@pytest.mark.parametrize("cls", [SignTest, WilcoxonSignedRank, PairedPermutation,
+                                 BergKirkpatrickBootstrap])
 @pytest.mark.parametrize("alternative", ALTS)
 def test_tests_without_interval_refuse_margin_alternatives(cls, alternative):
     y, a, b = _accuracy_data(n=60)
