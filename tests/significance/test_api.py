@@ -68,8 +68,8 @@ def test_defaults_match_issue():
         n_resamples=10_000, sample_size=1.0, alternative="greater", random_state=None,
         n_jobs=None)
     assert BCaInterval().get_params() == dict(
-        confidence_level=0.95, n_resamples=10_000, method="bca", random_state=None,
-        n_jobs=None)
+        confidence_level=0.95, n_resamples=10_000, method="bca", alternative="two-sided",
+        margin=None, random_state=None, n_jobs=None)
     assert PairedPermutation().get_params() == dict(
         n_resamples=10_000, alternative="two-sided", exact="auto", mid_p=False,
         random_state=None, n_jobs=None)
