@@ -4,9 +4,11 @@ Store layout (a directory)::
 
     manifest.json        gold ids and labels (and cluster / stratum ids),
                          systems, runs (ids, file, shape)
+    manifest.json.bak    the previous manifest (see "Recovery" below)
     runs/s000_r0.npy     predictions of system 0, run 0 (no pickle)
     results.tsv          tidy table of the last run() (tab separated)
-    outcomes.json        parameters, versions, seed, records, summary, letters
+    outcomes.json        parameters, versions, seed, records, summary, letters,
+                         and the sha256 of results.tsv (``outputs``)
 
 Cluster (``groups``) and stratum (``strata``) ids are item annotations like
 the gold labels: given with a feed for its ``ids``, stored in the manifest's
@@ -15,23 +17,69 @@ later feeds share, and passed to :func:`sigtest.compare` by ``run``. A
 manifest holding them has format version 2 (older sigtest versions, which
 would ignore them, refuse it); one without them stays version 1.
 
-Every file is written to a temporary file and moved into place with
-``os.replace`` (:func:`atomic_write`), and ``feed`` and ``remove`` re-read
-the manifest under a lock file, so a crash never leaves a half-written
-manifest and several processes of one pipeline may feed the same store. A
-feed is checked against the stored gold and runs (kind, dtype, number of
-columns, ids) before anything is written, so a store never holds a run it
-cannot test. :class:`ExperimentStore` holds all of this (files, manifest,
-lock, atomic writes, feed validation); :class:`sigtest.experiment.Experiment`
-is the thin public object that tests what it holds.
+Writes. Every file is written to a temporary file, flushed to disk and moved
+into place with ``os.replace`` (:func:`atomic_write`); ``feed``, ``remove``
+and the publication of ``run``'s outputs happen under the store's lock, so
+several processes of one pipeline may feed the same store. A feed is checked
+against the stored gold and runs (kind, dtype, number of columns, ids)
+before anything is written, so a store never holds a run it cannot test.
+
+Lock. ``.manifest.lock`` is locked with ``fcntl.flock`` (POSIX), a lock the
+operating system releases when its holder dies, so a writer killed by
+SIGKILL or SIGTERM never blocks the next one; a live holder makes others
+wait up to ``timeout`` seconds (then ``RuntimeError``). The holder deletes
+the file when it is done (a waiter that locked the deleted file notices
+and locks the new one). On Windows ``msvcrt.locking`` locks the file
+instead (also released by the system when the process ends); there the
+empty file stays.
+
+Publication of a run. ``results.tsv`` and ``outcomes.json`` are one unit:
+both are first written to temporary files, then a commit record
+``.outputs.commit`` (their names and sha256) is written atomically, then
+both are moved into place and the record deleted. A process killed before
+the record exists leaves the previous outputs untouched (its temporary
+files are deleted on the next open); one killed after is completed on the
+next open or read (roll forward). ``outcomes.json`` records the sha256 of
+``results.tsv``, so a truncated, edited or mismatched table is an error,
+never a garbled row.
+
+Hostile or damaged files. Every path taken from the manifest is checked: a
+system key must look like ``s000`` and a run file must be a plain
+``runs/<name>.npy`` (no folder, no ``..``), else the manifest is reported
+as corrupt (``ValueError`` naming the file and the key) and nothing is
+read or written; so is a manifest that is not valid JSON or lacks a key.
+A prediction file that is missing, not a ``.npy`` array (e.g. an ``.npz``
+archive), truncated, or of another shape than its ids is a ``ValueError``
+naming the file.
+
+Hygiene. On open (:meth:`ExperimentStore.open`, called by
+``Experiment.load``) and whenever the lock is taken, the temporary files
+that killed writers left (``.<name>.<random>.tmp`` of the store's own file
+names) are deleted, and so, under the lock with a valid manifest, are
+prediction files with the store's naming (``runs/s<key>_r<run>[-<hex>].npy``)
+that the manifest does not reference. No other file is ever deleted.
+
+Recovery. Before each replacement of ``manifest.json`` the previous one is
+kept as ``manifest.json.bak``. A corrupt (e.g. truncated) or missing
+manifest is never repaired silently: reading it raises a ``ValueError``
+that says so, and :meth:`ExperimentStore.recover`
+(``Experiment.recover()``) puts the backup back, keeping the damaged file
+as ``manifest.json.corrupt`` and dropping (with a warning) the runs whose
+prediction files are gone. The last feed or remove before the damage is
+lost.
 """
 
+import csv
 import datetime
+import errno
 import hashlib
+import io
 import json
 import math
 import os
+import re
 import tempfile
+import threading
 import time
 import uuid
 from contextlib import contextmanager
@@ -45,6 +93,13 @@ from ._engine.design import check_ids
 from .metrics._check_proba import check_proba
 from .utils import warn_external
 
+try:  # POSIX
+    import fcntl
+    msvcrt = None
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
+    import msvcrt
+
 __all__ = ["ExperimentStore", "atomic_write", "write_json", "finite"]
 
 _FORMAT = "sigtest.experiment"
@@ -56,10 +111,47 @@ _READABLE_VERSIONS = (_FORMAT_VERSION, _DESIGN_FORMAT_VERSION)
 DESIGN_KEYS = ("groups", "strata")
 _TEXT_COLUMNS = ("system_a", "system_b", "metric", "test", "alternative")
 
+_LOCK = ".manifest.lock"
+_BACKUP = "manifest.json.bak"
+_CORRUPT = "manifest.json.corrupt"
+_COMMIT = ".outputs.commit"
+_OUTPUTS = ("results.tsv", "outcomes.json")
+#: A system key (``s000``): the stem of its run files.
+_KEY = re.compile(r"s[0-9]{3,}")
+#: A run file as the manifest may name it: a plain file in ``runs/``.
+_RUN_FILE = re.compile(r"runs/[A-Za-z0-9_][A-Za-z0-9_.-]*\.npy")
+#: Names of the prediction files that ``feed`` creates.
+_STORE_NPY = re.compile(r"s[0-9]{3,}_r[0-9]+(-[0-9a-f]{8})?\.npy")
+#: Temporary files of the store's own writes (``atomic_write``, the backup link).
+_STORE_TMP = re.compile(r"\.(manifest\.json(\.bak)?|results\.tsv|outcomes\.json|"
+                        r"\.?outputs\.commit|s[0-9]{3,}_r[0-9]+(-[0-9a-f]{8})?\.npy)"
+                        r"\.[A-Za-z0-9_]+\.tmp")
+_STAGED = re.compile(r"\.(results\.tsv|outcomes\.json)\.[A-Za-z0-9_]+\.tmp")
+
+
+class CorruptStoreError(ValueError):
+    """A file of the store is damaged or was edited into something invalid."""
+
 
 # -------------------------------------------------------------- file helpers
-def atomic_write(path, write):
-    """Call ``write(file)`` on a temporary file next to ``path``, then replace ``path``."""
+def _fsync_dir(path):
+    """Flush a directory entry change (a rename) to disk; a no-op where unsupported."""
+    if os.name != "posix":  # pragma: no cover - Windows cannot open a directory
+        return
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # pragma: no cover
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - e.g. some network file systems
+        pass
+    finally:
+        os.close(fd)
+
+
+def _stage(path, write):
+    """Write ``write(file)`` to a flushed temporary file next to ``path``; return its path."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -67,10 +159,20 @@ def atomic_write(path, write):
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        raise
+    return Path(tmp)
+
+
+def atomic_write(path, write):
+    """Call ``write(file)`` on a temporary file next to ``path``, then replace ``path``."""
+    tmp = _stage(path, write)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
         raise
 
 
@@ -88,6 +190,10 @@ def _jsonable(value):
     return repr(value)
 
 
+def _sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
 def finite(obj):
     """Replace NaN/inf by None, recursively, so the JSON is strict."""
     if isinstance(obj, float) and not math.isfinite(obj):
@@ -99,6 +205,105 @@ def finite(obj):
     if isinstance(obj, np.generic):
         return finite(obj.item())
     return obj
+
+
+def _try_lock(fd):
+    """Take the exclusive lock of ``fd`` without waiting; False if another holds it."""
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        else:  # pragma: no cover - Windows
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    except OSError as exc:
+        if exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES,
+                         getattr(errno, "EDEADLK", errno.EAGAIN)):
+            return False
+        raise
+    return True
+
+
+# ------------------------------------------------------------ manifest check
+def _check_manifest(manifest, path):
+    """Raise :class:`CorruptStoreError` (naming ``path`` and the key) unless well formed.
+
+    Checks the structure that the store relies on: types, lengths (one
+    label, cluster and stratum id per gold id; one id per row of a run),
+    unique gold ids, and every path taken from the manifest (system keys,
+    run files) lying inside the store.
+    """
+    def bad(key, problem):
+        raise CorruptStoreError(f"The store manifest {str(path)!r} is corrupt: {key} {problem}.")
+
+    if not isinstance(manifest, dict):
+        bad("its content", "is not a JSON object")
+    if manifest.get("format") != _FORMAT \
+            or manifest.get("format_version") not in _READABLE_VERSIONS:
+        raise ValueError(f"{str(path)!r} is not a sigtest experiment manifest of version "
+                         f"{' or '.join(map(str, _READABLE_VERSIONS))}.")
+    for key in ("gold", "systems"):
+        if key not in manifest:
+            bad(f"the key {key!r}", "is missing")
+    gold = manifest["gold"]
+    if gold is not None:
+        if not isinstance(gold, dict):
+            bad("'gold'", "is not an object")
+        ids = gold.get("ids")
+        if not isinstance(ids, list) or not ids:
+            bad("gold['ids']", "is not a non-empty list")
+        if not (all(type(i) is int for i in ids) or all(type(i) is str for i in ids)):
+            bad("gold['ids']", "holds values that are not all integers or all strings")
+        if len(set(ids)) != len(ids):
+            bad("gold['ids']", "holds duplicate ids")
+        y_true = gold.get("y_true")
+        if not isinstance(y_true, list) or len(y_true) != len(ids):
+            bad("gold['y_true']", f"is not a list of {len(ids)} labels (one per gold id)")
+        try:
+            arr = np.asarray(y_true)
+        except ValueError:
+            arr = np.asarray([object()])
+        if arr.ndim not in (1, 2) or arr.dtype.kind not in "biufU":
+            bad("gold['y_true']", "does not hold labels (numbers or strings) or rows of "
+                "probabilities of equal length")
+        for key in DESIGN_KEYS:
+            values = gold.get(key)
+            if values is not None and (not isinstance(values, list) or len(values) > len(ids)):
+                bad(f"gold[{key!r}]", f"is not a list of at most {len(ids)} ids")
+    systems = manifest["systems"]
+    if not isinstance(systems, dict):
+        bad("'systems'", "is not an object")
+    keys = set()
+    for name, entry in systems.items():
+        where = f"systems[{name!r}]"
+        if not isinstance(entry, dict):
+            bad(where, "is not an object")
+        key = entry.get("key")
+        if not isinstance(key, str) or not _KEY.fullmatch(key):
+            bad(f"{where}['key']", f"is {key!r}, not a store key like 's000' (the stem of "
+                "its run files, which must stay inside the store)")
+        if key in keys:
+            bad(f"{where}['key']", f"{key!r} is the key of another system too")
+        keys.add(key)
+        runs = entry.get("runs")
+        if not isinstance(runs, dict):
+            bad(f"{where}['runs']", "is not an object")
+        for number, run in runs.items():
+            at = f"{where}['runs'][{number!r}]"
+            if not re.fullmatch(r"[0-9]+", number):
+                bad(at, "is not a run number")
+            if not isinstance(run, dict):
+                bad(at, "is not an object")
+            file = run.get("file")
+            if not isinstance(file, str) or not _RUN_FILE.fullmatch(file):
+                bad(f"{at}['file']", f"is {file!r}, not a file of the store's runs/ folder "
+                    "(runs/<name>.npy: no other folder, no '..')")
+            ids, shape = run.get("ids"), run.get("shape")
+            if not isinstance(ids, list):
+                bad(f"{at}['ids']", "is not a list")
+            if not isinstance(shape, list) or len(shape) not in (1, 2) \
+                    or not all(type(d) is int and d >= 0 for d in shape):
+                bad(f"{at}['shape']", f"is {shape!r}, not the shape of a 1-D or 2-D array")
+            if shape[0] != len(ids):
+                bad(f"{at}['ids']", f"holds {len(ids)} ids but the run's shape is {shape}")
 
 
 # ------------------------------------------------------------ input checking
@@ -178,6 +383,8 @@ class ExperimentStore:
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"The 'path' parameter must be a str or path; got {path!r}.")
         self.path = Path(path)
+        self._thread_lock = threading.RLock()
+        self._depth = 0
 
     def exists(self):
         """Whether ``path`` holds a manifest."""
@@ -188,40 +395,277 @@ class ExperimentStore:
         """Path of ``manifest.json``."""
         return self.path / "manifest.json"
 
-    def read(self):
-        """The manifest (an empty one when nothing was fed yet)."""
-        if not self.manifest_path.is_file():
-            return {"format": _FORMAT, "format_version": _FORMAT_VERSION, "gold": None,
-                    "systems": {}}
-        manifest = json.loads(self.manifest_path.read_text(encoding="utf-8"))
-        if manifest.get("format") != _FORMAT \
-                or manifest.get("format_version") not in _READABLE_VERSIONS:
-            raise ValueError(f"{str(self.manifest_path)!r} is not a sigtest experiment "
-                             f"manifest of version {' or '.join(map(str, _READABLE_VERSIONS))}.")
+    @staticmethod
+    def _parse(raw, path):
+        """The manifest in the bytes ``raw`` of ``path``, checked (:func:`_check_manifest`)."""
+        try:
+            manifest = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CorruptStoreError(
+                f"The store manifest {str(path)!r} is corrupt: it is not valid JSON "
+                f"(truncated or damaged? {exc}).") from None
+        _check_manifest(manifest, path)
         return manifest
 
+    def _recover_hint(self):
+        bak = self.path / _BACKUP
+        if bak.is_file():
+            return (f" The previous manifest is kept in {str(bak)!r}: "
+                    f"Experiment({str(self.path)!r}).recover() restores it (the last feed "
+                    "or remove before the damage is lost).")
+        return " No backup manifest (manifest.json.bak) exists."
+
+    def read(self):
+        """The manifest (an empty one when nothing was fed yet).
+
+        Raises
+        ------
+        ValueError
+            The manifest is corrupt (not JSON, a key missing or of the wrong
+            type, a path outside the store), missing while its backup
+            exists, or of another format; the message names the file and
+            says how to recover.
+        """
+        try:
+            raw = self.manifest_path.read_bytes()
+        except FileNotFoundError:
+            if (self.path / _BACKUP).is_file():
+                raise CorruptStoreError(
+                    f"The store manifest {str(self.manifest_path)!r} is missing."
+                    + self._recover_hint()) from None
+            return {"format": _FORMAT, "format_version": _FORMAT_VERSION, "gold": None,
+                    "systems": {}}
+        try:
+            return self._parse(raw, self.manifest_path)
+        except CorruptStoreError as exc:
+            raise CorruptStoreError(str(exc) + self._recover_hint()) from None
+
+    # --------------------------------------------------------------- locking
     @contextmanager
     def lock(self, timeout=60.0):
-        """Exclusive lock file so that feeds from several processes do not race."""
-        self.path.mkdir(parents=True, exist_ok=True)
-        lock = self.path / ".manifest.lock"
-        start = time.monotonic()
-        while True:
-            try:
-                fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-                break
-            except FileExistsError:
-                if time.monotonic() - start > timeout:
-                    raise RuntimeError(
-                        f"Could not lock {str(lock)!r} within {timeout} s; if no other "
-                        "process is feeding this store, delete the file.") from None
-                time.sleep(0.05)
-        try:
-            os.close(fd)
-            yield
-        finally:
-            os.unlink(lock)
+        """Hold the store's exclusive lock (reentrant within this object).
 
+        The lock is ``fcntl.flock`` on ``.manifest.lock`` (``msvcrt.locking``
+        on Windows): the operating system releases it when its holder dies,
+        so a killed writer never blocks the next one. Taking it also
+        completes an interrupted publication of ``run``'s outputs and
+        deletes the temporary files of killed writers.
+
+        Parameters
+        ----------
+        timeout : float, default=60.0
+            Seconds to wait for a live holder before ``RuntimeError``.
+        """
+        with self._thread_lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self.path.mkdir(parents=True, exist_ok=True)
+            fd = self._acquire(timeout)
+            self._depth = 1
+            try:
+                self._finish_publication()
+                self._sweep_tmp()
+                yield
+            finally:
+                self._depth = 0
+                self._release(fd)
+
+    def _acquire(self, timeout):
+        lock = self.path / _LOCK
+        start = time.monotonic()
+        delay = 0.002
+        while True:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+            try:
+                locked = _try_lock(fd)
+                if locked and fcntl is not None:
+                    # the holder we waited for deletes the file before it unlocks it:
+                    # then we hold the lock of a deleted file; lock the new one instead
+                    try:
+                        current = os.stat(lock)
+                    except FileNotFoundError:
+                        locked = None
+                    else:
+                        mine = os.fstat(fd)
+                        if (mine.st_ino, mine.st_dev) != (current.st_ino, current.st_dev):
+                            locked = None
+            except BaseException:
+                os.close(fd)
+                raise
+            if locked:
+                return fd
+            os.close(fd)
+            if locked is None:
+                continue
+            if time.monotonic() - start > timeout:
+                raise RuntimeError(
+                    f"Could not lock {str(lock)!r} within {timeout} s: another live process "
+                    "is feeding or running this store (the lock of a process that died is "
+                    "released by the operating system).")
+            time.sleep(delay)
+            delay = min(2 * delay, 0.05)
+
+    def _release(self, fd):
+        try:
+            if fcntl is not None:
+                # delete while still holding it: a waiter then sees that it locked a
+                # deleted file and retries, so two holders can never coexist
+                try:
+                    os.unlink(self.path / _LOCK)
+                except FileNotFoundError:  # pragma: no cover - removed by hand
+                    pass
+            else:  # pragma: no cover - Windows
+                os.lseek(fd, 0, os.SEEK_SET)
+                msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        finally:
+            os.close(fd)
+
+    # -------------------------------------------------------------- hygiene
+    def _sweep_tmp(self):
+        """Delete the temporary files of the store's own writes (call under the lock)."""
+        for folder in (self.path, self.path / "runs"):
+            try:
+                names = os.listdir(folder)
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            for name in names:
+                if _STORE_TMP.fullmatch(name):
+                    (folder / name).unlink(missing_ok=True)
+
+    def _sweep_runs(self, manifest):
+        """Delete prediction files of the store's naming that ``manifest`` does not reference.
+
+        Only under the lock and with a manifest read from disk: a killed
+        feed leaves its new file (written before the manifest) or a
+        replaced run's old file (deleted after it).
+        """
+        if not self.manifest_path.is_file():
+            return
+        try:
+            names = os.listdir(self.path / "runs")
+        except (FileNotFoundError, NotADirectoryError):
+            return
+        used = {run["file"] for entry in manifest["systems"].values()
+                for run in entry["runs"].values()}
+        for name in names:
+            if _STORE_NPY.fullmatch(name) and f"runs/{name}" not in used:
+                (self.path / "runs" / name).unlink(missing_ok=True)
+
+    def _leftovers(self, manifest):
+        """Whether killed writers left something that :meth:`open` would tidy."""
+        used = {run["file"] for entry in manifest["systems"].values()
+                for run in entry["runs"].values()}
+        for folder, prefix in ((self.path, ""), (self.path / "runs", "runs/")):
+            try:
+                names = os.listdir(folder)
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            for name in names:
+                if _STORE_TMP.fullmatch(name) or name == _COMMIT or (
+                        prefix and _STORE_NPY.fullmatch(name) and prefix + name not in used):
+                    return True
+        return False
+
+    def open(self):
+        """Read and check the manifest, and tidy what killed writers left.
+
+        Completes an interrupted publication of ``run``'s outputs, deletes
+        the store's temporary files and its unreferenced prediction files
+        (under the lock; skipped when the store is not writable).
+
+        Returns
+        -------
+        manifest : dict
+            The manifest.
+        """
+        manifest = self.read()
+        if self.exists() and self._leftovers(manifest):
+            try:
+                with self.lock():
+                    manifest = self.read()
+                    self._sweep_runs(manifest)
+            except PermissionError:  # a read-only store is read as it is
+                pass
+            except OSError as exc:  # pragma: no cover - read-only file system
+                if exc.errno != errno.EROFS:
+                    raise
+        return manifest
+
+    def _write_manifest(self, manifest):
+        """Replace ``manifest.json``, keeping the one it replaces as ``manifest.json.bak``."""
+        keep = None
+        if self.manifest_path.is_file():
+            keep = self.path / f".{_BACKUP}.{uuid.uuid4().hex[:8]}.tmp"
+            try:  # the old file itself (its inode survives the replace), no copy
+                os.link(self.manifest_path, keep)
+            except OSError:  # pragma: no cover - no hard links on this file system
+                data = self.manifest_path.read_bytes()
+                keep = _stage(self.path / _BACKUP, lambda fh: fh.write(data))
+        try:
+            write_json(self.manifest_path, manifest, compact=True)  # ids on one line
+        except BaseException:
+            if keep is not None:
+                keep.unlink(missing_ok=True)
+            raise
+        if keep is not None:
+            os.replace(keep, self.path / _BACKUP)
+        _fsync_dir(self.path)
+
+    def recover(self):
+        """Put ``manifest.json.bak`` back when ``manifest.json`` is corrupt or missing.
+
+        Returns
+        -------
+        report : dict
+            ``restored`` (bool), ``dropped`` (``[system, run]`` pairs whose
+            prediction file was missing or damaged) and ``corrupt_copy``
+            (where the damaged manifest was kept, or None).
+        """
+        with self.lock():
+            try:
+                self.read()
+                return {"restored": False, "dropped": [], "corrupt_copy": None}
+            except CorruptStoreError as exc:
+                damage = str(exc)
+            bak = self.path / _BACKUP
+            try:
+                manifest = self._parse(bak.read_bytes(), bak)
+            except FileNotFoundError:
+                raise ValueError(f"{damage} It cannot be recovered: there is no backup "
+                                 f"{str(bak)!r}.") from None
+            except CorruptStoreError as exc:
+                raise ValueError(f"{damage} It cannot be recovered: the backup is damaged "
+                                 f"too ({exc}).") from None
+            dropped = []
+            for name, entry in list(manifest["systems"].items()):
+                for number, run in list(entry["runs"].items()):
+                    try:
+                        self._load_file(run, name, number, header_only=True)
+                    except ValueError:
+                        dropped.append([name, int(number)])
+                        del entry["runs"][number]
+                if not entry["runs"]:
+                    del manifest["systems"][name]
+            copy = None
+            if self.manifest_path.is_file():
+                copy = self.path / _CORRUPT
+                os.replace(self.manifest_path, copy)
+            write_json(self.manifest_path, manifest, compact=True)
+            _fsync_dir(self.path)
+            self._sweep_runs(manifest)
+        if dropped:
+            warn_external(f"Recovered {str(self.manifest_path)!r} from its backup without "
+                          f"the runs whose prediction file is missing or damaged: {dropped}.",
+                          UserWarning)
+        return {"restored": True, "dropped": dropped,
+                "corrupt_copy": None if copy is None else str(copy)}
+
+    # --------------------------------------------------------------- reading
     def systems(self):
         """Names of the systems fed so far, in order of first feed."""
         return list(self.read()["systems"])
@@ -261,7 +705,44 @@ class ExperimentStore:
     def load_run(self, system, run):
         """Return ``(ids, predictions)`` of one run, as fed."""
         entry = self._run_entry(self.read(), system, run)
-        return np.asarray(entry["ids"]), np.load(self.path / entry["file"], allow_pickle=False)
+        return np.asarray(entry["ids"]), self._load_file(entry, system, run)
+
+    def _load_file(self, entry, system, run, *, header_only=False):
+        """The predictions of one run, checked against the manifest (shape).
+
+        Raises
+        ------
+        ValueError
+            The file (named) is missing, not a ``.npy`` array (e.g. an
+            ``.npz`` archive or a pickle), truncated, or of another shape
+            than the manifest records for its ids.
+        """
+        path = self.path / entry["file"]  # checked by read(): inside runs/
+        what = f"The prediction file {str(path)!r} of run {run} of system {system!r}"
+        try:
+            with open(path, "rb") as fh:
+                magic = fh.read(6)
+                if magic != b"\x93NUMPY":
+                    kind = ("a .npz (zip) archive" if magic[:4] == b"PK\x03\x04"
+                            else "empty" if not magic else "not a .npy file")
+                    raise CorruptStoreError(f"{what} is {kind}, not a .npy array.")
+                fh.seek(0)
+                try:
+                    # header_only: mapped, not read (a truncated file cannot be mapped)
+                    arr = np.load(path if header_only else fh, allow_pickle=False,
+                                  mmap_mode="r" if header_only else None)
+                    shape = arr.shape
+                except (ValueError, EOFError, OSError, TypeError, SyntaxError) as exc:
+                    raise CorruptStoreError(f"{what} is truncated or damaged: cannot read it "
+                                            f"as a .npy array ({exc}).") from None
+        except FileNotFoundError:
+            raise CorruptStoreError(f"{what} is missing.") from None
+        if tuple(shape) != tuple(entry["shape"]):
+            raise CorruptStoreError(
+                f"{what} holds an array of shape {tuple(shape)} but the manifest records "
+                f"shape {tuple(entry['shape'])} for its {len(entry['ids'])} ids; the file is "
+                "truncated or was replaced.")
+        return arr
 
     def system(self, manifest, system):
         if system not in manifest["systems"]:
@@ -305,6 +786,7 @@ class ExperimentStore:
         try:
             with self.lock():
                 manifest = self.read()
+                self._sweep_runs(manifest)
                 self._check_against_store(manifest, system, preds, gold, item_ids, run)
                 n_gold = 0 if manifest["gold"] is None else len(manifest["gold"]["ids"])
                 self._merge_gold(manifest, item_ids, gold, system)
@@ -348,7 +830,7 @@ class ExperimentStore:
         if any(manifest["gold"].get(key) is not None for key in DESIGN_KEYS):
             manifest["format_version"] = _DESIGN_FORMAT_VERSION
         try:
-            write_json(self.manifest_path, manifest, compact=True)  # ids on one line
+            self._write_manifest(manifest)
         except BaseException:
             (self.path / file).unlink(missing_ok=True)
             raise
@@ -521,6 +1003,7 @@ class ExperimentStore:
             raise ValueError(f"No sigtest experiment at {str(self.path)!r} (no manifest.json).")
         with self.lock():
             manifest = self.read()
+            self._sweep_runs(manifest)
             entry = self.system(manifest, system)
             if run is None:
                 numbers = sorted(int(r) for r in entry["runs"])
@@ -532,7 +1015,7 @@ class ExperimentStore:
                 del entry["runs"][str(r)]
             if not entry["runs"]:
                 del manifest["systems"][system]
-            write_json(self.manifest_path, manifest, compact=True)
+            self._write_manifest(manifest)
             for file in files:
                 (self.path / file).unlink(missing_ok=True)
         return numbers
@@ -544,7 +1027,13 @@ class ExperimentStore:
         for name in names:
             for r, entry in manifest["systems"][name]["runs"].items():
                 covered = np.zeros(len(gold_ids), dtype=bool)
-                covered[gold_ids.get_indexer(entry["ids"])] = True  # feed checked: all >= 0
+                where = gold_ids.get_indexer(entry["ids"])
+                if (where < 0).any() or len(set(entry["ids"])) != len(entry["ids"]):
+                    raise CorruptStoreError(
+                        f"The store manifest {str(self.manifest_path)!r} is corrupt: "
+                        f"systems[{name!r}]['runs'][{r!r}]['ids'] holds ids without a gold "
+                        "label or duplicate ids." + self._recover_hint())
+                covered[where] = True
                 if not covered.all() and on_missing == "error":
                     miss = gold_ids[np.flatnonzero(~covered)[:5]].tolist()
                     raise ValueError(
@@ -571,7 +1060,7 @@ class ExperimentStore:
             preds[name] = []
             for r in run_numbers[name]:
                 entry = runs[str(r)]
-                values = np.load(self.path / entry["file"], allow_pickle=False)
+                values = self._load_file(entry, name, r)
                 preds[name].append(values[pd.Index(entry["ids"]).get_indexer(common)])
         return y, common, preds, run_numbers
 
@@ -611,29 +1100,166 @@ class ExperimentStore:
         digest = hashlib.sha256((self.path / file).read_bytes()).hexdigest()
         return {"file": file, "sha256": digest}
 
+    def _read_outputs(self):
+        """``(table bytes, outcomes)`` of the last run, checked to belong together.
+
+        Raises
+        ------
+        ValueError
+            Nothing published yet (names the missing file), ``outcomes.json``
+            is not valid JSON, or ``results.tsv`` does not match the sha256
+            that ``outcomes.json`` records for it (truncated, edited, or
+            from another run), or (stores without that record) is not a
+            complete table.
+        """
+        tsv, out = self.path / "results.tsv", self.path / "outcomes.json"
+        try:
+            table = tsv.read_bytes()
+        except FileNotFoundError:
+            table = None
+        try:
+            text = out.read_bytes()
+        except FileNotFoundError:
+            text = None
+        outcomes = None
+        if text is not None:
+            try:
+                outcomes = json.loads(text.decode("utf-8"))
+                if not isinstance(outcomes, dict):
+                    raise ValueError("not a JSON object")
+            except (UnicodeDecodeError, ValueError) as exc:
+                raise CorruptStoreError(
+                    f"{str(out)!r} is damaged (truncated? {exc}); call run() again to "
+                    "rewrite the results.") from None
+        record = (outcomes or {}).get("outputs", {}).get("results.tsv")
+        if table is not None and record is not None:
+            if _sha256(table) != record.get("sha256"):
+                raise CorruptStoreError(
+                    f"{str(tsv)!r} does not match the run recorded in {str(out)!r} (its "
+                    f"sha256 differs: {len(table)} bytes, {record.get('bytes')} expected; "
+                    "truncated, edited or from another run); call run() again.")
+        elif table is not None:  # written before outcomes.json recorded its digest
+            _check_table(table, tsv)
+        elif record is not None:
+            raise CorruptStoreError(f"{str(tsv)!r} is missing but {str(out)!r} records it; "
+                                    "call run() again.")
+        return table, outcomes
+
+    def _outputs(self):
+        """:meth:`_read_outputs`, completing or waiting for a publication under way."""
+        if (self.path / _COMMIT).exists():  # interrupted, or being written right now
+            with self.lock():
+                return self._read_outputs()
+        try:
+            return self._read_outputs()
+        except CorruptStoreError as exc:
+            if not (self.path / "outcomes.json").is_file():
+                raise
+            try:
+                with self.lock():  # a run may have been published between the two reads
+                    return self._read_outputs()
+            except PermissionError:  # a read-only store cannot be locked
+                raise exc from None
+
     def load_results(self):
-        """The table of the last :meth:`run`, read from ``results.tsv``."""
-        path = self.path / "results.tsv"
-        if not path.is_file():
+        """The table of the last :meth:`run`, read from ``results.tsv`` (checked)."""
+        table, _ = self._outputs()
+        if table is None:
             raise ValueError(f"No results in {str(self.path)!r}; call run() first.")
-        columns = pd.read_csv(path, sep="\t", nrows=0).columns
+        columns = pd.read_csv(io.BytesIO(table), sep="\t", nrows=0).columns
         # names stay text (a system called "NA" or "NaN"); every other column is numeric
-        return pd.read_csv(path, sep="\t", keep_default_na=False,
+        return pd.read_csv(io.BytesIO(table), sep="\t", keep_default_na=False,
                            na_values={c: ["NaN"] for c in columns if c not in _TEXT_COLUMNS},
                            dtype={c: str for c in _TEXT_COLUMNS if c in columns})
 
     def load_outcomes(self):
-        """The ``outcomes.json`` of the last :meth:`run`, as a dict."""
-        path = self.path / "outcomes.json"
-        if not path.is_file():
+        """The ``outcomes.json`` of the last :meth:`run`, as a dict (checked)."""
+        _, outcomes = self._outputs()
+        if outcomes is None:
             raise ValueError(f"No outcomes in {str(self.path)!r}; call run() first.")
-        return json.loads(path.read_text(encoding="utf-8"))
+        return outcomes
 
-    def write_results(self, frame):
-        """Write the tidy table of a run as ``results.tsv`` (atomically)."""
-        atomic_write(self.path / "results.tsv", lambda fh: fh.write(
-            frame.to_csv(sep="\t", index=False, na_rep="NaN").encode("utf-8")))
+    def publish(self, frame, outcomes):
+        """Write ``results.tsv`` and ``outcomes.json`` of one run as one unit.
 
-    def write_outcomes(self, outcomes):
-        """Write ``outcomes.json`` (strict JSON: NaN and inf become null)."""
-        write_json(self.path / "outcomes.json", finite(outcomes))
+        Both are staged in flushed temporary files, then the commit record
+        ``.outputs.commit`` (their names and sha256) is written atomically,
+        then both are moved into place and the record deleted, all under
+        the lock. Killed before the record exists, the previous outputs
+        stay; after, the next lock completes the move
+        (:meth:`_finish_publication`). ``outcomes.json`` gains
+        ``outputs``: the sha256 and size of ``results.tsv``.
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame
+            The tidy table (``ComparisonResult.to_frame()``).
+        outcomes : dict
+            The record of the run (NaN and inf become null).
+        """
+        table = frame.to_csv(sep="\t", index=False, na_rep="NaN").encode("utf-8")
+        outcomes = finite(outcomes)
+        outcomes["outputs"] = {"results.tsv": {"sha256": _sha256(table), "bytes": len(table)}}
+        text = json.dumps(outcomes, allow_nan=False, default=_jsonable,
+                          indent=1).encode("utf-8")
+        with self.lock():
+            staged = {}
+            try:
+                for name, data in (("results.tsv", table), ("outcomes.json", text)):
+                    staged[name] = (_stage(self.path / name, lambda fh, d=data: fh.write(d)),
+                                    _sha256(data))
+                write_json(self.path / _COMMIT, {"files": {
+                    name: {"staged": tmp.name, "sha256": digest}
+                    for name, (tmp, digest) in staged.items()}})
+            except BaseException:
+                for tmp, _ in staged.values():
+                    tmp.unlink(missing_ok=True)
+                raise
+            _fsync_dir(self.path)
+            self._finish_publication()
+
+    def _finish_publication(self):
+        """Move the staged outputs of a committed publication into place (under the lock)."""
+        record_path = self.path / _COMMIT
+        try:
+            record = json.loads(record_path.read_bytes().decode("utf-8"))
+            files = record["files"]
+            moves = [(name, files[name]["staged"], files[name]["sha256"]) for name in files]
+            if not all(name in _OUTPUTS and isinstance(tmp, str) and _STAGED.fullmatch(tmp)
+                       for name, tmp, _ in moves):
+                raise ValueError("unexpected file names")
+        except FileNotFoundError:
+            return
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError, AttributeError) as exc:
+            # written atomically, so damaged by hand: nothing is moved, the staged
+            # files go with the other temporary files
+            warn_external(f"Ignored the damaged commit record {str(record_path)!r} of a run's "
+                          f"outputs ({exc}); results.tsv and outcomes.json are left as they "
+                          "are.", UserWarning)
+            record_path.unlink(missing_ok=True)
+            return
+        for name, tmp, digest in moves:
+            staged = self.path / tmp
+            try:
+                data = staged.read_bytes()
+            except FileNotFoundError:
+                continue  # moved already
+            if _sha256(data) != digest:  # pragma: no cover - the disk lost a flushed write
+                raise CorruptStoreError(
+                    f"The staged output {str(staged)!r} of the last run does not match its "
+                    f"commit record {str(record_path)!r}; delete both and call run() again.")
+            os.replace(staged, self.path / name)
+        _fsync_dir(self.path)
+        record_path.unlink()
+        _fsync_dir(self.path)
+
+
+def _check_table(table, path):
+    """Refuse a ``results.tsv`` that is not a complete table (cut mid-row or empty)."""
+    text = table.decode("utf-8", errors="replace")
+    rows = list(csv.reader(io.StringIO(text), delimiter="\t"))
+    width = len(rows[0]) if rows else 0
+    if not text.endswith("\n") or width == 0 or any(len(row) != width for row in rows):
+        raise CorruptStoreError(
+            f"{str(path)!r} is not a complete table (truncated or damaged: it must end with a "
+            f"newline and every row must have the header's {width} fields); call run() again.")

@@ -14,16 +14,25 @@ Store layout (a directory)::
 
     manifest.json        gold ids and labels (and cluster / stratum ids),
                          systems, runs (ids, file, shape)
+    manifest.json.bak    the previous manifest (for recover())
     runs/s000_r0.npy     predictions of system 0, run 0 (no pickle)
     results.tsv          tidy table of the last run() (tab separated)
-    outcomes.json        parameters, versions, seed, records, summary, letters
+    outcomes.json        parameters, versions, seed, records, summary, letters,
+                         sha256 of results.tsv
 
 Every file is written to a temporary file and moved into place with
-``os.replace``, and ``feed`` and ``remove`` re-read the manifest under a lock
-file, so a crash never leaves a half-written manifest and several processes
-of one pipeline may feed the same store. A feed is checked against the
-stored gold and runs (kind, dtype, number of columns, ids) before anything
-is written, so a store never holds a run it cannot test.
+``os.replace``, and ``feed``, ``remove`` and ``run`` work under a lock that
+the operating system releases when its holder dies (``fcntl.flock``; see
+:mod:`sigtest._store`), so a crash or a kill never leaves a half-written
+file or a stale lock, and several processes of one pipeline may feed the
+same store. ``results.tsv`` and ``outcomes.json`` are published as one unit
+(a kill during ``run`` leaves the previous pair or the new one). A feed is
+checked against the stored gold and runs (kind, dtype, number of columns,
+ids) before anything is written, so a store never holds a run it cannot
+test. Every path taken from the manifest must lie inside the store, and a
+damaged manifest, prediction file or results table is a ``ValueError``
+naming the file; the previous manifest is kept as ``manifest.json.bak``
+and :meth:`Experiment.recover` puts it back.
 """
 
 import datetime
@@ -160,13 +169,75 @@ class Experiment:
         Raises
         ------
         ValueError
-            ``path`` holds no ``manifest.json``, or one of another format.
+            ``path`` holds no ``manifest.json``, one of another format, or
+            a corrupt one (the message says how to :meth:`recover`).
+
+        Notes
+        -----
+        Opening tidies what killed writers left behind (when the store is
+        writable): an interrupted publication of :meth:`run`'s outputs is
+        completed, and the store's own temporary files (``.*.tmp``) and
+        prediction files that the manifest does not reference are deleted.
+        No other file is touched.
         """
         exp = cls(path)
         if not exp._store.exists():
+            if (exp.path / "manifest.json.bak").is_file():
+                exp._store.read()  # raises: missing manifest, with the way to recover
             raise ValueError(f"No sigtest experiment at {str(exp.path)!r} (no manifest.json).")
-        exp._store.read()
+        exp._store.open()
         return exp
+
+    def recover(self):
+        """Restore the previous manifest when ``manifest.json`` is corrupt or missing.
+
+        Every feed and remove keeps the manifest it replaces as
+        ``manifest.json.bak``. A manifest that is damaged (truncated, not
+        JSON, hand-edited into something invalid, a path outside the store)
+        is never repaired silently: reading the store raises a
+        ``ValueError`` pointing here. ``recover`` then puts the backup in
+        place, keeping the damaged file as ``manifest.json.corrupt``; runs
+        of the backup whose prediction file is missing or damaged are
+        dropped with a warning. The last feed or remove before the damage
+        is lost (feed it again). A valid manifest is left as it is.
+
+        Returns
+        -------
+        report : dict
+            ``restored`` (bool: whether the backup was put back),
+            ``dropped`` (list of ``[system, run]`` removed for want of
+            their file) and ``corrupt_copy`` (path of the damaged manifest
+            kept, or None).
+
+        Raises
+        ------
+        ValueError
+            The manifest is damaged and the backup is missing or damaged too.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> from sigtest import Experiment
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> exp = Experiment(tmp.name)
+        >>> exp.feed("a", [0, 1, 1, 0], y_true=[0, 1, 0, 0])
+        0
+        >>> exp.feed("b", [0, 1, 0, 0])
+        0
+        >>> with open(exp.path / "manifest.json", "r+b") as fh:  # damage it
+        ...     _ = fh.truncate(40)
+        >>> try:
+        ...     exp.systems
+        ... except ValueError as exc:
+        ...     print("is corrupt" in str(exc), "recover()" in str(exc))
+        True True
+        >>> exp.recover()["restored"]
+        True
+        >>> exp.systems  # the state before the last feed
+        ['a']
+        >>> tmp.cleanup()
+        """
+        return self._store.recover()
 
     def __repr__(self):
         return f"Experiment({str(self.path)!r})"
@@ -461,7 +532,6 @@ class Experiment:
                          baseline=baseline, correction=correction, alpha=alpha, n_jobs=n_jobs,
                          random_state=seed, verbose=verbose, runs=runs, **extra)
         frame = result.to_frame()
-        store.write_results(frame)
         params = dict(metrics=result.metrics, test=_describe_test(test), tests=result.tests,
                       pairs=pairs, baseline=baseline, correction=correction, runs=runs,
                       alpha=alpha, systems=names, on_missing=on_missing, n_jobs=n_jobs,
@@ -484,7 +554,7 @@ class Experiment:
         }
         if result.n_runs > 1:
             outcomes["runs_summary"] = result.runs_summary().to_dict(orient="records")
-        store.write_outcomes(outcomes)
+        store.publish(frame, outcomes)  # results.tsv and outcomes.json as one unit
         return result
 
     @staticmethod
