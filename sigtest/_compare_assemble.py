@@ -8,6 +8,7 @@ import pandas as pd
 
 from ._compare_plan import _default_resamples
 from ._compare_run import _reemit
+from ._compare_run import OPTIONAL_COLUMNS
 from ._comparison_result import FRAME_COLUMNS, ComparisonResult
 from ._corrections import adjust_pvalues
 from .utils import warn_external
@@ -19,6 +20,8 @@ def _reorient(values):
     out["score_a"], out["score_b"] = values["score_b"], values["score_a"]
     out["delta"] = -values["delta"]
     out["ci_low"], out["ci_high"] = -values["ci_high"], -values["ci_low"]
+    if "prob_better" in values:  # B better for (A, B) is A better for (B, A)
+        out["prob_better"], out["prob_worse"] = values["prob_worse"], values["prob_better"]
     return out
 
 
@@ -81,7 +84,8 @@ def assemble(plan, out, *, alpha, correction, pairs, ci, result_kwargs):
         frame.loc[idx, "pvalue_adj"] = adjust_pvalues(frame.loc[idx, "pvalue"].to_numpy(),
                                                       correction)
     frame["significant"] = (frame["pvalue_adj"] <= alpha).to_numpy()
-    frame = frame[(["run"] if multi else []) + FRAME_COLUMNS].reset_index(drop=True)
+    extra = [c for c in OPTIONAL_COLUMNS if c in frame and frame[c].notna().any()]
+    frame = frame[(["run"] if multi else []) + FRAME_COLUMNS + extra].reset_index(drop=True)
     return ComparisonResult(
         frame,
         systems=names,

@@ -78,8 +78,26 @@ def _pair_task(views, i, j, jobs):
             "ci_level": ci_level,
             "pvalue": float(res.pvalue),
             "n_resamples": int(res.n_resamples),
+            **_optional_fields(res, ires),
         }, res.resampling, [(w.category, str(w.message)) for w in caught]))
     return rows
+
+
+#: Result fields shown as extra frame columns when some test sets them: the
+#: margin of a non-inferiority / equivalence test and a Bayesian test's
+#: posterior probabilities.
+OPTIONAL_COLUMNS = ("margin", "prob_worse", "prob_equivalent", "prob_better")
+
+
+def _optional_fields(res, ires):
+    """The optional columns of one row (nan where neither result sets them)."""
+    out = {}
+    for name in OPTIONAL_COLUMNS:
+        value = getattr(res, name, None)
+        if value is None:
+            value = getattr(ires, name, None)
+        out[name] = math.nan if value is None else float(value)
+    return out
 
 
 def _reemit(caught):

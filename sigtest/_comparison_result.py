@@ -217,7 +217,10 @@ class ComparisonResult:
         ``pvalue_adj <= alpha``; ``n_resamples`` counts the resamples (or
         enumerated patterns) of the p-value test. The ``run`` column
         (0-based) is present when several runs or CV repeats were tested
-        separately.
+        separately. Optional columns, present when a test sets them:
+        ``margin`` (non-inferiority and equivalence tests) and
+        ``prob_worse``, ``prob_equivalent``, ``prob_better`` (Bayesian tests;
+        "better" is B better than A, in the metric's orientation).
 
         Returns
         -------
@@ -568,12 +571,19 @@ class ComparisonResult:
             f"p ({corr})": [f"{format_pvalue(p)} {stars_of(p)}".rstrip()
                             for p in f["pvalue_adj"]],
         })
+        if "prob_better" in f:
+            out["P(B worse/equiv./better)"] = [
+                "" if np.isnan(w) else f"{w:.3f} / {e:.3f} / {b:.3f}"
+                for w, e, b in zip(f["prob_worse"], f["prob_equivalent"], f["prob_better"])]
         if len(self.tests) > 1:
             out.insert(1, "test", f["test"])
         return out
 
     def __str__(self):
         alts = sorted(set(self._frame["alternative"].dropna()))
+        if "margin" in self._frame:
+            margins = sorted({float(m) for m in self._frame["margin"] if np.isfinite(m)})
+            alts += [f"margin {m:g}" for m in margins]
         head = (
             f"ComparisonResult: {len(self.systems)} systems, {len(self.metrics)} metric(s), "
             f"pairs={self.pairs!r}, correction={self.correction!r}, alpha={self.alpha}"

@@ -23,6 +23,7 @@ from ._engine.intervals import (
     NAN_INTERVAL,
     ConfidenceInterval,
     bootstrap_interval,
+    check_interval_args,
     excludes_zero,
 )
 
@@ -265,6 +266,18 @@ class SignificanceResult:
         """``"**"`` (p <= .01), ``"*"`` (p <= .05) or ``""``, as BooStSa prints."""
         return stars_of(self.pvalue)
 
+    def _credible_interval(self, confidence_level, method):
+        """Equal-tailed credible interval of a Bayesian bootstrap posterior."""
+        if method not in (None, "credible"):
+            raise ValueError(
+                "The 'method' parameter of ci() must be None or 'credible' for a Bayesian "
+                f"bootstrap result (its posterior gives credible intervals). Got {method!r}."
+            )
+        check_interval_args(confidence_level, "percentile")
+        alpha = 1.0 - float(confidence_level)
+        low, high = np.quantile(self.null_distribution, [alpha / 2, 1.0 - alpha / 2])
+        return ConfidenceInterval(float(low), float(high))
+
     def ci(self, confidence_level=None, method=None):
         """Recompute the interval of ``delta`` from the stored bootstrap distribution.
 
@@ -309,9 +322,14 @@ class SignificanceResult:
         non-inferiority or equivalence result (``alternative`` with a
         ``margin``) the interval is the plain two-sided bootstrap interval at
         ``confidence_level``; its p-value is one of the margins, not of 0.
+        For a :class:`~sigtest.BayesianBootstrap` result it is the
+        equal-tailed credible interval of the stored posterior (``method``
+        None or ``"credible"``).
         """
         if confidence_level is None:
             confidence_level = self.confidence_level or 0.95
+        if self.resampling == "bayesian bootstrap" and self.null_distribution is not None:
+            return self._credible_interval(confidence_level, method)
         if method is None:
             method = self.interval_method or "percentile"
         if self.null_distribution is None or self.resampling != "bootstrap":

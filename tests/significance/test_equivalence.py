@@ -584,7 +584,7 @@ def test_cli_margin(tmp_path, capsys):
     out = io.StringIO()
     assert main(["compare", *args, "-m", "accuracy", "--baseline", "base", "--margin", "0.03",
                  "--alternative", "equivalence", "-B", "499"], out=out) == 0
-    assert "bca (equivalence)" in out.getvalue()
+    assert "bca (equivalence, margin 0.03)" in out.getvalue()
     for extra, message in (
             (["--margin", "0.03", "--alternative", "equivalence"], "--baseline"),
             (["--baseline", "base", "--margin", "0.03"], "--alternative"),
