@@ -480,7 +480,12 @@ class ExperimentStore:
         start = time.monotonic()
         delay = 0.002
         while True:
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+            try:
+                fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+            except PermissionError:  # another user's lock file: flock needs no write access
+                if fcntl is None or not os.path.exists(lock):  # pragma: no cover
+                    raise
+                fd = os.open(lock, os.O_RDONLY)
             try:
                 locked = _try_lock(fd)
                 if locked and fcntl is not None:
@@ -613,7 +618,12 @@ class ExperimentStore:
                 keep.unlink(missing_ok=True)
             raise
         if keep is not None:
-            os.replace(keep, self.path / _BACKUP)
+            try:  # the feed is stored now: a backup that cannot be kept only warns
+                os.replace(keep, self.path / _BACKUP)
+            except OSError as exc:  # pragma: no cover - e.g. a read-only backup file
+                keep.unlink(missing_ok=True)
+                warn_external(f"Could not keep the previous manifest as "
+                              f"{str(self.path / _BACKUP)!r}: {exc}.", UserWarning)
         _fsync_dir(self.path)
 
     def recover(self):
