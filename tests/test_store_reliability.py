@@ -16,6 +16,7 @@
 The random-kill test of section 4 is in ``tests/test_store_kills.py``.
 """
 
+import io
 import json
 import os
 import signal
@@ -23,6 +24,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -562,3 +564,27 @@ def test_module_names_the_store_files():
     assert not store_module._RUN_FILE.fullmatch("runs/../x.npy")
     assert not store_module._RUN_FILE.fullmatch("runs/..npy")
     assert store_module._RUN_FILE.fullmatch("runs/s000_r0-0a1b2c3d.npy")
+
+
+def test_a_read_that_straddles_a_publication_is_retried(tmp_path, data, monkeypatch):
+    """Another process publishes run 2 between the reader's reads of results.tsv (run 1)
+    and outcomes.json (run 2): the reader notices (sha256) and reads again under the lock,
+    returning run 2's table with run 2's outcomes, never a mix."""
+    exp = _store(tmp_path, data)
+    test = PairedPermutation(n_resamples=99)
+    frames = {seed: exp.run(metrics=metrics, test=test, random_state=seed).to_frame()
+              for seed, metrics in ((2, ("accuracy", "f1_macro")), (1, "accuracy"))}
+    read_bytes, calls = Path.read_bytes, []
+
+    def racing_read(self):
+        out = read_bytes(self)
+        if self.name == "results.tsv" and not calls:
+            calls.append(self)
+            ExperimentStore(tmp_path).publish(frames[2], {"seeds": {"random_state": 2}})
+        return out
+
+    monkeypatch.setattr(Path, "read_bytes", racing_read)
+    table, outcomes = ExperimentStore(tmp_path)._outputs()
+    assert calls and outcomes["seeds"]["random_state"] == 2
+    pd.testing.assert_frame_equal(pd.read_csv(io.BytesIO(table), sep="\t"), frames[2],
+                                  check_dtype=False)
