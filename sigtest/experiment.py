@@ -378,7 +378,11 @@ class Experiment:
             with the stored ones, are missing for new gold ids of a store
             that holds them, or put a cluster in two strata. Nothing is
             written when a feed is
-            refused (a failed first feed leaves no directory behind).
+            refused (a failed first feed leaves no directory behind). Also
+            a corrupt manifest (see :meth:`recover`).
+        RuntimeError
+            Another live process holds the store's lock for more than 60 s
+            (a process that died holds none).
 
         Notes
         -----
@@ -423,6 +427,9 @@ class Experiment:
             correction="holm", runs="average", alpha=0.05, systems=None, on_missing="error",
             n_jobs=None, random_state=0, verbose=False, labels=None, pos_label=None):
         """Compare every stored system and save ``results.tsv`` and ``outcomes.json``.
+
+        The two files are published as one unit: a process killed during
+        ``run`` leaves the previous pair or the new one, never a mix.
 
         Every run is aligned to the gold by its item ids (not by feed order),
         the items taken in sorted-id order (so the order in which the gold
@@ -489,8 +496,12 @@ class Experiment:
         ValueError
             Nothing fed, an unknown system, a run lacking gold ids (with
             ``on_missing="error"``), an item to test without a stored
-            cluster or stratum id while others have one, or an error of
-            :func:`sigtest.compare`.
+            cluster or stratum id while others have one, a damaged store (a
+            corrupt manifest, or a prediction file that is missing, not a
+            ``.npy`` array, truncated or of another shape than its ids: the
+            message names the file), or an error of :func:`sigtest.compare`.
+        RuntimeError
+            Another live process holds the store's lock for more than 60 s.
         """
         if on_missing not in _MISSING:
             raise ValueError(f"The 'on_missing' parameter must be one of {_MISSING}; got "
@@ -585,7 +596,10 @@ class Experiment:
         Raises
         ------
         ValueError
-            :meth:`run` has not written results yet.
+            :meth:`run` has not written results yet, or ``results.tsv`` is
+            truncated, edited or from another run than ``outcomes.json``
+            (its sha256 is recorded there; older stores: an incomplete
+            table), naming the file.
         """
         return self._store.load_results()
 
@@ -597,11 +611,14 @@ class Experiment:
         outcomes : dict
             Parameters, seeds and seed scheme, versions, data digests,
             records, summary and letters of the last :meth:`run` (NaN and
-            infinities stored as None).
+            infinities stored as None), and ``outputs``: the sha256 and
+            size of its ``results.tsv``.
 
         Raises
         ------
         ValueError
-            :meth:`run` has not written outcomes yet.
+            :meth:`run` has not written outcomes yet, ``outcomes.json`` is
+            damaged, or ``results.tsv`` does not match it (the message
+            names the file).
         """
         return self._store.load_outcomes()
