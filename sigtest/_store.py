@@ -1010,6 +1010,7 @@ class ExperimentStore:
         if run is not None and (not isinstance(run, Integral) or isinstance(run, bool)):
             raise TypeError(f"The 'run' parameter must be an int or None; got {run!r}.")
         if not self.manifest_path.is_file():
+            self.read()  # raises when a backup says that the manifest went missing
             raise ValueError(f"No sigtest experiment at {str(self.path)!r} (no manifest.json).")
         with self.lock():
             manifest = self.read()

@@ -410,7 +410,7 @@ def test_a_damaged_manifest_is_detected_and_recovered(tmp_path, data, damage):
             }.get(damage, "is corrupt: it is not valid JSON")
     for call in (lambda: Experiment.load(tmp_path), lambda: exp.systems,
                  lambda: exp.feed("D", systems["A"]), lambda: exp.gold(),
-                 lambda: exp.run(metrics="accuracy")):
+                 lambda: exp.run(metrics="accuracy"), lambda: exp.remove("A")):
         with pytest.raises(ValueError, match=rf"manifest.json' {what}.*manifest.json.bak'.*"
                                              r"recover\(\) restores it"):
             call()
