@@ -59,7 +59,9 @@ def test_round_trip(tmp_path, data):
     np.testing.assert_array_equal(run_ids, np.arange(len(y)))
     np.testing.assert_array_equal(pred, systems["B"])
     np.testing.assert_array_equal(again.load_run("A", 1)[1], proba)  # float64 bit-exact
-    assert sorted(p.name for p in (tmp_path / "store").iterdir()) == ["manifest.json", "runs"]
+    # manifest.json.bak: the previous manifest, kept for Experiment.recover() (issue 15)
+    assert sorted(p.name for p in (tmp_path / "store").iterdir()) == [
+        "manifest.json", "manifest.json.bak", "runs"]
     with pytest.raises(ValueError, match="Unknown system 'D'"):
         again.runs("D")
     with pytest.raises(ValueError, match="has no run 5"):
