@@ -75,6 +75,11 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
     ``cv_splits`` (the folds of :func:`sigtest.cross_val_compare`) is stored
     on the result; it is not an option of the comparison.
     """
+    if isinstance(n_jobs, (bool, np.bool_)) or n_jobs == 0:
+        raise ValueError(
+            "The 'n_jobs' parameter must be None, an int >= 1 or <= -1 (joblib's rule), "
+            f"not a bool or 0. Got {n_jobs!r} instead."
+        )
     n_samples = next(iter(targets.values())).shape[0]
     groups = _check_ids(groups, "groups", n_samples)
     strata = _check_ids(strata, "strata", n_samples)

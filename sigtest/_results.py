@@ -612,9 +612,6 @@ class ScoreResult:
             "seed": self.seed,
         }
         out.update(_sampling_design(self.n_groups, self.n_strata))
-        for name in ("margin", "prob_worse", "prob_equivalent", "prob_better"):
-            if getattr(self, name) is not None:
-                out[name] = getattr(self, name)
         if include_distribution:
             dist = self.bootstrap_distribution
             out["bootstrap_distribution"] = None if dist is None else dist.tolist()

@@ -86,8 +86,14 @@ def split_runs(name, value, n_samples, *, check_length=True):
     raw = list(value) if is_runs else [value]
     runs = []
     for i, run in enumerate(raw):
-        arr = np.asarray(run)
         where = f"system {name!r}" + (f" (run {i})" if is_runs else "")
+        try:
+            arr = np.asarray(run)
+        except ValueError as exc:  # e.g. ragged rows of probabilities
+            raise ValueError(
+                f"The predictions of {where} could not be read as an array (rows of "
+                f"different lengths?): {exc}"
+            ) from exc
         if arr.ndim not in (1, 2):
             raise ValueError(
                 f"The predictions of {where} must be 1-D labels or a 2-D (n_samples, "

@@ -28,6 +28,7 @@ from ._engine.intervals import (
     jackknife_strata,
 )
 from ._engine.paired import PairedData, check_metric_params, prepare_paired
+from ._engine.checks import check_n_resamples as _check_n_resamples
 from ._engine.rng import check_seed
 from ._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, FEW_CLUSTERS
 from ._results import ScoreResult
@@ -93,14 +94,6 @@ def _check_paired(paired):
             "The 'paired' parameter of score_paired must be a PairedData (from the validated "
             f"input path, prepare_paired). Got {type(paired).__name__} instead."
         )
-
-
-def _check_n_resamples(n_resamples):
-    if not isinstance(n_resamples, Integral) or isinstance(n_resamples, bool) or n_resamples < 1:
-        raise ValueError(
-            f"The 'n_resamples' parameter must be an int >= 1. Got {n_resamples!r} instead."
-        )
-    return int(n_resamples)
 
 
 def _units_per_stratum(paired):

@@ -59,6 +59,8 @@ import inspect
 
 import numpy as np
 
+from .checks import check_allocation
+from .checks import check_n_resamples as _check_n_resamples
 from .rng import check_seed
 
 __all__ = ["dirichlet_scores", "dirichlet_sums", "posterior_deltas", "posterior_rng"]
@@ -84,14 +86,6 @@ def posterior_rng(seed):
     """
     return np.random.default_rng(
         np.random.SeedSequence(check_seed(seed), spawn_key=(POSTERIOR_STREAM,)))
-
-
-def _check_n_resamples(n_resamples):
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) \
-            or n_resamples < 1:
-        raise ValueError(
-            f"The 'n_resamples' parameter must be an int >= 1. Got {n_resamples!r} instead.")
-    return int(n_resamples)
 
 
 class _DirichletDesign:
@@ -193,6 +187,7 @@ def dirichlet_sums(paired, n_resamples, seed=0):
         raise ValueError(f"Metric {paired.metric.name!r} has no sufficient statistics; "
                          "use dirichlet_scores.")
     B = _check_n_resamples(n_resamples)
+    check_allocation(B, 16 * paired.n_statistics)
     stats_a, stats_b = paired.stats_a, paired.stats_b
     R, s = stats_a.shape
     shapes = paired.counts if paired.counts is not None else np.ones(R)

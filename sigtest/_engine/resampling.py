@@ -43,6 +43,8 @@ from ..exceptions import DegenerateDistributionWarning
 from ..utils import warn_external
 from . import kernels as _kernels
 from .paired import PairedData
+from .checks import check_allocation, check_n_resamples as _check_n_resamples
+from .checks import check_positive_int as _check_positive_int
 from .rng import check_seed, resample_keys
 
 __all__ = [
@@ -92,17 +94,6 @@ def _check_paired(paired, need_statistics=True):
             f"Metric {paired.metric.name!r} has no sufficient statistics; use the slow path "
             "(bootstrap_deltas / permutation_deltas / resampled_deltas)."
         )
-
-
-def _check_positive_int(value, name):
-    """``value`` as an int >= 1 (bools refused), else a ValueError naming ``name``."""
-    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"The '{name}' parameter must be an int >= 1. Got {value!r} instead.")
-    return int(value)
-
-
-def _check_n_resamples(n_resamples):
-    return _check_positive_int(n_resamples, "n_resamples")
 
 
 def resolve_sample_size(sample_size, n_samples):
@@ -292,6 +283,7 @@ def bootstrap_sums(paired, n_resamples, sample_size=None, seed=0, *, parallel=Tr
     """
     _check_paired(paired)
     B = _check_n_resamples(n_resamples)
+    check_allocation(B, 16 + 32 * paired.n_statistics)
     seed = check_seed(seed)
     if paired.stratified:
         return _stratified_bootstrap_sums(paired, B, sample_size, seed, parallel)
@@ -425,6 +417,7 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
     """
     _check_paired(paired)
     B = _check_n_resamples(n_resamples)
+    check_allocation(B, 16 + 32 * paired.n_statistics)
     seed = check_seed(seed)
     D, cols, weights = _discordant(paired)
     swapped = np.zeros((B, paired.n_statistics))
@@ -851,6 +844,7 @@ def _slow_scores(paired, n_resamples, seed, batch_size, what, batch_scores):
     ``seed`` and ``batch_size``.
     """
     B = _check_n_resamples(n_resamples)
+    check_allocation(B, 16)
     rng = np.random.default_rng(check_seed(seed))
     params = _slow_params(paired)
     scorer = _SlowScorer(paired, params)

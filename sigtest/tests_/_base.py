@@ -398,6 +398,12 @@ class SignificanceTest(ParamsMixin, ABC):
 
     def _validate_params(self):
         params = self.get_params(deep=False)
+        for key in ("n_jobs", "n_resamples"):
+            if isinstance(params.get(key), (bool, np.bool_)):
+                raise ValueError(
+                    f"The '{key}' parameter of {type(self).__name__} must be an int, not a "
+                    f"bool. Got {params[key]!r} instead."
+                )
         self._check_margin_params(params, before=True)
         constraints = dict(self._parameter_constraints)
         for key, constraint in _COMMON_CONSTRAINTS.items():
