@@ -122,6 +122,16 @@ def check_ids(ids, name, n, *, of="'y_true' has", kinds="biufUSO"):
 def _encode(ids, name, n):
     """Codes ``0 .. L - 1`` of the ids (sorted order) and ``L``; ValueError naming ``name``."""
     arr = check_ids(ids, name, n)
+    if arr.dtype.kind in "iu" and arr.size:
+        lo, hi = int(arr.min()), int(arr.max())
+        if hi - lo < max(1 << 16, 4 * n):
+            # small int range: O(N) with a presence table, the same codes as np.unique
+            present = np.zeros(hi - lo + 1, dtype=bool)
+            shifted = arr.astype(np.int64) - lo
+            present[shifted] = True
+            values = np.flatnonzero(present) + lo
+            codes = (np.cumsum(present) - 1)[shifted]
+            return codes.astype(np.int64), int(values.shape[0]), values.astype(arr.dtype)
     try:
         values, codes = np.unique(arr, return_inverse=True)
     except TypeError as exc:

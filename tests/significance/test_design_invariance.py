@@ -44,3 +44,20 @@ def test_run_averaged_clusters_keep_exact_zero_differences():
     D = paired.stats_b[:, 0] - paired.stats_a[:, 0]
     np.testing.assert_array_equal(D, [0.0, -4.0 / 3.0])
     assert paired.n_discordant == 1
+
+
+@pytest.mark.parametrize("ids", [
+    np.random.default_rng(0).integers(0, 1000, 5000),      # small range: presence table
+    np.random.default_rng(1).integers(-50, 50, 300),
+    np.array([5, 5, 7, -3], dtype=np.int16),
+    np.random.default_rng(2).integers(0, 2**40, 300),      # wide range: np.unique
+    np.array(["b", "a", "b", "c"]),
+])
+def test_id_codes_equal_numpy_unique(ids):
+    from sigtest._engine.design import _encode
+
+    codes, n_levels, values = _encode(ids, "groups", ids.shape[0])
+    want_values, want_codes = np.unique(ids, return_inverse=True)
+    np.testing.assert_array_equal(codes, want_codes.ravel())
+    np.testing.assert_array_equal(values, want_values)
+    assert n_levels == want_values.shape[0] and values.dtype == want_values.dtype
