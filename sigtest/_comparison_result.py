@@ -238,7 +238,10 @@ class ComparisonResult:
         Returns
         -------
         table : pandas.DataFrame
-            Index ``system`` (input order), one column per metric.
+            Index ``system`` (input order), one column per metric. Its
+            ``attrs`` hold ``n_groups``, ``n_strata`` and ``design`` (e.g.
+            ``"clustered by 60 groups"``, or ``"independent items"``), so a
+            clustered or stratified comparison says so.
         """
         rows = {}
         frame = self._frame.drop_duplicates(
@@ -255,6 +258,8 @@ class ComparisonResult:
         table = table.reindex(index=self.systems, columns=self.metrics)
         table.index.name = "system"
         table.columns.name = None
+        table.attrs.update(n_groups=self.n_groups, n_strata=self.n_strata,
+                           design=self._design_text().lstrip(", ") or "independent items")
         return table
 
     def scores(self):

@@ -421,6 +421,18 @@ class SignificanceResult:
             return f"{verdict}: B is not worse than A by {m} or more (non-inferiority, {cmp})"
         return f"{verdict}: |B - A| < {m} (equivalence, TOST {cmp})"
 
+    def summary(self):
+        """The result in words: what ``str(result)`` prints.
+
+        Returns
+        -------
+        text : str
+            Scores, difference, p-value, interval, what a margin test showed,
+            posterior probabilities, and whether the test was clustered
+            (``"clustered: 60 groups"``) or stratified.
+        """
+        return str(self)
+
     def __str__(self):
         better = "B better" if self.statistic > 0 else "A better" if self.statistic < 0 else "tie"
         orient = "higher" if self.greater_is_better else "lower"
@@ -616,6 +628,17 @@ class ScoreResult:
             dist = self.bootstrap_distribution
             out["bootstrap_distribution"] = None if dist is None else dist.tolist()
         return out
+
+    def summary(self):
+        """The result in words: what ``str(result)`` prints.
+
+        Returns
+        -------
+        text : str
+            Estimate, interval, and whether the resampling was clustered
+            (``"clustered: 60 groups"``) or stratified.
+        """
+        return str(self)
 
     def __str__(self):
         orient = "higher" if self.greater_is_better else "lower"

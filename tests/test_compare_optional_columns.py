@@ -69,3 +69,20 @@ def test_result_ci_of_a_bayesian_result_is_a_credible_interval(data):
     np.testing.assert_allclose([low, high], np.quantile(res.null_distribution, [0.25, 0.75]))
     with pytest.raises(ValueError, match="method"):
         res.ci(method="bca")
+
+
+def test_summaries_say_the_design(data):
+    y, preds = data
+    groups = np.arange(len(y)) // 10
+    res = sigtest.PairedPermutation(n_resamples=199, random_state=0).test(
+        y, preds["a"], preds["b"], groups=groups)
+    assert "clustered: 50 groups" in res.summary()
+    assert "clustered: 50 groups" in sigtest.score(y, preds["a"], groups=groups,
+                                                   n_resamples=999, random_state=0).summary()
+    comp = sigtest.compare(y, preds, metrics="accuracy", groups=groups, random_state=0,
+                           test=sigtest.PairedPermutation(n_resamples=199))
+    table = comp.summary()
+    assert table.attrs["n_groups"] == 50 and table.attrs["design"] == "clustered by 50 groups"
+    plain = sigtest.compare(y, preds, metrics="accuracy", random_state=0,
+                            test=sigtest.PairedPermutation(n_resamples=199)).summary()
+    assert plain.attrs["design"] == "independent items" and plain.attrs["n_groups"] is None
