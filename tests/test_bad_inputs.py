@@ -53,3 +53,15 @@ def test_compare_refuses_bool_or_zero_n_jobs(n_jobs):
     y = np.array([0, 1] * 20)
     with pytest.raises(ValueError, match="'n_jobs'"):
         sigtest.compare(y, {"a": y, "b": 1 - y}, metrics="accuracy", n_jobs=n_jobs)
+
+
+@pytest.mark.parametrize("which", ["y_pred_a", "y_pred_b"])
+@pytest.mark.parametrize("metric", ["soft_accuracy", "jsd", "entropy_correlation"])
+def test_nan_in_soft_predictions_names_the_argument(which, metric):
+    # before: "The 'y_pred' parameter must not contain NaN", an argument test() does not have
+    P = np.array([[0.5, 0.5], [0.2, 0.8], [0.9, 0.1], [0.3, 0.7]] * 3)
+    preds = {"y_pred_a": P.copy(), "y_pred_b": P.copy()}
+    preds[which][1, 0] = np.nan
+    with pytest.raises(ValueError, match=f"'{which}' parameter must not contain NaN"):
+        PairedPermutation(random_state=0).test(P, preds["y_pred_a"], preds["y_pred_b"],
+                                               metric=metric)

@@ -587,7 +587,16 @@ def _cells_of_codes(union, code, K, decode, with_rows):
 
 
 def _statistics(metric, y_true, y_pred, params, name):
-    stats = np.ascontiguousarray(metric.statistics(y_true, y_pred, **params), dtype=np.float64)
+    try:
+        stats = metric.statistics(y_true, y_pred, **params)
+    except ValueError as exc:
+        # the metric's checks call its prediction 'y_pred': name the caller's
+        # argument ('y_pred_a' or 'y_pred_b') instead
+        message = str(exc)
+        if type(exc) is ValueError and name != "y_pred" and "'y_pred'" in message:
+            raise ValueError(message.replace("'y_pred'", f"'{name}'")) from exc
+        raise
+    stats = np.ascontiguousarray(stats, dtype=np.float64)
     if stats.ndim != 2 or stats.shape[0] != len(y_true):
         raise ValueError(
             f"Metric {metric.name!r}: statistics() must return an array of shape "
