@@ -191,10 +191,19 @@ def _views(targets, systems, metrics, classes):
         first = next(m.name for m in metrics if m.input_type == itype)
         if itype == "labels":
             y = targets["labels"]
+            if y.dtype.kind in "fc" and not np.all(np.isfinite(y)):
+                raise ValueError("The 'y_true' parameter must not contain NaN or infinity.")
             stacks = []
             for name, value in systems.items():
                 runs = []
                 for p in _as_runs(value):
+                    if p.dtype.kind in "fc" and not np.all(np.isfinite(p)):
+                        # before the union of the labels, which would blame
+                        # another system and a 'labels' parameter
+                        raise ValueError(
+                            f"System {name!r}: the predictions must not contain NaN or "
+                            "infinity."
+                        )
                     # numeric (n, k) scores -> labels; anything else (e.g. 2-D
                     # strings) reaches the engine's check as given
                     if p.ndim == 2 and p.dtype.kind in "biuf":

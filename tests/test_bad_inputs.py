@@ -65,3 +65,26 @@ def test_nan_in_soft_predictions_names_the_argument(which, metric):
     with pytest.raises(ValueError, match=f"'{which}' parameter must not contain NaN"):
         PairedPermutation(random_state=0).test(P, preds["y_pred_a"], preds["y_pred_b"],
                                                metric=metric)
+
+
+@pytest.mark.parametrize("which", ["y_true", "y_pred_a", "y_pred_b"])
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_nan_in_float_hard_labels_names_the_argument(which, bad):
+    # before: "The 'labels' parameter must not contain NaN", an argument not given
+    arrays = {"y_true": np.array([0.0, 1, 1, 0] * 3), "y_pred_a": np.array([0.0, 1, 0, 0] * 3),
+              "y_pred_b": np.array([0.0, 1, 1, 1] * 3)}
+    arrays[which][2] = bad
+    with pytest.raises(ValueError, match=f"'{which}' parameter must not contain NaN"):
+        sigtest.SignTest().test(arrays["y_true"], arrays["y_pred_a"], arrays["y_pred_b"])
+
+
+def test_nan_in_hard_labels_in_compare_names_the_system():
+    # before: "System 's1', checked as 'y_pred_a' ...: The 'labels' parameter must not
+    # contain NaN" (the clean system and an argument not given were blamed)
+    y = np.array([0.0, 1, 1, 0] * 3)
+    bad = y.copy()
+    bad[0] = np.nan
+    with pytest.raises(ValueError, match="System 's2'.*NaN"):
+        sigtest.compare(y, {"s1": y, "s2": bad}, metrics="accuracy", test="sign")
+    with pytest.raises(ValueError, match="'y_true' parameter must not contain NaN"):
+        sigtest.compare(bad, {"s1": y, "s2": y}, metrics="accuracy", test="sign")

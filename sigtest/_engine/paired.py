@@ -703,6 +703,11 @@ def prepare_paired(
     b = _as_array(y_pred_b, "y_pred_b")
     n, w = _check_lengths([y_true, a, b], ["y_true", "y_pred_a", "y_pred_b"], sample_weight)
     y_true, a, b = _check_hard_soft(metric, y_true, a, b)
+    if metric.input_type == "labels":
+        # before the union of the labels, which would otherwise be blamed
+        for arr, name in ((y_true, "y_true"), (a, "y_pred_a"), (b, "y_pred_b")):
+            if arr.dtype.kind in "fc" and not np.all(np.isfinite(arr)):
+                raise ValueError(f"The '{name}' parameter must not contain NaN or infinity.")
     design = check_design(groups, strata, n)
 
     params = metric.params(**metric_params)
