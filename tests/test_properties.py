@@ -442,6 +442,28 @@ def test_nan_in_soft_predictions_names_them(draw, name, which, bad, row):
 
 
 @budget(20)
+@given(draw=st.data(), name=st.sampled_from(TEST_NAMES),
+       which=st.sampled_from(["y_true", "y_pred_a", "y_pred_b"]),
+       bad=st.sampled_from([np.nan, np.inf]), row=st.integers(0, 4))
+def test_nan_in_float_hard_labels_names_them(draw, name, which, bad, row):
+    data = draw.draw(datasets_for(name, max_n=60, kind="hard").filter(
+        lambda d: d["y"].dtype.kind in "iu"), label="data")
+    arrays = {"y_true": data["y"].astype(float), "y_pred_a": data["a"].astype(float),
+              "y_pred_b": data["b"].astype(float)}
+    arrays[which][row] = bad
+    data = dict(data, y=arrays["y_true"])
+    _raises_naming(_test_call(name, data, y_pred_a=arrays["y_pred_a"],
+                              y_pred_b=arrays["y_pred_b"]), which)
+    # compare names the system (or y_true)
+    systems = {"sysA": arrays["y_pred_a"], "sysB": arrays["y_pred_b"]}
+    where = {"y_true": "y_true", "y_pred_a": "'sysA'", "y_pred_b": "'sysB'"}[which]
+    _raises_naming(lambda: sigtest.compare(arrays["y_true"], systems, metrics=data["metric"],
+                                           test=name,
+                                           pos_label=data["metric_params"].get("pos_label")),
+                   where)
+
+
+@budget(20)
 @given(draw=st.data(), name=st.sampled_from(TEST_NAMES), row=st.integers(0, 4),
        bad=st.sampled_from([-1.0, -1e-9, -3, np.nan, np.inf]))
 def test_negative_sample_weight_names_it(draw, name, row, bad):
