@@ -1,9 +1,11 @@
 """Shared pytest configuration: the hypothesis profiles.
 
-``default``: a few hundred examples in total over the property-based tests
-(``tests/test_properties.py`` and the metric properties), no deadline (the
-first call of a numba kernel compiles it). ``explore``: many more examples,
-for a longer hunt::
+``default``: 20 examples per property unless a test sets its own count (the
+properties of ``tests/test_properties.py`` set theirs, about 500 in total,
+through its ``budget`` helper), no deadline (the first call of a numba kernel
+compiles it). ``explore``: 1000 examples per property, which
+``tests/test_properties.py`` then uses instead of its own counts, for a
+longer hunt (several minutes)::
 
     HYPOTHESIS_PROFILE=explore .venv/bin/python -m pytest -q tests/test_properties.py
 """
