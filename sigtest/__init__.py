@@ -44,6 +44,10 @@ _LAZY = {
     "get_test": ".tests_",
     "get_test_names": ".tests_",
     "register_test": ".tests_",
+    "power": "._power",
+    "minimum_detectable_effect": "._power",
+    "sample_size": "._power",
+    "PowerResult": "._power",
 }
 
 __all__ = [
@@ -79,6 +83,10 @@ __all__ = [
     "metrics",
     "cv",
     "register_metric",
+    "power",
+    "minimum_detectable_effect",
+    "sample_size",
+    "PowerResult",
 ]
 
 
