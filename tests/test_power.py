@@ -238,6 +238,7 @@ def test_soft_model_reaches_effect_and_power_runs():
 # ----------------------------------------------------------------------------
 # inverse questions
 # ----------------------------------------------------------------------------
+@pytest.mark.slow
 def test_mde_consistent_with_power():
     y, a = pilot(400, 0.8, seed=10)
     s1, s2 = 300, 600
@@ -254,6 +255,7 @@ def test_mde_consistent_with_power():
     assert abs(check.power - 0.8) <= Z999 * math.sqrt(0.16 / s1 + 0.16 / s2)
 
 
+@pytest.mark.slow
 def test_sample_size_consistent_with_power():
     y, a = pilot(300, 0.8, seed=11)
     res = sigtest.sample_size(y, a, effect=0.05, power=0.8, n_simulations=300,
