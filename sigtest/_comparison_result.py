@@ -633,6 +633,61 @@ class ComparisonResult:
             f"tests={self.tests} rows={len(self._frame)}>"
         )
 
+    # ---------------------------------------------------------------- planning
+    def minimum_detectable_effects(self, power=0.8, *, alpha=None, test=None,
+                                   n_simulations=500, random_state=None, **kwargs):
+        r"""The minimum detectable effect of every non-significant row (opt-in: it simulates).
+
+        For a row that is not significant, "not significant" says little
+        unless the test set could have detected a relevant improvement: this
+        gives the smallest improvement over ``system_a`` that ``test``
+        detects with probability ``power`` on a test set like this one
+        (:func:`sigtest.minimum_detectable_effect`, with ``system_a``'s
+        predictions on the comparison's items as the pilot) — "not
+        significant, and this test set could not have detected less than
+        +1.9 F1". One search per distinct (``system_a``, metric).
+
+        Parameters
+        ----------
+        power : float, default=0.8
+            Target power, in (0, 1).
+        alpha : float, default=None
+            Level of the test; ``None``: the comparison's ``alpha`` (not
+            corrected for multiple comparisons: pass a smaller one to plan
+            for a corrected test).
+        test : None, str or SignificanceTest, default=None
+            ``None``: ``PairedPermutation(n_resamples=1000)``.
+        n_simulations : int, default=500
+            Simulations per evaluated effect.
+        random_state : None, int, SeedSequence or Generator, default=None
+            Seed; each (system, metric) gets a child seed derived from its
+            names, so the table does not depend on the order of the systems.
+        **kwargs
+            ``discordance``, ``step``, ``n_jobs``, ``verbose``, ``tol`` of
+            :func:`sigtest.minimum_detectable_effect`.
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            One row per non-significant row of :meth:`to_frame`: ``system_a,
+            system_b, metric, test, delta, pvalue, mde, mde_power,
+            power_target, alpha, n_items, n_simulations, statement``
+            (``mde`` NaN when no reachable effect has the target power).
+
+        Raises
+        ------
+        ValueError
+            For several runs tested separately, clustered comparisons
+            (``groups=``) and ``sample_weight`` (the simulation resamples
+            independent items), or bad parameters (naming them).
+        """
+        from ._power import comparison_mde_table
+
+        return comparison_mde_table(
+            self._frame, self._inputs, alpha=self._alpha if alpha is None else alpha,
+            n_runs=self._n_runs, n_groups=self._n_groups, power=power, test=test,
+            n_simulations=n_simulations, random_state=random_state, **kwargs)
+
     # ---------------------------------------------------------------- re-test
     def recompare(self, **kwargs):
         """Run the comparison again on the stored predictions, without refitting.

@@ -912,7 +912,9 @@ n_jobs, verbose, interval_level
         As in :func:`power`.
     tol : float, default=None
         Stop when the bracket of the effect is narrower than ``tol``;
-        ``None``: :math:`10^{-3}\,\delta_{max}`.
+        ``None``: :math:`\delta_{max} / 256` (8 bisection steps; finer
+        steps are below the Monte Carlo resolution of the power unless
+        ``n_simulations`` is large).
     **metric_params
         Passed to the metric.
 
@@ -958,7 +960,7 @@ n_jobs, verbose, interval_level
                                         "minimum_detectable_effect")
     keys = resample_keys(seed, n_simulations)
     hi = sim.max_effect()
-    tol = 1e-3 * hi if tol is None else float(tol)
+    tol = hi / 256 if tol is None else float(tol)
     search = []
     cache = {}
 
@@ -980,7 +982,9 @@ n_jobs, verbose, interval_level
                        seed, interval_level, target=target, solved_for="effect",
                        search=search)
     lo = 0.0
-    if evaluate(lo) >= target:
+    # at effect 0 the power is the test's size (about alpha / 2 or alpha):
+    # evaluated only when the target is that low
+    if target <= 2 * alpha and evaluate(lo) >= target:
         hi = lo
     while hi - lo > tol:
         mid = 0.5 * (lo + hi)
@@ -1118,3 +1122,81 @@ verbose, interval_level
             lo = mid
     return _result(sim, metric, test, hi, effect, s, alpha, n_simulations, cache[hi], seed,
                    interval_level, target=target, solved_for="n_items", search=search)
+
+
+# ----------------------------------------------------------------------------
+# ComparisonResult.minimum_detectable_effects
+# ----------------------------------------------------------------------------
+def comparison_mde_table(frame, inputs, *, alpha, n_runs, n_groups, power=0.8, test=None,
+                         n_simulations=500, random_state=None, discordance=None, step=None,
+                         n_jobs=None, verbose=False, tol=None):
+    """The minimum detectable effect of every non-significant row of a comparison.
+
+    One :func:`minimum_detectable_effect` per distinct (baseline ``system_a``,
+    metric) among the non-significant rows, with the system's predictions as
+    the pilot on the comparison's items; its seed comes from
+    ``random_state`` and the names (CRC-32 of ``"system\\0metric"`` as the
+    spawn key), so the table does not depend on the order of the rows.
+    """
+    import zlib
+
+    import pandas as pd
+
+    if n_runs != 1 or n_groups is not None:
+        raise ValueError(
+            "minimum_detectable_effects needs a comparison of single runs on independent "
+            "items (no runs='each', no groups=): the simulation resamples items."
+        )
+    options = inputs["options"]
+    if options.get("sample_weight") is not None:
+        raise ValueError("minimum_detectable_effects does not support sample_weight.")
+    target = _check_target(power)
+    alpha = float(alpha)
+    base_seed = check_seed(random_state)
+    targets, runs, classes = inputs["targets"], inputs["runs"], inputs["classes"]
+    rows = frame[~frame["significant"].astype(bool)] if "significant" in frame else frame
+    cache = {}
+    out = []
+    for _, row in rows.iterrows():
+        key = (row["system_a"], row["metric"])
+        if key not in cache:
+            metric = get_metric(row["metric"])
+            pred = np.asarray(runs[row["system_a"]][0])
+            if metric.input_type == "labels":
+                y = targets["labels"]
+                if pred.ndim == 2 and pred.dtype.kind in "biuf":
+                    cls = classes if classes is not None else np.unique(y)
+                    pred = np.asarray(cls)[np.argmax(pred, axis=1)]
+            else:
+                y = targets[metric.input_type]
+            kw = {}
+            if options.get("labels") is not None and metric.input_type == "labels":
+                kw["labels"] = options["labels"]
+            if options.get("pos_label") is not None and metric.kwargs.get("average") == \
+                    "binary":
+                kw["pos_label"] = options["pos_label"]
+            spawn = zlib.crc32(f"{key[0]}\0{key[1]}".encode())
+            seed = int(np.random.SeedSequence(base_seed, spawn_key=(spawn,)).generate_state(
+                1)[0])
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)
+                cache[key] = minimum_detectable_effect(
+                    y, pred, power=target, metric=metric, test=test, alpha=alpha,
+                    n_simulations=n_simulations, random_state=seed,
+                    discordance=discordance, step=step if metric.input_type != "labels"
+                    else None, n_jobs=n_jobs, verbose=verbose, tol=tol, **kw)
+        res = cache[key]
+        mde = res.effect
+        statement = (f"not significant, and this test set could not have detected less "
+                     f"than {mde:+.3g} {row['metric']} (power {target:g})"
+                     if math.isfinite(mde) else
+                     f"not significant, and no improvement the model reaches is detected "
+                     f"with power {target:g} on this test set")
+        out.append({"system_a": row["system_a"], "system_b": row["system_b"],
+                    "metric": row["metric"], "test": row["test"], "delta": row["delta"],
+                    "pvalue": row["pvalue"], "mde": mde, "mde_power": res.power,
+                    "power_target": target, "alpha": alpha, "n_items": res.n_items,
+                    "n_simulations": res.n_simulations, "statement": statement})
+    columns = ["system_a", "system_b", "metric", "test", "delta", "pvalue", "mde",
+               "mde_power", "power_target", "alpha", "n_items", "n_simulations", "statement"]
+    return pd.DataFrame(out, columns=columns)

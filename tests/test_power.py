@@ -366,3 +366,31 @@ def test_unknown_keyword_is_named():
         sigtest.power(y, a, effect=0.01, bogus=3, n_simulations=5)
     with pytest.raises(TypeError, match="bogus"):
         sigtest.minimum_detectable_effect(y, a, bogus=3, n_simulations=5)
+
+
+# ----------------------------------------------------------------------------
+# ComparisonResult.minimum_detectable_effects
+# ----------------------------------------------------------------------------
+def test_comparison_result_mde_table():
+    rng = np.random.default_rng(20)
+    n = 200
+    y = rng.integers(0, 2, n)
+    preds = {"a": np.where(rng.random(n) < 0.75, y, 1 - y),
+             "b": np.where(rng.random(n) < 0.76, y, 1 - y)}
+    res = sigtest.compare(y, preds, metrics=["accuracy"], random_state=0)
+    assert not res.to_frame()["significant"].any()
+    tab = res.minimum_detectable_effects(n_simulations=40, random_state=0, tol=0.01)
+    assert list(tab["system_a"]) == ["a"] and tab["n_items"].iloc[0] == n
+    # the same search as minimum_detectable_effect on system a's predictions
+    # (seed derived from the names), so equal to a direct call with that seed
+    import zlib
+
+    seed = int(np.random.SeedSequence(0, spawn_key=(zlib.crc32(b"a\0accuracy"),))
+               .generate_state(1)[0])
+    direct = sigtest.minimum_detectable_effect(y, preds["a"], n_simulations=40,
+                                               random_state=seed, tol=0.01)
+    assert tab["mde"].iloc[0] == direct.effect
+    assert tab["statement"].iloc[0].startswith("not significant, and this test set could "
+                                               "not have detected less than +")
+    with pytest.raises(ValueError, match="'power'"):
+        res.minimum_detectable_effects(power=1.5, n_simulations=5)
