@@ -829,7 +829,8 @@ def power(y_true, pred_a, *, effect, metric="accuracy", test=None, n_items=None,
 
     See Also
     --------
-    minimum_detectable_effect, sample_size
+    minimum_detectable_effect : Smallest effect detected with a given power.
+    sample_size : Smallest test set giving a given power.
 
     Notes
     -----
@@ -907,9 +908,30 @@ def minimum_detectable_effect(y_true, pred_a, *, power=0.8, metric="accuracy", t
         The pilot (see :func:`power`).
     power : float, default=0.8
         Target power, in (0, 1).
-    metric, test, n_items, alpha, n_simulations, random_state, discordance, step, labels, \
-n_jobs, verbose, interval_level
+    metric : str or Metric, default="accuracy"
         As in :func:`power`.
+    test : None, str or SignificanceTest, default=None
+        As in :func:`power` (``None``: ``PairedPermutation(n_resamples=1000)``).
+    n_items : int, default=None
+        Size of the simulated test sets (``None``: the pilot's size).
+    alpha : float, default=0.05
+        Level of the test.
+    n_simulations : int, default=1000
+        Simulations per evaluated point of the search.
+    random_state : None, int, SeedSequence or Generator, default=None
+        Seed, shared by every evaluation (common random numbers).
+    discordance : float in (0, 1], default=None
+        As in :func:`power`.
+    step : float in (0, 1], default=None
+        As in :func:`power` (soft outputs only).
+    labels : array-like, default=None
+        As in :func:`power`.
+    n_jobs : int, default=None
+        As in :func:`power`.
+    verbose : bool, default=False
+        Progress bars (tqdm), one per evaluation.
+    interval_level : float, default=0.95
+        Level of the Monte Carlo interval of the power.
     tol : float, default=None
         Stop when the bracket of the effect is narrower than ``tol``;
         ``None``: :math:`\delta_{max} / 256` (8 bisection steps; finer
@@ -937,7 +959,8 @@ n_jobs, verbose, interval_level
 
     See Also
     --------
-    power, sample_size
+    power : Power of a test against a given effect.
+    sample_size : Smallest test set giving a given power.
 
     References
     ----------
@@ -950,7 +973,7 @@ n_jobs, verbose, interval_level
     >>> rng = np.random.default_rng(0)
     >>> y = rng.integers(0, 2, 400)
     >>> a = np.where(rng.random(400) < 0.8, y, 1 - y)
-    >>> res = sigtest.minimum_detectable_effect(y, a, n_simulations=100, random_state=0)
+    >>> res = sigtest.minimum_detectable_effect(y, a, n_simulations=60, random_state=0)
     >>> bool(0.01 < res.effect < 0.2), res.power >= 0.8
     (True, True)
     """
@@ -1025,9 +1048,28 @@ def sample_size(y_true, pred_a, *, effect, power=0.8, metric="accuracy", test=No
         The improvement to detect (metric units, ``>= 0``).
     power : float, default=0.8
         Target power, in (0, 1).
-    metric, test, alpha, n_simulations, random_state, discordance, step, labels, n_jobs, \
-verbose, interval_level
+    metric : str or Metric, default="accuracy"
         As in :func:`power`.
+    test : None, str or SignificanceTest, default=None
+        As in :func:`power` (``None``: ``PairedPermutation(n_resamples=1000)``).
+    alpha : float, default=0.05
+        Level of the test.
+    n_simulations : int, default=1000
+        Simulations per evaluated point of the search.
+    random_state : None, int, SeedSequence or Generator, default=None
+        Seed, shared by every evaluation (common random numbers).
+    discordance : float in (0, 1], default=None
+        As in :func:`power`.
+    step : float in (0, 1], default=None
+        As in :func:`power` (soft outputs only).
+    labels : array-like, default=None
+        As in :func:`power`.
+    n_jobs : int, default=None
+        As in :func:`power`.
+    verbose : bool, default=False
+        Progress bars (tqdm), one per evaluation.
+    interval_level : float, default=0.95
+        Level of the Monte Carlo interval of the power.
     max_n_items : int, default=None
         Largest size tried; ``None``: 100 times the pilot's size.
     **metric_params
@@ -1051,7 +1093,8 @@ verbose, interval_level
 
     See Also
     --------
-    power, minimum_detectable_effect
+    power : Power of a test against a given effect.
+    minimum_detectable_effect : Smallest effect detected with a given power.
 
     References
     ----------
@@ -1064,7 +1107,7 @@ verbose, interval_level
     >>> rng = np.random.default_rng(0)
     >>> y = rng.integers(0, 2, 300)
     >>> a = np.where(rng.random(300) < 0.8, y, 1 - y)
-    >>> res = sigtest.sample_size(y, a, effect=0.05, n_simulations=100, random_state=0)
+    >>> res = sigtest.sample_size(y, a, effect=0.05, n_simulations=60, random_state=0)
     >>> bool(300 < res.n_items < 5000), res.power >= 0.8
     (True, True)
     """
