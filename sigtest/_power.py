@@ -619,6 +619,9 @@ def _simulate(sim, test, keys, n, s, alpha, n_jobs, verbose, desc):
 
 
 def _n_workers(n_jobs):
+    if isinstance(n_jobs, bool) or n_jobs == 0:
+        raise ValueError("The 'n_jobs' parameter must be None, an int >= 1 or <= -1 "
+                         f"(joblib's rule). Got {n_jobs!r} instead.")
     if n_jobs is None or n_jobs == 1:
         return 1
     import os
