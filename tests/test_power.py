@@ -394,3 +394,34 @@ def test_comparison_result_mde_table():
                                                "not have detected less than +")
     with pytest.raises(ValueError, match="'power'"):
         res.minimum_detectable_effects(power=1.5, n_simulations=5)
+
+
+# ----------------------------------------------------------------------------
+# common random numbers (what the searches rely on)
+# ----------------------------------------------------------------------------
+def test_common_random_numbers():
+    from sigtest._power import _offsets
+
+    y, a = pilot(300, 0.8, k=3, seed=21)
+    sim = _Simulator(y, a, get_metric("accuracy"), labels=None, discordance=None, step=None,
+                     metric_params={})
+    key = np.uint64(12345)
+    s1, s2 = sim.solve(0.01), sim.solve(0.05)
+    off = _offsets(3 * 500)
+    small, large = sim.counts(key, 200, s1, off), sim.counts(key, 500, s1, off)
+    assert np.all(small <= large) and small.sum() == 200 and large.sum() == 500
+    c1, c2 = sim.counts(key, 500, s1, off), sim.counts(key, 500, s2, off)
+    fix = sim.fix_row[sim.fix_row >= 0]
+    assert c2[fix].sum() >= c1[fix].sum()
+    assert c2[sim.break_rows].sum() <= c1[sim.break_rows].sum()
+    # the same items: the count of each pilot cell is unchanged
+    stay_a = sim.universe.stats_a
+    assert np.array_equal(c1 @ stay_a, c2 @ stay_a)
+
+
+def test_verbose_progress_bar(capsys):
+    y, a = pilot(100, 0.8, seed=22)
+    res = sigtest.power(y, a, effect=0.05, n_simulations=20, random_state=0, verbose=True)
+    quiet = sigtest.power(y, a, effect=0.05, n_simulations=20, random_state=0)
+    assert res == quiet
+    assert "power" in capsys.readouterr().err
