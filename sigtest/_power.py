@@ -1207,6 +1207,12 @@ def comparison_mde_table(frame, inputs, *, alpha, n_runs, n_groups, power=0.8, t
         key = (row["system_a"], row["metric"])
         if key not in cache:
             metric = get_metric(row["metric"])
+            if len(runs[row["system_a"]]) != 1:
+                raise ValueError(
+                    "minimum_detectable_effects needs one run per system (the simulation "
+                    f"resamples one system's predictions); {row['system_a']!r} has "
+                    f"{len(runs[row['system_a']])}."
+                )
             pred = np.asarray(runs[row["system_a"]][0])
             if metric.input_type == "labels":
                 y = targets["labels"]

@@ -425,3 +425,19 @@ def test_verbose_progress_bar(capsys):
     quiet = sigtest.power(y, a, effect=0.05, n_simulations=20, random_state=0)
     assert res == quiet
     assert "power" in capsys.readouterr().err
+
+
+def test_comparison_result_mde_refuses_runs_and_groups():
+    rng = np.random.default_rng(23)
+    n = 120
+    y = rng.integers(0, 2, n)
+    runs = {"a": [np.where(rng.random(n) < 0.7, y, 1 - y) for _ in range(2)],
+            "b": [np.where(rng.random(n) < 0.7, y, 1 - y) for _ in range(2)]}
+    res = sigtest.compare(y, runs, metrics=["accuracy"], random_state=0)
+    with pytest.raises(ValueError, match="one run per system"):
+        res.minimum_detectable_effects(n_simulations=5)
+    single = {k: v[0] for k, v in runs.items()}
+    res = sigtest.compare(y, single, metrics=["accuracy"], random_state=0,
+                          groups=np.repeat(np.arange(30), 4))
+    with pytest.raises(ValueError, match="groups"):
+        res.minimum_detectable_effects(n_simulations=5)
