@@ -666,8 +666,6 @@ def _setup(y_true, pred_a, metric, test, n_items, random_state, discordance, ste
            metric_params, caller):
     metric = get_metric(metric)
     check_metric_params(metric, metric_params, caller=caller)
-    if "sample_weight" in metric_params or "groups" in metric_params:  # pragma: no cover
-        raise TypeError(f"{caller}() does not take sample weights or clusters.")
     sim = _Simulator(y_true, pred_a, metric, labels=labels, discordance=discordance,
                      step=step, metric_params=metric_params)
     test = _check_test(test)

@@ -330,7 +330,7 @@ def test_labels_strings_and_order_invariance():
     (dict(effect=0.01, alpha=1.5), "alpha"),
     (dict(effect=0.01, n_simulations=0), "n_simulations"),
     (dict(effect=0.01, discordance=1.5), "discordance"),
-    (dict(effect=0.01, discordance=0.05), "effect"),   # 0.01 needs more discordance? no: ok
+    (dict(effect=0.01, discordance=0.05), "effect"),   # special-cased below
     (dict(effect=0.01, step=0.5), "step"),   # soft only
     (dict(effect=0.01, test=McNemar(alternative="less")), "test"),
     (dict(effect=0.01, metric="multilabel_f1_macro"), "metric"),
