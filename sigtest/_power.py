@@ -331,6 +331,7 @@ class _Simulator:
         rows_t = label_set[np.asarray(rows_t)]
         rows_a = label_set[np.asarray(rows_a)]
         rows_b = label_set[np.asarray(rows_b)]
+        self.rows = (rows_t, rows_a, rows_b)  # the values of every universe row
         self.universe = prepare_paired(rows_t, rows_a, rows_b, self.metric, labels=label_set,
                                        compress=False, **metric_params)
         sa, sb = self.universe.stats_a, self.universe.stats_b
@@ -380,6 +381,7 @@ class _Simulator:
         P3 = np.repeat(P, 3, axis=0)
         Q3 = np.repeat(Q, 3, axis=0)
         B3 = np.stack([Q, up, down], axis=1).reshape(3 * n, K)
+        self.rows = (P3, Q3, B3)
         self.universe = prepare_paired(P3, Q3, B3, self.metric, labels=labels,
                                        compress=False, **metric_params)
         sa, sb = self.universe.stats_a, self.universe.stats_b

@@ -441,3 +441,43 @@ def test_comparison_result_mde_refuses_runs_and_groups():
                           groups=np.repeat(np.arange(30), 4))
     with pytest.raises(ValueError, match="groups"):
         res.minimum_detectable_effects(n_simulations=5)
+
+
+# ----------------------------------------------------------------------------
+# the compressed simulated pair equals the item-level pair (naive twin)
+# ----------------------------------------------------------------------------
+@pytest.mark.parametrize("metric, test", [
+    ("accuracy", McNemar()),
+    ("f1_macro", PairedPermutation(exact=True)),
+    ("cross_entropy", sigtest.PairedTTest()),
+    ("soft_f1_macro", sigtest.BCaInterval(n_resamples=199)),
+])
+def test_compressed_pair_equals_items(metric, test):
+    from sigtest._power import _offsets
+
+    rng = np.random.default_rng(24)
+    n, k = 150, 3
+    y = rng.integers(0, k, n)
+    if metric in ("accuracy", "f1_macro"):
+        yt, a = y, np.where(rng.random(n) < 0.7, y, (y + 1) % k)
+    else:
+        logits = rng.normal(size=(n, k))
+        logits[np.arange(n), y] += 1.0
+        a = np.exp(logits) / np.exp(logits).sum(1, keepdims=True)
+        yt = np.eye(k)[y]
+    sim = _Simulator(yt, a, get_metric(metric), labels=None, discordance=None, step=None,
+                     metric_params={})
+    s = sim.solve(0.02)
+    n_items = 90
+    counts = sim.counts(np.uint64(7), n_items, s, _offsets(3 * n_items))
+    data = sim.paired(counts, n_items)
+    # the item-level arrays: every row repeated by its count
+    items = [np.repeat(r, counts, axis=0) for r in sim.rows]
+    # BCa's bootstrap draws depend on the rows' layout: compare its observed
+    # scores only; the others are exact given the data
+    compressed, full = test.test_paired(data), test.test(*items, metric=metric)
+    assert compressed.n_samples == full.n_samples == n_items
+    assert compressed.score_a == pytest.approx(full.score_a, abs=1e-12)
+    assert compressed.score_b == pytest.approx(full.score_b, abs=1e-12)
+    if metric != "soft_f1_macro":
+        assert compressed.pvalue == pytest.approx(full.pvalue, rel=1e-9, abs=1e-12)
