@@ -186,8 +186,9 @@ def render_latex(blocks, title):
                          + "\n".join(r"\item " + escape_latex(i) for i in block[1])
                          + "\n\\end{itemize}")
         elif kind == "code":
-            parts.append(r"{\footnotesize\ttfamily\raggedright " + escape_latex(block[1])
-                         .replace("|", r"\textbar{}\allowbreak ") + r"\par}")
+            # break lines only between the fields of the signature
+            code = "\\textbar{}\\allowbreak ".join(escape_latex(f) for f in block[1].split("|"))
+            parts.append(r"{\footnotesize\ttfamily\raggedright " + code + r"\par}")
     parts.append(r"\end{document}")
     return "\n\n".join(parts) + "\n"
 
