@@ -774,7 +774,8 @@ class ComparisonResult:
         and ``pred`` (the first 8 hex digits of sha256 digests of the gold
         and of every system's predictions, by name), then, when they apply,
         ``margin``, ``runs`` (the runs mode), ``cv`` (folds x repeats),
-        ``groups`` and ``strata`` (count and digest of the ids) and
+        ``groups`` and ``strata`` (count and digest of the partition of the
+        items they define, whatever the id labels) and
         ``weights`` (digest). Digests hash the values, shape and kind (text
         or number) of each array, so the signature does not depend on the
         order in which the systems are listed or on integer widths.

@@ -303,7 +303,7 @@ def methods_text(result, ctx=None):
                     f"called significant when its p-value is at most {r.alpha:g}.")
     else:
         text.append(f"p-values were adjusted with {_CORRECTION_WORDS.get(r.correction, r.correction)}"
-                    f" over the {m} comparisons of each metric"
+                    f" over the {m} comparison{'s' if m != 1 else ''} of each metric"
                     + (" and test" if len(r.tests) > 1 else "")
                     + f", and a difference is called significant when its adjusted p-value "
                     f"is at most {r.alpha:g} (* p <= .05, ** p <= .01).")
@@ -329,6 +329,18 @@ def _digest(array):
     else:
         h.update(np.ascontiguousarray(a, dtype="<f8").tobytes())
     return h.hexdigest()
+
+
+def _partition_digest(ids):
+    """Digest of the partition of the items that ``ids`` define (not of the id labels).
+
+    Ids are renumbered by first appearance, so ``["d1", "d1", "d2"]`` and
+    ``[7, 7, 3]`` (the same clusters) have the same digest.
+    """
+    _, first, inverse = np.unique(np.asarray(ids), return_index=True, return_inverse=True)
+    rank = np.empty(first.shape[0], dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(first.shape[0])
+    return _digest(rank[inverse.ravel()])[:8]
 
 
 def _combined(parts):
@@ -395,9 +407,9 @@ def signature(result):
     if r.cv_splits is not None:
         fields.append(("cv", f"{len(r.cv_splits[0])}x{len(r.cv_splits)}"))
     if r.n_groups is not None:
-        fields.append(("groups", f"{r.n_groups}:{_digest(opts['groups'])[:8]}"))
+        fields.append(("groups", f"{r.n_groups}:{_partition_digest(opts['groups'])}"))
     if r.n_strata is not None:
-        fields.append(("strata", f"{r.n_strata}:{_digest(opts['strata'])[:8]}"))
+        fields.append(("strata", f"{r.n_strata}:{_partition_digest(opts['strata'])}"))
     if opts.get("sample_weight") is not None:
         fields.append(("weights", _digest(opts["sample_weight"])[:8]))
     return "|".join(f"{key}:{_clean(value)}" for key, value in fields)
