@@ -161,7 +161,7 @@ _REFS = {
 _TEST_WORDS = {
     "permutation": "paired permutation test",
     "bca": "BCa bootstrap interval",
-    "bootstrap": "paired bootstrap test (Berg-Kirkpatrick et al. 2012)",
+    "bootstrap": "paired bootstrap test of Berg-Kirkpatrick et al.",
     "boostsa": "BooStSa bootstrap test",
     "mcnemar": "McNemar test",
     "paired_t": "paired t-test",
@@ -280,20 +280,23 @@ def methods_text(result, ctx=None):
     seed = _seed_text(opts.get("random_state"))
     tests = []
     for name, ptest, itest in _specs(r):
-        phrase = f"a {alt} {_test_phrase(ptest, _resample_counts(frame, name), ctx)}"
+        sided = "" if _registry_name(ptest) == "bayesian_bootstrap" else f"{alt} "
+        phrase = f"a {sided}{_test_phrase(ptest, _resample_counts(frame, name), ctx)}"
+        rows = frame[frame["test"] == name]
+        levels = sorted({float(v) for v in rows["ci_level"] if np.isfinite(v)})
+        level = ", ".join(format_level(v) for v in levels) or "95 %"
         if itest is not None:
-            levels = sorted({float(v) for v in frame.loc[frame["test"] == name, "ci_level"]
-                             if np.isfinite(v)})
-            level = ", ".join(format_level(v) for v in levels) or "95 %"
             phrase += (f" for the p-value, with the {level} "
                        f"{_test_phrase(itest, [], ctx)} of the difference")
+        elif levels and np.isfinite(rows["ci_low"]).any():
+            phrase += f" with its {level} interval of the difference"
         tests.append(phrase)
     if "margin" in frame:
         margins = sorted({float(v) for v in frame["margin"] if np.isfinite(v)})
         tests.append("margin " + ", ".join(f"{v:g}" for v in margins))
     text.append(f"{who} was compared with " + "; ".join(tests)
-                + (f" (random seed {seed})." if seed != "none" else
-                   " (no fixed random seed: the resamples cannot be repeated)."))
+                + (f", with random seed {seed}." if seed != "none" else
+                   ", with no fixed random seed (the resamples cannot be repeated)."))
     text.append("Differences are B - A; intervals of differences are "
                 + ("simultaneous (Bonferroni over the pairs)." if r.ci == "simultaneous"
                    else "marginal (not adjusted for multiplicity)."))

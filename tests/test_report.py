@@ -196,7 +196,7 @@ def test_methods_paragraph_and_references(result, reports):
     assert "We compared 3 systems" in para and "N = 150 items" in para
     assert "two-sided paired permutation test (B = 999 resamples" in para
     assert "95 % BCa bootstrap interval (B = 999 resamples)" in para
-    assert "(random seed 0)" in para and "Holm's method over the 3 comparisons" in para
+    assert "with random seed 0." in para and "Holm's method over the 3 comparisons" in para
     assert "letter" in para
     refs = md.split("## References\n\n")[1].split("\n\n")[0]
     for author in ("Noreen", "Efron", "Holm", "Piepho", "Bestgen"):
@@ -217,7 +217,7 @@ def test_methods_follow_the_options():
     r2 = compare(y, preds, metrics="accuracy", test=_test(199), correction=None,
                  random_state=3)
     md2 = r2.report(sections=["methods"])
-    assert "not adjusted for multiple comparisons" in md2 and "(random seed 3)" in md2
+    assert "not adjusted for multiple comparisons" in md2 and "with random seed 3." in md2
 
 
 def test_sections_registry_takes_a_new_section(result, monkeypatch):
@@ -345,3 +345,33 @@ def test_interval_chart_fits_its_labels():
     label = next(t for t in root.iter(ns + "text") if t.text == rows[0]["label"])
     assert float(label.get("x")) - 7.2 * len(rows[0]["label"]) >= 0
     assert len(list(root.iter(ns + "circle"))) == 1  # the NaN row draws nothing
+
+
+_W = np.random.default_rng(9).random(100)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("options, phrases, field", [
+    (dict(test=["mcnemar", "paired_t", ("permutation", "bca")]),
+     ["McNemar test with its 95 % interval", "paired t-test", "| test "], "test:mcnemar,"),
+    (dict(test="bayesian_bootstrap"), ["a Bayesian bootstrap", "P(B worse/equiv./better)"],
+     "test:bayesian_bootstrap"),
+    (dict(test=_test(99), ci="simultaneous"), ["98.33 % BCa", "simultaneous (Bonferroni"],
+     "ci:simultaneous"),
+    (dict(test="bootstrap", sample_weight=_W), ["with item weights", "Berg-Kirkpatrick"],
+     "|weights:"),
+    (dict(test="bootstrap", strata=np.arange(100) % 4), ["stratified in 4 strata"],
+     "|strata:4:"),
+])
+def test_report_describes_each_design(options, phrases, field):
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 100)
+    preds = {k: np.where(rng.random(100) < p, y, 1 - y)
+             for k, p in (("a", .7), ("b", .8), ("c", .75))}
+    r = compare(y, preds, metrics="accuracy", random_state=0, **options)
+    md = r.report("markdown")
+    for phrase in phrases:
+        assert phrase in md, phrase
+    assert field in r.signature()
+    for fmt in ("html", "latex"):
+        assert r.signature().split("|")[0] in r.report(fmt)
