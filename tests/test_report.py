@@ -352,7 +352,7 @@ _W = np.random.default_rng(9).random(100)
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("options, phrases, field", [
-    (dict(test=["mcnemar", "paired_t", ("permutation", "bca")]),
+    (dict(test=["mcnemar", "paired_t", _test(99)]),
      ["McNemar test with its 95 % interval", "paired t-test", "| test "], "test:mcnemar,"),
     (dict(test="bayesian_bootstrap"), ["a Bayesian bootstrap", "P(B worse/equiv./better)"],
      "test:bayesian_bootstrap"),
