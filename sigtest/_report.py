@@ -288,7 +288,7 @@ def methods_text(result, ctx=None):
         if itest is not None:
             phrase += (f" for the p-value, with the {level} "
                        f"{_test_phrase(itest, [], ctx)} of the difference")
-        elif levels and np.isfinite(rows["ci_low"]).any():
+        elif levels and (np.isfinite(rows["ci_low"]) | np.isfinite(rows["ci_high"])).any():
             phrase += f" with its {level} interval of the difference"
         tests.append(phrase)
     if "margin" in frame:
@@ -426,9 +426,12 @@ def _num(v, signed=False):
 
 
 def _interval(lo, hi, signed=False):
-    if not (np.isfinite(lo) and np.isfinite(hi)):
+    """``[lo, hi]``; a one-sided interval reads ``[lo, +inf)`` or ``(-inf, hi]``."""
+    if np.isnan(lo) or np.isnan(hi) or (np.isinf(lo) and np.isinf(hi)):
         return "n/a"
-    return f"[{_num(lo, signed)}, {_num(hi, signed)}]"
+    left = "(-inf" if np.isinf(lo) else f"[{_num(lo, signed)}"
+    right = "+inf)" if np.isinf(hi) else f"{_num(hi, signed)}]"
+    return f"{left}, {right}"
 
 
 def _methods_section(result, ctx):
@@ -517,15 +520,25 @@ def _pairs_section(result, ctx):
         align = "l" * (lead + 2) + "rrrrl" + "r" * len(optional)
         notes = [f"delta = score(B) - score(A); CI: {level} interval of delta "
                  f"({result.ci}); stars on adjusted p: * <= .05, ** <= .01."]
+        marks = []
+        if "margin" in part:
+            first = part[part["test"] == result.tests[0]]
+            for alt, margin in sorted({(a, float(m)) for a, m in
+                                       zip(first["alternative"], first["margin"])
+                                       if np.isfinite(m)}):
+                marks.append((-margin, f"-{margin:g}"))
+                if alt == "equivalence":
+                    marks.append((margin, f"+{margin:g}"))
         blocks += [("heading", 2, metric),
                    ("table", Table(columns, rows, caption=f"{metric}: pairwise differences",
                                    align=align, notes=notes)),
                    ("figure", interval_chart(
                        chart, xlabel=f"{metric}: B - A ({level} CI)", zero_line=True,
                        legend=(f"significant (adjusted p <= {result.alpha:g})",
-                               "not significant")),
+                               "not significant"), marks=sorted(set(marks))),
                     f"{metric}: differences and their intervals ({result.tests[0]}); "
-                    "the dashed line is no difference.")]
+                    "the dashed line is no difference"
+                    + ("; the dotted lines are the margins." if marks else "."))]
     return blocks
 
 

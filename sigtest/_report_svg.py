@@ -47,14 +47,16 @@ def _fmt(v):
     return f"{v:.4g}"
 
 
-def interval_chart(rows, *, xlabel, zero_line=False, legend=None, right_labels=False):
+def interval_chart(rows, *, xlabel, zero_line=False, legend=None, right_labels=False,
+                   marks=()):
     """An SVG chart of points with intervals, one row per item, top to bottom.
 
     Parameters
     ----------
     rows : list of dict
         ``label`` (text), ``value``, ``low``, ``high`` (floats; NaN bounds
-        draw no interval), ``highlight`` (bool: the coloured style) and
+        draw no interval; an infinite bound, of a one-sided interval, runs
+        to the edge of the plot with an arrow head), ``highlight`` (bool: the coloured style) and
         optional ``right`` (text printed right of the plot, e.g. letters).
     xlabel : str
         Axis title.
@@ -64,6 +66,8 @@ def interval_chart(rows, *, xlabel, zero_line=False, legend=None, right_labels=F
         ``(highlighted, plain)``: legend texts of the two styles.
     right_labels : bool, default=False
         Reserve room for the ``right`` texts.
+    marks : sequence of (float, str)
+        Dotted vertical lines with a label on top (e.g. the margins).
 
     Returns
     -------
@@ -71,6 +75,7 @@ def interval_chart(rows, *, xlabel, zero_line=False, legend=None, right_labels=F
         An ``<svg>`` element with ``role="img"`` and a ``<title>``.
     """
     values = [v for r in rows for v in (r["value"], r["low"], r["high"]) if math.isfinite(v)]
+    values += [v for v, _ in marks]
     if zero_line:
         values.append(0.0)
     ticks = nice_ticks(min(values, default=0.0), max(values, default=1.0))
@@ -81,7 +86,7 @@ def interval_chart(rows, *, xlabel, zero_line=False, legend=None, right_labels=F
     right_w = 12 + _CHAR * max((len(r.get("right", "")) for r in rows), default=0) \
         if right_labels else 12
     n = len(rows)
-    legend_h = 22 if legend else 0
+    legend_h = (22 if legend else 0) + (16 if marks else 0)
     height = _TOP + legend_h + _ROW * n + _AXIS + 14
     width = left + _PLOT_W + right_w + 10
     top = _TOP + legend_h
@@ -113,6 +118,11 @@ def interval_chart(rows, *, xlabel, zero_line=False, legend=None, right_labels=F
                'stroke="#333"/>')
     out.append(f'<text x="{left + _PLOT_W / 2:.1f}" y="{bottom + 31}" text-anchor="middle" '
                f'fill="#333">{esc(xlabel)}</text>')
+    for v, text in marks:
+        out.append(f'<line x1="{x(v):.1f}" y1="{top - 4}" x2="{x(v):.1f}" y2="{bottom}" '
+                   'stroke="#555" stroke-dasharray="1 3" stroke-width="1.5"/>')
+        out.append(f'<text x="{x(v):.1f}" y="{top - 7}" text-anchor="middle" '
+                   f'fill="#555">{esc(text)}</text>')
     if zero_line and lo <= 0 <= hi:
         out.append(f'<line x1="{x(0):.1f}" y1="{top - 4}" x2="{x(0):.1f}" y2="{bottom}" '
                    'stroke="#b22222" stroke-dasharray="4 3"/>')
@@ -121,9 +131,16 @@ def interval_chart(rows, *, xlabel, zero_line=False, legend=None, right_labels=F
         color = _COLORS[bool(r.get("highlight"))]
         out.append(f'<text x="{left - 8:.1f}" y="{cy + 4:.1f}" text-anchor="end">'
                    f'{esc(r["label"])}</text>')
-        if math.isfinite(r["low"]) and math.isfinite(r["high"]):
-            out.append(f'<line x1="{x(r["low"]):.1f}" y1="{cy:.1f}" x2="{x(r["high"]):.1f}" '
+        low, high = r["low"], r["high"]
+        if not (math.isnan(low) or math.isnan(high)):
+            x1 = x(min(max(low, lo), hi))
+            x2 = x(min(max(high, lo), hi))
+            out.append(f'<line x1="{x1:.1f}" y1="{cy:.1f}" x2="{x2:.1f}" '
                        f'y2="{cy:.1f}" stroke="{color}" stroke-width="2.5"/>')
+            for end, bound, sign in ((x1, low, -1), (x2, high, 1)):
+                if math.isinf(bound):  # one-sided: an arrow head at the edge
+                    out.append(f'<path d="M{end:.1f},{cy:.1f} l{-6 * sign},-4 v8 z" '
+                               f'fill="{color}"/>')
         if math.isfinite(r["value"]):
             out.append(f'<circle cx="{x(r["value"]):.1f}" cy="{cy:.1f}" r="4.5" '
                        f'fill="{color}"/>')

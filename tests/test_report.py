@@ -375,3 +375,25 @@ def test_report_describes_each_design(options, phrases, field):
     assert field in r.signature()
     for fmt in ("html", "latex"):
         assert r.signature().split("|")[0] in r.report(fmt)
+
+
+def test_one_sided_intervals_and_margins():
+    from sigtest._report import _interval
+
+    assert _interval(0.1, np.inf, True) == "[+0.1000, +inf)"
+    assert _interval(-np.inf, 0.2) == "(-inf, 0.2000]"
+    assert _interval(np.nan, 0.2) == "n/a"
+    rows = [{"label": "b - a", "value": 0.15, "low": 0.07, "high": np.inf, "highlight": True}]
+    root = ET.fromstring(interval_chart(rows, xlabel="d", zero_line=True,
+                                        marks=[(-0.02, "-0.02")]))
+    ns = "{http://www.w3.org/2000/svg}"
+    assert "-0.02" in [t.text for t in root.iter(ns + "text")]
+    assert len(list(root.iter(ns + "path"))) == 1  # the arrow head of the +inf bound
+    y, preds = _data(n=100)
+    r = compare(y, preds, metrics="accuracy", pairs="baseline", baseline="base",
+                test=BCaInterval(n_resamples=199, margin=0.02, alternative="equivalence"),
+                random_state=0)
+    md = r.report("markdown")
+    assert "equivalence" in md and "margin 0.02" in md and "|margin:0.02" in r.signature()
+    page = r.report("html")
+    assert ">-0.02</text>" in page and ">+0.02</text>" in page  # both margins drawn
