@@ -491,8 +491,8 @@ def _pairs_section(result, ctx):
         columns = (["run"] if "run" in part else []) + (["test"] if len(result.tests) > 1
                                                         else [])
         levels = sorted({float(v) for v in part["ci_level"] if np.isfinite(v)})
-        level = ", ".join(format_level(v) for v in levels) or "n/a"
-        columns += ["A", "B", "delta", f"{level} CI", "p (raw)", f"p ({corr})", ""]
+        level = ", ".join(format_level(v) for v in levels)
+        columns += ["A", "B", "delta", f"{level} CI".lstrip(), "p (raw)", f"p ({corr})", ""]
         if "margin" in optional:
             columns.append("margin")
         if "prob_better" in optional:
@@ -518,8 +518,8 @@ def _pairs_section(result, ctx):
                               "highlight": bool(row.significant)})
         lead = len(columns) - 7 - len(optional)
         align = "l" * (lead + 2) + "rrrrl" + "r" * len(optional)
-        notes = [f"delta = score(B) - score(A); CI: {level} interval of delta "
-                 f"({result.ci}); stars on adjusted p: * <= .05, ** <= .01."]
+        notes = [f"delta = score(B) - score(A); CI: {level + ' ' if level else ''}interval of "
+                 f"delta ({result.ci}); stars on adjusted p: * <= .05, ** <= .01."]
         marks = []
         if "margin" in part:
             first = part[part["test"] == result.tests[0]]
@@ -533,7 +533,8 @@ def _pairs_section(result, ctx):
                    ("table", Table(columns, rows, caption=f"{metric}: pairwise differences",
                                    align=align, notes=notes)),
                    ("figure", interval_chart(
-                       chart, xlabel=f"{metric}: B - A ({level} CI)", zero_line=True,
+                       chart, xlabel=f"{metric}: B - A ({level} CI)".replace("( CI)", "(CI)"),
+                       zero_line=True,
                        legend=(f"significant (adjusted p <= {result.alpha:g})",
                                "not significant"), marks=sorted(set(marks))),
                     f"{metric}: differences and their intervals ({result.tests[0]}); "

@@ -397,3 +397,17 @@ def test_one_sided_intervals_and_margins():
     assert "equivalence" in md and "margin 0.02" in md and "|margin:0.02" in r.signature()
     page = r.report("html")
     assert ">-0.02</text>" in page and ">+0.02</text>" in page  # both margins drawn
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_degenerate_scores_give_a_report():
+    # an undefined precision and degenerate intervals: NaN cells read "n/a", no crash
+    y = np.r_[np.zeros(30, int), np.ones(30, int)]
+    a = np.zeros(60, int)
+    b = np.r_[np.zeros(50, int), np.ones(10, int)]
+    r = compare(y, {"a": a, "b": b, "c": b.copy()}, metrics="precision", pos_label=1,
+                test=_test(99), random_state=0)
+    for fmt in ("markdown", "html", "latex"):
+        assert "n/a" in r.report(fmt)
+    tables = _md_tables(r.report("markdown"))
+    assert tables[1][0][:4] == ["A", "B", "delta", "CI"]
