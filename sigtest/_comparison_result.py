@@ -3,12 +3,10 @@
 import numpy as np
 import pandas as pd
 
+from ._format import CORRECTION_NAMES as _CORRECTION_NAMES
 from ._format import format_level, format_pvalue
 from ._letters import compact_letter_display
 from ._results import stars_of
-
-_CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "BH",
-                     None: "uncorrected"}
 
 __all__ = ["ComparisonResult", "FRAME_COLUMNS"]
 
@@ -733,3 +731,127 @@ class ComparisonResult:
             kwargs["runs_mode"] = kwargs.pop("runs")
         options = {**data["options"], **kwargs}
         return data["rerun"](data["targets"], data["runs"], data["classes"], **options)
+
+    # ------------------------------------------------------------------ report
+    def report(self, format="markdown", path=None, *, sections=None):
+        """A report of the comparison to paste into a paper: Markdown, HTML or LaTeX.
+
+        The report holds a generated methods paragraph (systems, items,
+        tests with their resamples and seed, correction, letters), per
+        metric each system's score with its interval (:meth:`scores`) and
+        letters (:meth:`letters`, when every pair was tested in one run),
+        the pairwise differences with their intervals, raw and adjusted
+        p-values and stars, the references to cite for the tests and the
+        correction used, and the reproducibility signature
+        (:meth:`signature`). System and metric names are escaped for each
+        format: they print literally.
+
+        * ``"markdown"``: pipe tables (GitHub/CommonMark), no dependency.
+        * ``"html"``: one self-contained page (inline CSS, the charts of
+          the scores and of the differences as inline SVG; no script and
+          no external resource), checked in headless Chromium by the test
+          suite.
+        * ``"latex"``: a standalone ``article`` with ``booktabs`` tables
+          (``\\usepackage{booktabs}``), whose tables can be pasted into a
+          paper.
+
+        Parameters
+        ----------
+        format : {"markdown", "html", "latex"}, default="markdown"
+            Output format.
+        path : str or path-like, optional
+            Also write the text to this file (UTF-8).
+        sections : list of str, optional
+            Sections to include, among ``"methods"``, ``"scores"``,
+            ``"pairs"``, ``"ranks"`` (when the result has a ``ranks``
+            method), ``"cv_tests"`` (a :func:`sigtest.cross_val_compare`
+            result with per-fold tests), ``"references"`` and
+            ``"signature"``; default: every section this result has, in
+            that order.
+
+        Returns
+        -------
+        text : str
+            The report.
+
+        Raises
+        ------
+        ValueError
+            An unknown format or section, or a section this result does
+            not have.
+
+        See Also
+        --------
+        signature : The reproducibility signature alone.
+
+        Notes
+        -----
+        The score intervals come from :meth:`scores` (computed on the first
+        call, then kept). A difference is significant when its adjusted
+        p-value is at most :attr:`alpha`; stars mark adjusted
+        :math:`p \\le .05` (``*``) and :math:`p \\le .01` (``**``).
+
+        References
+        ----------
+        Y. Bestgen (2022). Please, don't forget the difference and the
+        confidence interval when seeking for the state-of-the-art status.
+        LREC.
+        M. Post (2018). A call for clarity in reporting BLEU scores. WMT (the
+        signature).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sigtest import compare
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.integers(0, 2, 200)
+        >>> preds = {s: np.where(rng.random(200) < p, y, 1 - y)
+        ...          for s, p in [("base", 0.7), ("new", 0.8)]}
+        >>> result = compare(y, preds, metrics="accuracy", random_state=0)
+        >>> text = result.report("markdown")
+        >>> text.splitlines()[0]
+        '# Comparison of 2 systems'
+        """
+        from ._report import build_report
+
+        return build_report(self, format, path, sections)
+
+    def signature(self):
+        """The reproducibility signature of the comparison, in the spirit of sacrebleu's.
+
+        ``|``-separated ``key:value`` fields: ``sigtest`` (version),
+        ``test`` (the :attr:`tests`), ``B`` (resamples of each p-value
+        test), ``B_ci`` (of each interval test, when there is one), ``seed``
+        (``random_state``: an int, ``none``, or the type of a generator),
+        ``metric``, ``corr`` (correction or ``none``), ``alpha``, ``pairs``
+        (``all`` or ``baseline:<names>``), ``alt`` (alternatives), ``ci``
+        (marginal or simultaneous), ``n`` (items), ``k`` (systems), ``y``
+        and ``pred`` (the first 8 hex digits of sha256 digests of the gold
+        and of every system's predictions, by name), then, when they apply,
+        ``margin``, ``runs`` (the runs mode), ``cv`` (folds x repeats),
+        ``groups`` and ``strata`` (count and digest of the partition of the
+        items they define, whatever the id labels) and
+        ``weights`` (digest). Digests hash the values, shape and kind (text
+        or number) of each array, so the signature does not depend on the
+        order in which the systems are listed or on integer widths.
+
+        Returns
+        -------
+        signature : str
+            E.g. ``sigtest:0.1.0|test:permutation+bca|B:9999|B_ci:9999|
+            seed:0|metric:accuracy|corr:holm|alpha:0.05|pairs:all|
+            alt:two-sided|ci:marginal|n:200|k:2|y:...|pred:...`` (one line).
+
+        References
+        ----------
+        M. Post (2018). A call for clarity in reporting BLEU scores. WMT.
+        """
+        from ._report import signature
+
+        return signature(self)
+
+    def _repr_html_(self):
+        """The HTML report as a fragment, for Jupyter (see :meth:`report`)."""
+        from ._report import report_html_fragment
+
+        return report_html_fragment(self)

@@ -2,7 +2,11 @@
 
 import math
 
-__all__ = ["format_pvalue", "format_level"]
+__all__ = ["format_pvalue", "format_level", "CORRECTION_NAMES"]
+
+#: Short names of the corrections in table headers (``p (Holm)``).
+CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "BH",
+                    None: "uncorrected"}
 
 
 def format_pvalue(pvalue, digits=4):

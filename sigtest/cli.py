@@ -15,6 +15,10 @@ Examples
     sigtest compare gold.tsv a.tsv b.tsv c.tsv --pairs baseline --baseline a
     sigtest compare gold.npy a.npy b.npy --test bootstrap -B 9999 --format csv
     sigtest compare gold.txt a.txt b.txt --baseline a --margin 0.01 --alternative non-inferiority
+    sigtest compare gold.txt a.txt b.txt c.txt --baseline a --format markdown
+    sigtest report gold.txt a.txt b.txt c.txt -o report.html
+    sigtest report store/ --systems h0 h1 -o report.tex
+    sigtest run store/ --systems h0 h1 --format json
     sigtest metrics
     sigtest tests
 
@@ -51,9 +55,18 @@ read like the label files (ints or strings, the same header rules; a file
 with one more row than the gold suggests ``--header``); ``feed`` stores them
 with the gold, and ``run`` uses them.
 
-The text output ends with each system's score and its confidence interval
-(:meth:`ComparisonResult.scores <sigtest.ComparisonResult.scores>`; csv, json
-and LaTeX outputs hold the pairs table only).
+Outputs of ``compare`` and ``run`` (``--format``): ``table`` (the default,
+also called ``text``) prints the pairs table with stars, each system's score
+with its confidence interval (:meth:`ComparisonResult.scores
+<sigtest.ComparisonResult.scores>`) and the letters (when every pair was
+tested); ``csv`` and ``json`` hold the pairs table (full precision);
+``markdown``, ``latex`` and ``html`` are the whole report
+(:meth:`ComparisonResult.report <sigtest.ComparisonResult.report>`), which
+``sigtest report`` writes from an experiment directory or from files. Every
+output ends with the reproducibility signature
+(:meth:`ComparisonResult.signature <sigtest.ComparisonResult.signature>`): a
+last ``signature:`` line, the report's last section, or a ``signature``
+column in csv and json. ``--baseline`` implies ``--pairs baseline``.
 
 Errors are reported as one line ``sigtest: error: ...`` on stderr with exit
 status 2 (usage and input errors; an unexpected internal error gives 1),
@@ -86,7 +99,9 @@ def __getattr__(name):
         return read_predictions
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-_FORMATS = ("text", "csv", "json", "latex")
+_FORMATS = ("table", "text", "csv", "json", "markdown", "latex", "html")
+#: formats of ``ComparisonResult.report`` (the whole report); "text" is "table"
+_REPORT_FORMATS = ("markdown", "html", "latex")
 # library wording -> command-line wording in error messages
 _CLI_WORDS = (
     (" (header=True)", ""), (" (header=False)", ""), ("overwrite=True", "--overwrite"),
@@ -105,7 +120,6 @@ class _UsageError(ValueError):
 # ------------------------------------------------------------------ parser
 def _build_parser():
     from . import __version__
-    from ._constants import RUNS_MODES
 
     parser = argparse.ArgumentParser(
         prog="sigtest", description="Significance tests for comparing ML/NLP systems."
@@ -144,12 +158,26 @@ def _build_parser():
                                      "results.tsv and outcomes.json in it")
     run.add_argument("store", help="experiment directory filled by 'sigtest feed'")
     _add_test_options(run)
-    run.add_argument("--runs", choices=RUNS_MODES, default="average",
-                     help="how several runs per system are used (default: average, the "
-                          "per-item statistics averaged over runs; pool is BooStSa's mode)")
-    run.add_argument("--on-missing", choices=("error", "intersect"), default="error",
-                     help="a run lacking some gold ids: error, or test on the common ids")
+    _add_store_options(run)
     _add_output_options(run)
+
+    rep = sub.add_parser(
+        "report", help="write the report (Markdown, HTML or LaTeX) of a comparison, from an "
+                       "experiment directory or from a gold file and prediction files")
+    rep.add_argument("source", help="experiment directory filled by 'sigtest feed', or the "
+                                    "gold file (then give the prediction files)")
+    rep.add_argument("predictions", nargs="*",
+                     help="with a gold file: prediction files, as PATH or NAME=PATH")
+    _add_test_options(rep)
+    _add_design_options(rep, "with a gold file, in its order")
+    _add_header_option(rep)
+    _add_store_options(rep)
+    rep.add_argument("--format", choices=_REPORT_FORMATS, default=None,
+                     help="report format (default: from the -o suffix .md/.html/.tex, else "
+                          "markdown)")
+    rep.add_argument("-o", "--output", default=None, help="write the report to this file")
+    rep.add_argument("--overwrite", action="store_true",
+                     help="replace the --output file if it exists")
 
     rm = sub.add_parser("remove", help="remove a system (or one of its runs) from an "
                                        "experiment directory")
@@ -161,6 +189,21 @@ def _build_parser():
     sub.add_parser("metrics", help="list the registered metrics")
     sub.add_parser("tests", help="list the registered significance tests")
     return parser
+
+
+def _add_store_options(cmd):
+    """Options of a comparison of an experiment directory (``run``, ``report``)."""
+    from ._constants import RUNS_MODES
+
+    cmd.add_argument("--runs", choices=RUNS_MODES, default=None,
+                     help="how several runs per system are used (default: average, the "
+                          "per-item statistics averaged over runs; pool is BooStSa's mode)")
+    cmd.add_argument("--on-missing", choices=("error", "intersect"), default=None,
+                     help="a run lacking some gold ids: error (default), or test on the "
+                          "common ids")
+    cmd.add_argument("--systems", nargs="+", default=None, metavar="NAME",
+                     help="compare only these systems, in this order (default: all, in feed "
+                          "order)")
 
 
 def _add_header_option(cmd):
@@ -180,8 +223,10 @@ def _add_design_options(cmd, order):
 
 def _add_output_options(cmd):
     cmd.add_argument("--format", choices=_FORMATS, default=None,
-                     help="output format (default: from the -o suffix .csv/.json/.tex, "
-                          "else text)")
+                     help="output format: table (the text tables, default), csv or json (the "
+                          "pairs table with a signature column), markdown, latex or html (the "
+                          "whole report, as 'sigtest report'); default: from the -o suffix "
+                          ".csv/.json/.tex/.md/.html, else table")
     cmd.add_argument("-o", "--output", default=None, help="write the table to this file")
     cmd.add_argument("--overwrite", action="store_true",
                      help="replace the --output file if it exists")
@@ -200,7 +245,7 @@ def _add_test_options(cmd):
                      help="test every pair (default) or each system against --baseline "
                           "(the default with --margin)")
     cmd.add_argument("--baseline", action="append", default=None,
-                     help="baseline system name (repeatable), with --pairs baseline")
+                     help="baseline system name (repeatable); implies --pairs baseline")
     cmd.add_argument("--margin", type=float, default=None,
                      help="margin of a non-inferiority or equivalence test, in metric units "
                           "(e.g. 0.01); needs --alternative and --baseline")
@@ -271,10 +316,10 @@ def _margin_test(args):
 
 
 def _pairs(args):
-    """``--pairs``; by default "baseline" with ``--margin``, else "all"."""
+    """``--pairs``; by default "baseline" with ``--baseline`` or ``--margin``, else "all"."""
     if args.pairs is not None:
         return args.pairs
-    return "baseline" if args.margin is not None else "all"
+    return "baseline" if args.margin is not None or args.baseline is not None else "all"
 
 
 def _baseline(args):
@@ -359,7 +404,8 @@ def _check_output(path, overwrite):
         raise _UsageError(f"The directory {str(parent)!r} of -o/--output is not writable.")
 
 
-_SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".tex": "latex"}
+_SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".tex": "latex", ".md": "markdown",
+                   ".markdown": "markdown", ".html": "html", ".htm": "html"}
 
 
 def _output_format(args):
@@ -372,14 +418,33 @@ def _output_format(args):
 
 
 def _render(result, fmt):
-    if fmt == "csv":
-        return result.to_frame().to_csv(index=False)
-    if fmt == "json":
-        return result.to_frame().to_json(orient="records", indent=2)
-    if fmt == "latex":
-        return result.to_latex()
+    """The output of ``compare``/``run``/``report``; every one carries the signature."""
+    if fmt in _REPORT_FORMATS:  # the report ends with its signature section
+        return result.report(fmt)
+    if fmt in ("csv", "json"):
+        frame = result.to_frame()
+        frame["signature"] = result.signature()
+        if fmt == "csv":
+            return frame.to_csv(index=False)
+        return frame.to_json(orient="records", indent=2)
     # the tables print p-values with sigtest._format.format_pvalue
-    return str(result) + "\n\n" + _scores_text(result.scores())
+    return (str(result) + "\n\n" + _scores_text(result.scores()) + _letters_text(result)
+            + "\n\nsignature: " + result.signature())
+
+
+def _letters_text(result):
+    """The letters of every metric (all pairs tested, one run), or nothing."""
+    if result.pairs != "all" or result.n_runs > 1:
+        return ""
+    import pandas as pd
+
+    table = pd.concat({m: result.letters(m)["letters"] for m in result.metrics}, axis=1)
+    order = result.letters(result.metrics[0]).index
+    table = table.loc[order]
+    table.index.name = "system"
+    return ("\n\nletters (systems sharing a letter are not significantly different; "
+            f"best first on {result.metrics[0]}; test {result.tests[0]})\n"
+            + table.reset_index().to_string(index=False))
 
 
 def _scores_text(table):
@@ -554,9 +619,37 @@ def _run_experiment(args, out):
         metrics=_metrics(args), test=_build_test(args), pairs=_pairs(args),
         baseline=_baseline(args),
         correction=None if args.correction == "none" else args.correction,
-        runs=args.runs, alpha=args.alpha, on_missing=args.on_missing, n_jobs=args.n_jobs,
-        random_state=args.seed, **extra)
+        runs=args.runs or "average", alpha=args.alpha,
+        on_missing=args.on_missing or "error", n_jobs=args.n_jobs,
+        random_state=args.seed, systems=args.systems, **extra)
     _emit(_render(result, _output_format(args)), args, out)
+
+
+def _run_report(args, out):
+    """``sigtest report``: ``run`` on a store, or ``compare`` on files, as a report."""
+    if args.format is None:
+        suffix = Path(args.output).suffix.lower() if args.output else ""
+        fmt = _SUFFIX_FORMATS.get(suffix)
+        args.format = fmt if fmt in _REPORT_FORMATS else "markdown"
+    if Path(args.source).is_dir():
+        if args.predictions:
+            raise _UsageError(f"{args.source!r} is an experiment directory: give no "
+                              "prediction files (feed them with 'sigtest feed').")
+        for option in ("groups", "strata"):
+            if getattr(args, option) is not None:
+                raise _UsageError(f"--{option} is for prediction files; an experiment "
+                                  f"directory has its own (given to 'sigtest feed').")
+        args.store = args.source
+        return _run_experiment(args, out)
+    if not args.predictions:
+        raise _UsageError(f"{args.source!r} is not a directory: give the gold file then the "
+                          "prediction files, or an experiment directory.")
+    for option in ("runs", "on_missing", "systems"):
+        if getattr(args, option) is not None:
+            raise _UsageError(f"--{option.replace('_', '-')} is for an experiment directory, "
+                              "not for prediction files.")
+    args.gold = args.source
+    return _run_compare(args, out)
 
 
 def _run_remove(args, out):
@@ -583,7 +676,7 @@ def _list(args, out):
 
 
 _COMMANDS = {"compare": _run_compare, "feed": _run_feed, "run": _run_experiment,
-             "remove": _run_remove, "metrics": _list, "tests": _list}
+             "remove": _run_remove, "metrics": _list, "tests": _list, "report": _run_report}
 
 
 def _one_line(exc):
