@@ -619,6 +619,25 @@ register_section("cv_tests", _cv_section, available=_has_cv_tests, after="ranks"
 del _build, _avail
 
 
+def _mde_section(result, ctx):
+    """Minimum detectable effects of the non-significant rows (opt-in: it simulates)."""
+    table = result.minimum_detectable_effects(random_state=0)
+    if table.empty:
+        return [("heading", 1, "Minimum detectable effects"),
+                ("paragraph", "Every pair is significant: no minimum detectable effect to show.")]
+    shown = table[["system_a", "system_b", "metric", "delta", "pvalue", "mde", "mde_power"]]
+    return [("heading", 1, "Minimum detectable effects"),
+            ("paragraph", "For each non-significant pair, the smallest improvement over "
+                          "system A that the test detects with 80 % power on a test set like "
+                          "this one (simulated from A's predictions; seed 0; see "
+                          "sigtest.minimum_detectable_effect)."),
+            ("table", _frame_table(shown, "minimum detectable effects"))]
+
+
+register_section("mde", _mde_section, available=lambda result: callable(
+    getattr(result, "minimum_detectable_effects", None)), after="pairs", default=False)
+
+
 # -------------------------------------------------------------------- report
 def _title(result):
     return f"Comparison of {len(result.systems)} systems"

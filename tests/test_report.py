@@ -14,6 +14,8 @@ from html.parser import HTMLParser
 import numpy as np
 import pandas as pd
 import pytest
+
+from sigtest import SmallSampleWarning
 from markdown_it import MarkdownIt
 
 from sigtest import BCaInterval, ComparisonResult, PairedPermutation, compare
@@ -411,3 +413,26 @@ def test_degenerate_scores_give_a_report():
         assert "n/a" in r.report(fmt)
     tables = _md_tables(r.report("markdown"))
     assert tables[1][0][:4] == ["A", "B", "delta", "CI"]
+
+
+def test_mde_section_is_opt_in_and_lists_the_non_significant_rows():
+    # B differs from A on 6 of 60 items (4 better, 2 worse): far from
+    # significant, so the opt-in section shows its one pair with a positive MDE.
+    from sigtest import compare
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 60)
+    a = np.where(rng.random(60) < 0.75, y, 1 - y)
+    b = a.copy()
+    wrong, right = np.flatnonzero(a != y), np.flatnonzero(a == y)
+    b[wrong[:4]] = y[wrong[:4]]
+    b[right[:2]] = 1 - y[right[:2]]
+    with pytest.warns(SmallSampleWarning):  # 6 discordant items: BCa says so
+        r = compare(y, {"A": a, "B": b}, metrics=["accuracy"], random_state=0)
+    assert "Minimum detectable" not in r.report()
+    md = r.report(sections=["mde"])
+    assert "## Minimum detectable effects" in md
+    row = [line for line in md.splitlines() if line.startswith("| A ")]
+    assert len(row) == 1
+    cells = [c.strip() for c in row[0].strip("|").split("|")]
+    assert 0 < float(cells[5]) < 1  # the mde column
