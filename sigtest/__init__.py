@@ -44,9 +44,17 @@ _LAZY = {
     "get_test": ".tests_",
     "get_test_names": ".tests_",
     "register_test": ".tests_",
+    "HierarchicalBootstrap": ".tests_",
+    "almost_stochastic_order": "._aso",
+    "aso_matrix": "._aso",
+    "ASOResult": "._aso",
 }
 
 __all__ = [
+    "HierarchicalBootstrap",
+    "almost_stochastic_order",
+    "aso_matrix",
+    "ASOResult",
     "ComparisonResult",
     "compare",
     "score",
