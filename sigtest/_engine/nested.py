@@ -86,7 +86,20 @@ def _compress(flat_a, flat_b):
             np.ascontiguousarray(cells[:, :k]), np.ascontiguousarray(cells[:, k:]))
 
 
-def nested_bootstrap_sums(stats_a, stats_b, n_resamples, seed=0):
+def _run_weights(counts, r, expand):
+    """Weights of the runs in a resample: ``k_r / R``, or the expanded ones.
+
+    Expanded: ``(1 + c (k_r - 1)) / R`` with ``c = sqrt(R / (R - 1))``, i.e.
+    the drawn runs' mean of ``mean + c (S_r - mean)``, whose variance over
+    resamples is the unbiased ``s^2 / R`` instead of ``(R - 1) s^2 / R^2``.
+    """
+    if not expand or r == 1:
+        return counts / r
+    c = np.sqrt(r / (r - 1.0))
+    return (1.0 + c * (counts - 1.0)) / r
+
+
+def nested_bootstrap_sums(stats_a, stats_b, n_resamples, seed=0, *, expand=True):
     """Resampled column sums of A and B under the two-stage bootstrap.
 
     Parameters
@@ -99,6 +112,12 @@ def nested_bootstrap_sums(stats_a, stats_b, n_resamples, seed=0):
         Number ``B`` of resamples.
     seed : int or None, default=0
         Root of the resample keys (:func:`~sigtest._engine.rng.resample_keys`).
+    expand : bool, default=True
+        Expand the run stage: each system's runs are resampled as
+        ``mean + sqrt(R / (R - 1)) (S_r - mean)`` (the weights of
+        :func:`_run_weights`), so the bootstrap variance of the mean of
+        ``R`` runs is unbiased (the plain bootstrap shrinks it by
+        ``(R - 1) / R``: 20 % with 5 runs). The item stage is unchanged.
 
     Returns
     -------
@@ -135,6 +154,6 @@ def nested_bootstrap_sums(stats_a, stats_b, n_resamples, seed=0):
         per_run_b = np.einsum("bn,nk->bk", c, flat_b).reshape(hi - lo, rb, s)
         ka = _counts(keys_a[lo:hi], ra)
         kb = _counts(keys_b[lo:hi], rb)
-        sums_a[lo:hi] = np.einsum("br,brs->bs", ka, per_run_a) / ra
-        sums_b[lo:hi] = np.einsum("br,brs->bs", kb, per_run_b) / rb
+        sums_a[lo:hi] = np.einsum("br,brs->bs", _run_weights(ka, ra, expand), per_run_a)
+        sums_b[lo:hi] = np.einsum("br,brs->bs", _run_weights(kb, rb, expand), per_run_b)
     return sums_a, sums_b

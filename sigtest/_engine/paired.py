@@ -915,7 +915,7 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=N
     >>> paired.stats_a[:, 0].tolist()
     [1.0, 1.0, 0.5, 1.0]
     """
-    metric, params, _, design, stats_a_runs, stats_b_runs = run_statistics(
+    metric, params, y, design, stats_a_runs, stats_b_runs = run_statistics(
         y_true, runs_a, runs_b, metric, labels=labels, groups=groups, strata=strata,
         **metric_params)
     total_a = sum(stats_a_runs[1:], stats_a_runs[0].copy())
@@ -939,6 +939,6 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=N
     else:
         stats_a, stats_b, counts, row_strata = design_rows(stats_a, stats_b, None, None,
                                                            design)
-    return PairedData(metric, params, n, stats_a, stats_b, counts, score_a, score_b,
+    return PairedData(metric, params, y.shape[0], stats_a, stats_b, counts, score_a, score_b,
                       metric_params=metric_params, row_strata=row_strata,
                       **_design_fields(design))
