@@ -68,7 +68,7 @@ _RANDOM_STATE = [None, Integral, np.random.SeedSequence, np.random.Generator,
 class ASOResult:
     """Result of :func:`almost_stochastic_order` (A against B).
 
-    Attributes
+    Parameters
     ----------
     epsilon_min : float
         Upper confidence bound of the violation ratio
