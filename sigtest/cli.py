@@ -146,7 +146,9 @@ def _build_parser():
     _add_test_options(run)
     run.add_argument("--runs", choices=RUNS_MODES, default="average",
                      help="how several runs per system are used (default: average, the "
-                          "per-item statistics averaged over runs; pool is BooStSa's mode)")
+                          "per-item statistics averaged over runs; nested: the "
+                          "hierarchical bootstrap over runs and items; pool is BooStSa's "
+                          "mode)")
     run.add_argument("--on-missing", choices=("error", "intersect"), default="error",
                      help="a run lacking some gold ids: error, or test on the common ids")
     _add_output_options(run)
@@ -234,6 +236,10 @@ def _build_test(args):
     if args.test is None and args.n_resamples is None:
         return None
     extra = {} if args.n_resamples is None else {"n_resamples": args.n_resamples}
+    if args.test is None and getattr(args, "runs", None) == "nested":
+        from .tests_ import HierarchicalBootstrap  # the one test of runs='nested'
+
+        return HierarchicalBootstrap(**extra)
     if args.test is None:
         return (PairedPermutation(**extra), BCaInterval(**extra))
     return get_test(args.test, **extra)

@@ -249,3 +249,34 @@ def test_nested_power_with_a_real_difference():
                    60, 300, 199, 13)
     print("power", rates)
     assert rates["nested"] >= 0.8
+
+
+def test_cli_run_nested(tmp_path):
+    """``sigtest run --runs nested`` runs the hierarchical bootstrap, as compare does."""
+    import io
+
+    from sigtest.cli import main
+
+    y, systems = _data(n=200, runs=(3, 3, 3))
+    np.savetxt(tmp_path / "gold.txt", y, fmt="%d")
+    store = tmp_path / "store"
+    for name in ("s0", "s1"):
+        for r, run in enumerate(systems[name]):
+            np.savetxt(tmp_path / f"{name}_{r}.txt", run, fmt="%d")
+            argv = ["feed", store, name, tmp_path / f"{name}_{r}.txt"]
+            if name == "s0" and r == 0:
+                argv += ["--gold", tmp_path / "gold.txt"]
+            assert main([str(a) for a in argv], out=io.StringIO()) == 0
+    out = io.StringIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        status = main([str(a) for a in ("run", store, "-m", "accuracy", "--runs", "nested",
+                                        "-B", 499, "--seed", 3, "--format", "csv")], out=out)
+        want = compare(y, {"s0": systems["s0"], "s1": systems["s1"]}, metrics="accuracy",
+                       runs="nested", test=HierarchicalBootstrap(n_resamples=499),
+                       random_state=3).to_frame()
+    assert status == 0, out.getvalue()
+    got = pd.read_csv(io.StringIO(out.getvalue()))
+    assert got["test"].tolist() == ["hierarchical_bootstrap"]
+    for column in ("pvalue", "delta", "ci_low", "ci_high"):
+        np.testing.assert_allclose(got[column], want[column], rtol=1e-12)
