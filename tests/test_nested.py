@@ -68,11 +68,11 @@ def test_sums_match_a_naive_twin(expand):
     want = _naive_sums(sa, sb, 50, 7, expand=expand)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12)
-    # hard 0/1 statistics are compressed into cells: same draws, same sums
+    # hard 0/1 statistics with many identical rows
     ha = (rng.random((5, 200, 1)) < 0.7).astype(float)
     hb = (rng.random((5, 200, 1)) < 0.7).astype(float)
     ha[:, 100:] = 1.0
-    hb[:, 100:] = 1.0  # many identical rows: the cell path is taken
+    hb[:, 100:] = 1.0
     got = nested_bootstrap_sums(ha, hb, 40, seed=3, expand=expand)
     want = _naive_sums(ha, hb, 40, 3, expand=expand)
     for g, w in zip(got, want):

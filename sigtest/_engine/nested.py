@@ -23,15 +23,18 @@ counts the seed variance and the item variance; the run x item interaction
 is counted twice (once in each stage), which makes the spread slightly too
 large, i.e. the test slightly conservative (Owen 2007, sec. 3).
 
-Cost: one resample costs ``O(N)`` draws and ``O(C (R_A + R_B) s)``
-multiply-adds (the counts of the ``C <= N`` distinct rows of statistics, or
-cells, times the per-run statistics, then the run weights), never a gather
-of ``N x R`` predictions; the item draws are exactly those of the
-uncompressed computation. Random numbers come from the counter generator of
+Cost: one resample draws ``N`` items and adds their rows of per-run
+statistics, ``O(N (R_A + R_B) s)`` in the engine's generic bootstrap kernel
+(:func:`sigtest._engine.kernels.bootstrap_sums_generic`, numba, or its NumPy
+twin), then weights the ``R`` per-run sums, ``O((R_A + R_B) s)``. (Merging
+identical item rows into cells and drawing them from a multinomial, as the
+engine's cell kernel does, was slower here: with 10 runs the cells number
+hundreds, each needing a binomial draw.) Random numbers come from the counter generator of
 :mod:`sigtest._engine.kernels_numpy`: resample ``b`` draws its items with key
 ``resample_keys(seed, B)[b]``, its runs of A with stream 1 and of B with
 stream 2, so the output does not depend on chunking, threads or ``n_jobs``.
-The sums use ``np.einsum`` without BLAS (no thread-dependent summation order).
+The kernel sums draw by draw and the run weights use ``np.einsum`` without
+BLAS, so no summation order depends on threads.
 
 References
 ----------
@@ -43,47 +46,18 @@ Application, sec. 3.8 (hierarchical data).
 
 import numpy as np
 
+from . import kernels as _kernels
 from .kernels_numpy import _bounded, _draws
 from .rng import check_seed, resample_keys
 
 __all__ = ["nested_bootstrap_sums"]
 
-# Items counted per vectorised chunk (bounds the temporary memory).
-_CHUNK_CELLS = 1 << 21
-
-
-def _counts(keys, n, cell_of=None, n_cells=None):
-    """(len(keys), n) float64 counts of ``n`` draws with replacement from ``range(n)``.
-
-    With ``cell_of`` (the cell of every item), the counts of the ``n_cells``
-    cells instead: the sum of the counts of their items.
-    """
+def _counts(keys, n):
+    """(len(keys), n) float64 counts of ``n`` draws with replacement from ``range(n)``."""
     idx = _bounded(_draws(keys, n), n)
-    if cell_of is not None:
-        idx = cell_of[idx]
-    else:
-        n_cells = n
     b = idx.shape[0]
-    flat = (idx + (np.arange(b, dtype=np.intp) * n_cells)[:, None]).ravel()
-    return np.bincount(flat, minlength=b * n_cells).reshape(b, n_cells).astype(np.float64)
-
-
-def _compress(flat_a, flat_b):
-    """Merge the items whose statistics agree in every run of A and B.
-
-    Returns ``(cell_of, cells_a, cells_b)`` (the cell of every item and the
-    statistics of every cell) when that at least halves the rows, else
-    ``(None, flat_a, flat_b)``. Hard-label metrics with a few classes have
-    few distinct rows (accuracy: at most ``2 ** (R_A + R_B)``), so a
-    resample then costs ``O(N)`` draws plus ``O(cells (R_A + R_B) s)``.
-    """
-    both = np.concatenate([flat_a, flat_b], axis=1)
-    cells, cell_of = np.unique(both, axis=0, return_inverse=True)
-    if 2 * cells.shape[0] > both.shape[0]:
-        return None, flat_a, flat_b
-    k = flat_a.shape[1]
-    return (np.ascontiguousarray(cell_of.reshape(-1).astype(np.intp)),
-            np.ascontiguousarray(cells[:, :k]), np.ascontiguousarray(cells[:, k:]))
+    flat = (idx + (np.arange(b, dtype=np.intp) * n)[:, None]).ravel()
+    return np.bincount(flat, minlength=b * n).reshape(b, n).astype(np.float64)
 
 
 def _run_weights(counts, r, expand):
@@ -136,24 +110,17 @@ def nested_bootstrap_sums(stats_a, stats_b, n_resamples, seed=0, *, expand=True)
     ra, n, s = stats_a.shape
     rb = stats_b.shape[0]
     B = int(n_resamples)
-    # (N, R * s) views: item counts times these give the per-run sums
-    flat_a = np.ascontiguousarray(stats_a.transpose(1, 0, 2).reshape(n, ra * s))
-    flat_b = np.ascontiguousarray(stats_b.transpose(1, 0, 2).reshape(n, rb * s))
-    cell_of, flat_a, flat_b = _compress(flat_a, flat_b)
-    n_cells = flat_a.shape[0]
-    keys_items = resample_keys(seed, B)
-    keys_a = resample_keys(seed, B, stream=1)
-    keys_b = resample_keys(seed, B, stream=2)
-    sums_a = np.empty((B, s))
-    sums_b = np.empty((B, s))
-    chunk = max(1, _CHUNK_CELLS // max(n, 1))
-    for lo in range(0, B, chunk):
-        hi = min(B, lo + chunk)
-        c = _counts(keys_items[lo:hi], n, cell_of, n_cells)
-        per_run_a = np.einsum("bn,nk->bk", c, flat_a).reshape(hi - lo, ra, s)
-        per_run_b = np.einsum("bn,nk->bk", c, flat_b).reshape(hi - lo, rb, s)
-        ka = _counts(keys_a[lo:hi], ra)
-        kb = _counts(keys_b[lo:hi], rb)
-        sums_a[lo:hi] = np.einsum("br,brs->bs", _run_weights(ka, ra, expand), per_run_a)
-        sums_b[lo:hi] = np.einsum("br,brs->bs", _run_weights(kb, rb, expand), per_run_b)
+    # (N, (R_A + R_B) s): one row per item, every run's statistics side by side;
+    # the item stage is the engine's generic bootstrap kernel (numba, with its
+    # NumPy twin) on these rows: per resample, the column sums over N drawn items
+    flat = np.ascontiguousarray(np.concatenate(
+        [stats_a.transpose(1, 0, 2).reshape(n, ra * s),
+         stats_b.transpose(1, 0, 2).reshape(n, rb * s)], axis=1))
+    per_run = _kernels.bootstrap_sums_generic(flat, n, resample_keys(seed, B), parallel=False)
+    per_run_a = per_run[:, :ra * s].reshape(B, ra, s)
+    per_run_b = per_run[:, ra * s:].reshape(B, rb, s)
+    ka = _run_weights(_counts(resample_keys(seed, B, stream=1), ra), ra, expand)
+    kb = _run_weights(_counts(resample_keys(seed, B, stream=2), rb), rb, expand)
+    sums_a = np.einsum("br,brs->bs", ka, per_run_a)
+    sums_b = np.einsum("br,brs->bs", kb, per_run_b)
     return sums_a, sums_b
