@@ -135,7 +135,13 @@ def test_result_object_and_determinism():
     assert isinstance(r1, ASOResult) and r1 == r2
     d = r1.to_dict()
     assert d["epsilon_min"] == r1.epsilon_min and d["n_a"] == 5 and d["n_resamples"] == 1000
-    assert "epsilon_min" in str(r1) and "A is almost stochastically larger" in str(r1)
+    assert "epsilon_min" in str(r1)
+    text = {0.1: "larger than B (epsilon_min < 0.2)", 0.3: "only by the 0.5 threshold",
+            0.7: "no almost stochastic order"}
+    for eps, words in text.items():
+        fake = ASOResult(epsilon_min=eps, violation_ratio=eps, sigma=0.0,
+                         confidence_level=0.95, n_resamples=1, n_a=2, n_b=2)
+        assert words in str(fake)
     assert 0 <= r1.epsilon_min <= 1
     # a higher confidence level gives a larger (more cautious) bound
     assert almost_stochastic_order(a, b, confidence_level=0.99, random_state=3).epsilon_min \
