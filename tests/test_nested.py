@@ -280,3 +280,26 @@ def test_cli_run_nested(tmp_path):
     assert got["test"].tolist() == ["hierarchical_bootstrap"]
     for column in ("pvalue", "delta", "ci_low", "ci_high"):
         np.testing.assert_allclose(got[column], want[column], rtol=1e-12)
+
+
+def test_nested_loss_orientation_and_soft_metrics():
+    """A loss (cross-entropy, lower is better): statistic = -delta, positive when B is better."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 300)
+    Y = np.eye(3)[y]
+
+    def run(sharp):
+        logits = rng.normal(0, 1, (300, 3))
+        logits[np.arange(300), y] += sharp
+        p = np.exp(logits)
+        return p / p.sum(1, keepdims=True)
+
+    a, b = [run(1.0) for _ in range(5)], [run(2.0) for _ in range(5)]
+    res = HierarchicalBootstrap(n_resamples=499, random_state=0).test(
+        Y, a, b, metric="cross_entropy")
+    assert res.delta < 0 and res.statistic == -res.delta and not res.greater_is_better
+    assert res.pvalue <= 0.01
+    assert res.confidence_interval.low < res.delta < res.confidence_interval.high < 0
+    worse = HierarchicalBootstrap(n_resamples=499, random_state=0).test(
+        Y, b, a, metric="cross_entropy")
+    assert worse.pvalue == 1.0  # "greater": B (here the worse system) not better
