@@ -282,7 +282,10 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         differs from ``y_true`` (the message names it), an unknown baseline,
         hard predictions for a soft metric, unequal run counts with
         ``runs="each"``, a one-sided-only test with ``pairs="all"``,
-        ``runs="average"`` with a metric without statistics, ``pos_label``
+        ``runs="average"`` or ``"nested"`` with a metric without statistics,
+        ``runs="nested"`` with a test other than
+        :class:`~sigtest.HierarchicalBootstrap` or with ``sample_weight``,
+        ``groups`` or ``strata``, ``pos_label``
         with metrics that do not use it; ``groups`` or ``strata`` not 1-D,
         not one id per item (the message names the parameter), with missing
         ids, a single cluster, or a cluster in two strata.

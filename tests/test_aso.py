@@ -51,8 +51,9 @@ def test_violation_ratio_against_deepsig():
     deepsig integrates on the grid t = dt, 2 dt, ... and drops the first grid
     point from the numerator, so it converges to the exact ratio as dt -> 0:
     with dt = 5e-4 the error is at most a few grid cells (each holding a
-    share ~dt * max(diff^2) / W2^2): measured below 2.2e-3, tolerance 4e-3. With deepsig's default dt = .005 the measured differences
-    reach .025 (n = 7: the breakpoints i/7 fall between grid points).
+    share ~dt * max(diff^2) / W2^2): measured below 2.2e-3, tolerance 4e-3.
+    With deepsig's default dt = .005 the measured differences reach .025
+    (n = 7: the breakpoints i/7 fall between grid points).
     """
     aso_mod = pytest.importorskip("deepsig.aso")
     rng = np.random.default_rng(5)

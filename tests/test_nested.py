@@ -28,7 +28,7 @@ def _seed_runs(rng, y, k, acc, n_runs, sd):
 
 
 def _null_runs(rng, y, k, acc, n_runs, redraw):
-    """The issue-5 null (tests/test_runs.py): a base prediction, ``redraw`` of it re-drawn per run."""
+    """The issue-5 null (tests/test_runs.py): a base prediction, ``redraw`` re-drawn per run."""
     def draw(m):
         return np.where(rng.random(m.shape[0]) < acc, m, rng.integers(0, k, m.shape[0]))
 

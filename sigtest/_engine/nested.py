@@ -52,6 +52,7 @@ from .rng import check_seed, resample_keys
 
 __all__ = ["nested_bootstrap_sums"]
 
+
 def _counts(keys, n):
     """(len(keys), n) float64 counts of ``n`` draws with replacement from ``range(n)``."""
     idx = _bounded(_draws(keys, n), n)
