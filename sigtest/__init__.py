@@ -48,9 +48,17 @@ _LAZY = {
     "minimum_detectable_effect": "._power",
     "sample_size": "._power",
     "PowerResult": "._power",
+    "HierarchicalBootstrap": ".tests_",
+    "almost_stochastic_order": "._aso",
+    "aso_matrix": "._aso",
+    "ASOResult": "._aso",
 }
 
 __all__ = [
+    "HierarchicalBootstrap",
+    "almost_stochastic_order",
+    "aso_matrix",
+    "ASOResult",
     "ComparisonResult",
     "compare",
     "score",

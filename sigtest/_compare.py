@@ -208,7 +208,7 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         per-system score intervals of :meth:`ComparisonResult.scores`.
     verbose : bool, default=False
         Show a progress bar (tqdm if installed, else joblib's messages).
-    runs : {"average", "each", "mean", "pool"}, default="average"
+    runs : {"average", "each", "mean", "pool", "nested"}, default="average"
         How several runs per system are used (see :mod:`sigtest._runs`).
         ``"average"`` tests "is B better than A on average over runs": per
         item, each system's sufficient statistics are averaged over its runs
@@ -220,6 +220,12 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         (BooStSa's choice, kept for compatibility, with a warning) treats the
         ``R * N`` (item, run) copies as independent and is anti-conservative;
         with ``groups`` the copies stay in their item's cluster (no warning).
+        ``"nested"`` tests "is a freshly trained run of B better than one of
+        A" (over seeds and items): the hierarchical bootstrap
+        (:class:`~sigtest.HierarchicalBootstrap`, the default test then; no
+        other test) resamples each system's runs, then the items, so the
+        seed variance counts (``"average"`` is conditional on the seeds
+        drawn); see ``docs/seeds.md``.
     labels : array-like, optional
         Class set of the class-averaged hard-label metrics (macro/weighted
         P/R/F1), the same for every pair and run. Default: the labels present
@@ -276,7 +282,10 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         differs from ``y_true`` (the message names it), an unknown baseline,
         hard predictions for a soft metric, unequal run counts with
         ``runs="each"``, a one-sided-only test with ``pairs="all"``,
-        ``runs="average"`` with a metric without statistics, ``pos_label``
+        ``runs="average"`` or ``"nested"`` with a metric without statistics,
+        ``runs="nested"`` with a test other than
+        :class:`~sigtest.HierarchicalBootstrap` or with ``sample_weight``,
+        ``groups`` or ``strata``, ``pos_label``
         with metrics that do not use it; ``groups`` or ``strata`` not 1-D,
         not one id per item (the message names the parameter), with missing
         ids, a single cluster, or a cluster in two strata.

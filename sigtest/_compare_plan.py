@@ -56,15 +56,24 @@ def _default_resamples(m, alpha, floor):
     return max(int(floor), int(math.ceil(10.0 * m / alpha - 1e-9)) - 1)
 
 
-def _check_tests(test, *, m=1, m_ci=1, alpha=0.05, simultaneous=False):
+def _check_tests(test, *, m=1, m_ci=1, alpha=0.05, simultaneous=False, runs_mode=None):
     """Normalise ``test`` to a list of (name, pvalue_test, interval_test or None).
 
     With ``test=None`` the defaults get enough resamples for the family size
     ``m`` (see :func:`compare`, Notes); with ``simultaneous`` the default
     interval test gets enough for the Bonferroni level over ``m_ci`` pairs.
+    With ``runs_mode="nested"`` the default is the hierarchical bootstrap
+    (p-value and percentile interval from the same resamples).
     """
     from .tests_ import BCaInterval, PairedPermutation, get_test
 
+    if test is None and runs_mode == "nested":
+        from .tests_ import HierarchicalBootstrap
+
+        b = _default_resamples(m, alpha, 9999)
+        if simultaneous:
+            b = max(b, _default_resamples(m_ci, alpha, 9999))
+        test = HierarchicalBootstrap(n_resamples=b)
     if test is None:
         b_ci = BCaInterval().n_resamples
         if simultaneous:
@@ -466,6 +475,36 @@ def _plain(test):
     return isinstance(test, SignificanceTest) and type(test).test is SignificanceTest.test
 
 
+def _check_nested(runs_mode, metrics, specs, sample_weight, groups, strata):
+    """``runs="nested"``: the hierarchical bootstrap, metrics with statistics, no design."""
+    if runs_mode != "nested":
+        return
+    from .tests_ import HierarchicalBootstrap
+
+    other = [name for name, pt, it in specs
+             if not isinstance(pt, HierarchicalBootstrap) or it is not None]
+    if other:
+        raise ValueError(
+            f"runs='nested' runs the hierarchical bootstrap over runs and items "
+            f"(sigtest.HierarchicalBootstrap, also the default with test=None); test(s) "
+            f"{other} cannot resample runs. Use runs='average' or runs='each' for them."
+        )
+    slow = [m.name for m in metrics if not m.has_statistics]
+    if slow:
+        raise ValueError(
+            f"runs='nested' computes each resample's metric from summed sufficient "
+            f"statistics, but metric(s) {slow} have none; use runs='each' (one test per run)."
+        )
+    for name, value in (("sample_weight", sample_weight), ("groups", groups),
+                        ("strata", strata)):
+        if value is not None:
+            raise ValueError(
+                f"The '{name}' parameter cannot be combined with runs='nested' (the "
+                "hierarchical bootstrap resamples runs and independent items); use "
+                "runs='average' or runs='each'."
+            )
+
+
 def _check_runs_tests(runs, runs_mode, metrics, specs):
     if runs_mode != "average" or all(len(r) == 1 for r in runs.values()):
         return
@@ -599,8 +638,10 @@ def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction
     m = len(pair_idx)
     m_eff = m if correction is not None else 1
     simultaneous = ci == "simultaneous"
-    specs = _check_tests(test, m=m_eff, m_ci=m, alpha=alpha, simultaneous=simultaneous)
+    specs = _check_tests(test, m=m_eff, m_ci=m, alpha=alpha, simultaneous=simultaneous,
+                         runs_mode=runs_mode)
     _check_runs_tests(runs, runs_mode, metric_objs, specs)
+    _check_nested(runs_mode, metric_objs, specs, sample_weight, groups, strata)
     several = any(len(r) > 1 for r in runs.values())
     if sample_weight is not None and several and runs_mode in ("average", "pool"):
         raise ValueError(

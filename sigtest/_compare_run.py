@@ -53,7 +53,10 @@ def _pair_task(views, i, j, jobs):
             # the paired statistics are prepared once for both tests (what
             # ``test`` would compute twice); results are the same
             paired = None
-            if len(a_runs) > 1 or len(b_runs) > 1:
+            if getattr(pvalue_test, "name", None) == "hierarchical_bootstrap":
+                # runs="nested": the test resamples the runs itself
+                a, b = list(a_runs), list(b_runs)
+            elif len(a_runs) > 1 or len(b_runs) > 1:
                 paired = prepare_paired_runs(y, a_runs, b_runs, metric, **kwargs)
             elif _plain(pvalue_test) and (interval_test is None or _plain(interval_test)):
                 paired = prepare_paired(y, a, b, metric, **kwargs)

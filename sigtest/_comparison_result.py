@@ -623,7 +623,18 @@ class ComparisonResult:
             parts.append(f"clustered by {self.n_groups} groups")
         if self.n_strata is not None:
             parts.append(f"stratified by {self.n_strata} strata")
+        parts.extend(self._runs_text())
         return "".join(f", {p}" for p in parts)
+
+    def _runs_text(self):
+        """``runs=<mode> (runs per system: ...)`` when a system has several runs."""
+        inputs = self._inputs if isinstance(self._inputs, dict) else {}
+        runs = inputs.get("runs") or {}
+        mode = (inputs.get("options") or {}).get("runs_mode")
+        if mode is None or not any(len(r) > 1 for r in runs.values()):
+            return []
+        counts = ", ".join(f"{name} {len(r)}" for name, r in runs.items())
+        return [f"runs={mode!r} (runs per system: {counts})"]
 
     def __repr__(self):
         return (

@@ -8,4 +8,4 @@ __all__ = ["RUNS_MODES"]
 
 #: How several runs (seeds) per system are used by ``compare``,
 #: ``cross_val_compare`` and ``Experiment.run``: see ``sigtest._runs``.
-RUNS_MODES = ("average", "each", "mean", "pool")
+RUNS_MODES = ("average", "each", "mean", "pool", "nested")

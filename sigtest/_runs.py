@@ -51,6 +51,21 @@ hypothesis:
     statistic is scaled by ``R`` (accuracy, F1, ...) this is the clustered
     ``"average"`` test (the pooled cluster sums are ``R`` times the
     run-averaged ones), and no warning is given.
+
+``"nested"``
+    H0: "the expected score of a freshly trained run of B equals that of a
+    freshly trained run of A" (expectation over seeds *and* items). The
+    hierarchical (two-stage) bootstrap
+    (:class:`sigtest.tests_._nested.HierarchicalBootstrap`) resamples each
+    system's runs with replacement (independently for A and B), then the
+    items (the same items for both), so the seed variance counts: unlike
+    ``"average"``, whose inference is conditional on the seeds drawn, it
+    does not mistake two lucky seeds for a better system. Run counts may
+    differ; fewer than 5 runs for a system give a ``SmallSampleWarning``
+    (one run: its seed variance is taken as 0). Needs metrics with
+    sufficient statistics; no ``sample_weight``, ``groups`` or ``strata``.
+    Type-I error and power measured in ``tests/test_nested.py`` and
+    ``docs/seeds.md``.
 """
 
 import numbers
@@ -130,7 +145,7 @@ def combine_runs(targets, runs, mode, *, clustered=False):
         Ground truth by input type (``{"labels": y, "proba": P, ...}``).
     runs : dict of str -> list of ndarray
         Output of :func:`split_runs` for every system.
-    mode : {"average", "each", "mean", "pool"}
+    mode : {"average", "each", "mean", "pool", "nested"}
     clustered : bool, default=False
         Whether the items come with cluster ids, tiled with the pooled runs
         by the caller (the pooled copies of an item then stay in its cluster
@@ -140,7 +155,7 @@ def combine_runs(targets, runs, mode, *, clustered=False):
     -------
     comparisons : list of (targets, systems)
         ``systems`` maps each name to one prediction array, or for
-        ``mode="average"`` with several runs to the list of its runs. One
+        ``mode="average"`` or ``"nested"`` with several runs to the list of its runs. One
         element, except for ``mode="each"`` with several runs (one element
         per run).
 
@@ -157,7 +172,7 @@ def combine_runs(targets, runs, mode, *, clustered=False):
     counts = {len(r) for r in runs.values()}
     if counts == {1}:
         return [(targets, {name: r[0] for name, r in runs.items()})]
-    if mode == "average":
+    if mode in ("average", "nested"):
         return [(targets, {name: list(r) for name, r in runs.items()})]
     if mode == "each":
         if len(counts) != 1:

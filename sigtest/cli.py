@@ -197,7 +197,9 @@ def _add_store_options(cmd):
 
     cmd.add_argument("--runs", choices=RUNS_MODES, default=None,
                      help="how several runs per system are used (default: average, the "
-                          "per-item statistics averaged over runs; pool is BooStSa's mode)")
+                          "per-item statistics averaged over runs; nested: the "
+                          "hierarchical bootstrap over runs and items; pool is BooStSa's "
+                          "mode)")
     cmd.add_argument("--on-missing", choices=("error", "intersect"), default=None,
                      help="a run lacking some gold ids: error (default), or test on the "
                           "common ids")
@@ -279,6 +281,10 @@ def _build_test(args):
     if args.test is None and args.n_resamples is None:
         return None
     extra = {} if args.n_resamples is None else {"n_resamples": args.n_resamples}
+    if args.test is None and getattr(args, "runs", None) == "nested":
+        from .tests_ import HierarchicalBootstrap  # the one test of runs='nested'
+
+        return HierarchicalBootstrap(**extra)
     if args.test is None:
         return (PairedPermutation(**extra), BCaInterval(**extra))
     return get_test(args.test, **extra)

@@ -802,6 +802,65 @@ def _check_runs(runs, name, n):
     return runs
 
 
+def run_statistics(y_true, runs_a, runs_b, metric, *, labels=None, groups=None, strata=None,
+                   **metric_params):
+    """Validated per-run, per-item statistics of two systems with several runs each.
+
+    The input path of :func:`prepare_paired_runs` and of the hierarchical
+    bootstrap (:mod:`sigtest._engine.nested`): the runs are checked against
+    ``y_true`` like ``y_pred_a``/``y_pred_b`` of :func:`prepare_paired`, the
+    class set of a hard-label metric defaults to the union of ``y_true`` and
+    every run.
+
+    Returns
+    -------
+    metric : Metric
+    params : dict
+        The metric parameters (``labels`` fixed).
+    y : ndarray
+        The checked ``y_true``.
+    design : Design
+        The checked ``groups``/``strata``.
+    stats_a, stats_b : list of ndarray of shape (n_samples, s)
+        One array of per-item statistics per run of A and of B.
+    """
+    metric = get_metric(metric)
+    if not metric.has_statistics:
+        raise ValueError(
+            f"Metric {metric.name!r} has no sufficient statistics, so its per-item values "
+            "cannot be averaged over runs; use runs='each' (one test per run)."
+        )
+    y_true = _as_array(y_true, "y_true")
+    n = y_true.shape[0]
+    if n == 0:
+        raise ValueError("The 'y_true' parameter is empty; at least one sample is required.")
+    runs_a = _check_runs(runs_a, "runs_a", n)
+    runs_b = _check_runs(runs_b, "runs_b", n)
+    design = check_design(groups, strata, n)
+    checked = []
+    for ra in runs_a:
+        for rb in runs_b[:1]:
+            checked.append(_check_hard_soft(metric, y_true, ra, rb))
+    y = checked[0][0]
+    runs_a = [c[1] for c in checked]
+    runs_b = [_check_hard_soft(metric, y_true, runs_a[0], rb)[2] for rb in runs_b]
+    params = metric.params(**metric_params)
+    if metric.input_type == "labels":
+        if labels is None:
+            labels = _union_codes([y, *runs_a, *runs_b])[0]
+        else:
+            labels = _as_array(labels, "labels")
+            if labels.ndim != 1 or labels.shape[0] == 0:
+                raise ValueError("The 'labels' parameter must be a non-empty 1-D array.")
+        params["labels"] = labels
+    elif labels is not None:
+        params["labels"] = _as_array(labels, "labels")
+
+    stats_a = [_statistics(metric, y, r, params, "runs_a") for r in runs_a]
+    stats_b = [_statistics(metric, y, r, params, "runs_b") for r in runs_b]
+    return metric, params, y, design, stats_a, stats_b
+
+
 def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=None,
                         strata=None, **metric_params):
     r"""Paired statistics of two systems with several runs each, averaged per item.
@@ -856,47 +915,11 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=N
     >>> paired.stats_a[:, 0].tolist()
     [1.0, 1.0, 0.5, 1.0]
     """
-    metric = get_metric(metric)
-    if not metric.has_statistics:
-        raise ValueError(
-            f"Metric {metric.name!r} has no sufficient statistics, so its per-item values "
-            "cannot be averaged over runs; use runs='each' (one test per run)."
-        )
-    y_true = _as_array(y_true, "y_true")
-    n = y_true.shape[0]
-    if n == 0:
-        raise ValueError("The 'y_true' parameter is empty; at least one sample is required.")
-    runs_a = _check_runs(runs_a, "runs_a", n)
-    runs_b = _check_runs(runs_b, "runs_b", n)
-    design = check_design(groups, strata, n)
-    checked = []
-    for ra in runs_a:
-        for rb in runs_b[:1]:
-            checked.append(_check_hard_soft(metric, y_true, ra, rb))
-    y = checked[0][0]
-    runs_a = [c[1] for c in checked]
-    runs_b = [_check_hard_soft(metric, y_true, runs_a[0], rb)[2] for rb in runs_b]
-    params = metric.params(**metric_params)
-    if metric.input_type == "labels":
-        if labels is None:
-            labels = _union_codes([y, *runs_a, *runs_b])[0]
-        else:
-            labels = _as_array(labels, "labels")
-            if labels.ndim != 1 or labels.shape[0] == 0:
-                raise ValueError("The 'labels' parameter must be a non-empty 1-D array.")
-        params["labels"] = labels
-    elif labels is not None:
-        params["labels"] = _as_array(labels, "labels")
-
-    def total_stats(runs, name):
-        total = None
-        for r in runs:
-            st = _statistics(metric, y, r, params, name)
-            total = st if total is None else total + st
-        return total
-
-    total_a = total_stats(runs_a, "runs_a")
-    total_b = total_stats(runs_b, "runs_b")
+    metric, params, y, design, stats_a_runs, stats_b_runs = run_statistics(
+        y_true, runs_a, runs_b, metric, labels=labels, groups=groups, strata=strata,
+        **metric_params)
+    total_a = sum(stats_a_runs[1:], stats_a_runs[0].copy())
+    total_b = sum(stats_b_runs[1:], stats_b_runs[0].copy())
     if total_a.shape != total_b.shape:
         raise ValueError(
             f"Metric {metric.name!r} returned statistics of different shapes for A "
@@ -916,6 +939,6 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=N
     else:
         stats_a, stats_b, counts, row_strata = design_rows(stats_a, stats_b, None, None,
                                                            design)
-    return PairedData(metric, params, n, stats_a, stats_b, counts, score_a, score_b,
+    return PairedData(metric, params, y.shape[0], stats_a, stats_b, counts, score_a, score_b,
                       metric_params=metric_params, row_strata=row_strata,
                       **_design_fields(design))

@@ -14,6 +14,7 @@ from ._base import SignificanceTest
 from ._bayesian import BayesianBootstrap
 from ._bootstrap import BCaInterval, BergKirkpatrickBootstrap, BooStSaBootstrap
 from ._mcnemar import McNemar
+from ._nested import HierarchicalBootstrap
 from ._permutation import PairedPermutation
 from ._registry import get_test, get_test_names, register_test
 from ._sign import SignTest
