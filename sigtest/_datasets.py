@@ -349,6 +349,13 @@ class DatasetComparisonResult:
         if not (isinstance(alpha, Real) and 0 < alpha < 1):
             raise ValueError(f"The 'alpha' parameter must be in (0, 1). Got {alpha!r} instead.")
         frame = self.item_tests()
+        # one orientation per pair (the order of the systems in the input,
+        # whatever order each dataset listed them in)
+        order = {s: i for i, s in enumerate(getattr(self, "_system_order", self.systems))}
+        swap = (frame["system_a"].map(order) > frame["system_b"].map(order)).to_numpy()
+        frame.loc[swap, ["system_a", "system_b"]] = frame.loc[
+            swap, ["system_b", "system_a"]].to_numpy()
+        frame.loc[swap, "delta"] = -frame.loc[swap, "delta"]
         rows = []
         sign = 1.0 if self.greater_is_better else -1.0
         for (a, b), part in frame.groupby(["system_a", "system_b"], sort=False):
@@ -585,7 +592,9 @@ def compare_datasets(data, metric="accuracy", test=None, *, alpha=0.05, random_s
     name = metric if isinstance(metric, str) else metric.name
     kept, dropped_systems, dropped_datasets = _drop_missing(scores)
     _check_sizes(kept)
-    return DatasetComparisonResult(
+    result = DatasetComparisonResult(
         kept, metric=name, greater_is_better=greater_is_better, alpha=alpha,
         dropped_datasets=dropped_datasets, dropped_systems=dropped_systems,
         comparisons=comparisons, n_runs=n_runs)
+    result._system_order = list(scores.columns)
+    return result

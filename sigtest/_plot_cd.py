@@ -129,28 +129,52 @@ def plot_critical_difference(result, *, alpha=None, ax=None):
     if ax is None:
         fig = plt.figure(figsize=(6.0, height_rows * line / 72.0))
         ax = fig.add_axes((0, 0, 1, 1))
+        own_figure = True
     else:
-        fig = ax.figure
+        fig, own_figure = ax.figure, False
     widths = [_text_width(fig, s, fontsize) for s in labels]
     w_left = max(widths[:n_left]) if n_left else 0.0
     w_right = max(widths[n_left:]) if n_right else 0.0
+    cd_label = f"CD = {cd:.3f} (alpha = {alpha:g})"
+    title = "average rank (1 = best)"
+    w_cd = _text_width(fig, cd_label, fontsize - 1)
+    w_title = _text_width(fig, title, fontsize - 1)
+    lo, hi = 1.0, float(max(k, 2))
+    frac = cd / (hi - lo)
+    pad, stub, gap = 8.0, 16.0, 4.0
+
+    def margins(span):
+        """Points needed left of rank 1 and right of rank k for an axis of ``span`` points."""
+        left = max(w_left + pad + stub, w_title / 2 - span / 2)
+        right = max(w_right + pad + stub, (frac - 1) * span + gap + w_cd + pad,
+                    w_title / 2 - span / 2)
+        return left, right
+
+    def widest_span(total):
+        """Largest axis length whose diagram fits in ``total`` points (bisection)."""
+        low, high = 0.0, total
+        for _ in range(60):
+            mid = (low + high) / 2
+            if mid + sum(margins(mid)) <= total:
+                low = mid
+            else:
+                high = mid
+        return low
+
     bbox = ax.get_position()
     ax_w = bbox.width * fig.get_size_inches()[0] * 72.0  # points
-    pad, stub = 8.0, 16.0
-    span_pts = ax_w - w_left - w_right - 2 * (pad + stub)
+    span_pts = widest_span(ax_w)
     min_span = 40.0 * max(k - 1, 1)
-    if span_pts < min_span and ax is fig.axes[0] and len(fig.axes) == 1:
+    if span_pts < min_span and own_figure:
         # a figure of our own: widen it so the names fit
-        fig.set_size_inches(
-            (min_span + w_left + w_right + 2 * (pad + stub)) / 72.0 / bbox.width,
-            fig.get_size_inches()[1])
-        ax_w = bbox.width * fig.get_size_inches()[0] * 72.0
-        span_pts = ax_w - w_left - w_right - 2 * (pad + stub)
+        span_pts = min_span
+        fig.set_size_inches((span_pts + sum(margins(span_pts))) / 72.0 / bbox.width,
+                            fig.get_size_inches()[1])
     span_pts = max(span_pts, 1.0)
-    lo, hi = 1.0, float(max(k, 2))
+    left_pts, right_pts = margins(span_pts)
     per_pt = (hi - lo) / span_pts  # rank units per point
-    left_edge = lo - (w_left + pad + stub) * per_pt
-    right_edge = hi + (w_right + pad + stub) * per_pt
+    left_edge = lo - left_pts * per_pt
+    right_edge = hi + right_pts * per_pt
     ax.set_xlim(left_edge, right_edge)
     ax.set_ylim(height_rows, 0)
     ax.set_axis_off()
@@ -162,21 +186,20 @@ def plot_critical_difference(result, *, alpha=None, ax=None):
         ax.text(t, y_axis - 0.35, str(t), ha="center", va="bottom", fontsize=fontsize - 1)
     for t in np.arange(1.5, hi, 1.0):
         ax.plot([t, t], [y_axis - 0.12, y_axis], color="k", lw=0.7)
-    ax.text((lo + hi) / 2, y_title, "average rank (1 = best)", ha="center", va="center",
+    ax.text((lo + hi) / 2, y_title, title, ha="center", va="center",
             fontsize=fontsize - 1)
     # the CD bar
     ax.plot([lo, lo + cd], [y_cd, y_cd], color="k", lw=1.5)
     for x in (lo, lo + cd):
         ax.plot([x, x], [y_cd - 0.15, y_cd + 0.15], color="k", lw=1.5)
-    ax.text(lo + cd + 4 * per_pt, y_cd, f"CD = {cd:.3f} (alpha = {alpha:g})", ha="left",
+    ax.text(lo + cd + gap * per_pt, y_cd, cd_label, ha="left",
             va="center", fontsize=fontsize - 1)
     # system names hanging from their ranks
     for pos, idx in enumerate(order):
         left = pos < n_left
         row = pos if left else k - 1 - pos
         y = y_label0 + row
-        x_end = left_edge + w_left * per_pt + pad * per_pt if left else \
-            right_edge - w_right * per_pt - pad * per_pt
+        x_end = lo - stub * per_pt if left else hi + stub * per_pt
         ax.plot([ranks[idx], ranks[idx], x_end], [y_axis, y, y], color="0.3", lw=0.8)
         ax.text(x_end - 3 * per_pt if left else x_end + 3 * per_pt, y, labels[pos],
                 ha="right" if left else "left", va="center", fontsize=fontsize)

@@ -54,7 +54,7 @@ def average_ranks(scores):
     return rank_matrix(scores).mean(axis=0)
 
 
-def friedman_test(scores):
+def friedman_test(scores, tie_correction=True):
     r"""Friedman's :math:`\chi^2_F` and the Iman-Davenport :math:`F_F`.
 
     With :math:`R_j` the average ranks of ``k`` systems over ``N`` datasets,
@@ -71,7 +71,8 @@ def friedman_test(scores):
     \chi^2_F) \sim F_{k-1, (k-1)(N-1)}` (Demšar 2006, eq. 2). When every
     dataset ranks the systems in the same order :math:`F_F = \infty` and its
     p-value is 0. When every score is tied on every dataset both statistics
-    are 0 and both p-values 1.
+    are 0 and both p-values 1. ``tie_correction=False`` gives Demšar's
+    formula as printed (no denominator), used to check his worked example.
     """
     from scipy.stats import chi2, f
 
@@ -79,11 +80,10 @@ def friedman_test(scores):
     n, k = scores.shape
     ranks = rank_matrix(scores)
     mean = ranks.mean(axis=0)
-    ties = 0.0
-    for row in scores:
-        _, counts = np.unique(row, return_counts=True)
-        ties += float(np.sum(counts.astype(np.float64) ** 3 - counts))
-    denom = 1.0 - ties / (n * k * (k * k - 1.0))
+    # sum over tie groups of t^3 - t = sum over scores of t(score)^2 - 1
+    t = (scores[:, :, None] == scores[:, None, :]).sum(axis=2).astype(np.float64)
+    ties = float(np.sum(t * t - 1.0))
+    denom = 1.0 - ties / (n * k * (k * k - 1.0)) if tie_correction else 1.0
     raw = 12.0 * n / (k * (k + 1.0)) * (np.sum(mean ** 2) - k * (k + 1.0) ** 2 / 4.0)
     if denom <= 0:  # every dataset ties every system: no evidence at all
         stat = 0.0
@@ -167,28 +167,54 @@ def rank_z_pvalues(mean_ranks, n, control=None):
     return _fill(k, pairs, adjust_pvalues(np.minimum(2.0 * norm.sf(z), 1.0), "holm"))
 
 
+def _signed_rank_pvalue(x, y):
+    """Two-sided Wilcoxon signed-rank p-value with scipy's default rules.
+
+    :func:`scipy.stats.wilcoxon` (``method="auto"``, zeros dropped) uses the
+    exact null distribution without ties or zeros (``n <= 50``), the normal
+    approximation with continuity and tie corrections above 50 items or with
+    ties beyond 13, and with ties or zeros at ``n <= 13`` the exact
+    conditional distribution over the ``2**n`` sign patterns, which it
+    computes through ``permutation_test`` (about a second per pair). That
+    last case is enumerated here directly (same p-value: the mass of
+    patterns at least as extreme on either side, doubled, capped at 1).
+    """
+    from scipy.stats import rankdata, wilcoxon
+
+    d = y - x
+    n = d.size
+    nz = d[d != 0]
+    ties = np.unique(np.abs(nz)).size < nz.size
+    if n > 13 or not (ties or nz.size < n):
+        return float(wilcoxon(x, y).pvalue)
+    r = rankdata(np.abs(nz))
+    observed = r[nz > 0].sum()
+    signs = ((np.arange(2 ** nz.size)[:, None] >> np.arange(nz.size)) & 1).astype(np.float64)
+    dist = signs @ r  # the sums of ranks are multiples of 1/2: exact in float64
+    less = np.mean(dist <= observed)
+    greater = np.mean(dist >= observed)
+    return float(min(1.0, 2.0 * min(less, greater)))
+
+
 def wilcoxon_pvalues(scores, control=None):
     """Holm-adjusted two-sided Wilcoxon signed-rank p-values across datasets.
 
-    One :func:`scipy.stats.wilcoxon` (its defaults: zero differences dropped,
-    exact distribution for small samples without ties) per pair of columns;
-    a pair whose differences are all zero gets p = 1. Returns the ``(k, k)``
-    matrix (NaN for pairs not tested) and the list of pairs with all-zero
-    differences.
+    One signed-rank test per pair of columns with the p-value of
+    :func:`scipy.stats.wilcoxon`'s defaults (zero differences dropped;
+    exact distribution for small samples, conditional on ties); a pair whose
+    differences are all zero gets p = 1. Returns the ``(k, k)`` matrix (NaN
+    for pairs not tested) and the list of pairs with all-zero differences.
     """
-    from scipy.stats import wilcoxon
-
     scores = np.asarray(scores, dtype=np.float64)
     k = scores.shape[1]
     pairs = _pairs(k, control)
     raw, flat = [], []
     for i, j in pairs:
-        d = scores[:, j] - scores[:, i]
-        if np.all(d == 0):
+        if np.all(scores[:, j] == scores[:, i]):
             raw.append(1.0)
             flat.append((i, j))
         else:
-            raw.append(float(wilcoxon(scores[:, i], scores[:, j]).pvalue))
+            raw.append(_signed_rank_pvalue(scores[:, i], scores[:, j]))
     return _fill(k, pairs, adjust_pvalues(np.asarray(raw), "holm")), flat
 
 
