@@ -103,8 +103,8 @@ def plot_critical_difference(result, *, alpha=None, ax=None):
     >>> table = pd.DataFrame({"A": [.81, .72, .90, .65, .77], "B": [.84, .75, .91, .70, .79],
     ...                       "C": [.80, .70, .88, .66, .74]})
     >>> fig = plot_critical_difference(compare_datasets(table))
-    >>> sorted(t.get_text() for t in fig.axes[0].texts if t.get_text() in "ABC")
-    ['A', 'B', 'C']
+    >>> sorted(t.get_text() for t in fig.axes[0].texts if t.get_text()[1:2] == " ")
+    ['A (2.20)', 'B (1.00)', 'C (2.80)']
     """
     alpha = result.alpha if alpha is None else float(alpha)
     ranks = result.average_ranks.to_numpy(dtype=np.float64)
