@@ -802,6 +802,25 @@ def _check_runs(runs, name, n):
     return runs
 
 
+def _merge_identical_rows(stats_a, stats_b):
+    """Items whose averaged rows are identical become one cell with a multiplicity.
+
+    Averaged hard-label statistics take few values (accuracy over ``R_A`` and
+    ``R_B`` runs: at most ``(R_A + 1)(R_B + 1)`` rows), so, as for the cells of
+    single-run hard labels, the tests then work on ``O(cells)`` rows instead
+    of ``N`` (issue 11 benchmark: 10x faster at N = 5,000, 5 runs). Done only
+    when it at least halves the rows (soft metrics keep their item rows).
+    Rows are sorted (``np.unique``), so they do not depend on the item order.
+    """
+    joint = np.hstack([stats_a, stats_b])
+    rows, mult = np.unique(joint, axis=0, return_counts=True)
+    if 2 * rows.shape[0] > joint.shape[0]:
+        return stats_a, stats_b, None
+    s = stats_a.shape[1]
+    return (np.ascontiguousarray(rows[:, :s]), np.ascontiguousarray(rows[:, s:]),
+            mult.astype(np.float64))
+
+
 def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=None,
                         strata=None, **metric_params):
     r"""Paired statistics of two systems with several runs each, averaged per item.
@@ -838,7 +857,9 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=N
     Returns
     -------
     paired : PairedData
-        Uncompressed (``counts is None``), one row per item.
+        One row per item (``counts is None``), or, when that at least halves
+        the rows and there are no clusters or strata, one row per distinct
+        pair of averaged rows with its multiplicity in ``counts``.
 
     Raises
     ------
@@ -916,6 +937,8 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=N
     else:
         stats_a, stats_b, counts, row_strata = design_rows(stats_a, stats_b, None, None,
                                                            design)
+    if counts is None and row_strata is None:
+        stats_a, stats_b, counts = _merge_identical_rows(stats_a, stats_b)
     return PairedData(metric, params, n, stats_a, stats_b, counts, score_a, score_b,
                       metric_params=metric_params, row_strata=row_strata,
                       **_design_fields(design))
