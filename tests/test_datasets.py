@@ -474,3 +474,43 @@ def test_friedman_type_one_error_under_the_null():
     band = 3.29 * np.sqrt(0.05 * 0.95 / reps)
     assert abs(rej_f / reps - 0.05) <= band, rej_f / reps
     assert 0.05 - band <= rej_chi / reps <= 0.05 + band, rej_chi / reps
+
+
+# ------------------------------------------------------------------ engine: merged run rows
+def test_averaged_runs_merge_identical_rows_without_changing_the_test():
+    # compare(..., runs="average") on hard labels: items with identical averaged
+    # rows become one cell (what makes the issue-11 benchmark fast). The merged
+    # data must hold the same rows and give the same test up to Monte Carlo error.
+    import dataclasses
+
+    from sigtest._engine.paired import prepare_paired_runs
+
+    rng = np.random.default_rng(21)
+    n = 3000
+    y = rng.integers(0, 3, n)
+    runs_a = [np.where(rng.random(n) < 0.70, y, (y + 1) % 3) for _ in range(5)]
+    runs_b = [np.where(rng.random(n) < 0.72, y, (y + 2) % 3) for _ in range(4)]
+    merged = prepare_paired_runs(y, runs_a, runs_b, "accuracy")
+    assert merged.counts is not None and merged.stats_a.shape[0] <= 6 * 5
+    assert merged.counts.sum() == n
+    items_a = np.mean([(r == y).astype(float) for r in runs_a], axis=0)
+    items_b = np.mean([(r == y).astype(float) for r in runs_b], axis=0)
+    sums_a, sums_b = merged.totals()
+    assert sums_a[0] == pytest.approx(items_a.sum(), abs=1e-9)
+    assert sums_b[0] == pytest.approx(items_b.sum(), abs=1e-9)
+    expanded = dataclasses.replace(
+        merged, stats_a=np.ascontiguousarray(np.repeat(merged.stats_a, merged.counts.astype(int),
+                                                       axis=0)),
+        stats_b=np.ascontiguousarray(np.repeat(merged.stats_b, merged.counts.astype(int), axis=0)),
+        counts=None)
+    B = 20_000
+    p_merged = sigtest.PairedPermutation(n_resamples=B, random_state=1).test_paired(merged).pvalue
+    p_items = sigtest.PairedPermutation(n_resamples=B, random_state=2).test_paired(expanded).pvalue
+    # two independent Monte Carlo estimates of the same p: difference sd
+    # sqrt(2 p (1 - p) / B); 4.5 sd keeps a false failure below 1e-5
+    p = (p_merged + p_items) / 2
+    assert abs(p_merged - p_items) <= 4.5 * np.sqrt(2 * p * (1 - p) / B) + 2 / B
+    # probabilities: rows are all distinct, nothing is merged
+    proba = [rng.dirichlet(np.ones(3), n) for _ in range(2)]
+    soft = prepare_paired_runs(np.eye(3)[y], proba, proba[::-1], "cross_entropy")
+    assert soft.counts is None and soft.stats_a.shape[0] == n
