@@ -813,9 +813,20 @@ def _merge_identical_rows(stats_a, stats_b):
     Rows are sorted (``np.unique``), so they do not depend on the item order.
     """
     joint = np.hstack([stats_a, stats_b])
-    rows, mult = np.unique(joint, axis=0, return_counts=True)
-    if 2 * rows.shape[0] > joint.shape[0]:
+    n = joint.shape[0]
+    # one integer key per row, column by column (1-D sorts are much faster than
+    # np.unique(axis=0)); keys stay below n * (distinct values of a column)
+    key = np.zeros(n, dtype=np.int64)
+    for j in range(joint.shape[1]):
+        _, code = np.unique(joint[:, j], return_inverse=True)
+        width = int(code.max()) + 1
+        if 2 * width > n:
+            return stats_a, stats_b, None
+        _, key = np.unique(key * width + code.ravel(), return_inverse=True)
+    _, first, mult = np.unique(key, return_index=True, return_counts=True)
+    if 2 * first.size > n:
         return stats_a, stats_b, None
+    rows = joint[first]  # sorted lexicographically by value: independent of the item order
     s = stats_a.shape[1]
     return (np.ascontiguousarray(rows[:, :s]), np.ascontiguousarray(rows[:, s:]),
             mult.astype(np.float64))
