@@ -456,12 +456,12 @@ def test_lazy_exports():
 
 
 # ------------------------------------------------------------------ type-I error
-@pytest.mark.slow
 def test_friedman_type_one_error_under_the_null():
     # iid continuous scores: every ranking equally likely. 2000 replicates:
     # the binomial 99.9 % band around 0.05 is 0.05 +- 3.29 * sqrt(.05 * .95 / 2000)
     # = [0.034, 0.066]; chi2_F is known to be slightly conservative at N = 20
-    # (Iman & Davenport 1980), F_F close to nominal.
+    # (Iman & Davenport 1980), F_F close to nominal. Measured: 4.60 % and 5.25 %
+    # (about 2 s on the loaded 2-core machine, so not marked slow).
     rng = np.random.default_rng(2026)
     reps, n, k = 2000, 20, 5
     rej_chi = rej_f = 0
