@@ -147,7 +147,7 @@ def _item_tests(data, metric, test, *, alpha, random_state, n_jobs, runs):
 class DatasetComparisonResult:
     r"""Comparison of several systems over several datasets.
 
-    Built by :func:`compare_datasets`; read-only.
+    Built by :func:`compare_datasets`; read-only (tables are returned as copies).
 
     Parameters
     ----------
@@ -185,35 +185,74 @@ class DatasetComparisonResult:
 
     def __init__(self, scores, *, metric, greater_is_better, alpha, dropped_datasets,
                  dropped_systems, comparisons, n_runs):
-        self.scores = scores
-        self.metric = metric
-        self.greater_is_better = bool(greater_is_better)
-        self.alpha = float(alpha)
-        self.dropped_datasets = list(dropped_datasets)
-        self.dropped_systems = list(dropped_systems)
-        self.comparisons = dict(comparisons)
-        self.n_runs = int(n_runs)
-        self.n_datasets, self.n_systems = scores.shape
+        values = scores.to_numpy(dtype=np.float64, copy=True)
+        values.flags.writeable = False
+        put = object.__setattr__
+        put(self, "_scores", pd.DataFrame(values, index=scores.index.copy(),
+                                          columns=scores.columns.copy()))
+        put(self, "metric", metric)
+        put(self, "greater_is_better", bool(greater_is_better))
+        put(self, "alpha", float(alpha))
+        put(self, "_dropped", (tuple(dropped_datasets), tuple(dropped_systems)))
+        put(self, "_comparisons", dict(comparisons))
+        put(self, "n_runs", int(n_runs))
+        put(self, "n_datasets", scores.shape[0])
+        put(self, "n_systems", scores.shape[1])
+        put(self, "_system_order", list(scores.columns))
         oriented = self._oriented()
-        self.average_ranks = pd.Series(rt.average_ranks(oriented), index=scores.columns.copy(),
-                                       name="average_rank")
-        self.friedman, self.iman_davenport = rt.friedman_test(oriented)
-        self.critical_difference, self.q_alpha = rt.nemenyi_critical_difference(
-            self.n_systems, self.n_datasets, self.alpha)
+        put(self, "_average_ranks", rt.average_ranks(oriented))
+        friedman, iman_davenport = rt.friedman_test(oriented)
+        put(self, "friedman", friedman)
+        put(self, "iman_davenport", iman_davenport)
+        cd, q = rt.nemenyi_critical_difference(self.n_systems, self.n_datasets, self.alpha)
+        put(self, "critical_difference", cd)
+        put(self, "q_alpha", q)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"DatasetComparisonResult is read-only (cannot set {name!r}).")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"DatasetComparisonResult is read-only (cannot delete {name!r}).")
 
     def _oriented(self):
-        values = self.scores.to_numpy(dtype=np.float64)
+        values = self._scores.to_numpy(dtype=np.float64)
         return values if self.greater_is_better else -values
+
+    @property
+    def scores(self):
+        """Datasets x systems scores after the missing-cell rule (a copy)."""
+        return self._scores.copy()
+
+    @property
+    def average_ranks(self):
+        """Average rank of each system (1 = best, ties averaged), in input order (a copy)."""
+        return pd.Series(self._average_ranks, index=self._scores.columns.copy(),
+                         name="average_rank")
+
+    @property
+    def dropped_datasets(self):
+        """Datasets removed by the missing-cell rule."""
+        return list(self._dropped[0])
+
+    @property
+    def dropped_systems(self):
+        """Systems removed by the missing-cell rule."""
+        return list(self._dropped[1])
+
+    @property
+    def comparisons(self):
+        """Dataset -> :class:`~sigtest.ComparisonResult` of the item-level tests (a new dict)."""
+        return dict(self._comparisons)
 
     @property
     def systems(self):
         """System names in input order (after the missing-cell rule)."""
-        return list(self.scores.columns)
+        return list(self._scores.columns)
 
     @property
     def datasets(self):
         """Dataset names in input order (after the missing-cell rule)."""
-        return list(self.scores.index)
+        return list(self._scores.index)
 
     def ranks(self):
         """Rank of each system on each dataset (1 = best, ties averaged).
@@ -223,8 +262,8 @@ class DatasetComparisonResult:
         ranks : pandas.DataFrame
             Datasets x systems.
         """
-        return pd.DataFrame(rt.rank_matrix(self._oriented()), index=self.scores.index.copy(),
-                            columns=self.scores.columns.copy())
+        return pd.DataFrame(rt.rank_matrix(self._oriented()), index=self._scores.index.copy(),
+                            columns=self._scores.columns.copy())
 
     def pairwise(self, method="nemenyi", control=None):
         r"""Post-hoc p-values of every pair of systems, adjusted for multiplicity.
@@ -288,8 +327,8 @@ class DatasetComparisonResult:
                 names = [(self.systems[i], self.systems[j]) for i, j in flat]
                 warnings.warn(f"Pairs {names} have equal scores on every dataset: p = 1.",
                               UserWarning, stacklevel=2)
-        return pd.DataFrame(p, index=self.scores.columns.copy(),
-                            columns=self.scores.columns.copy())
+        return pd.DataFrame(p, index=self._scores.columns.copy(),
+                            columns=self._scores.columns.copy())
 
     def item_tests(self):
         """Item-level paired tests of every pair on every dataset.
@@ -301,10 +340,10 @@ class DatasetComparisonResult:
             leading ``dataset`` column (raw p-values: no correction within a
             dataset).
         """
-        if not self.comparisons:
+        if not self._comparisons:
             raise ValueError("This result has no item-level tests: pass per-dataset "
                              "predictions {dataset: (y_true, {system: pred})} to compare_datasets.")
-        frames = [r.to_frame().assign(dataset=name) for name, r in self.comparisons.items()]
+        frames = [r.to_frame().assign(dataset=name) for name, r in self._comparisons.items()]
         frame = pd.concat(frames, ignore_index=True)
         return frame[["dataset"] + [c for c in frame.columns if c != "dataset"]]
 
@@ -351,7 +390,7 @@ class DatasetComparisonResult:
         frame = self.item_tests()
         # one orientation per pair (the order of the systems in the input,
         # whatever order each dataset listed them in)
-        order = {s: i for i, s in enumerate(getattr(self, "_system_order", self.systems))}
+        order = {s: i for i, s in enumerate(self._system_order)}
         swap = (frame["system_a"].map(order) > frame["system_b"].map(order)).to_numpy()
         frame.loc[swap, ["system_a", "system_b"]] = frame.loc[
             swap, ["system_b", "system_a"]].to_numpy()
@@ -385,7 +424,7 @@ class DatasetComparisonResult:
         wins = (ranks == ranks.min(axis=1).to_numpy()[:, None]).astype(float)
         wins = wins.div(wins.sum(axis=1), axis=0).sum(axis=0)
         table = pd.DataFrame({"average_rank": self.average_ranks,
-                              "mean_score": self.scores.mean(axis=0), "wins": wins})
+                              "mean_score": self._scores.mean(axis=0), "wins": wins})
         table.index.name = "system"
         return table.sort_values("average_rank", kind="stable")
 
@@ -397,7 +436,7 @@ class DatasetComparisonResult:
         frame : pandas.DataFrame
             Columns ``dataset, system, score, rank``.
         """
-        scores = self.scores.stack().rename("score")
+        scores = self._scores.stack().rename("score")
         ranks = self.ranks().stack().rename("rank")
         frame = pd.concat([scores, ranks], axis=1).reset_index()
         frame.columns = ["dataset", "system", "score", "rank"]
@@ -428,7 +467,7 @@ class DatasetComparisonResult:
                    critical_difference=self.critical_difference, q_alpha=self.q_alpha,
                    dropped_datasets=[str(d) for d in self.dropped_datasets],
                    dropped_systems=[str(s) for s in self.dropped_systems])
-        if self.comparisons:
+        if self._comparisons:
             out["replicability"] = self.replicability().to_dict(orient="records")
         return out
 
@@ -596,5 +635,6 @@ def compare_datasets(data, metric="accuracy", test=None, *, alpha=0.05, random_s
         kept, metric=name, greater_is_better=greater_is_better, alpha=alpha,
         dropped_datasets=dropped_datasets, dropped_systems=dropped_systems,
         comparisons=comparisons, n_runs=n_runs)
-    result._system_order = list(scores.columns)
+    # pairs are oriented by the order of the systems before the missing-cell rule
+    object.__setattr__(result, "_system_order", list(scores.columns))
     return result

@@ -514,3 +514,16 @@ def test_averaged_runs_merge_identical_rows_without_changing_the_test():
     proba = [rng.dirichlet(np.ones(3), n) for _ in range(2)]
     soft = prepare_paired_runs(np.eye(3)[y], proba, proba[::-1], "cross_entropy")
     assert soft.counts is None and soft.stats_a.shape[0] == n
+
+
+def test_result_is_read_only():
+    result = compare_datasets(random_table(np.random.default_rng(17), 5, 3))
+    with pytest.raises(AttributeError, match="read-only"):
+        result.alpha = 0.1
+    with pytest.raises(AttributeError, match="read-only"):
+        del result.friedman
+    scores = result.scores
+    scores.iloc[0, 0] = -1.0
+    ranks = result.average_ranks
+    ranks.iloc[0] = 99.0
+    assert result.scores.iloc[0, 0] != -1.0 and result.average_ranks.iloc[0] != 99.0
