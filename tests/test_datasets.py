@@ -527,3 +527,17 @@ def test_result_is_read_only():
     ranks = result.average_ranks
     ranks.iloc[0] = 99.0
     assert result.scores.iloc[0, 0] != -1.0 and result.average_ranks.iloc[0] != 99.0
+
+
+def test_long_format_bad_scores_and_missing_cells():
+    rows = [dict(dataset=d, system=s, score=0.1 * i + 0.01 * j)
+            for i, d in enumerate("xyzw") for j, s in enumerate("abc")]
+    long = pd.DataFrame(rows)
+    bad = long.astype({"score": object})
+    bad.loc[0, "score"] = "high"
+    with pytest.raises(TypeError, match="numeric"):
+        compare_datasets(bad)
+    gap = long[~((long.dataset == "y") & (long.system == "b"))]  # one absent row
+    with pytest.warns(UserWarning, match=r"\['y'\]"):
+        result = compare_datasets(gap)
+    assert result.datasets == ["x", "z", "w"] and result.systems == ["a", "b", "c"]
