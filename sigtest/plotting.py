@@ -23,6 +23,8 @@ import numpy as np
 from .utils._param_validation import lazy, validate_params
 
 __all__ = ["plot_comparison", "plot_posterior", "plot_resampling_distribution"]
+__all__ += ["plot_critical_difference"]  # issue 11: the CD diagram lives in _plot_cd
+from ._plot_cd import plot_critical_difference  # noqa: E402
 
 
 def _pyplot():

@@ -859,6 +859,34 @@ def run_statistics(y_true, runs_a, runs_b, metric, *, labels=None, groups=None, 
     stats_a = [_statistics(metric, y, r, params, "runs_a") for r in runs_a]
     stats_b = [_statistics(metric, y, r, params, "runs_b") for r in runs_b]
     return metric, params, y, design, stats_a, stats_b
+def _merge_identical_rows(stats_a, stats_b):
+    """Items whose averaged rows are identical become one cell with a multiplicity.
+
+    Averaged hard-label statistics take few values (accuracy over ``R_A`` and
+    ``R_B`` runs: at most ``(R_A + 1)(R_B + 1)`` rows), so, as for the cells of
+    single-run hard labels, the tests then work on ``O(cells)`` rows instead
+    of ``N`` (issue 11 benchmark: 10x faster at N = 5,000, 5 runs). Done only
+    when it at least halves the rows (soft metrics keep their item rows).
+    Rows are sorted (``np.unique``), so they do not depend on the item order.
+    """
+    joint = np.hstack([stats_a, stats_b])
+    n = joint.shape[0]
+    # one integer key per row, column by column (1-D sorts are much faster than
+    # np.unique(axis=0)); keys stay below n * (distinct values of a column)
+    key = np.zeros(n, dtype=np.int64)
+    for j in range(joint.shape[1]):
+        _, code = np.unique(joint[:, j], return_inverse=True)
+        width = int(code.max()) + 1
+        if 2 * width > n:
+            return stats_a, stats_b, None
+        _, key = np.unique(key * width + code.ravel(), return_inverse=True)
+    _, first, mult = np.unique(key, return_index=True, return_counts=True)
+    if 2 * first.size > n:
+        return stats_a, stats_b, None
+    rows = joint[first]  # sorted lexicographically by value: independent of the item order
+    s = stats_a.shape[1]
+    return (np.ascontiguousarray(rows[:, :s]), np.ascontiguousarray(rows[:, s:]),
+            mult.astype(np.float64))
 
 
 def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=None,
@@ -897,7 +925,9 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=N
     Returns
     -------
     paired : PairedData
-        Uncompressed (``counts is None``), one row per item.
+        One row per item (``counts is None``), or, when that at least halves
+        the rows and there are no clusters or strata, one row per distinct
+        pair of averaged rows with its multiplicity in ``counts``.
 
     Raises
     ------
@@ -939,6 +969,8 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=N
     else:
         stats_a, stats_b, counts, row_strata = design_rows(stats_a, stats_b, None, None,
                                                            design)
+    if counts is None and row_strata is None:
+        stats_a, stats_b, counts = _merge_identical_rows(stats_a, stats_b)
     return PairedData(metric, params, y.shape[0], stats_a, stats_b, counts, score_a, score_b,
                       metric_params=metric_params, row_strata=row_strata,
                       **_design_fields(design))

@@ -1,0 +1,640 @@
+r"""``compare_datasets``: several systems over several datasets (Demšar 2006).
+
+One score per (dataset, system) gives average ranks, the Friedman and
+Iman-Davenport tests, Nemenyi's critical difference and post-hoc p-values
+(:mod:`sigtest._rank_tests`). Per-dataset predictions also give the
+item-level paired test of every pair on every dataset (through
+:func:`sigtest.compare`) and the replicability count of Dror et al. (2017).
+"""
+
+import warnings
+from collections.abc import Mapping
+from numbers import Integral, Real
+
+import numpy as np
+import pandas as pd
+
+from . import _rank_tests as rt
+from ._compare import compare
+from ._constants import RUNS_MODES
+from .metrics import Metric, get_metric
+from .utils._param_validation import lazy, validate_params
+from .utils.validation import spawn_seeds
+
+__all__ = ["DatasetComparisonResult", "compare_datasets"]
+
+_LONG = ("dataset", "system", "score")
+_POSTHOC = ("nemenyi", "wilcoxon", "holm")
+
+
+# ------------------------------------------------------------------ inputs
+def _long_to_wide(frame):
+    """Long table (dataset, system, score[, run]) -> wide mean over runs."""
+    missing = [c for c in _LONG if c not in frame.columns]
+    if missing:
+        raise ValueError(f"The 'data' parameter (long format) lacks column(s) {missing}.")
+    extra = sorted(set(map(str, frame.columns)) - set(_LONG) - {"run"})
+    if extra:
+        raise ValueError(
+            f"The 'data' parameter (long format) has unknown column(s) {extra}; expected "
+            "dataset, system, score and optionally run.")
+    keys = ["dataset", "system"] + (["run"] if "run" in frame.columns else [])
+    dup = frame.duplicated(subset=keys, keep=False)
+    if dup.any():
+        first = frame.loc[dup, keys].iloc[0].tolist()
+        hint = "" if "run" in frame.columns else " (several seeds? add a 'run' column)"
+        raise ValueError(
+            f"The 'data' parameter has several scores for {dict(zip(keys, first))}{hint}.")
+    score = pd.to_numeric(frame["score"], errors="coerce")
+    if score.isna().any() and frame["score"].notna().loc[score.isna()].any():
+        raise TypeError("The 'data' parameter's 'score' column must be numeric.")
+    tidy = frame.assign(score=score)
+    wide = tidy.pivot_table(index="dataset", columns="system", values="score", aggfunc="mean",
+                            sort=False, dropna=False)
+    wide.index.name, wide.columns.name = "dataset", "system"
+    return wide, int(tidy.groupby(["dataset", "system"])["score"].size().max())
+
+
+def _check_wide(frame):
+    if frame.shape[0] == 0 or frame.shape[1] == 0:
+        raise ValueError("The 'data' parameter is an empty table.")
+    for axis, labels in (("dataset (row)", frame.index), ("system (column)", frame.columns)):
+        if labels.has_duplicates:
+            raise ValueError(f"The 'data' parameter has duplicate {axis} labels: "
+                             f"{sorted(map(str, labels[labels.duplicated()]))}.")
+    try:
+        values = frame.to_numpy(dtype=np.float64, na_value=np.nan)
+    except (TypeError, ValueError) as exc:
+        raise TypeError("The 'data' parameter must hold numeric scores.") from exc
+    if np.isinf(values).any():
+        raise ValueError("The 'data' parameter holds infinite scores.")
+    return pd.DataFrame(values, index=frame.index.copy(), columns=frame.columns.copy())
+
+
+def _drop_missing(scores):
+    """The missing-cell rule (documented in :func:`compare_datasets`)."""
+    miss = scores.isna()
+    if not miss.to_numpy().any():
+        return scores, [], []
+    n = scores.shape[0]
+    systems = [s for s in scores.columns if miss[s].sum() > n / 2]
+    kept = scores.drop(columns=systems)
+    datasets = [d for d in kept.index if kept.loc[d].isna().any()]
+    kept = kept.drop(index=datasets)
+    if systems:
+        warnings.warn(
+            f"compare_datasets dropped system(s) {list(map(str, systems))}: missing on more than "
+            "half of the datasets.", UserWarning, stacklevel=3)
+    if datasets:
+        warnings.warn(
+            f"compare_datasets dropped dataset(s) {list(map(str, datasets))}: a score is missing "
+            "for some system.", UserWarning, stacklevel=3)
+    return kept, systems, datasets
+
+
+def _check_sizes(scores):
+    n, k = scores.shape
+    problems = []
+    if k < 2:
+        problems.append(f"{k} system(s) (need at least 2)")
+    if n < 2:
+        problems.append(f"{n} complete dataset(s) (need at least 2)")
+    if problems:
+        raise ValueError("The 'data' parameter leaves " + " and ".join(problems)
+                         + " after dropping missing cells.")
+
+
+def _check_predictions(data):
+    out = {}
+    for name, value in data.items():
+        if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], Mapping)):
+            raise TypeError(
+                f"The 'data' parameter must map each dataset to (y_true, {{system: predictions}}); "
+                f"dataset {name!r} maps to {type(value).__name__}.")
+        y, preds = value
+        out[name] = (y, dict(preds))
+    if not out:
+        raise ValueError("The 'data' parameter holds no dataset.")
+    return out
+
+
+def _item_tests(data, metric, test, *, alpha, random_state, n_jobs, runs):
+    """One :func:`sigtest.compare` per dataset; seeds by sorted dataset name."""
+    order = sorted(data, key=str)
+    seeds = dict(zip(order, spawn_seeds(random_state, len(order))))
+    comparisons, cells = {}, {}
+    for name in data:
+        y, preds = data[name]
+        cells[name] = {}
+        if len(preds) < 2:
+            for system, pred in preds.items():
+                cells[name][system] = np.nan
+            continue
+        result = compare(y, preds, metrics=metric, test=test, pairs="all", correction=None,
+                         alpha=alpha, n_jobs=n_jobs, random_state=seeds[name], runs=runs)
+        comparisons[name] = result
+        table = result.summary()
+        for system in preds:
+            cells[name][system] = float(table.loc[system].iloc[0])
+    systems = list(dict.fromkeys(s for name in data for s in data[name][1]))
+    wide = pd.DataFrame([[cells[d].get(s, np.nan) for s in systems] for d in data],
+                        index=pd.Index(list(data), name="dataset"),
+                        columns=pd.Index(systems, name="system"), dtype=np.float64)
+    return wide, comparisons
+
+
+# ------------------------------------------------------------------ result
+class DatasetComparisonResult:
+    r"""Comparison of several systems over several datasets.
+
+    Built by :func:`compare_datasets`; read-only (tables are returned as copies).
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        Datasets x systems score table used by the rank tests (complete).
+    metric : str
+        Name of the metric.
+    greater_is_better : bool
+        Orientation of the scores.
+    alpha : float
+        Level of the critical difference and of the significance columns.
+    dropped_datasets, dropped_systems : list
+        What the missing-cell rule removed.
+    comparisons : dict
+        Dataset -> :class:`~sigtest.ComparisonResult` of the item-level tests
+        (empty for score tables).
+    n_runs : int
+        Largest number of runs averaged in a cell (1 without seeds).
+
+    Attributes
+    ----------
+    scores : pandas.DataFrame
+        Datasets x systems scores after the missing-cell rule.
+    average_ranks : pandas.Series
+        Average rank of each system (1 = best, ties averaged), in input order.
+    friedman : RankTestResult
+        Friedman's :math:`\chi^2_F` (``statistic``, ``pvalue``, ``df``).
+    iman_davenport : RankTestResult
+        Iman-Davenport's :math:`F_F` (``statistic``, ``pvalue``, ``df``).
+    critical_difference : float
+        Nemenyi's critical difference at ``alpha``; ``q_alpha`` its constant.
+    n_datasets, n_systems : int
+        Sizes of the complete table.
+    """
+
+    def __init__(self, scores, *, metric, greater_is_better, alpha, dropped_datasets,
+                 dropped_systems, comparisons, n_runs):
+        values = scores.to_numpy(dtype=np.float64, copy=True)
+        values.flags.writeable = False
+        put = object.__setattr__
+        put(self, "_scores", pd.DataFrame(values, index=scores.index.copy(),
+                                          columns=scores.columns.copy()))
+        put(self, "metric", metric)
+        put(self, "greater_is_better", bool(greater_is_better))
+        put(self, "alpha", float(alpha))
+        put(self, "_dropped", (tuple(dropped_datasets), tuple(dropped_systems)))
+        put(self, "_comparisons", dict(comparisons))
+        put(self, "n_runs", int(n_runs))
+        put(self, "n_datasets", scores.shape[0])
+        put(self, "n_systems", scores.shape[1])
+        put(self, "_system_order", list(scores.columns))
+        oriented = self._oriented()
+        put(self, "_average_ranks", rt.average_ranks(oriented))
+        friedman, iman_davenport = rt.friedman_test(oriented)
+        put(self, "friedman", friedman)
+        put(self, "iman_davenport", iman_davenport)
+        cd, q = rt.nemenyi_critical_difference(self.n_systems, self.n_datasets, self.alpha)
+        put(self, "critical_difference", cd)
+        put(self, "q_alpha", q)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"DatasetComparisonResult is read-only (cannot set {name!r}).")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"DatasetComparisonResult is read-only (cannot delete {name!r}).")
+
+    def _oriented(self):
+        values = self._scores.to_numpy(dtype=np.float64)
+        return values if self.greater_is_better else -values
+
+    @property
+    def scores(self):
+        """Datasets x systems scores after the missing-cell rule (a copy)."""
+        return self._scores.copy()
+
+    @property
+    def average_ranks(self):
+        """Average rank of each system (1 = best, ties averaged), in input order (a copy)."""
+        return pd.Series(self._average_ranks, index=self._scores.columns.copy(),
+                         name="average_rank")
+
+    @property
+    def dropped_datasets(self):
+        """Datasets removed by the missing-cell rule."""
+        return list(self._dropped[0])
+
+    @property
+    def dropped_systems(self):
+        """Systems removed by the missing-cell rule."""
+        return list(self._dropped[1])
+
+    @property
+    def comparisons(self):
+        """Dataset -> :class:`~sigtest.ComparisonResult` of the item-level tests (a new dict)."""
+        return dict(self._comparisons)
+
+    @property
+    def systems(self):
+        """System names in input order (after the missing-cell rule)."""
+        return list(self._scores.columns)
+
+    @property
+    def datasets(self):
+        """Dataset names in input order (after the missing-cell rule)."""
+        return list(self._scores.index)
+
+    def ranks(self):
+        """Rank of each system on each dataset (1 = best, ties averaged).
+
+        Returns
+        -------
+        ranks : pandas.DataFrame
+            Datasets x systems.
+        """
+        return pd.DataFrame(rt.rank_matrix(self._oriented()), index=self._scores.index.copy(),
+                            columns=self._scores.columns.copy())
+
+    def pairwise(self, method="nemenyi", control=None):
+        r"""Post-hoc p-values of every pair of systems, adjusted for multiplicity.
+
+        Parameters
+        ----------
+        method : {"nemenyi", "wilcoxon", "holm"}, default="nemenyi"
+            ``"nemenyi"``: Nemenyi's test on average ranks, :math:`p =
+            P(Q_{k,\infty} \ge \sqrt2 |R_i - R_j| / \sqrt{k(k+1)/(6N)})` (the
+            pairs that differ by more than :attr:`critical_difference`).
+            ``"holm"``: two-sided z tests of :math:`z = (R_i -
+            R_j)/\sqrt{k(k+1)/(6N)}` with Holm's step-down adjustment, against
+            ``control`` (``k - 1`` tests, Demšar 2006 sec. 3.2.2) or over all
+            pairs. ``"wilcoxon"``: the Wilcoxon signed-rank test of each pair
+            on its ``N`` paired scores (:func:`scipy.stats.wilcoxon`), Holm-adjusted
+            over the pairs tested; recommended by Benavoli, Corani and Mangili
+            (2016), because a mean-rank test's verdict on A vs B depends on
+            which other systems are in the comparison.
+        control : str, optional
+            A system: compare only it against the others (``"holm"`` and
+            ``"wilcoxon"``; ``"nemenyi"`` is an all-pairs test).
+
+        Returns
+        -------
+        pvalues : pandas.DataFrame
+            Systems x systems adjusted p-values, symmetric, 1 on the diagonal,
+            NaN for pairs not tested (with ``control``).
+
+        Warns
+        -----
+        UserWarning
+            ``"wilcoxon"`` when a pair has the same score on every dataset
+            (its p-value is 1).
+
+        References
+        ----------
+        J. Demšar (2006). Statistical comparisons of classifiers over multiple
+        data sets. JMLR 7, 1-30.
+        A. Benavoli, G. Corani and F. Mangili (2016). Should we really use
+        post-hoc tests based on mean-ranks? JMLR 17(5), 1-10.
+        """
+        if method not in _POSTHOC:
+            raise ValueError(f"The 'method' parameter must be one of {_POSTHOC}. "
+                             f"Got {method!r} instead.")
+        index = None
+        if control is not None:
+            if method == "nemenyi":
+                raise ValueError("The 'control' parameter needs method='holm' or 'wilcoxon' "
+                                 "(Nemenyi compares all pairs).")
+            if control not in self.systems:
+                raise ValueError(f"The 'control' parameter must be one of {self.systems}. "
+                                 f"Got {control!r} instead.")
+            index = self.systems.index(control)
+        if method == "nemenyi":
+            p = rt.nemenyi_pvalues(self.average_ranks.to_numpy(), self.n_datasets)
+        elif method == "holm":
+            p = rt.rank_z_pvalues(self.average_ranks.to_numpy(), self.n_datasets, index)
+        else:
+            p, flat = rt.wilcoxon_pvalues(self._oriented(), index)
+            if flat:
+                names = [(self.systems[i], self.systems[j]) for i, j in flat]
+                warnings.warn(f"Pairs {names} have equal scores on every dataset: p = 1.",
+                              UserWarning, stacklevel=2)
+        return pd.DataFrame(p, index=self._scores.columns.copy(),
+                            columns=self._scores.columns.copy())
+
+    def item_tests(self):
+        """Item-level paired tests of every pair on every dataset.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+            The :meth:`ComparisonResult.to_frame` rows of every dataset with a
+            leading ``dataset`` column (raw p-values: no correction within a
+            dataset).
+        """
+        if not self._comparisons:
+            raise ValueError("This result has no item-level tests: pass per-dataset "
+                             "predictions {dataset: (y_true, {system: pred})} to compare_datasets.")
+        frames = [r.to_frame().assign(dataset=name) for name, r in self._comparisons.items()]
+        frame = pd.concat(frames, ignore_index=True)
+        return frame[["dataset"] + [c for c in frame.columns if c != "dataset"]]
+
+    def replicability(self, alpha=None, method="bonferroni"):
+        r"""On how many datasets each pair's difference holds (Dror et al. 2017).
+
+        For a pair, the ``N`` datasets on which both systems were tested give
+        the item-level p-values :math:`p_1, \dots, p_N` (two-sided, raw). The
+        partial-conjunction null :math:`H_0^{u/N}`, "the difference holds in
+        fewer than ``u`` datasets", has p-value :math:`p^{u/N} = \min(1, (N -
+        u + 1) p_{(u)})` (Bonferroni) or :math:`P(\chi^2_{2(N-u+1)} \ge
+        -2\sum_{i \ge u} \log p_{(i)})` (Fisher, independent datasets);
+        ``u`` is the largest count such that :math:`H_0^{i/N}` is rejected at
+        ``alpha`` for every :math:`i \le u`. Rejecting :math:`H_0^{u/N}`
+        supports "the systems differ on at least ``u`` datasets", with
+        type-I error at most ``alpha``.
+
+        Parameters
+        ----------
+        alpha : float, optional
+            Level; default: the result's ``alpha``.
+        method : {"bonferroni", "fisher"}, default="bonferroni"
+            How the partial-conjunction p-values are formed.
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            One row per pair: ``system_a, system_b, n_datasets, n_significant``
+            (datasets with raw ``p <= alpha``), ``n_b_better`` and
+            ``n_a_better`` (the significant ones by direction of the
+            difference, in the metric's orientation), ``u``, and ``pvalue_u``
+            (the monotone partial-conjunction p-value of ``u`` itself; of
+            ``u = 1`` when ``u = 0``).
+
+        References
+        ----------
+        R. Dror, G. Baumer, M. Bogomolov and R. Reichart (2017). Replicability
+        analysis for natural language processing: testing significance with
+        multiple datasets. TACL 5, 471-486.
+        """
+        alpha = self.alpha if alpha is None else alpha
+        if not (isinstance(alpha, Real) and 0 < alpha < 1):
+            raise ValueError(f"The 'alpha' parameter must be in (0, 1). Got {alpha!r} instead.")
+        frame = self.item_tests()
+        # one orientation per pair (the order of the systems in the input,
+        # whatever order each dataset listed them in)
+        order = {s: i for i, s in enumerate(self._system_order)}
+        swap = (frame["system_a"].map(order) > frame["system_b"].map(order)).to_numpy()
+        frame.loc[swap, ["system_a", "system_b"]] = frame.loc[
+            swap, ["system_b", "system_a"]].to_numpy()
+        frame.loc[swap, "delta"] = -frame.loc[swap, "delta"]
+        rows = []
+        sign = 1.0 if self.greater_is_better else -1.0
+        for (a, b), part in frame.groupby(["system_a", "system_b"], sort=False):
+            p = part["pvalue"].to_numpy(dtype=np.float64)
+            sig = p <= alpha
+            better = sign * part["delta"].to_numpy(dtype=np.float64)
+            u, mono = rt.partial_conjunction(p, alpha, method)
+            rows.append(dict(system_a=a, system_b=b, n_datasets=int(np.sum(~np.isnan(p))),
+                             n_significant=int(sig.sum()),
+                             n_b_better=int(np.sum(sig & (better > 0))),
+                             n_a_better=int(np.sum(sig & (better < 0))), u=u,
+                             pvalue_u=float(mono[max(u, 1) - 1]) if mono.size else np.nan))
+        return pd.DataFrame(rows)
+
+    # -------------------------------------------------------------- reporting
+    def summary(self):
+        """One row per system, best average rank first.
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            Index ``system``; columns ``average_rank``, ``mean_score`` (over
+            the datasets), ``wins`` (datasets where the system ranks first,
+            ties shared).
+        """
+        ranks = self.ranks()
+        wins = (ranks == ranks.min(axis=1).to_numpy()[:, None]).astype(float)
+        wins = wins.div(wins.sum(axis=1), axis=0).sum(axis=0)
+        table = pd.DataFrame({"average_rank": self.average_ranks,
+                              "mean_score": self._scores.mean(axis=0), "wins": wins})
+        table.index.name = "system"
+        return table.sort_values("average_rank", kind="stable")
+
+    def to_frame(self):
+        """Tidy table: one row per (dataset, system).
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+            Columns ``dataset, system, score, rank``.
+        """
+        scores = self._scores.stack().rename("score")
+        ranks = self.ranks().stack().rename("rank")
+        frame = pd.concat([scores, ranks], axis=1).reset_index()
+        frame.columns = ["dataset", "system", "score", "rank"]
+        return frame
+
+    def to_dict(self):
+        """Plain-Python summary for reports (ranks, tests, CD, counts).
+
+        Returns
+        -------
+        out : dict
+            Keys ``metric, greater_is_better, alpha, n_datasets, n_systems,
+            n_runs, datasets, systems, average_ranks, friedman,
+            iman_davenport, critical_difference, q_alpha, dropped_datasets,
+            dropped_systems`` and, with item-level tests, ``replicability``
+            (a list of row dicts).
+        """
+        out = dict(metric=self.metric, greater_is_better=self.greater_is_better,
+                   alpha=self.alpha, n_datasets=self.n_datasets, n_systems=self.n_systems,
+                   n_runs=self.n_runs, datasets=[str(d) for d in self.datasets],
+                   systems=[str(s) for s in self.systems],
+                   average_ranks={str(k): float(v) for k, v in self.average_ranks.items()},
+                   friedman=dict(statistic=self.friedman.statistic, pvalue=self.friedman.pvalue,
+                                 df=self.friedman.df),
+                   iman_davenport=dict(statistic=self.iman_davenport.statistic,
+                                       pvalue=self.iman_davenport.pvalue,
+                                       df=list(self.iman_davenport.df)),
+                   critical_difference=self.critical_difference, q_alpha=self.q_alpha,
+                   dropped_datasets=[str(d) for d in self.dropped_datasets],
+                   dropped_systems=[str(s) for s in self.dropped_systems])
+        if self._comparisons:
+            out["replicability"] = self.replicability().to_dict(orient="records")
+        return out
+
+    def __str__(self):
+        head = (f"DatasetComparisonResult: {self.n_systems} systems x {self.n_datasets} datasets, "
+                f"metric {self.metric} ({'higher' if self.greater_is_better else 'lower'} is "
+                "better)" + (f", cells averaged over up to {self.n_runs} runs"
+                             if self.n_runs > 1 else ""))
+        f, i = self.friedman, self.iman_davenport
+        lines = [head,
+                 f"Friedman chi2 = {f.statistic:.4g} (df {f.df:g}), p = {f.pvalue:.4g}; "
+                 f"Iman-Davenport F = {i.statistic:.4g} (df {i.df[0]:g}, {i.df[1]:g}), "
+                 f"p = {i.pvalue:.4g}",
+                 f"Nemenyi critical difference (alpha = {self.alpha:g}): "
+                 f"{self.critical_difference:.4g} (q = {self.q_alpha:.4g})"]
+        if self.dropped_systems or self.dropped_datasets:
+            lines.append(f"dropped: systems {list(map(str, self.dropped_systems))}, "
+                         f"datasets {list(map(str, self.dropped_datasets))}")
+        lines.append(self.summary().to_string(float_format=lambda x: f"{x:.4f}"))
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return self.__str__()
+
+
+# ------------------------------------------------------------------ public entry
+@validate_params(
+    {"data": [pd.DataFrame, Mapping], "metric": [str, Metric],
+     "test": [lazy.HasMethods(["test"]), str, tuple, None],
+     "alpha": [lazy.Interval(Real, 0, 1, closed="neither")],
+     "random_state": [None, Integral, np.random.SeedSequence, np.random.Generator],
+     "greater_is_better": ["boolean", None], "n_jobs": [Integral, None],
+     "runs": [lazy.StrOptions(set(RUNS_MODES) - {"each"})]},
+    prefer_skip_nested_validation=True,
+)
+def compare_datasets(data, metric="accuracy", test=None, *, alpha=0.05, random_state=None,
+                     greater_is_better=None, n_jobs=None, runs="average"):
+    r"""Compare several systems over several datasets: ranks, Friedman, post-hoc tests.
+
+    Read more in the User Guide page "Many datasets and seeds"
+    (``docs/datasets_seeds.md``).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame or mapping
+        One of
+
+        * a wide table: rows = datasets, columns = systems, one score per cell;
+        * a long table with columns ``dataset, system, score`` and optionally
+          ``run`` (one row per seed): the runs of a cell are **averaged**
+          before ranking;
+        * per-dataset predictions ``{dataset: (y_true, {system: pred})}``
+          (``pred`` an array, or a list of arrays for several runs): each
+          cell's score is computed with ``metric``, and the item-level paired
+          test of every pair runs on every dataset through
+          :func:`sigtest.compare` (for :meth:`~DatasetComparisonResult.replicability`).
+    metric : str or Metric, default="accuracy"
+        A registered metric (:func:`sigtest.get_metric_names`). For score
+        tables it fixes the orientation (``greater_is_better``) and the label;
+        any name is accepted there when ``greater_is_better`` is given.
+    test : SignificanceTest, str or tuple, optional
+        Item-level test, as ``compare``'s ``test`` (predictions only; default:
+        ``compare``'s default permutation p-value with a BCa interval).
+    alpha : float, default=0.05
+        Level of the critical difference and of the significance counts.
+    random_state : None, int, SeedSequence or Generator
+        Seed of the item-level tests: one child seed per dataset, datasets
+        taken in the order of their names as strings (so results do not depend
+        on the order of the datasets or of the systems).
+    greater_is_better : bool, optional
+        Orientation of raw score tables; default: the metric's.
+    n_jobs : int, optional
+        Parallel jobs of each dataset's ``compare``.
+    runs : str, default="average"
+        How ``compare`` uses several runs (seeds) of a system on one dataset
+        (its ``runs`` modes except ``"each"``); the cell score is the score
+        ``compare`` reports for the system (for ``"average"``, the pooled
+        score of the runs: their mean for accuracy).
+
+    Returns
+    -------
+    result : DatasetComparisonResult
+        ``average_ranks``, ``friedman``, ``iman_davenport``,
+        ``critical_difference``, ``pairwise()``, ``replicability()``,
+        ``summary()``, ``to_frame()``, ``to_dict()``.
+
+    Raises
+    ------
+    ValueError
+        If fewer than 2 systems or 2 complete datasets remain after the
+        missing-cell rule, or the table is malformed.
+
+    Warns
+    -----
+    UserWarning
+        Naming the systems and datasets dropped by the missing-cell rule.
+
+    See Also
+    --------
+    sigtest.plotting.plot_critical_difference : The critical-difference diagram.
+    sigtest.compare : Many systems on one dataset.
+
+    Notes
+    -----
+    Ranks: on each dataset rank 1 is the best system, ties share their
+    average rank; :math:`R_j` is the mean over the ``N`` datasets. Friedman:
+    :math:`\chi^2_F = \frac{12N}{k(k+1)}[\sum_j R_j^2 - k(k+1)^2/4]` (divided
+    by the tie correction of :func:`scipy.stats.friedmanchisquare`),
+    :math:`\chi^2_{k-1}`; Iman-Davenport :math:`F_F = (N-1)\chi^2_F/(N(k-1) -
+    \chi^2_F)`, :math:`F_{k-1,(k-1)(N-1)}`; Nemenyi's :math:`CD = q_\alpha
+    \sqrt{k(k+1)/(6N)}`, :math:`q_\alpha` the Studentized range quantile over
+    :math:`\sqrt 2` (Demšar 2006).
+
+    Missing cells: first every system missing on **more than half** of the
+    datasets is dropped; then every dataset still missing a score is dropped
+    (a warning names both). The rank tests need a complete table.
+    The item-level tests and the replicability counts use every dataset on
+    which both systems of a pair have predictions.
+
+    References
+    ----------
+    J. Demšar (2006). Statistical comparisons of classifiers over multiple
+    data sets. JMLR 7, 1-30.
+    R. Dror, G. Baumer, M. Bogomolov and R. Reichart (2017). Replicability
+    analysis for natural language processing. TACL 5, 471-486.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sigtest import compare_datasets
+    >>> table = pd.DataFrame({"A": [.81, .72, .90, .65, .77], "B": [.84, .75, .91, .70, .79],
+    ...                       "C": [.80, .70, .88, .66, .74]},
+    ...                      index=["d1", "d2", "d3", "d4", "d5"])
+    >>> result = compare_datasets(table)
+    >>> result.average_ranks.tolist()
+    [2.2, 1.0, 2.8]
+    >>> round(result.friedman.statistic, 3), round(result.critical_difference, 3)
+    (8.4, 1.482)
+    """
+    if isinstance(data, pd.DataFrame):
+        if runs != "average":
+            raise ValueError("The 'runs' parameter applies to predictions; score tables "
+                             "average their runs.")
+        if test is not None:
+            raise ValueError("The 'test' parameter needs per-dataset predictions, "
+                             "not a score table.")
+        n_runs = 1
+        if set(_LONG) <= set(data.columns):
+            data, n_runs = _long_to_wide(data)
+        scores = _check_wide(data)
+        comparisons = {}
+    else:
+        data = _check_predictions(data)
+        scores, comparisons = _item_tests(data, metric, test, alpha=alpha,
+                                          random_state=random_state, n_jobs=n_jobs, runs=runs)
+        n_runs = max((len(p) if isinstance(p, list) else 1)
+                     for _, preds in data.values() for p in preds.values())
+    if greater_is_better is None:
+        metric_obj = get_metric(metric)
+        greater_is_better = metric_obj.greater_is_better
+    name = metric if isinstance(metric, str) else metric.name
+    kept, dropped_systems, dropped_datasets = _drop_missing(scores)
+    _check_sizes(kept)
+    result = DatasetComparisonResult(
+        kept, metric=name, greater_is_better=greater_is_better, alpha=alpha,
+        dropped_datasets=dropped_datasets, dropped_systems=dropped_systems,
+        comparisons=comparisons, n_runs=n_runs)
+    # pairs are oriented by the order of the systems before the missing-cell rule
+    object.__setattr__(result, "_system_order", list(scores.columns))
+    return result

@@ -1,0 +1,212 @@
+"""The critical-difference diagram of Demšar (2006), for :func:`sigtest.compare_datasets`.
+
+Re-exported by :mod:`sigtest.plotting`. The layout is computed in points from
+the measured widths of the names, so a plain ``fig.savefig(path)`` clips
+nothing.
+"""
+
+from __future__ import annotations
+
+from numbers import Real
+
+import numpy as np
+
+from ._rank_tests import nemenyi_critical_difference
+from .utils._param_validation import lazy, validate_params
+
+__all__ = ["nonsignificant_groups", "plot_critical_difference"]
+
+
+def nonsignificant_groups(ranks, cd):
+    """Maximal groups of systems whose average ranks differ by at most ``cd``.
+
+    Systems sorted by rank form an interval graph ("not significantly
+    different" = rank gap ``<= cd``), so its maximal cliques are the runs
+    ``[i, j]`` with ``j`` the last system within ``cd`` of ``i``, kept when
+    they are not inside the previous run and hold at least two systems.
+    Returns ``(order, groups)``: the indices sorted by rank and the groups as
+    ``(first, last)`` positions in that order.
+    """
+    ranks = np.asarray(ranks, dtype=np.float64)
+    order = np.argsort(ranks, kind="stable")
+    r = ranks[order]
+    groups, last = [], -1
+    for i in range(r.size):
+        j = int(np.searchsorted(r, r[i] + cd * (1 + 1e-12), side="right") - 1)
+        if j > i and j > last:
+            groups.append((i, j))
+            last = j
+    return order, groups
+
+
+def _pyplot():
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "sigtest's plots need matplotlib; install it with `pip install matplotlib`."
+        ) from exc
+    return plt
+
+
+def _text_width(fig, text, fontsize):
+    """Width of ``text`` in points, measured with the figure's renderer."""
+    renderer = fig.canvas.get_renderer()
+    artist = fig.text(0, 0, text, fontsize=fontsize)
+    width = artist.get_window_extent(renderer).width * 72.0 / fig.dpi
+    artist.remove()
+    return width
+
+
+@validate_params(
+    {"result": [lazy.HasMethods(["pairwise"])],
+     "alpha": [lazy.Interval(Real, 0, 1, closed="neither"), None], "ax": "no_validation"},
+    prefer_skip_nested_validation=True,
+)
+def plot_critical_difference(result, *, alpha=None, ax=None):
+    """Critical-difference diagram: average ranks, the CD, groups not significantly different.
+
+    Systems sit on the average-rank axis (rank 1, the best, at the left);
+    their names hang from their rank, the better half on the left, the other
+    half on the right. The bar at the top has the length of Nemenyi's
+    critical difference; thick bars join each maximal group of systems whose
+    average ranks differ by at most the CD (not significantly different by
+    Nemenyi's test), as in Demšar (2006, Fig. 1).
+
+    Parameters
+    ----------
+    result : DatasetComparisonResult
+        From :func:`sigtest.compare_datasets`.
+    alpha : float, optional
+        Level of the critical difference; default: the result's ``alpha``.
+    ax : matplotlib Axes, optional
+        Where to draw (its axis lines are hidden and its limits set); a new
+        figure sized for the names if omitted.
+
+    Returns
+    -------
+    fig : matplotlib Figure
+        The figure holding the diagram.
+
+    References
+    ----------
+    J. Demšar (2006). Statistical comparisons of classifiers over multiple
+    data sets. JMLR 7, 1-30.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from sigtest import compare_datasets
+    >>> from sigtest.plotting import plot_critical_difference
+    >>> table = pd.DataFrame({"A": [.81, .72, .90, .65, .77], "B": [.84, .75, .91, .70, .79],
+    ...                       "C": [.80, .70, .88, .66, .74]})
+    >>> fig = plot_critical_difference(compare_datasets(table))
+    >>> sorted(t.get_text() for t in fig.axes[0].texts if t.get_text()[1:2] == " ")
+    ['A (2.20)', 'B (1.00)', 'C (2.80)']
+    """
+    alpha = result.alpha if alpha is None else float(alpha)
+    ranks = result.average_ranks.to_numpy(dtype=np.float64)
+    names = [str(s) for s in result.average_ranks.index]
+    k, n = ranks.size, result.n_datasets
+    cd, _ = nemenyi_critical_difference(k, n, alpha)
+    order, groups = nonsignificant_groups(ranks, cd)
+    plt = _pyplot()
+
+    fontsize = 10.0
+    line = 1.6 * fontsize  # points per row
+    n_left = (k + 1) // 2
+    n_right = k - n_left
+    rows_labels = max(n_left, n_right)
+    # vertical layout in rows (0 at the top)
+    y_title, y_cd, y_axis = 0.7, 1.6, 3.2
+    y_group0 = y_axis + 0.9
+    y_label0 = y_group0 + 0.45 * len(groups) + 0.6
+    height_rows = y_label0 + rows_labels + 0.4
+
+    labels = [f"{names[i]} ({ranks[i]:.2f})" for i in order]
+    if ax is None:
+        fig = plt.figure(figsize=(6.0, height_rows * line / 72.0))
+        ax = fig.add_axes((0, 0, 1, 1))
+        own_figure = True
+    else:
+        fig, own_figure = ax.figure, False
+    widths = [_text_width(fig, s, fontsize) for s in labels]
+    w_left = max(widths[:n_left]) if n_left else 0.0
+    w_right = max(widths[n_left:]) if n_right else 0.0
+    cd_label = f"CD = {cd:.3f} (alpha = {alpha:g})"
+    title = "average rank (1 = best)"
+    w_cd = _text_width(fig, cd_label, fontsize - 1)
+    w_title = _text_width(fig, title, fontsize - 1)
+    lo, hi = 1.0, float(max(k, 2))
+    frac = cd / (hi - lo)
+    pad, stub, gap = 8.0, 16.0, 4.0
+
+    def margins(span):
+        """Points needed left of rank 1 and right of rank k for an axis of ``span`` points."""
+        left = max(w_left + pad + stub, w_title / 2 - span / 2)
+        right = max(w_right + pad + stub, (frac - 1) * span + gap + w_cd + pad,
+                    w_title / 2 - span / 2)
+        return left, right
+
+    def widest_span(total):
+        """Largest axis length whose diagram fits in ``total`` points (bisection)."""
+        low, high = 0.0, total
+        for _ in range(60):
+            mid = (low + high) / 2
+            if mid + sum(margins(mid)) <= total:
+                low = mid
+            else:
+                high = mid
+        return low
+
+    bbox = ax.get_position()
+    ax_w = bbox.width * fig.get_size_inches()[0] * 72.0  # points
+    span_pts = widest_span(ax_w)
+    min_span = 40.0 * max(k - 1, 1)
+    if span_pts < min_span and own_figure:
+        # a figure of our own: widen it so the names fit
+        span_pts = min_span
+        fig.set_size_inches((span_pts + sum(margins(span_pts))) / 72.0 / bbox.width,
+                            fig.get_size_inches()[1])
+    span_pts = max(span_pts, 1.0)
+    left_pts, right_pts = margins(span_pts)
+    per_pt = (hi - lo) / span_pts  # rank units per point
+    left_edge = lo - left_pts * per_pt
+    right_edge = hi + right_pts * per_pt
+    ax.set_xlim(left_edge, right_edge)
+    ax.set_ylim(height_rows, 0)
+    ax.set_axis_off()
+
+    # rank axis with ticks
+    ax.plot([lo, hi], [y_axis, y_axis], color="k", lw=1)
+    for t in range(1, int(hi) + 1):
+        ax.plot([t, t], [y_axis - 0.25, y_axis], color="k", lw=1)
+        ax.text(t, y_axis - 0.35, str(t), ha="center", va="bottom", fontsize=fontsize - 1)
+    for t in np.arange(1.5, hi, 1.0):
+        ax.plot([t, t], [y_axis - 0.12, y_axis], color="k", lw=0.7)
+    ax.text((lo + hi) / 2, y_title, title, ha="center", va="center",
+            fontsize=fontsize - 1)
+    # the CD bar
+    ax.plot([lo, lo + cd], [y_cd, y_cd], color="k", lw=1.5)
+    for x in (lo, lo + cd):
+        ax.plot([x, x], [y_cd - 0.15, y_cd + 0.15], color="k", lw=1.5)
+    ax.text(lo + cd + gap * per_pt, y_cd, cd_label, ha="left",
+            va="center", fontsize=fontsize - 1)
+    # system names hanging from their ranks
+    for pos, idx in enumerate(order):
+        left = pos < n_left
+        row = pos if left else k - 1 - pos
+        y = y_label0 + row
+        x_end = lo - stub * per_pt if left else hi + stub * per_pt
+        ax.plot([ranks[idx], ranks[idx], x_end], [y_axis, y, y], color="0.3", lw=0.8)
+        ax.text(x_end - 3 * per_pt if left else x_end + 3 * per_pt, y, labels[pos],
+                ha="right" if left else "left", va="center", fontsize=fontsize)
+    # groups not significantly different
+    r_sorted = ranks[order]
+    for g, (i, j) in enumerate(groups):
+        y = y_group0 + 0.45 * g
+        ax.plot([r_sorted[i] - 0.03, r_sorted[j] + 0.03], [y, y], color="k", lw=4,
+                solid_capstyle="round")
+    return fig
