@@ -391,7 +391,7 @@ _LEVEL_COLOURS = ("#08306b", "#4292c6", "#c6dbef", "#fb6a4a")
     prefer_skip_nested_validation=True,
 )
 def plot_pvalue_heatmap(result, metric=None, *, test=None, run=None, ax=None, annotate=True):
-    """Systems x systems heatmap of the adjusted p-values, in significance levels.
+    """Draw the systems x systems adjusted p-values as a heatmap of significance levels.
 
     Cell ``(i, j)`` shows the adjusted p-value ``pvalue_adj`` of the pair of
     systems ``i`` and ``j`` (the matrix is symmetric), coloured by level as
@@ -515,7 +515,7 @@ def plot_pvalue_heatmap(result, metric=None, *, test=None, run=None, ax=None, an
     prefer_skip_nested_validation=True,
 )
 def plot_letters(result, metric=None, *, test=None, run=None, ax=None):
-    """The systems ordered by score, best on top, with their compact letters.
+    """Draw the systems ordered by score, best on top, with their compact letters.
 
     One row per system: a point at its score and, right of the axis, the
     letters of :meth:`ComparisonResult.letters` (systems sharing a letter
