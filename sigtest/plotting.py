@@ -29,13 +29,7 @@ import numpy as np
 
 from .utils._param_validation import lazy, validate_params
 
-__all__ = [
-    "plot_comparison",
-    "plot_letters",
-    "plot_posterior",
-    "plot_pvalue_heatmap",
-    "plot_resampling_distribution",
-]
+__all__ = ["plot_comparison", "plot_posterior", "plot_resampling_distribution"]
 
 
 def _pyplot():
@@ -373,6 +367,8 @@ def plot_posterior(result, ax=None, *, bins=60):
     ax.legend(loc="upper right", fontsize="small")
     return ax.figure
 
+
+__all__ += ["plot_letters", "plot_pvalue_heatmap"]  # issue 14: systems x systems views
 
 #: Significance levels of :func:`plot_pvalue_heatmap` and their colours
 #: (scikit-posthocs' sign plot): p < 0.001, p < 0.01, p < 0.05, not significant.
