@@ -130,6 +130,12 @@ def _write_api(path):
     path.parent.mkdir(exist_ok=True)
     if not path.exists() or path.read_text() != text:  # keep the mtime: no rebuild
         path.write_text(text)
+    # a stub of a name no longer public would still be built (and fail to import)
+    expected = {f"{module}.{name}.rst" for _, module, kinds in _api_sections()
+                for names in kinds.values() for name in names}
+    for stub in (path.parent / "generated").glob("*.rst"):
+        if stub.name not in expected:
+            stub.unlink()
 
 
 _write_api(HERE / "api" / "index.rst")
