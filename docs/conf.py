@@ -193,7 +193,7 @@ html_title = f"sigtest {release}"
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
-    "header_links_before_dropdown": 6,
+    "header_links_before_dropdown": 5,
 }
 html_static_path = []
 html_show_sourcelink = False
