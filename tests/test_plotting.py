@@ -174,3 +174,20 @@ def test_comparison_plots_refuse_a_single_test_result(data, name):
     res = BCaInterval(n_resamples=99, random_state=0).test(y, p["s0.5"], p["s0.7"])
     with pytest.raises(TypeError, match=rf"'result' parameter of {name}.*SignificanceResult"):
         getattr(sigtest.plotting, name)(res)
+
+
+def test_single_result_plots_read_well(data):
+    from sigtest import BayesianBootstrap
+    from sigtest.plotting import plot_posterior
+
+    y, p = data
+    res = BCaInterval(n_resamples=500, random_state=0).test(y, p["s0.5"], p["s0.7"],
+                                                            metric="f1_macro")
+    ax = plot_resampling_distribution(res)
+    _check_reads_well(ax.figure, ["f1_macro difference (B - A)", "bca: p = ", "observed"])
+    plt.close(ax.figure)
+    post = BayesianBootstrap(rope=0.01, n_resamples=500, random_state=0).test(
+        y, p["s0.5"], p["s0.7"], metric="f1_macro")
+    fig = plot_posterior(post)
+    _check_reads_well(fig, ["f1_macro difference (B - A)", "P(B better)", "ROPE"])
+    plt.close(fig)
