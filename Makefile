@@ -28,5 +28,16 @@ test-fast: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
 
+.PHONY: docs
+# The documentation site, warnings as errors: open docs/_build/html/index.html.
+DOCS_STAMP := $(VENV)/.installed-docs
+$(DOCS_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install --quiet -e ".[docs]"
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	$(PY) -m sphinx -b html -W --keep-going -q docs docs/_build/html
+	@echo "docs: open docs/_build/html/index.html"
+
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,4 +1,5 @@
-"""A baseline against several treatments, with several runs (seeds) per system.
+"""A baseline against several treatments, with several runs (seeds) per system
+===========================================================================
 
 The BooStSa design (Fornaciari et al. 2022): a control condition h0 (here a
 single-task model, "stl") and treatment conditions h1 (two multi-task

@@ -1,4 +1,5 @@
-"""Compare many systems from saved prediction files.
+"""Compare many systems from saved prediction files
+================================================
 
 The usual situation after a shared task or a batch of experiments: one file
 of gold labels and one file of predictions per system, in the same item

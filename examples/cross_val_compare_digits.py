@@ -1,4 +1,5 @@
-"""The ``make demo`` job as a script: five classifiers on digits, same folds.
+"""The ``make demo`` job as a script: five classifiers on digits, same folds
+=========================================================================
 
 Five scikit-learn classifiers are cross-validated on the *same* 5 folds of
 the digits dataset; their out-of-fold predictions are compared pairwise on

@@ -1,4 +1,12 @@
-"""A user-defined significance test: a paired t-test on per-item score differences."""
+"""A user-defined significance test: a paired t-test on per-item score differences
+===============================================================================
+
+A paired t-test registered as ``"my_paired_t"``: the one hook ``evaluate`` gets
+the paired data and returns a :class:`~sigtest.TestOutcome`; the base class does
+the rest (validation, orientation, the result).
+
+Run: ``python examples/custom_test_paired_t.py``
+"""
 import numpy as np
 from scipy import stats
 

@@ -1,4 +1,5 @@
-"""Feed predictions as experiments finish, test them all at the end.
+"""Feed predictions as experiments finish, test them all at the end
+================================================================
 
 BooStSa's pipeline (Fornaciari et al. 2022, sec. 4.4) with ``sigtest.Experiment``:
 a baseline h0 and two treatments, three seeds each; every seed evaluates the

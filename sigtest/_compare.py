@@ -207,7 +207,9 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         spawned after those (which it leaves unchanged), seeds the
         per-system score intervals of :meth:`ComparisonResult.scores`.
     verbose : bool, default=False
-        Show a progress bar (tqdm if installed, else joblib's messages).
+        Show a progress bar of the pairs (tqdm, on stderr) for long runs.
+        It is drawn only when stderr is a terminal (or in Jupyter): a log
+        file, a pipe or CI gets no bar. The results never depend on it.
     runs : {"average", "each", "mean", "pool", "nested"}, default="average"
         How several runs per system are used (see :mod:`sigtest._runs`).
         ``"average"`` tests "is B better than A on average over runs": per

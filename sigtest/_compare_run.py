@@ -120,17 +120,14 @@ def _reemit(caught):
 
 
 def _run_parallel(tasks, n_jobs, verbose):
-    try:
-        from tqdm.auto import tqdm as progress
-    except ImportError:  # pragma: no cover - tqdm is optional
-        progress = None
-    joblib_verbose = 10 if (verbose and progress is None) else 0
-    parallel = joblib.Parallel(
-        n_jobs=n_jobs, verbose=joblib_verbose, return_as="generator" if verbose else "list"
-    )
+    parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator" if verbose else "list")
     out = parallel(joblib.delayed(_pair_task)(*task) for task in tasks)
-    if verbose and progress is not None:
-        out = list(progress(out, total=len(tasks), desc="sigtest.compare", unit="pair"))
+    if verbose:
+        from tqdm.auto import tqdm  # a dependency; imported late (import time)
+
+        # disable=None: no bar when stderr is not a terminal (a log, a pipe, CI);
+        # in Jupyter tqdm.auto draws its widget
+        out = tqdm(out, total=len(tasks), desc="sigtest.compare", unit="pair", disable=None)
     return list(out)
 
 

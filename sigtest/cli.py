@@ -265,6 +265,9 @@ def _add_test_options(cmd):
     cmd.add_argument("--pos-label", default=None, help="positive class of one-class scores")
     cmd.add_argument("--seed", type=int, default=0, help="random_state (default: 0)")
     cmd.add_argument("--n-jobs", type=int, default=None)
+    cmd.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
+                     help="progress bar on stderr for long runs, drawn only when stderr is a "
+                          "terminal (default: on)")
 
 
 # ---------------------------------------------------------------- helpers
@@ -583,6 +586,7 @@ def _run_compare(args, out):
     labels, pos_label = _labels(args, y_true)
     extra = {k: v for k, v in (("labels", labels), ("pos_label", pos_label)) if v is not None}
     extra.update(_design(args, len(y_true), f"the gold file {args.gold!r}"))
+    extra["verbose"] = args.progress
     result = compare(
         y_true, predictions, metrics=metrics, test=_build_test(args), pairs=_pairs(args),
         baseline=_baseline(args),
@@ -621,6 +625,7 @@ def _run_experiment(args, out):
                           "and outcomes.json into it).")
     labels, pos_label = _labels(args, exp.gold()[1])
     extra = {k: v for k, v in (("labels", labels), ("pos_label", pos_label)) if v is not None}
+    extra["verbose"] = args.progress
     result = exp.run(
         metrics=_metrics(args), test=_build_test(args), pairs=_pairs(args),
         baseline=_baseline(args),

@@ -731,8 +731,8 @@ class _Progress:
     """A progress bar (``tqdm.auto`` on stderr) shown only for long slow-path runs.
 
     After every batch the total time is extrapolated from the batches done;
-    once it exceeds :data:`_PROGRESS_SECONDS` the bar appears (if tqdm is
-    installed) and is updated until :meth:`close`. It only reads the clock:
+    once it exceeds :data:`_PROGRESS_SECONDS` the bar appears (when stderr is
+    a terminal) and is updated until :meth:`close`. It only reads the clock:
     the resamples and their order never depend on it.
     """
 
@@ -753,17 +753,13 @@ class _Progress:
             return
         elapsed = self._clock() - self.start
         if self.done < self.total and elapsed / self.done * self.total > _PROGRESS_SECONDS:
-            try:
-                import sys
+            import sys
 
-                from tqdm.auto import tqdm
-            except ImportError:  # pragma: no cover - tqdm is optional
-                self.bar = False
-                return
+            from tqdm.auto import tqdm
+
+            # disable=None: no bar when stderr is not a terminal (a log, a pipe, CI)
             self.bar = tqdm(total=self.total, initial=self.done, desc=self.desc,
-                            unit="resample", file=sys.stderr, leave=False)
-        elif self.bar is False:  # pragma: no cover
-            return
+                            unit="resample", file=sys.stderr, leave=False, disable=None)
 
     def close(self):
         if self.bar:
@@ -869,7 +865,7 @@ def bootstrap_scores(paired, n_resamples, sample_size=None, seed=0, *, batch_siz
     replaced by 0.0). Works for any metric, with or without statistics.
     Hard labels without weights share the calls of resamples with equal
     label tables (see :class:`_SlowScorer`); a run estimated to take more
-    than 2 s shows a progress bar on stderr (tqdm). Clustered data
+    than 2 s shows a progress bar on stderr (tqdm) when stderr is a terminal. Clustered data
     (``groups=``) draw ``m`` whole clusters (default: ``G``); strata draw
     within each stratum, keeping its size.
 
@@ -980,7 +976,7 @@ def permutation_deltas(paired, n_resamples, seed=0, *, batch_size=256):
     (``groups=``) draw one swap per cluster, ``(batch_size, G)``, applied to
     all its items. Hard labels without weights share the calls of resamples
     with equal label tables (see :class:`_SlowScorer`); a run estimated to
-    take more than 2 s shows a progress bar on stderr (tqdm).
+    take more than 2 s shows a progress bar on stderr (tqdm) when stderr is a terminal.
 
     Returns
     -------

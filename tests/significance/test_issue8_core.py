@@ -10,8 +10,10 @@
 """
 
 import contextlib
+import io
 import itertools
 import math
+import sys
 import warnings
 
 import numpy as np
@@ -531,8 +533,16 @@ def test_slow_path_progress_bar(monkeypatch, capsys):
     quiet = test.test(y, a, b, metric=metric)
     assert "resample" not in capsys.readouterr().err  # short run: no bar
     monkeypatch.setattr(_resampling, "_PROGRESS_SECONDS", 0.0)
+    test.test(y, a, b, metric=metric)
+    assert "resample" not in capsys.readouterr().err  # stderr not a terminal: no bar
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stderr", Terminal())  # a terminal: the bar
     shown = test.test(y, a, b, metric=metric)
-    err = capsys.readouterr().err
+    err = sys.stderr.getvalue()
     assert "permutation (mcc_slow)" in err and "/1000" in err
     # the bar never changes the result
     assert shown.pvalue == quiet.pvalue
