@@ -1,4 +1,5 @@
-"""Five classifiers on eight datasets: ranks, post-hoc tests, CD diagram, replicability.
+"""Five classifiers on eight datasets: ranks, post-hoc tests, CD diagram, replicability
+====================================================================================
 
 The worked example of ``docs/datasets_seeds.md``: five scikit-learn
 classifiers are trained on half of each of eight tasks (iris, wine,
@@ -6,10 +7,14 @@ breast_cancer, digits and four ``make_classification`` problems) and their
 predictions on the other half go to :func:`sigtest.compare_datasets`, which
 scores every cell, runs the item-level permutation test of every pair on
 every dataset, and the Friedman / Iman-Davenport / Nemenyi analysis across
-datasets. The critical-difference diagram is saved to ``cd_diagram.png``.
+datasets. The critical-difference diagram is saved to ``cd_diagram.png`` in a
+temporary directory.
 
 Run: ``python examples/many_datasets_cd_diagram.py``
 """
+
+import tempfile
+from pathlib import Path
 
 import matplotlib
 
@@ -63,8 +68,9 @@ def main():
     print(result.pairwise("wilcoxon").round(3).to_string())
     print("\nReplicability (Dror et al. 2017, Bonferroni):")
     print(result.replicability().round(4).to_string())
-    plot_critical_difference(result).savefig("cd_diagram.png")
-    print("\nsaved cd_diagram.png")
+    path = Path(tempfile.mkdtemp()) / "cd_diagram.png"
+    plot_critical_difference(result).savefig(path)
+    print(f"\nsaved {path}")
 
 
 if __name__ == "__main__":
