@@ -36,7 +36,8 @@ LAYERS = [
     ("tests", ["sigtest.tests_", "sigtest._score", "sigtest.cv"]),
     ("workflows", ["sigtest._compare*", "sigtest._runs", "sigtest._cross_val",
                    "sigtest._corrections", "sigtest._letters", "sigtest._comparison_result",
-                   "sigtest.experiment*", "sigtest._store*", "sigtest._format"]),
+                   "sigtest.experiment*", "sigtest._store*", "sigtest._format",
+                   "sigtest._ranks"]),
     ("top", ["sigtest.cli", "sigtest._io", "sigtest.plotting", "sigtest.demo",
              "sigtest.__main__", "sigtest"]),
 ]

@@ -1,0 +1,366 @@
+r"""Shared resamples: one bootstrap draw of the units applied to every system at once.
+
+Leaderboard questions (which ranks are real, which systems are tied with the
+best) need the *joint* distribution of all systems' scores, so every system's
+resampled score must come from the same resample of the test items (Hall &
+Miller 2009; Mogstad, Romano, Shaikh & Wilhelm 2024). This module draws the
+units once per resample and returns, for every system, its resampled column
+sums of additive statistics: a ``(B, k, s)`` array computed with ``O(B N k)``
+work, not once per pair of systems.
+
+Units are the items, or the clusters of ``groups=`` (rows of summed
+statistics, never merged, so that every system keeps the same rows), drawn
+within the strata of ``strata=`` (each stratum keeps its size, R
+``boot(strata=)``). Random numbers follow :mod:`sigtest._engine.rng`:
+resample ``b`` of stratum ``h`` owns the key ``resample_keys(seed, B,
+stream=h)[b]``, and its ``t``-th draw is the unit
+``floor(splitmix64(key + (t + 1) * GOLDEN) * n_h / 2**64)`` of the stratum
+(as in the generic bootstrap kernel). Streams belong to resamples, and each
+system's sums depend only on the shared draws and its own statistics, so the
+output is bit-identical for any thread count and any order of the systems
+(permuting the systems permutes the output).
+
+Two kernels, each with a NumPy twin of identical output:
+
+* counts: when every system's unit rows take few distinct values (hard
+  labels: at most ``K^2`` cells ``(true, pred)``), the kernel counts how
+  often each distinct row of each system is drawn (integers, exact), and the
+  sums are ``sum_c count_c * row_c`` added in a fixed order;
+* generic: otherwise the unit rows are added in draw order.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from .rng import GOLDEN, check_seed, resample_keys, splitmix64
+
+__all__ = ["shared_unit_rows", "shared_bootstrap_sums", "shared_draws"]
+
+#: The count kernel is used when every system has at most this many distinct
+#: unit rows (hard labels with up to 64 classes have at most 4,096 cells).
+_MAX_CODES = 4096
+
+
+def _numba_enabled():
+    if os.environ.get("SIGTEST_DISABLE_NUMBA", "").strip() not in ("", "0"):
+        return False
+    try:
+        import numba
+    except ImportError:  # pragma: no cover - numba is a hard dependency
+        return False
+    return not numba.config.DISABLE_JIT
+
+
+# ----------------------------------------------------------------- units
+def shared_unit_rows(item_stats, design=None):
+    """Rows of the resampling units of several systems, aligned across systems.
+
+    Parameters
+    ----------
+    item_stats : list of ndarray of shape (N, s)
+        Per-item additive statistics of each system (already multiplied by
+        any ``sample_weight``), the same ``N`` and ``s`` for all.
+    design : Design or None
+        From :func:`sigtest._engine.design.check_design`; clusters sum their
+        items' rows (``G`` rows, in the order of the cluster codes, never
+        merged), strata are carried as the stratum of each row.
+
+    Returns
+    -------
+    stats : ndarray of shape (U, k, s)
+        Unit rows of each system.
+    unit_strata : ndarray of shape (U,) or None
+        Stratum code of each unit.
+    """
+    stats = np.stack([np.asarray(st, dtype=np.float64) for st in item_stats], axis=1)
+    if design is None or design.empty:
+        return np.ascontiguousarray(stats), None
+    if design.item_groups is None:
+        return np.ascontiguousarray(stats), design.item_strata
+    N, k, s = stats.shape
+    G = int(design.n_groups)
+    flat = stats.reshape(N, k * s)
+    out = np.empty((G, k * s))
+    for c in range(k * s):
+        out[:, c] = np.bincount(design.item_groups, weights=flat[:, c], minlength=G)
+    return np.ascontiguousarray(out.reshape(G, k, s)), design.group_strata
+
+
+def _strata_layout(n_units, unit_strata):
+    """Units sorted by stratum (stable) and the offsets of each stratum."""
+    if unit_strata is None:
+        return np.arange(n_units, dtype=np.int64), np.array([0, n_units], dtype=np.int64)
+    codes = np.asarray(unit_strata, dtype=np.int64)
+    H = int(codes.max()) + 1 if codes.size else 0
+    members = np.argsort(codes, kind="stable").astype(np.int64)
+    offsets = np.zeros(H + 1, dtype=np.int64)
+    np.cumsum(np.bincount(codes, minlength=H), out=offsets[1:])
+    return members, offsets
+
+
+def _keys(seed, B, n_strata):
+    return np.ascontiguousarray(np.stack([resample_keys(seed, B, stream=h)
+                                          for h in range(n_strata)]))
+
+
+def shared_draws(n_units, n_resamples, seed, unit_strata=None):
+    """The unit drawn by every draw of every resample (NumPy; for tests and slow paths).
+
+    Returns
+    -------
+    draws : ndarray of shape (B, U) int64
+        Row ``b`` lists, stratum by stratum (in code order) and in draw order,
+        the units of resample ``b``: what the kernels add.
+    """
+    seed = check_seed(seed)
+    members, offsets = _strata_layout(n_units, unit_strata)
+    H = offsets.shape[0] - 1
+    keys = _keys(seed, n_resamples, H)
+    out = np.empty((n_resamples, n_units), dtype=np.int64)
+    for h in range(H):
+        lo, hi = int(offsets[h]), int(offsets[h + 1])
+        n_h = hi - lo
+        if n_h == 0:
+            continue
+        t = np.arange(1, n_h + 1, dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            z = splitmix64(keys[h][:, None] + t[None, :] * GOLDEN)
+        out[:, lo:hi] = members[lo + _bounded_np(z, n_h)]
+    return out
+
+
+def _bounded_np(z, n):
+    """``floor(z * n / 2**64)`` exactly (the kernels' ``_bounded``)."""
+    n = np.uint64(n)
+    with np.errstate(over="ignore"):
+        hi = (z >> np.uint64(32)) * n
+        lo = ((z & np.uint64(0xFFFFFFFF)) * n) >> np.uint64(32)
+        return ((hi + lo) >> np.uint64(32)).astype(np.int64)
+
+
+# ----------------------------------------------------------- NumPy twins
+def _shared_counts_py(keys, members, offsets, codes, n_codes, out):
+    """Count kernel twin: ``out[b, j, c]`` += 1 per draw of a unit with code ``c``."""
+    B = keys.shape[1]
+    k = codes.shape[1]
+    H = offsets.shape[0] - 1
+    cols = np.arange(k) * n_codes
+    for b in range(B):
+        for h in range(H):
+            lo, hi = offsets[h], offsets[h + 1]
+            n_h = hi - lo
+            if n_h == 0:
+                continue
+            t = np.arange(1, n_h + 1, dtype=np.uint64)
+            with np.errstate(over="ignore"):
+                z = splitmix64(keys[h, b] + t * GOLDEN)
+            units = members[lo + _bounded_np(z, n_h)]
+            flat = (codes[units] + cols[None, :]).ravel()
+            out[b] += np.bincount(flat, minlength=k * n_codes).reshape(k, n_codes)
+    return out
+
+
+def _shared_sums_py(keys, members, offsets, stats, out):
+    """Generic kernel twin: unit rows added in draw order (sequential sums)."""
+    B = keys.shape[1]
+    H = offsets.shape[0] - 1
+    for b in range(B):
+        for h in range(H):
+            lo, hi = offsets[h], offsets[h + 1]
+            n_h = hi - lo
+            if n_h == 0:
+                continue
+            t = np.arange(1, n_h + 1, dtype=np.uint64)
+            with np.errstate(over="ignore"):
+                z = splitmix64(keys[h, b] + t * GOLDEN)
+            units = members[lo + _bounded_np(z, n_h)]
+            rows = np.concatenate([out[b][None], stats[units]], axis=0)
+            out[b] = np.cumsum(rows, axis=0)[-1]
+    return out
+
+
+# --------------------------------------------------------------- kernels
+try:
+    from numba import njit, prange
+except ImportError:  # pragma: no cover - numba is a hard dependency
+
+    def njit(*args, **kwargs):
+        return (lambda f: f) if not args or not callable(args[0]) else args[0]
+
+    prange = range
+
+_jit = njit(cache=True, nogil=True)
+_pjit = njit(cache=True, nogil=True, parallel=True)
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_M32 = np.uint64(0xFFFFFFFF)
+_U1, _U27, _U30, _U31, _U32 = (np.uint64(v) for v in (1, 27, 30, 31, 32))
+
+
+@_jit
+def _unit(key, t, n):
+    """``floor(splitmix64(key + (t + 1) * GOLDEN) * n / 2**64)``."""
+    z = key + (np.uint64(t) + _U1) * _GOLD
+    z = (z ^ (z >> _U30)) * _M1
+    z = (z ^ (z >> _U27)) * _M2
+    z = z ^ (z >> _U31)
+    hi = (z >> _U32) * np.uint64(n)
+    lo = ((z & _M32) * np.uint64(n)) >> _U32
+    return np.intp((hi + lo) >> _U32)
+
+
+@_jit
+def _counts_one(keys, members, offsets, codes, out, b):
+    k = codes.shape[1]
+    for h in range(offsets.shape[0] - 1):
+        lo = offsets[h]
+        n_h = offsets[h + 1] - lo
+        key = keys[h, b]
+        for t in range(n_h):
+            i = members[lo + _unit(key, t, n_h)]
+            for j in range(k):
+                out[b, j, codes[i, j]] += 1
+
+
+@_jit
+def _sums_one(keys, members, offsets, stats, out, b):
+    k, s = stats.shape[1], stats.shape[2]
+    for h in range(offsets.shape[0] - 1):
+        lo = offsets[h]
+        n_h = offsets[h + 1] - lo
+        key = keys[h, b]
+        for t in range(n_h):
+            i = members[lo + _unit(key, t, n_h)]
+            for j in range(k):
+                for c in range(s):
+                    out[b, j, c] += stats[i, j, c]
+
+
+@_jit
+def _shared_counts(keys, members, offsets, codes, out):
+    for b in range(keys.shape[1]):
+        _counts_one(keys, members, offsets, codes, out, b)
+    return out
+
+
+@_pjit
+def _shared_counts_parallel(keys, members, offsets, codes, out):
+    for b in prange(keys.shape[1]):
+        _counts_one(keys, members, offsets, codes, out, b)
+    return out
+
+
+@_jit
+def _shared_sums(keys, members, offsets, stats, out):
+    for b in range(keys.shape[1]):
+        _sums_one(keys, members, offsets, stats, out, b)
+    return out
+
+
+@_pjit
+def _shared_sums_parallel(keys, members, offsets, stats, out):
+    for b in prange(keys.shape[1]):
+        _sums_one(keys, members, offsets, stats, out, b)
+    return out
+
+
+# ---------------------------------------------------------------- driver
+def _codes(stats):
+    """Per-system codes of the distinct unit rows, or None when too many.
+
+    Returns ``(codes (U, k) int64, tables (k, C, s), C)`` with rows of unused
+    codes zero, ``C`` the largest number of distinct rows of a system.
+    """
+    U, k, s = stats.shape
+    codes = np.empty((U, k), dtype=np.int64)
+    tables = []
+    row_bytes = np.dtype((np.void, 8 * s))
+    for j in range(k):
+        # distinct rows by their bytes (much faster than ``unique(axis=0)``);
+        # -0.0 and 0.0 differ in bytes but both rows sum the same
+        col = np.ascontiguousarray(stats[:, j, :])
+        _, first, inverse = np.unique(col.view(row_bytes).ravel(), return_index=True,
+                                      return_inverse=True)
+        if first.shape[0] > _MAX_CODES:
+            return None
+        codes[:, j] = inverse.ravel()
+        tables.append(col[first])
+    C = max(t.shape[0] for t in tables)
+    table = np.zeros((k, C, s))
+    for j, rows in enumerate(tables):
+        table[j, : rows.shape[0]] = rows
+    return codes, table, C
+
+
+def shared_bootstrap_sums(stats, n_resamples, seed, *, unit_strata=None, parallel=True,
+                          method="auto"):
+    r"""Bootstrap column sums of every system on the same resamples of the units.
+
+    Parameters
+    ----------
+    stats : ndarray of shape (U, k, s)
+        Unit rows of the ``k`` systems (:func:`shared_unit_rows`).
+    n_resamples : int
+        ``B``.
+    seed : int
+        Integer seed (:func:`sigtest._engine.rng.check_seed`).
+    unit_strata : ndarray of shape (U,) or None
+        Stratum of each unit; each stratum draws its own size from its own
+        stream.
+    parallel : bool, default=True
+        Use numba's threads over resamples (same output either way).
+    method : {"auto", "counts", "generic"}, default="auto"
+        ``"counts"`` counts draws per distinct unit row of each system (hard
+        labels); ``"generic"`` adds the rows. ``"auto"`` counts when every
+        system has at most 4,096 distinct rows. Both give the same sums up
+        to floating-point rounding; each is deterministic.
+
+    Returns
+    -------
+    sums : ndarray of shape (B, k, s)
+        :math:`S^*_{b,j} = \sum_{t} x_{j, u_{b,t}}`, the draws :math:`u_{b,t}`
+        shared by all systems :math:`j`.
+    """
+    stats = np.ascontiguousarray(stats, dtype=np.float64)
+    if stats.ndim != 3:
+        raise ValueError(f"The 'stats' parameter must be 3-D (U, k, s). Got {stats.shape}.")
+    if method not in ("auto", "counts", "generic"):
+        raise ValueError(f"The 'method' parameter must be 'auto', 'counts' or 'generic'. "
+                         f"Got {method!r} instead.")
+    U, k, s = stats.shape
+    B = int(n_resamples)
+    if U >= 2**32:
+        raise ValueError("Shared resamples support at most 2**32 - 1 units.")
+    seed = check_seed(seed)
+    members, offsets = _strata_layout(U, unit_strata)
+    keys = _keys(seed, B, offsets.shape[0] - 1)
+    coded = None if method == "generic" else _codes(stats)
+    if method == "counts" and coded is None:
+        raise ValueError("method='counts' needs at most 4,096 distinct unit rows per system.")
+    use_numba = _numba_enabled()
+    threads = bool(parallel) and B * U * k >= 2_000_000
+    if coded is not None:
+        codes, table, C = coded
+        counts = np.zeros((B, k, C), dtype=np.int64)
+        if use_numba:
+            kern = _shared_counts_parallel if threads else _shared_counts
+            kern(keys, members, offsets, np.ascontiguousarray(codes), counts)
+        else:
+            _shared_counts_py(keys, members, offsets, codes, C, counts)
+        sums = np.zeros((B, k, s))
+        counts = counts.astype(np.float64)
+        for c in range(C):  # fixed order: deterministic, no BLAS
+            sums += counts[:, :, c, None] * table[None, :, c, :]
+        return sums
+    sums = np.zeros((B, k, s))
+    if use_numba:
+        kern = _shared_sums_parallel if threads else _shared_sums
+        kern(keys, members, offsets, stats, sums)
+    else:
+        _shared_sums_py(keys, members, offsets, stats, sums)
+    return sums
+
