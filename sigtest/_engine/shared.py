@@ -35,7 +35,8 @@ import os
 
 import numpy as np
 
-from .rng import GOLDEN, check_seed, resample_keys, splitmix64
+from .kernels_numpy import _bounded, _draws
+from .rng import check_seed, resample_keys
 
 __all__ = ["shared_unit_rows", "shared_bootstrap_sums", "shared_draws"]
 
@@ -125,20 +126,8 @@ def shared_draws(n_units, n_resamples, seed, unit_strata=None):
         n_h = hi - lo
         if n_h == 0:
             continue
-        t = np.arange(1, n_h + 1, dtype=np.uint64)
-        with np.errstate(over="ignore"):
-            z = splitmix64(keys[h][:, None] + t[None, :] * GOLDEN)
-        out[:, lo:hi] = members[lo + _bounded_np(z, n_h)]
+        out[:, lo:hi] = members[lo + _bounded(_draws(keys[h], n_h), n_h)]
     return out
-
-
-def _bounded_np(z, n):
-    """``floor(z * n / 2**64)`` exactly (the kernels' ``_bounded``)."""
-    n = np.uint64(n)
-    with np.errstate(over="ignore"):
-        hi = (z >> np.uint64(32)) * n
-        lo = ((z & np.uint64(0xFFFFFFFF)) * n) >> np.uint64(32)
-        return ((hi + lo) >> np.uint64(32)).astype(np.int64)
 
 
 # ----------------------------------------------------------- NumPy twins
@@ -154,10 +143,7 @@ def _shared_counts_py(keys, members, offsets, codes, n_codes, out):
             n_h = hi - lo
             if n_h == 0:
                 continue
-            t = np.arange(1, n_h + 1, dtype=np.uint64)
-            with np.errstate(over="ignore"):
-                z = splitmix64(keys[h, b] + t * GOLDEN)
-            units = members[lo + _bounded_np(z, n_h)]
+            units = members[lo + _bounded(_draws(keys[h, b:b + 1], n_h)[0], n_h)]
             flat = (codes[units] + cols[None, :]).ravel()
             out[b] += np.bincount(flat, minlength=k * n_codes).reshape(k, n_codes)
     return out
@@ -173,10 +159,7 @@ def _shared_sums_py(keys, members, offsets, stats, out):
             n_h = hi - lo
             if n_h == 0:
                 continue
-            t = np.arange(1, n_h + 1, dtype=np.uint64)
-            with np.errstate(over="ignore"):
-                z = splitmix64(keys[h, b] + t * GOLDEN)
-            units = members[lo + _bounded_np(z, n_h)]
+            units = members[lo + _bounded(_draws(keys[h, b:b + 1], n_h)[0], n_h)]
             rows = np.concatenate([out[b][None], stats[units]], axis=0)
             out[b] = np.cumsum(rows, axis=0)[-1]
     return out
