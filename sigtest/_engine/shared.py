@@ -167,16 +167,13 @@ def _shared_sums_py(keys, members, offsets, stats, out):
 
 # --------------------------------------------------------------- kernels
 try:
-    from numba import njit, prange
+    from numba import njit
 except ImportError:  # pragma: no cover - numba is a hard dependency
 
     def njit(*args, **kwargs):
         return (lambda f: f) if not args or not callable(args[0]) else args[0]
 
-    prange = range
-
 _jit = njit(cache=True, nogil=True)
-_pjit = njit(cache=True, nogil=True, parallel=True)
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -196,17 +193,39 @@ def _unit(key, t, n):
     return np.intp((hi + lo) >> _U32)
 
 
+#: Resamples counted together by the count kernel: the draws of a block are
+#: first tallied per unit (``w[unit, lane]``), then every system's codes are
+#: visited once per block with a contiguous (SIMD) loop over the lanes.
+_BLOCK = 64
+
+
 @_jit
-def _counts_one(keys, members, offsets, codes, out, b):
-    k = codes.shape[1]
-    for h in range(offsets.shape[0] - 1):
-        lo = offsets[h]
-        n_h = offsets[h + 1] - lo
-        key = keys[h, b]
-        for t in range(n_h):
-            i = members[lo + _unit(key, t, n_h)]
-            for j in range(k):
-                out[b, j, codes[i, j]] += 1
+def _counts_block(keys, members, offsets, codes, table, out, b0):
+    B = keys.shape[1]
+    U, k = codes.shape
+    C, s = table.shape[1], table.shape[2]
+    nb = min(_BLOCK, B - b0)
+    w = np.zeros((U, _BLOCK), dtype=np.int32)
+    for bb in range(nb):
+        for h in range(offsets.shape[0] - 1):
+            lo = offsets[h]
+            n_h = offsets[h + 1] - lo
+            key = keys[h, b0 + bb]
+            for t in range(n_h):
+                w[members[lo + _unit(key, t, n_h)], bb] += 1
+    acc = np.zeros((k, C, _BLOCK), dtype=np.int32)
+    for i in range(U):
+        wi = w[i]
+        for j in range(k):
+            lane = acc[j, codes[i, j]]
+            for bb in range(_BLOCK):  # contiguous: vectorised
+                lane[bb] += wi[bb]
+    for bb in range(nb):  # sums in a fixed order (the twin's): sum_c count_c * row_c
+        for j in range(k):
+            for c in range(C):
+                n_c = np.float64(acc[j, c, bb])
+                for q in range(s):
+                    out[b0 + bb, j, q] += n_c * table[j, c, q]
 
 
 @_jit
@@ -224,31 +243,49 @@ def _sums_one(keys, members, offsets, stats, out, b):
 
 
 @_jit
-def _shared_counts(keys, members, offsets, codes, out):
-    for b in range(keys.shape[1]):
-        _counts_one(keys, members, offsets, codes, out, b)
-    return out
-
-
-@_pjit
-def _shared_counts_parallel(keys, members, offsets, codes, out):
-    for b in prange(keys.shape[1]):
-        _counts_one(keys, members, offsets, codes, out, b)
+def _shared_counts(keys, members, offsets, codes, table, out, start, stop):
+    """Sums of resamples ``start <= b < stop`` (``start`` a multiple of the block)."""
+    for b0 in range(start, stop, _BLOCK):
+        _counts_block(keys[:, :stop], members, offsets, codes, table, out, b0)
     return out
 
 
 @_jit
-def _shared_sums(keys, members, offsets, stats, out):
-    for b in range(keys.shape[1]):
+def _shared_sums(keys, members, offsets, stats, out, start, stop):
+    for b in range(start, stop):
         _sums_one(keys, members, offsets, stats, out, b)
     return out
 
 
-@_pjit
-def _shared_sums_parallel(keys, members, offsets, stats, out):
-    for b in prange(keys.shape[1]):
-        _sums_one(keys, members, offsets, stats, out, b)
-    return out
+def _run_blocks(kernel, B, n_threads, *args):
+    """Run ``kernel(*args, start, stop)`` on ranges of resamples, in threads (nogil).
+
+    Every resample owns its stream and its output row, so the output does not
+    depend on how the ranges are split or on the number of threads.
+    """
+    n_blocks = -(-B // _BLOCK)
+    n_threads = max(1, min(int(n_threads), n_blocks))
+    if n_threads == 1:
+        kernel(*args, 0, B)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    per = -(-n_blocks // n_threads) * _BLOCK
+    ranges = [(s, min(B, s + per)) for s in range(0, B, per)]
+    with ThreadPoolExecutor(max_workers=len(ranges)) as pool:
+        for future in [pool.submit(kernel, *args, s, e) for s, e in ranges]:
+            future.result()
+
+
+def _threads(parallel):
+    if not parallel:
+        return 1
+    try:
+        import numba
+
+        return int(numba.get_num_threads())
+    except ImportError:  # pragma: no cover
+        return 1
 
 
 # ---------------------------------------------------------------- driver
@@ -259,19 +296,31 @@ def _codes(stats):
     codes zero, ``C`` the largest number of distinct rows of a system.
     """
     U, k, s = stats.shape
-    codes = np.empty((U, k), dtype=np.int64)
+    codes = np.empty((U, k), dtype=np.int32)
     tables = []
     row_bytes = np.dtype((np.void, 8 * s))
+    probe = np.random.default_rng(0x5EED).random(s) + 0.5  # fixed: deterministic codes
     for j in range(k):
-        # distinct rows by their bytes (much faster than ``unique(axis=0)``);
-        # -0.0 and 0.0 differ in bytes but both rows sum the same
         col = np.ascontiguousarray(stats[:, j, :])
-        _, first, inverse = np.unique(col.view(row_bytes).ravel(), return_index=True,
-                                      return_inverse=True)
+        # distinct rows through a random projection (a sort of N floats), checked
+        # exactly; if two rows collide, by their bytes (-0.0 and 0.0 differ in
+        # bytes but sum the same)
+        with np.errstate(all="ignore"):
+            _, first, inverse = np.unique(col @ probe, return_index=True, return_inverse=True)
+        inverse = inverse.ravel()
+        if first.shape[0] <= _MAX_CODES and not np.array_equal(col[first][inverse], col,
+                                                               equal_nan=True):
+            _, first, inverse = np.unique(col.view(row_bytes).ravel(), return_index=True,
+                                          return_inverse=True)
+            inverse = inverse.ravel()
         if first.shape[0] > _MAX_CODES:
             return None
-        codes[:, j] = inverse.ravel()
-        tables.append(col[first])
+        # codes in order of first occurrence: independent of how rows were sorted
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.shape[0])
+        codes[:, j] = rank[inverse]
+        tables.append(col[first[order]])
     C = max(t.shape[0] for t in tables)
     table = np.zeros((k, C, s))
     for j, rows in enumerate(tables):
@@ -295,7 +344,8 @@ def shared_bootstrap_sums(stats, n_resamples, seed, *, unit_strata=None, paralle
         Stratum of each unit; each stratum draws its own size from its own
         stream.
     parallel : bool, default=True
-        Use numba's threads over resamples (same output either way).
+        Run ranges of resamples in threads (as many as numba's thread count; the
+        kernels release the GIL); the output is the same either way.
     method : {"auto", "counts", "generic"}, default="auto"
         ``"counts"`` counts draws per distinct unit row of each system (hard
         labels); ``"generic"`` adds the rows. ``"auto"`` counts when every
@@ -316,8 +366,8 @@ def shared_bootstrap_sums(stats, n_resamples, seed, *, unit_strata=None, paralle
                          f"Got {method!r} instead.")
     U, k, s = stats.shape
     B = int(n_resamples)
-    if U >= 2**32:
-        raise ValueError("Shared resamples support at most 2**32 - 1 units.")
+    if U >= 2**31:
+        raise ValueError("Shared resamples support at most 2**31 - 1 units.")
     seed = check_seed(seed)
     members, offsets = _strata_layout(U, unit_strata)
     keys = _keys(seed, B, offsets.shape[0] - 1)
@@ -325,24 +375,23 @@ def shared_bootstrap_sums(stats, n_resamples, seed, *, unit_strata=None, paralle
     if method == "counts" and coded is None:
         raise ValueError("method='counts' needs at most 4,096 distinct unit rows per system.")
     use_numba = _numba_enabled()
-    threads = bool(parallel) and B * U * k >= 2_000_000
+    threads = _threads(parallel) if B * U * k >= 2_000_000 else 1
     if coded is not None:
         codes, table, C = coded
-        counts = np.zeros((B, k, C), dtype=np.int64)
-        if use_numba:
-            kern = _shared_counts_parallel if threads else _shared_counts
-            kern(keys, members, offsets, np.ascontiguousarray(codes), counts)
-        else:
-            _shared_counts_py(keys, members, offsets, codes, C, counts)
         sums = np.zeros((B, k, s))
+        if use_numba:
+            _run_blocks(_shared_counts, B, threads, keys, members, offsets,
+                        np.ascontiguousarray(codes), np.ascontiguousarray(table), sums)
+            return sums
+        counts = np.zeros((B, k, C), dtype=np.int64)
+        _shared_counts_py(keys, members, offsets, codes, C, counts)
         counts = counts.astype(np.float64)
-        for c in range(C):  # fixed order: deterministic, no BLAS
+        for c in range(C):  # the kernel's order: bit-identical, no BLAS
             sums += counts[:, :, c, None] * table[None, :, c, :]
         return sums
     sums = np.zeros((B, k, s))
     if use_numba:
-        kern = _shared_sums_parallel if threads else _shared_sums
-        kern(keys, members, offsets, stats, sums)
+        _run_blocks(_shared_sums, B, threads, keys, members, offsets, stats, sums)
     else:
         _shared_sums_py(keys, members, offsets, stats, sums)
     return sums
