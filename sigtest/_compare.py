@@ -24,6 +24,7 @@ from ._compare_plan import (  # noqa: F401  (re-exported for the other workflows
     plan_scores,
 )
 from ._compare_run import _run_parallel, run_scores
+from ._compare_shared import shared_bootstrap_deltas
 from ._corrections import CORRECTIONS
 from ._engine.design import check_ids
 from ._runs import RUNS_MODES
@@ -88,7 +89,10 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
         correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=random_state,
         runs_mode=runs_mode, labels=labels, pos_label=pos_label, ci=ci, targets=targets,
         sample_weight=sample_weight, groups=groups, strata=strata)
-    out = [row for task_rows in _run_parallel(plan.tasks, n_jobs, verbose) for row in task_rows]
+    # BCa intervals on resamples shared by all pairs (one pass per resample)
+    shared = shared_bootstrap_deltas(plan.tasks, plan.scores["seed"], n_jobs)
+    tasks = [(*task, extra) for task, extra in zip(plan.tasks, shared)]
+    out = [row for task_rows in _run_parallel(tasks, n_jobs, verbose) for row in task_rows]
     # the result keeps read-only copies: a caller reusing its buffers changes
     # neither result.predictions nor what recompare() tests
     runs = {n: [_read_only_copy(r) for r in rs] for n, rs in runs.items()}

@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 
 from ._compare_plan import plan_scores
+from ._compare_shared import resampled_scores, shared_seed, system_data
 from ._engine.design import check_design
-from ._engine.paired import prepare_paired, prepare_paired_runs
 from ._engine.ranking import (
     best_probability,
     model_confidence_set,
@@ -30,7 +30,7 @@ from ._engine.ranking import (
     rank_intervals,
 )
 from ._engine.rng import check_seed
-from ._engine.shared import shared_bootstrap_sums, shared_draws, shared_unit_rows
+from ._engine.shared import shared_draws
 from .exceptions import DegenerateDistributionWarning
 from .utils import warn_external
 
@@ -73,26 +73,6 @@ def _check_args(metric, metrics, confidence_level, n_resamples):
     return chosen
 
 
-def _default_seed(score_seed):
-    """An int seed derived from the comparison's seeds (a tagged child of its score seed)."""
-    if isinstance(score_seed, np.random.SeedSequence):
-        child = np.random.SeedSequence(score_seed.entropy,
-                                       spawn_key=(*score_seed.spawn_key, _RANK_TAG))
-    else:
-        child = np.random.SeedSequence([check_seed(score_seed), _RANK_TAG])
-    return int(child.generate_state(1, np.uint64)[0] >> np.uint64(1))
-
-
-def _system_data(view, s, metric, kwargs):
-    """Per-item statistics (or the slow-path data) of system ``s`` on one metric."""
-    y, stacks = view[metric.input_type]
-    runs = np.array(stacks[s])
-    kw = {k: v for k, v in kwargs.items() if k not in ("groups", "strata")}
-    if len(runs) > 1:
-        return prepare_paired_runs(y, runs, runs, metric, **kw)
-    return prepare_paired(y, runs[0], runs[0], metric, compress=False, **kw)
-
-
 def _unit_items(design, n):
     """Item indices of every unit (slow path): one item per unit, or a cluster's items."""
     if design.item_groups is None:
@@ -124,9 +104,7 @@ def _slow_scores(data, draws, unit_items):
 def _resampled_scores(data, design, n_items, B, seed):
     """``(B, k)`` raw resampled scores of the systems on shared resamples."""
     if all(p.has_statistics for p in data):
-        stats, unit_strata = shared_unit_rows([p.stats_a for p in data], design)
-        sums = shared_bootstrap_sums(stats, B, seed, unit_strata=unit_strata)
-        return np.stack([data[j].values(sums[:, j, :]) for j in range(len(data))], axis=1)
+        return resampled_scores([data], design, B, seed)[0]
     n_units = n_items if design.item_groups is None else design.n_groups
     strata = design.item_strata if design.item_groups is None else design.group_strata
     draws = shared_draws(n_units, B, seed, strata)
@@ -176,7 +154,7 @@ def rank_table(inputs, *, systems, metrics, n_runs, metric=None, confidence_leve
             "or CV repeats tested separately. Compare with runs='average' (or one run)."
         )
     options = inputs["options"]
-    seed = (_default_seed(inputs["score_settings"]["seed"]) if random_state is None
+    seed = (shared_seed(inputs["score_settings"]["seed"], _RANK_TAG) if random_state is None
             else check_seed(random_state))
     names, metric_objs, _, tasks = plan_scores(
         inputs["runs"], inputs["classes"], targets=inputs["targets"], options=options,
@@ -194,7 +172,7 @@ def rank_table(inputs, *, systems, metrics, n_runs, metric=None, confidence_leve
             for s in range(len(names)):
                 view, _, jobs, _, _ = by_system[s]
                 _, m_obj, kwargs = jobs[mi]
-                data.append(_system_data(view, s, m_obj, kwargs))
+                data.append(system_data(view, s, m_obj, kwargs))
         # the ids as the tests got them (tiled with the runs for runs="pool")
         n_items = data[0].n_samples
         design = check_design(kwargs.get("groups"), kwargs.get("strata"), n_items)

@@ -31,6 +31,8 @@ Two kernels, each with a NumPy twin of identical output:
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 
 import numpy as np
@@ -38,7 +40,8 @@ import numpy as np
 from .kernels_numpy import _bounded, _draws
 from .rng import check_seed, resample_keys
 
-__all__ = ["shared_unit_rows", "shared_bootstrap_sums", "shared_draws"]
+__all__ = ["shared_unit_rows", "shared_bootstrap_sums", "shared_draws", "supplied_bootstrap",
+           "supplied_deltas"]
 
 #: The count kernel is used when every system has at most this many distinct
 #: unit rows (hard labels with up to 64 classes have at most 4,096 cells).
@@ -396,3 +399,35 @@ def shared_bootstrap_sums(stats, n_resamples, seed, *, unit_strata=None, paralle
         _shared_sums_py(keys, members, offsets, stats, sums)
     return sums
 
+
+
+# ------------------------------------------------- supplied bootstrap deltas
+_SUPPLIED = contextvars.ContextVar("sigtest_supplied_bootstrap", default=None)
+
+
+@contextlib.contextmanager
+def supplied_bootstrap(deltas):
+    """Within the block, a full-size paired bootstrap returns ``deltas``.
+
+    :func:`sigtest.compare` computes every system's bootstrap scores once on
+    shared resamples and runs each pair's :class:`~sigtest.BCaInterval` on
+    the differences ``T[:, b] - T[:, a]`` of the two columns (RAW ``score_b*
+    - score_a*``): :func:`sigtest._engine.resampling.resampled_deltas`
+    returns them instead of drawing the pair's own resamples when
+    ``scheme="bootstrap"``, ``sample_size`` is None and ``n_resamples``
+    equals their length. ``None`` supplies nothing. The value is local to
+    the thread (a context variable).
+    """
+    token = _SUPPLIED.set(None if deltas is None else np.asarray(deltas, dtype=np.float64))
+    try:
+        yield
+    finally:
+        _SUPPLIED.reset(token)
+
+
+def supplied_deltas(n_resamples):
+    """The deltas supplied by :func:`supplied_bootstrap` for ``n_resamples``, or None."""
+    deltas = _SUPPLIED.get()
+    if deltas is None or deltas.shape[0] != int(n_resamples):
+        return None
+    return deltas.copy()
