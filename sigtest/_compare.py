@@ -209,7 +209,8 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         ``(-high, -low)``), so results are bit-identical for every
         ``n_jobs``, backend and order of the systems. One more child,
         spawned after those (which it leaves unchanged), seeds the
-        per-system score intervals of :meth:`ComparisonResult.scores`.
+        per-system score intervals of :meth:`ComparisonResult.scores`,
+        and (a tagged child of it) the shared BCa resamples (see Notes).
     verbose : bool, default=False
         Show a progress bar (tqdm if installed, else joblib's messages).
     runs : {"average", "each", "mean", "pool"}, default="average"
@@ -328,6 +329,18 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
     :attr:`ComparisonResult.n_groups` and in the printed result). The
     seeds and the result's independence of ``n_jobs`` and of the order of
     the systems are unchanged.
+
+    **Many systems: shared bootstrap resamples.** With 6 or more systems,
+    the BCa intervals (:class:`~sigtest.BCaInterval`, on metrics with
+    statistics) use bootstrap resamples shared by all pairs: each resample
+    draws the items (clusters, within strata) once, every system's score
+    ``T[b, s]`` is computed on it, and a pair's interval is the BCa interval
+    of ``T[:, b] - T[:, a]`` with the pair's own jackknife acceleration. For
+    each pair this is the same paired bootstrap (equally valid); the draws
+    are shared across pairs, so intervals differ from a single test with
+    the pair's seed by Monte Carlo error. It costs one pass per resample for
+    all systems instead of one per pair. See ``docs/leaderboards.md`` and
+    :meth:`ComparisonResult.ranks`.
 
     References
     ----------
