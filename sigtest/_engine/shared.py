@@ -208,14 +208,23 @@ def _counts_block(keys, members, offsets, codes, table, out, b0):
     U, k = codes.shape
     C, s = table.shape[1], table.shape[2]
     nb = min(_BLOCK, B - b0)
-    w = np.zeros((U, _BLOCK), dtype=np.int32)
+    # tally each resample in its own contiguous row (cache-resident), then
+    # transpose so that the lanes of one unit are contiguous
+    rows = np.zeros((_BLOCK, U), dtype=np.int32)
     for bb in range(nb):
+        row = rows[bb]
         for h in range(offsets.shape[0] - 1):
             lo = offsets[h]
             n_h = offsets[h + 1] - lo
             key = keys[h, b0 + bb]
             for t in range(n_h):
-                w[members[lo + _unit(key, t, n_h)], bb] += 1
+                row[members[lo + _unit(key, t, n_h)]] += 1
+    w = np.empty((U, _BLOCK), dtype=np.int32)
+    for i0 in range(0, U, 64):
+        i1 = min(U, i0 + 64)
+        for bb in range(_BLOCK):
+            for i in range(i0, i1):
+                w[i, bb] = rows[bb, i]
     acc = np.zeros((k, C, _BLOCK), dtype=np.int32)
     for i in range(U):
         wi = w[i]
