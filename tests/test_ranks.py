@@ -92,11 +92,18 @@ def test_cluster_unit_rows_are_cluster_sums():
     items = [rng.random((N, 2)), rng.random((N, 2))]
     design = check_design(groups, strata, N)
     rows, unit_strata = shared.shared_unit_rows(items, design)
-    assert rows.shape == (12, 2, 2)
+    assert [r.shape for r in rows] == [(12, 2), (12, 2)]
     for g in range(12):
         for j in range(2):
-            np.testing.assert_allclose(rows[g, j], items[j][groups == g].sum(axis=0))
+            np.testing.assert_allclose(rows[j][g], items[j][groups == g].sum(axis=0))
         assert unit_strata[g] == g % 2
+    # the list form and the (U, k, s) stack give the same sums
+    stacked = np.stack(rows, axis=1)
+    for method in ("counts", "generic"):
+        np.testing.assert_array_equal(
+            shared.shared_bootstrap_sums(rows, 30, 2, unit_strata=unit_strata, method=method),
+            shared.shared_bootstrap_sums(stacked, 30, 2, unit_strata=unit_strata,
+                                         method=method))
 
 
 def test_bad_method_and_shape():
@@ -104,6 +111,8 @@ def test_bad_method_and_shape():
         shared.shared_bootstrap_sums(np.zeros((3, 1, 1)), 5, 0, method="fast")
     with pytest.raises(ValueError, match="stats"):
         shared.shared_bootstrap_sums(np.zeros((3, 1)), 5, 0)
+    with pytest.raises(ValueError, match="stats"):
+        shared.shared_bootstrap_sums([np.zeros((3, 1)), np.zeros((4, 1))], 5, 0)
 
 
 # -------------------------------------------------------- naive twins (maths)
@@ -254,7 +263,7 @@ def test_clusters_and_strata_resample_units():
     # the cluster resamples are the engine's on the cluster rows
     item = [np.c_[(preds[s] == y).astype(float), np.ones(600)] for s in preds]
     rows, unit_strata = shared.shared_unit_rows(item, check_design(groups, strata, 600))
-    assert rows.shape[0] == 60 and unit_strata.tolist() == [0] * 30 + [1] * 30
+    assert rows[0].shape[0] == 60 and unit_strata.tolist() == [0] * 30 + [1] * 30
 
 
 def test_metric_without_statistics_uses_the_same_draws():

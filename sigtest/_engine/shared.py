@@ -74,23 +74,25 @@ def shared_unit_rows(item_stats, design=None):
 
     Returns
     -------
-    stats : ndarray of shape (U, k, s)
-        Unit rows of each system.
+    stats : list of ndarray of shape (U, s)
+        Unit rows of each system (one array per system: the ``(U, k, s)``
+        stack is only built when the generic kernel needs it).
     unit_strata : ndarray of shape (U,) or None
         Stratum code of each unit.
     """
-    stats = np.stack([np.asarray(st, dtype=np.float64) for st in item_stats], axis=1)
+    systems = [np.ascontiguousarray(st, dtype=np.float64) for st in item_stats]
     if design is None or design.empty:
-        return np.ascontiguousarray(stats), None
+        return systems, None
     if design.item_groups is None:
-        return np.ascontiguousarray(stats), design.item_strata
-    N, k, s = stats.shape
+        return systems, design.item_strata
     G = int(design.n_groups)
-    flat = stats.reshape(N, k * s)
-    out = np.empty((G, k * s))
-    for c in range(k * s):
-        out[:, c] = np.bincount(design.item_groups, weights=flat[:, c], minlength=G)
-    return np.ascontiguousarray(out.reshape(G, k, s)), design.group_strata
+    out = []
+    for st in systems:
+        sums = np.empty((G, st.shape[1]))
+        for c in range(st.shape[1]):
+            sums[:, c] = np.bincount(design.item_groups, weights=st[:, c], minlength=G)
+        out.append(sums)
+    return out, design.group_strata
 
 
 def _strata_layout(n_units, unit_strata):
@@ -301,19 +303,20 @@ def _threads(parallel):
 
 
 # ---------------------------------------------------------------- driver
-def _codes(stats):
+def _codes(systems):
     """Per-system codes of the distinct unit rows, or None when too many.
 
-    Returns ``(codes (U, k) int64, tables (k, C, s), C)`` with rows of unused
+    Returns ``(codes (U, k) int32, tables (k, C, s), C)`` with rows of unused
     codes zero, ``C`` the largest number of distinct rows of a system.
     """
-    U, k, s = stats.shape
+    k = len(systems)
+    U, s = systems[0].shape
     codes = np.empty((U, k), dtype=np.int32)
     tables = []
     row_bytes = np.dtype((np.void, 8 * s))
     probe = np.random.default_rng(0x5EED).random(s) + 0.5  # fixed: deterministic codes
     for j in range(k):
-        col = np.ascontiguousarray(stats[:, j, :])
+        col = np.ascontiguousarray(systems[j])
         # distinct rows through a random projection (a sort of N floats), checked
         # exactly; if two rows collide, by their bytes (-0.0 and 0.0 differ in
         # bytes but sum the same)
@@ -346,7 +349,7 @@ def shared_bootstrap_sums(stats, n_resamples, seed, *, unit_strata=None, paralle
 
     Parameters
     ----------
-    stats : ndarray of shape (U, k, s)
+    stats : ndarray of shape (U, k, s), or list of k arrays of shape (U, s)
         Unit rows of the ``k`` systems (:func:`shared_unit_rows`).
     n_resamples : int
         ``B``.
@@ -370,20 +373,28 @@ def shared_bootstrap_sums(stats, n_resamples, seed, *, unit_strata=None, paralle
         :math:`S^*_{b,j} = \sum_{t} x_{j, u_{b,t}}`, the draws :math:`u_{b,t}`
         shared by all systems :math:`j`.
     """
-    stats = np.ascontiguousarray(stats, dtype=np.float64)
-    if stats.ndim != 3:
-        raise ValueError(f"The 'stats' parameter must be 3-D (U, k, s). Got {stats.shape}.")
+    if isinstance(stats, (list, tuple)):
+        systems = [np.ascontiguousarray(st, dtype=np.float64) for st in stats]
+        if not systems or any(st.ndim != 2 or st.shape != systems[0].shape for st in systems):
+            raise ValueError("The 'stats' parameter must be a non-empty list of (U, s) arrays "
+                             "of one shape.")
+    else:
+        arr = np.asarray(stats, dtype=np.float64)
+        if arr.ndim != 3:
+            raise ValueError(f"The 'stats' parameter must be 3-D (U, k, s). Got {arr.shape}.")
+        systems = [np.ascontiguousarray(arr[:, j, :]) for j in range(arr.shape[1])]
     if method not in ("auto", "counts", "generic"):
         raise ValueError(f"The 'method' parameter must be 'auto', 'counts' or 'generic'. "
                          f"Got {method!r} instead.")
-    U, k, s = stats.shape
+    k = len(systems)
+    U, s = systems[0].shape
     B = int(n_resamples)
     if U >= 2**31:
         raise ValueError("Shared resamples support at most 2**31 - 1 units.")
     seed = check_seed(seed)
     members, offsets = _strata_layout(U, unit_strata)
     keys = _keys(seed, B, offsets.shape[0] - 1)
-    coded = None if method == "generic" else _codes(stats)
+    coded = None if method == "generic" else _codes(systems)
     if method == "counts" and coded is None:
         raise ValueError("method='counts' needs at most 4,096 distinct unit rows per system.")
     use_numba = _numba_enabled()
@@ -401,13 +412,14 @@ def shared_bootstrap_sums(stats, n_resamples, seed, *, unit_strata=None, paralle
         for c in range(C):  # the kernel's order: bit-identical, no BLAS
             sums += counts[:, :, c, None] * table[None, :, c, :]
         return sums
+    stats = np.ascontiguousarray(np.stack(systems, axis=1))
+    del systems
     sums = np.zeros((B, k, s))
     if use_numba:
         _run_blocks(_shared_sums, B, threads, keys, members, offsets, stats, sums)
     else:
         _shared_sums_py(keys, members, offsets, stats, sums)
     return sums
-
 
 
 # ------------------------------------------------- supplied bootstrap deltas
