@@ -323,8 +323,9 @@ def _codes(systems):
         with np.errstate(all="ignore"):
             _, first, inverse = np.unique(col @ probe, return_index=True, return_inverse=True)
         inverse = inverse.ravel()
-        if first.shape[0] <= _MAX_CODES and not np.array_equal(col[first][inverse], col,
-                                                               equal_nan=True):
+        # exact check on the bits (NaN-safe; -0.0 vs 0.0 falls back to the bytes)
+        if first.shape[0] <= _MAX_CODES and not np.array_equal(
+                col[first][inverse].view(np.uint64), col.view(np.uint64)):
             _, first, inverse = np.unique(col.view(row_bytes).ravel(), return_index=True,
                                           return_inverse=True)
             inverse = inverse.ravel()
