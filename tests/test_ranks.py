@@ -364,7 +364,7 @@ def test_threshold_gives_the_true_accuracy():
         assert np.mean(z < _threshold(acc)) == pytest.approx(acc, abs=0.004)
 
 
-@pytest.mark.slow
+# ~1-1.5 s each on a quiet 2-core machine: not slow-marked
 @pytest.mark.parametrize("true_acc", [
     [0.80, 0.80, 0.78, 0.75, 0.70],  # two tied best, close followers
     [0.72, 0.72, 0.72, 0.72],  # all tied (least favourable): the set must keep all
