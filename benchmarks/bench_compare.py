@@ -2,7 +2,8 @@
 
 N = 10 000 test items, 5 classes, B = 10 000 resamples for both the paired
 permutation p-value and the BCa interval (the default test pair), Holm
-correction. Goal: < 30 s on 2 cores. Run:
+correction. Goal: < 5 s on 2 cores (issue 13; 25-39 s before the BCa intervals
+used resamples shared by all pairs, see ``docs/leaderboards.md``). Run:
 
     .venv/bin/python benchmarks/bench_compare.py [--n-jobs 1 2] [--systems 30] [--quick]
 

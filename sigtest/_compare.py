@@ -24,6 +24,7 @@ from ._compare_plan import (  # noqa: F401  (re-exported for the other workflows
     plan_scores,
 )
 from ._compare_run import _run_parallel, run_scores
+from ._compare_shared import shared_bootstrap_deltas
 from ._corrections import CORRECTIONS
 from ._engine.design import check_ids
 from ._runs import RUNS_MODES
@@ -88,7 +89,10 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
         correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=random_state,
         runs_mode=runs_mode, labels=labels, pos_label=pos_label, ci=ci, targets=targets,
         sample_weight=sample_weight, groups=groups, strata=strata)
-    out = [row for task_rows in _run_parallel(plan.tasks, n_jobs, verbose) for row in task_rows]
+    # BCa intervals on resamples shared by all pairs (one pass per resample)
+    shared = shared_bootstrap_deltas(plan.tasks, plan.scores["seed"], n_jobs)
+    tasks = [(*task, extra) for task, extra in zip(plan.tasks, shared)]
+    out = [row for task_rows in _run_parallel(tasks, n_jobs, verbose) for row in task_rows]
     # the result keeps read-only copies: a caller reusing its buffers changes
     # neither result.predictions nor what recompare() tests
     runs = {n: [_read_only_copy(r) for r in rs] for n, rs in runs.items()}
@@ -205,7 +209,8 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         ``(-high, -low)``), so results are bit-identical for every
         ``n_jobs``, backend and order of the systems. One more child,
         spawned after those (which it leaves unchanged), seeds the
-        per-system score intervals of :meth:`ComparisonResult.scores`.
+        per-system score intervals of :meth:`ComparisonResult.scores`,
+        and (a tagged child of it) the shared BCa resamples (see Notes).
     verbose : bool, default=False
         Show a progress bar of the pairs (tqdm, on stderr) for long runs.
         It is drawn only when stderr is a terminal (or in Jupyter): a log
@@ -335,6 +340,18 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
     :attr:`ComparisonResult.n_groups` and in the printed result). The
     seeds and the result's independence of ``n_jobs`` and of the order of
     the systems are unchanged.
+
+    **Many systems: shared bootstrap resamples.** With 6 or more systems,
+    the BCa intervals (:class:`~sigtest.BCaInterval`, on metrics with
+    statistics) use bootstrap resamples shared by all pairs: each resample
+    draws the items (clusters, within strata) once, every system's score
+    ``T[b, s]`` is computed on it, and a pair's interval is the BCa interval
+    of ``T[:, b] - T[:, a]`` with the pair's own jackknife acceleration. For
+    each pair this is the same paired bootstrap (equally valid); the draws
+    are shared across pairs, so intervals differ from a single test with
+    the pair's seed by Monte Carlo error. It costs one pass per resample for
+    all systems instead of one per pair. See ``docs/leaderboards.md`` and
+    :meth:`ComparisonResult.ranks`.
 
     References
     ----------

@@ -33,14 +33,21 @@ def _interval(res, level, has_level, test_name):
     return ci, (float(got) if (finite and got is not None) else math.nan)
 
 
-def _pair_task(views, i, j, jobs):
+def _pair_task(views, i, j, jobs, shared=None):
     """Run every (metric, test) job of one pair; return compact rows.
 
     ``i`` and ``j`` are in the canonical orientation of the pair. Null
     distributions are dropped here, in the worker, so that only a few
-    numbers per job travel back to the parent process.
+    numbers per job travel back to the parent process. ``shared`` maps
+    ``(job key, role)`` (role 0: p-value test, 1: interval test) to the
+    pair's bootstrap differences on the comparison's shared resamples
+    (:mod:`sigtest._compare_shared`), used by that test instead of its own
+    draws.
     """
     from ._engine.paired import prepare_paired_runs
+    from ._engine.shared import supplied_bootstrap
+
+    shared = shared or {}
 
     rows = []
     for (key, metric, kwargs, pvalue_test, interval_test, two_sided, level,
@@ -60,7 +67,8 @@ def _pair_task(views, i, j, jobs):
                 paired = prepare_paired_runs(y, a_runs, b_runs, metric, **kwargs)
             elif _plain(pvalue_test) and (interval_test is None or _plain(interval_test)):
                 paired = prepare_paired(y, a, b, metric, **kwargs)
-            res = _run_test(pvalue_test, paired, y, a, b, metric, kwargs)
+            with supplied_bootstrap(shared.get((key, 0))):
+                res = _run_test(pvalue_test, paired, y, a, b, metric, kwargs)
             if two_sided and res.alternative not in (None, "two-sided"):
                 raise ValueError(
                     f"pairs='all' needs two-sided tests, but {res.test!r} returned "
@@ -68,7 +76,8 @@ def _pair_task(views, i, j, jobs):
                 )
             ires, itest = res, pvalue_test
             if interval_test is not None:
-                ires = _run_test(interval_test, paired, y, a, b, metric, kwargs)
+                with supplied_bootstrap(shared.get((key, 1))):
+                    ires = _run_test(interval_test, paired, y, a, b, metric, kwargs)
                 itest = interval_test
             ci, ci_level = _interval(ires, level, has_level, _test_name(itest))
         rows.append((key, {

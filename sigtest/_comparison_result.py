@@ -420,6 +420,110 @@ class ComparisonResult:
         out["n_significant"] = out["n_significant"].astype(int)
         return out.reset_index()
 
+    # ------------------------------------------------------------------- ranks
+    def ranks(self, metric=None, *, confidence_level=0.95, n_resamples=2000,
+              random_state=None):
+        r"""Leaderboard ranks with simultaneous rank intervals, P(best) and the best set.
+
+        All systems are resampled together: each bootstrap resample draws
+        the test items once (whole clusters with ``groups``, within strata
+        with ``strata``, as in the comparison) and scores every system on
+        it, so the joint distribution of the scores is kept. Read more in
+        ``docs/leaderboards.md``.
+
+        Parameters
+        ----------
+        metric : str or list of str, optional
+            Metric(s) to rank on; default: every metric of the comparison.
+        confidence_level : float, default=0.95
+            Joint level :math:`1-\alpha` of the rank intervals, and level of
+            the model confidence set.
+        n_resamples : int, default=2000
+            Number of shared bootstrap resamples ``B``.
+        random_state : None, int, SeedSequence or Generator, default=None
+            Seed of the resamples. None: a seed derived from the
+            comparison's ``random_state`` (the table is then the same on
+            every call).
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            One row per (metric, system), metrics in the order requested,
+            systems in input order, columns ``system, metric, rank,
+            rank_low, rank_high, p_best, in_best_set``. ``rank`` is the
+            observed rank (1 = best; ties share the best rank),
+            ``[rank_low, rank_high]`` the simultaneous confidence interval
+            of the rank, ``p_best`` the share of resamples in which the
+            system is best (ties split) and ``in_best_set`` whether it is in
+            the model confidence set (not significantly worse than the best).
+
+        Raises
+        ------
+        ValueError
+            Unknown metric, a level outside (0, 1), ``n_resamples < 2``, or
+            several runs / CV repeats tested separately.
+
+        Warns
+        -----
+        DegenerateDistributionWarning
+            A score undefined on the data (its metric's ranks are NaN) or on
+            some resamples (those are dropped).
+
+        See Also
+        --------
+        letters : Groups of systems not significantly different, pair by pair.
+
+        Notes
+        -----
+        Rank intervals: with :math:`\hat\Delta_{jl}` the oriented score
+        difference of systems :math:`j, l`, :math:`\hat\sigma_{jl}` its
+        bootstrap standard deviation and :math:`\hat c` the
+        :math:`1-\alpha` quantile of the bootstrap
+        :math:`\max_{j<l}|\Delta^*_{jl}-\hat\Delta_{jl}|/\hat\sigma_{jl}`,
+        system :math:`l` is significantly better than :math:`j` when
+        :math:`\hat\Delta_{lj} - \hat c\,\hat\sigma_{lj} > 0`;
+        ``rank_low = 1 + #better``, ``rank_high = k - #worse``, jointly
+        valid for all systems (Mogstad et al. 2024). The best set is the
+        model confidence set of Hansen, Lunde & Nason (2011): test equal
+        performance of the surviving systems with the :math:`T_{max}`
+        statistic, eliminate the worst, repeat until not rejected at
+        :math:`\alpha`; it contains the best system with probability at
+        least :math:`1-\alpha` (asymptotically). Greater is better for a
+        score; a loss is negated.
+
+        References
+        ----------
+        M. Mogstad, J. P. Romano, A. M. Shaikh and D. Wilhelm (2024).
+        Inference for ranks with applications to mobility across
+        neighbourhoods and academic achievement across countries. Review of
+        Economic Studies 91(1), 476-518.
+        P. R. Hansen, A. Lunde and J. M. Nason (2011). The model confidence
+        set. Econometrica 79(2), 453-497.
+        P. Hall and H. Miller (2009). Using the bootstrap to quantify the
+        authority of an empirical ranking. Annals of Statistics 37(6B).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import sigtest
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.integers(0, 2, 500)
+        >>> preds = {name: np.where(rng.random(500) < acc, y, 1 - y)
+        ...          for name, acc in [("weak", 0.6), ("good", 0.8), ("best", 0.95)]}
+        >>> res = sigtest.compare(y, preds, metrics="accuracy", random_state=0)
+        >>> res.ranks()[["system", "rank", "rank_low", "rank_high", "in_best_set"]]
+          system  rank  rank_low  rank_high  in_best_set
+        0   weak     3         3          3        False
+        1   good     2         2          2        False
+        2   best     1         1          1         True
+        """
+        from ._ranks import rank_table
+
+        return rank_table(self._inputs, systems=self.systems, metrics=self.metrics,
+                          n_runs=self.n_runs, metric=metric,
+                          confidence_level=confidence_level, n_resamples=n_resamples,
+                          random_state=random_state)
+
     # ----------------------------------------------------------------- letters
     def letters(self, metric=None, *, test=None, run=None):
         """Compact letter display for one metric (Fig. 2 of Bestgen 2022).

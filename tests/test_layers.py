@@ -38,7 +38,7 @@ LAYERS = [
     ("workflows", ["sigtest._compare*", "sigtest._runs", "sigtest._cross_val",
                    "sigtest._corrections", "sigtest._letters", "sigtest._comparison_result",
                    "sigtest.experiment*", "sigtest._store*", "sigtest._format",
-                   "sigtest._power", "sigtest._report*"]),
+                   "sigtest._power", "sigtest._report*", "sigtest._ranks"]),
     ("top", ["sigtest.cli", "sigtest._io", "sigtest.plotting", "sigtest.demo",
              "sigtest.__main__", "sigtest"]),
 ]

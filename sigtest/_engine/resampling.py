@@ -1040,6 +1040,12 @@ def resampled_deltas(
         raise ValueError(f"The 'scheme' parameter must be one of {_SCHEMES}. Got {scheme!r}.")
     if scheme == "permutation" and sample_size is not None:
         raise ValueError("The 'sample_size' parameter only applies to scheme='bootstrap'.")
+    if scheme == "bootstrap" and sample_size is None:
+        from .shared import supplied_deltas  # compare's shared resamples (one pair's columns)
+
+        supplied = supplied_deltas(n_resamples)
+        if supplied is not None:
+            return supplied
     if paired.has_statistics:
         if scheme == "bootstrap":
             sums = bootstrap_sums(paired, n_resamples, sample_size, seed, parallel=parallel)

@@ -1,0 +1,455 @@
+r"""Shared resamples: one bootstrap draw of the units applied to every system at once.
+
+Leaderboard questions (which ranks are real, which systems are tied with the
+best) need the *joint* distribution of all systems' scores, so every system's
+resampled score must come from the same resample of the test items (Hall &
+Miller 2009; Mogstad, Romano, Shaikh & Wilhelm 2024). This module draws the
+units once per resample and returns, for every system, its resampled column
+sums of additive statistics: a ``(B, k, s)`` array computed with ``O(B N k)``
+work, not once per pair of systems.
+
+Units are the items, or the clusters of ``groups=`` (rows of summed
+statistics, never merged, so that every system keeps the same rows), drawn
+within the strata of ``strata=`` (each stratum keeps its size, R
+``boot(strata=)``). Random numbers follow :mod:`sigtest._engine.rng`:
+resample ``b`` of stratum ``h`` owns the key ``resample_keys(seed, B,
+stream=h)[b]``, and its ``t``-th draw is the unit
+``floor(splitmix64(key + (t + 1) * GOLDEN) * n_h / 2**64)`` of the stratum
+(as in the generic bootstrap kernel). Streams belong to resamples, and each
+system's sums depend only on the shared draws and its own statistics, so the
+output is bit-identical for any thread count and any order of the systems
+(permuting the systems permutes the output).
+
+Two kernels, each with a NumPy twin of identical output:
+
+* counts: when every system's unit rows take few distinct values (hard
+  labels: at most ``K^2`` cells ``(true, pred)``), the kernel counts how
+  often each distinct row of each system is drawn (integers, exact), and the
+  sums are ``sum_c count_c * row_c`` added in a fixed order;
+* generic: otherwise the unit rows are added in draw order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+
+import numpy as np
+
+from .kernels_numpy import _bounded, _draws
+from .rng import check_seed, resample_keys
+
+__all__ = ["shared_unit_rows", "shared_bootstrap_sums", "shared_draws", "supplied_bootstrap",
+           "supplied_deltas"]
+
+#: The count kernel is used when every system has at most this many distinct
+#: unit rows (hard labels with up to 64 classes have at most 4,096 cells).
+_MAX_CODES = 4096
+
+
+def _numba_enabled():
+    if os.environ.get("SIGTEST_DISABLE_NUMBA", "").strip() not in ("", "0"):
+        return False
+    try:
+        import numba
+    except ImportError:  # pragma: no cover - numba is a hard dependency
+        return False
+    return not numba.config.DISABLE_JIT
+
+
+# ----------------------------------------------------------------- units
+def shared_unit_rows(item_stats, design=None):
+    """Rows of the resampling units of several systems, aligned across systems.
+
+    Parameters
+    ----------
+    item_stats : list of ndarray of shape (N, s)
+        Per-item additive statistics of each system (already multiplied by
+        any ``sample_weight``), the same ``N`` and ``s`` for all.
+    design : Design or None
+        From :func:`sigtest._engine.design.check_design`; clusters sum their
+        items' rows (``G`` rows, in the order of the cluster codes, never
+        merged), strata are carried as the stratum of each row.
+
+    Returns
+    -------
+    stats : list of ndarray of shape (U, s)
+        Unit rows of each system (one array per system: the ``(U, k, s)``
+        stack is only built when the generic kernel needs it).
+    unit_strata : ndarray of shape (U,) or None
+        Stratum code of each unit.
+    """
+    systems = [np.ascontiguousarray(st, dtype=np.float64) for st in item_stats]
+    if design is None or design.empty:
+        return systems, None
+    if design.item_groups is None:
+        return systems, design.item_strata
+    G = int(design.n_groups)
+    out = []
+    for st in systems:
+        sums = np.empty((G, st.shape[1]))
+        for c in range(st.shape[1]):
+            sums[:, c] = np.bincount(design.item_groups, weights=st[:, c], minlength=G)
+        out.append(sums)
+    return out, design.group_strata
+
+
+def _strata_layout(n_units, unit_strata):
+    """Units sorted by stratum (stable) and the offsets of each stratum."""
+    if unit_strata is None:
+        return np.arange(n_units, dtype=np.int64), np.array([0, n_units], dtype=np.int64)
+    codes = np.asarray(unit_strata, dtype=np.int64)
+    H = int(codes.max()) + 1 if codes.size else 0
+    members = np.argsort(codes, kind="stable").astype(np.int64)
+    offsets = np.zeros(H + 1, dtype=np.int64)
+    np.cumsum(np.bincount(codes, minlength=H), out=offsets[1:])
+    return members, offsets
+
+
+def _keys(seed, B, n_strata):
+    return np.ascontiguousarray(np.stack([resample_keys(seed, B, stream=h)
+                                          for h in range(n_strata)]))
+
+
+def shared_draws(n_units, n_resamples, seed, unit_strata=None):
+    """The unit drawn by every draw of every resample (NumPy; for tests and slow paths).
+
+    Returns
+    -------
+    draws : ndarray of shape (B, U) int64
+        Row ``b`` lists, stratum by stratum (in code order) and in draw order,
+        the units of resample ``b``: what the kernels add.
+    """
+    seed = check_seed(seed)
+    members, offsets = _strata_layout(n_units, unit_strata)
+    H = offsets.shape[0] - 1
+    keys = _keys(seed, n_resamples, H)
+    out = np.empty((n_resamples, n_units), dtype=np.int64)
+    for h in range(H):
+        lo, hi = int(offsets[h]), int(offsets[h + 1])
+        n_h = hi - lo
+        if n_h == 0:
+            continue
+        out[:, lo:hi] = members[lo + _bounded(_draws(keys[h], n_h), n_h)]
+    return out
+
+
+# ----------------------------------------------------------- NumPy twins
+def _shared_counts_py(keys, members, offsets, codes, n_codes, out):
+    """Count kernel twin: ``out[b, j, c]`` += 1 per draw of a unit with code ``c``."""
+    B = keys.shape[1]
+    k = codes.shape[1]
+    H = offsets.shape[0] - 1
+    cols = np.arange(k) * n_codes
+    for b in range(B):
+        for h in range(H):
+            lo, hi = offsets[h], offsets[h + 1]
+            n_h = hi - lo
+            if n_h == 0:
+                continue
+            units = members[lo + _bounded(_draws(keys[h, b:b + 1], n_h)[0], n_h)]
+            flat = (codes[units] + cols[None, :]).ravel()
+            out[b] += np.bincount(flat, minlength=k * n_codes).reshape(k, n_codes)
+    return out
+
+
+def _shared_sums_py(keys, members, offsets, stats, out):
+    """Generic kernel twin: unit rows added in draw order (sequential sums)."""
+    B = keys.shape[1]
+    H = offsets.shape[0] - 1
+    for b in range(B):
+        for h in range(H):
+            lo, hi = offsets[h], offsets[h + 1]
+            n_h = hi - lo
+            if n_h == 0:
+                continue
+            units = members[lo + _bounded(_draws(keys[h, b:b + 1], n_h)[0], n_h)]
+            rows = np.concatenate([out[b][None], stats[units]], axis=0)
+            out[b] = np.cumsum(rows, axis=0)[-1]
+    return out
+
+
+# --------------------------------------------------------------- kernels
+try:
+    from numba import njit
+except ImportError:  # pragma: no cover - numba is a hard dependency
+
+    def njit(*args, **kwargs):
+        return (lambda f: f) if not args or not callable(args[0]) else args[0]
+
+_jit = njit(cache=True, nogil=True)
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_M32 = np.uint64(0xFFFFFFFF)
+_U1, _U27, _U30, _U31, _U32 = (np.uint64(v) for v in (1, 27, 30, 31, 32))
+
+
+@_jit
+def _unit(key, t, n):
+    """``floor(splitmix64(key + (t + 1) * GOLDEN) * n / 2**64)``."""
+    z = key + (np.uint64(t) + _U1) * _GOLD
+    z = (z ^ (z >> _U30)) * _M1
+    z = (z ^ (z >> _U27)) * _M2
+    z = z ^ (z >> _U31)
+    hi = (z >> _U32) * np.uint64(n)
+    lo = ((z & _M32) * np.uint64(n)) >> _U32
+    return np.intp((hi + lo) >> _U32)
+
+
+#: Resamples counted together by the count kernel: the draws of a block are
+#: first tallied per unit (``w[unit, lane]``), then every system's codes are
+#: visited once per block with a contiguous (SIMD) loop over the lanes.
+_BLOCK = 64
+
+
+@_jit
+def _counts_block(keys, members, offsets, codes, table, out, b0):
+    B = keys.shape[1]
+    U, k = codes.shape
+    C, s = table.shape[1], table.shape[2]
+    nb = min(_BLOCK, B - b0)
+    # tally each resample in its own contiguous row (cache-resident), then
+    # transpose so that the lanes of one unit are contiguous
+    rows = np.zeros((_BLOCK, U), dtype=np.int32)
+    for bb in range(nb):
+        row = rows[bb]
+        for h in range(offsets.shape[0] - 1):
+            lo = offsets[h]
+            n_h = offsets[h + 1] - lo
+            key = keys[h, b0 + bb]
+            for t in range(n_h):
+                row[members[lo + _unit(key, t, n_h)]] += 1
+    w = np.empty((U, _BLOCK), dtype=np.int32)
+    for i0 in range(0, U, 64):
+        i1 = min(U, i0 + 64)
+        for bb in range(_BLOCK):
+            for i in range(i0, i1):
+                w[i, bb] = rows[bb, i]
+    acc = np.zeros((k, C, _BLOCK), dtype=np.int32)
+    for i in range(U):
+        wi = w[i]
+        for j in range(k):
+            lane = acc[j, codes[i, j]]
+            for bb in range(_BLOCK):  # contiguous: vectorised
+                lane[bb] += wi[bb]
+    for bb in range(nb):  # sums in a fixed order (the twin's): sum_c count_c * row_c
+        for j in range(k):
+            for c in range(C):
+                n_c = np.float64(acc[j, c, bb])
+                for q in range(s):
+                    out[b0 + bb, j, q] += n_c * table[j, c, q]
+
+
+@_jit
+def _sums_one(keys, members, offsets, stats, out, b):
+    k, s = stats.shape[1], stats.shape[2]
+    for h in range(offsets.shape[0] - 1):
+        lo = offsets[h]
+        n_h = offsets[h + 1] - lo
+        key = keys[h, b]
+        for t in range(n_h):
+            i = members[lo + _unit(key, t, n_h)]
+            for j in range(k):
+                for c in range(s):
+                    out[b, j, c] += stats[i, j, c]
+
+
+@_jit
+def _shared_counts(keys, members, offsets, codes, table, out, start, stop):
+    """Sums of resamples ``start <= b < stop`` (``start`` a multiple of the block)."""
+    for b0 in range(start, stop, _BLOCK):
+        _counts_block(keys[:, :stop], members, offsets, codes, table, out, b0)
+    return out
+
+
+@_jit
+def _shared_sums(keys, members, offsets, stats, out, start, stop):
+    for b in range(start, stop):
+        _sums_one(keys, members, offsets, stats, out, b)
+    return out
+
+
+def _run_blocks(kernel, B, n_threads, *args):
+    """Run ``kernel(*args, start, stop)`` on ranges of resamples, in threads (nogil).
+
+    Every resample owns its stream and its output row, so the output does not
+    depend on how the ranges are split or on the number of threads.
+    """
+    n_blocks = -(-B // _BLOCK)
+    n_threads = max(1, min(int(n_threads), n_blocks))
+    if n_threads == 1:
+        kernel(*args, 0, B)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    per = -(-n_blocks // n_threads) * _BLOCK
+    ranges = [(s, min(B, s + per)) for s in range(0, B, per)]
+    with ThreadPoolExecutor(max_workers=len(ranges)) as pool:
+        for future in [pool.submit(kernel, *args, s, e) for s, e in ranges]:
+            future.result()
+
+
+def _threads(parallel):
+    if not parallel:
+        return 1
+    try:
+        import numba
+
+        return int(numba.get_num_threads())
+    except ImportError:  # pragma: no cover
+        return 1
+
+
+# ---------------------------------------------------------------- driver
+def _codes(systems):
+    """Per-system codes of the distinct unit rows, or None when too many.
+
+    Returns ``(codes (U, k) int32, tables (k, C, s), C)`` with rows of unused
+    codes zero, ``C`` the largest number of distinct rows of a system.
+    """
+    k = len(systems)
+    U, s = systems[0].shape
+    codes = np.empty((U, k), dtype=np.int32)
+    tables = []
+    row_bytes = np.dtype((np.void, 8 * s))
+    probe = np.random.default_rng(0x5EED).random(s) + 0.5  # fixed: deterministic codes
+    for j in range(k):
+        col = np.ascontiguousarray(systems[j])
+        # distinct rows through a random projection (a sort of N floats), checked
+        # exactly; if two rows collide, by their bytes (-0.0 and 0.0 differ in
+        # bytes but sum the same)
+        with np.errstate(all="ignore"):
+            _, first, inverse = np.unique(col @ probe, return_index=True, return_inverse=True)
+        inverse = inverse.ravel()
+        # exact check on the bits (NaN-safe; -0.0 vs 0.0 falls back to the bytes)
+        if first.shape[0] <= _MAX_CODES and not np.array_equal(
+                col[first][inverse].view(np.uint64), col.view(np.uint64)):
+            _, first, inverse = np.unique(col.view(row_bytes).ravel(), return_index=True,
+                                          return_inverse=True)
+            inverse = inverse.ravel()
+        if first.shape[0] > _MAX_CODES:
+            return None
+        # codes in order of first occurrence: independent of how rows were sorted
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.shape[0])
+        codes[:, j] = rank[inverse]
+        tables.append(col[first[order]])
+    C = max(t.shape[0] for t in tables)
+    table = np.zeros((k, C, s))
+    for j, rows in enumerate(tables):
+        table[j, : rows.shape[0]] = rows
+    return codes, table, C
+
+
+def shared_bootstrap_sums(stats, n_resamples, seed, *, unit_strata=None, parallel=True,
+                          method="auto"):
+    r"""Bootstrap column sums of every system on the same resamples of the units.
+
+    Parameters
+    ----------
+    stats : ndarray of shape (U, k, s), or list of k arrays of shape (U, s)
+        Unit rows of the ``k`` systems (:func:`shared_unit_rows`).
+    n_resamples : int
+        ``B``.
+    seed : int
+        Integer seed (:func:`sigtest._engine.rng.check_seed`).
+    unit_strata : ndarray of shape (U,) or None
+        Stratum of each unit; each stratum draws its own size from its own
+        stream.
+    parallel : bool, default=True
+        Run ranges of resamples in threads (as many as numba's thread count; the
+        kernels release the GIL); the output is the same either way.
+    method : {"auto", "counts", "generic"}, default="auto"
+        ``"counts"`` counts draws per distinct unit row of each system (hard
+        labels); ``"generic"`` adds the rows. ``"auto"`` counts when every
+        system has at most 4,096 distinct rows. Both give the same sums up
+        to floating-point rounding; each is deterministic.
+
+    Returns
+    -------
+    sums : ndarray of shape (B, k, s)
+        :math:`S^*_{b,j} = \sum_{t} x_{j, u_{b,t}}`, the draws :math:`u_{b,t}`
+        shared by all systems :math:`j`.
+    """
+    if isinstance(stats, (list, tuple)):
+        systems = [np.ascontiguousarray(st, dtype=np.float64) for st in stats]
+        if not systems or any(st.ndim != 2 or st.shape != systems[0].shape for st in systems):
+            raise ValueError("The 'stats' parameter must be a non-empty list of (U, s) arrays "
+                             "of one shape.")
+    else:
+        arr = np.asarray(stats, dtype=np.float64)
+        if arr.ndim != 3:
+            raise ValueError(f"The 'stats' parameter must be 3-D (U, k, s). Got {arr.shape}.")
+        systems = [np.ascontiguousarray(arr[:, j, :]) for j in range(arr.shape[1])]
+    if method not in ("auto", "counts", "generic"):
+        raise ValueError(f"The 'method' parameter must be 'auto', 'counts' or 'generic'. "
+                         f"Got {method!r} instead.")
+    k = len(systems)
+    U, s = systems[0].shape
+    B = int(n_resamples)
+    if U >= 2**31:
+        raise ValueError("Shared resamples support at most 2**31 - 1 units.")
+    seed = check_seed(seed)
+    members, offsets = _strata_layout(U, unit_strata)
+    keys = _keys(seed, B, offsets.shape[0] - 1)
+    coded = None if method == "generic" else _codes(systems)
+    if method == "counts" and coded is None:
+        raise ValueError("method='counts' needs at most 4,096 distinct unit rows per system.")
+    use_numba = _numba_enabled()
+    threads = _threads(parallel) if B * U * k >= 2_000_000 else 1
+    if coded is not None:
+        codes, table, C = coded
+        sums = np.zeros((B, k, s))
+        if use_numba:
+            _run_blocks(_shared_counts, B, threads, keys, members, offsets,
+                        np.ascontiguousarray(codes), np.ascontiguousarray(table), sums)
+            return sums
+        counts = np.zeros((B, k, C), dtype=np.int64)
+        _shared_counts_py(keys, members, offsets, codes, C, counts)
+        counts = counts.astype(np.float64)
+        for c in range(C):  # the kernel's order: bit-identical, no BLAS
+            sums += counts[:, :, c, None] * table[None, :, c, :]
+        return sums
+    stats = np.ascontiguousarray(np.stack(systems, axis=1))
+    del systems
+    sums = np.zeros((B, k, s))
+    if use_numba:
+        _run_blocks(_shared_sums, B, threads, keys, members, offsets, stats, sums)
+    else:
+        _shared_sums_py(keys, members, offsets, stats, sums)
+    return sums
+
+
+# ------------------------------------------------- supplied bootstrap deltas
+_SUPPLIED = contextvars.ContextVar("sigtest_supplied_bootstrap", default=None)
+
+
+@contextlib.contextmanager
+def supplied_bootstrap(deltas):
+    """Within the block, a full-size paired bootstrap returns ``deltas``.
+
+    :func:`sigtest.compare` computes every system's bootstrap scores once on
+    shared resamples and runs each pair's :class:`~sigtest.BCaInterval` on
+    the differences ``T[:, b] - T[:, a]`` of the two columns (RAW ``score_b*
+    - score_a*``): :func:`sigtest._engine.resampling.resampled_deltas`
+    returns them instead of drawing the pair's own resamples when
+    ``scheme="bootstrap"``, ``sample_size`` is None and ``n_resamples``
+    equals their length. ``None`` supplies nothing. The value is local to
+    the thread (a context variable).
+    """
+    token = _SUPPLIED.set(None if deltas is None else np.asarray(deltas, dtype=np.float64))
+    try:
+        yield
+    finally:
+        _SUPPLIED.reset(token)
+
+
+def supplied_deltas(n_resamples):
+    """The deltas supplied by :func:`supplied_bootstrap` for ``n_resamples``, or None."""
+    deltas = _SUPPLIED.get()
+    if deltas is None or deltas.shape[0] != int(n_resamples):
+        return None
+    return deltas.copy()

@@ -1,0 +1,190 @@
+r"""Leaderboard inference for :meth:`ComparisonResult.ranks`: ranks, P(best), the best set.
+
+The systems of a comparison are resampled *together*: one bootstrap draw of
+the test items (or of whole clusters with ``groups=``, within strata with
+``strata=``) per resample gives every system's score on the same resample
+(:mod:`sigtest._engine.shared`), and the joint distribution of the scores
+gives the rank intervals, the probability of being best and the model
+confidence set (:mod:`sigtest._engine.ranking`).
+
+The data are those of the comparison, prepared as for
+:meth:`ComparisonResult.scores` (:func:`sigtest._compare_plan.plan_scores`:
+same class set, ``pos_label``, sample weights, runs averaged per item).
+"""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+import pandas as pd
+
+from ._compare_plan import plan_scores
+from ._compare_shared import resampled_scores, shared_seed, system_data
+from ._engine.design import check_design
+from ._engine.ranking import (
+    best_probability,
+    model_confidence_set,
+    observed_ranks,
+    rank_intervals,
+)
+from ._engine.rng import check_seed
+from ._engine.shared import shared_draws
+from .exceptions import DegenerateDistributionWarning
+from .utils import warn_external
+
+__all__ = ["RANK_COLUMNS", "rank_table"]
+
+RANK_COLUMNS = ["system", "metric", "rank", "rank_low", "rank_high", "p_best", "in_best_set"]
+
+#: Spawn-key tag of the default seed of ranks() (ASCII "rank"): a child of the
+#: comparison's score seed that no other child of it uses.
+_RANK_TAG = 0x72616E6B
+
+
+def _check_args(metric, metrics, confidence_level, n_resamples):
+    if metric is None:
+        chosen = list(metrics)
+    else:
+        chosen = [metric] if isinstance(metric, str) else metric
+        if not isinstance(chosen, (list, tuple)) or not all(isinstance(m, str) for m in chosen):
+            raise TypeError(
+                f"The 'metric' parameter must be None, a metric name or a list of names. "
+                f"Got {metric!r} instead."
+            )
+        unknown = [m for m in chosen if m not in metrics]
+        if unknown:
+            raise ValueError(
+                f"The 'metric' parameter names unknown metrics {unknown}; this result has "
+                f"{list(metrics)}."
+            )
+    if (not isinstance(confidence_level, Real) or isinstance(confidence_level, bool)
+            or not 0 < confidence_level < 1):
+        raise ValueError(
+            "The 'confidence_level' parameter must be a float in (0, 1). "
+            f"Got {confidence_level!r} instead."
+        )
+    if (not isinstance(n_resamples, Integral) or isinstance(n_resamples, bool)
+            or n_resamples < 2):
+        raise ValueError(
+            f"The 'n_resamples' parameter must be an int >= 2. Got {n_resamples!r} instead."
+        )
+    return chosen
+
+
+def _unit_items(design, n):
+    """Item indices of every unit (slow path): one item per unit, or a cluster's items."""
+    if design.item_groups is None:
+        return None
+    order = np.argsort(design.item_groups, kind="stable")
+    bounds = np.searchsorted(design.item_groups[order], np.arange(design.n_groups + 1))
+    return [order[bounds[g]:bounds[g + 1]] for g in range(design.n_groups)]
+
+
+def _slow_scores(data, draws, unit_items):
+    """Resampled scores of metrics without statistics: ``score_func`` per resample and system."""
+    B = draws.shape[0]
+    out = np.empty((B, len(data)))
+    for b in range(B):
+        idx = draws[b] if unit_items is None else np.concatenate([unit_items[u]
+                                                                  for u in draws[b]])
+        for j, paired in enumerate(data):
+            y, a, _, w = paired.data
+            kw = {} if w is None else {"sample_weight": w[idx]}
+            params = dict(paired.params)
+            if params.get("zero_division", "warn") == "warn" and "zero_division" in params:
+                params["zero_division"] = 0.0
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                out[b, j] = paired.metric.score_func(y[idx], a[idx], **kw, **params)
+    return out
+
+
+def _resampled_scores(data, design, n_items, B, seed):
+    """``(B, k)`` raw resampled scores of the systems on shared resamples."""
+    if all(p.has_statistics for p in data):
+        return resampled_scores([data], design, B, seed)[0]
+    n_units = n_items if design.item_groups is None else design.n_groups
+    strata = design.item_strata if design.item_groups is None else design.group_strata
+    draws = shared_draws(n_units, B, seed, strata)
+    return _slow_scores(data, draws, _unit_items(design, n_items))
+
+
+def _metric_rows(names, metric, data, design, n_items, B, seed, level, name_rank):
+    k = len(names)
+    raw = np.array([p.score_a for p in data])
+    sign = 1.0 if metric.greater_is_better else -1.0
+    theta = sign * raw
+    rows = {"system": list(names), "metric": [metric.name] * k}
+    nan_rows = {**rows, "rank": [pd.NA] * k, "rank_low": [pd.NA] * k,
+                "rank_high": [pd.NA] * k, "p_best": [np.nan] * k, "in_best_set": [False] * k}
+    if not np.all(np.isfinite(theta)):
+        bad = [n for n, t in zip(names, theta) if not np.isfinite(t)]
+        warn_external(
+            f"ranks(): the {metric.name!r} score of {bad} is undefined (NaN) on the data; "
+            "the ranks of this metric are NaN.", DegenerateDistributionWarning)
+        return nan_rows
+    T = sign * _resampled_scores(data, design, n_items, B, seed)
+    finite = np.all(np.isfinite(T), axis=1)
+    if not finite.all():
+        warn_external(
+            f"ranks(): {int((~finite).sum())} of {B} resamples give an undefined "
+            f"{metric.name!r} score for some system and were dropped.",
+            DegenerateDistributionWarning)
+        T = T[finite]
+    if T.shape[0] < 2:
+        warn_external(f"ranks(): fewer than 2 usable resamples for {metric.name!r}; the "
+                      "ranks of this metric are NaN.", DegenerateDistributionWarning)
+        return nan_rows
+    low, high, _ = rank_intervals(theta, T, level)
+    in_set, _ = model_confidence_set(theta, T, level, tie_order=name_rank)
+    rows.update(rank=observed_ranks(theta), rank_low=low, rank_high=high,
+                p_best=best_probability(T), in_best_set=in_set)
+    return rows
+
+
+def rank_table(inputs, *, systems, metrics, n_runs, metric=None, confidence_level=0.95,
+               n_resamples=2000, random_state=None):
+    """The table of :meth:`ComparisonResult.ranks` (see its docstring)."""
+    chosen = _check_args(metric, metrics, confidence_level, n_resamples)
+    if n_runs > 1:
+        raise ValueError(
+            f"ranks() needs one comparison of the systems; this result holds {n_runs} runs "
+            "or CV repeats tested separately. Compare with runs='average' (or one run)."
+        )
+    options = inputs["options"]
+    seed = (shared_seed(inputs["score_settings"]["seed"], _RANK_TAG) if random_state is None
+            else check_seed(random_state))
+    names, metric_objs, _, tasks = plan_scores(
+        inputs["runs"], inputs["classes"], targets=inputs["targets"], options=options,
+        settings=inputs["score_settings"])
+    by_system = {task[1]: task for task in tasks}  # one run: one task per system
+    name_rank = np.argsort(np.argsort(np.asarray(names, dtype=object), kind="stable"),
+                           kind="stable")
+    frames = []
+    for mi, metric_obj in enumerate(metric_objs):
+        if metric_obj.name not in chosen:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # given by compare already
+            data = []
+            for s in range(len(names)):
+                view, _, jobs, _, _ = by_system[s]
+                _, m_obj, kwargs = jobs[mi]
+                data.append(system_data(view, s, m_obj, kwargs))
+        # the ids as the tests got them (tiled with the runs for runs="pool")
+        n_items = data[0].n_samples
+        design = check_design(kwargs.get("groups"), kwargs.get("strata"), n_items)
+        frames.append(pd.DataFrame(_metric_rows(
+            names, metric_obj, data, design, n_items, int(n_resamples), seed,
+            float(confidence_level), name_rank)))
+    out = pd.concat(frames, ignore_index=True)
+    order = {m: i for i, m in enumerate(chosen)}
+    out = out.iloc[np.argsort(out["metric"].map(order).to_numpy(), kind="stable")]
+    out = out.reset_index(drop=True)
+    for col in ("rank", "rank_low", "rank_high"):
+        out[col] = out[col].astype("Int64")
+    out["p_best"] = out["p_best"].astype(np.float64)
+    out["in_best_set"] = out["in_best_set"].astype(bool)
+    return out[RANK_COLUMNS]
