@@ -613,10 +613,26 @@ register_section("scores", _scores_section)
 register_section("pairs", _pairs_section)
 register_section("references", _references_section)
 register_section("signature", _signature_section, after="references")
-_build, _avail = method_table_section("ranks", "Ranks")
-register_section("ranks", _build, available=_avail, after="pairs")
+def _ranks_section(result, ctx):
+    """The leaderboard: rank intervals, P(best) and the best set of ``result.ranks()``."""
+    table = result.ranks().copy()
+    # P(best) is a share of resamples, not a p-value: three decimals, and 0
+    # printed as "0" (never "0.0000", which reads as a p-value rounded away)
+    table["p_best"] = [("0" if p == 0 else f"{p:.3f}") if np.isfinite(p) else "nan"
+                       for p in table["p_best"]]
+    text = ("Ranks with simultaneous 95 % intervals (rank_low, rank_high), the share of "
+            "bootstrap resamples in which each system is best (p_best), and the model "
+            "confidence set of the best systems (in_best_set; Hansen, Lunde & Nason 2011).")
+    return [("heading", 1, "Ranks"), ("paragraph", text),
+            ("table", _frame_table(table, "Ranks"))]
+
+
+def _has_ranks(result):
+    return callable(getattr(result, "ranks", None)) and result.n_runs == 1
+
+
+register_section("ranks", _ranks_section, available=_has_ranks, after="pairs")
 register_section("cv_tests", _cv_section, available=_has_cv_tests, after="ranks")
-del _build, _avail
 
 
 def _mde_section(result, ctx):

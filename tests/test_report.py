@@ -74,8 +74,15 @@ def test_markdown_tables_hold_the_results(result, reports):
     tables = _md_tables(reports["markdown"])
     frame = result.to_frame()
     scores = result.scores()
-    # per metric: a scores table then (after both) a pairs table
-    assert len(tables) == 2 * len(result.metrics)
+    # per metric: a scores table then (after both) a pairs table; then the
+    # ranks table of ComparisonResult.ranks() (all metrics in one table)
+    assert len(tables) == 2 * len(result.metrics) + 1
+    head, *rows = tables[2 * len(result.metrics)]
+    ranks = result.ranks()
+    assert head == list(ranks.columns)
+    assert [(_unescape_md(r[0]), r[1]) for r in rows] == list(zip(ranks["system"],
+                                                                   ranks["metric"]))
+    assert [int(r[2]) for r in rows] == list(ranks["rank"])
     for k, metric in enumerate(result.metrics):
         head, *rows = tables[k]
         assert head == ["system", "score", "95 % CI", "letters"]
@@ -128,8 +135,8 @@ def test_latex_is_a_booktabs_document_with_escaped_names(result, reports):
     assert tex.rstrip().endswith("\\end{document}")
     assert ODD not in tex and escape_latex(ODD) in tex
     assert escape_latex(ODD) == r"\textless{}b\textgreater{}\&\_\%"
-    assert tex.count("\\begin{tabular}") == tex.count("\\end{tabular}") == 4
-    assert tex.count("\\toprule") == tex.count("\\midrule") == tex.count("\\bottomrule") == 4
+    assert tex.count("\\begin{tabular}") == tex.count("\\end{tabular}") == 5  # + ranks
+    assert tex.count("\\toprule") == tex.count("\\midrule") == tex.count("\\bottomrule") == 5
     # every row of a tabular has as many cells as its column spec
     for spec, body in re.findall(r"\\begin\{tabular\}\{(\w+)\}(.*?)\\end\{tabular\}", tex, re.S):
         for line in body.splitlines():
@@ -174,7 +181,7 @@ def test_html_is_self_contained_and_escaped(reports):
         if key in ("src", "href"):
             pytest.fail(f"external reference {key}={value}")
     assert "url(" not in page and "@import" not in page
-    assert parser.tags.count("svg") == 4 and parser.tags.count("table") == 4
+    assert parser.tags.count("svg") == 4 and parser.tags.count("table") == 5  # + ranks
     text = "".join(parser.text)
     for name in NAMES:
         assert name in text  # the parser unescapes: the name reads literally
@@ -223,19 +230,27 @@ def test_methods_follow_the_options():
 
 
 def test_sections_registry_takes_a_new_section(result, monkeypatch):
+    from sigtest import _report
+
     assert section_names()[:3] == ["methods", "scores", "pairs"]
-    assert "ranks" in section_names()
-    # a later feature adding ComparisonResult.ranks gets its section for free
-    assert "## Ranks" not in result.report(sections=["pairs"])
-    with pytest.raises(ValueError, match="'ranks'"):
-        result.report(sections=["ranks"])
-    table = pd.DataFrame({"mean rank": [1.5, 2.0, 2.5]},
-                         index=pd.Index(NAMES, name="system"))
-    monkeypatch.setattr(ComparisonResult, "ranks", lambda self: table, raising=False)
+    # the leaderboard of ComparisonResult.ranks() is part of the default report
     md = result.report()
     assert md.index("## Pairwise") < md.index("## Ranks") < md.index("## References")
-    ranks = next(t for t in _md_tables(md) if t[0] == ["system", "mean rank"])
-    assert [[_unescape_md(c) for c in row] for row in ranks[1:]] == [
+    assert "## Ranks" not in result.report(sections=["pairs"])
+    # a later feature adding a table method gets its section from one call
+    monkeypatch.setattr(_report, "_SECTIONS", list(_report._SECTIONS))
+    table = pd.DataFrame({"mean rank": [1.5, 2.0, 2.5]},
+                         index=pd.Index(NAMES, name="system"))
+    build, available = _report.method_table_section("tiers", "Tiers")
+    register_section("tiers", build, available=available, after="ranks")
+    assert "## Tiers" not in result.report()  # no such method yet: left out
+    with pytest.raises(ValueError, match="'tiers'"):
+        result.report(sections=["tiers"])  # ... and an error when asked for
+    monkeypatch.setattr(ComparisonResult, "tiers", lambda self: table, raising=False)
+    md = result.report()
+    assert md.index("## Ranks") < md.index("## Tiers") < md.index("## References")
+    tiers = next(t for t in _md_tables(md) if t[0] == ["system", "mean rank"])
+    assert [[_unescape_md(c) for c in row] for row in tiers[1:]] == [
         ["base", "1.5000"], [ODD, "2.0000"], ["new_model", "2.5000"]]
     with pytest.raises(ValueError, match="exists"):
         register_section("ranks", lambda r, c: [])

@@ -7,7 +7,7 @@ with the network cut (every host maps to nothing), and the test checks:
   non-white pixels, ink in the top band (the title) and further down
   (tables and charts);
 * the DOM that Chromium built holds every system name as text (a name such
-  as ``<b>&_%`` stays text: no ``b`` element appears), the 4 tables and 4
+  as ``<b>&_%`` stays text: no ``b`` element appears), the 5 tables (scores and pairs per metric, ranks) and 4
   inline SVG charts, and no ``script`` element;
 * the browser console logged no error (no "Uncaught", no failed resource
   load): the page runs no script and loads nothing.
@@ -133,7 +133,7 @@ def test_the_report_renders_in_chromium(report_page, tmp_path):
         assert name in text, name
     assert "b" not in tags  # "<b>&_%" stayed text
     assert "script" not in tags
-    assert tags.count("table") == 4 and tags.count("svg") == 4
+    assert tags.count("table") == 5 and tags.count("svg") == 4  # 2 metrics x (scores, pairs) + ranks
     assert result.signature() in text
     # its console
     assert errors == []
