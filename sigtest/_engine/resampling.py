@@ -42,7 +42,7 @@ import numpy as np
 from ..exceptions import DegenerateDistributionWarning
 from ..utils import warn_external
 from . import kernels as _kernels
-from .paired import PairedData
+from .paired import PairedData, SparseRows, sparse_difference
 from .checks import check_allocation, check_n_resamples as _check_n_resamples
 from .checks import check_positive_int as _check_positive_int
 from .rng import check_seed, resample_keys
@@ -162,6 +162,66 @@ def _merge_rows(M, counts):
     rank[order] = np.arange(order.size)
     merged = np.bincount(rank[inverse.ravel()], weights=counts, minlength=order.size)
     return np.ascontiguousarray(M[np.sort(first)]), np.rint(merged).astype(np.int64)
+
+
+def _sparse_row_keys(rows):
+    """(R, 1 + 2q) float64 keys: equal keys <=> equal sparse rows (q = widest row)."""
+    R = rows.shape[0]
+    lengths = np.diff(rows.indptr)
+    q = int(lengths.max()) if R else 0
+    keys = np.zeros((R, 1 + 2 * q))
+    keys[:, 0] = lengths
+    keys[:, 1 : 1 + q] = -1.0
+    rid = rows.row_ids()
+    pos = np.arange(rows.nnz) - rows.indptr[rid]
+    keys[rid, 1 + pos] = rows.indices
+    keys[rid, 1 + q + pos] = rows.data
+    return keys
+
+
+def _merge_sparse_rows(rows, counts):
+    """:func:`_merge_rows` of :class:`SparseRows`: the same rows, order and counts.
+
+    Rows are compared through fixed-width keys (their length, columns and
+    values), ``O(nnz)`` memory instead of the dense ``(R, s)`` rows.
+    """
+    if rows.shape[0] <= 1:
+        return rows, np.rint(counts).astype(np.int64)
+    _, first, inverse = np.unique(_sparse_row_keys(rows), axis=0, return_index=True,
+                                  return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    merged = np.bincount(rank[inverse.ravel()], weights=counts, minlength=order.size)
+    return rows.take_rows(np.sort(first)), np.rint(merged).astype(np.int64)
+
+
+def _sparse_joint(paired):
+    """The rows ``[stats_a | stats_b]`` of sparse paired data as one :class:`SparseRows`."""
+    a, b = paired.stats_a, paired.stats_b
+    s = a.shape[1]
+    rows = np.concatenate([a.row_ids(), b.row_ids()])
+    order = np.argsort(rows, kind="stable")  # per row: A's entries, then B's
+    indptr = a.indptr + b.indptr
+    return SparseRows(indptr, np.concatenate([a.indices, b.indices + s])[order],
+                      np.concatenate([a.data, b.data])[order], 2 * s)
+
+
+def _sparse_constant_columns(rows):
+    """Columns of ``rows`` equal in every row and not all zero: (columns, values)."""
+    R, c = rows.shape
+    filled = np.bincount(rows.indices, minlength=c) == R
+    low = np.full(c, np.inf)
+    high = np.full(c, -np.inf)
+    np.minimum.at(low, rows.indices, rows.data)
+    np.maximum.at(high, rows.indices, rows.data)
+    cols = np.flatnonzero(filled & (low == high))
+    return cols, low[cols]
+
+
+# Largest memoised kernel output of the sparse path (float64 entries): a
+# many-class (B, 2s) output is not worth keeping 16 of.
+_MEMO_MAX_ENTRIES = 1 << 21
 
 
 class _KernelMemo:
@@ -349,6 +409,8 @@ def _bootstrap_sums(paired, B, m, seed, stream, parallel):
     if paired.stats_a.shape[0] >= 2**32:
         raise ValueError("The generic bootstrap supports at most 2**32 - 1 rows.")
     s = paired.n_statistics
+    if isinstance(paired.stats_a, SparseRows):
+        return _bootstrap_sums_sparse(paired, B, m, seed, stream, parallel)
     M = np.hstack([paired.stats_a, paired.stats_b])
     red, source, const = _reduce_columns(M)
     if red.shape[1] == 0:
@@ -372,6 +434,50 @@ def _bootstrap_sums(paired, B, m, seed, stream, parallel):
         )
     out = _expand(sums_red, source, const, float(m))
     return out[:, :s], out[:, s:]
+
+
+def _bootstrap_sums_sparse(paired, B, m, seed, stream, parallel):
+    """:func:`_bootstrap_sums` of sparse cell rows: the same draws and sums.
+
+    Rows are merged as in the dense path (identical joint rows, first
+    occurrence order), so the multinomial draws are the same; the kernel
+    adds only the nonzero entries, in the same cell order, and constant
+    columns are set to ``m * value`` as :func:`_expand` does, so the output
+    is bit-identical to the dense path's, in ``O(B * (C + s) + nnz)`` time
+    and ``O(B * s + nnz)`` memory.
+    """
+    s = paired.n_statistics
+    joint = _sparse_joint(paired)
+    const_cols, const_vals = _sparse_constant_columns(joint)
+    if const_cols.size == 2 * s:  # nothing varies: no draw is needed
+        out = np.zeros((B, 2 * s))
+    else:
+        rows, counts = _merge_sparse_rows(joint, paired.counts)
+
+        def run():
+            return _kernels.bootstrap_sums_cells_sparse(
+                rows.indptr, rows.indices, rows.data, 2 * s, counts, m,
+                resample_keys(seed, B, stream),
+                parallel=_use_threads(parallel, B * (rows.shape[0] + rows.nnz) * 4),
+            )
+
+        if B * 2 * s <= _MEMO_MAX_ENTRIES:
+            out = _MEMO.get_or_compute(
+                _MEMO.key("bootstrap_cells_sparse", (rows.indptr, rows.indices, rows.data,
+                                                     counts), m, seed, B, stream, s),
+                run,
+            ).copy()
+        else:
+            out = run()
+    out[:, const_cols] = float(m) * const_vals
+    return out[:, :s], out[:, s:]
+
+
+def _discordant_sparse(paired):
+    """Sparse difference rows with a nonzero entry and their weights (counts)."""
+    diff, nonzero = sparse_difference(paired.stats_a, paired.stats_b)
+    rows = np.flatnonzero(nonzero)
+    return diff.take_rows(rows), paired.counts[rows]
 
 
 def _discordant(paired):
@@ -419,6 +525,10 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
     B = _check_n_resamples(n_resamples)
     check_allocation(B, 16 + 32 * paired.n_statistics)
     seed = check_seed(seed)
+    if isinstance(paired.stats_a, SparseRows):
+        swapped = _permutation_swapped_sparse(paired, B, seed, parallel)
+        sums_a, sums_b = paired.totals()
+        return sums_a + swapped, sums_b - swapped
     D, cols, weights = _discordant(paired)
     swapped = np.zeros((B, paired.n_statistics))
     if D.shape[0] and D.shape[1]:
@@ -441,6 +551,29 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
     return sums_a + swapped, sums_b - swapped
 
 
+def _permutation_swapped_sparse(paired, B, seed, parallel):
+    """Swapped sums of sparse cell rows: the draws and sums of the dense path."""
+    s = paired.n_statistics
+    D, weights = _discordant_sparse(paired)
+    if D.shape[0] == 0:
+        return np.zeros((B, s))
+    D, counts = _merge_sparse_rows(D, weights)
+
+    def run():
+        return _kernels.permutation_sums_cells_sparse(
+            D.indptr, D.indices, D.data, s, counts, resample_keys(seed, B),
+            parallel=_use_threads(parallel, B * (D.shape[0] + D.nnz) * 4),
+        )
+
+    if B * s > _MEMO_MAX_ENTRIES:
+        return run()
+    return _MEMO.get_or_compute(
+        _MEMO.key("permutation_cells_sparse", (D.indptr, D.indices, D.data, counts), seed, B,
+                  s),
+        run,
+    ).copy()
+
+
 def monte_carlo_permutation_seconds(paired, n_resamples):
     """Estimated serial time of a Monte Carlo permutation run (seconds).
 
@@ -460,8 +593,13 @@ def monte_carlo_permutation_seconds(paired, n_resamples):
     """
     _check_paired(paired)
     B = _check_n_resamples(n_resamples)
-    D, cols, weights = _discordant(paired)
     agg = B * paired.n_statistics * _COST_AGGREGATE
+    if isinstance(paired.stats_a, SparseRows):
+        D, weights = _discordant_sparse(paired)
+        if D.shape[0] == 0:
+            return agg
+        return B * _merge_sparse_rows(D, weights)[0].shape[0] * _COST_MC_CELL + agg
+    D, cols, weights = _discordant(paired)
     if D.shape[0] == 0 or D.shape[1] == 0:
         return agg
     if weights is not None:
@@ -524,9 +662,20 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_sec
     """
     _check_paired(paired)
     _check_positive_int(max_patterns, "max_patterns")
-    D, cols, weights = _discordant(paired)
-    sums_a, sums_b = paired.totals()
     s = paired.n_statistics
+    if isinstance(paired.stats_a, SparseRows):
+        # the distinct difference rows decide the pattern count: densify only
+        # when few enough of them remain to enumerate (2**G <= limit)
+        D, weights = _discordant_sparse(paired)
+        if D.shape[0]:
+            merged = _merge_sparse_rows(D, weights)[0]
+            if 1 << min(merged.shape[0], 64) > min(int(max_patterns), _MAX_EXACT_CELLS // max(s, 1)):
+                return None
+        cols = np.unique(D.indices)
+        D = np.ascontiguousarray(D.toarray()[:, cols])
+    else:
+        D, cols, weights = _discordant(paired)
+    sums_a, sums_b = paired.totals()
     if D.shape[0] == 0 or D.shape[1] == 0:
         return sums_a[None, :].copy(), sums_b[None, :].copy(), np.ones(1)
     groups, inverse = np.unique(D, axis=0, return_inverse=True)
@@ -645,6 +794,8 @@ def jackknife_values(paired, *, chunk_rows=65536):
     R = paired.stats_a.shape[0]
     theta_a = np.empty(R)
     theta_b = np.empty(R)
+    if isinstance(paired.stats_a, SparseRows):  # dense chunks of <= 2**20 entries
+        chunk_rows = max(1, min(chunk_rows, (1 << 20) // max(paired.n_statistics, 1)))
     for lo in range(0, R, chunk_rows):
         hi = min(R, lo + chunk_rows)
         theta_a[lo:hi] = paired.values(sums_a - paired.stats_a[lo:hi])
