@@ -740,9 +740,10 @@ def _cells_of_codes(union, code, K, decode, with_rows):
     return out + (inverse.ravel(),) if with_rows else out
 
 
-def _statistics(metric, y_true, y_pred, params, name):
+def _named_errors(call, name):
+    """``call()``, a ValueError naming 'y_pred' renamed to the caller's argument ``name``."""
     try:
-        stats = metric.statistics(y_true, y_pred, **params)
+        return call()
     except ValueError as exc:
         # the metric's checks call its prediction 'y_pred': name the caller's
         # argument ('y_pred_a' or 'y_pred_b') instead
@@ -750,6 +751,10 @@ def _statistics(metric, y_true, y_pred, params, name):
         if type(exc) is ValueError and name != "y_pred" and "'y_pred'" in message:
             raise ValueError(message.replace("'y_pred'", f"'{name}'")) from exc
         raise
+
+
+def _statistics(metric, y_true, y_pred, params, name):
+    stats = _named_errors(lambda: metric.statistics(y_true, y_pred, **params), name)
     stats = np.ascontiguousarray(stats, dtype=np.float64)
     if stats.ndim != 2 or stats.shape[0] != len(y_true):
         raise ValueError(
@@ -795,6 +800,20 @@ def _cell_statistics(metric, yt, ya, yb, params):
     dense_nonzero = np.count_nonzero(first_a) + np.count_nonzero(first_b)
     if C * s <= _SPARSE_MIN_ENTRIES or 4 * dense_nonzero > first_a.size + first_b.size:
         return _statistics_pair(metric, yt, ya, yb, params)
+    sparse = getattr(metric.statistics, "sparse", None)
+    if sparse is not None:  # the metric's own sparse form (built-in P/R/F1)
+        out = []
+        for y_pred, name in ((ya, "y_pred_a"), (yb, "y_pred_b")):
+            indptr, indices, data, n_cols = _named_errors(
+                lambda y_pred=y_pred: sparse(yt, y_pred, **params), name)
+            rows = SparseRows(indptr, indices, data, n_cols)
+            if rows.shape != (C, s):
+                raise ValueError(
+                    f"Metric {metric.name!r}: its sparse statistics have shape {rows.shape}, "
+                    f"its dense statistics {(C, s)}."
+                )
+            out.append(rows)
+        return tuple(out)
     step = max(1, _SPARSE_CHUNK_ENTRIES // max(s, 1))
     parts_a, parts_b = [SparseRows.from_dense(first_a)], [SparseRows.from_dense(first_b)]
     del first_a, first_b
