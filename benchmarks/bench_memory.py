@@ -17,7 +17,8 @@ Cases
 ``strings_1e7``
     accuracy, N = 10**7 string labels (``<U6``), B = 1000.
 ``soft_f1_macro_1e6``
-    soft_f1_macro, N = 10**6, K = 10 probability rows, B = 1000.
+    soft_f1_macro, N = 10**6, K = 10: one-hot ``y_true`` and two probability
+    matrices (float64), B = 1000.
 
 Run ``python benchmarks/bench_memory.py`` (all cases) or ``--case NAME`` (one);
 ``--list`` names the cases. The numba kernels are compiled (or loaded from the
@@ -78,8 +79,9 @@ def _soft(n, k, seed=0):
     rng = np.random.default_rng(seed)
     y = rng.integers(0, k, n)
     pa = rng.dirichlet(np.ones(k), n)
-    pb = 0.8 * pa + 0.2 * np.eye(k)[y]
-    return y, pa, pb
+    onehot = np.eye(k)[y]
+    pb = 0.8 * pa + 0.2 * onehot
+    return onehot, pa, pb
 
 
 def _warm_up(kind):
@@ -130,7 +132,9 @@ def run_case(name):
 def run_in_child(name):
     """Run one case in a fresh interpreter; return its figures."""
     cmd = [sys.executable, os.path.abspath(__file__), "--child", name]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"case {name} failed:\n{out.stderr}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

@@ -688,6 +688,8 @@ def _union_codes(arrays):
             dtype = np.result_type(*arrays)
             return (values + lo).astype(dtype), [lookup[sh] for sh in shifted]
     n = arrays[0].shape[0]
+    if all(arr.dtype.kind in "US" for arr in arrays) and len({a.dtype.kind for a in arrays}) == 1:
+        return _string_union_codes(arrays)
     try:
         union, inverse = np.unique(np.concatenate(arrays), return_inverse=True)
     except TypeError as exc:
@@ -697,6 +699,35 @@ def _union_codes(arrays):
         ) from exc
     inverse = inverse.ravel()
     return union, [inverse[k * n : (k + 1) * n] for k in range(len(arrays))]
+
+
+# Items per chunk when encoding fixed-width strings (bounds the temporaries).
+_STRING_CHUNK = 1 << 20
+
+
+def _string_union_codes(arrays):
+    """:func:`_union_codes` of fixed-width string arrays, chunk by chunk.
+
+    ``np.unique`` of the concatenation copies the strings three times (the
+    concatenation, its sorted copy, the flattened input) and sorts ``3 N``
+    of them; here each chunk of ``_STRING_CHUNK`` items is reduced to its
+    distinct values, the sorted union of those is the label set (the same
+    values and order as ``np.unique`` of the concatenation), and every item's
+    code is its position in the union (``np.searchsorted``). Memory beyond
+    the input: the int64 codes and one chunk's temporaries.
+    """
+    distinct = []
+    for arr in arrays:
+        for lo in range(0, arr.shape[0], _STRING_CHUNK):
+            distinct.append(np.unique(arr[lo : lo + _STRING_CHUNK]))
+    union = np.unique(np.concatenate(distinct))
+    codes = []
+    for arr in arrays:
+        out = np.empty(arr.shape[0], dtype=np.intp)
+        for lo in range(0, arr.shape[0], _STRING_CHUNK):
+            out[lo : lo + _STRING_CHUNK] = np.searchsorted(union, arr[lo : lo + _STRING_CHUNK])
+        codes.append(out)
+    return union, codes
 
 
 def _cells(y_true, a, b, with_rows=False):

@@ -127,24 +127,37 @@ def _reduce_columns(M):
 
     Returns ``(red, source, const)``: ``red`` is (R, u) C-contiguous,
     ``source[j]`` the column of ``red`` holding column ``j`` (or -1 if it is
-    constant, with value ``const[j]``).
+    constant, with value ``const[j]``). ``red`` is ``M`` itself (no copy)
+    when ``M`` is C-contiguous and every column is kept.
+
+    Columns are compared one at a time (a digest of each column's bytes, then
+    an exact comparison on a digest hit), so the extra memory is one column,
+    not a boolean copy of ``M`` or the bytes of every column.
     """
     R, c = M.shape
-    const_mask = np.all(M == M[:1], axis=0)
-    const = np.where(const_mask, M[0], 0.0)
-    keep = np.flatnonzero(~const_mask)
+    const = np.zeros(c)
     source = np.full(c, -1, dtype=np.intp)
-    if keep.size == 0:
-        return np.zeros((R, 0)), source, const
-    seen = {}
     red_cols = []
-    for j in keep.tolist():
+    seen = {}
+    for j in range(c):
         col = np.ascontiguousarray(M[:, j])
-        key = col.tobytes()
-        if key not in seen:
-            seen[key] = len(red_cols)
+        if R == 0 or np.all(col == col[0]):
+            const[j] = col[0] if R else 0.0
+            continue
+        key = hashlib.blake2b(col.tobytes(), digest_size=16).digest()
+        for k in seen.get(key, ()):  # the same bytes (as the digest's input)
+            if np.array_equal(np.ascontiguousarray(M[:, red_cols[k]]).view(np.uint8),
+                              col.view(np.uint8)):
+                source[j] = k
+                break
+        else:
+            seen.setdefault(key, []).append(len(red_cols))
+            source[j] = len(red_cols)
             red_cols.append(j)
-        source[j] = seen[key]
+    if not red_cols:
+        return np.zeros((R, 0)), source, const
+    if len(red_cols) == c and M.flags.c_contiguous:
+        return M, source, const
     red = np.ascontiguousarray(M[:, red_cols])
     return red, source, const
 
@@ -219,6 +232,9 @@ def _sparse_constant_columns(rows):
     return cols, low[cols]
 
 
+# Item statistics larger than this (bytes per system) are bootstrapped one
+# system at a time, without the joined (N, 2s) copy.
+_JOINT_MAX_BYTES = 1 << 26
 # Largest memoised kernel output of the sparse path (float64 entries): a
 # many-class (B, 2s) output is not worth keeping 16 of.
 _MEMO_MAX_ENTRIES = 1 << 21
@@ -411,6 +427,18 @@ def _bootstrap_sums(paired, B, m, seed, stream, parallel):
     s = paired.n_statistics
     if isinstance(paired.stats_a, SparseRows):
         return _bootstrap_sums_sparse(paired, B, m, seed, stream, parallel)
+    if not paired.compressed and paired.stats_a.nbytes > _JOINT_MAX_BYTES:
+        # large item rows: one kernel call per system on its own rows (the
+        # same keys, hence the same draws and column sums as the joint call)
+        # instead of a (N, 2s) joined copy
+        out = []
+        for stats in (paired.stats_a, paired.stats_b):
+            red, source, const = _reduce_columns(stats)
+            sums_red = np.zeros((B, 0)) if red.shape[1] == 0 else _kernels.bootstrap_sums_generic(
+                red, m, resample_keys(seed, B, stream),
+                parallel=_use_threads(parallel, B * m * red.shape[1]))
+            out.append(_expand(sums_red, source, const, float(m)))
+        return out[0], out[1]
     M = np.hstack([paired.stats_a, paired.stats_b])
     red, source, const = _reduce_columns(M)
     if red.shape[1] == 0:
