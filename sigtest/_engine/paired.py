@@ -811,6 +811,8 @@ def _statistics_pair(metric, y_true, a, b, params):
 # this many cells and their dense statistics would exceed _SPARSE_MIN_ENTRIES
 # float64 entries with at most a quarter of them nonzero (many-class metrics).
 _SPARSE_MIN_ROWS = 1024
+# Cells evaluated densely first, to learn ``s`` and the density of the rows.
+_SPARSE_PROBE_ROWS = 64
 _SPARSE_MIN_ENTRIES = 1 << 22
 # Dense entries of one chunk of cell statistics while building the sparse rows.
 _SPARSE_CHUNK_ENTRIES = 1 << 20
@@ -825,7 +827,7 @@ def _cell_statistics(metric, yt, ya, yb, params):
     the nonzero entries (a few per cell).
     """
     C = yt.shape[0]
-    head = slice(0, _SPARSE_MIN_ROWS)
+    head = slice(0, _SPARSE_PROBE_ROWS)
     first_a, first_b = _statistics_pair(metric, yt[head], ya[head], yb[head], params)
     s = first_a.shape[1]
     dense_nonzero = np.count_nonzero(first_a) + np.count_nonzero(first_b)
@@ -848,7 +850,7 @@ def _cell_statistics(metric, yt, ya, yb, params):
     step = max(1, _SPARSE_CHUNK_ENTRIES // max(s, 1))
     parts_a, parts_b = [SparseRows.from_dense(first_a)], [SparseRows.from_dense(first_b)]
     del first_a, first_b
-    for lo in range(_SPARSE_MIN_ROWS, C, step):
+    for lo in range(_SPARSE_PROBE_ROWS, C, step):
         part = slice(lo, min(C, lo + step))
         chunk_a, chunk_b = _statistics_pair(metric, yt[part], ya[part], yb[part], params)
         if chunk_a.shape[1] != s:
