@@ -20,8 +20,9 @@ Cases
     soft_f1_macro, N = 10**6, K = 10: one-hot ``y_true`` and two probability
     matrices (float64), B = 1000.
 
-Run ``python benchmarks/bench_memory.py`` (all cases) or ``--case NAME`` (one);
-``--list`` names the cases. The numba kernels are compiled (or loaded from the
+Run ``python benchmarks/bench_memory.py`` (all cases; about 10 minutes on 2
+quiet cores, most of it the soft case) or ``--case NAME`` (one; repeatable),
+``--quick`` (the K = 300 case only); ``--list`` names the cases. The numba kernels are compiled (or loaded from the
 cache) by a warm-up call on small data before anything is timed. To measure
 another checkout, run with ``PYTHONPATH=<checkout>``.
 """
@@ -147,6 +148,8 @@ def main(argv=None):
     parser.add_argument("--case", action="append", choices=sorted(CASES),
                         help="run only this case (repeatable)")
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    parser.add_argument("--quick", action="store_true",
+                        help="only the K = 300 many-classes case (about 15 s)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.list:
@@ -155,7 +158,7 @@ def main(argv=None):
     if args.child:
         print(json.dumps(run_case(args.child)))
         return 0
-    names = args.case or list(CASES)
+    names = args.case or (["many_classes_K300"] if args.quick else list(CASES))
     print(f"{'case':<22}{'time':>10}{'peak RSS':>12}{'base RSS':>12}{'input':>10}"
           f"{'peak/input':>12}{'(peak-base)/input':>19}")
     for name in names:

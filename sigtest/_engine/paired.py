@@ -307,8 +307,8 @@ class PairedData:
         if not (getattr(self.metric, "decomposable", False) and self.has_statistics):
             raise ValueError(_NOT_DECOMPOSABLE.format(name=self.metric.name))
         weights = self._row_weights()
-        values_a = self.values(self.stats_a)
-        values_b = self.values(self.stats_b)
+        values_a = self._row_values(self.stats_a)
+        values_b = self._row_values(self.stats_b)
         zero = weights == 0  # weighted rows of weight 0: 0/0, value irrelevant
         if np.any(zero):
             values_a[zero] = 0.0
@@ -317,6 +317,14 @@ class PairedData:
             self._check_item_mean(values_a, weights, self.score_a, "A")
             self._check_item_mean(values_b, weights, self.score_b, "B")
         return values_a, values_b, weights
+
+    def _row_values(self, stats):
+        """``values`` of every statistics row (sparse rows in dense chunks)."""
+        if not isinstance(stats, SparseRows):
+            return self.values(stats)
+        step = max(1, _SPARSE_CHUNK_ENTRIES // max(stats.shape[1], 1))
+        return np.concatenate([self.values(stats[lo : lo + step])
+                               for lo in range(0, stats.shape[0], step)])
 
     def _check_item_mean(self, values, weights, score, system):
         """The score must be the weighted mean of the per-item values.

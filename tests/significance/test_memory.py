@@ -309,3 +309,12 @@ def test_large_soft_rows_bootstrap_without_joined_copy():
         resampling._JOINT_MAX_BYTES = old
     np.testing.assert_array_equal(joint[0], split[0])
     np.testing.assert_array_equal(joint[1], split[1])
+
+
+def test_item_values_of_sparse_rows_equal_dense(monkeypatch):
+    # f1_micro is decomposable: per-item tests read item values of sparse rows in chunks
+    monkeypatch.setattr(paired_mod, "_SPARSE_CHUNK_ENTRIES", 1000)
+    y, a, b = _hard(3000, 40, seed=12)
+    dense, sp = _dense_and_sparse(monkeypatch, y, a, b, "f1_micro")
+    for got, want in zip(sp.item_values(), dense.item_values()):
+        np.testing.assert_array_equal(got, want)
