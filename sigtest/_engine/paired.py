@@ -246,7 +246,13 @@ class PairedData:
         return self.values(sums_b) - self.values(sums_a)
 
     def discordant_rows(self):
-        """Boolean mask of the rows whose A and B statistics differ, shape (R,).
+        """Boolean mask of the rows whose A and B statistics differ.
+
+        Returns
+        -------
+        rows : ndarray of shape (R,), bool
+            ``True`` where a row of ``stats_b`` differs from that of
+            ``stats_a`` (read from the nonzero entries for sparse rows).
 
         Raises
         ------
