@@ -238,9 +238,9 @@ _JOINT_MAX_BYTES = 1 << 26
 # Entries of one jackknife chunk of sparse rows (the aggregate makes several
 # temporaries of this size).
 _JACKKNIFE_ENTRIES = 1 << 18
-# Largest memoised kernel output of the sparse path (float64 entries): a
-# many-class (B, 2s) output is not worth keeping 16 of.
-_MEMO_MAX_ENTRIES = 1 << 21
+# Largest memoised kernel output of the sparse path (float64 entries, 64 MiB:
+# half the memo's byte budget, so P, R and F1 of one pair share one draw).
+_MEMO_MAX_ENTRIES = 1 << 23
 
 
 class _KernelMemo:
@@ -257,8 +257,9 @@ class _KernelMemo:
     read-only and callers copy what they change.
     """
 
-    def __init__(self, maxsize=16):
+    def __init__(self, maxsize=16, maxbytes=1 << 27):
         self.maxsize = maxsize
+        self.maxbytes = maxbytes  # bound on the bytes held (many-class outputs are large)
         self._data = OrderedDict()
         self._lock = threading.Lock()
 
@@ -283,7 +284,9 @@ class _KernelMemo:
         with self._lock:
             self._data[key] = value
             self._data.move_to_end(key)
-            while len(self._data) > self.maxsize:
+            while len(self._data) > self.maxsize or (
+                    len(self._data) > 1
+                    and sum(v.nbytes for v in self._data.values()) > self.maxbytes):
                 self._data.popitem(last=False)
         return value
 

@@ -318,3 +318,15 @@ def test_item_values_of_sparse_rows_equal_dense(monkeypatch):
     dense, sp = _dense_and_sparse(monkeypatch, y, a, b, "f1_micro")
     for got, want in zip(sp.item_values(), dense.item_values()):
         np.testing.assert_array_equal(got, want)
+
+
+def test_kernel_memo_keeps_its_byte_budget():
+    memo = resampling._KernelMemo(maxsize=16, maxbytes=3 * 8000)
+    for i in range(5):
+        memo.get_or_compute(bytes([i]), lambda: np.zeros(1000))  # 8,000 bytes each
+    assert len(memo._data) == 3 and list(memo._data) == [bytes([2]), bytes([3]), bytes([4])]
+    memo.get_or_compute(b"big", lambda: np.zeros(10_000))  # alone above the budget
+    assert list(memo._data) == [b"big"]
+    calls = []
+    got = memo.get_or_compute(b"big", lambda: calls.append(1) or np.ones(1))
+    assert not calls and got.shape == (10_000,)
