@@ -505,11 +505,6 @@ def sparse_difference(stats_a, stats_b):
     return SparseRows(indptr, col, diff, s), np.diff(indptr) > 0
 
 
-def _dense_rows(rows):
-    """``rows`` as a dense ndarray (a :class:`SparseRows` is densified)."""
-    return rows.toarray() if isinstance(rows, SparseRows) else rows
-
-
 #: Former name of :class:`PairedData`.
 PairedStatistics = PairedData
 
