@@ -276,7 +276,6 @@ def test_bytes_labels_and_mixed_widths_encode_as_unique():
     np.testing.assert_array_equal(np.concatenate(codes), inverse.ravel())
 
 
-@pytest.mark.slow
 def test_large_soft_rows_bootstrap_without_joined_copy():
     """soft_f1_macro on 300,000 x 10 rows: per-system kernels, same sums as the joint one.
 
