@@ -66,7 +66,10 @@ class PairedData:
     stats_a, stats_b : ndarray of shape (R, s) or None
         Per-row sufficient statistics of A and B, float64, C-contiguous. ``R = N`` (generic path, rows multiplied by
         ``sample_weight`` if given) or ``R = C`` occupied cells (compressed).
-        ``None`` for a metric without statistics (slow path).
+        ``None`` for a metric without statistics (slow path). Wide, mostly
+        zero cell rows (many-class precision/recall/F1: ``s = 3K + 1``) are
+        a :class:`SparseRows` instead: ``numpy.asarray(stats_a)`` or
+        indexing rows (``stats_a[lo:hi]``) gives dense rows.
     counts : ndarray of shape (R,) or None
         Cell multiplicities (float64) in the compressed path, else ``None``.
     score_a, score_b : float
