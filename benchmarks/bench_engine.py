@@ -406,6 +406,12 @@ def main(argv=None):
     if "cold" in todo:
         bench_cold_start(args.repeats)
     print_table()
+    # peak resident memory of this process over all sections (Linux: kB); the
+    # per-case peaks of the scale cases are in benchmarks/bench_memory.py
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak_mb = peak / 2**20 if sys.platform == "darwin" else peak / 1024
+    print(f"peak RSS of this benchmark process: {peak_mb:,.0f} MB "
+          "(per-case peaks: python benchmarks/bench_memory.py)")
     return 0
 
 

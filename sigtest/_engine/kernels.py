@@ -284,6 +284,43 @@ def _bootstrap_sums_cells_parallel(cell_stats, counts, m, keys):
     return out
 
 
+@_jit
+def _boot_cells_sparse_one(indptr, indices, data, consts, m, key, out, b):
+    C = indptr.shape[0] - 1
+    z = key
+    remaining = m
+    for c in range(C):
+        if c < C - 1:
+            x, z = _binomial_pre(remaining, consts[c, 0], consts[c, 1], consts[c, 2],
+                                 consts[c, 3], consts[c, 4], z)
+        else:
+            x = remaining
+        remaining -= x
+        if x != 0:  # adding 0 * value leaves every sum unchanged: skip
+            fx = float(x)
+            for e in range(indptr[c], indptr[c + 1]):
+                j = indices[e]
+                out[b, j] = out[b, j] + fx * data[e]
+
+
+@_jit
+def _bootstrap_sums_cells_sparse(indptr, indices, data, n_cols, counts, m, keys):
+    out = np.zeros((keys.shape[0], n_cols))
+    consts = _cell_probabilities(counts)
+    for b in range(keys.shape[0]):
+        _boot_cells_sparse_one(indptr, indices, data, consts, m, keys[b], out, b)
+    return out
+
+
+@_pjit
+def _bootstrap_sums_cells_sparse_parallel(indptr, indices, data, n_cols, counts, m, keys):
+    out = np.zeros((keys.shape[0], n_cols))
+    consts = _cell_probabilities(counts)
+    for b in prange(keys.shape[0]):
+        _boot_cells_sparse_one(indptr, indices, data, consts, m, keys[b], out, b)
+    return out
+
+
 # --------------------------------------------------------------------------
 # generic permutation: one swap bit per differing item
 # --------------------------------------------------------------------------
@@ -384,6 +421,35 @@ def _permutation_sums_cells_parallel(diff, counts, keys):
     return out
 
 
+@_jit
+def _perm_cells_sparse_one(indptr, indices, data, counts, key, out, b):
+    G = indptr.shape[0] - 1
+    z = key
+    for g in range(G):
+        x, z = _binomial_half(counts[g], z)
+        if x != 0:
+            fx = float(x)
+            for e in range(indptr[g], indptr[g + 1]):
+                j = indices[e]
+                out[b, j] = out[b, j] + fx * data[e]
+
+
+@_jit
+def _permutation_sums_cells_sparse(indptr, indices, data, n_cols, counts, keys):
+    out = np.zeros((keys.shape[0], n_cols))
+    for b in range(keys.shape[0]):
+        _perm_cells_sparse_one(indptr, indices, data, counts, keys[b], out, b)
+    return out
+
+
+@_pjit
+def _permutation_sums_cells_sparse_parallel(indptr, indices, data, n_cols, counts, keys):
+    out = np.zeros((keys.shape[0], n_cols))
+    for b in prange(keys.shape[0]):
+        _perm_cells_sparse_one(indptr, indices, data, counts, keys[b], out, b)
+    return out
+
+
 # --------------------------------------------------------------------------
 # exact permutation: every combination of per-group swap counts
 # --------------------------------------------------------------------------
@@ -438,6 +504,25 @@ def bootstrap_sums_cells(cell_stats, counts, m, keys, parallel=False):
         return _py.bootstrap_sums_cells(cell_stats, counts, m, keys)
     kernel = _bootstrap_sums_cells_parallel if parallel else _bootstrap_sums_cells
     return kernel(cell_stats, counts, np.int64(m), keys)
+
+
+def bootstrap_sums_cells_sparse(indptr, indices, data, n_cols, counts, m, keys,
+                                parallel=False):
+    """Jitted :func:`sigtest._engine.kernels_numpy.bootstrap_sums_cells_sparse`."""
+    if not NUMBA_ENABLED:
+        return _py.bootstrap_sums_cells_sparse(indptr, indices, data, n_cols, counts, m, keys)
+    kernel = _bootstrap_sums_cells_sparse_parallel if parallel else _bootstrap_sums_cells_sparse
+    return kernel(indptr, indices, data, np.int64(n_cols), counts, np.int64(m), keys)
+
+
+def permutation_sums_cells_sparse(indptr, indices, data, n_cols, counts, keys,
+                                  parallel=False):
+    """Jitted :func:`sigtest._engine.kernels_numpy.permutation_sums_cells_sparse`."""
+    if not NUMBA_ENABLED:
+        return _py.permutation_sums_cells_sparse(indptr, indices, data, n_cols, counts, keys)
+    kernel = (_permutation_sums_cells_sparse_parallel if parallel
+              else _permutation_sums_cells_sparse)
+    return kernel(indptr, indices, data, np.int64(n_cols), counts, keys)
 
 
 def permutation_sums_generic(diff, keys, parallel=False):

@@ -42,8 +42,10 @@ __all__ = [
     "binomial",
     "bootstrap_sums_generic",
     "bootstrap_sums_cells",
+    "bootstrap_sums_cells_sparse",
     "permutation_sums_generic",
     "permutation_sums_cells",
+    "permutation_sums_cells_sparse",
     "exact_swap_sums",
 ]
 
@@ -245,7 +247,18 @@ def bootstrap_sums_cells(cell_stats, counts, m, keys):
     """
     C, s = cell_stats.shape
     B = keys.shape[0]
+    x = _multinomial_draws(counts, m, keys)
+    vals = x[:, :, None].astype(np.float64) * cell_stats[None, :, :]
+    return np.cumsum(vals, axis=1)[:, -1] if C else np.zeros((B, s))
+
+
+def _multinomial_draws(counts, m, keys):
+    """(B, C) int64 cell counts of the sequential-binomial multinomial draws."""
+    C = counts.shape[0]
+    B = keys.shape[0]
     x = np.zeros((B, C), dtype=np.int64)
+    if C == 0:
+        return x
     total = int(counts.sum())
     cnt = [int(c) for c in counts]
     for b in range(B):
@@ -258,8 +271,51 @@ def bootstrap_sums_cells(cell_stats, counts, m, keys):
             remaining -= k
             left -= cnt[c]
         x[b, C - 1] = remaining
-    vals = x[:, :, None].astype(np.float64) * cell_stats[None, :, :]
-    return np.cumsum(vals, axis=1)[:, -1] if C else np.zeros((B, s))
+    return x
+
+
+def _scatter_rows(x, indptr, indices, data, n_cols):
+    """``out[b] = sum_c x[b, c] * row_c`` for sparse rows, added in row order.
+
+    ``np.add.at`` is unbuffered and adds in index order, so every column sum
+    is accumulated cell by cell, as the dense twins' ``cumsum`` does.
+    """
+    B = x.shape[0]
+    out = np.zeros((B, n_cols))
+    rows = np.repeat(np.arange(indptr.shape[0] - 1), np.diff(indptr))
+    chunk = max(1, _CHUNK_ITEMS // max(indices.shape[0], 1))
+    for start in range(0, B, chunk):
+        stop = min(B, start + chunk)
+        vals = x[start:stop, rows].astype(np.float64) * data[None, :]
+        target = (np.repeat(np.arange(stop - start), indices.shape[0]),
+                  np.tile(indices, stop - start))
+        np.add.at(out[start:stop], target, vals.ravel())
+    return out
+
+
+def bootstrap_sums_cells_sparse(indptr, indices, data, n_cols, counts, m, keys):
+    """:func:`bootstrap_sums_cells` of cell rows stored sparsely (CSR).
+
+    Parameters
+    ----------
+    indptr : ndarray of shape (C + 1,), int64
+    indices : ndarray of shape (nnz,), int64
+    data : ndarray of shape (nnz,), float64
+        Cell ``c`` holds ``data[indptr[c]:indptr[c + 1]]`` in the columns
+        ``indices[indptr[c]:indptr[c + 1]]`` (increasing).
+    n_cols : int
+    counts : ndarray of shape (C,), int64, all >= 1
+    m : int
+    keys : ndarray of shape (B,), uint64
+
+    Returns
+    -------
+    sums : ndarray of shape (B, n_cols)
+        Equal to ``bootstrap_sums_cells`` of the dense rows (same draws, same
+        summation order of the nonzero terms).
+    """
+    x = _multinomial_draws(counts, m, keys)
+    return _scatter_rows(x, indptr, indices, data, n_cols)
 
 def _swap_bits(keys, d):
     """(B, d) bool: item i of resample b is swapped (bit i of its draws)."""
@@ -315,14 +371,41 @@ def permutation_sums_cells(diff, counts, keys):
     """
     G, s = diff.shape
     B = keys.shape[0]
+    x = _half_binomial_draws(counts, keys)
+    vals = x[:, :, None].astype(np.float64) * diff[None, :, :]
+    return np.cumsum(vals, axis=1)[:, -1] if G else np.zeros((B, s))
+
+
+def _half_binomial_draws(counts, keys):
+    """(B, G) int64 Binomial(counts[g], 1/2) swap counts, group by group."""
+    B, G = keys.shape[0], counts.shape[0]
     x = np.zeros((B, G), dtype=np.int64)
     cnt = [int(c) for c in counts]
     for b in range(B):
         z = int(keys[b])
         for g in range(G):
             x[b, g], z = binomial_half(cnt[g], z)
-    vals = x[:, :, None].astype(np.float64) * diff[None, :, :]
-    return np.cumsum(vals, axis=1)[:, -1] if G else np.zeros((B, s))
+    return x
+
+
+def permutation_sums_cells_sparse(indptr, indices, data, n_cols, counts, keys):
+    """:func:`permutation_sums_cells` of difference rows stored sparsely (CSR).
+
+    Parameters
+    ----------
+    indptr, indices, data : ndarray
+        CSR rows of ``stats_b - stats_a`` per discordant group (see
+        :func:`bootstrap_sums_cells_sparse`).
+    n_cols : int
+    counts : ndarray of shape (G,), int64, all >= 1
+    keys : ndarray of shape (B,), uint64
+
+    Returns
+    -------
+    swapped : ndarray of shape (B, n_cols)
+    """
+    x = _half_binomial_draws(counts, keys)
+    return _scatter_rows(x, indptr, indices, data, n_cols)
 
 def exact_swap_sums(diff, counts, pmf, offsets):
     """Enumerate every combination of swap counts ``k_g in [0, n_g]``.

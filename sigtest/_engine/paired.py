@@ -20,7 +20,8 @@ from ..metrics import Metric, get_metric
 from .design import check_design, design_rows
 from .small_sample import discordant_count
 
-__all__ = ["PairedData", "PairedStatistics", "prepare_paired", "prepare_paired_runs"]
+__all__ = ["PairedData", "PairedStatistics", "SparseRows", "prepare_paired",
+           "prepare_paired_runs"]
 
 _COMPRESS_OPTIONS = ("auto", True, False)
 
@@ -65,7 +66,10 @@ class PairedData:
     stats_a, stats_b : ndarray of shape (R, s) or None
         Per-row sufficient statistics of A and B, float64, C-contiguous. ``R = N`` (generic path, rows multiplied by
         ``sample_weight`` if given) or ``R = C`` occupied cells (compressed).
-        ``None`` for a metric without statistics (slow path).
+        ``None`` for a metric without statistics (slow path). Wide, mostly
+        zero cell rows (many-class precision/recall/F1: ``s = 3K + 1``) are
+        a :class:`SparseRows` instead: ``numpy.asarray(stats_a)`` or
+        indexing rows (``stats_a[lo:hi]``) gives dense rows.
     counts : ndarray of shape (R,) or None
         Cell multiplicities (float64) in the compressed path, else ``None``.
     score_a, score_b : float
@@ -244,6 +248,26 @@ class PairedData:
         """
         return self.values(sums_b) - self.values(sums_a)
 
+    def discordant_rows(self):
+        """Boolean mask of the rows whose A and B statistics differ.
+
+        Returns
+        -------
+        rows : ndarray of shape (R,), bool
+            ``True`` where a row of ``stats_b`` differs from that of
+            ``stats_a`` (read from the nonzero entries for sparse rows).
+
+        Raises
+        ------
+        ValueError
+            For a metric without sufficient statistics (slow path).
+        """
+        if not self.has_statistics:
+            raise ValueError("This metric has no sufficient statistics (slow path).")
+        if isinstance(self.stats_a, SparseRows):
+            return sparse_difference(self.stats_a, self.stats_b)[1]
+        return np.any(self.stats_b != self.stats_a, axis=1)
+
     def _row_weights(self):
         if self.counts is not None:
             return self.counts.copy()
@@ -292,8 +316,8 @@ class PairedData:
         if not (getattr(self.metric, "decomposable", False) and self.has_statistics):
             raise ValueError(_NOT_DECOMPOSABLE.format(name=self.metric.name))
         weights = self._row_weights()
-        values_a = self.values(self.stats_a)
-        values_b = self.values(self.stats_b)
+        values_a = self._row_values(self.stats_a)
+        values_b = self._row_values(self.stats_b)
         zero = weights == 0  # weighted rows of weight 0: 0/0, value irrelevant
         if np.any(zero):
             values_a[zero] = 0.0
@@ -302,6 +326,14 @@ class PairedData:
             self._check_item_mean(values_a, weights, self.score_a, "A")
             self._check_item_mean(values_b, weights, self.score_b, "B")
         return values_a, values_b, weights
+
+    def _row_values(self, stats):
+        """``values`` of every statistics row (sparse rows in dense chunks)."""
+        if not isinstance(stats, SparseRows):
+            return self.values(stats)
+        step = max(1, _SPARSE_CHUNK_ENTRIES // max(stats.shape[1], 1))
+        return np.concatenate([self.values(stats[lo : lo + step])
+                               for lo in range(0, stats.shape[0], step)])
 
     def _check_item_mean(self, values, weights, score, system):
         """The score must be the weighted mean of the per-item values.
@@ -340,6 +372,140 @@ class PairedData:
         """
         values_a, values_b, weights = self.item_values()
         return self.orient(values_b - values_a), weights
+
+
+class SparseRows:
+    """Rows of per-row statistics stored sparsely (CSR): what cell rows hold when wide.
+
+    A hard-label row of a many-class metric (per-class TP / predicted / true
+    counts) has at most a handful of nonzero entries among ``s = 3K + 1``
+    columns, so ``C`` occupied cells are kept as ``O(C)`` entries instead of a
+    dense ``(C, s)`` array. The resampling kernels read this form directly;
+    other consumers get dense rows from indexing or :meth:`toarray` (row
+    chunks are dense ``ndarray``).
+
+    Parameters
+    ----------
+    indptr : ndarray of shape (R + 1,), int64
+        Row ``r`` holds entries ``indptr[r]:indptr[r + 1]``.
+    indices : ndarray of shape (nnz,), int64
+        Column of every entry, increasing within a row.
+    data : ndarray of shape (nnz,), float64
+        Value of every entry (no explicit zeros).
+    n_cols : int
+        Number of columns ``s``.
+    """
+
+    ndim = 2
+    dtype = np.dtype(np.float64)
+    __array_ufunc__ = None  # ``counts @ rows`` calls __rmatmul__, not a densifying ufunc
+
+    def __init__(self, indptr, indices, data, n_cols):
+        self.indptr = np.ascontiguousarray(indptr, dtype=np.int64)
+        self.indices = np.ascontiguousarray(indices, dtype=np.int64)
+        self.data = np.ascontiguousarray(data, dtype=np.float64)
+        self.shape = (self.indptr.shape[0] - 1, int(n_cols))
+
+    @classmethod
+    def from_dense(cls, dense):
+        """The sparse form of a dense ``(R, s)`` array (zeros dropped)."""
+        dense = np.asarray(dense, dtype=np.float64)
+        rows, cols = np.nonzero(dense)
+        indptr = np.zeros(dense.shape[0] + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=dense.shape[0]), out=indptr[1:])
+        return cls(indptr, cols, dense[rows, cols], dense.shape[1])
+
+    @classmethod
+    def concatenate(cls, parts):
+        """Stack row blocks (``SparseRows`` with the same number of columns)."""
+        offsets = np.cumsum([0] + [p.data.shape[0] for p in parts])
+        indptr = np.concatenate([[0]] + [p.indptr[1:] + o for p, o in zip(parts, offsets)])
+        return cls(indptr, np.concatenate([p.indices for p in parts]),
+                   np.concatenate([p.data for p in parts]), parts[0].shape[1])
+
+    @property
+    def nnz(self):
+        """Number of stored entries."""
+        return int(self.data.shape[0])
+
+    def row_ids(self):
+        """Row of every stored entry, shape (nnz,)."""
+        return np.repeat(np.arange(self.shape[0], dtype=np.int64), np.diff(self.indptr))
+
+    def take_rows(self, rows):
+        """The rows ``rows`` (int array, in that order) as ``SparseRows``."""
+        rows = np.asarray(rows, dtype=np.int64)
+        lengths = self.indptr[rows + 1] - self.indptr[rows]
+        indptr = np.zeros(rows.shape[0] + 1, dtype=np.int64)
+        np.cumsum(lengths, out=indptr[1:])
+        pos = np.repeat(self.indptr[rows] - indptr[:-1], lengths) + np.arange(indptr[-1])
+        return SparseRows(indptr, self.indices[pos], self.data[pos], self.shape[1])
+
+    def toarray(self, rows=None):
+        """Dense ``(R, s)`` array (or of the rows ``rows``: a slice or int array)."""
+        part = self
+        if rows is not None:
+            part = self.take_rows(np.arange(self.shape[0])[rows])
+        out = np.zeros(part.shape)
+        out[part.row_ids(), part.indices] = part.data
+        return out
+
+    def __array__(self, dtype=None, copy=None):
+        out = self.toarray()
+        return out if dtype is None else out.astype(dtype)
+
+    def __len__(self):
+        return self.shape[0]
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple):
+            rows, cols = key
+            if isinstance(cols, (int, np.integer)):  # one dense column
+                col = np.zeros(self.shape[0])
+                hit = self.indices == int(cols) % self.shape[1]
+                col[self.row_ids()[hit]] = self.data[hit]
+                return col[rows]
+            return self.toarray(rows)[:, cols]
+        return self.toarray(key)
+
+    def sum(self, axis=None):
+        """Column sums (``axis=0``); other axes densify."""
+        if axis == 0:
+            return self.weighted_sum(None)
+        return np.asarray(self).sum(axis=axis)
+
+    def weighted_sum(self, weights):
+        """``weights @ rows`` (column sums with row weights; ``None``: ones)."""
+        vals = self.data if weights is None else self.data * np.repeat(
+            np.asarray(weights, dtype=np.float64), np.diff(self.indptr))
+        return np.bincount(self.indices, weights=vals, minlength=self.shape[1])
+
+    def __rmatmul__(self, weights):
+        return self.weighted_sum(weights)
+
+
+def sparse_difference(stats_a, stats_b):
+    """``stats_b - stats_a`` of two :class:`SparseRows` and its nonzero-row mask.
+
+    Returns
+    -------
+    diff : SparseRows
+        The difference rows (entries that cancel are dropped).
+    rows : ndarray of shape (R,), bool
+        Whether row ``r`` of the difference has a nonzero entry.
+    """
+    R, s = stats_a.shape
+    key = np.concatenate([stats_a.row_ids() * s + stats_a.indices,
+                          stats_b.row_ids() * s + stats_b.indices])
+    vals = np.concatenate([-stats_a.data, stats_b.data])
+    uniq, inverse = np.unique(key, return_inverse=True)
+    diff = np.bincount(inverse.ravel(), weights=vals, minlength=uniq.shape[0])
+    keep = diff != 0
+    uniq, diff = uniq[keep], diff[keep]
+    row, col = np.divmod(uniq, s)
+    indptr = np.zeros(R + 1, dtype=np.int64)
+    np.cumsum(np.bincount(row, minlength=R), out=indptr[1:])
+    return SparseRows(indptr, col, diff, s), np.diff(indptr) > 0
 
 
 #: Former name of :class:`PairedData`.
@@ -534,6 +700,8 @@ def _union_codes(arrays):
             dtype = np.result_type(*arrays)
             return (values + lo).astype(dtype), [lookup[sh] for sh in shifted]
     n = arrays[0].shape[0]
+    if all(arr.dtype.kind in "US" for arr in arrays) and len({a.dtype.kind for a in arrays}) == 1:
+        return _string_union_codes(arrays)
     try:
         union, inverse = np.unique(np.concatenate(arrays), return_inverse=True)
     except TypeError as exc:
@@ -543,6 +711,35 @@ def _union_codes(arrays):
         ) from exc
     inverse = inverse.ravel()
     return union, [inverse[k * n : (k + 1) * n] for k in range(len(arrays))]
+
+
+# Items per chunk when encoding fixed-width strings (bounds the temporaries).
+_STRING_CHUNK = 1 << 20
+
+
+def _string_union_codes(arrays):
+    """:func:`_union_codes` of fixed-width string arrays, chunk by chunk.
+
+    ``np.unique`` of the concatenation copies the strings three times (the
+    concatenation, its sorted copy, the flattened input) and sorts ``3 N``
+    of them; here each chunk of ``_STRING_CHUNK`` items is reduced to its
+    distinct values, the sorted union of those is the label set (the same
+    values and order as ``np.unique`` of the concatenation), and every item's
+    code is its position in the union (``np.searchsorted``). Memory beyond
+    the input: the int64 codes and one chunk's temporaries.
+    """
+    distinct = []
+    for arr in arrays:
+        for lo in range(0, arr.shape[0], _STRING_CHUNK):
+            distinct.append(np.unique(arr[lo : lo + _STRING_CHUNK]))
+    union = np.unique(np.concatenate(distinct))
+    codes = []
+    for arr in arrays:
+        out = np.empty(arr.shape[0], dtype=np.intp)
+        for lo in range(0, arr.shape[0], _STRING_CHUNK):
+            out[lo : lo + _STRING_CHUNK] = np.searchsorted(union, arr[lo : lo + _STRING_CHUNK])
+        codes.append(out)
+    return union, codes
 
 
 def _cells(y_true, a, b, with_rows=False):
@@ -586,9 +783,10 @@ def _cells_of_codes(union, code, K, decode, with_rows):
     return out + (inverse.ravel(),) if with_rows else out
 
 
-def _statistics(metric, y_true, y_pred, params, name):
+def _named_errors(call, name):
+    """``call()``, a ValueError naming 'y_pred' renamed to the caller's argument ``name``."""
     try:
-        stats = metric.statistics(y_true, y_pred, **params)
+        return call()
     except ValueError as exc:
         # the metric's checks call its prediction 'y_pred': name the caller's
         # argument ('y_pred_a' or 'y_pred_b') instead
@@ -596,6 +794,10 @@ def _statistics(metric, y_true, y_pred, params, name):
         if type(exc) is ValueError and name != "y_pred" and "'y_pred'" in message:
             raise ValueError(message.replace("'y_pred'", f"'{name}'")) from exc
         raise
+
+
+def _statistics(metric, y_true, y_pred, params, name):
+    stats = _named_errors(lambda: metric.statistics(y_true, y_pred, **params), name)
     stats = np.ascontiguousarray(stats, dtype=np.float64)
     if stats.ndim != 2 or stats.shape[0] != len(y_true):
         raise ValueError(
@@ -615,6 +817,62 @@ def _statistics_pair(metric, y_true, a, b, params):
             f"{stats_a.shape} and B {stats_b.shape}."
         )
     return stats_a, stats_b
+
+
+# Cell rows are stored sparsely (:class:`SparseRows`) when there are more than
+# this many cells and their dense statistics would exceed _SPARSE_MIN_ENTRIES
+# float64 entries with at most a quarter of them nonzero (many-class metrics).
+_SPARSE_MIN_ROWS = 1024
+# Cells evaluated densely first, to learn ``s`` and the density of the rows.
+_SPARSE_PROBE_ROWS = 64
+_SPARSE_MIN_ENTRIES = 1 << 22
+# Dense entries of one chunk of cell statistics while building the sparse rows.
+_SPARSE_CHUNK_ENTRIES = 1 << 20
+
+
+def _cell_statistics(metric, yt, ya, yb, params):
+    """Statistics of the cell rows of A and B: dense, or :class:`SparseRows` when wide.
+
+    The metric is evaluated on chunks of cells (at most
+    ``_SPARSE_CHUNK_ENTRIES`` dense entries at a time), so the dense
+    ``(C, s)`` arrays of a many-class metric never exist: memory is that of
+    the nonzero entries (a few per cell).
+    """
+    C = yt.shape[0]
+    head = slice(0, _SPARSE_PROBE_ROWS)
+    first_a, first_b = _statistics_pair(metric, yt[head], ya[head], yb[head], params)
+    s = first_a.shape[1]
+    dense_nonzero = np.count_nonzero(first_a) + np.count_nonzero(first_b)
+    if C * s <= _SPARSE_MIN_ENTRIES or 4 * dense_nonzero > first_a.size + first_b.size:
+        return _statistics_pair(metric, yt, ya, yb, params)
+    sparse = getattr(metric.statistics, "sparse", None)
+    if sparse is not None:  # the metric's own sparse form (built-in P/R/F1)
+        out = []
+        for y_pred, name in ((ya, "y_pred_a"), (yb, "y_pred_b")):
+            indptr, indices, data, n_cols = _named_errors(
+                lambda y_pred=y_pred: sparse(yt, y_pred, **params), name)
+            rows = SparseRows(indptr, indices, data, n_cols)
+            if rows.shape != (C, s):
+                raise ValueError(
+                    f"Metric {metric.name!r}: its sparse statistics have shape {rows.shape}, "
+                    f"its dense statistics {(C, s)}."
+                )
+            out.append(rows)
+        return tuple(out)
+    step = max(1, _SPARSE_CHUNK_ENTRIES // max(s, 1))
+    parts_a, parts_b = [SparseRows.from_dense(first_a)], [SparseRows.from_dense(first_b)]
+    del first_a, first_b
+    for lo in range(_SPARSE_PROBE_ROWS, C, step):
+        part = slice(lo, min(C, lo + step))
+        chunk_a, chunk_b = _statistics_pair(metric, yt[part], ya[part], yb[part], params)
+        if chunk_a.shape[1] != s:
+            raise ValueError(
+                f"Metric {metric.name!r} returned statistics with {chunk_a.shape[1]} "
+                f"columns for some rows and {s} for others."
+            )
+        parts_a.append(SparseRows.from_dense(chunk_a))
+        parts_b.append(SparseRows.from_dense(chunk_b))
+    return SparseRows.concatenate(parts_a), SparseRows.concatenate(parts_b)
 
 
 def prepare_paired(
@@ -761,7 +1019,10 @@ def prepare_paired(
         union, yt, ya, yb, counts, row_of_item = _cells(y_true, a, b, with_rows=True)
         if params.get("labels") is None:
             params["labels"] = union
-        stats_a, stats_b = _statistics_pair(metric, yt, ya, yb, params)
+        if design.empty and yt.shape[0] > _SPARSE_MIN_ROWS:
+            stats_a, stats_b = _cell_statistics(metric, yt, ya, yb, params)
+        else:
+            stats_a, stats_b = _statistics_pair(metric, yt, ya, yb, params)
         sums_a, sums_b = counts @ stats_a, counts @ stats_b
     else:
         if metric.input_type == "labels" and params.get("labels") is None:

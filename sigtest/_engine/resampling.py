@@ -42,7 +42,7 @@ import numpy as np
 from ..exceptions import DegenerateDistributionWarning
 from ..utils import warn_external
 from . import kernels as _kernels
-from .paired import PairedData
+from .paired import PairedData, SparseRows, sparse_difference
 from .checks import check_allocation, check_n_resamples as _check_n_resamples
 from .checks import check_positive_int as _check_positive_int
 from .rng import check_seed, resample_keys
@@ -127,24 +127,37 @@ def _reduce_columns(M):
 
     Returns ``(red, source, const)``: ``red`` is (R, u) C-contiguous,
     ``source[j]`` the column of ``red`` holding column ``j`` (or -1 if it is
-    constant, with value ``const[j]``).
+    constant, with value ``const[j]``). ``red`` is ``M`` itself (no copy)
+    when ``M`` is C-contiguous and every column is kept.
+
+    Columns are compared one at a time (a digest of each column's bytes, then
+    an exact comparison on a digest hit), so the extra memory is one column,
+    not a boolean copy of ``M`` or the bytes of every column.
     """
     R, c = M.shape
-    const_mask = np.all(M == M[:1], axis=0)
-    const = np.where(const_mask, M[0], 0.0)
-    keep = np.flatnonzero(~const_mask)
+    const = np.zeros(c)
     source = np.full(c, -1, dtype=np.intp)
-    if keep.size == 0:
-        return np.zeros((R, 0)), source, const
-    seen = {}
     red_cols = []
-    for j in keep.tolist():
+    seen = {}
+    for j in range(c):
         col = np.ascontiguousarray(M[:, j])
-        key = col.tobytes()
-        if key not in seen:
-            seen[key] = len(red_cols)
+        if R == 0 or np.all(col == col[0]):
+            const[j] = col[0] if R else 0.0
+            continue
+        key = hashlib.blake2b(col.tobytes(), digest_size=16).digest()
+        for k in seen.get(key, ()):  # the same bytes (as the digest's input)
+            if np.array_equal(np.ascontiguousarray(M[:, red_cols[k]]).view(np.uint8),
+                              col.view(np.uint8)):
+                source[j] = k
+                break
+        else:
+            seen.setdefault(key, []).append(len(red_cols))
+            source[j] = len(red_cols)
             red_cols.append(j)
-        source[j] = seen[key]
+    if not red_cols:
+        return np.zeros((R, 0)), source, const
+    if len(red_cols) == c and M.flags.c_contiguous:
+        return M, source, const
     red = np.ascontiguousarray(M[:, red_cols])
     return red, source, const
 
@@ -164,6 +177,72 @@ def _merge_rows(M, counts):
     return np.ascontiguousarray(M[np.sort(first)]), np.rint(merged).astype(np.int64)
 
 
+def _sparse_row_keys(rows):
+    """(R, 1 + 2q) float64 keys: equal keys <=> equal sparse rows (q = widest row)."""
+    R = rows.shape[0]
+    lengths = np.diff(rows.indptr)
+    q = int(lengths.max()) if R else 0
+    keys = np.zeros((R, 1 + 2 * q))
+    keys[:, 0] = lengths
+    keys[:, 1 : 1 + q] = -1.0
+    rid = rows.row_ids()
+    pos = np.arange(rows.nnz) - rows.indptr[rid]
+    keys[rid, 1 + pos] = rows.indices
+    keys[rid, 1 + q + pos] = rows.data
+    return keys
+
+
+def _merge_sparse_rows(rows, counts):
+    """:func:`_merge_rows` of :class:`SparseRows`: the same rows, order and counts.
+
+    Rows are compared through fixed-width keys (their length, columns and
+    values), ``O(nnz)`` memory instead of the dense ``(R, s)`` rows.
+    """
+    if rows.shape[0] <= 1:
+        return rows, np.rint(counts).astype(np.int64)
+    _, first, inverse = np.unique(_sparse_row_keys(rows), axis=0, return_index=True,
+                                  return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    merged = np.bincount(rank[inverse.ravel()], weights=counts, minlength=order.size)
+    return rows.take_rows(np.sort(first)), np.rint(merged).astype(np.int64)
+
+
+def _sparse_joint(paired):
+    """The rows ``[stats_a | stats_b]`` of sparse paired data as one :class:`SparseRows`."""
+    a, b = paired.stats_a, paired.stats_b
+    s = a.shape[1]
+    rows = np.concatenate([a.row_ids(), b.row_ids()])
+    order = np.argsort(rows, kind="stable")  # per row: A's entries, then B's
+    indptr = a.indptr + b.indptr
+    return SparseRows(indptr, np.concatenate([a.indices, b.indices + s])[order],
+                      np.concatenate([a.data, b.data])[order], 2 * s)
+
+
+def _sparse_constant_columns(rows):
+    """Columns of ``rows`` equal in every row and not all zero: (columns, values)."""
+    R, c = rows.shape
+    filled = np.bincount(rows.indices, minlength=c) == R
+    low = np.full(c, np.inf)
+    high = np.full(c, -np.inf)
+    np.minimum.at(low, rows.indices, rows.data)
+    np.maximum.at(high, rows.indices, rows.data)
+    cols = np.flatnonzero(filled & (low == high))
+    return cols, low[cols]
+
+
+# Item statistics larger than this (bytes per system) are bootstrapped one
+# system at a time, without the joined (N, 2s) copy.
+_JOINT_MAX_BYTES = 1 << 26
+# Entries of one jackknife chunk of sparse rows (the aggregate makes several
+# temporaries of this size).
+_JACKKNIFE_ENTRIES = 1 << 18
+# Largest memoised kernel output of the sparse path (float64 entries, 64 MiB:
+# half the memo's byte budget, so P, R and F1 of one pair share one draw).
+_MEMO_MAX_ENTRIES = 1 << 23
+
+
 class _KernelMemo:
     """A small thread-safe LRU memo of compressed-path kernel outputs.
 
@@ -178,8 +257,9 @@ class _KernelMemo:
     read-only and callers copy what they change.
     """
 
-    def __init__(self, maxsize=16):
+    def __init__(self, maxsize=16, maxbytes=1 << 27):
         self.maxsize = maxsize
+        self.maxbytes = maxbytes  # bound on the bytes held (many-class outputs are large)
         self._data = OrderedDict()
         self._lock = threading.Lock()
 
@@ -204,7 +284,9 @@ class _KernelMemo:
         with self._lock:
             self._data[key] = value
             self._data.move_to_end(key)
-            while len(self._data) > self.maxsize:
+            while len(self._data) > self.maxsize or (
+                    len(self._data) > 1
+                    and sum(v.nbytes for v in self._data.values()) > self.maxbytes):
                 self._data.popitem(last=False)
         return value
 
@@ -349,6 +431,20 @@ def _bootstrap_sums(paired, B, m, seed, stream, parallel):
     if paired.stats_a.shape[0] >= 2**32:
         raise ValueError("The generic bootstrap supports at most 2**32 - 1 rows.")
     s = paired.n_statistics
+    if isinstance(paired.stats_a, SparseRows):
+        return _bootstrap_sums_sparse(paired, B, m, seed, stream, parallel)
+    if not paired.compressed and paired.stats_a.nbytes > _JOINT_MAX_BYTES:
+        # large item rows: one kernel call per system on its own rows (the
+        # same keys, hence the same draws and column sums as the joint call)
+        # instead of a (N, 2s) joined copy
+        out = []
+        for stats in (paired.stats_a, paired.stats_b):
+            red, source, const = _reduce_columns(stats)
+            sums_red = np.zeros((B, 0)) if red.shape[1] == 0 else _kernels.bootstrap_sums_generic(
+                red, m, resample_keys(seed, B, stream),
+                parallel=_use_threads(parallel, B * m * red.shape[1]))
+            out.append(_expand(sums_red, source, const, float(m)))
+        return out[0], out[1]
     M = np.hstack([paired.stats_a, paired.stats_b])
     red, source, const = _reduce_columns(M)
     if red.shape[1] == 0:
@@ -372,6 +468,50 @@ def _bootstrap_sums(paired, B, m, seed, stream, parallel):
         )
     out = _expand(sums_red, source, const, float(m))
     return out[:, :s], out[:, s:]
+
+
+def _bootstrap_sums_sparse(paired, B, m, seed, stream, parallel):
+    """:func:`_bootstrap_sums` of sparse cell rows: the same draws and sums.
+
+    Rows are merged as in the dense path (identical joint rows, first
+    occurrence order), so the multinomial draws are the same; the kernel
+    adds only the nonzero entries, in the same cell order, and constant
+    columns are set to ``m * value`` as :func:`_expand` does, so the output
+    is bit-identical to the dense path's, in ``O(B * (C + s) + nnz)`` time
+    and ``O(B * s + nnz)`` memory.
+    """
+    s = paired.n_statistics
+    joint = _sparse_joint(paired)
+    const_cols, const_vals = _sparse_constant_columns(joint)
+    if const_cols.size == 2 * s:  # nothing varies: no draw is needed
+        out = np.zeros((B, 2 * s))
+    else:
+        rows, counts = _merge_sparse_rows(joint, paired.counts)
+
+        def run():
+            return _kernels.bootstrap_sums_cells_sparse(
+                rows.indptr, rows.indices, rows.data, 2 * s, counts, m,
+                resample_keys(seed, B, stream),
+                parallel=_use_threads(parallel, B * (rows.shape[0] + rows.nnz) * 4),
+            )
+
+        if B * 2 * s <= _MEMO_MAX_ENTRIES:
+            out = _MEMO.get_or_compute(
+                _MEMO.key("bootstrap_cells_sparse", (rows.indptr, rows.indices, rows.data,
+                                                     counts), m, seed, B, stream, s),
+                run,
+            ).copy()
+        else:
+            out = run()
+    out[:, const_cols] = float(m) * const_vals
+    return out[:, :s], out[:, s:]
+
+
+def _discordant_sparse(paired):
+    """Sparse difference rows with a nonzero entry and their weights (counts)."""
+    diff, nonzero = sparse_difference(paired.stats_a, paired.stats_b)
+    rows = np.flatnonzero(nonzero)
+    return diff.take_rows(rows), paired.counts[rows]
 
 
 def _discordant(paired):
@@ -419,6 +559,10 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
     B = _check_n_resamples(n_resamples)
     check_allocation(B, 16 + 32 * paired.n_statistics)
     seed = check_seed(seed)
+    if isinstance(paired.stats_a, SparseRows):
+        swapped = _permutation_swapped_sparse(paired, B, seed, parallel)
+        sums_a, sums_b = paired.totals()
+        return sums_a + swapped, sums_b - swapped
     D, cols, weights = _discordant(paired)
     swapped = np.zeros((B, paired.n_statistics))
     if D.shape[0] and D.shape[1]:
@@ -441,6 +585,29 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
     return sums_a + swapped, sums_b - swapped
 
 
+def _permutation_swapped_sparse(paired, B, seed, parallel):
+    """Swapped sums of sparse cell rows: the draws and sums of the dense path."""
+    s = paired.n_statistics
+    D, weights = _discordant_sparse(paired)
+    if D.shape[0] == 0:
+        return np.zeros((B, s))
+    D, counts = _merge_sparse_rows(D, weights)
+
+    def run():
+        return _kernels.permutation_sums_cells_sparse(
+            D.indptr, D.indices, D.data, s, counts, resample_keys(seed, B),
+            parallel=_use_threads(parallel, B * (D.shape[0] + D.nnz) * 4),
+        )
+
+    if B * s > _MEMO_MAX_ENTRIES:
+        return run()
+    return _MEMO.get_or_compute(
+        _MEMO.key("permutation_cells_sparse", (D.indptr, D.indices, D.data, counts), seed, B,
+                  s),
+        run,
+    ).copy()
+
+
 def monte_carlo_permutation_seconds(paired, n_resamples):
     """Estimated serial time of a Monte Carlo permutation run (seconds).
 
@@ -460,8 +627,13 @@ def monte_carlo_permutation_seconds(paired, n_resamples):
     """
     _check_paired(paired)
     B = _check_n_resamples(n_resamples)
-    D, cols, weights = _discordant(paired)
     agg = B * paired.n_statistics * _COST_AGGREGATE
+    if isinstance(paired.stats_a, SparseRows):
+        D, weights = _discordant_sparse(paired)
+        if D.shape[0] == 0:
+            return agg
+        return B * _merge_sparse_rows(D, weights)[0].shape[0] * _COST_MC_CELL + agg
+    D, cols, weights = _discordant(paired)
     if D.shape[0] == 0 or D.shape[1] == 0:
         return agg
     if weights is not None:
@@ -524,9 +696,20 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_sec
     """
     _check_paired(paired)
     _check_positive_int(max_patterns, "max_patterns")
-    D, cols, weights = _discordant(paired)
-    sums_a, sums_b = paired.totals()
     s = paired.n_statistics
+    if isinstance(paired.stats_a, SparseRows):
+        # the distinct difference rows decide the pattern count: densify only
+        # when few enough of them remain to enumerate (2**G <= limit)
+        D, weights = _discordant_sparse(paired)
+        if D.shape[0]:
+            merged = _merge_sparse_rows(D, weights)[0]
+            if 1 << min(merged.shape[0], 64) > min(int(max_patterns), _MAX_EXACT_CELLS // max(s, 1)):
+                return None
+        cols = np.unique(D.indices)
+        D = np.ascontiguousarray(D.toarray()[:, cols])
+    else:
+        D, cols, weights = _discordant(paired)
+    sums_a, sums_b = paired.totals()
     if D.shape[0] == 0 or D.shape[1] == 0:
         return sums_a[None, :].copy(), sums_b[None, :].copy(), np.ones(1)
     groups, inverse = np.unique(D, axis=0, return_inverse=True)
@@ -645,12 +828,35 @@ def jackknife_values(paired, *, chunk_rows=65536):
     R = paired.stats_a.shape[0]
     theta_a = np.empty(R)
     theta_b = np.empty(R)
+    if isinstance(paired.stats_a, SparseRows):
+        return _jackknife_sparse(paired, sums_a, sums_b, theta_a, theta_b)
     for lo in range(0, R, chunk_rows):
         hi = min(R, lo + chunk_rows)
         theta_a[lo:hi] = paired.values(sums_a - paired.stats_a[lo:hi])
         theta_b[lo:hi] = paired.values(sums_b - paired.stats_b[lo:hi])
     weights = np.ones(R) if paired.counts is None else paired.counts.copy()
     return theta_a, theta_b, weights
+
+
+def _jackknife_sparse(paired, sums_a, sums_b, theta_a, theta_b):
+    """:func:`jackknife_values` of sparse cell rows, in chunks of ``_JACKKNIFE_ENTRIES``.
+
+    Each chunk is the totals repeated, minus the chunk's nonzero entries:
+    the same numbers as ``total - dense row`` (subtracting 0 changes
+    nothing), without densifying the rows.
+    """
+    R, s = paired.stats_a.shape
+    step = max(1, _JACKKNIFE_ENTRIES // max(s, 1))
+    for total, rows, theta in ((sums_a, paired.stats_a, theta_a),
+                               (sums_b, paired.stats_b, theta_b)):
+        for lo in range(0, R, step):
+            hi = min(R, lo + step)
+            start, stop = rows.indptr[lo], rows.indptr[hi]
+            chunk = np.tile(total, (hi - lo, 1))
+            rid = np.repeat(np.arange(hi - lo), np.diff(rows.indptr[lo : hi + 1]))
+            chunk[rid, rows.indices[start:stop]] -= rows.data[start:stop]
+            theta[lo:hi] = paired.values(chunk)
+    return theta_a, theta_b, paired.counts.copy()
 
 
 # --------------------------------------------------------------------------

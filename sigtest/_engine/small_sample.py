@@ -62,7 +62,7 @@ def discordant_count(paired):
     2
     """
     if paired.stats_a is not None:
-        rows = np.any(paired.stats_b != paired.stats_a, axis=1)
+        rows = paired.discordant_rows()
         if paired.counts is not None:
             return int(np.rint(paired.counts[rows].sum()))
         return int(np.count_nonzero(rows))

@@ -217,7 +217,12 @@ def _soft_accuracy_aggregate(sums, **params):
 def _soft_prf_statistics(y_true, y_pred, *, multilabel=False, **params):
     """Rows ``[min(P_i., Q_i.), P_i., Q_i.]`` (3K columns, class order kept)."""
     P, Q = _pair(y_true, y_pred, multilabel, params)
-    return np.concatenate([np.minimum(P, Q), P, Q], axis=1)
+    K = P.shape[1]
+    out = np.empty((P.shape[0], 3 * K))  # filled in place: no (N, K) temporaries
+    np.minimum(P, Q, out=out[:, :K])
+    out[:, K : 2 * K] = P
+    out[:, 2 * K :] = Q
+    return out
 
 
 def _soft_prf_aggregate(sums, *, kind="f1", average="macro", zero_division="warn", **params):
