@@ -44,8 +44,10 @@ def _ref(y, a, b, alternative="two-sided"):
 
 def test_example_is_short_and_public():
     text = EXAMPLE.read_text()
-    assert len(text.splitlines()) <= 30
     tree = ast.parse(text)
+    # the code (the gallery's title docstring aside) fits on one screen
+    body_start = tree.body[1].lineno if ast.get_docstring(tree) else 1
+    assert len(text.splitlines()) - body_start + 1 <= 30
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module.startswith("sigtest"):
             assert node.module == "sigtest"
