@@ -195,6 +195,11 @@ class PairedData:
         """
         return x if self.metric.greater_is_better else -x
 
+    def _require_statistics(self):
+        """ValueError unless the metric has sufficient statistics (fast path)."""
+        if not self.has_statistics:
+            raise ValueError("This metric has no sufficient statistics (slow path).")
+
     def totals(self):
         """Observed column sums of the statistics of A and B.
 
@@ -209,8 +214,7 @@ class PairedData:
         ValueError
             For a metric without sufficient statistics (slow path).
         """
-        if not self.has_statistics:
-            raise ValueError("This metric has no sufficient statistics (slow path).")
+        self._require_statistics()
         if self.counts is None:
             return self.stats_a.sum(axis=0), self.stats_b.sum(axis=0)
         return self.counts @ self.stats_a, self.counts @ self.stats_b
@@ -262,8 +266,7 @@ class PairedData:
         ValueError
             For a metric without sufficient statistics (slow path).
         """
-        if not self.has_statistics:
-            raise ValueError("This metric has no sufficient statistics (slow path).")
+        self._require_statistics()
         if isinstance(self.stats_a, SparseRows):
             return sparse_difference(self.stats_a, self.stats_b)[1]
         return np.any(self.stats_b != self.stats_a, axis=1)
