@@ -26,10 +26,14 @@ __all__ = ["PairedData", "PairedStatistics", "SparseRows", "prepare_paired",
 _COMPRESS_OPTIONS = ("auto", True, False)
 
 
-def _resample_params(params):
-    """``params`` with ``zero_division="warn"`` (or unset) replaced by 0.0."""
+def _resample_params(params, *, fill_unset=True):
+    """``params`` with ``zero_division="warn"`` (or unset) replaced by 0.0.
+
+    ``fill_unset=False`` leaves an unset ``zero_division`` unset (for a
+    function that may not take the keyword).
+    """
     out = dict(params)
-    zd = out.get("zero_division", "warn")
+    zd = out.get("zero_division", "warn" if fill_unset else None)
     if isinstance(zd, str) and zd == "warn":
         out["zero_division"] = 0.0
     return out
