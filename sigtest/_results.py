@@ -212,7 +212,8 @@ class SignificanceResult:
         Number of test items N.
     params : dict
         Parameters of the test (``get_params()``), the integer ``seed`` drawn
-        from ``random_state``, and the metric parameters.
+        from ``random_state`` (``None`` for a test without ``random_state``,
+        which is not seeded), and the metric parameters.
     null_distribution : ndarray or None
         The resampled raw differences ``score_b* - score_a*``: the bootstrap
         distribution for bootstrap tests, the null distribution for the
