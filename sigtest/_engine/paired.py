@@ -26,7 +26,7 @@ __all__ = ["PairedData", "PairedStatistics", "SparseRows", "prepare_paired",
 _COMPRESS_OPTIONS = ("auto", True, False)
 
 
-def _resample_params(params, *, fill_unset=True):
+def resample_params_of(params, *, fill_unset=True):
     """``params`` with ``zero_division="warn"`` (or unset) replaced by 0.0.
 
     ``fill_unset=False`` leaves an unset ``zero_division`` unset (for a
@@ -101,6 +101,11 @@ class PairedData:
         Stratum code (``0 .. H - 1``) of every row.
     item_groups, item_strata : ndarray of shape (N,) or None
         Cluster and stratum code of every item (used by the slow path).
+    row_sizes : ndarray of shape (R,) or None
+        Clustered data: the item count (total ``sample_weight``) of the
+        cluster(s) of every row, carried from the input path (merged rows
+        join clusters of equal size). ``None`` when not clustered or not
+        known (then a test infers it, e.g. McNemar from the count statistic).
 
     Notes
     -----
@@ -127,10 +132,11 @@ class PairedData:
     row_strata: np.ndarray | None = field(default=None, repr=False)
     item_groups: np.ndarray | None = field(default=None, repr=False)
     item_strata: np.ndarray | None = field(default=None, repr=False)
+    row_sizes: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self):
         if self.resample_params is None:
-            object.__setattr__(self, "resample_params", _resample_params(self.params))
+            object.__setattr__(self, "resample_params", resample_params_of(self.params))
         if self.metric_params is None:
             object.__setattr__(self, "metric_params", {})
 
@@ -1043,11 +1049,17 @@ def prepare_paired(
 
     score_a = float(metric.aggregate(sums_a, **params))
     score_b = float(metric.aggregate(sums_b, **params))
-    stats_a, stats_b, counts, row_strata = design_rows(stats_a, stats_b, counts, row_of_item,
-                                                       design)
+    if design.item_groups is None:
+        stats_a, stats_b, counts, row_strata = design_rows(stats_a, stats_b, counts,
+                                                           row_of_item, design)
+        row_sizes = None
+    else:  # the item count of every cluster row travels with the rows (McNemar)
+        sizes = np.bincount(design.item_groups, weights=w, minlength=design.n_groups)
+        stats_a, stats_b, counts, row_strata, row_sizes = design_rows(
+            stats_a, stats_b, counts, row_of_item, design, sizes=sizes)
     return PairedData(metric, params, n, stats_a, stats_b, counts, score_a, score_b,
                       sample_weight=w, metric_params=metric_params, row_strata=row_strata,
-                      **_design_fields(design))
+                      row_sizes=row_sizes, **_design_fields(design))
 
 
 def _design_fields(design):
