@@ -54,6 +54,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from ._results import FieldsDictMixin
 from .exceptions import DegenerateDistributionWarning
 from .utils import warn_external
 from .utils._param_validation import lazy, validate_params
@@ -65,7 +66,7 @@ _RANDOM_STATE = [None, Integral, np.random.SeedSequence, np.random.Generator,
 
 
 @dataclass(frozen=True)
-class ASOResult:
+class ASOResult(FieldsDictMixin):
     """Result of :func:`almost_stochastic_order` (A against B).
 
     Parameters
@@ -110,19 +111,6 @@ class ASOResult:
                 f"{self.violation_ratio:.4f}, bootstrap sd {self.sigma:.4f}, "
                 f"{self.confidence_level:.4g} level, {self.n_resamples} resamples, "
                 f"n_a = {self.n_a}, n_b = {self.n_b}): {verdict}")
-
-    def to_dict(self):
-        """The fields of the result as a ``dict``.
-
-        Returns
-        -------
-        result : dict
-            ``epsilon_min``, ``violation_ratio``, ``sigma``,
-            ``confidence_level``, ``n_resamples``, ``n_a``, ``n_b``.
-        """
-        return {"epsilon_min": self.epsilon_min, "violation_ratio": self.violation_ratio,
-                "sigma": self.sigma, "confidence_level": self.confidence_level,
-                "n_resamples": self.n_resamples, "n_a": self.n_a, "n_b": self.n_b}
 
 
 def _check_scores(scores, name):

@@ -11,6 +11,7 @@ from numbers import Real
 
 import numpy as np
 
+from ._plot_common import _pyplot
 from ._rank_tests import nemenyi_critical_difference
 from .utils._param_validation import lazy, validate_params
 
@@ -37,16 +38,6 @@ def nonsignificant_groups(ranks, cd):
             groups.append((i, j))
             last = j
     return order, groups
-
-
-def _pyplot():
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "sigtest's plots need matplotlib; install it with `pip install matplotlib`."
-        ) from exc
-    return plt
 
 
 def _text_width(fig, text, fontsize):

@@ -875,6 +875,35 @@ def power(y_true, pred_a, *, effect, metric="accuracy", test=None, n_items=None,
                    interval_level)
 
 
+# the parameters minimum_detectable_effect and sample_size share, documented once
+_SEARCH_PARAMETERS = """\
+    alpha : float, default=0.05
+        Level of the test.
+    n_simulations : int, default=1000
+        Simulations per evaluated point of the search.
+    random_state : None, int, SeedSequence or Generator, default=None
+        Seed, shared by every evaluation (common random numbers).
+    discordance : float in (0, 1], default=None
+        As in :func:`power`.
+    step : float in (0, 1], default=None
+        As in :func:`power` (soft outputs only).
+    labels : array-like, default=None
+        As in :func:`power`.
+    n_jobs : int, default=None
+        As in :func:`power`.
+    verbose : bool, default=False
+        Progress bars (tqdm), one per evaluation.
+    interval_level : float, default=0.95
+        Level of the Monte Carlo interval of the power.
+"""
+
+
+def _search_doc(func):
+    """Put the shared parameter descriptions into ``func``'s docstring."""
+    func.__doc__ = func.__doc__.replace("    {search_parameters}\n", _SEARCH_PARAMETERS)
+    return func
+
+
 def _check_target(power_):
     if (isinstance(power_, bool) or not isinstance(power_, Real)
             or not math.isfinite(power_) or not 0 < power_ < 1):
@@ -886,6 +915,7 @@ def _check_target(power_):
 @validate_params({**_COMMON, "power": [Real], "tol": [None, lazy.Interval(Real, 0, None,
                                                                           closed="neither")]},
                  prefer_skip_nested_validation=True)
+@_search_doc
 def minimum_detectable_effect(y_true, pred_a, *, power=0.8, metric="accuracy", test=None,
                               n_items=None, alpha=0.05, n_simulations=1000, random_state=None,
                               discordance=None, step=None, labels=None, n_jobs=None,
@@ -917,24 +947,7 @@ def minimum_detectable_effect(y_true, pred_a, *, power=0.8, metric="accuracy", t
         As in :func:`power` (``None``: ``PairedPermutation(n_resamples=1000)``).
     n_items : int, default=None
         Size of the simulated test sets (``None``: the pilot's size).
-    alpha : float, default=0.05
-        Level of the test.
-    n_simulations : int, default=1000
-        Simulations per evaluated point of the search.
-    random_state : None, int, SeedSequence or Generator, default=None
-        Seed, shared by every evaluation (common random numbers).
-    discordance : float in (0, 1], default=None
-        As in :func:`power`.
-    step : float in (0, 1], default=None
-        As in :func:`power` (soft outputs only).
-    labels : array-like, default=None
-        As in :func:`power`.
-    n_jobs : int, default=None
-        As in :func:`power`.
-    verbose : bool, default=False
-        Progress bars (tqdm), one per evaluation.
-    interval_level : float, default=0.95
-        Level of the Monte Carlo interval of the power.
+    {search_parameters}
     tol : float, default=None
         Stop when the bracket of the effect is narrower than ``tol``;
         ``None``: :math:`\delta_{max} / 256` (8 bisection steps; finer
@@ -1026,6 +1039,7 @@ def minimum_detectable_effect(y_true, pred_a, *, power=0.8, metric="accuracy", t
 @validate_params({**_COMMON, "effect": [Real], "power": [Real],
                   "max_n_items": [None, lazy.Interval(Integral, 2, None, closed="left")]},
                  prefer_skip_nested_validation=True)
+@_search_doc
 def sample_size(y_true, pred_a, *, effect, power=0.8, metric="accuracy", test=None,
                 alpha=0.05, n_simulations=1000, random_state=None, discordance=None,
                 step=None, labels=None, n_jobs=None, verbose=False, interval_level=0.95,
@@ -1055,24 +1069,7 @@ def sample_size(y_true, pred_a, *, effect, power=0.8, metric="accuracy", test=No
         As in :func:`power`.
     test : None, str or SignificanceTest, default=None
         As in :func:`power` (``None``: ``PairedPermutation(n_resamples=1000)``).
-    alpha : float, default=0.05
-        Level of the test.
-    n_simulations : int, default=1000
-        Simulations per evaluated point of the search.
-    random_state : None, int, SeedSequence or Generator, default=None
-        Seed, shared by every evaluation (common random numbers).
-    discordance : float in (0, 1], default=None
-        As in :func:`power`.
-    step : float in (0, 1], default=None
-        As in :func:`power` (soft outputs only).
-    labels : array-like, default=None
-        As in :func:`power`.
-    n_jobs : int, default=None
-        As in :func:`power`.
-    verbose : bool, default=False
-        Progress bars (tqdm), one per evaluation.
-    interval_level : float, default=0.95
-        Level of the Monte Carlo interval of the power.
+    {search_parameters}
     max_n_items : int, default=None
         Largest size tried; ``None``: 100 times the pilot's size.
     **metric_params

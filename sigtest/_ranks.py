@@ -23,6 +23,7 @@ import pandas as pd
 from ._compare_plan import plan_scores
 from ._compare_shared import resampled_scores, shared_seed, system_data
 from ._engine.design import check_design
+from ._engine.paired import resample_params_of
 from ._engine.ranking import (
     best_probability,
     model_confidence_set,
@@ -92,9 +93,7 @@ def _slow_scores(data, draws, unit_items):
         for j, paired in enumerate(data):
             y, a, _, w = paired.data
             kw = {} if w is None else {"sample_weight": w[idx]}
-            params = dict(paired.params)
-            if params.get("zero_division", "warn") == "warn" and "zero_division" in params:
-                params["zero_division"] = 0.0
+            params = resample_params_of(paired.params, fill_unset=False)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 out[b, j] = paired.metric.score_func(y[idx], a[idx], **kw, **params)

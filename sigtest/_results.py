@@ -14,7 +14,7 @@ of a test returns.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
 import numpy as np
@@ -72,6 +72,28 @@ def _design_lines(n_groups, n_strata):
     if n_strata is not None:
         lines.append(f"  stratified: {n_strata} strata")
     return lines
+
+
+class FieldsDictMixin:
+    """``to_dict()`` of a flat result dataclass: every field, in field order.
+
+    For the results whose fields are all plain values (``CVTestResult``,
+    ``BayesianCVResult``, ``ASOResult``); results with an interval tuple or
+    a stored distribution (``SignificanceResult``, ``ScoreResult``,
+    ``PowerResult``) flatten those and keep their own ``to_dict``.
+    """
+
+    __slots__ = ()
+
+    def to_dict(self):
+        """The fields as a plain dict.
+
+        Returns
+        -------
+        record : dict
+            ``{field name: value}`` in field order.
+        """
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True)
@@ -190,7 +212,8 @@ class SignificanceResult:
         Number of test items N.
     params : dict
         Parameters of the test (``get_params()``), the integer ``seed`` drawn
-        from ``random_state``, and the metric parameters.
+        from ``random_state`` (``None`` for a test without ``random_state``,
+        which is not seeded), and the metric parameters.
     null_distribution : ndarray or None
         The resampled raw differences ``score_b* - score_a*``: the bootstrap
         distribution for bootstrap tests, the null distribution for the

@@ -25,9 +25,10 @@ NumPy and SciPy are imported when a function runs, not with the module.
 """
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from numbers import Real
 
+from ._results import FieldsDictMixin
 from .exceptions import DegenerateDistributionWarning
 from .utils import warn_external
 
@@ -50,7 +51,7 @@ def _fmt(x):
 
 
 @dataclass(frozen=True)
-class CVTestResult:
+class CVTestResult(FieldsDictMixin):
     """Result of a frequentist test on per-fold cross-validation scores.
 
     Returned by :func:`corrected_resampled_ttest`, :func:`paired_ttest_5x2cv`
@@ -94,19 +95,9 @@ class CVTestResult:
                 f"({self.alternative}; {self.n_folds} folds; mean difference "
                 f"{self.mean_difference:+.4g}, positive = B better)")
 
-    def to_dict(self):
-        """The fields as a plain dict.
-
-        Returns
-        -------
-        record : dict
-            ``{field name: value}`` in field order.
-        """
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
 
 @dataclass(frozen=True)
-class BayesianCVResult:
+class BayesianCVResult(FieldsDictMixin):
     r"""Posterior of the mean fold difference, with a region of practical equivalence.
 
     Returned by :func:`bayesian_correlated_ttest`; not meant to be built by
@@ -149,16 +140,6 @@ class BayesianCVResult:
                 f"{_fmt(self.prob_equivalent)}, P(B better) = {_fmt(self.prob_better)}; "
                 f"posterior t({self.df}) at {self.mean:+.4g}, scale {_fmt(self.scale)}, "
                 f"{self.n_folds} folds")
-
-    def to_dict(self):
-        """The fields as a plain dict.
-
-        Returns
-        -------
-        record : dict
-            ``{field name: value}`` in field order.
-        """
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 # ---------------------------------------------------------------- validation

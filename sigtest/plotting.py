@@ -27,22 +27,12 @@ from numbers import Integral
 
 import numpy as np
 
+from ._plot_common import _pyplot
 from .utils._param_validation import lazy, validate_params
 
 __all__ = ["plot_comparison", "plot_posterior", "plot_resampling_distribution"]
 __all__ += ["plot_critical_difference"]  # issue 11: the CD diagram lives in _plot_cd
 from ._plot_cd import plot_critical_difference  # noqa: E402
-
-
-def _pyplot():
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "sigtest's plots need matplotlib; install it with `pip install matplotlib` "
-            "(or sigtest's `plot` extra from the clone: `pip install '/path/to/sigtest[plot]'`)."
-        ) from exc
-    return plt
 
 
 def _axes(ax, figsize=None):
@@ -65,9 +55,8 @@ def _check_comparison(result, func):
         )
 
 
-def _metric_rows(result, metric, test=None, run=None):
-    """The rows of one metric (and test, run) of a comparison's frame."""
-    frame = result.to_frame()
+def _select_metric(frame, metric):
+    """The metric (checked, or the only one) and its rows of a comparison's frame."""
     metrics = list(dict.fromkeys(frame["metric"]))
     if metric is None:
         if len(metrics) != 1:
@@ -78,7 +67,12 @@ def _metric_rows(result, metric, test=None, run=None):
         metric = metrics[0]
     elif metric not in metrics:
         raise ValueError(f"The 'metric' parameter must be one of {metrics}. Got {metric!r}.")
-    rows = frame[frame["metric"] == metric]
+    return metric, frame[frame["metric"] == metric]
+
+
+def _metric_rows(result, metric, test=None, run=None):
+    """The rows of one metric (and test, run) of a comparison's frame."""
+    metric, rows = _select_metric(result.to_frame(), metric)
     tests = list(dict.fromkeys(rows["test"]))
     if test is None:
         test = tests[0]
@@ -224,18 +218,8 @@ def plot_comparison(result, metric=None, *, ax=None):
     3
     """
     _check_comparison(result, "plot_comparison")
-    frame = result.to_frame()
-    metrics = list(dict.fromkeys(frame["metric"]))
-    if metric is None:
-        if len(metrics) != 1:
-            raise ValueError(
-                f"The 'metric' parameter is required when the result holds several metrics "
-                f"({metrics})."
-            )
-        metric = metrics[0]
-    elif metric not in metrics:
-        raise ValueError(f"The 'metric' parameter must be one of {metrics}. Got {metric!r}.")
-    rows = frame[frame["metric"] == metric].reset_index(drop=True)
+    metric, rows = _select_metric(result.to_frame(), metric)
+    rows = rows.reset_index(drop=True)
     # long pairs on two lines; the new figure is as wide as its longest label needs
     labels = [f"{r.system_b} vs {r.system_a}" for r in rows.itertuples()]
     labels = [label if len(label) <= 30 else f"{r.system_b}\nvs {r.system_a}"

@@ -46,6 +46,7 @@ LAYERS = [
 # issue 11 (datasets): compare_datasets and its rank statistics; the CD diagram
 LAYERS[4][1].extend(["sigtest._datasets", "sigtest._rank_tests"])
 LAYERS[5][1].append("sigtest._plot_cd")
+LAYERS[5][1].append("sigtest._plot_common")
 
 #: Cycles tolerated, each with its reason (none today: keep it that way).
 KNOWN_CYCLES = []

@@ -16,6 +16,8 @@ from sigtest._engine.rng import resample_keys
 from sigtest.metrics import Metric
 from sigtest.tests_ import BergKirkpatrickBootstrap, PairedPermutation
 
+from _runs_data import null_runs
+
 
 def _seed_runs(rng, y, k, acc, n_runs, sd):
     """Runs whose accuracy carries a seed effect: p_r = acc + sd * z_r, items drawn anew."""
@@ -24,21 +26,6 @@ def _seed_runs(rng, y, k, acc, n_runs, sd):
         p = acc + sd * rng.standard_normal()
         wrong = (y + rng.integers(1, k, y.shape[0])) % k
         runs.append(np.where(rng.random(y.shape[0]) < p, y, wrong))
-    return runs
-
-
-def _null_runs(rng, y, k, acc, n_runs, redraw):
-    """The issue-5 null (tests/test_runs.py): a base prediction, ``redraw`` re-drawn per run."""
-    def draw(m):
-        return np.where(rng.random(m.shape[0]) < acc, m, rng.integers(0, k, m.shape[0]))
-
-    base = draw(y)
-    runs = []
-    for _ in range(n_runs):
-        run = base.copy()
-        idx = rng.random(y.shape[0]) < redraw
-        run[idx] = draw(y[idx])
-        runs.append(run)
     return runs
 
 
@@ -211,8 +198,8 @@ def test_nested_level_under_the_issue5_null():
     variance is small next to the item variance).
     """
     reps = 250
-    rates = _rates(lambda rng, y: (_null_runs(rng, y, 3, 0.7, 5, 0.1),
-                                   _null_runs(rng, y, 3, 0.7, 5, 0.1)),
+    rates = _rates(lambda rng, y: (null_runs(rng, y, 3, 0.7, 5, 0.1),
+                                   null_runs(rng, y, 3, 0.7, 5, 0.1)),
                    reps, 300, 199, 11)
     print("issue-5 null", rates)
     assert rates["nested"] * reps <= binom.ppf(0.999, reps, 0.05)

@@ -15,8 +15,7 @@
 
 Left out on purpose (each with a comment where it is): the combinations a
 test documents as refused (checked to be ``ValueError`` by
-``test_documented_refusals_are_value_errors``); ``params["seed"]`` of the
-tests without ``random_state``, drawn afresh on every call although unused;
+``test_documented_refusals_are_value_errors``);
 per-item tests in ``compare`` with a micro-averaged metric when a system
 predicts a label absent from ``y_true`` (compare's class set is the gold
 labels, so the metric is no per-item mean there and the test refuses it,
@@ -214,17 +213,13 @@ def _run(fn):
 
 
 def _assert_same(r1, r2):
-    """Two results field by field, nan equal to nan (determinism).
+    """Two results field by field, nan equal to nan (determinism), ``params`` included.
 
-    Not ``params["seed"]`` of a test without ``random_state`` (McNemar, sign,
-    Wilcoxon, t): the base class draws a fresh seed for it on every call and
-    records it, although such a test never uses it.
+    A test without ``random_state`` (McNemar, sign, Wilcoxon, t) records
+    ``params["seed"] = None``, so its params are equal too.
     """
     for f in dataclasses.fields(r1):
-        x, y = getattr(r1, f.name), getattr(r2, f.name)
-        if f.name == "params" and "random_state" not in x:
-            x, y = dict(x, seed=None), dict(y, seed=None)
-        np.testing.assert_equal(x, y, err_msg=f.name)
+        np.testing.assert_equal(getattr(r1, f.name), getattr(r2, f.name), err_msg=f.name)
 
 
 def _finite_or_nan(x):

@@ -15,6 +15,8 @@ from sigtest.metrics import get_metric
 from sigtest._engine.paired import prepare_paired_runs
 from sigtest.utils.validation import spawn_seeds
 
+from _runs_data import null_runs
+
 B = 199
 
 
@@ -237,21 +239,6 @@ def test_average_needs_statistics_and_plain_tests():
         compare(y, systems, metrics="accuracy", test=Custom(n_resamples=B))
 
 
-def _null_runs(rng, y, k, acc, n_runs, redraw):
-    """Runs of one system: a base prediction and ``redraw`` of it drawn anew per run."""
-    def draw(m):
-        return np.where(rng.random(m.shape[0]) < acc, m, rng.integers(0, k, m.shape[0]))
-
-    base = draw(y)
-    runs = []
-    for _ in range(n_runs):
-        run = base.copy()
-        idx = rng.random(y.shape[0]) < redraw
-        run[idx] = draw(y[idx])
-        runs.append(run)
-    return runs
-
-
 @pytest.mark.slow
 def test_average_holds_its_level_under_a_true_null_where_pool_does_not():
     """Type-I error of runs="average" (issue 8, item 2), with runs="pool" as contrast.
@@ -271,8 +258,8 @@ def test_average_holds_its_level_under_a_true_null_where_pool_does_not():
     for r, ss in enumerate(root.spawn(reps_avg)):
         rng = np.random.default_rng(ss)
         y = rng.integers(0, 3, 300)
-        systems = {"A": _null_runs(rng, y, 3, 0.7, 5, 0.1),
-                   "B": _null_runs(rng, y, 3, 0.7, 5, 0.1)}
+        systems = {"A": null_runs(rng, y, 3, 0.7, 5, 0.1),
+                   "B": null_runs(rng, y, 3, 0.7, 5, 0.1)}
         modes = ("average", "pool") if r < reps_pool else ("average",)
         for mode in modes:
             with warnings.catch_warnings():

@@ -207,17 +207,23 @@ def _pairs(key, n_keys, row_of_item, n_rows):
     return pair_key, pair_row, counts.astype(np.float64)
 
 
-def _merge(stats_a, stats_b, row_strata):
-    """Merge identical cluster rows when it pays; returns rows, counts (or None), strata."""
+def _merge(stats_a, stats_b, row_strata, sizes=None):
+    """Merge identical cluster rows when it pays; returns rows, counts (or None), strata.
+
+    With ``sizes`` (the item weight of every cluster), also the size of every
+    returned row: ``None`` if a merged row joins clusters of unequal sizes
+    (possible only for a metric whose statistics do not count the items).
+    """
     G, s = stats_a.shape
     joint = np.hstack([stats_a, stats_b] if row_strata is None
                       else [stats_a, stats_b, row_strata[:, None].astype(np.float64)])
+    unmerged = (stats_a, stats_b, None, row_strata) + (() if sizes is None else (sizes,))
     if G < 2 * _MERGE_FACTOR:
-        return stats_a, stats_b, None, row_strata
+        return unmerged
     _, first, inverse = np.unique(joint, axis=0, return_index=True, return_inverse=True)
     n_unique = first.shape[0]
     if n_unique * _MERGE_FACTOR > G:
-        return stats_a, stats_b, None, row_strata
+        return unmerged
     # rows in the order of their first occurrence (deterministic, input order)
     order = np.argsort(first)
     rank = np.empty_like(order)
@@ -225,11 +231,16 @@ def _merge(stats_a, stats_b, row_strata):
     counts = np.bincount(rank[inverse.ravel()], minlength=n_unique).astype(np.float64)
     keep = np.sort(first)
     strata = None if row_strata is None else row_strata[keep]
-    return (np.ascontiguousarray(stats_a[keep]), np.ascontiguousarray(stats_b[keep]),
-            counts, strata)
+    merged = (np.ascontiguousarray(stats_a[keep]), np.ascontiguousarray(stats_b[keep]),
+              counts, strata)
+    if sizes is None:
+        return merged
+    row_sizes = sizes[keep]
+    same = np.array_equal(row_sizes[rank[inverse.ravel()]], sizes)
+    return merged + (row_sizes if same else None,)
 
 
-def design_rows(stats_a, stats_b, counts, row_of_item, design):
+def design_rows(stats_a, stats_b, counts, row_of_item, design, sizes=None):
     """Rows of the resampling units: cluster sums, or cells split by stratum.
 
     Parameters
@@ -242,6 +253,9 @@ def design_rows(stats_a, stats_b, counts, row_of_item, design):
     row_of_item : ndarray of shape (N,) or None
         The row of each item (cell index), ``None`` when rows are items.
     design : Design
+    sizes : ndarray of shape (G,), optional
+        Clustered designs only: the item weight of every cluster. When
+        given, a fifth value is returned.
 
     Returns
     -------
@@ -250,6 +264,9 @@ def design_rows(stats_a, stats_b, counts, row_of_item, design):
         Multiplicity of each row (identical clusters or stratum cells merged).
     row_strata : ndarray of shape (R',) or None
         Stratum code of each row.
+    row_sizes : ndarray of shape (R',) or None
+        Only with ``sizes``: the item weight of each cluster row (``None``
+        if merged clusters differ in size).
 
     Notes
     -----
@@ -275,7 +292,7 @@ def design_rows(stats_a, stats_b, counts, row_of_item, design):
                 col = stats[rows, j] if weights is None else weights * stats[rows, j]
                 sums[:, j] = np.bincount(key, weights=col, minlength=G)
             out.append(sums)
-        return _merge(out[0], out[1], design.group_strata)
+        return _merge(out[0], out[1], design.group_strata, sizes)
     strata = design.item_strata
     if row_of_item is None:
         return stats_a, stats_b, counts, strata

@@ -26,10 +26,14 @@ __all__ = ["PairedData", "PairedStatistics", "SparseRows", "prepare_paired",
 _COMPRESS_OPTIONS = ("auto", True, False)
 
 
-def _resample_params(params):
-    """``params`` with ``zero_division="warn"`` (or unset) replaced by 0.0."""
+def resample_params_of(params, *, fill_unset=True):
+    """``params`` with ``zero_division="warn"`` (or unset) replaced by 0.0.
+
+    ``fill_unset=False`` leaves an unset ``zero_division`` unset (for a
+    function that may not take the keyword).
+    """
     out = dict(params)
-    zd = out.get("zero_division", "warn")
+    zd = out.get("zero_division", "warn" if fill_unset else None)
     if isinstance(zd, str) and zd == "warn":
         out["zero_division"] = 0.0
     return out
@@ -97,6 +101,11 @@ class PairedData:
         Stratum code (``0 .. H - 1``) of every row.
     item_groups, item_strata : ndarray of shape (N,) or None
         Cluster and stratum code of every item (used by the slow path).
+    row_sizes : ndarray of shape (R,) or None
+        Clustered data: the item count (total ``sample_weight``) of the
+        cluster(s) of every row, carried from the input path (merged rows
+        join clusters of equal size). ``None`` when not clustered or not
+        known (then a test infers it, e.g. McNemar from the count statistic).
 
     Notes
     -----
@@ -123,10 +132,11 @@ class PairedData:
     row_strata: np.ndarray | None = field(default=None, repr=False)
     item_groups: np.ndarray | None = field(default=None, repr=False)
     item_strata: np.ndarray | None = field(default=None, repr=False)
+    row_sizes: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self):
         if self.resample_params is None:
-            object.__setattr__(self, "resample_params", _resample_params(self.params))
+            object.__setattr__(self, "resample_params", resample_params_of(self.params))
         if self.metric_params is None:
             object.__setattr__(self, "metric_params", {})
 
@@ -195,6 +205,11 @@ class PairedData:
         """
         return x if self.metric.greater_is_better else -x
 
+    def _require_statistics(self):
+        """ValueError unless the metric has sufficient statistics (fast path)."""
+        if not self.has_statistics:
+            raise ValueError("This metric has no sufficient statistics (slow path).")
+
     def totals(self):
         """Observed column sums of the statistics of A and B.
 
@@ -209,8 +224,7 @@ class PairedData:
         ValueError
             For a metric without sufficient statistics (slow path).
         """
-        if not self.has_statistics:
-            raise ValueError("This metric has no sufficient statistics (slow path).")
+        self._require_statistics()
         if self.counts is None:
             return self.stats_a.sum(axis=0), self.stats_b.sum(axis=0)
         return self.counts @ self.stats_a, self.counts @ self.stats_b
@@ -262,8 +276,7 @@ class PairedData:
         ValueError
             For a metric without sufficient statistics (slow path).
         """
-        if not self.has_statistics:
-            raise ValueError("This metric has no sufficient statistics (slow path).")
+        self._require_statistics()
         if isinstance(self.stats_a, SparseRows):
             return sparse_difference(self.stats_a, self.stats_b)[1]
         return np.any(self.stats_b != self.stats_a, axis=1)
@@ -1036,11 +1049,17 @@ def prepare_paired(
 
     score_a = float(metric.aggregate(sums_a, **params))
     score_b = float(metric.aggregate(sums_b, **params))
-    stats_a, stats_b, counts, row_strata = design_rows(stats_a, stats_b, counts, row_of_item,
-                                                       design)
+    if design.item_groups is None:
+        stats_a, stats_b, counts, row_strata = design_rows(stats_a, stats_b, counts,
+                                                           row_of_item, design)
+        row_sizes = None
+    else:  # the item count of every cluster row travels with the rows (McNemar)
+        sizes = np.bincount(design.item_groups, weights=w, minlength=design.n_groups)
+        stats_a, stats_b, counts, row_strata, row_sizes = design_rows(
+            stats_a, stats_b, counts, row_of_item, design, sizes=sizes)
     return PairedData(metric, params, n, stats_a, stats_b, counts, score_a, score_b,
                       sample_weight=w, metric_params=metric_params, row_strata=row_strata,
-                      **_design_fields(design))
+                      row_sizes=row_sizes, **_design_fields(design))
 
 
 def _design_fields(design):

@@ -282,7 +282,10 @@ class SignificanceTest(ParamsMixin, ABC):
             ``item_differences()`` for per-item decomposable metrics.
         random_state : int
             Integer seed drawn by the base class from the test's
-            ``random_state`` (the same seed gives the same result).
+            ``random_state`` (the same seed gives the same result; recorded
+            as ``params["seed"]``). A test without a ``random_state``
+            parameter gets a fresh seed, recorded as ``None``: such a test
+            (the classical ones) draws no random numbers.
 
         Returns
         -------
@@ -499,7 +502,10 @@ class SignificanceTest(ParamsMixin, ABC):
         details = dict(outcome.details)
         if outcome.statistic is not None:
             details["test_statistic"] = float(outcome.statistic)
-        params = {**self.get_params(deep=False), "seed": seed,
+        own = self.get_params(deep=False)
+        # a test without random_state (sign, Wilcoxon, t, McNemar) is not seeded:
+        # the seed it was handed is not part of its result
+        params = {**own, "seed": seed if "random_state" in own else None,
                   "metric_params": dict(data.metric_params), **details}
         n_resamples = int(outcome.n_resamples)
         if not n_resamples and null is not None:

@@ -373,7 +373,8 @@ class McNemar(SignificanceTest):
     def _row_sizes(data):
         """Total item weight :math:`W_r` of every cluster row (clustered data).
 
-        Unmerged cluster rows are the clusters in code order: their sizes
+        Carried by the input path as ``data.row_sizes``; for paired data
+        built without it (``None``): unmerged cluster rows are the clusters in code order: their sizes
         come from ``item_groups`` (and ``sample_weight``). Merged rows
         (identical clusters collapsed, ``counts`` = multiplicities) hold
         clusters of equal statistics, hence of equal size; the size is read
@@ -384,6 +385,8 @@ class McNemar(SignificanceTest):
         w = data.sample_weight
         if w is not None:
             frequency_weights(w, "McNemar")  # counts items, as without groups
+        if data.row_sizes is not None:  # carried by the input path
+            return np.asarray(data.row_sizes, dtype=np.float64)
         sizes = np.bincount(data.item_groups, weights=w, minlength=int(data.n_groups))
         if data.counts is None:
             return sizes

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._engine.intervals import bootstrap_interval, is_degenerate
 from .._engine.nested import nested_bootstrap_sums
-from .._engine.paired import run_statistics
+from .._engine.paired import resample_params_of, run_statistics
 from .._engine.pvalues import TIE_RTOL, berg_kirkpatrick_pvalue, warn_degenerate
 from .._results import SignificanceResult
 from ..exceptions import SmallSampleWarning
@@ -261,9 +261,7 @@ class HierarchicalBootstrap(ParamsMixin):
         sign = 1.0 if metric_obj.greater_is_better else -1.0
         seed = check_random_state_seed(self.random_state)
         sums_a, sums_b = nested_bootstrap_sums(stats_a, stats_b, self.n_resamples, seed)
-        resample_params = dict(params)
-        if resample_params.get("zero_division", None) == "warn":
-            resample_params["zero_division"] = 0.0
+        resample_params = resample_params_of(params, fill_unset=False)
         with np.errstate(invalid="ignore", divide="ignore"):
             deltas = (np.asarray(metric_obj.aggregate(sums_b, **resample_params), dtype=float)
                       - np.asarray(metric_obj.aggregate(sums_a, **resample_params), dtype=float))

@@ -507,3 +507,36 @@ def test_a_label_set_that_breaks_decomposability_is_refused(test):
     test.test(y, a, b, metric="f1_micro")  # every label in the set: a mean, accepted
     with pytest.raises(ValueError, match="not the mean of per-item values"):
         test.test(y, a, b, metric="f1_micro", labels=[0, 1])
+
+
+@pytest.mark.parametrize("test", [SignTest(), WilcoxonSignedRank(), PairedTTest(),
+                                  McNemar(method="exact"), McNemar(method="chi2")],
+                         ids=["sign", "wilcoxon", "t", "mcnemar-exact", "mcnemar-chi2"])
+def test_a_test_without_random_state_records_no_seed(test):
+    """Issue 15 leftover: the classical tests draw no random numbers, so no seed is recorded.
+
+    Before, the base class recorded a fresh entropy seed that the test never
+    used, so two identical calls had different ``params``.
+    """
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 2, 80)
+    a = np.where(rng.random(80) < 0.7, y, 1 - y)
+    b = np.where(rng.random(80) < 0.8, y, 1 - y)
+    first, second = test.test(y, a, b), test.test(y, a, b)
+    assert "random_state" not in test.get_params()
+    assert first.params["seed"] is None
+    assert first.params == second.params
+    assert first.to_dict() == second.to_dict()
+
+
+def test_a_seeded_test_still_records_its_integer_seed():
+    from sigtest import PairedPermutation
+    from sigtest.utils import check_random_state_seed
+
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 2, 60)
+    a, b = np.where(rng.random((2, 60)) < 0.75, y, 1 - y)
+    res = PairedPermutation(n_resamples=99, exact=False, random_state=5).test(y, a, b)
+    assert res.params["seed"] == check_random_state_seed(5)
+    unseeded = PairedPermutation(n_resamples=99, exact=False).test(y, a, b)
+    assert isinstance(unseeded.params["seed"], int)  # drawn afresh and used: recorded

@@ -543,6 +543,63 @@ def test_clustered_mcnemar_equals_durkalski(sizes, alternative):
     assert same.pvalue == pytest.approx(p, rel=1e-10)
 
 
+def _weighted_durkalski(y, a, b, g, w):
+    """Durkalski's X^2 and p from per-cluster discordant counts, items counted w times."""
+    G = int(g.max()) + 1
+    x = (np.bincount(g, weights=w * ((b == y) & (a != y)), minlength=G)
+         - np.bincount(g, weights=w * ((a == y) & (b != y)), minlength=G))
+    x2 = x.sum() ** 2 / np.sum(x**2)
+    return stats.chi2.sf(x2, 1), x2
+
+
+@pytest.mark.parametrize("sizes", ["varied", "small (merged rows)"])
+def test_paired_data_carries_the_cluster_sizes(sizes):
+    """Issue 15 leftover: the item count of every cluster row comes from the input path."""
+    if sizes == "varied":
+        y, a, b, g = _clustered_labels(G=50, seed=76, K=2)
+    else:
+        y, a, b, g = _clustered_labels(G=400, seed=77, K=2, lo=1, hi=2)
+    w = np.random.default_rng(5).integers(1, 4, y.shape[0]).astype(float)
+    for weights in (None, w):
+        paired = prepare_paired(y, a, b, "accuracy", groups=g, sample_weight=weights)
+        naive = np.bincount(g, weights=weights)  # items (or weight) per cluster
+        if paired.counts is None:  # rows are the clusters in code order
+            np.testing.assert_array_equal(paired.row_sizes, naive)
+        else:  # merged rows: every cluster's size is its row's
+            assert paired.row_sizes.shape == paired.counts.shape
+            np.testing.assert_array_equal(np.sort(np.repeat(paired.row_sizes,
+                                                            paired.counts.astype(int))),
+                                          np.sort(naive))
+            # and a row's size is the count column of its accuracy statistics
+            np.testing.assert_array_equal(paired.row_sizes, paired.stats_a[:, -1])
+        res = McNemar(method="chi2").test(y, a, b, groups=g, sample_weight=weights)
+        p, x2 = _weighted_durkalski(y, a, b, g, np.ones_like(w) if weights is None else w)
+        assert res.pvalue == pytest.approx(p, rel=1e-10)
+        assert res.params["test_statistic"] == pytest.approx(x2, rel=1e-10)
+    # not clustered: no sizes
+    assert prepare_paired(y, a, b, "accuracy").row_sizes is None
+
+
+def test_clustered_mcnemar_needs_no_count_statistic():
+    """A 0/1 metric whose statistics hold no plain item count (here twice the count).
+
+    The sizes of merged cluster rows used to be read from a count column of
+    the statistics, so this metric raised; the carried sizes make it
+    Durkalski's test as for accuracy.
+    """
+    y, a, b, g = _clustered_labels(G=400, seed=78, K=2, lo=1, hi=2)
+    doubled = Metric("acc_doubled_count", lambda y, p, **kw: float(np.mean(np.asarray(y) == p)),
+                     statistics=lambda y, p, **kw: np.c_[np.asarray(y) == p,
+                                                         2.0 * np.ones(len(y))],
+                     aggregate=lambda s, **kw: 2.0 * np.asarray(s)[..., 0] / np.asarray(s)[..., 1],
+                     input_type="labels", decomposable=True)
+    assert prepare_paired(y, a, b, doubled, groups=g).counts is not None  # merged rows
+    res = McNemar(method="chi2").test(y, a, b, metric=doubled, groups=g)
+    p, x2 = _weighted_durkalski(y, a, b, g, np.ones(y.shape[0]))
+    assert res.pvalue == pytest.approx(p, rel=1e-10)
+    assert res.params["test_statistic"] == pytest.approx(x2, rel=1e-10)
+
+
 def test_clustered_mcnemar_with_a_loss_mirrors_the_interval():
     y, a, b, g = _clustered_labels(G=50, seed=73, K=2)
     err = Metric("error_rate", lambda y, p, **kw: float(np.mean(np.asarray(y) != p)),
