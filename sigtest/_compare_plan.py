@@ -256,13 +256,15 @@ def _views(targets, systems, metrics, classes):
     return views
 
 
-def _class_sets(view_list, names, classes, labels):
+def _class_sets(view_list, names, classes, labels, *, warn=True):
     """The class set of hard-label metrics and the union of every label seen.
 
     The class set is ``labels`` if given, else the labels present in
     ``y_true`` (the gold set; the column indices for 2-D ``y_true``), the
     same for every pair and run. Labels a system predicts outside it are
-    reported with a ``UserWarning`` (they count for no class).
+    reported with a ``UserWarning`` (they count for no class) when ``warn``
+    (some metric uses the class set: micro averages and accuracy count such a
+    prediction as an error, as scikit-learn does, and need no warning).
     """
     hard = [v["labels"] for v in view_list if "labels" in v]
     if not hard:
@@ -283,13 +285,14 @@ def _class_sets(view_list, names, classes, labels):
         extra = np.setdiff1d(np.unique(pred), class_set)
         if extra.size:
             unseen[name] = extra.tolist()
-    if unseen:
+    if unseen and warn:
         where = "the 'labels' given" if labels is not None else "the gold labels (y_true)"
         warn_external(
             f"System(s) {list(unseen)} predict labels absent from {where}: "
             + "; ".join(f"{n}: {v[:10]}" for n, v in unseen.items())
-            + ". They are not counted as classes (an item predicted so is a miss for its "
-            "true class); pass labels= to set the class set explicitly.",
+            + ". They are not counted as classes of the per-class averages (an item "
+            "predicted so is a miss for its true class; micro averages and accuracy count it "
+            "as an error); pass labels= to set the class set explicitly.",
             UserWarning,
         )
     return class_set, union
@@ -302,6 +305,11 @@ def _metric_labels(metric, class_set, union, user_labels):
     if not metric.has_statistics:
         return None if user_labels is None else class_set
     if "average" in metric.kwargs:
+        if metric.kwargs["average"] == "micro" and user_labels is None:
+            # a micro average pools the classes: as in scikit-learn and test(), a
+            # prediction of a label absent from the gold is a false positive (with
+            # the gold set it vanished, and micro-F1 exceeded accuracy)
+            return union
         return class_set
     return union  # e.g. accuracy: no class average; every label seen must be valid
 
@@ -584,7 +592,9 @@ def prepare_data(comparisons, classes, *, targets, metric_objs, names, labels, p
     here (see :func:`check_inputs`).
     """
     view_list = [_views(tg, systems, metric_objs, classes) for tg, systems in comparisons]
-    class_set, union = _class_sets(view_list, names, classes, labels)
+    uses_class_set = any(_metric_labels(m, "class set", "union", labels) == "class set"
+                         for m in metric_objs)
+    class_set, union = _class_sets(view_list, names, classes, labels, warn=uses_class_set)
     design = _design_kwargs(targets, comparisons, groups, strata)
     metric_kwargs = []
     for metric in metric_objs:
