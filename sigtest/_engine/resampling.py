@@ -622,7 +622,7 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
         sums_a, sums_b = paired.totals()
         return sums_a + swapped, sums_b - swapped
     D, cols, weights = _discordant(paired)
-    swapped = np.zeros((B, paired.n_statistics))
+    red = None
     if D.shape[0] and D.shape[1]:
         if weights is not None:
             # cells with equal D rows: one Binomial(sum n_c, 1/2) (sum of independent ones)
@@ -638,9 +638,25 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
             red = _kernels.permutation_sums_generic(
                 D, resample_keys(seed, B), parallel=_use_threads(parallel, B * D.size)
             )
-        swapped[:, cols] = red
-    sums_a, sums_b = paired.totals()
-    return sums_a + swapped, sums_b - swapped
+    return _add_swapped(paired.totals(), B, cols, red)
+
+
+def _add_swapped(totals, B, cols, red):
+    """``sums_a + swapped, sums_b - swapped`` with ``swapped`` zero outside ``cols``.
+
+    Bit-identical to the full ``(B, s)`` operations on a zero-filled
+    ``swapped`` (``x + 0.0`` and ``x - 0.0`` are filled in once per column;
+    only the ``cols`` of ``red`` are added), without building ``swapped``.
+    """
+    sums_a, sums_b = totals
+    out_a = np.empty((B, sums_a.shape[0]))
+    out_b = np.empty((B, sums_b.shape[0]))
+    out_a[...] = sums_a + 0.0
+    out_b[...] = sums_b - 0.0
+    if red is not None:
+        out_a[:, cols] = sums_a[cols] + red
+        out_b[:, cols] = sums_b[cols] - red
+    return out_a, out_b
 
 
 def _permutation_swapped_sparse(paired, B, seed, parallel):
