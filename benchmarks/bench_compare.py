@@ -7,9 +7,10 @@ used resamples shared by all pairs, see ``docs/leaderboards.md``). Run:
 
     .venv/bin/python benchmarks/bench_compare.py [--n-jobs 1 2] [--systems 30] [--quick]
 
-Each configuration is timed after a warm-up call on 3 systems, so numba
-compilation and worker start-up are excluded from the figure (they are paid
-once per process / worker pool). The script also checks that the frames for
+Each configuration is timed after a warm-up call on 3 systems with the same
+``B``, so numba compilation, worker start-up and the import of
+``scipy.stats`` (by the exact permutation test) are excluded from the figure
+(they are paid once per process / worker pool). The script also checks that the frames for
 every ``n_jobs`` are identical.
 
 ``--defaults`` times instead the cost of ``compare``'s default resamples rule
@@ -77,7 +78,9 @@ def main(argv=None):
     frames = {}
     for n_jobs in args.n_jobs:
         small = dict(list(preds.items())[:3])
-        run(y, small, n_jobs, 99)  # warm-up: numba compile / load cache, start workers
+        # warm-up with the timed B: numba compile / load cache, start workers, and the
+        # one-time import of scipy.stats by the exact permutation test (accuracy)
+        run(y, small, n_jobs, args.resamples)
         start = time.perf_counter()
         res = run(y, preds, n_jobs, args.resamples)
         elapsed = time.perf_counter() - start

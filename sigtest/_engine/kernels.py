@@ -50,6 +50,11 @@ except ImportError:  # pragma: no cover
 
     prange = range
 
+# Each kernel comes as a serial ``_jit`` and a ``prange`` ``_pjit`` driver of the
+# same per-resample function (``*_one``). The two short drivers stay separate
+# functions on purpose: numba's on-disk cache (``cache=True``) names its entries
+# after the Python function, not after the compile flags, so one function jitted
+# twice (serial and parallel) would share, and overwrite, one cache entry.
 _jit = njit(cache=True, nogil=True)
 _pjit = njit(cache=True, nogil=True, parallel=True)
 

@@ -162,6 +162,34 @@ def _reduce_columns(M):
     return red, source, const
 
 
+#: Fixed projection vector of :func:`_row_groups` (deterministic, never 0).
+_PROBE = np.random.default_rng(0x5EED).random(4096) + 0.5
+
+
+def _row_groups(M):
+    """``(first, inverse)`` of the equal rows of ``M``: what ``np.unique(M, axis=0)`` gives.
+
+    ``first[g]`` is the first row of group ``g`` and ``inverse[i]`` the group
+    of row ``i``; groups are numbered in the order of the sorted projection
+    ``M @ probe`` (callers only use the first-occurrence order, which does
+    not depend on the numbering). The projection is a sort of ``R`` floats
+    instead of a lexicographic sort of ``R`` structured rows (several times
+    faster on the small cell matrices of the permutation test); the grouping
+    is checked exactly (``M[first][inverse] == M``, as floats: -0.0 equals
+    0.0 as in ``np.unique``), and on any doubt (a projection collision, NaN,
+    more columns than the probe) ``np.unique(M, axis=0)`` decides.
+    """
+    if M.shape[1] <= _PROBE.shape[0] and M.shape[1]:
+        with np.errstate(all="ignore"):
+            proj = M @ _PROBE[: M.shape[1]]
+        _, first, inverse = np.unique(proj, return_index=True, return_inverse=True)
+        inverse = inverse.ravel()
+        if np.array_equal(M[first][inverse], M):
+            return first, inverse
+    _, first, inverse = np.unique(M, axis=0, return_index=True, return_inverse=True)
+    return first, inverse.ravel()
+
+
 def _merge_rows(M, counts):
     """Merge identical rows of M (R, u), summing their integer ``counts``.
 
@@ -169,7 +197,7 @@ def _merge_rows(M, counts):
     """
     if M.shape[0] <= 1:
         return np.ascontiguousarray(M), np.rint(counts).astype(np.int64)
-    _, first, inverse = np.unique(M, axis=0, return_index=True, return_inverse=True)
+    first, inverse = _row_groups(M)
     order = np.argsort(first)
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
@@ -514,13 +542,43 @@ def _discordant_sparse(paired):
     return diff.take_rows(rows), paired.counts[rows]
 
 
+#: The last dense paired data whose discordant rows were computed, and them:
+#: ``PairedPermutation`` asks three times for the same data (the Monte Carlo
+#: cost estimate, the exact attempt, the Monte Carlo run). One slot holding a
+#: strong reference (so an ``is`` check cannot be fooled by a reused id);
+#: callers must not modify the cached arrays.
+_LAST_DISCORDANT = None
+
+
 def _discordant(paired):
-    """Rows and columns of D = stats_b - stats_a that are not all zero."""
+    """Rows and columns of D = stats_b - stats_a that are not all zero (cached: do not modify)."""
+    entry = _LAST_DISCORDANT
+    if entry is not None and entry[0] is paired:
+        return entry[1]
     D = paired.stats_b - paired.stats_a
     rows = np.flatnonzero(np.any(D != 0, axis=1))
     cols = np.flatnonzero(np.any(D[rows] != 0, axis=0))
     weights = None if paired.counts is None else paired.counts[rows]
-    return np.ascontiguousarray(D[np.ix_(rows, cols)]), cols, weights
+    out = (np.ascontiguousarray(D[np.ix_(rows, cols)]), cols, weights)
+    _remember(paired, out)
+    return out
+
+
+def _remember(paired, out, merged=None):
+    global _LAST_DISCORDANT
+    _LAST_DISCORDANT = (paired, out, merged)
+
+
+def _merged_discordant(paired):
+    """:func:`_merge_rows` of the weighted discordant rows (cached with them)."""
+    D, cols, weights = _discordant(paired)
+    entry = _LAST_DISCORDANT
+    if entry is not None and entry[0] is paired and entry[2] is not None:
+        return entry[2]
+    merged = _merge_rows(D, weights)
+    if entry is not None and entry[0] is paired:
+        _remember(paired, entry[1], merged)
+    return merged
 
 
 def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
@@ -564,11 +622,11 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
         sums_a, sums_b = paired.totals()
         return sums_a + swapped, sums_b - swapped
     D, cols, weights = _discordant(paired)
-    swapped = np.zeros((B, paired.n_statistics))
+    red = None
     if D.shape[0] and D.shape[1]:
         if weights is not None:
             # cells with equal D rows: one Binomial(sum n_c, 1/2) (sum of independent ones)
-            D, counts = _merge_rows(D, weights)
+            D, counts = _merged_discordant(paired)
             red = _MEMO.get_or_compute(
                 _MEMO.key("permutation_cells", (D, counts), seed, B),
                 lambda: _kernels.permutation_sums_cells(
@@ -580,9 +638,25 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
             red = _kernels.permutation_sums_generic(
                 D, resample_keys(seed, B), parallel=_use_threads(parallel, B * D.size)
             )
-        swapped[:, cols] = red
-    sums_a, sums_b = paired.totals()
-    return sums_a + swapped, sums_b - swapped
+    return _add_swapped(paired.totals(), B, cols, red)
+
+
+def _add_swapped(totals, B, cols, red):
+    """``sums_a + swapped, sums_b - swapped`` with ``swapped`` zero outside ``cols``.
+
+    Bit-identical to the full ``(B, s)`` operations on a zero-filled
+    ``swapped`` (``x + 0.0`` and ``x - 0.0`` are filled in once per column;
+    only the ``cols`` of ``red`` are added), without building ``swapped``.
+    """
+    sums_a, sums_b = totals
+    out_a = np.empty((B, sums_a.shape[0]))
+    out_b = np.empty((B, sums_b.shape[0]))
+    out_a[...] = sums_a + 0.0
+    out_b[...] = sums_b - 0.0
+    if red is not None:
+        out_a[:, cols] = sums_a[cols] + red
+        out_b[:, cols] = sums_b[cols] - red
+    return out_a, out_b
 
 
 def _permutation_swapped_sparse(paired, B, seed, parallel):
@@ -637,7 +711,7 @@ def monte_carlo_permutation_seconds(paired, n_resamples):
     if D.shape[0] == 0 or D.shape[1] == 0:
         return agg
     if weights is not None:
-        rows = _merge_rows(D, weights)[0].shape[0]
+        rows = _merged_discordant(paired)[0].shape[0]
         return B * rows * _COST_MC_CELL + agg
     return B * D.shape[0] * (D.shape[1] + 4) * _COST_MC_ENTRY + agg
 
@@ -712,6 +786,10 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_sec
     sums_a, sums_b = paired.totals()
     if D.shape[0] == 0 or D.shape[1] == 0:
         return sums_a[None, :].copy(), sums_b[None, :].copy(), np.ones(1)
+    limit = min(int(max_patterns), _MAX_EXACT_CELLS // max(s, 1))
+    budget = np.inf if max_seconds is None else float(max_seconds)
+    if D.shape[1] > 1 and not _patterns_within(paired, D, weights, limit, budget, s):
+        return None
     groups, inverse = np.unique(D, axis=0, return_inverse=True)
     w = np.ones(D.shape[0]) if weights is None else weights
     sizes = np.bincount(inverse.ravel(), weights=w, minlength=groups.shape[0])
@@ -720,20 +798,13 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_sec
         raise ValueError("Cell counts must be integers.")
     from scipy.stats import binom  # lazy: scipy.stats is slow to import
 
-    limit = min(int(max_patterns), _MAX_EXACT_CELLS // max(s, 1))
-    budget = np.inf if max_seconds is None else float(max_seconds)
     lattice = _lattice_distribution(groups, counts, limit, binom, budget=budget, s=s)
     if lattice is not None:
         red, prob = lattice
     else:
-        n_patterns = 1
-        for c in counts.tolist():
-            n_patterns *= c + 1
-            if n_patterns > limit:
-                return None
-        seconds = n_patterns * (groups.shape[0] * _COST_PATTERN_GROUP + s * _COST_AGGREGATE)
-        if seconds > budget:
+        if not _enumeration_fits(counts, limit, budget, s):
             return None
+        n_patterns = int(np.prod(counts + 1))
         pmf = np.concatenate([binom.pmf(np.arange(c + 1), c, 0.5) for c in counts.tolist()])
         offsets = np.concatenate([[0], np.cumsum(counts + 1)[:-1]]).astype(np.int64)
         red, prob = _kernels.exact_swap_sums(
@@ -743,6 +814,35 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_sec
     swapped = np.zeros((red.shape[0], s))
     swapped[:, cols] = red
     return sums_a + swapped, sums_b - swapped, prob
+
+
+def _patterns_within(paired, D, weights, limit, budget, s):
+    """Whether the enumeration of several varying columns fits ``limit`` and ``budget``.
+
+    The checks of the pattern enumeration in :func:`exact_permutation_sums`
+    (``prod_g (n_g + 1) <= limit`` and its estimated time within
+    ``budget``), made on the merged rows before anything is built: both
+    are products and sums over the groups, so the order in which the groups
+    are found does not matter.
+    """
+    if weights is None:
+        groups, counts = _merge_rows(D, np.ones(D.shape[0]))
+    elif isinstance(paired.stats_a, SparseRows):
+        groups, counts = _merge_rows(D, weights)
+    else:
+        groups, counts = _merged_discordant(paired)
+    return _enumeration_fits(counts, limit, budget, s)
+
+
+def _enumeration_fits(counts, limit, budget, s):
+    """``prod_g (n_g + 1) <= limit`` and ``patterns x (G x 30 ns + s x 5 ns) <= budget``."""
+    n_patterns = 1
+    for c in counts.tolist():
+        n_patterns *= c + 1
+        if n_patterns > limit:
+            return False
+    seconds = n_patterns * (counts.shape[0] * _COST_PATTERN_GROUP + s * _COST_AGGREGATE)
+    return seconds <= budget
 
 
 def _lattice_distribution(groups, counts, limit, binom, *, budget=np.inf, s=1):

@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import os
 
 import numpy as np
 
+from .kernels import _numba_enabled  # read per call: tests switch to the twins by env
 from .kernels_numpy import _bounded, _draws
 from .rng import check_seed, resample_keys
 
@@ -46,16 +46,6 @@ __all__ = ["shared_unit_rows", "shared_bootstrap_sums", "shared_draws", "supplie
 #: The count kernel is used when every system has at most this many distinct
 #: unit rows (hard labels with up to 64 classes have at most 4,096 cells).
 _MAX_CODES = 4096
-
-
-def _numba_enabled():
-    if os.environ.get("SIGTEST_DISABLE_NUMBA", "").strip() not in ("", "0"):
-        return False
-    try:
-        import numba
-    except ImportError:  # pragma: no cover - numba is a hard dependency
-        return False
-    return not numba.config.DISABLE_JIT
 
 
 # ----------------------------------------------------------------- units
@@ -138,33 +128,28 @@ def shared_draws(n_units, n_resamples, seed, unit_strata=None):
 # ----------------------------------------------------------- NumPy twins
 def _shared_counts_py(keys, members, offsets, codes, n_codes, out):
     """Count kernel twin: ``out[b, j, c]`` += 1 per draw of a unit with code ``c``."""
-    B = keys.shape[1]
     k = codes.shape[1]
-    H = offsets.shape[0] - 1
     cols = np.arange(k) * n_codes
-    for b in range(B):
-        for h in range(H):
-            lo, hi = offsets[h], offsets[h + 1]
-            n_h = hi - lo
-            if n_h == 0:
-                continue
-            units = members[lo + _bounded(_draws(keys[h, b:b + 1], n_h)[0], n_h)]
+    for b in range(keys.shape[1]):
+        for units in _resample_units(keys, members, offsets, b):
             flat = (codes[units] + cols[None, :]).ravel()
             out[b] += np.bincount(flat, minlength=k * n_codes).reshape(k, n_codes)
     return out
 
 
+def _resample_units(keys, members, offsets, b):
+    """The units drawn by resample ``b``, one array per non-empty stratum, in draw order."""
+    for h in range(offsets.shape[0] - 1):
+        lo, hi = offsets[h], offsets[h + 1]
+        n_h = hi - lo
+        if n_h:
+            yield members[lo + _bounded(_draws(keys[h, b:b + 1], n_h)[0], n_h)]
+
+
 def _shared_sums_py(keys, members, offsets, stats, out):
     """Generic kernel twin: unit rows added in draw order (sequential sums)."""
-    B = keys.shape[1]
-    H = offsets.shape[0] - 1
-    for b in range(B):
-        for h in range(H):
-            lo, hi = offsets[h], offsets[h + 1]
-            n_h = hi - lo
-            if n_h == 0:
-                continue
-            units = members[lo + _bounded(_draws(keys[h, b:b + 1], n_h)[0], n_h)]
+    for b in range(keys.shape[1]):
+        for units in _resample_units(keys, members, offsets, b):
             rows = np.concatenate([out[b][None], stats[units]], axis=0)
             out[b] = np.cumsum(rows, axis=0)[-1]
     return out
