@@ -142,3 +142,42 @@ def test_custom_aggregate_gets_writable_permutation_sums():
     got = R.resampled_deltas(paired, 300, 1, scheme="permutation", parallel=False)
     want = paired.deltas(*R.permutation_sums(paired, 300, 1, parallel=False))
     assert _same_bits(got, want)
+
+
+def _paired_fields_equal(p, q):
+    assert p.score_a == q.score_a and p.score_b == q.score_b and p.n_samples == q.n_samples
+    for name in ("stats_a", "stats_b", "counts"):
+        np.testing.assert_array_equal(getattr(p, name), getattr(q, name))
+    np.testing.assert_array_equal(p.params["labels"], q.params["labels"])
+
+
+def test_reusing_cells_gives_the_plain_cells_once_per_arrays(monkeypatch):
+    from sigtest._engine import paired as P
+
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 5, 600)
+    a = np.where(rng.random(600) < 0.6, y, rng.integers(0, 5, 600))
+    b = np.where(rng.random(600) < 0.7, y, rng.integers(0, 5, 600))
+    metrics = ["accuracy", "f1_macro", "precision_macro", "recall_macro"]
+    plain = [prepare_paired(y, a, b, m) for m in metrics]
+    calls = []
+    computed = P._cells_computed
+    monkeypatch.setattr(P, "_cells_computed",
+                        lambda *args: calls.append(args) or computed(*args))
+    with P.reusing_cells():
+        reused = [prepare_paired(y, a, b, m) for m in metrics]
+        # the same values in other objects: computed again, then reused
+        a2 = a.copy()
+        again = [prepare_paired(y, a2, b, m) for m in metrics[:2]]
+        out1, out2 = P._cells(y, a2, b, True), P._cells(y, a2, b, True)
+    assert len(calls) == 2  # one per distinct (y, a, b) objects
+    for p, q in zip(plain, reused + again):
+        _paired_fields_equal(p, q)
+    # each call gets its own arrays (a caller may keep and change them)
+    assert all(x is not z and np.array_equal(x, z) for x, z in zip(out1, out2))
+    assert reused[0].counts is not reused[1].counts
+    # outside the block: no reuse, no state kept
+    prepare_paired(y, a, b, "accuracy")
+    assert len(calls) == 3
+    for x, z in zip(P._cells(y, a, b, True), computed(y, a, b, True)):
+        np.testing.assert_array_equal(x, z)
