@@ -44,17 +44,25 @@ def _pair_task(views, i, j, jobs, shared=None):
     (:mod:`sigtest._compare_shared`), used by that test instead of its own
     draws.
     """
-    from ._engine.paired import prepare_paired_runs
+    from ._engine.paired import reusing_cells
     from ._engine.shared import supplied_bootstrap
 
     shared = shared or {}
+    with reusing_cells():  # one cell compression of (y, a, b) for all the pair's metrics
+        return _pair_rows(views, i, j, jobs, shared, supplied_bootstrap)
 
+
+def _pair_rows(views, i, j, jobs, shared, supplied_bootstrap):
+    """The rows of :func:`_pair_task` (the arrays of an input type are copied once)."""
+    arrays = {}
     rows = []
     for (key, metric, kwargs, pvalue_test, interval_test, two_sided, level,
          has_level) in jobs:
-        y, stacks = views[metric.input_type]
-        y, a_runs, b_runs = np.array(y), np.array(stacks[i]), np.array(stacks[j])
-        a, b = a_runs[0], b_runs[0]
+        if metric.input_type not in arrays:
+            y, stacks = views[metric.input_type]
+            a_runs, b_runs = np.array(stacks[i]), np.array(stacks[j])
+            arrays[metric.input_type] = np.array(y), a_runs, b_runs, a_runs[0], b_runs[0]
+        y, a_runs, b_runs, a, b = arrays[metric.input_type]
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             # the paired statistics are prepared once for both tests (what

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import inspect
 import math
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -755,11 +757,48 @@ def _string_union_codes(arrays):
     return union, codes
 
 
+#: Per thread: the cells of the last (y_true, a, b) inside :func:`reusing_cells`.
+_CELL_REUSE = threading.local()
+
+
+@contextmanager
+def reusing_cells():
+    """Within the block, :func:`_cells` of the same array objects is computed once.
+
+    For the metrics of one pair (``sigtest.compare``): their label codes and
+    occupied cells ``(true, A, B)`` are the same, only the statistics per
+    cell differ. A later call with the *same objects* (``is``) returns copies
+    of the first call's arrays (equal to what a new computation gives); the
+    caller must not modify the arrays it passes in the block. Thread-local.
+    """
+    previous = getattr(_CELL_REUSE, "entry", False)
+    _CELL_REUSE.entry = None
+    try:
+        yield
+    finally:
+        _CELL_REUSE.entry = previous
+
+
 def _cells(y_true, a, b, with_rows=False):
     """Occupied cells (t, a, b) as representative values and counts.
 
-    With ``with_rows``, also the cell (row) index of every item.
+    With ``with_rows``, also the cell (row) index of every item. Inside
+    :func:`reusing_cells`, computed once for the same array objects.
     """
+    entry = getattr(_CELL_REUSE, "entry", False)
+    if entry is False:
+        return _cells_computed(y_true, a, b, with_rows)
+    if entry is not None and entry[0] is y_true and entry[1] is a and entry[2] is b:
+        out = entry[3]
+    else:
+        out = _cells_computed(y_true, a, b, True)
+        _CELL_REUSE.entry = (y_true, a, b, out)
+    out = tuple(x.copy() for x in out)  # callers own (and may keep) what they get
+    return out if with_rows else out[:5]
+
+
+def _cells_computed(y_true, a, b, with_rows=False):
+    """:func:`_cells` without reuse."""
     union, (ct, ca, cb) = _union_codes([y_true, a, b])
     K = union.shape[0]
     n = y_true.shape[0]

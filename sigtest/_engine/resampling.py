@@ -613,6 +613,10 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
     >>> bool(np.all(sums_a + sums_b == paired.totals()[0] + paired.totals()[1]))
     True
     """
+    return _permutation_sums(paired, n_resamples, seed, parallel, shared=False)
+
+
+def _permutation_sums(paired, n_resamples, seed, parallel, shared):
     _check_paired(paired)
     B = _check_n_resamples(n_resamples)
     check_allocation(B, 16 + 32 * paired.n_statistics)
@@ -621,19 +625,52 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
         swapped = _permutation_swapped_sparse(paired, B, seed, parallel)
         sums_a, sums_b = paired.totals()
         return sums_a + swapped, sums_b - swapped
+    return _permutation_sums_dense(paired, B, seed, parallel, shared=shared)
+
+
+def _reads_only(metric):
+    """Whether ``metric.aggregate`` is a built-in one (never writes into its ``sums``)."""
+    return getattr(metric.aggregate, "__module__", "").startswith("sigtest.metrics.")
+
+
+def _permutation_sums_dense(paired, B, seed, parallel, shared):
+    """:func:`permutation_sums` of dense rows; ``shared``: memoised read-only sums.
+
+    With ``shared`` (and compressed rows), the two ``(B, s)`` sums are kept in
+    the kernel memo under a digest of everything they are made of (the merged
+    discordant cells and counts, the seed, ``B``, the discordant columns and
+    the totals), so precision, recall and F1 of one pair build them once; the
+    values are those of ``shared=False``. The arrays are then read-only.
+    """
     D, cols, weights = _discordant(paired)
     red = None
     if D.shape[0] and D.shape[1]:
         if weights is not None:
             # cells with equal D rows: one Binomial(sum n_c, 1/2) (sum of independent ones)
             D, counts = _merged_discordant(paired)
-            red = _MEMO.get_or_compute(
-                _MEMO.key("permutation_cells", (D, counts), seed, B),
-                lambda: _kernels.permutation_sums_cells(
+
+            def kernel():
+                return _kernels.permutation_sums_cells(
                     D, counts, resample_keys(seed, B),
                     parallel=_use_threads(parallel, B * D.shape[0] * 16),
-                ),
-            )
+                )
+
+            if shared:
+                totals = paired.totals()
+
+                def both():
+                    red = _MEMO.get_or_compute(
+                        _MEMO.key("permutation_cells", (D, counts), seed, B), kernel)
+                    out = np.empty((2, B, totals[0].shape[0]))
+                    _add_swapped(totals, B, cols, red, out=(out[0], out[1]))
+                    return out
+
+                out = _MEMO.get_or_compute(
+                    _MEMO.key("permutation_cells_sums", (D, counts, cols, *totals), seed, B),
+                    both)
+                return out[0], out[1]
+            red = _MEMO.get_or_compute(
+                _MEMO.key("permutation_cells", (D, counts), seed, B), kernel)
         else:
             red = _kernels.permutation_sums_generic(
                 D, resample_keys(seed, B), parallel=_use_threads(parallel, B * D.size)
@@ -641,16 +678,30 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
     return _add_swapped(paired.totals(), B, cols, red)
 
 
-def _add_swapped(totals, B, cols, red):
+def _add_swapped(totals, B, cols, red, out=None):
     """``sums_a + swapped, sums_b - swapped`` with ``swapped`` zero outside ``cols``.
 
     Bit-identical to the full ``(B, s)`` operations on a zero-filled
     ``swapped`` (``x + 0.0`` and ``x - 0.0`` are filled in once per column;
     only the ``cols`` of ``red`` are added), without building ``swapped``.
+    ``out``: two ``(B, s)`` arrays to write into (default: new ones).
     """
     sums_a, sums_b = totals
-    out_a = np.empty((B, sums_a.shape[0]))
-    out_b = np.empty((B, sums_b.shape[0]))
+    if out is None:
+        out_a = np.empty((B, sums_a.shape[0]))
+        out_b = np.empty((B, sums_b.shape[0]))
+    else:
+        out_a, out_b = out
+    if red is not None and cols.shape[0] and int(cols[-1]) - int(cols[0]) + 1 == cols.shape[0]:
+        # ``cols`` is sorted and distinct, so here a contiguous range: each
+        # entry is written once, through slices (no column scatter)
+        lo, hi = int(cols[0]), int(cols[-1]) + 1
+        np.add(sums_a[lo:hi], red, out=out_a[:, lo:hi])
+        np.subtract(sums_b[lo:hi], red, out=out_b[:, lo:hi])
+        for part in (slice(0, lo), slice(hi, None)):
+            out_a[:, part] = sums_a[part] + 0.0
+            out_b[:, part] = sums_b[part] - 0.0
+        return out_a, out_b
     out_a[...] = sums_a + 0.0
     out_b[...] = sums_b - 0.0
     if red is not None:
@@ -1356,7 +1407,10 @@ def resampled_deltas(
         if scheme == "bootstrap":
             sums = bootstrap_sums(paired, n_resamples, sample_size, seed, parallel=parallel)
         else:
-            sums = permutation_sums(paired, n_resamples, seed, parallel=parallel)
+            # memoised read-only sums (P, R and F1 of a pair share them) for
+            # the built-in aggregates, which never write into their input
+            sums = _permutation_sums(paired, n_resamples, seed, parallel,
+                                     shared=_reads_only(paired.metric))
         return paired.deltas(*sums)
     if scheme == "bootstrap":
         return bootstrap_deltas(paired, n_resamples, sample_size, seed)

@@ -64,3 +64,120 @@ def test_cell_kernel_with_per_cell_constants_equals_twin(parallel, m_factor):
     keys = R.resample_keys(11, 150)
     got = K.bootstrap_sums_cells(stats, counts, m, keys, parallel=parallel)
     np.testing.assert_array_equal(got, P.bootstrap_sums_cells(stats, counts, m, keys))
+
+
+def _swapped_twin(totals, B, cols, red):
+    """The plain form of ``_add_swapped``: full (B, s) operations on a zero-filled swap."""
+    swapped = np.zeros((B, totals[0].shape[0]))
+    if red is not None:
+        swapped[:, cols] = red
+    return totals[0] + swapped, totals[1] - swapped
+
+
+def _same_bits(x, y):
+    return x.shape == y.shape and np.array_equal(x.view(np.uint64), y.view(np.uint64))
+
+
+@pytest.mark.parametrize("cols", [[0, 1, 2, 3, 4, 5], [1, 2, 3], [3, 4, 5], [0, 2, 5], [4], [],
+                                  None])
+def test_add_swapped_equals_zero_filled_twin_bit_for_bit(cols):
+    rng = np.random.default_rng(5)
+    B, s = 7, 6
+    # -0.0 totals: ``x + 0.0`` and ``x - 0.0`` must keep the twin's signs of zero
+    totals = (np.array([-0.0, 3.5, 0.0, -2.0, 1e300, -0.0]),
+              np.array([0.0, -0.0, 7.25, -0.0, 4.0, -1e-300]))
+    red = None
+    if cols is not None:
+        cols = np.asarray(cols, dtype=np.int64)
+        red = rng.normal(size=(B, cols.size)).round(1)
+        red[0] = -0.0
+        red[1] = 0.0
+    got = R._add_swapped(totals, B, cols, red)
+    want = _swapped_twin(totals, B, cols, red)
+    assert all(_same_bits(g, w) for g, w in zip(got, want))
+    out = (np.full((B, s), np.nan), np.full((B, s), np.nan))
+    R._add_swapped(totals, B, cols, red, out=out)
+    assert all(_same_bits(g, w) for g, w in zip(out, want))
+
+
+@pytest.mark.parametrize("metric", ["f1_macro", "precision_macro", "recall_macro",
+                                    "accuracy"])
+def test_shared_permutation_sums_equal_the_plain_ones(metric):
+    rng = np.random.default_rng(11)
+    y = rng.integers(0, 4, 500)
+    a = np.where(rng.random(500) < 0.6, y, rng.integers(0, 4, 500))
+    b = np.where(rng.random(500) < 0.7, y, rng.integers(0, 4, 500))
+    paired = prepare_paired(y, a, b, metric)
+    assert paired.compressed and R._reads_only(paired.metric)
+    R._MEMO.clear()
+    plain = R.permutation_sums(paired, 400, 8, parallel=False)
+    assert all(x.flags.writeable for x in plain)  # the public function's output stays the user's
+    for _ in range(2):  # computed, then from the memo
+        shared = R._permutation_sums(paired, 400, 8, False, shared=True)
+        assert all(_same_bits(s, p) for s, p in zip(shared, plain))
+        assert not any(x.flags.writeable for x in shared)
+    deltas = R.resampled_deltas(paired, 400, 8, scheme="permutation", parallel=False)
+    assert _same_bits(deltas, paired.deltas(*plain))
+
+
+def test_custom_aggregate_gets_writable_permutation_sums():
+    from sigtest.metrics._registry import Metric, score_from_statistics
+
+    def stats(y_true, y_pred, **params):
+        return np.column_stack([np.asarray(y_true) == np.asarray(y_pred),
+                                np.ones(len(y_true))]).astype(float)
+
+    def agg(sums, **params):
+        sums[..., 1] += 0.0  # writes into its input: must get a writable array
+        return sums[..., 0] / sums[..., 1]
+
+    metric = Metric("in_place_acc", score_from_statistics(stats, agg), statistics=stats,
+                    aggregate=agg, cellwise=True)
+    assert not R._reads_only(metric)
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 3, 200)
+    a, b = rng.integers(0, 3, 200), rng.integers(0, 3, 200)
+    paired = prepare_paired(y, a, b, metric)
+    assert paired.compressed
+    got = R.resampled_deltas(paired, 300, 1, scheme="permutation", parallel=False)
+    want = paired.deltas(*R.permutation_sums(paired, 300, 1, parallel=False))
+    assert _same_bits(got, want)
+
+
+def _paired_fields_equal(p, q):
+    assert p.score_a == q.score_a and p.score_b == q.score_b and p.n_samples == q.n_samples
+    for name in ("stats_a", "stats_b", "counts"):
+        np.testing.assert_array_equal(getattr(p, name), getattr(q, name))
+    np.testing.assert_array_equal(p.params["labels"], q.params["labels"])
+
+
+def test_reusing_cells_gives_the_plain_cells_once_per_arrays(monkeypatch):
+    from sigtest._engine import paired as P
+
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 5, 600)
+    a = np.where(rng.random(600) < 0.6, y, rng.integers(0, 5, 600))
+    b = np.where(rng.random(600) < 0.7, y, rng.integers(0, 5, 600))
+    metrics = ["accuracy", "f1_macro", "precision_macro", "recall_macro"]
+    plain = [prepare_paired(y, a, b, m) for m in metrics]
+    calls = []
+    computed = P._cells_computed
+    monkeypatch.setattr(P, "_cells_computed",
+                        lambda *args: calls.append(args) or computed(*args))
+    with P.reusing_cells():
+        reused = [prepare_paired(y, a, b, m) for m in metrics]
+        # the same values in other objects: computed again, then reused
+        a2 = a.copy()
+        again = [prepare_paired(y, a2, b, m) for m in metrics[:2]]
+        out1, out2 = P._cells(y, a2, b, True), P._cells(y, a2, b, True)
+    assert len(calls) == 2  # one per distinct (y, a, b) objects
+    for p, q in zip(plain, reused + again):
+        _paired_fields_equal(p, q)
+    # each call gets its own arrays (a caller may keep and change them)
+    assert all(x is not z and np.array_equal(x, z) for x, z in zip(out1, out2))
+    assert reused[0].counts is not reused[1].counts
+    # outside the block: no reuse, no state kept
+    prepare_paired(y, a, b, "accuracy")
+    assert len(calls) == 3
+    for x, z in zip(P._cells(y, a, b, True), computed(y, a, b, True)):
+        np.testing.assert_array_equal(x, z)
