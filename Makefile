@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml | $(PY)
 demo: $(STAMP)
 	$(PY) -m sigtest.demo
 
-# The whole suite, long statistical simulations included (about 6 minutes on 2 cores).
+# The whole suite, long statistical simulations included (about 11 minutes on 2 cores).
 test: $(STAMP)
 	$(PY) -m pytest -q
 
