@@ -197,12 +197,21 @@ def _merge_rows(M, counts):
     """
     if M.shape[0] <= 1:
         return np.ascontiguousarray(M), np.rint(counts).astype(np.int64)
-    first, inverse = _row_groups(M)
+    keep, merged = _group_counts(*_row_groups(M), counts)
+    return np.ascontiguousarray(M[keep]), merged
+
+
+def _group_counts(first, inverse, counts):
+    """Rows to keep (first occurrences, in order) and each kept row's summed ``counts``.
+
+    ``first``/``inverse`` describe the groups of equal rows as
+    ``np.unique(..., return_index=True, return_inverse=True)`` does.
+    """
     order = np.argsort(first)
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
     merged = np.bincount(rank[inverse.ravel()], weights=counts, minlength=order.size)
-    return np.ascontiguousarray(M[np.sort(first)]), np.rint(merged).astype(np.int64)
+    return np.sort(first), np.rint(merged).astype(np.int64)
 
 
 def _sparse_row_keys(rows):
@@ -230,11 +239,8 @@ def _merge_sparse_rows(rows, counts):
         return rows, np.rint(counts).astype(np.int64)
     _, first, inverse = np.unique(_sparse_row_keys(rows), axis=0, return_index=True,
                                   return_inverse=True)
-    order = np.argsort(first)
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.size)
-    merged = np.bincount(rank[inverse.ravel()], weights=counts, minlength=order.size)
-    return rows.take_rows(np.sort(first)), np.rint(merged).astype(np.int64)
+    keep, merged = _group_counts(first, inverse, counts)
+    return rows.take_rows(keep), merged
 
 
 def _sparse_joint(paired):
