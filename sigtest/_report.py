@@ -628,7 +628,7 @@ def _ranks_section(result, ctx):
 
 
 def _has_ranks(result):
-    return callable(getattr(result, "ranks", None)) and result.n_runs == 1
+    return result.n_runs == 1  # ranks() needs one comparison, not runs tested separately
 
 
 register_section("ranks", _ranks_section, available=_has_ranks, after="pairs")
@@ -650,8 +650,7 @@ def _mde_section(result, ctx):
             ("table", _frame_table(shown, "minimum detectable effects"))]
 
 
-register_section("mde", _mde_section, available=lambda result: callable(
-    getattr(result, "minimum_detectable_effects", None)), after="pairs", default=False)
+register_section("mde", _mde_section, after="pairs", default=False)
 
 
 # -------------------------------------------------------------------- report
