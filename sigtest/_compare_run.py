@@ -45,15 +45,17 @@ def _pair_task(views, i, j, jobs, shared=None):
     draws.
     """
     from ._engine.paired import reusing_cells
-    from ._engine.shared import supplied_bootstrap
 
     shared = shared or {}
     with reusing_cells():  # one cell compression of (y, a, b) for all the pair's metrics
-        return _pair_rows(views, i, j, jobs, shared, supplied_bootstrap)
+        return _pair_rows(views, i, j, jobs, shared)
 
 
-def _pair_rows(views, i, j, jobs, shared, supplied_bootstrap):
+def _pair_rows(views, i, j, jobs, shared):
     """The rows of :func:`_pair_task` (the arrays of an input type are copied once)."""
+    from ._engine.shared import supplied_bootstrap
+    from .tests_ import HierarchicalBootstrap
+
     arrays = {}
     rows = []
     for (key, metric, kwargs, pvalue_test, interval_test, two_sided, level,
@@ -68,7 +70,7 @@ def _pair_rows(views, i, j, jobs, shared, supplied_bootstrap):
             # the paired statistics are prepared once for both tests (what
             # ``test`` would compute twice); results are the same
             paired = None
-            if getattr(pvalue_test, "name", None) == "hierarchical_bootstrap":
+            if isinstance(pvalue_test, HierarchicalBootstrap):
                 # runs="nested": the test resamples the runs itself
                 a, b = list(a_runs), list(b_runs)
             elif len(a_runs) > 1 or len(b_runs) > 1:
