@@ -14,6 +14,7 @@ from ._version import __version__
 _LAZY = {
     "metrics": ".metrics",
     "cv": ".cv",
+    "AntiConservativeWarning": ".exceptions",
     "DegenerateDistributionWarning": ".exceptions",
     "ProbabilityRoundingWarning": ".exceptions",
     "SmallSampleWarning": ".exceptions",
@@ -85,6 +86,7 @@ __all__ = [
     "get_test",
     "get_test_names",
     "register_test",
+    "AntiConservativeWarning",
     "DegenerateDistributionWarning",
     "ProbabilityRoundingWarning",
     "SmallSampleWarning",

@@ -25,7 +25,12 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.tree import DecisionTreeClassifier
 
 import sigtest.cv as cv
-from sigtest import DegenerateDistributionWarning, PairedPermutation, cross_val_compare
+from sigtest import (
+    AntiConservativeWarning,
+    DegenerateDistributionWarning,
+    PairedPermutation,
+    cross_val_compare,
+)
 from sigtest.cv import (
     BayesianCVResult,
     CVTestResult,
@@ -45,13 +50,20 @@ def _scores(seed, shape, shift=0.01):
 
 
 # ------------------------------------------------------------ naive twins
-def naive_corrected_t(a, b, n_train, n_test, greater_is_better=True):
+def naive_factor(j, n_train, n_test, variance="one-partition"):
+    """1/J + n_test/n_train, with J capped at the folds of one partition by default."""
+    folds_per_partition = (n_train + n_test) / n_test
+    counted = j if variance == "all-folds" else min(j, folds_per_partition)
+    return 1 / counted + n_test / n_train
+
+
+def naive_corrected_t(a, b, n_train, n_test, greater_is_better=True, variance="one-partition"):
     d = [(y - x) if greater_is_better else (x - y)
          for x, y in zip(np.ravel(a).tolist(), np.ravel(b).tolist())]
     j = len(d)
     mean = sum(d) / j
     var = sum((x - mean) ** 2 for x in d) / (j - 1)
-    t = mean / math.sqrt((1 / j + n_test / n_train) * var)
+    t = mean / math.sqrt(naive_factor(j, n_train, n_test, variance) * var)
     return t, j - 1, mean, var
 
 
@@ -76,14 +88,18 @@ def two_sided(t, df):
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("shape", [(10,), (3, 10), (10, 5)])
 @pytest.mark.parametrize("greater_is_better", [True, False])
-def test_corrected_t_matches_the_naive_formula(seed, shape, greater_is_better):
+@pytest.mark.parametrize("variance", ["one-partition", "all-folds"])
+def test_corrected_t_matches_the_naive_formula(seed, shape, greater_is_better, variance):
     a, b = _scores(seed, shape)
     n_train, n_test = 450, 50
-    t, df, mean, _ = naive_corrected_t(a, b, n_train, n_test, greater_is_better)
+    t, df, mean, _ = naive_corrected_t(a, b, n_train, n_test, greater_is_better, variance)
     for alt, p in [("two-sided", two_sided(t, df)), ("greater", stats.t.sf(t, df)),
                    ("less", stats.t.cdf(t, df))]:
-        res = corrected_resampled_ttest(a, b, n_train=n_train, n_test=n_test, alternative=alt,
-                                        greater_is_better=greater_is_better)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", AntiConservativeWarning)
+            res = corrected_resampled_ttest(a, b, n_train=n_train, n_test=n_test,
+                                            alternative=alt, greater_is_better=greater_is_better,
+                                            variance=variance)
         assert res.statistic == pytest.approx(t, rel=1e-12)
         assert res.pvalue == pytest.approx(p, rel=1e-10)
         assert res.df == df and res.n_folds == a.size and res.alternative == alt
@@ -114,6 +130,64 @@ def test_corrected_t_repeated_equals_flattened():
     two_d = corrected_resampled_ttest(a, b, n_train=90, n_test=10)
     flat = corrected_resampled_ttest(a.ravel(), b.ravel(), n_train=90, n_test=10)
     assert two_d == flat and two_d.n_folds == 100 and two_d.df == 99
+
+
+def test_repeated_folds_keep_the_variance_of_one_partition():
+    # 10 x 10-fold CV on n = 100 items: the default variance is one 10-fold
+    # run's (1/10 + 1/9) s^2, not (1/100 + 1/9) s^2 (issue 20: the latter
+    # rejected 0.12 of true nulls at alpha = 0.05, tests/test_cv_tests_slow.py)
+    a, b = _scores(3, (10, 10))
+    d = (b - a).ravel()
+    res = corrected_resampled_ttest(a, b, n_train=90, n_test=10)
+    assert res.statistic == pytest.approx(
+        d.mean() / math.sqrt((1 / 10 + 1 / 9) * d.var(ddof=1)), rel=1e-12)
+    assert res.df == 99
+    with pytest.warns(AntiConservativeWarning, match=r"variance='all-folds' on 100 folds"):
+        old = corrected_resampled_ttest(a, b, n_train=90, n_test=10, variance="all-folds")
+    assert old.statistic == pytest.approx(
+        d.mean() / math.sqrt((1 / 100 + 1 / 9) * d.var(ddof=1)), rel=1e-12)
+    assert old.pvalue < res.pvalue
+    bay = bayesian_correlated_ttest(a, b, n_train=90, n_test=10, rope=0.01)
+    assert bay.scale == pytest.approx(math.sqrt((1 / 10 + 1 / 9) * d.var(ddof=1)), rel=1e-12)
+
+
+@pytest.mark.parametrize("j, n_train, n_test", [
+    (10, 90, 10),        # one 10-fold partition of 100 items
+    (10, 512.1, 56.9),   # 569 items in folds of 56 and 57 (mean sizes)
+    (10, 512, 57),       # the same with sizes rounded to whole items
+    (5, 400, 100),
+    (2, 50, 50),
+])
+def test_one_partition_needs_no_warning_and_both_variances_agree(j, n_train, n_test):
+    a, b = _scores(j, (j,))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        new = corrected_resampled_ttest(a, b, n_train=n_train, n_test=n_test)
+        old = corrected_resampled_ttest(a, b, n_train=n_train, n_test=n_test,
+                                        variance="all-folds")
+        bay = bayesian_correlated_ttest(a, b, n_train=n_train, n_test=n_test, rope=0.01,
+                                        variance="all-folds")
+    assert new.statistic == pytest.approx(old.statistic, rel=2e-3)
+    t, _, _, _ = naive_corrected_t(a, b, n_train, n_test)
+    assert new.statistic == pytest.approx(t, rel=1e-12)
+    assert bay.scale ** 2 * old.statistic ** 2 == pytest.approx(old.mean_difference ** 2,
+                                                               rel=1e-12)
+
+
+@pytest.mark.parametrize("shape, n_train, n_test", [
+    ((2, 10), 90, 10),    # 2 x 10-fold
+    ((5, 2), 50, 50),     # 5 x 2-fold
+    ((15,), 180, 20),     # 15 random splits of 10 %
+])
+def test_all_folds_warns_beyond_one_partition(shape, n_train, n_test):
+    a, b = _scores(1, shape)
+    for func, kw in [(corrected_resampled_ttest, {}), (bayesian_correlated_ttest,
+                                                      {"rope": 0.01})]:
+        with pytest.warns(AntiConservativeWarning, match="one-partition"):
+            func(a, b, n_train=n_train, n_test=n_test, variance="all-folds", **kw)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            func(a, b, n_train=n_train, n_test=n_test, **kw)
 
 
 def test_swapping_a_and_b_and_loss_orientation():
@@ -195,8 +269,9 @@ def test_bayesian_matches_the_naive_posterior(seed, rope):
     a, b = _scores(seed, (2, 10))
     n_train, n_test = 180, 20
     _, df, mean, var = naive_corrected_t(a, b, n_train, n_test)
+    # 2 x 10 folds: the first term of one partition, 1/10, not 1/20
     rho = n_test / (n_train + n_test)
-    scale = math.sqrt((1 / a.size + rho / (1 - rho)) * var)
+    scale = math.sqrt((1 / 10 + rho / (1 - rho)) * var)
     post = stats.t(df, loc=mean, scale=scale)
     res = bayesian_correlated_ttest(a, b, n_train=n_train, n_test=n_test, rope=rope)
     assert res.mean == pytest.approx(mean, rel=1e-12)
@@ -233,7 +308,15 @@ def test_bayesian_against_baycomp(runs, k, rope):
     # with n_train = k - 1, n_test = 1 (or N (k-1)/k and N/k for N items)
     mean, var, df = baycomp.CorrelatedTTest.compute_statistics(a, b, runs=runs)
     for n_train, n_test in [(k - 1, 1), (1000 * (k - 1), 1000)]:
-        res = bayesian_correlated_ttest(a, b, n_train=n_train, n_test=n_test, rope=rope)
+        # baycomp's scale for runs > 1 is variance="all-folds" (which warns);
+        # for one run both variances are the same
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", AntiConservativeWarning)
+            res = bayesian_correlated_ttest(a, b, n_train=n_train, n_test=n_test, rope=rope,
+                                            variance="all-folds")
+        if runs == 1:
+            assert bayesian_correlated_ttest(a, b, n_train=n_train, n_test=n_test,
+                                             rope=rope) == res
         assert res.mean == pytest.approx(mean, rel=1e-12)
         assert res.scale ** 2 == pytest.approx(var, rel=1e-12)
         assert res.df == df
@@ -315,6 +398,9 @@ def test_small_but_real_variance_is_not_degenerate():
     (dict(n_train=True), TypeError, "'n_train'"),
     (dict(alternative="two_sided"), ValueError, "'alternative'"),
     (dict(greater_is_better=1), TypeError, "'greater_is_better'"),
+    (dict(variance="bouckaert"), ValueError, "'variance'"),
+    (dict(variance=None), ValueError, "'variance'"),
+    (dict(variance=["all-folds"]), ValueError, "'variance'"),
 ])
 def test_corrected_t_validation(kwargs, exc, match):
     args = dict(scores_a=[0.1, 0.2, 0.3], scores_b=[0.2, 0.2, 0.4], n_train=9, n_test=1)
@@ -329,6 +415,7 @@ def test_corrected_t_validation(kwargs, exc, match):
     (dict(rope=None), TypeError, "'rope'"),
     (dict(n_train=0), ValueError, "'n_train'"),
     (dict(scores_b=[0.1, 0.2]), ValueError, "same shape"),
+    (dict(variance="one_partition"), ValueError, "'variance'"),
 ])
 def test_bayesian_validation(kwargs, exc, match):
     args = dict(scores_a=[0.1, 0.2, 0.3], scores_b=[0.2, 0.2, 0.4], n_train=9, n_test=1,
@@ -457,7 +544,7 @@ def test_cross_val_compare_cv_tests_match_the_functions_on_naive_fold_scores():
             assert row.pvalue == pytest.approx(two_sided(t, df), rel=1e-8)
             assert np.isnan(row.prob_better)
         else:
-            scale = math.sqrt((1 / 10 + n_test / n_train) * var)
+            scale = math.sqrt(naive_factor(10, n_train, n_test) * var)
             post = stats.t(df, loc=mean, scale=scale)
             assert row.prob_worse == pytest.approx(post.cdf(-0.01), rel=1e-8, abs=1e-14)
             assert row.prob_better == pytest.approx(post.sf(0.01), rel=1e-8, abs=1e-14)
