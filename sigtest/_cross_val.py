@@ -360,7 +360,9 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         :meth:`ComparisonResult.cv_tests` next to the item-level tests of
         the pooled out-of-fold predictions: ``"corrected_t"``, the
         corrected resampled t-test of Nadeau and Bengio (2003) over all the
-        folds of all repeats (Bouckaert and Frank 2004);
+        folds of all repeats, with the variance of one partition (the
+        repeats are not counted as new data; see
+        :func:`sigtest.cv.corrected_resampled_ttest`);
         ``"5x2cv_t"`` (Dietterich 1998) and ``"5x2cv_f"`` (Alpaydin 1999),
         which need 5 repeats of 2 folds (``cv=2, n_repeats=5`` or
         ``cv=sigtest.cv.five_by_two()``); ``"bayesian"``, the Bayesian
@@ -419,7 +421,7 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     ...     test=PairedPermutation(n_resamples=999), cv_test=["corrected_t", "5x2cv_f"],
     ...     random_state=0)
     >>> res.cv_tests()[["cv_test", "pvalue"]].round(3).to_dict("records")
-    [{'cv_test': 'corrected_t', 'pvalue': 0.483}, {'cv_test': '5x2cv_f', 'pvalue': 0.581}]
+    [{'cv_test': 'corrected_t', 'pvalue': 0.547}, {'cv_test': '5x2cv_f', 'pvalue': 0.581}]
     """
     names = [str(n) for n in estimators]
     if len(set(names)) != len(names):

@@ -399,7 +399,7 @@ def corrected_resampled_ttest(scores_a, scores_b, *, n_train, n_test, alternativ
     ``"all-folds"`` (5 x 10: 0.0995, 10 x 5: 0.1105), 0.0355 with
     ``"one-partition"`` (5 x 10: 0.035, 10 x 5: 0.032). Random splits
     (``ShuffleSplit``) are not a partition: the corrected t exceeds its
-    level on them in that design even with ``J n_{test} \le n`` (see the
+    level on them in that design even with :math:`J n_{test} \le n` (see the
     docs page); prefer (repeated) k-fold CV.
 
     References

@@ -14,7 +14,8 @@ fold scores ignores (Nadeau and Bengio 2003; Dietterich 1998).
 Measured (seed 0, R = 2000 replicates, alpha = 0.05; printed with ``-s``;
 about 11 s): naive paired t on 10-fold scores 0.1265, corrected resampled t
 0.040, 5x2cv t 0.1185, 5x2cv F 0.148, corrected t on the 5 x 2 scores
-0.0265. The 99.9 % binomial band around 0.05 is +-0.016.
+0.012 (0.0265 with ``variance="all-folds"``, d99da9b's default). The 99.9 %
+binomial band around 0.05 is +-0.016.
 
 Repeated CV (issue 20), the same design with 10 x 10 folds: the corrected t
 counting all 100 folds (``variance="all-folds"``, Bouckaert and Frank's
