@@ -362,10 +362,12 @@ class ComparisonResult:
 
         Notes
         -----
-        The corrected t statistic is :math:`ar d / \sqrt{(1/J +
-        n_{test}/n_{train}) s^2}` over the :math:`J` oriented fold
-        differences (Nadeau and Bengio 2003); the per-fold p-values are not
-        corrected for multiple comparisons.
+        The corrected t statistic is :math:`\bar d / \sqrt{c\, s^2}` over
+        the :math:`J` oriented fold differences, with :math:`c = 1/k +
+        n_{test}/n_{train}` for :math:`r` repetitions of :math:`k` folds,
+        the variance of one partition (Nadeau and Bengio 2003; see
+        :func:`sigtest.cv.corrected_resampled_ttest`); the per-fold p-values
+        are not corrected for multiple comparisons.
         """
         if self._cv_tests is None:
             raise ValueError(

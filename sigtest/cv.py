@@ -216,7 +216,7 @@ def _check_rope(rope, caller):
 
 
 def _check_variance(variance, caller):
-    if variance not in _VARIANCES:
+    if not isinstance(variance, str) or variance not in _VARIANCES:
         raise ValueError(f"The 'variance' parameter of {caller} must be one of "
                          f"{list(_VARIANCES)}. Got {variance!r} instead.")
     return variance

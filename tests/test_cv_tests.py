@@ -401,6 +401,7 @@ def test_small_but_real_variance_is_not_degenerate():
     (dict(variance="bouckaert"), ValueError, "'variance'"),
     (dict(variance=None), ValueError, "'variance'"),
     (dict(variance=["all-folds"]), ValueError, "'variance'"),
+    (dict(variance=np.array(["all-folds", "one-partition"])), ValueError, "'variance'"),
 ])
 def test_corrected_t_validation(kwargs, exc, match):
     args = dict(scores_a=[0.1, 0.2, 0.3], scores_b=[0.2, 0.2, 0.4], n_train=9, n_test=1)
