@@ -99,6 +99,9 @@ def __getattr__(name):
         return read_predictions
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+#: ``--alternative``: the tests' ``alternative`` values (sigtest.tests_._base).
+_ALTERNATIVES = ("two-sided", "greater", "less", "non-inferiority", "equivalence")
+_MARGIN_ALTERNATIVES = ("non-inferiority", "equivalence")
 _FORMATS = ("table", "text", "csv", "json", "markdown", "latex", "html")
 #: formats of ``ComparisonResult.report`` (the whole report); "text" is "table"
 _REPORT_FORMATS = ("markdown", "html", "latex")
@@ -251,11 +254,13 @@ def _add_test_options(cmd):
     cmd.add_argument("--margin", type=float, default=None,
                      help="margin of a non-inferiority or equivalence test, in metric units "
                           "(e.g. 0.01); needs --alternative and --baseline")
-    cmd.add_argument("--alternative", choices=("non-inferiority", "equivalence"),
-                     default=None,
-                     help="non-inferiority: B is not worse than the baseline by --margin or "
-                          "more; equivalence: |B - A| < --margin (TOST). Test: bca unless "
-                          "--test names one with an interval (paired_t, mcnemar)")
+    cmd.add_argument("--alternative", choices=_ALTERNATIVES, default=None,
+                     help="alternative hypothesis of each system B against --baseline A "
+                          "(default: the test's own, two-sided for the default test): "
+                          "two-sided, greater (B better), less (B worse); with --margin, "
+                          "non-inferiority (B is not worse than the baseline by --margin or "
+                          "more) or equivalence (|B - A| < --margin, TOST; test: bca unless "
+                          "--test names one with an interval: paired_t, mcnemar)")
     cmd.add_argument("--correction", default="holm",
                      choices=("holm", "bonferroni", "fdr_bh", "none"))
     cmd.add_argument("--alpha", type=float, default=0.05)
@@ -279,18 +284,45 @@ def _build_test(args):
     """
     from .tests_ import BCaInterval, PairedPermutation, get_test
 
-    if args.margin is not None or args.alternative is not None:
+    if args.margin is not None or args.alternative in _MARGIN_ALTERNATIVES:
         return _margin_test(args)
-    if args.test is None and args.n_resamples is None:
+    if args.test is None and args.n_resamples is None and args.alternative is None:
         return None
     extra = {} if args.n_resamples is None else {"n_resamples": args.n_resamples}
     if args.test is None and getattr(args, "runs", None) == "nested":
         from .tests_ import HierarchicalBootstrap  # the one test of runs='nested'
 
-        return HierarchicalBootstrap(**extra)
-    if args.test is None:
-        return (PairedPermutation(**extra), BCaInterval(**extra))
-    return get_test(args.test, **extra)
+        tests = (HierarchicalBootstrap(**extra),)
+    elif args.test is None:
+        tests = (PairedPermutation(**extra), BCaInterval(**extra))
+    else:
+        tests = (get_test(args.test, **extra),)
+    if args.alternative is not None:  # the p-value test; an interval stays two-sided
+        tests = (_with_alternative(tests[0], args),) + tests[1:]
+    return tests if len(tests) > 1 else tests[0]
+
+
+def _with_alternative(test, args):
+    """``test`` with ``alternative=args.alternative`` (two-sided, greater or less).
+
+    A one-sided alternative is directional (B against the baseline A), so it
+    needs ``--baseline``; ``pairs="all"`` tests every pair two-sided.
+    """
+    from .tests_ import get_test
+
+    if args.alternative != "two-sided" and _pairs(args) != "baseline":
+        raise _UsageError(f"--alternative {args.alternative} needs --baseline: a one-sided "
+                          "test is of each system against the baseline (every pair of "
+                          "--pairs all is tested two-sided).")
+    if "alternative" not in test.get_params(deep=False):
+        raise _UsageError(f"--alternative: the test {type(test).__name__} has no "
+                          "alternative hypothesis to choose; pick another --test.")
+    test = get_test(test, alternative=args.alternative)
+    try:
+        getattr(test, "_validate_params", lambda: None)()
+    except ValueError as exc:
+        raise _UsageError(f"--alternative {args.alternative}: {exc}") from None
+    return test
 
 
 def _margin_test(args):
@@ -302,9 +334,9 @@ def _margin_test(args):
     """
     from .tests_ import get_test
 
-    if args.margin is None or args.alternative is None:
-        given, missing = (("--margin", "--alternative") if args.alternative is None
-                          else ("--alternative", "--margin"))
+    if args.margin is None or args.alternative not in _MARGIN_ALTERNATIVES:
+        given, missing = (("--margin", "--alternative") if args.margin is not None
+                          else (f"--alternative {args.alternative}", "--margin"))
         raise _UsageError(f"{given} needs {missing} (--alternative non-inferiority or "
                           "equivalence, --margin a positive number in metric units).")
     if args.baseline is None:
