@@ -90,6 +90,7 @@ import numpy as np
 import pandas as pd
 
 from ._engine.design import check_ids
+from ._format import csv_safe, csv_unsafe
 from .metrics._check_proba import check_proba
 from .utils import warn_external
 
@@ -1179,9 +1180,12 @@ class ExperimentStore:
             raise ValueError(f"No results in {str(self.path)!r}; call run() first.")
         columns = pd.read_csv(io.BytesIO(table), sep="\t", nrows=0).columns
         # names stay text (a system called "NA" or "NaN"); every other column is numeric
-        return pd.read_csv(io.BytesIO(table), sep="\t", keep_default_na=False,
-                           na_values={c: ["NaN"] for c in columns if c not in _TEXT_COLUMNS},
-                           dtype={c: str for c in _TEXT_COLUMNS if c in columns})
+        frame = pd.read_csv(io.BytesIO(table), sep="\t", keep_default_na=False,
+                            na_values={c: ["NaN"] for c in columns if c not in _TEXT_COLUMNS},
+                            dtype={c: str for c in _TEXT_COLUMNS if c in columns})
+        for column in frame.columns.intersection(_TEXT_COLUMNS):
+            frame[column] = csv_unsafe(frame[column])
+        return frame
 
     def load_outcomes(self):
         """The ``outcomes.json`` of the last :meth:`run`, as a dict (checked)."""
@@ -1208,7 +1212,8 @@ class ExperimentStore:
         outcomes : dict
             The record of the run (NaN and inf become null).
         """
-        table = frame.to_csv(sep="\t", index=False, na_rep="NaN").encode("utf-8")
+        # formula-like names quoted (CSV injection); load_results() removes the quote
+        table = csv_safe(frame).to_csv(sep="\t", index=False, na_rep="NaN").encode("utf-8")
         outcomes = finite(outcomes)
         outcomes["outputs"] = {"results.tsv": {"sha256": _sha256(table), "bytes": len(table)}}
         text = json.dumps(outcomes, allow_nan=False, default=_jsonable,

@@ -465,8 +465,10 @@ def _render(result, fmt):
     if fmt in ("csv", "json"):
         frame = result.to_frame()
         frame["signature"] = result.signature()
-        if fmt == "csv":
-            return frame.to_csv(index=False)
+        if fmt == "csv":  # formula-like names quoted (CSV injection)
+            from ._format import csv_safe
+
+            return csv_safe(frame).to_csv(index=False)
         return frame.to_json(orient="records", indent=2)
     # the tables print p-values with sigtest._format.format_pvalue
     return (str(result) + "\n\n" + _scores_text(result.scores()) + _letters_text(result)

@@ -87,3 +87,61 @@ def test_alternative_errors(files, capsys):
     assert "--alternative equivalence needs --margin" in capsys.readouterr().err
     assert _cli(*args, "--baseline", "a", "--alternative", "greater", "--test", "bca")[0] == 2
     assert "--alternative greater: The 'alternative' parameter" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ CSV injection
+_EVIL = ["=cmd|' /C calc'!A0", "+1", "-2+3", "@SUM(A1)", "'=quoted", "\tx", "plain"]
+
+
+def _naive_safe(text):
+    """OWASP: quote a cell starting with = + - @ tab CR; one more quote on quoted ones."""
+    if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + text
+    if text[:1] == "'":
+        rest = _naive_safe(text[1:])
+        return "'" + text if rest != text[1:] else text
+    return text
+
+
+def _evil_preds():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 300)
+    return y, {name: np.where(rng.random(300) < 0.6 + 0.03 * k, y, 1 - y)
+               for k, name in enumerate(_EVIL)}
+
+
+def test_to_csv_quotes_formula_names():
+    y, preds = _evil_preds()
+    res = compare(y, preds, metrics="accuracy", test=PairedPermutation(n_resamples=99),
+                  random_state=0)
+    got = pd.read_csv(io.StringIO(res.to_csv()), keep_default_na=False)
+    frame = res.to_frame()
+    for column in ("system_a", "system_b"):
+        assert got[column].tolist() == [_naive_safe(v) for v in frame[column]]
+    np.testing.assert_allclose(got["delta"], frame["delta"])  # negative numbers untouched
+    assert (frame["delta"] < 0).any()
+
+
+def test_cli_csv_and_results_tsv_quote_formula_names(tmp_path):
+    y, preds = _evil_preds()
+    store = tmp_path / "store"
+    exp = Experiment(store)
+    for name, arr in preds.items():
+        exp.feed(name, arr, y_true=y)
+    status, text = _cli("run", store, "-m", "accuracy", "-B", 99, "--format", "csv")
+    assert status == 0
+    got = pd.read_csv(io.StringIO(text), keep_default_na=False)
+    assert set(got["system_a"]) | set(got["system_b"]) == {_naive_safe(v) for v in _EVIL}
+    raw = pd.read_csv(store / "results.tsv", sep="\t", keep_default_na=False)
+    assert set(raw["system_a"]) | set(raw["system_b"]) == {_naive_safe(v) for v in _EVIL}
+    # read back by the store: the names as fed
+    back = Experiment.load(store).load_results()
+    assert set(back["system_a"]) | set(back["system_b"]) == set(_EVIL)
+    # compare on files: a file stem starting with @ or +
+    np.savetxt(tmp_path / "gold.txt", y, fmt="%d")
+    for name in ("@SUM(A1)", "+1"):
+        np.savetxt(tmp_path / f"{name}.txt", preds[name], fmt="%d")
+    status, text = _cli("compare", tmp_path / "gold.txt", tmp_path / "@SUM(A1).txt",
+                        tmp_path / "+1.txt", "-m", "accuracy", "-B", 99, "--format", "csv")
+    got = pd.read_csv(io.StringIO(text), keep_default_na=False)
+    assert status == 0 and set(got["system_a"]) | set(got["system_b"]) == {"'@SUM(A1)", "'+1"}
