@@ -348,6 +348,18 @@ def _check_design_ids(values, name, n, system):
     return arr.tolist()
 
 
+def _positional(run):
+    """Whether a run was fed without ids (its items taken by position).
+
+    Recorded as ``positional`` since issue 20; a run of an older manifest is
+    taken for positional when its ids are ``0..n-1``.
+    """
+    if "positional" in run:
+        return bool(run["positional"])
+    ids = run["ids"]
+    return ids == list(range(len(ids)))
+
+
 def _kind(values):
     """``"str"`` or ``"int"`` for a list of ids."""
     return "str" if values and isinstance(values[0], str) else "int"
@@ -799,11 +811,14 @@ class ExperimentStore:
                 manifest = self.read()
                 self._sweep_runs(manifest)
                 self._check_against_store(manifest, system, preds, gold, item_ids, run)
+                if ids is None and gold is None:
+                    self._check_positional(manifest, system, preds.shape[0])
                 n_gold = 0 if manifest["gold"] is None else len(manifest["gold"]["ids"])
                 self._merge_gold(manifest, item_ids, gold, system)
                 self._merge_design(manifest, item_ids, design, n_gold, system)
                 self._check_classes(manifest, system, preds, run)
-                return self._store_run(manifest, system, preds, item_ids, run, overwrite)
+                return self._store_run(manifest, system, preds, item_ids, run, overwrite,
+                                       positional=ids is None)
         except BaseException:
             if not existed:  # a failed first feed leaves no empty store behind
                 for leftover in (self.path / "runs", self.path):
@@ -813,7 +828,28 @@ class ExperimentStore:
                         pass
             raise
 
-    def _store_run(self, manifest, system, preds, item_ids, run, overwrite):
+    @staticmethod
+    def _check_positional(manifest, system, n):
+        """A feed without ids nor gold must list every gold item, in the gold's order.
+
+        Its items are taken by position (ids ``0..n-1``), so a file one row
+        short or long would shift every later item onto another item's
+        gold label; such a feed is refused, as ``sigtest compare`` refuses
+        files of different lengths. (A feed with ``y_true`` is checked
+        against the stored gold on the ids it shares instead, which a shift
+        would contradict.)
+        """
+        stored = manifest["gold"]
+        if stored is None or n == len(stored["ids"]):
+            return
+        raise ValueError(
+            f"The predictions of system {system!r} have {n} items but the store's gold has "
+            f"{len(stored['ids'])}. Without ids the items are taken by position (ids "
+            f"0..{n - 1}), so a missing or extra row would misalign every later item; feed "
+            "one prediction per gold item in the gold's order, or give the item ids (ids=, "
+            "--ids) to feed a subset.")
+
+    def _store_run(self, manifest, system, preds, item_ids, run, overwrite, positional=False):
         """Write the predictions, then the manifest (both atomically)."""
         if system not in manifest["systems"]:
             used = [int(e["key"][1:]) for e in manifest["systems"].values()]
@@ -836,7 +872,7 @@ class ExperimentStore:
         (self.path / "runs").mkdir(exist_ok=True)
         atomic_write(self.path / file, lambda fh: np.save(fh, preds, allow_pickle=False))
         runs[str(run)] = {"file": file, "ids": item_ids, "shape": list(preds.shape),
-                          "dtype": preds.dtype.str,
+                          "dtype": preds.dtype.str, "positional": positional,
                           "fed_at": datetime.datetime.now(datetime.timezone.utc).isoformat()}
         if any(manifest["gold"].get(key) is not None for key in DESIGN_KEYS):
             manifest["format_version"] = _DESIGN_FORMAT_VERSION
@@ -1048,10 +1084,16 @@ class ExperimentStore:
                 covered[where] = True
                 if not covered.all() and on_missing == "error":
                     miss = gold_ids[np.flatnonzero(~covered)[:5]].tolist()
-                    raise ValueError(
-                        f"Run {r} of system {name!r} lacks {int((~covered).sum())} of the "
-                        f"{len(gold_ids)} gold ids (e.g. {miss}); feed them, or pass "
-                        "on_missing='intersect' to test on the ids every run has.")
+                    lacks = (f"Run {r} of system {name!r} lacks {int((~covered).sum())} of "
+                             f"the {len(gold_ids)} gold ids (e.g. {miss})")
+                    if _positional(entry):  # a short file: intersect would score it shifted
+                        raise ValueError(
+                            f"{lacks}: it was fed without ids, so its {len(entry['ids'])} "
+                            "rows were taken as items 0..n-1 by position, and a missing row "
+                            "misaligns every later item. Feed it again with its item ids "
+                            "(ids=, --ids), or with one row per gold item.")
+                    raise ValueError(f"{lacks}; feed them, or pass on_missing='intersect' to "
+                                     "test on the ids every run has.")
                 keep &= covered
         if not keep.any():
             raise ValueError(f"The runs of systems {names} have no item id in common.")

@@ -1,0 +1,79 @@
+"""Issue 20 (round 3): positional feeds, symlinks in the store, the size of a feed's writes."""
+
+import io
+import json
+import os
+
+import numpy as np
+import pytest
+
+from sigtest import Experiment
+from sigtest.cli import main
+
+
+def _cli(*argv):
+    out = io.StringIO()
+    status = main([str(a) for a in argv], out=out)
+    return status, out.getvalue()
+
+
+@pytest.fixture
+def labels():
+    rng = np.random.default_rng(11)
+    y = rng.integers(0, 2, 800)
+    good = np.where(rng.random(800) < 0.81, y, 1 - y)
+    return y, good
+
+
+# ------------------------------------------------------------ positional feeds
+def test_positional_feed_one_row_short_is_refused(tmp_path, labels, capsys):
+    y, good = labels
+    np.savetxt(tmp_path / "gold.txt", y, fmt="%d")
+    np.savetxt(tmp_path / "svm.txt", good, fmt="%d")
+    np.savetxt(tmp_path / "svm_missing_line100.txt", np.delete(good, 99), fmt="%d")
+    store = tmp_path / "store"
+    assert _cli("feed", store, "base", tmp_path / "svm.txt", "--gold", tmp_path / "gold.txt")[0] == 0
+    status, _ = _cli("feed", store, "svm", tmp_path / "svm_missing_line100.txt")
+    err = capsys.readouterr().err
+    assert status == 2
+    assert "have 799 items but the store's gold has 800" in err and "--ids" in err
+    assert Experiment.load(store).systems == ["base"]  # nothing stored
+    exp = Experiment(store)
+    for bad in (np.delete(good, 99), np.r_[good, 0]):
+        with pytest.raises(ValueError, match="taken by position"):
+            exp.feed("svm", bad)
+    assert exp.systems == ["base"]
+    # the whole file, or a subset with its ids, is accepted
+    assert exp.feed("svm", good) == 0
+    keep = np.delete(np.arange(800), 99)
+    assert exp.feed("sub", good[keep], ids=keep) == 0
+
+
+def test_intersect_is_suggested_only_for_runs_fed_with_ids(tmp_path, labels):
+    y, good = labels
+    exp = Experiment(tmp_path / "with_ids")
+    exp.feed("base", good, y_true=y)
+    keep = np.delete(np.arange(800), 99)
+    exp.feed("sub", good[keep], ids=keep)
+    with pytest.raises(ValueError, match="on_missing='intersect'"):
+        exp.run(metrics="accuracy", test="permutation")
+    # a store written before issue 20 may hold a short positional run (ids 0..798,
+    # no 'positional' record): intersect would score the shifted file, so it is not
+    # suggested
+    old = Experiment(tmp_path / "old")
+    old.feed("base", good, y_true=y)
+    old.feed("svm", np.delete(good, 99), ids=np.arange(799))
+    path = old.path / "manifest.json"
+    manifest = json.loads(path.read_text())
+    for entry in manifest["systems"].values():
+        for run in entry["runs"].values():
+            del run["positional"]
+    path.write_text(json.dumps(manifest))
+    with pytest.raises(ValueError, match="fed without ids") as info:
+        old.run(metrics="accuracy", test="permutation")
+    assert "intersect" not in str(info.value)
+    # a run of the new format says so itself
+    manifest["systems"]["svm"]["runs"]["0"]["positional"] = True
+    path.write_text(json.dumps(manifest))
+    with pytest.raises(ValueError, match="fed without ids"):
+        old.run(metrics="accuracy", test="permutation")
