@@ -52,6 +52,14 @@ A prediction file that is missing, not a ``.npy`` array (e.g. an ``.npz``
 archive), truncated, or of another shape than its ids is a ``ValueError``
 naming the file.
 
+Symbolic links. The store's own entries (``manifest.json``, its backup,
+the lock, ``runs/`` and the files in it, ``results.tsv``, ``outcomes.json``,
+the commit record) must not be symbolic links: every read, lock and load
+checks them and raises :class:`CorruptStoreError` naming the link, before
+anything is read, written or deleted, so a linked ``runs/`` can neither
+receive predictions nor lose files to the tidying below, and a linked run
+file is never read. The store directory itself may be a link.
+
 Hygiene. On open (:meth:`ExperimentStore.open`, called by
 ``Experiment.load``) and whenever the lock is taken, the temporary files
 that killed writers left (``.<name>.<random>.tmp`` of the store's own file
@@ -117,6 +125,8 @@ _BACKUP = "manifest.json.bak"
 _CORRUPT = "manifest.json.corrupt"
 _COMMIT = ".outputs.commit"
 _OUTPUTS = ("results.tsv", "outcomes.json")
+#: The store's own entries, none of which may be a symbolic link.
+_ENTRIES = ("manifest.json", _BACKUP, _LOCK, _COMMIT, "runs", *_OUTPUTS)
 #: A system key (``s000``): the stem of its run files.
 _KEY = re.compile(r"s[0-9]{3,}")
 #: A run file as the manifest may name it: a plain file in ``runs/``.
@@ -420,6 +430,25 @@ class ExperimentStore:
         _check_manifest(manifest, path)
         return manifest
 
+    def _refuse_links(self, *names):
+        """Raise :class:`CorruptStoreError` if a store entry is a symbolic link.
+
+        The store never follows a link inside it: a linked ``runs/`` folder
+        would make ``feed`` write, and the tidying of leftovers delete,
+        files elsewhere, and a linked run file or manifest would be read
+        from outside the store. ``names`` default to the store's own
+        entries (manifest, backup, lock, ``runs/``, outputs, commit record);
+        the store directory itself may be a link.
+        """
+        for name in names or _ENTRIES:
+            path = self.path / name
+            if path.is_symlink():
+                raise CorruptStoreError(
+                    f"{str(path)!r} is a symbolic link (to {os.readlink(path)!r}); sigtest "
+                    "does not follow links inside a store, which could make it read, write "
+                    "or delete files outside it. Replace the link with the file or folder "
+                    "itself.")
+
     def _recover_hint(self):
         bak = self.path / _BACKUP
         if bak.is_file():
@@ -439,6 +468,7 @@ class ExperimentStore:
             exists, or of another format; the message names the file and
             says how to recover.
         """
+        self._refuse_links()
         try:
             raw = self.manifest_path.read_bytes()
         except FileNotFoundError:
@@ -478,6 +508,7 @@ class ExperimentStore:
                     self._depth -= 1
                 return
             self.path.mkdir(parents=True, exist_ok=True)
+            self._refuse_links()
             fd = self._acquire(timeout)
             self._depth = 1
             try:
@@ -742,6 +773,7 @@ class ExperimentStore:
         """
         path = self.path / entry["file"]  # checked by read(): inside runs/
         what = f"The prediction file {str(path)!r} of run {run} of system {system!r}"
+        self._refuse_links("runs", entry["file"])
         try:
             with open(path, "rb") as fh:
                 magic = fh.read(6)
@@ -1151,6 +1183,7 @@ class ExperimentStore:
 
     def digest(self, manifest, system, run):
         file = manifest["systems"][system]["runs"][str(run)]["file"]
+        self._refuse_links("runs", file)
         digest = hashlib.sha256((self.path / file).read_bytes()).hexdigest()
         return {"file": file, "sha256": digest}
 
@@ -1167,6 +1200,7 @@ class ExperimentStore:
             complete table.
         """
         tsv, out = self.path / "results.tsv", self.path / "outcomes.json"
+        self._refuse_links(*_OUTPUTS)
         try:
             table = tsv.read_bytes()
         except FileNotFoundError:

@@ -77,3 +77,69 @@ def test_intersect_is_suggested_only_for_runs_fed_with_ids(tmp_path, labels):
     path.write_text(json.dumps(manifest))
     with pytest.raises(ValueError, match="fed without ids"):
         old.run(metrics="accuracy", test="permutation")
+
+
+# -------------------------------------------------------------------- symlinks
+def _store(tmp_path, labels):
+    y, good = labels
+    exp = Experiment(tmp_path / "store")
+    exp.feed("a", good, y_true=y)
+    exp.feed("b", 1 - good)
+    return exp
+
+
+def test_linked_runs_folder_is_neither_written_nor_swept(tmp_path, labels):
+    y, good = labels
+    exp = _store(tmp_path, labels)
+    outside = tmp_path / "outside"
+    os.replace(exp.path / "runs", outside)
+    os.symlink(outside, exp.path / "runs")
+    victim = outside / "s007_r0.npy"  # store naming, not referenced by the manifest
+    np.save(victim, np.arange(3))
+    before = sorted(os.listdir(outside))
+    with pytest.raises(ValueError, match="symbolic link"):
+        Experiment.load(exp.path)
+    with pytest.raises(ValueError, match="symbolic link"):
+        exp.feed("c", good)
+    with pytest.raises(ValueError, match="symbolic link"):
+        exp.run(metrics="accuracy", test="permutation")
+    with pytest.raises(ValueError, match="symbolic link"):
+        exp.remove("b")
+    assert sorted(os.listdir(outside)) == before and victim.exists()
+    assert _cli("feed", exp.path, "c", tmp_path / "missing.txt")[0] == 2
+
+
+def test_linked_run_file_is_not_read(tmp_path, labels):
+    y, good = labels
+    exp = _store(tmp_path, labels)
+    outside = tmp_path / "secret.npy"
+    np.save(outside, good)
+    target = exp.path / "runs" / "s001_r0.npy"
+    target.unlink()
+    os.symlink(outside, target)
+    with pytest.raises(ValueError, match="s001_r0.npy' is a symbolic link"):
+        exp.load_run("b", 0)
+    with pytest.raises(ValueError, match="symbolic link"):
+        exp.run(metrics="accuracy", test="permutation")
+    assert outside.exists()
+
+
+@pytest.mark.parametrize("name", ["manifest.json", "results.tsv"])
+def test_linked_manifest_or_output_is_not_read(tmp_path, labels, name):
+    exp = _store(tmp_path, labels)
+    exp.run(metrics="accuracy", test="permutation")
+    moved = tmp_path / name
+    os.replace(exp.path / name, moved)
+    os.symlink(moved, exp.path / name)
+    with pytest.raises(ValueError, match="symbolic link"):
+        exp.systems
+    if name == "results.tsv":
+        with pytest.raises(ValueError, match="symbolic link"):
+            exp.load_results()
+    assert moved.exists()
+
+
+def test_a_linked_store_directory_is_allowed(tmp_path, labels):
+    exp = _store(tmp_path, labels)
+    os.symlink(exp.path, tmp_path / "alias")
+    assert Experiment.load(tmp_path / "alias").systems == ["a", "b"]
