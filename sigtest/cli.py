@@ -139,6 +139,7 @@ def _build_parser():
     _add_test_options(cmp_)
     _add_design_options(cmp_, "in the order of the gold file")
     _add_header_option(cmp_)
+    _add_column_options(cmp_)
     _add_output_options(cmp_)
 
     feed = sub.add_parser("feed", help="store one run of one system in an experiment directory")
@@ -174,6 +175,7 @@ def _build_parser():
     _add_test_options(rep)
     _add_design_options(rep, "with a gold file, in its order")
     _add_header_option(rep)
+    _add_column_options(rep)
     _add_store_options(rep)
     rep.add_argument("--format", choices=_REPORT_FORMATS, default=None,
                      help="report format (default: from the -o suffix .md/.html/.tex, else "
@@ -215,6 +217,18 @@ def _add_header_option(cmd):
     cmd.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
                      help="files have a header row (--no-header: line 1 is data; default: "
                           "stop if line 1 looks like a header)")
+
+
+def _add_column_options(cmd):
+    cmd.add_argument("--label-column", default=None, metavar="COL",
+                     help="read the labels from this column of every file (gold and "
+                          "predictions): a header name (then line 1 is the header) or a "
+                          "number from 1; default with --id-column: the other column of a "
+                          "two-column file")
+    cmd.add_argument("--id-column", default=None, metavar="COL",
+                     help="read item ids from this column of every file and align each "
+                          "prediction file to the gold by them (as 'feed --ids'); every file "
+                          "must list the gold's ids, in any order")
 
 
 def _add_design_options(cmd, order):
@@ -526,6 +540,43 @@ def _read(path, args, *, multilabel=False):
                                                       multilabel=multilabel)
 
 
+def _read_file(path, args, multilabel):
+    """``(ids or None, values)`` of a gold or prediction file of ``compare``.
+
+    With ``--label-column`` / ``--id-column`` the columns are picked
+    (:func:`sigtest._io.read_columns`), else the whole file is read.
+    """
+    if args.label_column is None and args.id_column is None:
+        return None, _read(path, args, multilabel=multilabel)
+    from ._io import read_columns
+
+    return read_columns(path, label_column=args.label_column, id_column=args.id_column,
+                        header=args.header)
+
+
+def _by_ids(gold_ids, ids, path, gold_path):
+    """Positions in ``ids`` of each of ``gold_ids``: every file lists the same ids once."""
+    import pandas as pd
+
+    for what, values, where in (("gold", gold_ids, gold_path), ("prediction", ids, path)):
+        dup = pd.Index(values)[pd.Index(values).duplicated()]
+        if len(dup):
+            raise _UsageError(f"The {what} file {where!r} lists the ids {dup[:5].tolist()} "
+                              "more than once (--id-column).")
+    take = pd.Index(ids).get_indexer(pd.Index(gold_ids))
+    missing = [i for i, k in zip(gold_ids.tolist(), take) if k < 0]
+    extra = len(ids) - (len(gold_ids) - len(missing))
+    if missing or extra:
+        kinds = {str(gold_ids.dtype.kind in "iu"), str(ids.dtype.kind in "iu")}
+        hint = " (the ids are numbers in one file, text in the other)" if len(kinds) > 1 \
+            else ""
+        raise _UsageError(
+            f"The prediction file {path!r} lacks {len(missing)} ids of the gold file "
+            f"{gold_path!r} (e.g. {missing[:5]}) and has {extra} ids the gold lacks{hint}; "
+            "every file must list the gold's items (--id-column).")
+    return take
+
+
 def _read_ids(path, option, args, n_items, against):
     """Cluster or stratum ids of ``--groups`` / ``--strata``: one id per line.
 
@@ -606,17 +657,20 @@ def _run_compare(args, out):
     _check_output(args.output, args.overwrite)
     metrics = _metrics(args)
     multilabel = _multilabel(metrics)
-    y_true = _read(args.gold, args, multilabel=multilabel)
+    gold_ids, y_true = _read_file(args.gold, args, multilabel)
     files = [("gold", args.gold, y_true)]
     predictions = {}
     for spec in args.predictions:
         name, path = _parse_system(spec)
         if name in predictions:
             raise _UsageError(f"The system name {name!r} is given twice.")
-        predictions[name] = _read(path, args, multilabel=multilabel)
+        ids, predictions[name] = _read_file(path, args, multilabel)
+        if gold_ids is not None:
+            predictions[name] = predictions[name][_by_ids(gold_ids, ids, path, args.gold)]
         files.append(("prediction", path, predictions[name]))
     _same_length(files)
-    _first_rows_unseen(files, args.header)
+    if args.label_column is None and args.id_column is None:
+        _first_rows_unseen(files, args.header)
     labels, pos_label = _labels(args, y_true)
     extra = {k: v for k, v in (("labels", labels), ("pos_label", pos_label)) if v is not None}
     extra.update(_design(args, len(y_true), f"the gold file {args.gold!r}"))
@@ -680,10 +734,11 @@ def _run_report(args, out):
         if args.predictions:
             raise _UsageError(f"{args.source!r} is an experiment directory: give no "
                               "prediction files (feed them with 'sigtest feed').")
-        for option in ("groups", "strata"):
+        for option in ("groups", "strata", "label_column", "id_column"):
             if getattr(args, option) is not None:
-                raise _UsageError(f"--{option} is for prediction files; an experiment "
-                                  f"directory has its own (given to 'sigtest feed').")
+                raise _UsageError(f"--{option.replace('_', '-')} is for prediction files; an "
+                                  "experiment directory has its own (given to 'sigtest "
+                                  "feed').")
         args.store = args.source
         return _run_experiment(args, out)
     if not args.predictions:
