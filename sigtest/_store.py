@@ -115,7 +115,15 @@ _FORMAT = "sigtest.experiment"
 _FORMAT_VERSION = 1
 #: Version of a manifest that holds cluster or stratum ids; both are read.
 _DESIGN_FORMAT_VERSION = 2
-_READABLE_VERSIONS = (_FORMAT_VERSION, _DESIGN_FORMAT_VERSION)
+#: Version of a manifest whose gold lives in its own file (a large gold).
+_GOLD_FORMAT_VERSION = 3
+_READABLE_VERSIONS = (_FORMAT_VERSION, _DESIGN_FORMAT_VERSION, _GOLD_FORMAT_VERSION)
+#: Gold items above which the gold (ids, labels, cluster / stratum ids) is kept
+#: in its own file, rewritten only when it changes, and runs fed without ids
+#: record no id list: a feed then writes what it adds, not the whole gold.
+GOLD_INLINE_MAX = 20_000
+#: The gold file of a manifest of version 3.
+_GOLD_FILE = re.compile(r"gold-[0-9a-f]{8}\.json")
 #: Item annotations of the sampling design, stored next to the gold labels.
 DESIGN_KEYS = ("groups", "strata")
 _TEXT_COLUMNS = ("system_a", "system_b", "metric", "test", "alternative")
@@ -134,7 +142,7 @@ _RUN_FILE = re.compile(r"runs/[A-Za-z0-9_][A-Za-z0-9_.-]*\.npy")
 #: Names of the prediction files that ``feed`` creates.
 _STORE_NPY = re.compile(r"s[0-9]{3,}_r[0-9]+(-[0-9a-f]{8})?\.npy")
 #: Temporary files of the store's own writes (``atomic_write``, the backup link).
-_STORE_TMP = re.compile(r"\.(manifest\.json(\.bak)?|results\.tsv|outcomes\.json|"
+_STORE_TMP = re.compile(r"\.(manifest\.json(\.bak)?|results\.tsv|outcomes\.json|gold-[0-9a-f]{8}\.json|"
                         r"\.?outputs\.commit|s[0-9]{3,}_r[0-9]+(-[0-9a-f]{8})?\.npy)"
                         r"\.[A-Za-z0-9_]+\.tmp")
 _STAGED = re.compile(r"\.(results\.tsv|outcomes\.json)\.[A-Za-z0-9_]+\.tmp")
@@ -234,13 +242,16 @@ def _try_lock(fd):
 
 
 # ------------------------------------------------------------ manifest check
-def _check_manifest(manifest, path):
+def _check_manifest(manifest, path, verified_gold=False):
     """Raise :class:`CorruptStoreError` (naming ``path`` and the key) unless well formed.
 
     Checks the structure that the store relies on: types, lengths (one
     label, cluster and stratum id per gold id; one id per row of a run),
     unique gold ids, and every path taken from the manifest (system keys,
-    run files) lying inside the store.
+    run files) lying inside the store. ``verified_gold``: the gold was read
+    from a gold file whose sha256 matches the manifest's record, i.e. as
+    sigtest wrote it from checked data; its values are not checked one by
+    one again (the lengths and types of its lists are).
     """
     def bad(key, problem):
         raise CorruptStoreError(f"The store manifest {str(path)!r} is corrupt: {key} {problem}.")
@@ -261,15 +272,16 @@ def _check_manifest(manifest, path):
         ids = gold.get("ids")
         if not isinstance(ids, list) or not ids:
             bad("gold['ids']", "is not a non-empty list")
-        if not (all(type(i) is int for i in ids) or all(type(i) is str for i in ids)):
+        if not verified_gold and not (all(type(i) is int for i in ids)
+                                      or all(type(i) is str for i in ids)):
             bad("gold['ids']", "holds values that are not all integers or all strings")
-        if len(set(ids)) != len(ids):
+        if not verified_gold and len(set(ids)) != len(ids):
             bad("gold['ids']", "holds duplicate ids")
         y_true = gold.get("y_true")
         if not isinstance(y_true, list) or len(y_true) != len(ids):
             bad("gold['y_true']", f"is not a list of {len(ids)} labels (one per gold id)")
         try:
-            arr = np.asarray(y_true)
+            arr = np.asarray(y_true[:1] if verified_gold else y_true)
         except ValueError:
             arr = np.asarray([object()])
         if arr.ndim not in (1, 2) or arr.dtype.kind not in "biufU":
@@ -408,6 +420,8 @@ class ExperimentStore:
         self.path = Path(path)
         self._thread_lock = threading.RLock()
         self._depth = 0
+        #: (file, sha256) of the gold file last read or written
+        self._gold_snapshot = None
 
     def exists(self):
         """Whether ``path`` holds a manifest."""
@@ -418,17 +432,91 @@ class ExperimentStore:
         """Path of ``manifest.json``."""
         return self.path / "manifest.json"
 
-    @staticmethod
-    def _parse(raw, path):
-        """The manifest in the bytes ``raw`` of ``path``, checked (:func:`_check_manifest`)."""
+    def _parse(self, raw, path):
+        """The manifest in the bytes ``raw`` of ``path``, checked (:func:`_check_manifest`).
+
+        A manifest of version 3 gets its gold from its gold file (checked
+        against the sha256 the manifest records) and the id lists of its runs
+        fed without ids (``0..n-1``), so that the rest of the store sees one
+        layout whatever the version.
+        """
         try:
             manifest = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise CorruptStoreError(
                 f"The store manifest {str(path)!r} is corrupt: it is not valid JSON "
                 f"(truncated or damaged? {exc}).") from None
-        _check_manifest(manifest, path)
+        verified = isinstance(manifest, dict) and manifest.get("format") == _FORMAT \
+            and manifest.get("format_version") == _GOLD_FORMAT_VERSION
+        self._gold_snapshot = None  # the gold file of this manifest, if any
+        if verified:
+            self._expand(manifest, path)
+        _check_manifest(manifest, path, verified_gold=verified)
         return manifest
+
+    def _expand(self, manifest, path):
+        """Read the gold file of a version-3 manifest and the ids of its positional runs."""
+        def bad(problem):
+            raise CorruptStoreError(f"The store manifest {str(path)!r} is corrupt: {problem}.")
+
+        ref = manifest.get("gold")
+        if not isinstance(ref, dict) or not isinstance(ref.get("file"), str) \
+                or not _GOLD_FILE.fullmatch(ref["file"]) or not isinstance(ref.get("sha256"), str):
+            bad(f"'gold' is {str(ref)[:80]!r}, not a reference to a gold file "
+                "({'file': 'gold-<hex>.json', 'sha256': ...})")
+        self._refuse_links(ref["file"])
+        gold_path = self.path / ref["file"]
+        try:
+            raw = gold_path.read_bytes()
+        except FileNotFoundError:
+            bad(f"its gold file {str(gold_path)!r} is missing")
+        if _sha256(raw) != ref["sha256"]:
+            bad(f"its gold file {str(gold_path)!r} does not match the sha256 it records "
+                "(truncated, edited or replaced)")
+        try:
+            gold = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:  # pragma: no cover - sha ok
+            bad(f"its gold file {str(gold_path)!r} is not valid JSON ({exc})")
+        if not isinstance(gold, dict):
+            bad(f"its gold file {str(gold_path)!r} does not hold a JSON object")
+        manifest["gold"] = gold
+        self._gold_snapshot = (ref["file"], ref["sha256"])
+        systems = manifest.get("systems")
+        for entry in systems.values() if isinstance(systems, dict) else ():
+            runs = entry.get("runs") if isinstance(entry, dict) else None
+            for run in runs.values() if isinstance(runs, dict) else ():
+                shape = run.get("shape") if isinstance(run, dict) else None
+                if run.get("ids") is None and run.get("positional") is True \
+                        and isinstance(shape, list) and shape and type(shape[0]) is int:
+                    run["ids"] = list(range(shape[0]))
+
+    def _dump(self, manifest, gold_changed):
+        """``(manifest as written, new gold file or None)``.
+
+        Up to :data:`GOLD_INLINE_MAX` gold items the manifest is written as it
+        is (version 1 or 2). Above, the gold goes to ``gold-<hex>.json``
+        (version 3), written only when ``gold_changed`` or when the manifest
+        read had its gold inline, and runs fed without ids record no id list.
+        """
+        gold = manifest["gold"]
+        if gold is None or len(gold["ids"]) <= GOLD_INLINE_MAX:
+            return manifest, None
+        snap, new = self._gold_snapshot, None
+        if snap is not None and not gold_changed:
+            file, digest = snap
+        else:
+            data = json.dumps(gold, allow_nan=False, default=_jsonable,
+                              separators=(",", ":")).encode("utf-8")
+            file, digest = f"gold-{uuid.uuid4().hex[:8]}.json", _sha256(data)
+            new = (file, digest, data)
+        disk = dict(manifest, format_version=_GOLD_FORMAT_VERSION,
+                    gold={"file": file, "sha256": digest, "n_items": len(gold["ids"])})
+        disk["systems"] = {
+            name: dict(entry, runs={
+                number: dict(run, ids=None) if run.get("positional") is True else run
+                for number, run in entry["runs"].items()})
+            for name, entry in manifest["systems"].items()}
+        return disk, new
 
     def _refuse_links(self, *names):
         """Raise :class:`CorruptStoreError` if a store entry is a symbolic link.
@@ -599,6 +687,7 @@ class ExperimentStore:
             names = os.listdir(self.path / "runs")
         except (FileNotFoundError, NotADirectoryError):
             return
+        self._sweep_gold()
         used = {run["file"] for entry in manifest["systems"].values()
                 for run in entry["runs"].values()}
         for name in names:
@@ -645,8 +734,19 @@ class ExperimentStore:
                     raise
         return manifest
 
-    def _write_manifest(self, manifest):
-        """Replace ``manifest.json``, keeping the one it replaces as ``manifest.json.bak``."""
+    def _write_manifest(self, manifest, gold_changed=True):
+        """Replace ``manifest.json``, keeping the one it replaces as ``manifest.json.bak``.
+
+        A large gold is written to its own file first, when it changed
+        (:meth:`_dump`; ``gold_changed=False`` only when ``manifest["gold"]``
+        is the gold last read); gold files that neither the new manifest nor
+        its backup references are deleted afterwards.
+        """
+        disk, new_gold = self._dump(manifest, gold_changed)
+        previous = self._gold_snapshot
+        if new_gold is not None:
+            file, digest, data = new_gold
+            atomic_write(self.path / file, lambda fh: fh.write(data))
         keep = None
         if self.manifest_path.is_file():
             keep = self.path / f".{_BACKUP}.{uuid.uuid4().hex[:8]}.tmp"
@@ -656,10 +756,12 @@ class ExperimentStore:
                 data = self.manifest_path.read_bytes()
                 keep = _stage(self.path / _BACKUP, lambda fh: fh.write(data))
         try:
-            write_json(self.manifest_path, manifest, compact=True)  # ids on one line
+            write_json(self.manifest_path, disk, compact=True)  # ids on one line
         except BaseException:
             if keep is not None:
                 keep.unlink(missing_ok=True)
+            if new_gold is not None:
+                (self.path / new_gold[0]).unlink(missing_ok=True)
             raise
         if keep is not None:
             try:  # the feed is stored now: a backup that cannot be kept only warns
@@ -669,6 +771,31 @@ class ExperimentStore:
                 warn_external(f"Could not keep the previous manifest as "
                               f"{str(self.path / _BACKUP)!r}: {exc}.", UserWarning)
         _fsync_dir(self.path)
+        if new_gold is not None:
+            self._gold_snapshot = (new_gold[0], new_gold[1])
+            used = {new_gold[0]} | ({previous[0]} if previous is not None else set())
+            self._sweep_gold(used)
+
+    def _sweep_gold(self, used=None):
+        """Delete gold files (``gold-<hex>.json``) other than ``used`` (under the lock).
+
+        ``used`` defaults to those of ``manifest.json`` and its backup: a
+        killed feed may leave a gold file written before its manifest.
+        """
+        names = [n for n in os.listdir(self.path) if _GOLD_FILE.fullmatch(n)]
+        if used is None:
+            used = set()
+            for path in (self.manifest_path, self.path / _BACKUP):
+                if names and path.is_file() and not path.is_symlink():
+                    try:
+                        ref = json.loads(path.read_bytes().decode("utf-8")).get("gold")
+                    except (ValueError, UnicodeDecodeError, AttributeError):
+                        return  # a damaged manifest: leave every gold file for recover()
+                    if isinstance(ref, dict) and isinstance(ref.get("file"), str):
+                        used.add(ref["file"])
+        for name in names:
+            if name not in used:
+                (self.path / name).unlink(missing_ok=True)
 
     def recover(self):
         """Put ``manifest.json.bak`` back when ``manifest.json`` is corrupt or missing.
@@ -709,8 +836,7 @@ class ExperimentStore:
             if self.manifest_path.is_file():
                 copy = self.path / _CORRUPT
                 os.replace(self.manifest_path, copy)
-            write_json(self.manifest_path, manifest, compact=True)
-            _fsync_dir(self.path)
+            self._write_manifest(manifest, gold_changed=False)
             self._sweep_runs(manifest)
         if dropped:
             warn_external(f"Recovered {str(self.manifest_path)!r} from its backup without "
@@ -849,8 +975,10 @@ class ExperimentStore:
                 self._merge_gold(manifest, item_ids, gold, system)
                 self._merge_design(manifest, item_ids, design, n_gold, system)
                 self._check_classes(manifest, system, preds, run)
+                changed = (n_gold != len(manifest["gold"]["ids"])
+                           or any(v is not None for v in design.values()))
                 return self._store_run(manifest, system, preds, item_ids, run, overwrite,
-                                       positional=ids is None)
+                                       positional=ids is None, gold_changed=changed)
         except BaseException:
             if not existed:  # a failed first feed leaves no empty store behind
                 for leftover in (self.path / "runs", self.path):
@@ -881,7 +1009,8 @@ class ExperimentStore:
             "one prediction per gold item in the gold's order, or give the item ids (ids=, "
             "--ids) to feed a subset.")
 
-    def _store_run(self, manifest, system, preds, item_ids, run, overwrite, positional=False):
+    def _store_run(self, manifest, system, preds, item_ids, run, overwrite, positional=False,
+                   gold_changed=True):
         """Write the predictions, then the manifest (both atomically)."""
         if system not in manifest["systems"]:
             used = [int(e["key"][1:]) for e in manifest["systems"].values()]
@@ -909,7 +1038,7 @@ class ExperimentStore:
         if any(manifest["gold"].get(key) is not None for key in DESIGN_KEYS):
             manifest["format_version"] = _DESIGN_FORMAT_VERSION
         try:
-            self._write_manifest(manifest)
+            self._write_manifest(manifest, gold_changed)
         except BaseException:
             (self.path / file).unlink(missing_ok=True)
             raise
@@ -928,7 +1057,7 @@ class ExperimentStore:
                     f"The predictions of system {system!r} hold {_describe(preds)} but "
                     f"'y_true' holds {_describe(gold)}; they cannot be compared.")
             return
-        store_gold = np.asarray(stored["y_true"])
+        store_gold = np.asarray(stored["y_true"][:1])  # kind and width (checked alike)
         if _kind(item_ids) != _kind(stored["ids"]):
             given = "default ids 0..n-1" if _kind(item_ids) == "int" else "string ids"
             raise ValueError(
@@ -957,7 +1086,7 @@ class ExperimentStore:
         the sorted gold labels, so every stored probability run needs as many
         columns as the gold has classes, also after new ids extend the gold.
         """
-        gold = np.asarray(manifest["gold"]["y_true"])
+        gold = np.asarray(manifest["gold"]["y_true"][:1])  # rows alike: ndim, width
         if gold.ndim == 2:
             k, what = gold.shape[1], f"the gold has {gold.shape[1]} columns"
             if preds.ndim == 1:
@@ -971,10 +1100,15 @@ class ExperimentStore:
                     raise ValueError(
                         f"The predictions of system {system!r} must be class indices "
                         f"0..{k - 1} ({what}); got values from {preds.min()} to {preds.max()}.")
-        else:
-            classes = np.unique(gold)
+        elif preds.ndim == 2 or any(len(stored["shape"]) == 2
+                                    for entry in manifest["systems"].values()
+                                    for stored in entry["runs"].values()):
+            # only when probability columns are to be checked
+            classes = np.unique(np.asarray(manifest["gold"]["y_true"]))
             k = len(classes)
             what = f"the gold has {k} classes {classes.tolist()[:10]}"
+        else:
+            return
         if preds.ndim == 2 and preds.shape[1] != k:
             raise ValueError(
                 f"The predictions of system {system!r} have {preds.shape[1]} columns but "
@@ -997,14 +1131,15 @@ class ExperimentStore:
             manifest["gold"] = {"ids": list(ids), "y_true": gold.tolist()}
             return
         stored = manifest["gold"]
-        where = {i: k for k, i in enumerate(stored["ids"])}
         if gold is None:
-            unknown = [i for i in ids if i not in where]
+            found = pd.Index(stored["ids"]).get_indexer(pd.Index(ids))
+            unknown = [ids[k] for k in np.flatnonzero(found < 0)]
             if unknown:
                 raise ValueError(
                     f"{len(unknown)} ids of system {system!r} have no gold label (e.g. "
                     f"{unknown[:5]}); pass y_true with these predictions.")
             return
+        where = {i: k for k, i in enumerate(stored["ids"])}
         new = gold.tolist()
         bad = [i for i, g in zip(ids, new) if i in where and stored["y_true"][where[i]] != g]
         if bad:
@@ -1027,6 +1162,8 @@ class ExperimentStore:
         keeps its cluster; a cluster must lie in one stratum.
         """
         gold = manifest["gold"]
+        if all(design[key] is None and gold.get(key) is None for key in DESIGN_KEYS):
+            return
         where = {i: k for k, i in enumerate(gold["ids"])}
         n = len(gold["ids"])
         for key in DESIGN_KEYS:
@@ -1095,7 +1232,7 @@ class ExperimentStore:
                 del entry["runs"][str(r)]
             if not entry["runs"]:
                 del manifest["systems"][system]
-            self._write_manifest(manifest)
+            self._write_manifest(manifest, gold_changed=False)
             for file in files:
                 (self.path / file).unlink(missing_ok=True)
         return numbers

@@ -143,3 +143,113 @@ def test_a_linked_store_directory_is_allowed(tmp_path, labels):
     exp = _store(tmp_path, labels)
     os.symlink(exp.path, tmp_path / "alias")
     assert Experiment.load(tmp_path / "alias").systems == ["a", "b"]
+
+
+# ------------------------------------------------- a large gold is written once
+@pytest.fixture
+def small_inline(monkeypatch):
+    """Stores above 50 gold items keep their gold in a gold file (format version 3)."""
+    import sigtest._store
+
+    monkeypatch.setattr(sigtest._store, "GOLD_INLINE_MAX", 50)
+
+
+def _big(n=300, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.array([f"label {k}" for k in range(n)])  # every label distinct
+    preds = {name: np.where(rng.random(n) < p, y, "label 0")
+             for name, p in (("a", 0.6), ("b", 0.7), ("c", 0.8))}
+    return y, preds
+
+
+def _gold_files(path):
+    return sorted(p.name for p in path.iterdir() if p.name.startswith("gold-"))
+
+
+def test_a_feed_does_not_rewrite_a_large_gold(tmp_path, small_inline):
+    y, preds = _big()
+    exp = Experiment(tmp_path / "new")
+    exp.feed("a", preds["a"], y_true=y)
+    (gold,) = _gold_files(exp.path)
+    before = os.stat(exp.path / gold)
+    sizes = []
+    for name in ("b", "c"):
+        exp.feed(name, preds[name])
+        assert _gold_files(exp.path) == [gold]
+        after = os.stat(exp.path / gold)  # the same file, not rewritten
+        assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+        text = (exp.path / "manifest.json").read_text()
+        assert "label 1" not in text and json.loads(text)["format_version"] == 3
+        sizes.append(len(text))
+    assert sizes[1] - sizes[0] < 400  # one run entry, not its 300 ids
+    # the same comparison as a store written inline (the format of small stores)
+    import sigtest._store
+
+    twin = Experiment(tmp_path / "inline")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sigtest._store, "GOLD_INLINE_MAX", 10**9)
+        for name, arr in preds.items():
+            twin.feed(name, arr, y_true=y if name == "a" else None)
+        assert json.loads((twin.path / "manifest.json").read_text())["format_version"] == 1
+        want = twin.run(metrics="accuracy", test="permutation").to_frame()
+    got = Experiment.load(exp.path).run(metrics="accuracy", test="permutation").to_frame()
+    assert got.equals(want)
+    np.testing.assert_array_equal(Experiment.load(exp.path).gold()[1], y)
+    np.testing.assert_array_equal(Experiment.load(exp.path).load_run("b", 0)[0], np.arange(300))
+
+
+def test_a_store_written_inline_is_read_and_moves_its_gold_out(tmp_path, monkeypatch):
+    import sigtest._store
+
+    y, preds = _big()
+    monkeypatch.setattr(sigtest._store, "GOLD_INLINE_MAX", 10**9)  # the d99da9b layout
+    exp = Experiment(tmp_path)
+    exp.feed("a", preds["a"], y_true=y)
+    exp.feed("b", preds["b"][:200], ids=np.arange(200))
+    old = json.loads((tmp_path / "manifest.json").read_text())
+    assert old["format_version"] == 1 and old["gold"]["y_true"] == y.tolist()
+    monkeypatch.setattr(sigtest._store, "GOLD_INLINE_MAX", 50)
+    exp = Experiment.load(tmp_path)
+    assert exp.systems == ["a", "b"]
+    exp.feed("c", preds["c"])
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["format_version"] == 3 and len(_gold_files(tmp_path)) == 1
+    assert manifest["systems"]["b"]["runs"]["0"]["ids"] == list(range(200))  # given ids kept
+    assert manifest["systems"]["c"]["runs"]["0"]["ids"] is None  # positional: 0..n-1
+    np.testing.assert_array_equal(exp.gold()[1], y)
+    np.testing.assert_array_equal(exp.load_run("c", 0)[0], np.arange(300))
+
+
+def test_gold_file_changes_backups_and_damage(tmp_path, small_inline):
+    y, preds = _big()
+    exp = Experiment(tmp_path)
+    exp.feed("a", preds["a"][:200], y_true=y[:200])
+    first = _gold_files(tmp_path)
+    exp.feed("b", preds["b"], y_true=y)  # new ids: a new gold file, the old one kept
+    second = _gold_files(tmp_path)
+    assert len(second) == 2 and set(first) < set(second)
+    exp.feed("c", preds["c"][:250], y_true=y[:250], ids=np.arange(250))
+    assert _gold_files(tmp_path) == second  # unchanged gold: nothing written
+    (tmp_path / "manifest.json").write_text("{")  # damage: back to before the last feed
+    assert exp.recover()["restored"]
+    assert exp.systems == ["a", "b"]
+    np.testing.assert_array_equal(exp.gold()[1], y)
+    (new,) = set(second) - set(first)
+    path = tmp_path / new
+    path.write_text(path.read_text().replace("label 7", "label 8", 1))
+    with pytest.raises(ValueError, match="does not match the sha256"):
+        exp.systems
+    path.unlink()
+    with pytest.raises(ValueError, match="gold file .* is missing"):
+        exp.systems
+
+
+def test_a_linked_gold_file_is_not_read(tmp_path, small_inline):
+    y, preds = _big()
+    exp = Experiment(tmp_path / "s")
+    exp.feed("a", preds["a"], y_true=y)
+    (gold,) = _gold_files(exp.path)
+    os.replace(exp.path / gold, tmp_path / gold)
+    os.symlink(tmp_path / gold, exp.path / gold)
+    with pytest.raises(ValueError, match="symbolic link"):
+        exp.systems
