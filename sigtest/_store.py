@@ -5,10 +5,20 @@ Store layout (a directory)::
     manifest.json        gold ids and labels (and cluster / stratum ids),
                          systems, runs (ids, file, shape)
     manifest.json.bak    the previous manifest (see "Recovery" below)
+    gold-<hex>.json      a large gold (see below)
     runs/s000_r0.npy     predictions of system 0, run 0 (no pickle)
     results.tsv          tidy table of the last run() (tab separated)
     outcomes.json        parameters, versions, seed, records, summary, letters,
                          and the sha256 of results.tsv (``outputs``)
+
+A large gold (more than :data:`GOLD_INLINE_MAX` items) lives in its own
+file ``gold-<hex>.json`` instead: the manifest (format version 3) records
+its name and sha256, it is rewritten (under a new name, the previous one
+kept for the backup manifest) only when a feed changes the gold, and runs
+fed without ids store ``"ids": null`` (``0..n-1``). A feed then writes what
+it adds, not the whole gold. Reading a version-3 manifest reads its gold
+file back into the same in-memory layout, so the rest of the store sees one
+format; a gold file that does not match its sha256 makes the store corrupt.
 
 Cluster (``groups``) and stratum (``strata``) ids are item annotations like
 the gold labels: given with a feed for its ``ids``, stored in the manifest's
@@ -65,7 +75,9 @@ Hygiene. On open (:meth:`ExperimentStore.open`, called by
 that killed writers left (``.<name>.<random>.tmp`` of the store's own file
 names) are deleted, and so, under the lock with a valid manifest, are
 prediction files with the store's naming (``runs/s<key>_r<run>[-<hex>].npy``)
-that the manifest does not reference. No other file is ever deleted.
+that the manifest does not reference, and gold files (``gold-<hex>.json``)
+that neither the manifest nor its backup references. No other file is ever
+deleted.
 
 Recovery. Before each replacement of ``manifest.json`` the previous one is
 kept as ``manifest.json.bak``. A corrupt (e.g. truncated) or missing
