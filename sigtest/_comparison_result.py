@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 
 from ._format import CORRECTION_NAMES as _CORRECTION_NAMES
-from ._format import format_level, format_pvalue
+from ._format import csv_safe, format_level, format_pvalue
 from ._letters import compact_letter_display
 from ._results import stars_of
 
@@ -606,6 +606,11 @@ class ComparisonResult:
     def to_csv(self, path_or_buf=None, **kwargs):
         """Write :meth:`to_frame` as CSV (``pandas.DataFrame.to_csv``, no index).
 
+        Text cells that a spreadsheet would run as a formula (a system name
+        starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return)
+        are written with a leading single quote (:func:`sigtest._format.csv_safe`,
+        the OWASP advice against CSV injection); numbers are unchanged.
+
         Parameters
         ----------
         path_or_buf : str, path or file-like, optional
@@ -620,7 +625,7 @@ class ComparisonResult:
             The CSV text when ``path_or_buf`` is None, else None.
         """
         kwargs.setdefault("index", False)
-        return self._frame.to_csv(path_or_buf, **kwargs)
+        return csv_safe(self._frame).to_csv(path_or_buf, **kwargs)
 
     def to_latex(self, buf=None, *, float_format="%.4f", **kwargs):
         """LaTeX table of :meth:`to_frame` (``pandas.DataFrame.to_latex``).

@@ -2,7 +2,7 @@
 
 import math
 
-__all__ = ["format_pvalue", "format_level", "CORRECTION_NAMES"]
+__all__ = ["format_pvalue", "format_level", "CORRECTION_NAMES", "csv_safe", "csv_unsafe"]
 
 #: Short names of the corrections in table headers (``p (Holm)``).
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "BH",
@@ -59,3 +59,62 @@ def format_level(level):
     ('95 %', '99.17 %')
     """
     return f"{100 * float(level):.4g} %"
+
+
+#: First characters that make a spreadsheet read a cell as a formula (OWASP).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _is_formula(text):
+    """Whether ``text`` needs the quote of :func:`csv_safe` (recursively over quotes)."""
+    return text[:1] in _FORMULA_START or (text[:1] == "'" and _is_formula(text[1:]))
+
+
+def csv_safe(frame):
+    r"""A copy of ``frame`` whose text cells cannot run as spreadsheet formulas.
+
+    A text cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+    return (e.g. a system named ``=cmd|' /C calc'!A0``) is prefixed with a
+    single quote, as the OWASP *CSV Injection* page recommends, so Excel,
+    LibreOffice and Google Sheets show it as text. A cell that already
+    starts with quotes before such a character gets one more quote, so the
+    escape is undone exactly by :func:`csv_unsafe`. Numbers (e.g. a
+    negative ``delta``) are left as they are.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A table about to be written as CSV or TSV.
+
+    Returns
+    -------
+    safe : pandas.DataFrame
+        The same table (a copy) with its formula-like text cells quoted.
+
+    References
+    ----------
+    OWASP Foundation, *CSV Injection*,
+    https://owasp.org/www-community/attacks/CSV_Injection.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sigtest._format import csv_safe
+    >>> csv_safe(pd.DataFrame({"system": ["=1+2", "b", "'@x"], "delta": [-0.5, 1, 2]}))
+      system  delta
+    0   '=1+2   -0.5
+    1       b    1.0
+    2   ''@x    2.0
+    """
+    out = frame.copy()
+    for column in out.columns:
+        if out[column].dtype.kind in "OSU" or str(out[column].dtype) == "string":
+            out[column] = out[column].map(
+                lambda v: "'" + v if isinstance(v, str) and _is_formula(v) else v)
+    return out
+
+
+def csv_unsafe(values):
+    """Undo :func:`csv_safe` on the text cells ``values`` (a pandas Series)."""
+    return values.map(lambda v: v[1:] if isinstance(v, str) and v[:1] == "'"
+                      and _is_formula(v[1:]) else v)

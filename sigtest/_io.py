@@ -7,9 +7,13 @@ refusing files of several columns.
 Formats, chosen by suffix: ``.npy`` (a NumPy array, never unpickled),
 ``.csv`` (comma separated), ``.tsv`` (tab separated), anything else
 whitespace-separated text. One column gives labels (int64 when every value
-is an integer written without leading zeros, else str); several columns give
+is an integer written without leading zeros; for labels, also when every
+value is a number, e.g. ``1.0`` next to ``1``: float64, int64 when all are
+whole; else str; ids keep their exact text); several columns give
 an ``(n_samples, n_classes)`` float64 array of probabilities (or of label
-memberships with ``multilabel=True``).
+memberships with ``multilabel=True``). In whitespace-separated text that is
+not a table of numbers one line is one label (``very positive``).
+:func:`read_columns` picks the label (and item-id) column of a table.
 
 Every error is a :class:`ValueError` whose message names the file, and the
 line for problems in a line (lines count from 1, a header line included).
@@ -54,7 +58,7 @@ import pandas as pd
 
 from .metrics._check_proba import ROW_SUM_RENORM_ATOL, normalize_rows
 
-__all__ = ["read_ids", "read_predictions"]
+__all__ = ["read_columns", "read_ids", "read_predictions"]
 
 _MIN_ROWS_LABEL_HEADER = 10  # rows after line 1 needed to judge a label column
 _MAX_DISTINCT_LABELS = 50
@@ -148,23 +152,71 @@ def _read_npy(path):
     return values
 
 
-def _read_table(path, header):
-    """The cells of a text file as a 2-D str array (missing fields: ``""``)."""
+def _label_lines(path, header):
+    """A whitespace-separated text file that is not a table of numbers: one label a line.
+
+    Called when the fields of the file do not make a table of numbers (rows
+    of unequal lengths, or text in several columns), e.g. labels holding a
+    space (``very positive``). Each line, stripped, is one label; trailing
+    empty lines are ignored, an empty line within the data is an error.
+    Lines whose first fields are all distinct (an id column before the
+    labels) are refused: one line is one label, and ids and labels belong
+    in a ``.csv`` / ``.tsv`` file read with ``--id-column`` / ``--label-column``.
+    """
+    lines = path.read_text(encoding="utf-8").splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    first = 1 if header is not False else 0  # line 1 may be a header
+    data = [line.split() for line in lines[first:]]
+    empty = [k for k, fields in enumerate(data) if not fields]
+    if empty:
+        raise ValueError(f"The file {str(path)!r} has an empty line {empty[0] + first + 1}; "
+                         "give one label per line.")
+    heads = [fields[0] for fields in data]
+    if len(lines) >= 3 and all(len(line.split()) >= 2 for line in lines) \
+            and len(set(heads)) == len(heads):
+        raise ValueError(
+            f"The file {str(path)!r} looks like several columns (line 1: "
+            f"{lines[0].strip()!r}), the first one all distinct (item ids?), but one "
+            "line of a whitespace-separated text file is one label. Keep only the labels, "
+            "or write a .csv or .tsv file and pick the columns with --id-column and "
+            "--label-column.")
+    return np.asarray([[line.strip()] for line in lines], dtype=str)
+
+
+def _is_table_of_numbers(cells, header):
+    """Whether the data rows of a whitespace-separated ``cells`` table are all numbers."""
+    data = cells[1:] if header is not False else cells
+    return cells.shape[1] == 1 or not np.isnan(_as_numbers(data)).any()
+
+
+def _read_table(path, header, columns=False):
+    """The cells of a text file as a 2-D str array (missing fields: ``""``).
+
+    In a whitespace-separated file (neither ``.csv`` nor ``.tsv``) whose
+    fields do not make a table of numbers, one line is one label
+    (:func:`_label_lines`), unless ``columns`` (columns picked by
+    :func:`read_columns`).
+    """
     sep = {".csv": ",", ".tsv": "\t"}.get(path.suffix, r"\s+")
     try:
         frame = pd.read_csv(
             path, sep=sep, header=None, dtype=str, keep_default_na=False,
             engine="python" if sep == r"\s+" else "c",
         )
+        cells = frame.fillna("").to_numpy(dtype=str)
+        if sep == r"\s+" and not columns and not _is_table_of_numbers(cells, header):
+            cells = _label_lines(path, header)
     except pd.errors.EmptyDataError:
         raise ValueError(f"The file {str(path)!r} is empty.") from None
     except pd.errors.ParserError as exc:
-        raise ValueError(f"The file {str(path)!r} could not be read: "
-                         f"{str(exc).strip()}.") from None
+        if sep != r"\s+" or columns:
+            raise ValueError(f"The file {str(path)!r} could not be read: "
+                             f"{str(exc).strip()}.") from None
+        cells = _label_lines(path, header)  # e.g. a label with a space in line 2
     except UnicodeDecodeError:
         raise ValueError(f"The file {str(path)!r} is not a UTF-8 text file; .npy, .csv, "
                          ".tsv and whitespace-separated text are read.") from None
-    cells = frame.fillna("").to_numpy(dtype=str)
     if header:
         cells = cells[1:]
         # a header with more fields than the data (e.g. "gold label") leaves empty columns
@@ -248,12 +300,26 @@ def _check_one_column(path, table, one_column):
                          f"{table.shape[1]} columns.")
 
 
-def _read_values(path, header, multilabel, one_column):
+def _existing(path):
     path = Path(path)
     if not path.exists():
         raise ValueError(f"The file {str(path)!r} does not exist.")
     if not path.is_file():
         raise ValueError(f"{str(path)!r} is a directory, not a file.")
+    return path
+
+
+def _check_filled(path, cells, offset):
+    missing = cells == ""
+    if missing.any():
+        i = int(np.flatnonzero(missing.any(axis=1))[0])
+        raise ValueError(
+            f"The file {str(path)!r} has {cells.shape[1]} columns but its line "
+            f"{i + offset} has {int((~missing[i]).sum())} fields.")
+
+
+def _read_values(path, header, multilabel, one_column):
+    path = _existing(path)
     offset = 1  # line number of row 0
     if path.suffix == ".npy":
         values = _read_npy(path)
@@ -265,23 +331,122 @@ def _read_values(path, header, multilabel, one_column):
         offset, where = (2 if header else 1), "line"
         if header is None:
             _detect_header(path, cells, multilabel)
-        missing = cells == ""
-        if missing.any():
-            i = int(np.flatnonzero(missing.any(axis=1))[0])
-            raise ValueError(
-                f"The file {str(path)!r} has {cells.shape[1]} columns but its line "
-                f"{i + offset} has {int((~missing[i]).sum())} fields.")
+        _check_filled(path, cells, offset)
         values = cells[:, 0] if cells.shape[1] == 1 else cells
     if values.ndim == 2:
-        values = _check_soft(path, values, multilabel, offset, where)
-    elif values.dtype.kind in "UO":
-        try:
-            as_int = values.astype(np.int64)
-            if np.array_equal(as_int.astype(str), values.astype(str)):
-                values = as_int
-        except (ValueError, OverflowError):
-            pass
+        return _check_soft(path, values, multilabel, offset, where)
+    return _typed(values, labels=not one_column)
+
+
+#: An integer written with a leading zero (``007``): text, not a number.
+_LEADING_ZERO = r"[+-]?0[0-9]"
+
+
+def _typed(values, labels):
+    """1-D cells as int64 when every value is an integer written without leading
+    zeros; for ``labels``, also when every value is a number (``1.0`` next to
+    ``1``): float64, int64 when all are whole. Else str.
+    """
+    if values.dtype.kind not in "UO":
+        return values
+    try:
+        as_int = values.astype(np.int64)
+        if np.array_equal(as_int.astype(str), values.astype(str)):
+            return as_int
+    except (ValueError, OverflowError):
+        pass
+    if labels:
+        text = pd.Series(values.astype(str))
+        num = pd.to_numeric(text, errors="coerce").to_numpy(np.float64)
+        if np.isfinite(num).all() and not text.str.match(_LEADING_ZERO).any():
+            whole = num == np.round(num)
+            if whole.all() and np.abs(num).max() < 2.0 ** 53:
+                return num.astype(np.int64)
+            return num
     return values
+
+
+def _column_index(path, spec, names, n_columns, option):
+    """0-based index of the column ``spec``: a 1-based number or a header name."""
+    spec = str(spec)
+    if spec.isdigit():
+        k = int(spec)
+        if not 1 <= k <= n_columns:
+            raise ValueError(f"{option} {spec}: the file {str(path)!r} has {n_columns} "
+                             "columns (numbered from 1).")
+        return k - 1
+    hits = [] if names is None else [j for j, name in enumerate(names) if name == spec]
+    if len(hits) != 1:
+        raise ValueError(
+            f"{option} {spec!r}: the header row of {str(path)!r} "
+            + ("holds no such column" if not hits else "holds it twice")
+            + f"; its columns are {list(names)}.")
+    return hits[0]
+
+
+def read_columns(path, *, label_column=None, id_column=None, header=None):
+    """Read the label column (and the item-id column) of a table.
+
+    Parameters
+    ----------
+    path : str or Path
+        ``.csv``, ``.tsv`` or whitespace-separated text of several columns.
+    label_column, id_column : str or int, optional
+        A column: its name in the header row (then line 1 is the header) or
+        its number, counting from 1. ``label_column`` defaults to the other
+        column of a two-column file when ``id_column`` is given.
+    header : bool or None, default=None
+        As in :func:`read_predictions`; a column given by name implies a
+        header row (``header=False`` is then an error). With columns given
+        by number and ``header=None``, each column read is checked for a
+        header row by the one-column rule.
+
+    Returns
+    -------
+    ids : ndarray of shape (n_samples,) or None
+        The item ids (typed as :func:`read_ids` types them), None without
+        ``id_column``.
+    labels : ndarray of shape (n_samples,)
+        The labels (typed as :func:`read_predictions` types them).
+
+    Raises
+    ------
+    ValueError
+        The errors of :func:`read_predictions`, a ``.npy`` file, a column
+        that the file does not have, or a name without a header row.
+    """
+    path = _existing(path)
+    if path.suffix == ".npy":
+        raise ValueError(f"The file {str(path)!r} is a .npy array, which has no columns to "
+                         "pick; --id-column and --label-column read .csv, .tsv or text files.")
+    by_name = any(spec is not None and not str(spec).isdigit()
+                  for spec in (label_column, id_column))
+    if by_name and header is False:
+        raise ValueError(f"Columns of {str(path)!r} are named, which needs a header row, but "
+                         "--no-header (header=False) says line 1 is data.")
+    with_header = bool(header) or by_name
+    cells = _read_table(path, False, columns=True)
+    names, cells = (cells[0], cells[1:]) if with_header else (None, cells)
+    if cells.shape[0] == 0:
+        raise ValueError(f"The file {str(path)!r} holds no rows after its header.")
+    n = cells.shape[1]
+    if label_column is None:
+        if id_column is None or n != 2:
+            raise ValueError(f"Give the label column of {str(path)!r} (--label-column): it has "
+                             f"{n} columns.")
+        label_column = str(2 - _column_index(path, id_column, names, n, "--id-column"))
+    picked = {"labels": _column_index(path, label_column, names, n, "--label-column")}
+    if id_column is not None:
+        picked["ids"] = _column_index(path, id_column, names, n, "--id-column")
+    offset = 2 if with_header else 1
+    out = {}
+    for role, j in picked.items():
+        column = cells[:, [j]]
+        if header is None and not with_header:
+            _detect_header(path, column, False)
+        _check_filled(path, column, offset)
+        out[role] = _typed(column[:, 0], labels=role == "labels")
+    return out.get("ids"), out["labels"]
 
 
 def _check_soft(path, values, multilabel, offset, where):

@@ -5,10 +5,20 @@ Store layout (a directory)::
     manifest.json        gold ids and labels (and cluster / stratum ids),
                          systems, runs (ids, file, shape)
     manifest.json.bak    the previous manifest (see "Recovery" below)
+    gold-<hex>.json      a large gold (see below)
     runs/s000_r0.npy     predictions of system 0, run 0 (no pickle)
     results.tsv          tidy table of the last run() (tab separated)
     outcomes.json        parameters, versions, seed, records, summary, letters,
                          and the sha256 of results.tsv (``outputs``)
+
+A large gold (more than :data:`GOLD_INLINE_MAX` items) lives in its own
+file ``gold-<hex>.json`` instead: the manifest (format version 3) records
+its name and sha256, it is rewritten (under a new name, the previous one
+kept for the backup manifest) only when a feed changes the gold, and runs
+fed without ids store ``"ids": null`` (``0..n-1``). A feed then writes what
+it adds, not the whole gold. Reading a version-3 manifest reads its gold
+file back into the same in-memory layout, so the rest of the store sees one
+format; a gold file that does not match its sha256 makes the store corrupt.
 
 Cluster (``groups``) and stratum (``strata``) ids are item annotations like
 the gold labels: given with a feed for its ``ids``, stored in the manifest's
@@ -52,12 +62,22 @@ A prediction file that is missing, not a ``.npy`` array (e.g. an ``.npz``
 archive), truncated, or of another shape than its ids is a ``ValueError``
 naming the file.
 
+Symbolic links. The store's own entries (``manifest.json``, its backup,
+the lock, ``runs/`` and the files in it, ``results.tsv``, ``outcomes.json``,
+the commit record) must not be symbolic links: every read, lock and load
+checks them and raises :class:`CorruptStoreError` naming the link, before
+anything is read, written or deleted, so a linked ``runs/`` can neither
+receive predictions nor lose files to the tidying below, and a linked run
+file is never read. The store directory itself may be a link.
+
 Hygiene. On open (:meth:`ExperimentStore.open`, called by
 ``Experiment.load``) and whenever the lock is taken, the temporary files
 that killed writers left (``.<name>.<random>.tmp`` of the store's own file
 names) are deleted, and so, under the lock with a valid manifest, are
 prediction files with the store's naming (``runs/s<key>_r<run>[-<hex>].npy``)
-that the manifest does not reference. No other file is ever deleted.
+that the manifest does not reference, and gold files (``gold-<hex>.json``)
+that neither the manifest nor its backup references. No other file is ever
+deleted.
 
 Recovery. Before each replacement of ``manifest.json`` the previous one is
 kept as ``manifest.json.bak``. A corrupt (e.g. truncated) or missing
@@ -90,6 +110,7 @@ import numpy as np
 import pandas as pd
 
 from ._engine.design import check_ids
+from ._format import csv_safe, csv_unsafe
 from .metrics._check_proba import check_proba
 from .utils import warn_external
 
@@ -106,7 +127,15 @@ _FORMAT = "sigtest.experiment"
 _FORMAT_VERSION = 1
 #: Version of a manifest that holds cluster or stratum ids; both are read.
 _DESIGN_FORMAT_VERSION = 2
-_READABLE_VERSIONS = (_FORMAT_VERSION, _DESIGN_FORMAT_VERSION)
+#: Version of a manifest whose gold lives in its own file (a large gold).
+_GOLD_FORMAT_VERSION = 3
+_READABLE_VERSIONS = (_FORMAT_VERSION, _DESIGN_FORMAT_VERSION, _GOLD_FORMAT_VERSION)
+#: Gold items above which the gold (ids, labels, cluster / stratum ids) is kept
+#: in its own file, rewritten only when it changes, and runs fed without ids
+#: record no id list: a feed then writes what it adds, not the whole gold.
+GOLD_INLINE_MAX = 20_000
+#: The gold file of a manifest of version 3.
+_GOLD_FILE = re.compile(r"gold-[0-9a-f]{8}\.json")
 #: Item annotations of the sampling design, stored next to the gold labels.
 DESIGN_KEYS = ("groups", "strata")
 _TEXT_COLUMNS = ("system_a", "system_b", "metric", "test", "alternative")
@@ -116,6 +145,8 @@ _BACKUP = "manifest.json.bak"
 _CORRUPT = "manifest.json.corrupt"
 _COMMIT = ".outputs.commit"
 _OUTPUTS = ("results.tsv", "outcomes.json")
+#: The store's own entries, none of which may be a symbolic link.
+_ENTRIES = ("manifest.json", _BACKUP, _LOCK, _COMMIT, "runs", *_OUTPUTS)
 #: A system key (``s000``): the stem of its run files.
 _KEY = re.compile(r"s[0-9]{3,}")
 #: A run file as the manifest may name it: a plain file in ``runs/``.
@@ -123,7 +154,7 @@ _RUN_FILE = re.compile(r"runs/[A-Za-z0-9_][A-Za-z0-9_.-]*\.npy")
 #: Names of the prediction files that ``feed`` creates.
 _STORE_NPY = re.compile(r"s[0-9]{3,}_r[0-9]+(-[0-9a-f]{8})?\.npy")
 #: Temporary files of the store's own writes (``atomic_write``, the backup link).
-_STORE_TMP = re.compile(r"\.(manifest\.json(\.bak)?|results\.tsv|outcomes\.json|"
+_STORE_TMP = re.compile(r"\.(manifest\.json(\.bak)?|results\.tsv|outcomes\.json|gold-[0-9a-f]{8}\.json|"
                         r"\.?outputs\.commit|s[0-9]{3,}_r[0-9]+(-[0-9a-f]{8})?\.npy)"
                         r"\.[A-Za-z0-9_]+\.tmp")
 _STAGED = re.compile(r"\.(results\.tsv|outcomes\.json)\.[A-Za-z0-9_]+\.tmp")
@@ -223,13 +254,16 @@ def _try_lock(fd):
 
 
 # ------------------------------------------------------------ manifest check
-def _check_manifest(manifest, path):
+def _check_manifest(manifest, path, verified_gold=False):
     """Raise :class:`CorruptStoreError` (naming ``path`` and the key) unless well formed.
 
     Checks the structure that the store relies on: types, lengths (one
     label, cluster and stratum id per gold id; one id per row of a run),
     unique gold ids, and every path taken from the manifest (system keys,
-    run files) lying inside the store.
+    run files) lying inside the store. ``verified_gold``: the gold was read
+    from a gold file whose sha256 matches the manifest's record, i.e. as
+    sigtest wrote it from checked data; its values are not checked one by
+    one again (the lengths and types of its lists are).
     """
     def bad(key, problem):
         raise CorruptStoreError(f"The store manifest {str(path)!r} is corrupt: {key} {problem}.")
@@ -250,15 +284,16 @@ def _check_manifest(manifest, path):
         ids = gold.get("ids")
         if not isinstance(ids, list) or not ids:
             bad("gold['ids']", "is not a non-empty list")
-        if not (all(type(i) is int for i in ids) or all(type(i) is str for i in ids)):
+        if not verified_gold and not (all(type(i) is int for i in ids)
+                                      or all(type(i) is str for i in ids)):
             bad("gold['ids']", "holds values that are not all integers or all strings")
-        if len(set(ids)) != len(ids):
+        if not verified_gold and len(set(ids)) != len(ids):
             bad("gold['ids']", "holds duplicate ids")
         y_true = gold.get("y_true")
         if not isinstance(y_true, list) or len(y_true) != len(ids):
             bad("gold['y_true']", f"is not a list of {len(ids)} labels (one per gold id)")
         try:
-            arr = np.asarray(y_true)
+            arr = np.asarray(y_true[:1] if verified_gold else y_true)
         except ValueError:
             arr = np.asarray([object()])
         if arr.ndim not in (1, 2) or arr.dtype.kind not in "biufU":
@@ -347,6 +382,18 @@ def _check_design_ids(values, name, n, system):
     return arr.tolist()
 
 
+def _positional(run):
+    """Whether a run was fed without ids (its items taken by position).
+
+    Recorded as ``positional`` since issue 20; a run of an older manifest is
+    taken for positional when its ids are ``0..n-1``.
+    """
+    if "positional" in run:
+        return bool(run["positional"])
+    ids = run["ids"]
+    return ids == list(range(len(ids)))
+
+
 def _kind(values):
     """``"str"`` or ``"int"`` for a list of ids."""
     return "str" if values and isinstance(values[0], str) else "int"
@@ -385,6 +432,8 @@ class ExperimentStore:
         self.path = Path(path)
         self._thread_lock = threading.RLock()
         self._depth = 0
+        #: (file, sha256) of the gold file last read or written
+        self._gold_snapshot = None
 
     def exists(self):
         """Whether ``path`` holds a manifest."""
@@ -395,17 +444,110 @@ class ExperimentStore:
         """Path of ``manifest.json``."""
         return self.path / "manifest.json"
 
-    @staticmethod
-    def _parse(raw, path):
-        """The manifest in the bytes ``raw`` of ``path``, checked (:func:`_check_manifest`)."""
+    def _parse(self, raw, path):
+        """The manifest in the bytes ``raw`` of ``path``, checked (:func:`_check_manifest`).
+
+        A manifest of version 3 gets its gold from its gold file (checked
+        against the sha256 the manifest records) and the id lists of its runs
+        fed without ids (``0..n-1``), so that the rest of the store sees one
+        layout whatever the version.
+        """
         try:
             manifest = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise CorruptStoreError(
                 f"The store manifest {str(path)!r} is corrupt: it is not valid JSON "
                 f"(truncated or damaged? {exc}).") from None
-        _check_manifest(manifest, path)
+        verified = isinstance(manifest, dict) and manifest.get("format") == _FORMAT \
+            and manifest.get("format_version") == _GOLD_FORMAT_VERSION
+        self._gold_snapshot = None  # the gold file of this manifest, if any
+        if verified:
+            self._expand(manifest, path)
+        _check_manifest(manifest, path, verified_gold=verified)
         return manifest
+
+    def _expand(self, manifest, path):
+        """Read the gold file of a version-3 manifest and the ids of its positional runs."""
+        def bad(problem):
+            raise CorruptStoreError(f"The store manifest {str(path)!r} is corrupt: {problem}.")
+
+        ref = manifest.get("gold")
+        if not isinstance(ref, dict) or not isinstance(ref.get("file"), str) \
+                or not _GOLD_FILE.fullmatch(ref["file"]) or not isinstance(ref.get("sha256"), str):
+            bad(f"'gold' is {str(ref)[:80]!r}, not a reference to a gold file "
+                "({'file': 'gold-<hex>.json', 'sha256': ...})")
+        self._refuse_links(ref["file"])
+        gold_path = self.path / ref["file"]
+        try:
+            raw = gold_path.read_bytes()
+        except FileNotFoundError:
+            bad(f"its gold file {str(gold_path)!r} is missing")
+        if _sha256(raw) != ref["sha256"]:
+            bad(f"its gold file {str(gold_path)!r} does not match the sha256 it records "
+                "(truncated, edited or replaced)")
+        try:
+            gold = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:  # pragma: no cover - sha ok
+            bad(f"its gold file {str(gold_path)!r} is not valid JSON ({exc})")
+        if not isinstance(gold, dict):
+            bad(f"its gold file {str(gold_path)!r} does not hold a JSON object")
+        manifest["gold"] = gold
+        self._gold_snapshot = (ref["file"], ref["sha256"])
+        systems = manifest.get("systems")
+        for entry in systems.values() if isinstance(systems, dict) else ():
+            runs = entry.get("runs") if isinstance(entry, dict) else None
+            for run in runs.values() if isinstance(runs, dict) else ():
+                shape = run.get("shape") if isinstance(run, dict) else None
+                if run.get("ids") is None and run.get("positional") is True \
+                        and isinstance(shape, list) and shape and type(shape[0]) is int:
+                    run["ids"] = list(range(shape[0]))
+
+    def _dump(self, manifest, gold_changed):
+        """``(manifest as written, new gold file or None)``.
+
+        Up to :data:`GOLD_INLINE_MAX` gold items the manifest is written as it
+        is (version 1 or 2). Above, the gold goes to ``gold-<hex>.json``
+        (version 3), written only when ``gold_changed`` or when the manifest
+        read had its gold inline, and runs fed without ids record no id list.
+        """
+        gold = manifest["gold"]
+        if gold is None or len(gold["ids"]) <= GOLD_INLINE_MAX:
+            return manifest, None
+        snap, new = self._gold_snapshot, None
+        if snap is not None and not gold_changed:
+            file, digest = snap
+        else:
+            data = json.dumps(gold, allow_nan=False, default=_jsonable,
+                              separators=(",", ":")).encode("utf-8")
+            file, digest = f"gold-{uuid.uuid4().hex[:8]}.json", _sha256(data)
+            new = (file, digest, data)
+        disk = dict(manifest, format_version=_GOLD_FORMAT_VERSION,
+                    gold={"file": file, "sha256": digest, "n_items": len(gold["ids"])})
+        disk["systems"] = {
+            name: dict(entry, runs={
+                number: dict(run, ids=None) if run.get("positional") is True else run
+                for number, run in entry["runs"].items()})
+            for name, entry in manifest["systems"].items()}
+        return disk, new
+
+    def _refuse_links(self, *names):
+        """Raise :class:`CorruptStoreError` if a store entry is a symbolic link.
+
+        The store never follows a link inside it: a linked ``runs/`` folder
+        would make ``feed`` write, and the tidying of leftovers delete,
+        files elsewhere, and a linked run file or manifest would be read
+        from outside the store. ``names`` default to the store's own
+        entries (manifest, backup, lock, ``runs/``, outputs, commit record);
+        the store directory itself may be a link.
+        """
+        for name in names or _ENTRIES:
+            path = self.path / name
+            if path.is_symlink():
+                raise CorruptStoreError(
+                    f"{str(path)!r} is a symbolic link (to {os.readlink(path)!r}); sigtest "
+                    "does not follow links inside a store, which could make it read, write "
+                    "or delete files outside it. Replace the link with the file or folder "
+                    "itself.")
 
     def _recover_hint(self):
         bak = self.path / _BACKUP
@@ -426,6 +568,7 @@ class ExperimentStore:
             exists, or of another format; the message names the file and
             says how to recover.
         """
+        self._refuse_links()
         try:
             raw = self.manifest_path.read_bytes()
         except FileNotFoundError:
@@ -465,6 +608,7 @@ class ExperimentStore:
                     self._depth -= 1
                 return
             self.path.mkdir(parents=True, exist_ok=True)
+            self._refuse_links()
             fd = self._acquire(timeout)
             self._depth = 1
             try:
@@ -555,6 +699,7 @@ class ExperimentStore:
             names = os.listdir(self.path / "runs")
         except (FileNotFoundError, NotADirectoryError):
             return
+        self._sweep_gold()
         used = {run["file"] for entry in manifest["systems"].values()
                 for run in entry["runs"].values()}
         for name in names:
@@ -601,8 +746,19 @@ class ExperimentStore:
                     raise
         return manifest
 
-    def _write_manifest(self, manifest):
-        """Replace ``manifest.json``, keeping the one it replaces as ``manifest.json.bak``."""
+    def _write_manifest(self, manifest, gold_changed=True):
+        """Replace ``manifest.json``, keeping the one it replaces as ``manifest.json.bak``.
+
+        A large gold is written to its own file first, when it changed
+        (:meth:`_dump`; ``gold_changed=False`` only when ``manifest["gold"]``
+        is the gold last read); gold files that neither the new manifest nor
+        its backup references are deleted afterwards.
+        """
+        disk, new_gold = self._dump(manifest, gold_changed)
+        previous = self._gold_snapshot
+        if new_gold is not None:
+            file, digest, data = new_gold
+            atomic_write(self.path / file, lambda fh: fh.write(data))
         keep = None
         if self.manifest_path.is_file():
             keep = self.path / f".{_BACKUP}.{uuid.uuid4().hex[:8]}.tmp"
@@ -612,10 +768,12 @@ class ExperimentStore:
                 data = self.manifest_path.read_bytes()
                 keep = _stage(self.path / _BACKUP, lambda fh: fh.write(data))
         try:
-            write_json(self.manifest_path, manifest, compact=True)  # ids on one line
+            write_json(self.manifest_path, disk, compact=True)  # ids on one line
         except BaseException:
             if keep is not None:
                 keep.unlink(missing_ok=True)
+            if new_gold is not None:
+                (self.path / new_gold[0]).unlink(missing_ok=True)
             raise
         if keep is not None:
             try:  # the feed is stored now: a backup that cannot be kept only warns
@@ -625,6 +783,31 @@ class ExperimentStore:
                 warn_external(f"Could not keep the previous manifest as "
                               f"{str(self.path / _BACKUP)!r}: {exc}.", UserWarning)
         _fsync_dir(self.path)
+        if new_gold is not None:
+            self._gold_snapshot = (new_gold[0], new_gold[1])
+            used = {new_gold[0]} | ({previous[0]} if previous is not None else set())
+            self._sweep_gold(used)
+
+    def _sweep_gold(self, used=None):
+        """Delete gold files (``gold-<hex>.json``) other than ``used`` (under the lock).
+
+        ``used`` defaults to those of ``manifest.json`` and its backup: a
+        killed feed may leave a gold file written before its manifest.
+        """
+        names = [n for n in os.listdir(self.path) if _GOLD_FILE.fullmatch(n)]
+        if used is None:
+            used = set()
+            for path in (self.manifest_path, self.path / _BACKUP):
+                if names and path.is_file() and not path.is_symlink():
+                    try:
+                        ref = json.loads(path.read_bytes().decode("utf-8")).get("gold")
+                    except (ValueError, UnicodeDecodeError, AttributeError):
+                        return  # a damaged manifest: leave every gold file for recover()
+                    if isinstance(ref, dict) and isinstance(ref.get("file"), str):
+                        used.add(ref["file"])
+        for name in names:
+            if name not in used:
+                (self.path / name).unlink(missing_ok=True)
 
     def recover(self):
         """Put ``manifest.json.bak`` back when ``manifest.json`` is corrupt or missing.
@@ -665,8 +848,7 @@ class ExperimentStore:
             if self.manifest_path.is_file():
                 copy = self.path / _CORRUPT
                 os.replace(self.manifest_path, copy)
-            write_json(self.manifest_path, manifest, compact=True)
-            _fsync_dir(self.path)
+            self._write_manifest(manifest, gold_changed=False)
             self._sweep_runs(manifest)
         if dropped:
             warn_external(f"Recovered {str(self.manifest_path)!r} from its backup without "
@@ -729,6 +911,7 @@ class ExperimentStore:
         """
         path = self.path / entry["file"]  # checked by read(): inside runs/
         what = f"The prediction file {str(path)!r} of run {run} of system {system!r}"
+        self._refuse_links("runs", entry["file"])
         try:
             with open(path, "rb") as fh:
                 magic = fh.read(6)
@@ -798,11 +981,16 @@ class ExperimentStore:
                 manifest = self.read()
                 self._sweep_runs(manifest)
                 self._check_against_store(manifest, system, preds, gold, item_ids, run)
+                if ids is None and gold is None:
+                    self._check_positional(manifest, system, preds.shape[0])
                 n_gold = 0 if manifest["gold"] is None else len(manifest["gold"]["ids"])
                 self._merge_gold(manifest, item_ids, gold, system)
                 self._merge_design(manifest, item_ids, design, n_gold, system)
                 self._check_classes(manifest, system, preds, run)
-                return self._store_run(manifest, system, preds, item_ids, run, overwrite)
+                changed = (n_gold != len(manifest["gold"]["ids"])
+                           or any(v is not None for v in design.values()))
+                return self._store_run(manifest, system, preds, item_ids, run, overwrite,
+                                       positional=ids is None, gold_changed=changed)
         except BaseException:
             if not existed:  # a failed first feed leaves no empty store behind
                 for leftover in (self.path / "runs", self.path):
@@ -812,7 +1000,29 @@ class ExperimentStore:
                         pass
             raise
 
-    def _store_run(self, manifest, system, preds, item_ids, run, overwrite):
+    @staticmethod
+    def _check_positional(manifest, system, n):
+        """A feed without ids nor gold must list every gold item, in the gold's order.
+
+        Its items are taken by position (ids ``0..n-1``), so a file one row
+        short or long would shift every later item onto another item's
+        gold label; such a feed is refused, as ``sigtest compare`` refuses
+        files of different lengths. (A feed with ``y_true`` is checked
+        against the stored gold on the ids it shares instead, which a shift
+        would contradict.)
+        """
+        stored = manifest["gold"]
+        if stored is None or n == len(stored["ids"]):
+            return
+        raise ValueError(
+            f"The predictions of system {system!r} have {n} items but the store's gold has "
+            f"{len(stored['ids'])}. Without ids the items are taken by position (ids "
+            f"0..{n - 1}), so a missing or extra row would misalign every later item; feed "
+            "one prediction per gold item in the gold's order, or give the item ids (ids=, "
+            "--ids) to feed a subset.")
+
+    def _store_run(self, manifest, system, preds, item_ids, run, overwrite, positional=False,
+                   gold_changed=True):
         """Write the predictions, then the manifest (both atomically)."""
         if system not in manifest["systems"]:
             used = [int(e["key"][1:]) for e in manifest["systems"].values()]
@@ -835,12 +1045,12 @@ class ExperimentStore:
         (self.path / "runs").mkdir(exist_ok=True)
         atomic_write(self.path / file, lambda fh: np.save(fh, preds, allow_pickle=False))
         runs[str(run)] = {"file": file, "ids": item_ids, "shape": list(preds.shape),
-                          "dtype": preds.dtype.str,
+                          "dtype": preds.dtype.str, "positional": positional,
                           "fed_at": datetime.datetime.now(datetime.timezone.utc).isoformat()}
         if any(manifest["gold"].get(key) is not None for key in DESIGN_KEYS):
             manifest["format_version"] = _DESIGN_FORMAT_VERSION
         try:
-            self._write_manifest(manifest)
+            self._write_manifest(manifest, gold_changed)
         except BaseException:
             (self.path / file).unlink(missing_ok=True)
             raise
@@ -859,7 +1069,7 @@ class ExperimentStore:
                     f"The predictions of system {system!r} hold {_describe(preds)} but "
                     f"'y_true' holds {_describe(gold)}; they cannot be compared.")
             return
-        store_gold = np.asarray(stored["y_true"])
+        store_gold = np.asarray(stored["y_true"][:1])  # kind and width (checked alike)
         if _kind(item_ids) != _kind(stored["ids"]):
             given = "default ids 0..n-1" if _kind(item_ids) == "int" else "string ids"
             raise ValueError(
@@ -888,7 +1098,7 @@ class ExperimentStore:
         the sorted gold labels, so every stored probability run needs as many
         columns as the gold has classes, also after new ids extend the gold.
         """
-        gold = np.asarray(manifest["gold"]["y_true"])
+        gold = np.asarray(manifest["gold"]["y_true"][:1])  # rows alike: ndim, width
         if gold.ndim == 2:
             k, what = gold.shape[1], f"the gold has {gold.shape[1]} columns"
             if preds.ndim == 1:
@@ -902,10 +1112,15 @@ class ExperimentStore:
                     raise ValueError(
                         f"The predictions of system {system!r} must be class indices "
                         f"0..{k - 1} ({what}); got values from {preds.min()} to {preds.max()}.")
-        else:
-            classes = np.unique(gold)
+        elif preds.ndim == 2 or any(len(stored["shape"]) == 2
+                                    for entry in manifest["systems"].values()
+                                    for stored in entry["runs"].values()):
+            # only when probability columns are to be checked
+            classes = np.unique(np.asarray(manifest["gold"]["y_true"]))
             k = len(classes)
             what = f"the gold has {k} classes {classes.tolist()[:10]}"
+        else:
+            return
         if preds.ndim == 2 and preds.shape[1] != k:
             raise ValueError(
                 f"The predictions of system {system!r} have {preds.shape[1]} columns but "
@@ -928,14 +1143,15 @@ class ExperimentStore:
             manifest["gold"] = {"ids": list(ids), "y_true": gold.tolist()}
             return
         stored = manifest["gold"]
-        where = {i: k for k, i in enumerate(stored["ids"])}
         if gold is None:
-            unknown = [i for i in ids if i not in where]
+            found = pd.Index(stored["ids"]).get_indexer(pd.Index(ids))
+            unknown = [ids[k] for k in np.flatnonzero(found < 0)]
             if unknown:
                 raise ValueError(
                     f"{len(unknown)} ids of system {system!r} have no gold label (e.g. "
                     f"{unknown[:5]}); pass y_true with these predictions.")
             return
+        where = {i: k for k, i in enumerate(stored["ids"])}
         new = gold.tolist()
         bad = [i for i, g in zip(ids, new) if i in where and stored["y_true"][where[i]] != g]
         if bad:
@@ -958,6 +1174,8 @@ class ExperimentStore:
         keeps its cluster; a cluster must lie in one stratum.
         """
         gold = manifest["gold"]
+        if all(design[key] is None and gold.get(key) is None for key in DESIGN_KEYS):
+            return
         where = {i: k for k, i in enumerate(gold["ids"])}
         n = len(gold["ids"])
         for key in DESIGN_KEYS:
@@ -1026,7 +1244,7 @@ class ExperimentStore:
                 del entry["runs"][str(r)]
             if not entry["runs"]:
                 del manifest["systems"][system]
-            self._write_manifest(manifest)
+            self._write_manifest(manifest, gold_changed=False)
             for file in files:
                 (self.path / file).unlink(missing_ok=True)
         return numbers
@@ -1047,10 +1265,16 @@ class ExperimentStore:
                 covered[where] = True
                 if not covered.all() and on_missing == "error":
                     miss = gold_ids[np.flatnonzero(~covered)[:5]].tolist()
-                    raise ValueError(
-                        f"Run {r} of system {name!r} lacks {int((~covered).sum())} of the "
-                        f"{len(gold_ids)} gold ids (e.g. {miss}); feed them, or pass "
-                        "on_missing='intersect' to test on the ids every run has.")
+                    lacks = (f"Run {r} of system {name!r} lacks {int((~covered).sum())} of "
+                             f"the {len(gold_ids)} gold ids (e.g. {miss})")
+                    if _positional(entry):  # a short file: intersect would score it shifted
+                        raise ValueError(
+                            f"{lacks}: it was fed without ids, so its {len(entry['ids'])} "
+                            "rows were taken as items 0..n-1 by position, and a missing row "
+                            "misaligns every later item. Feed it again with its item ids "
+                            "(ids=, --ids), or with one row per gold item.")
+                    raise ValueError(f"{lacks}; feed them, or pass on_missing='intersect' to "
+                                     "test on the ids every run has.")
                 keep &= covered
         if not keep.any():
             raise ValueError(f"The runs of systems {names} have no item id in common.")
@@ -1108,6 +1332,7 @@ class ExperimentStore:
 
     def digest(self, manifest, system, run):
         file = manifest["systems"][system]["runs"][str(run)]["file"]
+        self._refuse_links("runs", file)
         digest = hashlib.sha256((self.path / file).read_bytes()).hexdigest()
         return {"file": file, "sha256": digest}
 
@@ -1124,6 +1349,7 @@ class ExperimentStore:
             complete table.
         """
         tsv, out = self.path / "results.tsv", self.path / "outcomes.json"
+        self._refuse_links(*_OUTPUTS)
         try:
             table = tsv.read_bytes()
         except FileNotFoundError:
@@ -1179,9 +1405,12 @@ class ExperimentStore:
             raise ValueError(f"No results in {str(self.path)!r}; call run() first.")
         columns = pd.read_csv(io.BytesIO(table), sep="\t", nrows=0).columns
         # names stay text (a system called "NA" or "NaN"); every other column is numeric
-        return pd.read_csv(io.BytesIO(table), sep="\t", keep_default_na=False,
-                           na_values={c: ["NaN"] for c in columns if c not in _TEXT_COLUMNS},
-                           dtype={c: str for c in _TEXT_COLUMNS if c in columns})
+        frame = pd.read_csv(io.BytesIO(table), sep="\t", keep_default_na=False,
+                            na_values={c: ["NaN"] for c in columns if c not in _TEXT_COLUMNS},
+                            dtype={c: str for c in _TEXT_COLUMNS if c in columns})
+        for column in frame.columns.intersection(_TEXT_COLUMNS):
+            frame[column] = csv_unsafe(frame[column])
+        return frame
 
     def load_outcomes(self):
         """The ``outcomes.json`` of the last :meth:`run`, as a dict (checked)."""
@@ -1208,7 +1437,8 @@ class ExperimentStore:
         outcomes : dict
             The record of the run (NaN and inf become null).
         """
-        table = frame.to_csv(sep="\t", index=False, na_rep="NaN").encode("utf-8")
+        # formula-like names quoted (CSV injection); load_results() removes the quote
+        table = csv_safe(frame).to_csv(sep="\t", index=False, na_rep="NaN").encode("utf-8")
         outcomes = finite(outcomes)
         outcomes["outputs"] = {"results.tsv": {"sha256": _sha256(table), "bytes": len(table)}}
         text = json.dumps(outcomes, allow_nan=False, default=_jsonable,

@@ -99,6 +99,9 @@ def __getattr__(name):
         return read_predictions
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+#: ``--alternative``: the tests' ``alternative`` values (sigtest.tests_._base).
+_ALTERNATIVES = ("two-sided", "greater", "less", "non-inferiority", "equivalence")
+_MARGIN_ALTERNATIVES = ("non-inferiority", "equivalence")
 _FORMATS = ("table", "text", "csv", "json", "markdown", "latex", "html")
 #: formats of ``ComparisonResult.report`` (the whole report); "text" is "table"
 _REPORT_FORMATS = ("markdown", "html", "latex")
@@ -136,6 +139,7 @@ def _build_parser():
     _add_test_options(cmp_)
     _add_design_options(cmp_, "in the order of the gold file")
     _add_header_option(cmp_)
+    _add_column_options(cmp_)
     _add_output_options(cmp_)
 
     feed = sub.add_parser("feed", help="store one run of one system in an experiment directory")
@@ -171,6 +175,7 @@ def _build_parser():
     _add_test_options(rep)
     _add_design_options(rep, "with a gold file, in its order")
     _add_header_option(rep)
+    _add_column_options(rep)
     _add_store_options(rep)
     rep.add_argument("--format", choices=_REPORT_FORMATS, default=None,
                      help="report format (default: from the -o suffix .md/.html/.tex, else "
@@ -214,6 +219,18 @@ def _add_header_option(cmd):
                           "stop if line 1 looks like a header)")
 
 
+def _add_column_options(cmd):
+    cmd.add_argument("--label-column", default=None, metavar="COL",
+                     help="read the labels from this column of every file (gold and "
+                          "predictions): a header name (then line 1 is the header) or a "
+                          "number from 1; default with --id-column: the other column of a "
+                          "two-column file")
+    cmd.add_argument("--id-column", default=None, metavar="COL",
+                     help="read item ids from this column of every file and align each "
+                          "prediction file to the gold by them (as 'feed --ids'); every file "
+                          "must list the gold's ids, in any order")
+
+
 def _add_design_options(cmd, order):
     cmd.add_argument("--groups", default=None, metavar="FILE",
                      help=f"file with the cluster id of every item ({order}), e.g. its "
@@ -251,11 +268,13 @@ def _add_test_options(cmd):
     cmd.add_argument("--margin", type=float, default=None,
                      help="margin of a non-inferiority or equivalence test, in metric units "
                           "(e.g. 0.01); needs --alternative and --baseline")
-    cmd.add_argument("--alternative", choices=("non-inferiority", "equivalence"),
-                     default=None,
-                     help="non-inferiority: B is not worse than the baseline by --margin or "
-                          "more; equivalence: |B - A| < --margin (TOST). Test: bca unless "
-                          "--test names one with an interval (paired_t, mcnemar)")
+    cmd.add_argument("--alternative", choices=_ALTERNATIVES, default=None,
+                     help="alternative hypothesis of each system B against --baseline A "
+                          "(default: the test's own, two-sided for the default test): "
+                          "two-sided, greater (B better), less (B worse); with --margin, "
+                          "non-inferiority (B is not worse than the baseline by --margin or "
+                          "more) or equivalence (|B - A| < --margin, TOST; test: bca unless "
+                          "--test names one with an interval: paired_t, mcnemar)")
     cmd.add_argument("--correction", default="holm",
                      choices=("holm", "bonferroni", "fdr_bh", "none"))
     cmd.add_argument("--alpha", type=float, default=0.05)
@@ -279,18 +298,45 @@ def _build_test(args):
     """
     from .tests_ import BCaInterval, PairedPermutation, get_test
 
-    if args.margin is not None or args.alternative is not None:
+    if args.margin is not None or args.alternative in _MARGIN_ALTERNATIVES:
         return _margin_test(args)
-    if args.test is None and args.n_resamples is None:
+    if args.test is None and args.n_resamples is None and args.alternative is None:
         return None
     extra = {} if args.n_resamples is None else {"n_resamples": args.n_resamples}
     if args.test is None and getattr(args, "runs", None) == "nested":
         from .tests_ import HierarchicalBootstrap  # the one test of runs='nested'
 
-        return HierarchicalBootstrap(**extra)
-    if args.test is None:
-        return (PairedPermutation(**extra), BCaInterval(**extra))
-    return get_test(args.test, **extra)
+        tests = (HierarchicalBootstrap(**extra),)
+    elif args.test is None:
+        tests = (PairedPermutation(**extra), BCaInterval(**extra))
+    else:
+        tests = (get_test(args.test, **extra),)
+    if args.alternative is not None:  # the p-value test; an interval stays two-sided
+        tests = (_with_alternative(tests[0], args),) + tests[1:]
+    return tests if len(tests) > 1 else tests[0]
+
+
+def _with_alternative(test, args):
+    """``test`` with ``alternative=args.alternative`` (two-sided, greater or less).
+
+    A one-sided alternative is directional (B against the baseline A), so it
+    needs ``--baseline``; ``pairs="all"`` tests every pair two-sided.
+    """
+    from .tests_ import get_test
+
+    if args.alternative != "two-sided" and _pairs(args) != "baseline":
+        raise _UsageError(f"--alternative {args.alternative} needs --baseline: a one-sided "
+                          "test is of each system against the baseline (every pair of "
+                          "--pairs all is tested two-sided).")
+    if "alternative" not in test.get_params(deep=False):
+        raise _UsageError(f"--alternative: the test {type(test).__name__} has no "
+                          "alternative hypothesis to choose; pick another --test.")
+    test = get_test(test, alternative=args.alternative)
+    try:
+        getattr(test, "_validate_params", lambda: None)()
+    except ValueError as exc:
+        raise _UsageError(f"--alternative {args.alternative}: {exc}") from None
+    return test
 
 
 def _margin_test(args):
@@ -302,9 +348,9 @@ def _margin_test(args):
     """
     from .tests_ import get_test
 
-    if args.margin is None or args.alternative is None:
-        given, missing = (("--margin", "--alternative") if args.alternative is None
-                          else ("--alternative", "--margin"))
+    if args.margin is None or args.alternative not in _MARGIN_ALTERNATIVES:
+        given, missing = (("--margin", "--alternative") if args.margin is not None
+                          else (f"--alternative {args.alternative}", "--margin"))
         raise _UsageError(f"{given} needs {missing} (--alternative non-inferiority or "
                           "equivalence, --margin a positive number in metric units).")
     if args.baseline is None:
@@ -433,8 +479,10 @@ def _render(result, fmt):
     if fmt in ("csv", "json"):
         frame = result.to_frame()
         frame["signature"] = result.signature()
-        if fmt == "csv":
-            return frame.to_csv(index=False)
+        if fmt == "csv":  # formula-like names quoted (CSV injection)
+            from ._format import csv_safe
+
+            return csv_safe(frame).to_csv(index=False)
         return frame.to_json(orient="records", indent=2)
     # the tables print p-values with sigtest._format.format_pvalue
     return (str(result) + "\n\n" + _scores_text(result.scores()) + _letters_text(result)
@@ -490,6 +538,43 @@ def _read(path, args, *, multilabel=False):
 
     return None if path is None else read_predictions(path, header=args.header,
                                                       multilabel=multilabel)
+
+
+def _read_file(path, args, multilabel):
+    """``(ids or None, values)`` of a gold or prediction file of ``compare``.
+
+    With ``--label-column`` / ``--id-column`` the columns are picked
+    (:func:`sigtest._io.read_columns`), else the whole file is read.
+    """
+    if args.label_column is None and args.id_column is None:
+        return None, _read(path, args, multilabel=multilabel)
+    from ._io import read_columns
+
+    return read_columns(path, label_column=args.label_column, id_column=args.id_column,
+                        header=args.header)
+
+
+def _by_ids(gold_ids, ids, path, gold_path):
+    """Positions in ``ids`` of each of ``gold_ids``: every file lists the same ids once."""
+    import pandas as pd
+
+    for what, values, where in (("gold", gold_ids, gold_path), ("prediction", ids, path)):
+        dup = pd.Index(values)[pd.Index(values).duplicated()]
+        if len(dup):
+            raise _UsageError(f"The {what} file {where!r} lists the ids {dup[:5].tolist()} "
+                              "more than once (--id-column).")
+    take = pd.Index(ids).get_indexer(pd.Index(gold_ids))
+    missing = [i for i, k in zip(gold_ids.tolist(), take) if k < 0]
+    extra = len(ids) - (len(gold_ids) - len(missing))
+    if missing or extra:
+        kinds = {str(gold_ids.dtype.kind in "iu"), str(ids.dtype.kind in "iu")}
+        hint = " (the ids are numbers in one file, text in the other)" if len(kinds) > 1 \
+            else ""
+        raise _UsageError(
+            f"The prediction file {path!r} lacks {len(missing)} ids of the gold file "
+            f"{gold_path!r} (e.g. {missing[:5]}) and has {extra} ids the gold lacks{hint}; "
+            "every file must list the gold's items (--id-column).")
+    return take
 
 
 def _read_ids(path, option, args, n_items, against):
@@ -572,17 +657,20 @@ def _run_compare(args, out):
     _check_output(args.output, args.overwrite)
     metrics = _metrics(args)
     multilabel = _multilabel(metrics)
-    y_true = _read(args.gold, args, multilabel=multilabel)
+    gold_ids, y_true = _read_file(args.gold, args, multilabel)
     files = [("gold", args.gold, y_true)]
     predictions = {}
     for spec in args.predictions:
         name, path = _parse_system(spec)
         if name in predictions:
             raise _UsageError(f"The system name {name!r} is given twice.")
-        predictions[name] = _read(path, args, multilabel=multilabel)
+        ids, predictions[name] = _read_file(path, args, multilabel)
+        if gold_ids is not None:
+            predictions[name] = predictions[name][_by_ids(gold_ids, ids, path, args.gold)]
         files.append(("prediction", path, predictions[name]))
     _same_length(files)
-    _first_rows_unseen(files, args.header)
+    if args.label_column is None and args.id_column is None:
+        _first_rows_unseen(files, args.header)
     labels, pos_label = _labels(args, y_true)
     extra = {k: v for k, v in (("labels", labels), ("pos_label", pos_label)) if v is not None}
     extra.update(_design(args, len(y_true), f"the gold file {args.gold!r}"))
@@ -646,10 +734,11 @@ def _run_report(args, out):
         if args.predictions:
             raise _UsageError(f"{args.source!r} is an experiment directory: give no "
                               "prediction files (feed them with 'sigtest feed').")
-        for option in ("groups", "strata"):
+        for option in ("groups", "strata", "label_column", "id_column"):
             if getattr(args, option) is not None:
-                raise _UsageError(f"--{option} is for prediction files; an experiment "
-                                  f"directory has its own (given to 'sigtest feed').")
+                raise _UsageError(f"--{option.replace('_', '-')} is for prediction files; an "
+                                  "experiment directory has its own (given to 'sigtest "
+                                  "feed').")
         args.store = args.source
         return _run_experiment(args, out)
     if not args.predictions:

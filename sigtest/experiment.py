@@ -339,7 +339,10 @@ class Experiment:
             ids they share; new ids extend the gold.
         ids : array-like of int or str, optional
             Item identifiers (e.g. dataset indexes after shuffling), unique.
-            Default ``0 .. n_items - 1``. Every id must have a gold label.
+            Default ``0 .. n_items - 1`` (the items by position): a feed
+            without ``ids`` nor ``y_true`` must then have one row per stored
+            gold item, else it is refused (a missing row would misalign
+            every later item). Every id must have a gold label.
         groups : array-like of int or str, optional
             Cluster id of each of the items ``ids`` (e.g. the document of a
             sentence), stored with the gold like ``y_true``: give it once
@@ -365,7 +368,9 @@ class Experiment:
         ------
         ValueError
             No gold yet, gold disagreeing with the stored gold, ids without
-            gold, duplicate ids, lengths that differ, an existing run
+            gold, duplicate ids, lengths that differ (also a feed without
+            ``ids`` nor ``y_true`` whose length differs from the stored
+            gold's), an existing run
             without ``overwrite=True``, or a feed the store could not be
             run with: hard labels of another type than the gold's (strings
             vs numbers), 1-D predictions holding non-integer numbers

@@ -110,7 +110,7 @@ def test_gold_checks(tmp_path, data):
     with pytest.raises(ValueError, match="disagrees with the stored gold on 2 ids .*3, 50"):
         exp.feed("B", systems["B"][:200], y_true=wrong)
     assert exp.systems == ["A"]  # a failed feed stores nothing
-    with pytest.raises(ValueError, match="100 ids of system 'B' have no gold label"):
+    with pytest.raises(ValueError, match="'B' have 300 items but the store's gold has 200"):
         exp.feed("B", systems["B"])
     # gold given again: must agree on the shared ids, new ids extend the gold
     exp.feed("B", systems["B"], y_true=y)
