@@ -19,6 +19,8 @@ from .._engine.pvalues import berg_kirkpatrick_pvalue, tie_tolerance, warn_degen
 from .._engine.small_sample import (
     BCA_SMALL_SAMPLE_LIMITS,
     BK_SMALL_SAMPLE_LIMITS,
+    bca_metric_reasons,
+    class_small_sample_reasons,
     discreteness_floor,
     small_sample_reasons,
     warn_small_sample,
@@ -286,7 +288,8 @@ class BergKirkpatrickBootstrap(SignificanceTest):
             raw = berg_kirkpatrick_pvalue(t_star, t, self.alternative,
                                           atol=tie_tolerance(data))
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
-            reasons = small_sample_reasons(n, d, BK_SMALL_SAMPLE_LIMITS, unit=unit)
+            reasons = (small_sample_reasons(n, d, BK_SMALL_SAMPLE_LIMITS, unit=unit)
+                       + class_small_sample_reasons(data, BK_SMALL_SAMPLE_LIMITS))
             if reasons or pvalue > raw:
                 warn_small_sample(type(self).__name__, reasons, floored=pvalue > raw)
         acceleration = None
@@ -562,8 +565,10 @@ class BCaInterval(SignificanceTest):
         else:
             raw = interval_pvalue(deltas, delta, self.method, acceleration)
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
-            reasons = small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
-                                           unit="clusters" if data.clustered else "items")
+            reasons = (small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
+                                            unit="clusters" if data.clustered else "items")
+                       + class_small_sample_reasons(data, BCA_SMALL_SAMPLE_LIMITS)
+                       + bca_metric_reasons(data))
             # warn when the sign-test floor set p; not when the Monte Carlo
             # floor 1/(B+1) alone did (many discordant units, a tiny raw p)
             floored = (math.isfinite(raw) and discreteness_floor(d, "two-sided")
@@ -614,8 +619,10 @@ class BCaInterval(SignificanceTest):
         pvalue = max(pvals[k] for k in keys)
         raw_p = max(raw[k] for k in keys)
         if not is_degenerate(deltas):
-            reasons = small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
-                                           unit="clusters" if data.clustered else "items")
+            reasons = (small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
+                                            unit="clusters" if data.clustered else "items")
+                       + class_small_sample_reasons(data, BCA_SMALL_SAMPLE_LIMITS)
+                       + bca_metric_reasons(data))
             floored = (math.isfinite(raw_p) and discreteness_floor(d, "greater")
                        > max(raw_p, 1.0 / (deltas.size + 1)))
             if reasons or floored:
