@@ -104,9 +104,10 @@ class BergKirkpatrickBootstrap(SignificanceTest):
     SmallSampleWarning
         If N < 20 or fewer than 8 items are discordant (the limits measured
         in ``docs/which_test.md``; clusters with ``groups=``: fewer than 20
-        clusters or 8 discordant clusters), or the sign-test floor raised
-        the p-value; the message names :class:`PairedPermutation` as the
-        remedy.
+        clusters or 8 discordant clusters), or, for a ``pos_label`` or macro
+        precision/recall/F1, fewer than 8 items are discordant about the
+        tested (or rarest) class, or the sign-test floor raised the p-value;
+        the message names :class:`PairedPermutation` as the remedy.
 
     See Also
     --------
@@ -465,7 +466,11 @@ class BCaInterval(SignificanceTest):
         If N < 30 or fewer than 20 items are discordant (the limits measured
         in ``docs/which_test.md``: below them BCa rejected a true null up to
         7.7 % of the time at the 5 % level; with ``groups=`` the same limits
-        count clusters), or the sign-test floor raised the p-value; the
+        count clusters), or fewer than 20 items are discordant about the
+        tested (``pos_label``) or rarest (macro) class of precision/recall/F1,
+        or N is below the minimum measured for an entropy/divergence soft
+        metric (``BCA_SOFT_MIN_N``: e.g. 200 for ``entropy_correlation``,
+        400 for ``po_jsd``), or the sign-test floor raised the p-value; the
         message names :class:`PairedPermutation` as the remedy.
 
     References

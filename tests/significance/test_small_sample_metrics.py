@@ -11,13 +11,16 @@ The slow tests are seeded simulations; their bands are written where they
 are used.
 """
 
+import importlib.util
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy import stats
 
 from sigtest import BCaInterval, BergKirkpatrickBootstrap, PairedPermutation, SmallSampleWarning
+from sigtest._engine.paired import prepare_paired
 from sigtest._engine.small_sample import (
     BCA_SMALL_SAMPLE_LIMITS,
     BCA_SOFT_MIN_N,
@@ -25,7 +28,6 @@ from sigtest._engine.small_sample import (
     class_discordant_counts,
 )
 from sigtest.metrics import get_metric
-from sigtest._engine.paired import prepare_paired
 
 
 def _small_sample_messages(test, *args, **kwargs):
@@ -138,16 +140,17 @@ def test_no_rare_class_warning_with_enough_discordant_items():
     assert messages == []
 
 
-def _soft_null(rng, n, k=3, noise=1.0):
-    """Gold distributions and two i.i.d. noisy predictions of them (a true null)."""
-    p = rng.dirichlet(np.ones(k), n)
+def _load_benchmark():
+    """benchmarks/bench_small_samples.py: the tests rerun the design of its table 7."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_small_samples.py"
+    spec = importlib.util.spec_from_file_location("bench_small_samples", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    def predict():
-        z = np.log(p + 1e-3) + noise * rng.standard_normal((n, k))
-        e = np.exp(z - z.max(axis=1, keepdims=True))
-        return e / e.sum(axis=1, keepdims=True)
 
-    return p, predict(), predict()
+# gold distributions and two i.i.d. noisy predictions of them (a true null)
+_soft_null = _load_benchmark()._soft_null
 
 
 @pytest.mark.parametrize("metric", sorted(BCA_SOFT_MIN_N))
