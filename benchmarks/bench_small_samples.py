@@ -22,6 +22,8 @@ Tables
    and the permutation test.
 5. and 6. More repetitions near the limits (BCa and BK, B = 499):
    accuracy versus d, macro-F1 versus N.
+7. BCa on soft labels under H0 versus N (``BCA_SOFT_MIN_N``; only with
+   ``--only 7``): 3 classes, gold Dirichlet(1), A and B i.i.d. predictions.
 
 Warnings are silenced: the point is to measure what the tests return.
 """
@@ -189,10 +191,48 @@ def table_fine(reps, B, rng_d, rng_n):
               f"{hits['bk'] / reps:>8.3f}")
 
 
+def _soft_null(rng, n, k=3, noise=1.0):
+    """Gold distributions Dirichlet(1) and two i.i.d. predictions softmax(log(P + .001) + Z)."""
+    p = rng.dirichlet(np.ones(k), n)
+
+    def predict():
+        z = np.log(p + 1e-3) + noise * rng.standard_normal((n, k))
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    return p, predict(), predict()
+
+
+def table_soft(div, B):
+    """Table 7: BCa on soft metrics under H0 versus N (``BCA_SOFT_MIN_N``)."""
+    print(f"\nTable 7. Soft labels, H0 (3 classes): two-sided size of BCa at .05 (B = {B})")
+    bca = BCaInterval(n_resamples=B, n_jobs=1)
+    plan = [(m, 2000, (30, 50, 100, 200, 400)) for m in ("entropy_correlation", "po_jsd")]
+    plan += [(m, 1000, (30, 100, 200)) for m in (
+        "entropy_similarity", "soft_f1_macro", "soft_recall_macro", "jsd", "cross_entropy",
+        "soft_accuracy", "soft_f1_micro", "multilabel_entropy_correlation",
+        "multilabel_po_jsd")]
+    for metric, reps, sizes in plan:
+        row = []
+        for n in sizes:
+            rng = np.random.default_rng([0, n])  # the seeds of docs/which_test.md
+            hits = 0
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for r in range(reps // div):
+                    p, qa, qb = _soft_null(rng, n)
+                    res = bca.set_params(random_state=r).test(p, qa, qb, metric=metric)
+                    hits += res.pvalue <= ALPHA
+            row.append(f"N={n}: {hits / (reps // div):.4f}")
+        print(f"{metric:32s} " + "  ".join(row), flush=True)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a quarter of the repetitions")
-    parser.add_argument("--only", type=int, default=0, help="run one table (1-5; 5: 5 and 6)")
+    parser.add_argument("--only", type=int, default=0,
+                        help="run one table (1-5; 5: 5 and 6; 7: soft labels, about 40 "
+                             "minutes, not part of the default run)")
     args = parser.parse_args(argv)
     div = 4 if args.quick else 1
     t0 = time.perf_counter()
@@ -208,6 +248,8 @@ def main(argv=None):
         table_power(200 // div, np.random.default_rng(5))
     if args.only in (0, 5):
         table_fine(1500 // div, 499, np.random.default_rng(6), np.random.default_rng(7))
+    if args.only == 7:
+        table_soft(div, B)
     print(f"\n{time.perf_counter() - t0:.0f} s")
 
 

@@ -283,6 +283,27 @@ class PairedData:
             return sparse_difference(self.stats_a, self.stats_b)[1]
         return np.any(self.stats_b != self.stats_a, axis=1)
 
+    def discordant_entries(self):
+        """Row and column indices of the entries where ``stats_b`` differs from ``stats_a``.
+
+        Returns
+        -------
+        rows, cols : ndarray of shape (nnz,), int64
+            Entry ``(rows[j], cols[j])`` differs (read from the nonzero
+            entries for sparse rows, never densified).
+
+        Raises
+        ------
+        ValueError
+            For a metric without sufficient statistics (slow path).
+        """
+        self._require_statistics()
+        if isinstance(self.stats_a, SparseRows):
+            diff = sparse_difference(self.stats_a, self.stats_b)[0]
+            return diff.row_ids(), diff.indices
+        rows, cols = np.nonzero(self.stats_b != self.stats_a)
+        return rows.astype(np.int64), cols.astype(np.int64)
+
     def _row_weights(self):
         if self.counts is not None:
             return self.counts.copy()

@@ -17,7 +17,11 @@ from ..utils import warn_external
 __all__ = [
     "BCA_SMALL_SAMPLE_LIMITS",
     "BK_SMALL_SAMPLE_LIMITS",
+    "BCA_SOFT_MIN_N",
     "FEW_CLUSTERS",
+    "bca_metric_reasons",
+    "class_discordant_counts",
+    "class_small_sample_reasons",
     "discordant_count",
     "discreteness_floor",
     "small_sample_reasons",
@@ -81,12 +85,137 @@ def discordant_count(paired):
     return int(np.count_nonzero(differ))
 
 
+def class_discordant_counts(paired):
+    """Per class, the number of units whose statistics of that class differ between A and B.
+
+    For a metric whose statistics have per-class columns (precision, recall,
+    F1: ``TP_k``, ``pred_k``, ``true_k``; multilabel F1: ``TP_k``, ``FP_k``,
+    ``FN_k``; declared by a ``class_of_columns`` attribute of its
+    ``statistics`` function), an item is discordant about class ``k`` when
+    exactly one system predicts ``k`` (``pred_k`` differs; ``true_k`` is
+    shared), i.e. exactly one is right about the item's membership of ``k``.
+    Only these items move the class-``k`` score under a paired permutation,
+    so for the F1 of a 2 % class most of the discordant items of
+    ``discordant_count`` (disagreements between other classes) carry no
+    information about it.
+
+    Parameters
+    ----------
+    paired : PairedData
+
+    Returns
+    -------
+    counts : ndarray of shape (K,), int64, or None
+        Discordant units (items, cells weighted by their counts, or
+        clusters with ``groups=``) per class in the order of the columns
+        (``labels``); ``None`` when the metric has no per-class columns or no
+        statistics.
+    present : ndarray of shape (K,), bool, or None
+        Classes with a nonzero column total for A or B (true or predicted
+        at least once); absent classes are constant and carry no risk.
+    """
+    stats = paired.metric.statistics
+    class_of = getattr(stats, "class_of_columns", None)
+    if class_of is None or paired.stats_a is None:
+        return None, None
+    n_cols = paired.stats_a.shape[1]
+    column_class = np.asarray(class_of(n_cols), dtype=np.int64)
+    n_classes = int(column_class.max()) + 1
+    rows, cols = paired.discordant_entries()
+    klass = column_class[cols]
+    keep = klass >= 0
+    # one (row, class) pair per discordant row and class, weighted by the row's count
+    pairs = np.unique(rows[keep] * n_classes + klass[keep])
+    row, k = np.divmod(pairs, n_classes)
+    weight = (np.rint(paired.counts[row]) if paired.counts is not None
+              else np.ones(row.shape[0]))
+    counts = np.rint(np.bincount(k, weights=weight, minlength=n_classes)).astype(np.int64)
+    sums_a, sums_b = paired.totals()
+    total = np.bincount(column_class[column_class >= 0],
+                        weights=(np.abs(sums_a) + np.abs(sums_b))[column_class >= 0],
+                        minlength=n_classes)
+    return counts, total > 0
+
+
+def class_small_sample_reasons(paired, limits):
+    """Why the rarest class has too few discordant units (empty list: it has enough).
+
+    Applies to a one-class metric (``pos_label``: that class) and to a
+    macro average (the present class with the fewest discordant units), for
+    a metric with per-class statistics (:func:`class_discordant_counts`);
+    the minimum is the discordant-unit limit of ``limits``.
+    """
+    counts, present = class_discordant_counts(paired)
+    if counts is None:
+        return []
+    params = paired.params
+    labels = params.get("labels")
+    if params.get("pos_label") is not None and labels is not None:
+        idx = np.flatnonzero(np.asarray(labels) == params["pos_label"])
+        if idx.size != 1:
+            return []
+        k = int(idx[0])
+    elif params.get("average") == "macro" and present.any():
+        candidates = np.flatnonzero(present)
+        k = int(candidates[np.argmin(counts[candidates])])
+    else:
+        return []
+    min_d = limits[1]
+    if counts[k] >= min_d:
+        return []
+    unit = "clusters" if paired.clustered else "items"
+    name = repr(labels[k].item() if hasattr(labels[k], "item") else labels[k]) \
+        if labels is not None else f"#{k}"
+    return [f"d = {int(counts[k])} {unit} discordant about class {name} (exactly one system "
+            f"predicts it; the class whose score matters) < {min_d}"]
+
+
 # Below these limits the bootstrap tests warn (SmallSampleWarning): (minimum N,
 # minimum number of discordant items). Measured by
 # benchmarks/bench_small_samples.py (tables in docs/which_test.md): above them
 # the size at alpha = .05 stayed <= ~.06 and the BCa coverage >= ~.94.
 BK_SMALL_SAMPLE_LIMITS = (20, 8)
 BCA_SMALL_SAMPLE_LIMITS = (30, 20)
+
+#: BCa on the entropy/divergence soft metrics needs more items than
+#: ``BCA_SMALL_SAMPLE_LIMITS``: their per-item values are skewed (log terms)
+#: and every soft item is discordant, so the discordant rule never warns.
+#: Minimum N per metric: the smallest N at which the size stayed <= ~.06 and
+#: the coverage >= ~.94 (benchmarks/bench_small_samples.py, table 7: equal
+#: systems on 3-class soft labels, two-sided alpha = .05; at N = 30 the size
+#: was .078-.122). Decomposability does not predict it: po_jsd, jsd and
+#: cross_entropy are decomposable, and soft accuracy, soft P/R/F1 (micro and
+#: macro) held their size at N = 30. Clustered data: N counts clusters.
+BCA_SOFT_MIN_N = {
+    "cross_entropy": 200,
+    "entropy_correlation": 200,
+    "entropy_similarity": 200,
+    "jsd": 100,
+    "multilabel_entropy_correlation": 100,
+    "multilabel_po_jsd": 100,
+    "po_jsd": 400,
+}
+
+
+def bca_metric_reasons(paired):
+    """Why BCa is unreliable for this soft metric at this N (empty list: it is not).
+
+    Parameters
+    ----------
+    paired : PairedData
+
+    Returns
+    -------
+    list of str
+        One reason when ``paired.metric.name`` is in :data:`BCA_SOFT_MIN_N`
+        and ``paired.n_units`` is below its minimum, else empty.
+    """
+    min_n = BCA_SOFT_MIN_N.get(paired.metric.name)
+    if min_n is None or paired.n_units >= min_n:
+        return []
+    what, unit = ("G", "clusters") if paired.clustered else ("N", "items")
+    return [f"{what} = {paired.n_units} {unit} < {min_n} for {paired.metric.name!r}, whose "
+            "skewed per-item values make BCa reject a true null too often"]
 
 
 def discreteness_floor(n_discordant, alternative):

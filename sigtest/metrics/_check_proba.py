@@ -7,16 +7,20 @@ notation of Kurniawan et al. (2025, sec. 3). Two kinds are accepted:
 ``"proba"`` (multiclass)
     Every entry in ``[0, 1]`` and every row summing to 1. A row with
     ``|sum_k P_ik - 1| <= 1e-6`` (:data:`ROW_SUM_ATOL`, floating-point noise)
-    is used as given. A row with ``1e-6 < |sum_k P_ik - 1| <= 1e-3``
-    (:data:`ROW_SUM_RENORM_ATOL`) is divided by its sum, with a
+    is used as given. A row further off, but within the rounding of its
+    printed decimals, is divided by its sum, with a
     :class:`ProbabilityRoundingWarning` that gives the number of such rows and
-    the largest deviation: probabilities printed with ``d`` decimals are each
-    off by at most ``0.5 * 10**-d``, so the sum of ``K`` of them by at most
-    ``K * 0.5 * 10**-d``, which is ``1e-3`` for 4 decimals and 20 classes (or
-    3 decimals and 2 classes). A larger deviation is not rounding, and is an
-    error naming the row (1-based, with its 0-based index) and its sum.
-    :func:`normalize_rows` is this one rule; the file reader of the command
-    line uses it too, with line numbers.
+    the largest deviation. Each of ``K`` probabilities printed with ``d``
+    decimals (``predict_proba(X).round(3)``, a file written with ``%.3f``) is
+    off by at most ``h = 0.5 * 10**-d``, so the printed sum lies within
+    ``[1 - K h, 1 + n h]`` (``n`` nonzero entries; an entry printed as 0 can
+    only have lost mass); ``d`` is the fewest decimals (1 to 6) that print
+    the row exactly, and the tolerance is never below ``1e-3``
+    (:data:`ROW_SUM_RENORM_ATOL`, e.g. 4 decimals over 20 classes, or
+    unrounded rows). A larger deviation is not rounding, and is an error
+    naming the row (1-based, with its 0-based index) and its sum (all its
+    digits). :func:`normalize_rows` is this one rule; the file reader of the
+    command line uses it too, with line numbers.
 ``"multilabel"``
     Every entry in ``[0, 1]`` (the membership degree of each label); rows
     need not sum to anything.
@@ -38,15 +42,60 @@ from ..exceptions import ProbabilityRoundingWarning
 from ..utils import warn_external
 from ._check_labels import check_sample_weight
 
-__all__ = ["ROW_SUM_ATOL", "ROW_SUM_RENORM_ATOL", "ProbabilityRoundingWarning", "check_proba",
-           "check_proba_pair", "check_sample_weight", "normalize_rows"]
+__all__ = ["MAX_PRINTED_DECIMALS", "ROW_SUM_ATOL", "ROW_SUM_RENORM_ATOL",
+           "ProbabilityRoundingWarning", "check_proba", "check_proba_pair",
+           "check_sample_weight", "normalize_rows", "rounding_tolerance"]
 
 #: Absolute tolerance on multiclass row sums: ``|sum_k P_ik - 1| <= ROW_SUM_ATOL``
 #: is floating-point noise and the row is used as given.
 ROW_SUM_ATOL = 1e-6
-#: Rows with ``ROW_SUM_ATOL < |sum_k P_ik - 1| <= ROW_SUM_RENORM_ATOL`` were
-#: rounded when written (4 decimals over up to 20 classes) and are renormalised.
+#: Smallest tolerance on a row sum beyond :data:`ROW_SUM_ATOL` (rows within it
+#: are renormalised): probabilities printed with 4 decimals over 20 classes, or
+#: rows whose printed decimals are not recognised. Rows printed with fewer
+#: decimals get the wider bound of :func:`rounding_tolerance`.
 ROW_SUM_RENORM_ATOL = 1e-3
+#: The most decimals :func:`rounding_tolerance` recognises.
+MAX_PRINTED_DECIMALS = 6
+
+
+def rounding_tolerance(arr):
+    r"""Per-row bounds ``(below, above)`` on ``sum_k P_ik - 1`` due to printed decimals.
+
+    Row ``i`` is printed with :math:`d_i` decimals, the fewest in
+    ``1 .. MAX_PRINTED_DECIMALS`` that represent every entry exactly (up to
+    the binary rounding of the parsed value). Each entry is then off by at
+    most :math:`h_i = 0.5 \cdot 10^{-d_i}` and, since the true row sums to
+    1,
+
+    .. math:: -K h_i \le \textstyle\sum_k P_{ik} - 1 \le n_i h_i,
+
+    with :math:`K` classes and :math:`n_i` nonzero printed entries (an entry
+    printed as 0 was rounded down, never up). Both bounds are at least
+    :data:`ROW_SUM_RENORM_ATOL`, which is also the bound of a row whose
+    decimals are not recognised; a slack of ``1e-12`` absorbs the
+    floating-point error of the sum.
+
+    Parameters
+    ----------
+    arr : ndarray of shape (n_samples, n_classes), dtype float64
+
+    Returns
+    -------
+    below, above : ndarray of shape (n_samples,)
+        Largest allowed deficit ``1 - sum`` and excess ``sum - 1``.
+    """
+    n_rows, k = arr.shape
+    decimals = np.full(n_rows, MAX_PRINTED_DECIMALS + 1)
+    for d in range(MAX_PRINTED_DECIMALS, 0, -1):
+        scaled = arr * 10.0 ** d
+        exact = np.all(np.abs(scaled - np.rint(scaled)) <= 1e-6, axis=1)
+        decimals[exact] = d
+    half = np.where(decimals <= MAX_PRINTED_DECIMALS, 0.5 * 10.0 ** -decimals.astype(float),
+                    0.0)
+    slack = 1e-12
+    below = np.maximum(ROW_SUM_RENORM_ATOL, k * half) + slack
+    above = np.maximum(ROW_SUM_RENORM_ATOL, np.count_nonzero(arr, axis=1) * half) + slack
+    return below, above
 
 
 def _row_name(i):
@@ -73,8 +122,8 @@ def normalize_rows(arr, what, *, row_name=_row_name, hint=""):
     -------
     arr : ndarray
         ``arr`` itself when every row sums to 1 within :data:`ROW_SUM_ATOL`,
-        else a copy whose rows off by at most :data:`ROW_SUM_RENORM_ATOL`
-        are divided by their sums.
+        else a copy whose rows off by rounding (within the bounds of
+        :func:`rounding_tolerance`) are divided by their sums.
 
     Warns
     -----
@@ -84,27 +133,32 @@ def normalize_rows(arr, what, *, row_name=_row_name, hint=""):
     Raises
     ------
     ValueError
-        A row whose sum differs from 1 by more than
-        :data:`ROW_SUM_RENORM_ATOL`; the message names the first such row
-        and gives its sum as a plain number.
+        A row whose sum is not positive or differs from 1 by more than the
+        rounding of its printed decimals (:func:`rounding_tolerance`); the
+        message names the first such row and gives its sum with all its
+        digits (``repr``) and the bound.
     """
     sums = arr.sum(axis=1)
     dev = np.abs(sums - 1.0)
-    too_far = np.flatnonzero(dev > ROW_SUM_RENORM_ATOL)
+    below, above = rounding_tolerance(arr)
+    too_far = np.flatnonzero((sums <= 0.0) | (1.0 - sums > below) | (sums - 1.0 > above))
     if too_far.size:
         i = int(too_far[0])
         more = f" ({too_far.size} rows are off, in all)" if too_far.size > 1 else ""
+        bound = below[i] if sums[i] < 1.0 else above[i]
         raise ValueError(
-            f"{what} must hold probability distributions: every row must sum to 1 (within "
-            f"{ROW_SUM_RENORM_ATOL:g}, the rounding of probabilities printed with 4 decimals). "
-            f"Its {row_name(i)} sums to {float(sums[i]):.6g}{more}.{hint}"
+            f"{what} must hold probability distributions: every row must sum to 1 within "
+            f"the rounding of its printed decimals (for this row {float(bound):.3g}; at least "
+            f"{ROW_SUM_RENORM_ATOL:g}). Its {row_name(i)} sums to {float(sums[i])!r}{more}."
+            f"{hint}"
         )
     fix = dev > ROW_SUM_ATOL
     if not fix.any():
         return arr
     warn_external(
         f"{what}: {int(fix.sum())} row(s) sum to 1 only up to rounding (largest deviation "
-        f"{float(dev.max()):.3g}, tolerance {ROW_SUM_RENORM_ATOL:g}); they were divided by "
+        f"{float(dev.max()):.3g}, within the rounding of the printed decimals); they were "
+        "divided by "
         "their sums.", ProbabilityRoundingWarning,
     )
     arr = arr.copy()
@@ -124,8 +178,8 @@ def check_proba(y, name="y_proba", *, multilabel=False):
         Argument name used in error messages.
     multilabel : bool, default=False
         If False, every row must sum to 1: within :data:`ROW_SUM_ATOL` it is
-        used as given, within :data:`ROW_SUM_RENORM_ATOL` it is renormalised
-        with a warning (see :func:`normalize_rows`).
+        used as given, within the rounding of its printed decimals it is
+        renormalised with a warning (see :func:`normalize_rows`).
 
     Returns
     -------
@@ -143,7 +197,7 @@ def check_proba(y, name="y_proba", *, multilabel=False):
     ValueError
         Wrong number of dimensions, empty input, NaN/inf, values outside
         [0, 1], or (multiclass) a row whose sum differs from 1 by more than
-        :data:`ROW_SUM_RENORM_ATOL`.
+        the rounding of its printed decimals.
     """
     kind = "label memberships" if multilabel else "probability distributions"
     if isinstance(y, (str, bytes)):

@@ -253,7 +253,19 @@ def _prf_sparse_statistics(y_true, y_pred, *, labels=None, pos_label=None, **par
     return indptr, indices, np.ones(indices.shape[0]), 3 * k + 1
 
 
+def _prf_class_of_columns(n_columns):
+    """Class index (position in ``labels``) of every column of :func:`_prf_statistics`.
+
+    ``TP_k``, ``pred_k`` and ``true_k`` belong to class ``k``; the count
+    column to none (``-1``). The engine counts per class the items whose
+    class columns differ between A and B (``class_discordant_counts``).
+    """
+    k = (int(n_columns) - 1) // 3
+    return np.concatenate([np.tile(np.arange(k), 3), [-1]])
+
+
 _prf_statistics.sparse = _prf_sparse_statistics
+_prf_statistics.class_of_columns = _prf_class_of_columns
 _precision_statistics = _recall_statistics = _f1_statistics = _prf_statistics
 
 
@@ -599,6 +611,14 @@ def _multilabel_f1_statistics(y_true, y_pred, **params):
     jt = y_true > 0.5
     jp = y_pred > 0.5
     return np.concatenate([jt & jp, ~jt & jp, jt & ~jp], axis=1).astype(np.float64)
+
+
+def _multilabel_class_of_columns(n_columns):
+    """Label index of every column of :func:`_multilabel_f1_statistics` (``TP_k, FP_k, FN_k``)."""
+    return np.tile(np.arange(int(n_columns) // 3), 3)
+
+
+_multilabel_f1_statistics.class_of_columns = _multilabel_class_of_columns
 
 
 def _multilabel_f1_aggregate(

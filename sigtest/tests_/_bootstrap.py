@@ -19,6 +19,8 @@ from .._engine.pvalues import berg_kirkpatrick_pvalue, tie_tolerance, warn_degen
 from .._engine.small_sample import (
     BCA_SMALL_SAMPLE_LIMITS,
     BK_SMALL_SAMPLE_LIMITS,
+    bca_metric_reasons,
+    class_small_sample_reasons,
     discreteness_floor,
     small_sample_reasons,
     warn_small_sample,
@@ -102,9 +104,10 @@ class BergKirkpatrickBootstrap(SignificanceTest):
     SmallSampleWarning
         If N < 20 or fewer than 8 items are discordant (the limits measured
         in ``docs/which_test.md``; clusters with ``groups=``: fewer than 20
-        clusters or 8 discordant clusters), or the sign-test floor raised
-        the p-value; the message names :class:`PairedPermutation` as the
-        remedy.
+        clusters or 8 discordant clusters), or, for a ``pos_label`` or macro
+        precision/recall/F1, fewer than 8 items are discordant about the
+        tested (or rarest) class, or the sign-test floor raised the p-value;
+        the message names :class:`PairedPermutation` as the remedy.
 
     See Also
     --------
@@ -286,7 +289,8 @@ class BergKirkpatrickBootstrap(SignificanceTest):
             raw = berg_kirkpatrick_pvalue(t_star, t, self.alternative,
                                           atol=tie_tolerance(data))
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
-            reasons = small_sample_reasons(n, d, BK_SMALL_SAMPLE_LIMITS, unit=unit)
+            reasons = (small_sample_reasons(n, d, BK_SMALL_SAMPLE_LIMITS, unit=unit)
+                       + class_small_sample_reasons(data, BK_SMALL_SAMPLE_LIMITS))
             if reasons or pvalue > raw:
                 warn_small_sample(type(self).__name__, reasons, floored=pvalue > raw)
         acceleration = None
@@ -462,7 +466,11 @@ class BCaInterval(SignificanceTest):
         If N < 30 or fewer than 20 items are discordant (the limits measured
         in ``docs/which_test.md``: below them BCa rejected a true null up to
         7.7 % of the time at the 5 % level; with ``groups=`` the same limits
-        count clusters), or the sign-test floor raised the p-value; the
+        count clusters), or fewer than 20 items are discordant about the
+        tested (``pos_label``) or rarest (macro) class of precision/recall/F1,
+        or N is below the minimum measured for an entropy/divergence soft
+        metric (``BCA_SOFT_MIN_N``: e.g. 200 for ``entropy_correlation``,
+        400 for ``po_jsd``), or the sign-test floor raised the p-value; the
         message names :class:`PairedPermutation` as the remedy.
 
     References
@@ -562,8 +570,10 @@ class BCaInterval(SignificanceTest):
         else:
             raw = interval_pvalue(deltas, delta, self.method, acceleration)
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
-            reasons = small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
-                                           unit="clusters" if data.clustered else "items")
+            reasons = (small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
+                                            unit="clusters" if data.clustered else "items")
+                       + class_small_sample_reasons(data, BCA_SMALL_SAMPLE_LIMITS)
+                       + bca_metric_reasons(data))
             # warn when the sign-test floor set p; not when the Monte Carlo
             # floor 1/(B+1) alone did (many discordant units, a tiny raw p)
             floored = (math.isfinite(raw) and discreteness_floor(d, "two-sided")
@@ -614,8 +624,10 @@ class BCaInterval(SignificanceTest):
         pvalue = max(pvals[k] for k in keys)
         raw_p = max(raw[k] for k in keys)
         if not is_degenerate(deltas):
-            reasons = small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
-                                           unit="clusters" if data.clustered else "items")
+            reasons = (small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
+                                            unit="clusters" if data.clustered else "items")
+                       + class_small_sample_reasons(data, BCA_SMALL_SAMPLE_LIMITS)
+                       + bca_metric_reasons(data))
             floored = (math.isfinite(raw_p) and discreteness_floor(d, "greater")
                        > max(raw_p, 1.0 / (deltas.size + 1)))
             if reasons or floored:

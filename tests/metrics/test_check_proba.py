@@ -191,3 +191,46 @@ def test_significance_tests_renormalise_rounded_rows_like_the_metrics():
         rounded = test.test(gold, a4, b, metric="soft_accuracy")
     assert rounded.score_a == pytest.approx(exact.score_a, abs=1e-4)
     assert rounded.pvalue == pytest.approx(exact.pvalue, abs=0.02)
+
+
+@pytest.mark.parametrize("k", [2, 3, 5, 10])
+def test_rows_rounded_to_three_decimals_are_accepted_for_any_k(k):
+    """Issue 20: ``predict_proba(X).round(3)`` was refused ("sums to 0.999"). A naive
+    twin of the rule: each of K entries printed with 3 decimals is off by at most
+    0.0005, so every such row is rounding and is divided by its sum."""
+    rng = np.random.default_rng(k)
+    exact = rng.dirichlet(np.full(k, 0.7), 2000)
+    rounded = exact.round(3)
+    dev = np.abs(rounded.sum(axis=1) - 1.0)
+    assert dev.max() > 1e-3 or k == 2  # the old fixed tolerance refused these rows
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        out = check_proba(rounded)
+    assert any(issubclass(w.category, ProbabilityRoundingWarning) for w in rec) == bool(
+        np.any(dev > ROW_SUM_ATOL))
+    np.testing.assert_allclose(out, rounded / rounded.sum(axis=1, keepdims=True),
+                               rtol=1e-15, atol=0)
+
+
+def test_three_decimal_edge_rows_and_what_stays_refused():
+    # the floating-point edge of the report: 0.499 + 0.5 is 0.9990000000000001 below 1
+    with pytest.warns(ProbabilityRoundingWarning):
+        out = check_proba([[0.499, 0.5]])
+    np.testing.assert_allclose(out.sum(), 1.0, rtol=0, atol=1e-15)
+    # 3 decimals over 5 classes: a deficit up to 5 x .0005 = .0025 is rounding
+    with pytest.warns(ProbabilityRoundingWarning):
+        check_proba([[0.2, 0.2, 0.2, 0.2, 0.198]])
+    # beyond the rounding of 3 decimals over 5 classes: refused, sum printed in full
+    with pytest.raises(ValueError, match=r"row 1 \(index 0\) sums to 0\.997"):
+        check_proba([[0.2, 0.2, 0.2, 0.2, 0.197]])
+    # an excess needs nonzero entries rounded up: two nonzero entries of 3 decimals
+    # add .001 at most (5 x .0005 would allow .0025), so 1.002 is refused
+    with pytest.raises(ValueError, match=r"sums to 1\.002"):
+        check_proba([[0.0, 0.0, 0.0, 0.501, 0.501]])
+    # 4 decimals: 0.9989 is beyond both 2 x .00005 and the floor .001; every digit shown
+    with pytest.raises(ValueError) as info:
+        check_proba([[0.4989, 0.5]])
+    assert repr(0.4989 + 0.5) in str(info.value)
+    # a row with no mass cannot be renormalised, whatever the number of classes
+    with pytest.raises(ValueError, match="sums to 0.0"):
+        check_proba(np.zeros((1, 40)))
