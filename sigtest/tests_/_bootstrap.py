@@ -15,11 +15,12 @@ from .._engine.intervals import (
     is_degenerate,
     jackknife_acceleration,
 )
-from .._engine.pvalues import berg_kirkpatrick_pvalue, tie_tolerance, warn_degenerate
+from .._engine.pvalues import berg_kirkpatrick_pvalue, tie_tolerance, warn_point_mass
 from .._engine.small_sample import (
     BCA_SMALL_SAMPLE_LIMITS,
     BK_SMALL_SAMPLE_LIMITS,
     discreteness_floor,
+    point_mass_pvalue,
     small_sample_reasons,
     warn_small_sample,
 )
@@ -276,12 +277,8 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         d = data.n_discordant
         floor = discreteness_floor(d, self.alternative)
         if is_degenerate(deltas):
-            warn_degenerate(
-                "Every bootstrap difference is equal (e.g. the systems make identical "
-                "predictions, or a single item); the test carries no information and p = 1."
-            )
-            pvalue = 1.0 if math.isfinite(t) else math.nan
-            raw = pvalue
+            raw = pvalue = point_mass_pvalue(t, d, self.alternative, atol=tie_tolerance(data))
+            warn_point_mass(delta, d, tie_tolerance(data))
         else:
             raw = berg_kirkpatrick_pvalue(t_star, t, self.alternative,
                                           atol=tie_tolerance(data))
@@ -553,12 +550,17 @@ class BCaInterval(SignificanceTest):
         if self.alternative in MARGIN_ALTERNATIVES:
             return self._evaluate_margin(data, deltas, acceleration)
         level = float(self.confidence_level)
-        ci = bootstrap_interval(deltas, delta, level, self.method, acceleration)
         d = data.n_discordant
+        atol = tie_tolerance(data)
+        # a point mass (every resample equal): nan for identical systems, else the
+        # point [delta, delta]; its warning says which
+        ci = bootstrap_interval(deltas, delta, level, self.method, acceleration, atol=atol,
+                                n_discordant=d)
         floor = max(1.0 / (deltas.size + 1), discreteness_floor(d, "two-sided"))
         if is_degenerate(deltas):
-            # the interval is nan and its warning says why; no information: p = 1
-            raw = pvalue = 1.0 if np.isfinite(delta) else math.nan
+            # every item favours one system: the exact sign-test p (no Monte Carlo
+            # floor: more resamples would all be equal too); identical systems: 1
+            raw = pvalue = floor = point_mass_pvalue(delta, d, "two-sided", atol=atol)
         else:
             raw = interval_pvalue(deltas, delta, self.method, acceleration)
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
@@ -570,10 +572,10 @@ class BCaInterval(SignificanceTest):
                        > max(raw, 1.0 / (deltas.size + 1)))
             if reasons or floored:
                 warn_small_sample(type(self).__name__, reasons, floored=floored)
-            if pvalue > 1.0 - level and excludes_zero(ci):
-                # the floor raised p above 1 - level: widen the interval to 0 so that
-                # "p <= 1 - level" and "the interval excludes 0" still agree
-                ci = ConfidenceInterval(min(ci.low, 0.0), max(ci.high, 0.0))
+        if pvalue > 1.0 - level and excludes_zero(ci):
+            # the floor raised p above 1 - level: widen the interval to 0 so that
+            # "p <= 1 - level" and "the interval excludes 0" still agree
+            ci = ConfidenceInterval(min(ci.low, 0.0), max(ci.high, 0.0))
         return TestOutcome(
             pvalue=pvalue,
             confidence_interval=ci,
@@ -595,17 +597,23 @@ class BCaInterval(SignificanceTest):
         gib = bool(data.metric.greater_is_better)
         # the two-sided 1 - 2 alpha interval of the raw delta: its lower end is the
         # one-sided 1 - alpha bound (exact: 2 level - 1 and 1 - level are floats)
-        ci2 = bootstrap_interval(deltas, delta, 2.0 * level - 1.0, self.method, acceleration)
+        atol = tie_tolerance(data)
+        ci2 = bootstrap_interval(deltas, delta, 2.0 * level - 1.0, self.method, acceleration,
+                                 atol=atol, n_discordant=d)
         # oriented hypotheses on the raw delta: "lower" is H0: B worse by >= margin
         # (delta <= -margin for a score, delta >= +margin for a loss), "upper" is
         # H0: B better by >= margin; their one-sided p-values invert the interval
         sides = {"lower": ("greater", -margin) if gib else ("less", margin),
                  "upper": ("less", margin) if gib else ("greater", -margin)}
-        floor = max(1.0 / (deltas.size + 1), discreteness_floor(d, "greater"))
+        degenerate = is_degenerate(deltas)
+        # a point mass: the exact sign-test p where the point is beyond the margin
+        # (no Monte Carlo floor); identical systems (d = 0): 1
+        floor = (discreteness_floor(d, "greater") if degenerate
+                 else max(1.0 / (deltas.size + 1), discreteness_floor(d, "greater")))
         raw, pvals = {}, {}
         for key, (side, null_value) in sides.items():
-            if is_degenerate(deltas):
-                raw[key] = 1.0 if np.isfinite(delta) else math.nan
+            if degenerate:
+                raw[key] = point_mass_pvalue(delta, d, side, null_value, atol=atol)
             else:
                 raw[key] = interval_pvalue(deltas, delta, self.method, acceleration,
                                            null_value=null_value, side=side)
@@ -613,7 +621,7 @@ class BCaInterval(SignificanceTest):
         keys = ("lower",) if self.alternative == "non-inferiority" else ("lower", "upper")
         pvalue = max(pvals[k] for k in keys)
         raw_p = max(raw[k] for k in keys)
-        if not is_degenerate(deltas):
+        if not degenerate:
             reasons = small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
                                            unit="clusters" if data.clustered else "items")
             floored = (math.isfinite(raw_p) and discreteness_floor(d, "greater")
