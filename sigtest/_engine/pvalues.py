@@ -32,6 +32,9 @@ TIE_RTOL = 100 * np.finfo(np.float64).eps
 def tie_tolerance(paired):
     """Absolute tolerance for ties of resampled differences with the observed one.
 
+    ``paired`` is anything with ``score_a`` and ``score_b`` (a
+    :class:`~sigtest.PairedData` or a :class:`~sigtest.SignificanceResult`).
+
     ``100 * eps * (|score_a| + |score_b|)``: a difference of two scores is
     exact only up to the rounding of the scores themselves, which can exceed
     scipy's relative tolerance ``100 * eps * |delta|`` when ``delta`` is

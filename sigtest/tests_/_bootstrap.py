@@ -51,8 +51,17 @@ class BergKirkpatrickBootstrap(SignificanceTest):
 
     A test that carries no information is never significant:
 
-    * if every bootstrap difference is equal (identical systems, a single
-      item) ``p = 1`` with a ``DegenerateDistributionWarning``;
+    * if every bootstrap difference is 0 (identical systems: the difference
+      is 0 everywhere) ``p = 1`` with a ``DegenerateDistributionWarning``;
+      if every one equals the observed :math:`t \ne 0` (every item favours
+      the same system by the same amount, e.g. A wrong and B right on all
+      items, or a single discordant item) the data are the most extreme a
+      test conditional on the :math:`d` discordant items can see, and ``p``
+      is the exact sign-test value :math:`2^{-d}` (one-sided, on the side
+      of :math:`t`; 1 on the other) or :math:`2^{1-d}` (two-sided), the
+      exact permutation p-value of such data, without the Monte Carlo floor
+      (more resamples would all be equal too), with the same warning
+      (:func:`~sigtest._engine.small_sample.point_mass_pvalue`);
     * with :math:`d` *discordant* items (whose per-item statistics differ
       between A and B) no test valid conditionally on them can go below the
       exact sign test with all :math:`d` items one way, so
@@ -98,8 +107,10 @@ class BergKirkpatrickBootstrap(SignificanceTest):
     Warns
     -----
     DegenerateDistributionWarning
-        If every resampled difference is equal (e.g. identical systems);
-        ``p = 1``.
+        If every resampled difference is equal: 0 (identical systems,
+        ``p = 1``) or the observed difference (every item favours one
+        system: the exact sign-test p, and :meth:`SignificanceResult.ci`
+        gives the point ``[delta, delta]``).
     SmallSampleWarning
         If N < 20 or fewer than 8 items are discordant (the limits measured
         in ``docs/which_test.md``; clusters with ``groups=``: fewer than 20
@@ -422,7 +433,10 @@ class BCaInterval(SignificanceTest):
     ignores discreteness, from a small p on a handful of discordant items.
     A floor that raises p above :math:`\alpha` moves the bound to the
     margin (with a ``SmallSampleWarning``). Identical systems give a
-    degenerate distribution: ``p = 1``, never shown. ``params`` records
+    degenerate distribution: ``p = 1``, never shown; a distribution that is
+    the single point :math:`\delta \ne 0` (every item favours one system)
+    gives :math:`2^{-d}` for each side the point lies beyond and 1 for the
+    other. ``params`` records
     ``pvalue_lower`` (and ``pvalue_upper``). See ``docs/equivalence.md``.
 
     Parameters
@@ -453,8 +467,14 @@ class BCaInterval(SignificanceTest):
     Warns
     -----
     DegenerateDistributionWarning
-        Degenerate distribution (e.g. identical systems): the interval is
-        ``(nan, nan)`` and the p-value is 1.
+        Every resampled difference equal. At 0 (identical systems: the
+        difference is 0 everywhere) the interval is ``(nan, nan)`` and the
+        p-value 1. At the observed :math:`\delta \ne 0` (every item favours
+        one system by the same amount: A wrong and B right on all 30 items
+        gives :math:`2^{-29}`) the p-value is the exact sign test's,
+        :math:`2^{1-d}` with :math:`d` discordant items (no Monte Carlo
+        floor), and the interval is the point :math:`[\delta, \delta]`,
+        widened to 0 where that p exceeds ``1 - confidence_level``.
     SmallSampleWarning
         If N < 30 or fewer than 20 items are discordant (the limits measured
         in ``docs/which_test.md``: below them BCa rejected a true null up to

@@ -86,6 +86,19 @@ class HierarchicalBootstrap(ParamsMixin):
     conservative). Each resample costs :math:`O(N (R_A + R_B) s)` with
     :math:`s` statistics per item (:mod:`sigtest._engine.nested`).
 
+    **Small samples.** As in :class:`~sigtest.BergKirkpatrickBootstrap`,
+    with :math:`d` discordant items (items whose run-averaged statistics
+    differ between A and B: only they change the pooled difference when A
+    and B swap on an item) the p-value is floored at the exact sign test
+    with all :math:`d` one way, :math:`2^{-d}` one-sided or :math:`2^{1-d}`
+    two-sided (:func:`~sigtest._engine.small_sample.discreteness_floor`),
+    with a ``SmallSampleWarning`` below 20 items or 8 discordant ones; a
+    two-sided interval that excludes 0 while the floored p exceeds ``1 -
+    confidence_level`` is widened to 0. ``params`` records
+    ``n_discordant``, ``pvalue_floor`` and ``pvalue_unfloored``. A
+    distribution that is a single point follows the engine's rule
+    (:func:`~sigtest._engine.small_sample.point_mass_pvalue`).
+
     With one run per system the test is the paired item bootstrap
     (Berg-Kirkpatrick's, with a percentile interval). A system with one run
     has no seed variance to resample: it is taken as 0 (a
@@ -109,9 +122,14 @@ class HierarchicalBootstrap(ParamsMixin):
         A system with fewer than 5 runs (one run: no seed variance at all):
         the seed variance is estimated from too few runs and the test can
         exceed its level when seeds matter (measured in ``docs/seeds.md``).
+        Also fewer than 20 items or 8 discordant items (items whose
+        run-averaged statistics differ), or the sign-test floor raised the
+        p-value, as in :class:`~sigtest.BergKirkpatrickBootstrap`.
     DegenerateDistributionWarning
-        Every resampled difference equal (e.g. identical systems): ``p = 1``,
-        nan interval.
+        Every resampled difference equal: 0 (identical systems: ``p = 1``,
+        nan interval) or the observed :math:`\delta \ne 0` (every item
+        favours one system by the same amount: the exact sign-test p and the
+        point interval :math:`[\delta, \delta]`).
 
     See Also
     --------
