@@ -31,7 +31,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ._engine.intervals import ConfidenceInterval
+from ._engine.intervals import ConfidenceInterval, clopper_pearson
 from ._engine.paired import check_metric_params, prepare_paired
 from ._engine.rng import GOLDEN, check_seed, resample_keys, splitmix64
 from .metrics import Metric, get_metric
@@ -202,23 +202,6 @@ class PowerResult:
         if self.wrong_sign_rate > 0:
             lines.append(f"  wrong-sign rejections: {self.wrong_sign_rate:.3f}")
         return "\n".join(lines)
-
-
-def clopper_pearson(k, n, level=0.95):
-    r"""Clopper-Pearson interval of a binomial proportion ``k / n``.
-
-    .. math:: \big[B^{-1}(\tfrac{1-c}{2}; k, n - k + 1),\;
-              B^{-1}(\tfrac{1+c}{2}; k + 1, n - k)\big]
-
-    with :math:`B^{-1}` the beta quantile (0 and 1 at the ends).
-    Clopper & Pearson (1934), Biometrika 26.
-    """
-    from scipy.special import betaincinv
-
-    tail = (1.0 - level) / 2.0
-    low = 0.0 if k == 0 else float(betaincinv(k, n - k + 1, tail))
-    high = 1.0 if k == n else float(betaincinv(k + 1, n - k, 1.0 - tail))
-    return ConfidenceInterval(low, high)
 
 
 # ----------------------------------------------------------------------------

@@ -25,7 +25,9 @@ from ._engine.intervals import (
     bootstrap_interval,
     check_interval_args,
     excludes_zero,
+    is_degenerate,
 )
+from ._engine.pvalues import tie_tolerance
 
 __all__ = ["ConfidenceInterval", "ScoreResult", "SignificanceResult", "TestOutcome", "stars_of"]
 
@@ -321,7 +323,11 @@ class SignificanceResult:
         -------
         ConfidenceInterval
             ``(low, high)`` of ``delta = score_b - score_a`` at
-            ``confidence_level`` (nan bounds for a degenerate distribution).
+            ``confidence_level``. A degenerate distribution (every resample
+            equal) gives nan bounds for identical systems (a difference of
+            0) and the point ``[delta, delta]`` when every item favours one
+            system (widened to 0 where the p-value exceeds ``1 -
+            confidence_level``).
 
         Raises
         ------
@@ -332,7 +338,8 @@ class SignificanceResult:
         Warns
         -----
         DegenerateDistributionWarning
-            If the distribution is degenerate (the interval is then nan).
+            If the distribution is degenerate (identical systems: nan; every
+            item favouring one system: the point ``[delta, delta]``).
 
         Notes
         -----
@@ -366,8 +373,13 @@ class SignificanceResult:
             raise ValueError("method='bca' needs the jackknife acceleration, which this "
                              "result does not hold.")
         ci = bootstrap_interval(self.null_distribution, self.delta, confidence_level,
-                                 method, self.acceleration)
-        if (method == self.interval_method and "pvalue_floor" in self.params
+                                 method, self.acceleration,
+                                 atol=tie_tolerance(self),
+                                 n_discordant=self.params.get("n_discordant"))
+        # a point mass gives the same point by every method (BergKirkpatrickBootstrap's
+        # p is then the point's exact sign-test p)
+        same = method == self.interval_method or is_degenerate(self.null_distribution)
+        if (same and "pvalue_floor" in self.params
                 and self.alternative in (None, "two-sided")
                 and self.pvalue > 1.0 - confidence_level and excludes_zero(ci)):
             # the p-value was floored (1/(B+1) or the sign-test bound) above
@@ -505,8 +517,9 @@ class ScoreResult:
     estimate : float
         Observed value of the metric on all items.
     confidence_interval : ConfidenceInterval
-        ``(low, high)`` at ``confidence_level``; ``(nan, nan)`` for a
-        degenerate bootstrap distribution.
+        ``(low, high)`` at ``confidence_level``; for a degenerate bootstrap
+        distribution (every resample equal) the exact Clopper-Pearson
+        interval (see ``n_trials``) or the point ``[estimate, estimate]``.
     confidence_level : float
         Level of ``confidence_interval``.
     method : {"bca", "percentile", "basic"}
@@ -529,6 +542,12 @@ class ScoreResult:
         BCa acceleration from the (delete-one-unit) jackknife, when computed.
     seed : int or None, default=None
         The integer seed drawn from ``random_state``.
+    n_trials : int or None, default=None
+        Set when every one of ``n_trials`` independent items scored 0, or
+        every one 1, on a 0/1 metric (e.g. a perfect system's accuracy): the
+        bootstrap distribution is then a single point and the interval is
+        the exact Clopper-Pearson interval of ``estimate * n_trials``
+        successes in ``n_trials`` (also from :meth:`ci`). ``None`` otherwise.
 
     See Also
     --------
@@ -560,6 +579,7 @@ class ScoreResult:
                                                       compare=False)
     acceleration: float | None = field(default=None, repr=False)
     seed: int | None = field(default=None, repr=False)
+    n_trials: int | None = field(default=None, repr=False)
 
     def __post_init__(self):
         ci = self.confidence_interval
@@ -568,6 +588,7 @@ class ScoreResult:
         object.__setattr__(self, "confidence_interval",
                            ConfidenceInterval(float(ci[0]), float(ci[1])))
         object.__setattr__(self, "estimate", float(self.estimate))
+        object.__setattr__(self, "n_trials", _optional_count(self.n_trials, "n_trials"))
         object.__setattr__(self, "bootstrap_distribution",
                            _readonly(self.bootstrap_distribution))
         object.__setattr__(self, "n_groups", _optional_count(self.n_groups, "n_groups"))
@@ -590,8 +611,8 @@ class ScoreResult:
         Returns
         -------
         interval : ConfidenceInterval
-            ``(low, high)`` of the score (nan bounds for a degenerate
-            distribution).
+            ``(low, high)`` of the score (a degenerate distribution gives the
+            Clopper-Pearson interval or the point, see ``n_trials``).
 
         Raises
         ------
@@ -603,7 +624,9 @@ class ScoreResult:
         Warns
         -----
         DegenerateDistributionWarning
-            If the distribution is degenerate (the interval is then nan).
+            If the distribution is degenerate (every resample equal): the
+            interval is then the exact Clopper-Pearson one (``n_trials``
+            set) or the point ``[estimate, estimate]``.
         """
         if confidence_level is None:
             confidence_level = self.confidence_level
@@ -616,7 +639,8 @@ class ScoreResult:
             raise ValueError("method='bca' needs the jackknife acceleration, which this "
                              "result does not hold.")
         return bootstrap_interval(self.bootstrap_distribution, self.estimate,
-                                  confidence_level, method, self.acceleration)
+                                  confidence_level, method, self.acceleration, of="score",
+                                  n_trials=self.n_trials)
 
     def to_dict(self, include_distribution=False):
         """Flat ``dict`` of the result (``ci_low``/``ci_high`` instead of the tuple).
@@ -672,6 +696,7 @@ class ScoreResult:
         ]
         low, high = self.confidence_interval
         level = f"{100 * self.confidence_level:g}%"
-        lines.append(f"  {level} CI ({self.method}): [{low:.6g}, {high:.6g}]")
+        method = self.method if self.n_trials is None else "exact Clopper-Pearson"
+        lines.append(f"  {level} CI ({method}): [{low:.6g}, {high:.6g}]")
         lines.extend(_design_lines(self.n_groups, self.n_strata))
         return "\n".join(lines)

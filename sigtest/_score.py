@@ -25,6 +25,7 @@ from ._engine.intervals import (
     acceleration_from_jackknife,
     bootstrap_interval,
     check_interval_args,
+    is_degenerate,
     jackknife_strata,
 )
 from ._engine.paired import PairedData, check_metric_params, prepare_paired
@@ -83,6 +84,34 @@ def score_acceleration(paired):
 
     theta_a, _, weights = jackknife_values(paired)
     return acceleration_from_jackknife(theta_a, weights, jackknife_strata(paired))
+
+
+def exact_trials(paired):
+    r"""Number of items ``n`` when the score is a proportion of ``n`` items all 0 or all 1.
+
+    A system right on every item (or wrong on every one) has a bootstrap
+    distribution that is a single point, so no bootstrap interval has any
+    width. When the score is the proportion of :math:`n` independent items
+    scored 1 (a per-item decomposable metric whose per-item values are 0 or
+    1, e.g. accuracy; no clusters, no sample weights) and every item scored
+    the same, the exact Clopper-Pearson interval of :math:`k = 0` or
+    :math:`k = n` successes in :math:`n` trials,
+    :math:`[0, 1 - (\alpha/2)^{1/n}]` or :math:`[(\alpha/2)^{1/n}, 1]`,
+    is the answer (Clopper & Pearson 1934). Strata do not change it (the
+    items are still independent). Returns ``None`` otherwise: the
+    interval is then the point.
+    """
+    if (not paired.has_statistics or paired.clustered or paired.sample_weight is not None
+            or not getattr(paired.metric, "decomposable", False)):
+        return None
+    try:
+        values, _, weights = paired.item_values()
+    except ValueError:  # not a mean of per-item values on these data
+        return None
+    values = values[weights > 0]
+    if values.size == 0 or not (np.all(values == 0.0) or np.all(values == 1.0)):
+        return None
+    return int(round(float(weights.sum())))
 
 
 # --------------------------------------------------------------------------
@@ -178,8 +207,10 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=10_
     Warns
     -----
     DegenerateDistributionWarning
-        All resampled scores equal (e.g. a perfect system), an undefined
-        acceleration, or resamples on which the metric is undefined (dropped).
+        All resampled scores equal (e.g. a perfect system: the interval is
+        then the exact Clopper-Pearson one, or the point ``[estimate,
+        estimate]``, see :func:`exact_trials`), an undefined acceleration,
+        or resamples on which the metric is undefined (dropped).
     SmallSampleWarning
         Fewer than 20 clusters, fewer than 30 independent items, or a
         stratum with a single unit.
@@ -220,12 +251,14 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=10_
             DegenerateDistributionWarning,
         )
         dist = dist[finite]
-    _warn_small(paired, method)
+    n_trials = exact_trials(paired) if dist.size and is_degenerate(dist) else None
+    if n_trials is None:  # the Clopper-Pearson interval is exact at any N
+        _warn_small(paired, method)
     acceleration = None
     if method == "bca" and math.isfinite(estimate):
         acceleration = score_acceleration(paired)
     ci = bootstrap_interval(dist, estimate, float(confidence_level), method, acceleration,
-                            of="score")
+                            of="score", n_trials=n_trials)
     return ScoreResult(
         metric=paired.metric.name,
         estimate=estimate,
@@ -240,6 +273,7 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=10_
         bootstrap_distribution=dist,
         acceleration=acceleration,
         seed=seed,
+        n_trials=n_trials,
     )
 
 
@@ -341,8 +375,12 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
         Fewer than 20 clusters, fewer than 30 independent items, or a
         stratum with a single unit (item or cluster), which never varies.
     DegenerateDistributionWarning
-        A degenerate bootstrap distribution (e.g. a perfect system): the
-        interval is ``(nan, nan)``.
+        A degenerate bootstrap distribution (every resample gives the same
+        score). A system right on every item (or wrong on every one) of a 0/1
+        metric such as accuracy, without clusters or weights, gets the exact
+        Clopper-Pearson interval of ``N`` of ``N`` (or 0 of ``N``) items,
+        e.g. ``[0.884, 1]`` for ``N = 30`` at 95 %; any other such score gets
+        the point ``[estimate, estimate]``.
 
     See Also
     --------

@@ -397,14 +397,22 @@ def test_scores_are_computed_once_and_returned_as_copies():
     pd.testing.assert_frame_equal(unseeded.scores(), unseeded.scores())
 
 
-def test_scores_of_a_perfect_system_are_nan_with_a_warning_naming_it():
-    y, preds, _ = _clustered()
+def test_scores_of_a_perfect_system_are_exact_or_a_point_with_a_warning_naming_it():
+    # independent items: the exact Clopper-Pearson interval of N of N; clustered
+    # items are not independent trials: the point [1, 1] of the degenerate
+    # bootstrap (issue 20; both were nan)
+    from scipy.stats import binomtest
+
+    y, preds, groups = _clustered()
     preds = {"perfect": y.copy(), "s0": preds["s0"]}
-    res = compare(y, preds, metrics="accuracy", test=_tests(), random_state=0)
-    with pytest.warns(sigtest.exceptions.DegenerateDistributionWarning, match="perfect"):
-        table = res.scores()
-    row = table[table.system == "perfect"].iloc[0]
-    assert row.score == 1.0 and np.isnan(row.ci_low) and np.isnan(row.ci_high)
+    exact = binomtest(len(y), len(y)).proportion_ci(0.95, method="exact")
+    for kw, expected in (({}, (exact.low, exact.high)), ({"groups": groups}, (1.0, 1.0))):
+        res = compare(y, preds, metrics="accuracy", test=_tests(), random_state=0, **kw)
+        with pytest.warns(sigtest.exceptions.DegenerateDistributionWarning, match="perfect"):
+            table = res.scores()
+        row = table[table.system == "perfect"].iloc[0]
+        assert row.score == 1.0
+        assert (row.ci_low, row.ci_high) == pytest.approx(expected, rel=1e-12)
     other = table[table.system == "s0"].iloc[0]
     assert other.ci_low < other.score < other.ci_high
 

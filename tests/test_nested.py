@@ -290,3 +290,81 @@ def test_nested_loss_orientation_and_soft_metrics():
     worse = HierarchicalBootstrap(n_resamples=499, random_state=0).test(
         Y, b, a, metric="cross_entropy")
     assert worse.pvalue == 1.0  # "greater": B (here the worse system) not better
+
+
+def test_nested_small_sample_floor_and_warning_as_the_other_bootstrap_tests():
+    """Issue 20: two items gave p = .005 (BK .25, exact permutation .5). The floor
+    is the exact sign test with all d discordant items one way, 2**-d one-sided
+    and 2**(1 - d) two-sided, written naively here."""
+    y = [[1, 0], [0, 1]]
+    a = [[.5, .5], [.6, .4]]
+    b = [[.9, .1], [.3, .7]]
+    with pytest.warns(SmallSampleWarning, match="raised to the exact sign-test bound"):
+        res = HierarchicalBootstrap(n_resamples=199, random_state=0).test(
+            y, a, b, metric="soft_accuracy")
+    d = 2  # both items: B's soft accuracy differs from A's
+    assert res.params["n_discordant"] == d
+    assert res.params["pvalue_unfloored"] < 0.05  # the old answer
+    assert res.pvalue >= 0.5 ** d
+    with pytest.warns(SmallSampleWarning, match="raised"):
+        bk = BergKirkpatrickBootstrap(n_resamples=199, random_state=0).test(
+            y, a, b, metric="soft_accuracy")
+    assert res.pvalue == bk.pvalue == 0.25
+    # two-sided: the floor 2**(1 - d) = .5 is above .05, so the interval holds 0
+    with pytest.warns(SmallSampleWarning, match="raised"):
+        res = HierarchicalBootstrap(n_resamples=199, random_state=0,
+                                    alternative="two-sided").test(
+            y, a, b, metric="soft_accuracy")
+    assert res.pvalue >= 0.5 ** (d - 1)
+    assert res.confidence_interval.low <= 0.0 <= res.confidence_interval.high
+
+
+def test_nested_discordant_items_are_those_whose_run_average_differs():
+    """With several runs, d counts the items whose run-averaged statistics differ
+    (a naive count here); equal averages over 3 and 2 runs are not discordant."""
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 12)
+    runs_a = [np.where(rng.random(12) < 0.7, y, 1 - y) for _ in range(3)]
+    runs_b = [np.where(rng.random(12) < 0.7, y, 1 - y) for _ in range(2)]
+    mean_a = np.mean([r == y for r in runs_a], axis=0)
+    mean_b = np.mean([r == y for r in runs_b], axis=0)
+    naive = int(np.sum(~np.isclose(mean_a, mean_b)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        res = HierarchicalBootstrap(n_resamples=99, random_state=0).test(y, runs_a, runs_b)
+    assert res.params["n_discordant"] == naive
+    assert res.pvalue >= 0.5 ** naive
+    # the same soft prediction in 3 runs of A and 2 of B: (.1 + .1 + .1) / 3 is
+    # not .1 in floating point, but no item is discordant
+    soft_y = np.tile([[1.0, 0.0]], (12, 1))
+    soft = np.tile([[0.1, 0.9]], (12, 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same = HierarchicalBootstrap(n_resamples=99, random_state=0).test(
+            soft_y, [soft] * 3, [soft] * 2, metric="soft_accuracy")
+    assert same.params["n_discordant"] == 0 and same.pvalue == 1.0
+
+
+@pytest.mark.slow
+def test_nested_size_with_few_items_is_held_by_the_floor():
+    """Size of the two-sided level-.05 test on N = 6 items, one run per system,
+    A and B exchangeable (each item right with probability .5 for both). Without
+    the sign-test floor (params['pvalue_unfloored']) it rejected ~10 % of the
+    time; with it at most .05 + 3.09 sd of a binomial proportion over 2000
+    replications (sd = sqrt(.05 * .95 / 2000) = .0049: the one-sided 99.9 %
+    band, .065). Measured: unfloored .10, floored 0."""
+    rng = np.random.default_rng([2025, 20])
+    reps, n = 2000, 6
+    rejected = unfloored = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(reps):
+            y = rng.integers(0, 2, n)
+            a = np.where(rng.random(n) < 0.5, y, 1 - y)
+            b = np.where(rng.random(n) < 0.5, y, 1 - y)
+            res = HierarchicalBootstrap(n_resamples=199, alternative="two-sided",
+                                        random_state=int(rng.integers(2**31))).test(y, a, b)
+            rejected += res.pvalue <= 0.05
+            unfloored += res.params["pvalue_unfloored"] <= 0.05
+    assert rejected / reps <= 0.05 + 3.09 * np.sqrt(0.05 * 0.95 / reps)
+    assert unfloored / reps > 0.065  # the old test exceeded the band: the floor matters

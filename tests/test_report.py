@@ -427,7 +427,9 @@ def test_degenerate_scores_give_a_report():
     for fmt in ("markdown", "html", "latex"):
         assert "n/a" in r.report(fmt)
     tables = _md_tables(r.report("markdown"))
-    assert tables[1][0][:4] == ["A", "B", "delta", "CI"]
+    # a vs b and a vs c: every resample gives delta = 1, a point interval at the
+    # 95 % level (issue 20; it was nan); b vs c, identical: "n/a"
+    assert tables[1][0][:4] == ["A", "B", "delta", "95 % CI"]
 
 
 def test_mde_section_is_opt_in_and_lists_the_non_significant_rows():

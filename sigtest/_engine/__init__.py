@@ -50,6 +50,7 @@ from .small_sample import (
     BK_SMALL_SAMPLE_LIMITS,
     discordant_count,
     discreteness_floor,
+    point_mass_pvalue,
     small_sample_reasons,
     warn_small_sample,
 )
@@ -79,6 +80,7 @@ __all__ = [
     "jackknife_acceleration",
     "null_pvalue",
     "permutation_pvalue",
+    "point_mass_pvalue",
     "prepare_paired",
     "prepare_paired_runs",
     "small_sample_reasons",

@@ -22,12 +22,14 @@ __all__ = [
     "NAN_INTERVAL",
     "acceleration_from_jackknife",
     "bootstrap_interval",
+    "clopper_pearson",
     "excludes_zero",
     "interval_pvalue",
     "invert_interval",
     "is_degenerate",
     "jackknife_acceleration",
     "jackknife_strata",
+    "point_interval",
     "quantile_sorted",
 ]
 
@@ -196,24 +198,96 @@ def interval_at(sorted_dist, delta, confidence_level, method, acceleration, z0):
 # Wording of the degenerate-interval warnings, by what is bootstrapped.
 _DEGENERATE = {
     "difference": (
-        "The bootstrap distribution of the difference is degenerate (all resampled "
-        "differences are equal, e.g. identical systems) or the observed difference "
-        "is not finite; the confidence interval is undefined and set to nan.",
+        "The observed difference is not finite (or no resample is); the confidence "
+        "interval is undefined and set to nan.",
         "The BCa acceleration is undefined (all leave-one-out differences are "
         "equal); the BCa interval is set to nan. Use method='percentile'.",
     ),
     "score": (
-        "score: the bootstrap distribution of the score is degenerate (every resample "
-        "gives the same value, e.g. a system that is right on every item) or the score "
-        "is not finite; the confidence interval is undefined and set to nan.",
+        "score: the score is not finite; the confidence interval is undefined and set "
+        "to nan.",
         "score: the BCa acceleration is undefined (all leave-one-out scores are equal); "
         "the BCa interval is set to nan. Use method='percentile'.",
     ),
 }
 
+#: Warning for a bootstrap distribution of the difference that is the point 0.
+IDENTICAL_MESSAGE = (
+    "Every resampled difference is 0 (identical systems, e.g. the same predictions: the "
+    "difference is 0 everywhere); the test carries no information: p = 1 and the "
+    "interval is undefined (nan)."
+)
+
+#: Warning for a bootstrap distribution of the difference that is one point
+#: ``delta != 0``: every resample gives the observed difference.
+ONE_WAY_MESSAGE = (
+    "Every resampled difference equals the observed delta = {delta:+.6g} != 0: every "
+    "item favours the same system by the same amount, the strongest evidence there is. "
+    "The interval is the single point [delta, delta] (widened to 0 where the p-value "
+    "exceeds 1 - confidence_level) and the p-value is the exact sign test's with all "
+    "{d} discordant units going one way (2**(1 - d) two-sided, 2**-d one-sided), the "
+    "exact permutation p-value of such data. A point has no width: for accuracy, "
+    "McNemar() gives Newcombe's interval of the difference."
+)
+
+#: Warnings for one system's score whose bootstrap distribution is one point.
+CONSTANT_SCORE_MESSAGES = {
+    "exact": (
+        "score: every item scored {estimate:g} (the bootstrap distribution is the single "
+        "point {estimate:g}); the interval is the exact Clopper-Pearson interval of "
+        "{k} successes in n = {n} items instead of a bootstrap interval."
+    ),
+    "point": (
+        "score: every resample gives the same score {estimate:.6g} (e.g. a system that is "
+        "right on every item, or every cluster or item has the same value); the interval "
+        "is the single point [{estimate:.6g}, {estimate:.6g}], which has no width. For a "
+        "0/1 metric of independent unweighted items score() gives the exact "
+        "Clopper-Pearson interval instead."
+    ),
+}
+
+
+def clopper_pearson(k, n, level=0.95):
+    r"""Clopper-Pearson interval of a binomial proportion ``k / n``.
+
+    .. math:: \big[B^{-1}(\tfrac{1-c}{2}; k, n - k + 1),\;
+              B^{-1}(\tfrac{1+c}{2}; k + 1, n - k)\big]
+
+    with :math:`B^{-1}` the beta quantile (0 and 1 at the ends): at
+    :math:`k = n`, :math:`[((1-c)/2)^{1/n}, 1]`; at :math:`k = 0`,
+    :math:`[0, 1 - ((1-c)/2)^{1/n}]`. Exact: it covers the true proportion
+    with probability at least :math:`c` for every proportion and ``n``.
+
+    References
+    ----------
+    Clopper, Pearson (1934). The use of confidence or fiducial limits
+    illustrated in the case of the binomial. Biometrika 26(4).
+    """
+    from scipy.special import betaincinv
+
+    tail = (1.0 - level) / 2.0
+    low = 0.0 if k == 0 else float(betaincinv(k, n - k + 1, tail))
+    high = 1.0 if k == n else float(betaincinv(k + 1, n - k, 1.0 - tail))
+    return ConfidenceInterval(low, high)
+
+
+def point_interval(delta, atol=0.0):
+    """Interval of a degenerate bootstrap distribution of a difference: one rule.
+
+    Every resample gave the observed ``delta``. If ``|delta| <= atol`` (the
+    difference is 0 everywhere: identical systems) there is no information:
+    ``(nan, nan)``. Otherwise every item favours one system by the same
+    amount and the interval is the single point ``(delta, delta)``: every
+    percentile, basic or BCa interval of a point mass is that point.
+    """
+    if not math.isfinite(delta) or abs(delta) <= atol:
+        return NAN_INTERVAL
+    return ConfidenceInterval(float(delta), float(delta))
+
 
 def bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
-                        *, warn=True, of="difference"):
+                        *, warn=True, of="difference", atol=0.0, n_discordant=None,
+                        n_trials=None):
     r"""Two-sided bootstrap confidence interval of ``delta``.
 
     ``percentile``: the :math:`\alpha/2` and :math:`1-\alpha/2` quantiles of
@@ -228,18 +302,32 @@ def bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
     1, see :func:`interval_quantiles`; scipy returns a level from the wrong
     tail there).
 
-    A degenerate distribution (all :math:`\delta^*` equal) or an undefined
-    acceleration gives a ``nan`` interval and a
+    A degenerate distribution (all :math:`\delta^*` equal) is a point mass
+    at :math:`\delta`, whatever the method, and gives a
     :class:`~sigtest.exceptions.DegenerateDistributionWarning` (attributed to
-    the first frame outside sigtest), unless ``warn=False``; ``of`` words it
-    for a ``"difference"`` of two systems or one system's ``"score"``.
+    the first frame outside sigtest) unless ``warn=False``:
+
+    * ``of="difference"`` (two systems, :func:`point_interval`): ``(nan,
+      nan)`` when :math:`|\delta| \le` ``atol`` (identical systems), else
+      the point :math:`[\delta, \delta]` (every item favours one system;
+      ``n_discordant`` is named in the warning);
+    * ``of="score"`` (one system): with ``n_trials`` (every one of
+      ``n_trials`` independent items scored 0, or every one 1) the exact
+      :func:`clopper_pearson` interval of :math:`k = \delta\,n` successes,
+      else the point :math:`[\delta, \delta]`.
+
+    A non-finite ``delta`` or an undefined BCa acceleration of a
+    non-degenerate distribution gives ``(nan, nan)`` with that warning.
     """
     dist = np.asarray(dist, dtype=np.float64)
     check_interval_args(confidence_level, method)
-    degenerate, no_acceleration = _DEGENERATE[of]
-    if not math.isfinite(delta) or dist.size == 0 or is_degenerate(dist):
+    not_finite, no_acceleration = _DEGENERATE[of]
+    if math.isfinite(delta) and dist.size > 0 and is_degenerate(dist):
+        return _degenerate_interval(delta, confidence_level, warn=warn, of=of, atol=atol,
+                                    n_discordant=n_discordant, n_trials=n_trials)
+    if not math.isfinite(delta) or dist.size == 0:
         if warn:
-            warn_external(degenerate, DegenerateDistributionWarning)
+            warn_external(not_finite, DegenerateDistributionWarning)
         return NAN_INTERVAL
     if method == "bca" and (acceleration is None or not math.isfinite(acceleration)):
         if warn:
@@ -248,6 +336,28 @@ def bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
     z0 = _ndtri(proportion_below(dist, delta)) if method == "bca" else None
     return interval_at(np.sort(dist), delta, float(confidence_level), method,
                         acceleration, z0)
+
+
+def _degenerate_interval(delta, confidence_level, *, warn, of, atol, n_discordant,
+                         n_trials):
+    """The interval of a point-mass bootstrap distribution (see :func:`bootstrap_interval`)."""
+    if of == "score":
+        if n_trials is not None:
+            n = int(n_trials)
+            k = int(round(float(delta) * n))
+            message = CONSTANT_SCORE_MESSAGES["exact"].format(estimate=delta, k=k, n=n)
+            ci = clopper_pearson(k, n, float(confidence_level))
+        else:
+            message = CONSTANT_SCORE_MESSAGES["point"].format(estimate=delta)
+            ci = ConfidenceInterval(float(delta), float(delta))
+    else:
+        ci = point_interval(delta, atol)
+        message = (IDENTICAL_MESSAGE if math.isnan(ci.low) else
+                   ONE_WAY_MESSAGE.format(delta=delta, d="d" if n_discordant is None
+                                          else f"d = {n_discordant}"))
+    if warn:
+        warn_external(message, DegenerateDistributionWarning)
+    return ci
 
 
 def excludes_zero(ci):
@@ -376,15 +486,18 @@ def interval_pvalue(dist, delta, method, acceleration=None, *, null_value=0.0,
 
     Returns 1 when no level excludes :math:`\theta_0` (two-sided) and
     :math:`2^{-53}` (one float step below 1; :math:`2^{-54}` one-sided) when
-    every level does; the caller floors it at :math:`1/(B+1)`. 1 for a
-    degenerate distribution, ``nan`` for a non-finite ``delta`` or an
-    undefined BCa acceleration.
+    every level does; the caller floors it at :math:`1/(B+1)`. A degenerate
+    distribution is the point mass at ``delta`` (every interval is
+    :math:`[\delta, \delta]`, so identical systems, :math:`\delta = 0`, give
+    1); the tests replace that case by
+    :func:`~sigtest._engine.small_sample.point_mass_pvalue`. ``nan`` for a
+    non-finite ``delta`` or an undefined BCa acceleration.
     """
     dist = np.asarray(dist, dtype=np.float64)
     if not math.isfinite(delta) or dist.size == 0:
         return math.nan
     if is_degenerate(dist):
-        return 1.0
+        return invert_interval(lambda c: (delta, delta), null_value, side)
     if method == "bca" and (acceleration is None or not math.isfinite(acceleration)):
         return math.nan
     z0 = _ndtri(proportion_below(dist, delta)) if method == "bca" else None

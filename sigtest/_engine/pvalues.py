@@ -13,7 +13,7 @@ import numpy as np
 
 from ..exceptions import DegenerateDistributionWarning
 from ..utils import warn_external
-from .intervals import is_degenerate
+from .intervals import IDENTICAL_MESSAGE, ONE_WAY_MESSAGE, is_degenerate, point_interval
 
 __all__ = [
     "TIE_RTOL",
@@ -22,6 +22,7 @@ __all__ = [
     "permutation_pvalue",
     "tie_tolerance",
     "warn_degenerate",
+    "warn_point_mass",
 ]
 
 # scipy's tolerance for ties of floating-point statistics (permutation_test).
@@ -30,6 +31,9 @@ TIE_RTOL = 100 * np.finfo(np.float64).eps
 
 def tie_tolerance(paired):
     """Absolute tolerance for ties of resampled differences with the observed one.
+
+    ``paired`` is anything with ``score_a`` and ``score_b`` (a
+    :class:`~sigtest.PairedData` or a :class:`~sigtest.SignificanceResult`).
 
     ``100 * eps * (|score_a| + |score_b|)``: a difference of two scores is
     exact only up to the rounding of the scores themselves, which can exceed
@@ -49,6 +53,23 @@ def warn_degenerate(what):
     (:func:`sigtest.utils.warn_external`), whatever the call path.
     """
     warn_external(what, DegenerateDistributionWarning)
+
+
+def warn_point_mass(delta, n_discordant, atol=0.0):
+    """Warn that every resampled difference equals the observed ``delta``.
+
+    The wording of :func:`~sigtest._engine.intervals.bootstrap_interval` for
+    a point-mass distribution of a difference: identical systems
+    (``|delta| <= atol``: no information, ``p = 1``) or every item favouring
+    one system (the exact sign-test p-value, the point interval; see
+    :func:`~sigtest._engine.small_sample.point_mass_pvalue`).
+    """
+    if not math.isfinite(delta):
+        return
+    if math.isnan(point_interval(delta, atol).low):
+        warn_degenerate(IDENTICAL_MESSAGE)
+    else:
+        warn_degenerate(ONE_WAY_MESSAGE.format(delta=delta, d=f"d = {int(n_discordant)}"))
 
 
 def berg_kirkpatrick_pvalue(t_star, t, alternative, *, atol=0.0):

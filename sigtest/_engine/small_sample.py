@@ -24,6 +24,7 @@ __all__ = [
     "class_small_sample_reasons",
     "discordant_count",
     "discreteness_floor",
+    "point_mass_pvalue",
     "small_sample_reasons",
     "warn_small_sample",
 ]
@@ -245,6 +246,64 @@ def discreteness_floor(n_discordant, alternative):
     if d <= 0:
         return 1.0
     return float(min(1.0, 2.0 ** (1 - d) if alternative == "two-sided" else 2.0 ** (-d)))
+
+
+def point_mass_pvalue(point, n_discordant, side="two-sided", null_value=0.0, atol=0.0):
+    r"""p-value when every bootstrap resample gives the observed difference.
+
+    A bootstrap distribution that is the single point :math:`t` (every
+    resample equal to the observed difference) says that every item
+    favours the same system by the same amount. If :math:`t` lies beyond
+    the null value :math:`\theta_0` on the tested side (by more than
+    ``atol``), this is the most extreme outcome a test conditional on the
+    :math:`d` discordant units can see, and the p-value is the exact sign
+    test's with all :math:`d` going one way,
+
+    .. math:: p = 2^{1-d} \ (\text{two-sided}), \qquad p = 2^{-d}
+              \ (\text{one-sided}),
+
+    (:func:`discreteness_floor`): the exact permutation p-value of such data
+    (every sign pattern is equally likely and only the observed one and, two
+    sided, its mirror image are as extreme). The Monte Carlo floor
+    :math:`1/(B+1)` does not apply: the resamples are all equal, so more of
+    them would change nothing. Otherwise (the point is on the null's side:
+    :math:`t = 0` for identical systems, or B worse for ``"greater"``)
+    ``p = 1``.
+
+    Parameters
+    ----------
+    point : float
+        The difference every resample gave, on the scale of ``side`` (the
+        oriented :math:`t` for Berg-Kirkpatrick's test, the raw
+        :math:`\delta` for an inverted interval).
+    n_discordant : int
+        Number :math:`d` of discordant units (see :func:`discordant_count`).
+    side : {"two-sided", "greater", "less"}, default="two-sided"
+        Alternative: :math:`\theta \ne`, :math:`>` or :math:`<` ``null_value``.
+    null_value : float, default=0.0
+    atol : float, default=0.0
+        Differences within ``atol`` of ``null_value`` count as equal to it
+        (the rounding of the scores, see
+        :func:`~sigtest._engine.pvalues.tie_tolerance`).
+
+    Returns
+    -------
+    float
+        ``nan`` if ``point`` is not finite.
+
+    Examples
+    --------
+    >>> point_mass_pvalue(1.0, 30)  # 30 of 30 items favour B: 2**-29
+    1.862645149230957e-09
+    >>> point_mass_pvalue(0.0, 0), point_mass_pvalue(-1.0, 30, "greater")
+    (1.0, 1.0)
+    """
+    point = float(point)
+    if not np.isfinite(point):
+        return float("nan")
+    gap = point - float(null_value)
+    beyond = {"two-sided": abs(gap) > atol, "greater": gap > atol, "less": gap < -atol}[side]
+    return discreteness_floor(n_discordant, side) if beyond else 1.0
 
 
 #: Fewer clusters than this (``groups=``) make cluster-level tests unreliable:

@@ -15,13 +15,14 @@ from .._engine.intervals import (
     is_degenerate,
     jackknife_acceleration,
 )
-from .._engine.pvalues import berg_kirkpatrick_pvalue, tie_tolerance, warn_degenerate
+from .._engine.pvalues import berg_kirkpatrick_pvalue, tie_tolerance, warn_point_mass
 from .._engine.small_sample import (
     BCA_SMALL_SAMPLE_LIMITS,
     BK_SMALL_SAMPLE_LIMITS,
     bca_metric_reasons,
     class_small_sample_reasons,
     discreteness_floor,
+    point_mass_pvalue,
     small_sample_reasons,
     warn_small_sample,
 )
@@ -52,8 +53,17 @@ class BergKirkpatrickBootstrap(SignificanceTest):
 
     A test that carries no information is never significant:
 
-    * if every bootstrap difference is equal (identical systems, a single
-      item) ``p = 1`` with a ``DegenerateDistributionWarning``;
+    * if every bootstrap difference is 0 (identical systems: the difference
+      is 0 everywhere) ``p = 1`` with a ``DegenerateDistributionWarning``;
+      if every one equals the observed :math:`t \ne 0` (every item favours
+      the same system by the same amount, e.g. A wrong and B right on all
+      items, or a single discordant item) the data are the most extreme a
+      test conditional on the :math:`d` discordant items can see, and ``p``
+      is the exact sign-test value :math:`2^{-d}` (one-sided, on the side
+      of :math:`t`; 1 on the other) or :math:`2^{1-d}` (two-sided), the
+      exact permutation p-value of such data, without the Monte Carlo floor
+      (more resamples would all be equal too), with the same warning
+      (:func:`~sigtest._engine.small_sample.point_mass_pvalue`);
     * with :math:`d` *discordant* items (whose per-item statistics differ
       between A and B) no test valid conditionally on them can go below the
       exact sign test with all :math:`d` items one way, so
@@ -99,8 +109,10 @@ class BergKirkpatrickBootstrap(SignificanceTest):
     Warns
     -----
     DegenerateDistributionWarning
-        If every resampled difference is equal (e.g. identical systems);
-        ``p = 1``.
+        If every resampled difference is equal: 0 (identical systems,
+        ``p = 1``) or the observed difference (every item favours one
+        system: the exact sign-test p, and :meth:`SignificanceResult.ci`
+        gives the point ``[delta, delta]``).
     SmallSampleWarning
         If N < 20 or fewer than 8 items are discordant (the limits measured
         in ``docs/which_test.md``; clusters with ``groups=``: fewer than 20
@@ -279,12 +291,8 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         d = data.n_discordant
         floor = discreteness_floor(d, self.alternative)
         if is_degenerate(deltas):
-            warn_degenerate(
-                "Every bootstrap difference is equal (e.g. the systems make identical "
-                "predictions, or a single item); the test carries no information and p = 1."
-            )
-            pvalue = 1.0 if math.isfinite(t) else math.nan
-            raw = pvalue
+            raw = pvalue = point_mass_pvalue(t, d, self.alternative, atol=tie_tolerance(data))
+            warn_point_mass(delta, d, tie_tolerance(data))
         else:
             raw = berg_kirkpatrick_pvalue(t_star, t, self.alternative,
                                           atol=tie_tolerance(data))
@@ -429,7 +437,10 @@ class BCaInterval(SignificanceTest):
     ignores discreteness, from a small p on a handful of discordant items.
     A floor that raises p above :math:`\alpha` moves the bound to the
     margin (with a ``SmallSampleWarning``). Identical systems give a
-    degenerate distribution: ``p = 1``, never shown. ``params`` records
+    degenerate distribution: ``p = 1``, never shown; a distribution that is
+    the single point :math:`\delta \ne 0` (every item favours one system)
+    gives :math:`2^{-d}` for each side the point lies beyond and 1 for the
+    other. ``params`` records
     ``pvalue_lower`` (and ``pvalue_upper``). See ``docs/equivalence.md``.
 
     Parameters
@@ -460,8 +471,14 @@ class BCaInterval(SignificanceTest):
     Warns
     -----
     DegenerateDistributionWarning
-        Degenerate distribution (e.g. identical systems): the interval is
-        ``(nan, nan)`` and the p-value is 1.
+        Every resampled difference equal. At 0 (identical systems: the
+        difference is 0 everywhere) the interval is ``(nan, nan)`` and the
+        p-value 1. At the observed :math:`\delta \ne 0` (every item favours
+        one system by the same amount: A wrong and B right on all 30 items
+        gives :math:`2^{-29}`) the p-value is the exact sign test's,
+        :math:`2^{1-d}` with :math:`d` discordant items (no Monte Carlo
+        floor), and the interval is the point :math:`[\delta, \delta]`,
+        widened to 0 where that p exceeds ``1 - confidence_level``.
     SmallSampleWarning
         If N < 30 or fewer than 20 items are discordant (the limits measured
         in ``docs/which_test.md``: below them BCa rejected a true null up to
@@ -561,12 +578,17 @@ class BCaInterval(SignificanceTest):
         if self.alternative in MARGIN_ALTERNATIVES:
             return self._evaluate_margin(data, deltas, acceleration)
         level = float(self.confidence_level)
-        ci = bootstrap_interval(deltas, delta, level, self.method, acceleration)
         d = data.n_discordant
+        atol = tie_tolerance(data)
+        # a point mass (every resample equal): nan for identical systems, else the
+        # point [delta, delta]; its warning says which
+        ci = bootstrap_interval(deltas, delta, level, self.method, acceleration, atol=atol,
+                                n_discordant=d)
         floor = max(1.0 / (deltas.size + 1), discreteness_floor(d, "two-sided"))
         if is_degenerate(deltas):
-            # the interval is nan and its warning says why; no information: p = 1
-            raw = pvalue = 1.0 if np.isfinite(delta) else math.nan
+            # every item favours one system: the exact sign-test p (no Monte Carlo
+            # floor: more resamples would all be equal too); identical systems: 1
+            raw = pvalue = floor = point_mass_pvalue(delta, d, "two-sided", atol=atol)
         else:
             raw = interval_pvalue(deltas, delta, self.method, acceleration)
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
@@ -580,10 +602,10 @@ class BCaInterval(SignificanceTest):
                        > max(raw, 1.0 / (deltas.size + 1)))
             if reasons or floored:
                 warn_small_sample(type(self).__name__, reasons, floored=floored)
-            if pvalue > 1.0 - level and excludes_zero(ci):
-                # the floor raised p above 1 - level: widen the interval to 0 so that
-                # "p <= 1 - level" and "the interval excludes 0" still agree
-                ci = ConfidenceInterval(min(ci.low, 0.0), max(ci.high, 0.0))
+        if pvalue > 1.0 - level and excludes_zero(ci):
+            # the floor raised p above 1 - level: widen the interval to 0 so that
+            # "p <= 1 - level" and "the interval excludes 0" still agree
+            ci = ConfidenceInterval(min(ci.low, 0.0), max(ci.high, 0.0))
         return TestOutcome(
             pvalue=pvalue,
             confidence_interval=ci,
@@ -605,17 +627,23 @@ class BCaInterval(SignificanceTest):
         gib = bool(data.metric.greater_is_better)
         # the two-sided 1 - 2 alpha interval of the raw delta: its lower end is the
         # one-sided 1 - alpha bound (exact: 2 level - 1 and 1 - level are floats)
-        ci2 = bootstrap_interval(deltas, delta, 2.0 * level - 1.0, self.method, acceleration)
+        atol = tie_tolerance(data)
+        ci2 = bootstrap_interval(deltas, delta, 2.0 * level - 1.0, self.method, acceleration,
+                                 atol=atol, n_discordant=d)
         # oriented hypotheses on the raw delta: "lower" is H0: B worse by >= margin
         # (delta <= -margin for a score, delta >= +margin for a loss), "upper" is
         # H0: B better by >= margin; their one-sided p-values invert the interval
         sides = {"lower": ("greater", -margin) if gib else ("less", margin),
                  "upper": ("less", margin) if gib else ("greater", -margin)}
-        floor = max(1.0 / (deltas.size + 1), discreteness_floor(d, "greater"))
+        degenerate = is_degenerate(deltas)
+        # a point mass: the exact sign-test p where the point is beyond the margin
+        # (no Monte Carlo floor); identical systems (d = 0): 1
+        floor = (discreteness_floor(d, "greater") if degenerate
+                 else max(1.0 / (deltas.size + 1), discreteness_floor(d, "greater")))
         raw, pvals = {}, {}
         for key, (side, null_value) in sides.items():
-            if is_degenerate(deltas):
-                raw[key] = 1.0 if np.isfinite(delta) else math.nan
+            if degenerate:
+                raw[key] = point_mass_pvalue(delta, d, side, null_value, atol=atol)
             else:
                 raw[key] = interval_pvalue(deltas, delta, self.method, acceleration,
                                            null_value=null_value, side=side)
@@ -623,7 +651,7 @@ class BCaInterval(SignificanceTest):
         keys = ("lower",) if self.alternative == "non-inferiority" else ("lower", "upper")
         pvalue = max(pvals[k] for k in keys)
         raw_p = max(raw[k] for k in keys)
-        if not is_degenerate(deltas):
+        if not degenerate:
             reasons = (small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
                                             unit="clusters" if data.clustered else "items")
                        + class_small_sample_reasons(data, BCA_SMALL_SAMPLE_LIMITS)

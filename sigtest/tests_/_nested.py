@@ -7,10 +7,17 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from .._engine.intervals import bootstrap_interval, is_degenerate
+from .._engine.intervals import bootstrap_interval, excludes_zero, is_degenerate
 from .._engine.nested import nested_bootstrap_sums
 from .._engine.paired import resample_params_of, run_statistics
 from .._engine.pvalues import TIE_RTOL, berg_kirkpatrick_pvalue, warn_degenerate
+from .._engine.small_sample import (
+    BK_SMALL_SAMPLE_LIMITS,
+    discreteness_floor,
+    point_mass_pvalue,
+    small_sample_reasons,
+    warn_small_sample,
+)
 from .._results import SignificanceResult
 from ..exceptions import SmallSampleWarning
 from ..metrics import get_metric
@@ -79,6 +86,19 @@ class HierarchicalBootstrap(ParamsMixin):
     conservative). Each resample costs :math:`O(N (R_A + R_B) s)` with
     :math:`s` statistics per item (:mod:`sigtest._engine.nested`).
 
+    **Small samples.** As in :class:`~sigtest.BergKirkpatrickBootstrap`,
+    with :math:`d` discordant items (items whose run-averaged statistics
+    differ between A and B: only they change the pooled difference when A
+    and B swap on an item) the p-value is floored at the exact sign test
+    with all :math:`d` one way, :math:`2^{-d}` one-sided or :math:`2^{1-d}`
+    two-sided (:func:`~sigtest._engine.small_sample.discreteness_floor`),
+    with a ``SmallSampleWarning`` below 20 items or 8 discordant ones; a
+    two-sided interval that excludes 0 while the floored p exceeds ``1 -
+    confidence_level`` is widened to 0. ``params`` records
+    ``n_discordant``, ``pvalue_floor`` and ``pvalue_unfloored``. A
+    distribution that is a single point follows the engine's rule
+    (:func:`~sigtest._engine.small_sample.point_mass_pvalue`).
+
     With one run per system the test is the paired item bootstrap
     (Berg-Kirkpatrick's, with a percentile interval). A system with one run
     has no seed variance to resample: it is taken as 0 (a
@@ -102,9 +122,14 @@ class HierarchicalBootstrap(ParamsMixin):
         A system with fewer than 5 runs (one run: no seed variance at all):
         the seed variance is estimated from too few runs and the test can
         exceed its level when seeds matter (measured in ``docs/seeds.md``).
+        Also fewer than 20 items or 8 discordant items (items whose
+        run-averaged statistics differ), or the sign-test floor raised the
+        p-value, as in :class:`~sigtest.BergKirkpatrickBootstrap`.
     DegenerateDistributionWarning
-        Every resampled difference equal (e.g. identical systems): ``p = 1``,
-        nan interval.
+        Every resampled difference equal: 0 (identical systems: ``p = 1``,
+        nan interval) or the observed :math:`\delta \ne 0` (every item
+        favours one system by the same amount: the exact sign-test p and the
+        point interval :math:`[\delta, \delta]`).
 
     See Also
     --------
@@ -267,17 +292,36 @@ class HierarchicalBootstrap(ParamsMixin):
                       - np.asarray(metric_obj.aggregate(sums_a, **resample_params), dtype=float))
         finite = deltas[np.isfinite(deltas)]
         level = float(self.confidence_level)
-        if finite.size == 0 or is_degenerate(finite):
-            warn_degenerate(
-                "HierarchicalBootstrap: every resampled difference is equal (identical "
-                "systems?); p = 1 and the interval is nan."
-            )
-            pvalue, ci = 1.0, (math.nan, math.nan)
+        atol = TIE_RTOL * (abs(score_a) + abs(score_b))  # as tie_tolerance()
+        d = _discordant_items(mean_a, mean_b)
+        floor = discreteness_floor(d, self.alternative)
+        if finite.size == 0:
+            warn_degenerate("HierarchicalBootstrap: no resampled difference is finite; "
+                            "p = 1 and the interval is nan.")
+            raw = pvalue = 1.0
+            ci = (math.nan, math.nan)
+        elif is_degenerate(finite):
+            # the engine's rule for a point mass: identical systems p = 1 and a nan
+            # interval; every item favouring one system: the exact sign-test p and
+            # the point interval (bootstrap_interval warns which)
+            ci = bootstrap_interval(finite, delta, level, "percentile", atol=atol,
+                                    n_discordant=d)
+            raw = pvalue = floor = point_mass_pvalue(sign * delta, d, self.alternative,
+                                                     atol=atol)
         else:
-            atol = TIE_RTOL * (abs(score_a) + abs(score_b))  # as tie_tolerance()
-            pvalue = berg_kirkpatrick_pvalue(sign * finite, sign * delta, self.alternative,
-                                             atol=atol)
+            raw = berg_kirkpatrick_pvalue(sign * finite, sign * delta, self.alternative,
+                                          atol=atol)
             ci = bootstrap_interval(finite, delta, level, "percentile")
+            # the small-sample floor and warning of BergKirkpatrickBootstrap
+            pvalue = max(raw, floor) if math.isfinite(raw) else raw
+            # (d = 0: the runs differ but no item's run average does; p is 1 anyway)
+            reasons = small_sample_reasons(n, d, BK_SMALL_SAMPLE_LIMITS) if d else []
+            if reasons or pvalue > raw:
+                warn_small_sample(type(self).__name__, reasons, floored=pvalue > raw)
+        if self.alternative == "two-sided" and pvalue > 1.0 - level and excludes_zero(ci):
+            # a floor raised p above 1 - level: widen the interval to 0, as
+            # BCaInterval and SignificanceResult.ci() do
+            ci = (min(ci[0], 0.0), max(ci[1], 0.0))
         return SignificanceResult(
             metric=metric_obj.name, test=self.name, score_a=score_a, score_b=score_b,
             delta=delta, statistic=sign * delta, pvalue=float(pvalue),
@@ -285,5 +329,20 @@ class HierarchicalBootstrap(ParamsMixin):
             alternative=self.alternative, confidence_level=level,
             greater_is_better=bool(metric_obj.greater_is_better), n_samples=int(n),
             params={"n_runs_a": int(stats_a.shape[0]), "n_runs_b": int(stats_b.shape[0]),
-                    "n_finite": int(finite.size)},
+                    "n_finite": int(finite.size), "n_discordant": d, "pvalue_floor": floor,
+                    "pvalue_unfloored": raw},
             null_distribution=deltas, resampling="bootstrap", interval_method="percentile")
+
+
+def _discordant_items(mean_a, mean_b):
+    """Items whose run-averaged statistics differ between A and B.
+
+    Only these items change the pooled difference when A and B swap on an
+    item, so they are the ``d`` of the sign-test floor
+    (:func:`~sigtest._engine.small_sample.discreteness_floor`). Means over
+    different numbers of runs are compared with the tie tolerance
+    ``100 eps`` relative to their size (``(0.1 + 0.1 + 0.1) / 3 != 0.1``).
+    """
+    scale = np.abs(mean_a) + np.abs(mean_b)
+    differ = np.abs(mean_b - mean_a) > TIE_RTOL * scale
+    return int(np.count_nonzero(differ.reshape(differ.shape[0], -1).any(axis=1)))

@@ -211,26 +211,31 @@ def test_single_item_bootstrap_is_degenerate(alternative):
     """One item: every bootstrap resample is that item (old BK: p = 0).
 
     The permutation test is not degenerate there (two patterns): it gives
-    the exact sign test with one item.
+    the exact sign test with one item, and so does the bootstrap, whose
+    distribution is the single point "B better on every item" (.5 one-sided
+    towards B, 1 otherwise; issue 20).
     """
+    exact = binomtest(1, 1, alternative=alternative).pvalue
     for test in (BergKirkpatrickBootstrap(random_state=0, alternative=alternative),
                  BergKirkpatrickBootstrap(random_state=0, alternative=alternative,
                                           sample_size=1)):
-        with pytest.warns(DegenerateDistributionWarning, match="p = 1"):
-            assert test.test([1], [0], [1]).pvalue == 1.0
+        with pytest.warns(DegenerateDistributionWarning, match="favours the same system"):
+            assert test.test([1], [0], [1]).pvalue == exact
     perm = PairedPermutation(alternative=alternative).test([1], [0], [1])
-    assert perm.pvalue == pytest.approx(binomtest(1, 1, alternative=alternative).pvalue)
+    assert perm.pvalue == pytest.approx(exact)
 
 
 def test_degenerate_bca_is_one():
-    with pytest.warns(DegenerateDistributionWarning):
+    """One discordant item: the exact two-sided p is 1, so the point interval
+    [1, 1] is widened to 0 (the interval and p agree)."""
+    with pytest.warns(DegenerateDistributionWarning, match="favours the same system"):
         res = BCaInterval(random_state=0).test([1], [0], [1])
-    assert res.pvalue == 1.0 and math.isnan(res.confidence_interval.low)
+    assert res.pvalue == 1.0 and tuple(res.confidence_interval) == (0.0, 1.0)
 
 
 def test_issue_examples_item9_and_item5():
-    with pytest.warns(DegenerateDistributionWarning):
-        assert BergKirkpatrickBootstrap(random_state=0).test([1], [0], [1]).pvalue == 1.0
+    with pytest.warns(DegenerateDistributionWarning):  # the exact one-sided p of 1 item
+        assert BergKirkpatrickBootstrap(random_state=0).test([1], [0], [1]).pvalue == 0.5
     with pytest.warns(SmallSampleWarning):
         res = BergKirkpatrickBootstrap(random_state=0).test([0, 0, 0], [1, 1, 0], [0, 0, 0])
     assert res.pvalue >= 0.25  # exact one-sided sign test, 2 of 2: .25; old: 0
