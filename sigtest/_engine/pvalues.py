@@ -110,19 +110,63 @@ def log10_normal_pvalue(z, alternative):
     return float((math.log(2.0) + log_ndtr(-abs(z))) / _LN10)
 
 
+def _log_student_sf(t, df):
+    r""":math:`\log P(T_{df} \ge t)` for :math:`t > 0`, where scipy's ``logsf`` underflows.
+
+    :math:`P(T \ge t) = \tfrac12 I_x(a, b)`, :math:`x = df/(df + t^2)`,
+    :math:`a = df/2`, :math:`b = 1/2`, with the regularized incomplete beta
+    function in log space from its continued fraction (modified Lentz;
+    Abramowitz & Stegun 26.5.8; it converges fast for :math:`x <
+    (a + 1)/(a + b + 2)`, i.e. :math:`t^2 > 3` or so, which holds wherever
+    the p-value underflows):
+
+    .. math:: \log I_x(a, b) = a \log x + b \log(1 - x) - \log a
+              - \log B(a, b) + \log \mathrm{CF}.
+    """
+    from scipy.special import betaln
+
+    a, b = df / 2.0, 0.5
+    x = df / (df + t * t)
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 100_000):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1.0) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1.0))):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    log_i = (a * math.log(x) + b * math.log1p(-x) - math.log(a) - float(betaln(a, b))
+             + math.log(h))
+    return log_i - math.log(2.0)
+
+
 def log10_t_pvalue(t, df, alternative):
     r""":math:`\log_{10}` of the p-value of Student's ``t`` on ``df`` degrees of freedom.
 
     As :func:`log10_normal_pvalue` with :func:`scipy.stats.t.logsf`
-    (``"two-sided"``: :math:`\log 2 + \log P(T \ge |t|)`).
+    (``"two-sided"``: :math:`\log 2 + \log P(T \ge |t|)`); where that
+    underflows to ``-inf`` (e.g. t = 1199 on 1199 degrees of freedom), from
+    the continued fraction of the incomplete beta function
+    (:func:`_log_student_sf`).
     """
     from scipy.stats import t as student
 
+    def log_sf(x):
+        value = float(student.logsf(x, df))
+        return value if math.isfinite(value) or x <= 0 else _log_student_sf(x, df)
+
     if alternative == "greater":
-        return float(student.logsf(t, df) / _LN10)
+        return log_sf(t) / _LN10
     if alternative == "less":
-        return float(student.logsf(-t, df) / _LN10)
-    return float((math.log(2.0) + student.logsf(abs(t), df)) / _LN10)
+        return log_sf(-t) / _LN10
+    return (math.log(2.0) + log_sf(abs(t))) / _LN10
+
 
 # scipy's tolerance for ties of floating-point statistics (permutation_test).
 TIE_RTOL = 100 * np.finfo(np.float64).eps
