@@ -1,4 +1,4 @@
-"""McNemar's test of two paired accuracies (exact, mid-p, chi-square) and Newcombe's interval."""
+"""McNemar's test of two paired accuracies (exact, mid-p, chi-square) and Newcombe's square-and-add interval."""
 
 from __future__ import annotations
 
@@ -188,7 +188,7 @@ def _wilson(x, n, z):
 
 
 def newcombe_interval(n11, n10, n01, n00, z):
-    r"""Newcombe's square-and-add interval of :math:`p_B - p_A` for paired proportions.
+    r"""Newcombe's square-and-add interval of :math:`p_B - p_A` for paired proportions, φ shrunk by N/2.
 
     ``n11`` both 1, ``n10`` A = 1 and B = 0, ``n01`` A = 0 and B = 1,
     ``n00`` both 0. With Wilson intervals :math:`(l_A, u_A)`,
@@ -200,10 +200,17 @@ def newcombe_interval(n11, n10, n01, n00, z):
         U = \hat\Delta + \sqrt{(\hat p_A - l_A)^2 + (u_B - \hat p_B)^2
                        - 2\hat\psi (\hat p_A - l_A)(u_B - \hat p_B)},
 
-    with :math:`\hat\psi` the correlation of the pairs, its numerator
-    :math:`n_{11} n_{00} - n_{10} n_{01}` set to 0 in :math:`[0, N/2]`,
-    reduced by :math:`N/2` above, and :math:`\hat\psi = 0` if a margin is
-    empty (Newcombe 1998, method 10; Fagerland, Lydersen, Laake 2014).
+    with :math:`\hat\psi` the correlation (φ coefficient) of the pairs, its
+    numerator :math:`n_{11} n_{00} - n_{10} n_{01}` set to 0 in
+    :math:`[0, N/2]`, reduced by :math:`N/2` above, and :math:`\hat\psi =
+    0` if a margin is empty. This is the square-and-add (MOVER) construction
+    of Newcombe (1998) from the Wilson score limits, with the correlation
+    shrunk by :math:`N/2` as Fagerland, Lydersen & Laake (2014, the
+    "Newcombe square-and-add interval" of their section 5; their R package
+    ``contingencytables``, ``Newcombe_square_and_add_CI_paired_2x2``) give
+    it; the plain :math:`\hat\phi` (no shrinking) gives a narrower interval
+    when :math:`n_{11} n_{00} > n_{10} n_{01}`. It matches their published
+    example (Cavo et al. 2012: (-0.1186, -0.0046)).
     """
     N = n11 + n10 + n01 + n00
     pa, pb = (n11 + n10) / N, (n11 + n01) / N
@@ -247,9 +254,24 @@ class McNemar(SignificanceTest):
       large :math:`n_+ + n_-` (about 25 or more).
 
     The interval is Newcombe's square-and-add interval of
-    ``delta = score_b - score_a`` (hybrid Wilson score, method 10 of
-    Newcombe 1998), which keeps its level for small and large N (Fagerland,
-    Lydersen, Laake 2014); one-sided for a one-sided ``alternative``.
+    ``delta = score_b - score_a`` (Newcombe 1998) from the Wilson score
+    limits of the two accuracies and their correlation φ, in the form of
+    Fagerland, Lydersen & Laake (2014), whose φ has its numerator
+    :math:`n_{11} n_{00} - n_{10} n_{01}` shrunk by :math:`N/2`
+    (:func:`newcombe_interval`); its coverage is close to the level for
+    small and large N (Fagerland et al. 2014). One-sided for a one-sided
+    ``alternative``. It is asymptotic and can exclude 0 where the test does
+    not reject (N = 2, both items for B: exact p = .5, interval (.07, 1));
+    then its nearer end is moved to 0, so that ``p <= 1 - confidence_level``
+    holds exactly when the interval excludes 0 (``params["interval_extended"]``
+    says so; ``params["newcombe_low"]``/``["newcombe_high"]`` keep
+    Newcombe's own bounds).
+
+    **Tiny p-values.** A p-value below the normal double range (about
+    2.2e-308, e.g. 1200 discordant items all for B) is computed in log
+    space: ``pvalue`` is never 0 (the smallest positive double when it
+    underflows) and ``log10_pvalue`` of the result keeps its size
+    (:func:`mcnemar_pvalue`).
 
     **Clusters.** With ``groups=`` the items of a cluster are not
     independent and the counts above are not binomial. The test is then the
@@ -296,8 +318,8 @@ class McNemar(SignificanceTest):
     margin : float > 0, default=None
         With ``alternative="non-inferiority"`` or ``"equivalence"`` (and only
         then), the largest difference of accuracies that does not matter.
-        The p-values invert the interval (``method`` and ``correction`` are
-        not used): non-inferiority, :math:`H_0`: B worse by ``margin`` or
+        From ``MARGIN_EXACT_BELOW`` = 50 items on, the p-values invert the
+        interval (``method`` and ``correction`` are not used): non-inferiority, :math:`H_0`: B worse by ``margin`` or
         more, :math:`p = \Phi(-z^*)` with :math:`z^*` the normal deviate at
         which Newcombe's lower bound (oriented) equals :math:`-m`, found by
         bisection on the level (:func:`~sigtest._engine.intervals.invert_interval`),
@@ -311,12 +333,25 @@ class McNemar(SignificanceTest):
         items (its Wilson parts are not), so identical systems on many
         items can show equivalence, as an exact bound on the discordance
         rate would (e.g. none discordant in 1000: rate < .003 at 95 %).
+        Below 50 items the asymptotic interval is not safe (its size at the
+        margin reached .08 at N = 5), so the test is the exact conditional
+        one of :func:`conditional_margin_test` (``interval_method="exact
+        conditional"``): given the :math:`d` discordant items,
+        :math:`p_{\text{lower}} = P(\mathrm{Bin}(d, (1 - m)/2) \ge
+        n_+)`, valid for every discordance rate, with the Clopper-Pearson
+        interval of the discordant proportion mapped to ``delta`` (0 kept
+        inside); ``p <= alpha`` exactly when its bound is beyond the margin.
+        It is conservative when few items are discordant, and needs
+        :math:`d \ge \log \alpha / \log((1 - m)/2)` (4 for ``m = .1``)
+        discordant items to show anything; no discordant item gives
+        ``p = 1`` with a warning.
 
     Warns
     -----
     DegenerateDistributionWarning
         No discordant item (e.g. identical systems): ``p = 1`` (for every
-        method; the corrected chi-square is undefined at ``d = 0``).
+        method; the corrected chi-square is undefined at ``d = 0``), and
+        for a margin ``alternative`` below 50 items.
     SmallSampleWarning
         With ``groups=`` and fewer than 20 clusters.
 
@@ -348,7 +383,9 @@ class McNemar(SignificanceTest):
     matched-pairs data: mid-p and asymptotic are better than exact
     conditional. BMC Medical Research Methodology 13:91.
     Fagerland, Lydersen, Laake (2014). Recommended tests and confidence
-    intervals for paired binomial proportions. Statistics in Medicine 33.
+    intervals for paired binomial proportions. Statistics in Medicine 33(16).
+    Clopper, Pearson (1934). The use of confidence or fiducial limits
+    illustrated in the case of the binomial. Biometrika 26(4).
     Durkalski, Palesch, Lipsitz, Rust (2003). Analysis of clustered
     matched-pair data. Statistics in Medicine 22(15).
 
@@ -364,8 +401,10 @@ class McNemar(SignificanceTest):
     (0.0703, 7, 1)
     >>> round(McNemar(method="mid-p").test(y, a, b).pvalue, 4)
     0.0391
-    >>> [round(x, 3) for x in res.confidence_interval]
-    [0.028, 0.528]
+    >>> [round(x, 3) for x in res.confidence_interval]  # Newcombe's (.028, .528), p > .05
+    [0.0, 0.528]
+    >>> res.params["interval_extended"], round(res.params["newcombe_low"], 3)
+    (True, 0.028)
 
     Clustered (Durkalski's test; 4 items per cluster, 25 clusters):
 
