@@ -495,6 +495,8 @@ class SignificanceResult:
         ]
         if not math.isnan(self.pvalue):
             pline = f"  p-value ({self.alternative}): {self.pvalue:.4g} {self.stars}"
+            if self.pvalue < sys.float_info.min and math.isfinite(self.log10_pvalue):
+                pline += f" (log10 p = {self.log10_pvalue:.6g})"  # below the double range
             lines.append(pline.rstrip())
         low, high = self.confidence_interval
         if not (math.isnan(low) and math.isnan(high)):

@@ -22,8 +22,9 @@ from scipy.special import gammaln
 
 from sigtest import McNemar
 from sigtest._engine.intervals import excludes_zero
-from sigtest.metrics import get_metric, register_metric, unregister_metric
 from sigtest.tests_._mcnemar import MARGIN_EXACT_BELOW
+
+from _error_rate import error_rate_metric
 
 ALPHA = 0.05
 
@@ -162,24 +163,12 @@ def test_conditional_test_values_and_switch_to_newcombe():
 
 def test_conditional_margin_test_with_an_error_rate_and_no_discordant_item():
     # a loss flips the orientation: B better means a lower error rate
-    acc = get_metric("accuracy")
-
-    def wrong_stats(y_true, y_pred, **params):
-        s = acc.statistics(y_true, y_pred, **params)
-        s[:, 0] = 1 - s[:, 0]
-        return s
-
-    register_metric("error_rate_small_n", statistics=wrong_stats, aggregate=acc.aggregate,
-                    greater_is_better=False, cellwise=True, decomposable=True)
-    try:
-        data = _table_data(3, 0, 3, 4)  # B right on 3 items where A is wrong
-        test = McNemar(alternative="non-inferiority", margin=0.2)
-        r_acc = _run(test, *data)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            r_err = test.test(*data, metric="error_rate_small_n")
-    finally:
-        unregister_metric("error_rate_small_n")
+    data = _table_data(3, 0, 3, 4)  # B right on 3 items where A is wrong
+    test = McNemar(alternative="non-inferiority", margin=0.2)
+    r_acc = _run(test, *data)
+    with error_rate_metric("error_rate_small_n") as metric, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r_err = test.test(*data, metric=metric)
     assert r_err.pvalue == r_acc.pvalue == pytest.approx(0.4 ** 3, rel=1e-12)
     assert r_err.confidence_interval.high == pytest.approx(-r_acc.confidence_interval.low)
     assert r_err.confidence_interval.low == -math.inf

@@ -192,3 +192,9 @@ def test_student_log_tail_matches_scipy_where_scipy_is_finite(t, df):
     from sigtest._engine.pvalues import _log_student_sf
 
     assert _log_student_sf(t, df) == pytest.approx(stats.t.logsf(t, df), rel=1e-12)
+
+
+def test_str_shows_log10_of_a_tiny_pvalue():
+    text = str(_run(SignTest(), *_all_for_b(1200)))
+    assert "log10 p = -360.935" in text
+    assert "log10" not in str(_run(SignTest(), *_all_for_b(20)))
