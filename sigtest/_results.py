@@ -14,6 +14,7 @@ of a test returns.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
@@ -150,6 +151,11 @@ class TestOutcome:
     details : dict
         Extra values recorded in the result's ``params`` (e.g.
         ``n_discordant``).
+    log10_pvalue : float or None
+        Base-10 logarithm of the p-value when the test computed it in log
+        space (a p-value below the normal floating-point range, see
+        :func:`~sigtest._engine.pvalues.tiny_pvalue`); ``None``: derived
+        from ``pvalue`` by the result.
 
     Examples
     --------
@@ -175,6 +181,7 @@ class TestOutcome:
     prob_equivalent: float | None = None
     prob_better: float | None = None
     details: dict = field(default_factory=dict)
+    log10_pvalue: float | None = None
 
 
 @dataclass(frozen=True)
@@ -242,6 +249,17 @@ class SignificanceResult:
         Posterior probabilities (Bayesian tests) that B is worse than A by
         more than the region of practical equivalence, within it, or better
         by more than it (oriented: "better" respects a loss), else ``None``.
+    log10_pvalue : float
+        :math:`\log_{10}` of the p-value, for p-values too small for a
+        double: ``pvalue`` is never 0 (below about 2.2e-308 the classical
+        tests compute it in log space and report
+        :math:`\max(10^{\log_{10} p}, 5 \cdot 10^{-324})`, the smallest
+        positive double when it underflows), and ``log10_pvalue`` keeps its
+        exact size (e.g. :math:`-361.0` for the sign test of 1200 items all
+        favouring B). Given by the test, or ``math.log10(pvalue)`` when the
+        p-value is a normal double; ``nan`` when it is undefined or was
+        floored without a log-space value (an exact permutation p-value
+        whose pattern probabilities underflowed).
     """
 
     metric: str
@@ -269,6 +287,7 @@ class SignificanceResult:
     prob_worse: float | None = None
     prob_equivalent: float | None = None
     prob_better: float | None = None
+    log10_pvalue: float | None = None
 
     def __post_init__(self):
         ci = self.confidence_interval
@@ -276,6 +295,11 @@ class SignificanceResult:
             ci = NAN_INTERVAL
         object.__setattr__(self, "confidence_interval",
                            ConfidenceInterval(float(ci[0]), float(ci[1])))
+        log10_p = self.log10_pvalue
+        if log10_p is None:  # exact only where the p-value is a normal double
+            p = self.pvalue
+            log10_p = math.log10(p) if p >= sys.float_info.min else math.nan
+        object.__setattr__(self, "log10_pvalue", float(log10_p))
         for name in ("margin", "prob_worse", "prob_equivalent", "prob_better"):
             value = getattr(self, name)
             if value is not None:
@@ -410,6 +434,7 @@ class SignificanceResult:
             "delta": self.delta,
             "statistic": self.statistic,
             "pvalue": self.pvalue,
+            "log10_pvalue": self.log10_pvalue,
             "ci_low": self.confidence_interval.low,
             "ci_high": self.confidence_interval.high,
             "n_resamples": self.n_resamples,
@@ -482,6 +507,8 @@ class SignificanceResult:
         ]
         if not math.isnan(self.pvalue):
             pline = f"  p-value ({self.alternative}): {self.pvalue:.4g} {self.stars}"
+            if self.pvalue < sys.float_info.min and math.isfinite(self.log10_pvalue):
+                pline += f" (log10 p = {self.log10_pvalue:.6g})"  # below the double range
             lines.append(pline.rstrip())
         low, high = self.confidence_interval
         if not (math.isnan(low) and math.isnan(high)):

@@ -3,11 +3,19 @@
 Ties of a resampled difference with the observed one count, with scipy's
 tolerance ``100 * eps`` relative to the threshold plus :func:`tie_tolerance`
 (the rounding of the scores themselves).
+
+Tiny p-values: a p-value is never 0. The classical tests compute a p-value
+below the normal floating-point range (:data:`LOG_SPACE_BELOW`, about
+2.2e-308) in log space (:func:`tiny_pvalue` with :func:`log10_binomial_half_tail`,
+:func:`log10_normal_pvalue`, :func:`log10_t_pvalue`), return
+``max(10**log10_p, SMALLEST_PVALUE)`` and record ``log10_p`` (the result's
+``log10_pvalue``).
 """
 
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -16,14 +24,150 @@ from ..utils import warn_external
 from .intervals import IDENTICAL_MESSAGE, ONE_WAY_MESSAGE, is_degenerate, point_interval
 
 __all__ = [
+    "LOG_SPACE_BELOW",
+    "SMALLEST_PVALUE",
     "TIE_RTOL",
     "berg_kirkpatrick_pvalue",
+    "log10_binomial_half_tail",
+    "log10_normal_pvalue",
+    "log10_t_pvalue",
     "null_pvalue",
     "permutation_pvalue",
     "tie_tolerance",
+    "tiny_pvalue",
     "warn_degenerate",
     "warn_point_mass",
 ]
+
+#: The smallest positive double (a subnormal, about 4.9e-324): the p-value
+#: reported when the true value underflows (a p-value is never 0).
+SMALLEST_PVALUE = math.ulp(0.0)
+#: Below the smallest normal double (about 2.2e-308) a p-value computed in
+#: linear space has lost its precision (or is 0): the tests recompute it in log space.
+LOG_SPACE_BELOW = sys.float_info.min
+_LN10 = math.log(10.0)
+
+
+def tiny_pvalue(pvalue, log10_fn):
+    r"""``(p, log10 p)`` of a p-value, recomputed in log space when it underflows.
+
+    ``pvalue`` is the value computed in linear space (e.g. by scipy). In
+    the normal range (:math:`p \ge` :data:`LOG_SPACE_BELOW`) it is kept
+    bit for bit and :math:`\log_{10} p` is ``math.log10(p)``. Below it
+    (subnormal or 0) ``log10_fn()`` gives :math:`\log_{10} p` computed in
+    log space and the p-value is :math:`\max(10^{\log_{10} p},`
+    :data:`SMALLEST_PVALUE` :math:`)`: the correct tiny value while it is
+    representable, else the smallest positive double, never 0. ``nan``
+    stays ``(nan, nan)``; a ``log10_fn`` that cannot tell (``nan``) gives
+    ``(max(p, SMALLEST_PVALUE), nan)``.
+    """
+    pvalue = float(pvalue)
+    if math.isnan(pvalue):
+        return math.nan, math.nan
+    if pvalue >= LOG_SPACE_BELOW:
+        return pvalue, math.log10(pvalue)
+    log10_p = float(log10_fn())
+    if math.isnan(log10_p):
+        return max(pvalue, SMALLEST_PVALUE), math.nan
+    return max(10.0 ** log10_p, SMALLEST_PVALUE), log10_p
+
+
+def log10_binomial_half_tail(k, n, half_at_k=False):
+    r""":math:`\log_{10} P(X \le k)` for :math:`X \sim \mathrm{Bin}(n, 1/2)`, in log space.
+
+    .. math:: \log P(X \le k) = \log \sum_{j=0}^{k} \binom{n}{j} - n \log 2,
+
+    the sum by ``logsumexp`` of :math:`\log\binom{n}{j}` (``gammaln``), so
+    it does not underflow (:math:`P(X \le 0) = 2^{-n}` at any n). With
+    ``half_at_k`` the term :math:`j = k` counts one half (the mid-p tail
+    :math:`P(X < k) + \tfrac12 P(X = k)`). ``k < 0`` gives ``-inf``.
+    """
+    from scipy.special import gammaln, logsumexp
+
+    k, n = int(k), int(n)
+    if k < 0:
+        return -math.inf
+    j = np.arange(min(k, n) + 1, dtype=np.float64)
+    terms = gammaln(n + 1.0) - gammaln(j + 1.0) - gammaln(n - j + 1.0)
+    weights = np.ones_like(terms)
+    if half_at_k and k <= n:
+        weights[-1] = 0.5
+    return float((logsumexp(terms, b=weights) - n * math.log(2.0)) / _LN10)
+
+
+def log10_normal_pvalue(z, alternative):
+    r""":math:`\log_{10}` of the normal p-value of the deviate ``z``, in log space.
+
+    ``"greater"``: :math:`P(Z \ge z)`; ``"less"``: :math:`P(Z \le z)`;
+    ``"two-sided"``: :math:`2 P(Z \ge |z|)` (also the :math:`\chi^2_1`
+    survival function at :math:`z^2`), by ``scipy.special.log_ndtr``.
+    """
+    from scipy.special import log_ndtr
+
+    if alternative == "greater":
+        return float(log_ndtr(-z) / _LN10)
+    if alternative == "less":
+        return float(log_ndtr(z) / _LN10)
+    return float((math.log(2.0) + log_ndtr(-abs(z))) / _LN10)
+
+
+def _log_student_sf(t, df):
+    r""":math:`\log P(T_{df} \ge t)` for :math:`t > 0`, where scipy's ``logsf`` underflows.
+
+    :math:`P(T \ge t) = \tfrac12 I_x(a, b)`, :math:`x = df/(df + t^2)`,
+    :math:`a = df/2`, :math:`b = 1/2`, with the regularized incomplete beta
+    function in log space from its continued fraction (modified Lentz;
+    Abramowitz & Stegun 26.5.8; it converges fast for :math:`x <
+    (a + 1)/(a + b + 2)`, i.e. :math:`t^2 > 3` or so, which holds wherever
+    the p-value underflows):
+
+    .. math:: \log I_x(a, b) = a \log x + b \log(1 - x) - \log a
+              - \log B(a, b) + \log \mathrm{CF}.
+    """
+    from scipy.special import betaln
+
+    a, b = df / 2.0, 0.5
+    x = df / (df + t * t)
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 100_000):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1.0) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1.0))):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    log_i = (a * math.log(x) + b * math.log1p(-x) - math.log(a) - float(betaln(a, b))
+             + math.log(h))
+    return log_i - math.log(2.0)
+
+
+def log10_t_pvalue(t, df, alternative):
+    r""":math:`\log_{10}` of the p-value of Student's ``t`` on ``df`` degrees of freedom.
+
+    As :func:`log10_normal_pvalue` with :func:`scipy.stats.t.logsf`
+    (``"two-sided"``: :math:`\log 2 + \log P(T \ge |t|)`); where that
+    underflows to ``-inf`` (e.g. t = 1199 on 1199 degrees of freedom), from
+    the continued fraction of the incomplete beta function
+    (:func:`_log_student_sf`).
+    """
+    from scipy.stats import t as student
+
+    def log_sf(x):
+        value = float(student.logsf(x, df))
+        return value if math.isfinite(value) or x <= 0 else _log_student_sf(x, df)
+
+    if alternative == "greater":
+        return log_sf(t) / _LN10
+    if alternative == "less":
+        return log_sf(-t) / _LN10
+    return (math.log(2.0) + log_sf(abs(t))) / _LN10
+
 
 # scipy's tolerance for ties of floating-point statistics (permutation_test).
 TIE_RTOL = 100 * np.finfo(np.float64).eps
@@ -145,6 +289,10 @@ def permutation_pvalue(t_star, t, alternative, weights=None, *, atol=0.0, mid_p=
       1(\text{pattern } k \text{ as extreme})` with the pattern
       probabilities :math:`w_k`. Mid-p (Lancaster 1961):
       :math:`p = P(\text{more extreme}) + \tfrac12 P(\text{as extreme, tied})`.
+      The observed pattern is as extreme as itself, so :math:`p > 0`: when
+      the weights of every pattern as extreme underflow (e.g. 2**-1200),
+      the p-value is :data:`SMALLEST_PVALUE`, the smallest positive double
+      (its log10 is not computed: the result's ``log10_pvalue`` is ``nan``).
 
     The mid-p value is not conservative: its size is close to the nominal
     level on average but may exceed it at some levels and sample sizes
@@ -176,9 +324,12 @@ def permutation_pvalue(t_star, t, alternative, weights=None, *, atol=0.0, mid_p=
         return float((n_more + (n_tie + 1) / 2) / (t_star.size + 1))
     w = np.asarray(weights, dtype=np.float64)
     if not mid_p:
-        return float(min(1.0, max(0.0, math.fsum(w[hit]))))
-    value = math.fsum(w[more]) + 0.5 * math.fsum(w[hit & ~more])
-    return float(min(1.0, max(0.0, value)))
+        value = math.fsum(w[hit])
+    else:
+        value = math.fsum(w[more]) + 0.5 * math.fsum(w[hit & ~more])
+    # the observed pattern is as extreme as itself, so the true p is positive; when
+    # the weights of every hit underflowed, the smallest positive double
+    return float(min(1.0, max(SMALLEST_PVALUE, value)))
 
 
 def null_pvalue(data, null_distribution, alternative, weights=None, *, mid_p=False):

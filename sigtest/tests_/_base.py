@@ -76,16 +76,21 @@ def margin_location_test(estimate, se, alternative, margin, confidence_level, df
     :math:`\alpha = 1 -` ``confidence_level``. So ``p <= alpha`` exactly
     when the interval lies beyond :math:`-m` (inside :math:`(-m, m)`).
 
+    The p-values are never 0 (at least
+    :data:`~sigtest._engine.pvalues.SMALLEST_PVALUE`, the smallest positive double).
+
     Returns ``(pvalue, (low, high), p_lower, p_upper)``, the interval oriented.
     """
     from scipy.special import ndtr, ndtri, stdtr, stdtrit
+
+    from .._engine.pvalues import SMALLEST_PVALUE
 
     if df is None:
         sf, q = (lambda x: float(ndtr(-x))), float(ndtri(confidence_level))
     else:
         sf, q = (lambda x: float(stdtr(df, -x))), float(stdtrit(df, confidence_level))
-    p_lower = sf((estimate + margin) / se)
-    p_upper = sf(-(estimate - margin) / se)
+    p_lower = max(SMALLEST_PVALUE, sf((estimate + margin) / se))
+    p_upper = max(SMALLEST_PVALUE, sf(-(estimate - margin) / se))
     if alternative == "non-inferiority":
         return p_lower, (estimate - q * se, math.inf), p_lower, p_upper
     return (max(p_lower, p_upper), (estimate - q * se, estimate + q * se), p_lower,
@@ -541,6 +546,7 @@ class SignificanceTest(ParamsMixin, ABC):
             prob_worse=outcome.prob_worse,
             prob_equivalent=outcome.prob_equivalent,
             prob_better=outcome.prob_better,
+            log10_pvalue=outcome.log10_pvalue if outcome.pvalue is not None else None,
         )
 
     def _pvalue_from_null(self, data, null, weights, alternative):

@@ -1,4 +1,4 @@
-"""McNemar's test of two paired accuracies (exact, mid-p, chi-square) and Newcombe's interval."""
+"""McNemar's test of two paired accuracies (exact, mid-p, chi-square) and Newcombe's square-and-add interval."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from ._base import (
     margin_from_intervals,
     margin_location_test,
 )
-from ._sign import frequency_weights, sign_test_pvalue, warn_outside
+from ._sign import binomial_half_pvalue, frequency_weights, warn_outside
 
 __all__ = ["McNemar"]
 
@@ -42,35 +42,35 @@ def mcnemar_pvalue(n_better, n_worse, method="exact", correction=True,
       one-sided, the normal deviate :math:`z = (n_+ - n_- \mp c)/\sqrt d`
       (:math:`-c` for ``"greater"``, :math:`+c` for ``"less"``).
 
-    ``d = 0`` gives 1.
+    ``d = 0`` gives 1. Returns ``(p, log10 p)``: a p-value below the
+    normal double range (about 2.2e-308, e.g. 1200 discordant items all
+    favouring B) is recomputed in log space
+    (:func:`~sigtest._engine.pvalues.tiny_pvalue`; the binomial tails by
+    ``logsumexp``, the normal ones by ``log_ndtr``) and is never 0.
     """
+    from .._engine.pvalues import log10_normal_pvalue, tiny_pvalue
+
     n_better, n_worse = int(n_better), int(n_worse)
     d = n_better + n_worse
     if d == 0:
-        return 1.0
-    if method == "exact":
-        return sign_test_pvalue(n_better, n_worse, alternative)
-    if method == "mid-p":
-        from scipy.stats import binom
-
-        if alternative == "greater":
-            value = binom.sf(n_better, d, 0.5) + 0.5 * binom.pmf(n_better, d, 0.5)
-        elif alternative == "less":
-            value = binom.cdf(n_better, d, 0.5) - 0.5 * binom.pmf(n_better, d, 0.5)
-        else:
-            m = min(n_better, n_worse)
-            value = 2.0 * (binom.cdf(m, d, 0.5) - 0.5 * binom.pmf(m, d, 0.5))
-        return float(min(1.0, max(0.0, value)))
+        return 1.0, 0.0
+    if method in ("exact", "mid-p"):
+        return binomial_half_pvalue(n_better, n_worse, alternative, mid_p=method == "mid-p")
     c = 1.0 if correction else 0.0
     from scipy.special import ndtr
 
     if alternative == "greater":
-        return float(ndtr(-(n_better - n_worse - c) / math.sqrt(d)))
-    if alternative == "less":
-        return float(ndtr((n_better - n_worse + c) / math.sqrt(d)))
-    from scipy.stats import chi2
+        z = (n_better - n_worse - c) / math.sqrt(d)
+        value = ndtr(-z)
+    elif alternative == "less":
+        z = (n_better - n_worse + c) / math.sqrt(d)
+        value = ndtr(z)
+    else:
+        from scipy.stats import chi2
 
-    return float(chi2.sf((abs(n_better - n_worse) - c) ** 2 / d, 1))
+        z = (abs(n_better - n_worse) - c) / math.sqrt(d)
+        value = chi2.sf((abs(n_better - n_worse) - c) ** 2 / d, 1)
+    return tiny_pvalue(value, lambda: log10_normal_pvalue(z, alternative))
 
 
 def durkalski_pvalue(total, sum_squares, alternative="two-sided"):
@@ -91,11 +91,15 @@ def durkalski_pvalue(total, sum_squares, alternative="two-sided"):
     McNemar's chi-square without correction. ``sum_squares = 0`` (no
     discordant cluster) gives 1.
 
-    Returns ``(pvalue, X2, z)``.
+    Returns ``(pvalue, X2, z, log10_pvalue)``; a p-value below the normal
+    double range is recomputed in log space and never 0, as in
+    :func:`mcnemar_pvalue`.
     """
+    from .._engine.pvalues import log10_normal_pvalue, tiny_pvalue
+
     total, sum_squares = float(total), float(sum_squares)
     if sum_squares <= 0.0:
-        return 1.0, math.nan, math.nan
+        return 1.0, math.nan, math.nan, 0.0
     from scipy.special import ndtr
 
     z = total / math.sqrt(sum_squares)
@@ -107,7 +111,73 @@ def durkalski_pvalue(total, sum_squares, alternative="two-sided"):
         from scipy.stats import chi2
 
         p = float(chi2.sf(z * z, 1))
-    return min(1.0, p), z * z, z
+    p, log10_p = tiny_pvalue(min(1.0, p), lambda: log10_normal_pvalue(z, alternative))
+    return p, z * z, z, log10_p
+
+
+#: Below this many items, McNemar's non-inferiority and equivalence tests use
+#: the exact conditional test of :func:`conditional_margin_test`, valid at every
+#: nuisance value, instead of inverting Newcombe's asymptotic interval.
+MARGIN_EXACT_BELOW = 50
+
+
+def conditional_margin_test(n_better, n_worse, alternative, margin, confidence_level):
+    r"""Exact conditional non-inferiority / equivalence test of paired accuracies, and its interval.
+
+    Oriented counts: :math:`n_+` discordant items where B is right and A
+    wrong, :math:`n_-` the reverse, :math:`d = n_+ + n_-`. With
+    :math:`q_\pm` their probabilities, :math:`\theta = q_+ - q_-` and
+    :math:`\pi = q_+ / (q_+ + q_-)`, given :math:`d` the count
+    :math:`n_+ \sim \mathrm{Bin}(d, \pi)`, and
+    :math:`\theta = (2\pi - 1)(q_+ + q_-)`. Under :math:`H_0: \theta \le
+    -m` (B worse by the margin or more), :math:`2\pi - 1 \le -m / (q_+ +
+    q_-) \le -m`, so :math:`\pi \le \pi_0 = (1 - m)/2` whatever the
+    discordance rate (the nuisance parameter), and
+
+    .. math:: p_{\text{lower}} = P(\mathrm{Bin}(d, \pi_0) \ge n_+),
+              \qquad
+              p_{\text{upper}} = P(\mathrm{Bin}(d, \pi_0) \ge n_-)
+
+    (the mirror test of :math:`H_0: \theta \ge m`) are valid p-values at
+    every :math:`N`, conditionally on :math:`d` and hence unconditionally;
+    their size is at most :math:`\alpha` for every table probability
+    (sharp when every item is discordant). Non-inferiority:
+    :math:`p = p_{\text{lower}}`; equivalence (TOST): :math:`\max`. The
+    interval inverts the same test: with :math:`\pi_L` the one-sided
+    :math:`1 - \alpha` Clopper-Pearson lower bound of :math:`\pi`
+    (``beta.ppf(alpha, n_+, n_- + 1)``, 0 when :math:`n_+ = 0`) and
+    :math:`\pi_U` the upper one, the bounds of :math:`\theta` are
+    :math:`\min(0, 2\pi_L - 1)` and :math:`\max(0, 2\pi_U - 1)` (a
+    conditional test cannot exclude values of :math:`\theta` of its own
+    sign: :math:`q_+ + q_-` may be small). Hence ``p_lower <= alpha``
+    exactly when the lower bound is above :math:`-m` (Clopper & Pearson
+    1934: :math:`P(\mathrm{Bin}(d, \pi_0) \ge n_+) \le \alpha \iff \pi_0
+    \le \pi_L`). It is conservative when few items are discordant
+    (:math:`\pi_0` assumes every item is), which is why McNemar uses it
+    only below :data:`MARGIN_EXACT_BELOW` items. ``d = 0`` gives ``p = 1``
+    and the interval (-1, 1).
+
+    Returns ``(pvalue, (low, high), p_lower, p_upper)``, the interval
+    oriented (non-inferiority: ``(low, inf)``).
+    """
+    from scipy.stats import beta, binom
+
+    alpha = 1.0 - float(confidence_level)
+    d = int(n_better) + int(n_worse)
+    pi0 = (1.0 - float(margin)) / 2.0
+
+    def tail(k):  # P(Bin(d, pi0) >= k)
+        return 1.0 if k <= 0 else float(binom.sf(k - 1, d, pi0))
+
+    def lower_pi(k):  # one-sided 1 - alpha Clopper-Pearson lower bound of k / d
+        return 0.0 if k <= 0 else float(beta.ppf(alpha, k, d - k + 1))
+
+    p_lower, p_upper = tail(n_better), tail(n_worse)
+    low = min(0.0, 2.0 * lower_pi(n_better) - 1.0)
+    high = max(0.0, 1.0 - 2.0 * lower_pi(n_worse))
+    if alternative == "non-inferiority":
+        return p_lower, (low, math.inf), p_lower, p_upper
+    return max(p_lower, p_upper), (low, high), p_lower, p_upper
 
 
 def _wilson(x, n, z):
@@ -118,7 +188,7 @@ def _wilson(x, n, z):
 
 
 def newcombe_interval(n11, n10, n01, n00, z):
-    r"""Newcombe's square-and-add interval of :math:`p_B - p_A` for paired proportions.
+    r"""Newcombe's square-and-add interval of :math:`p_B - p_A` for paired proportions, φ shrunk by N/2.
 
     ``n11`` both 1, ``n10`` A = 1 and B = 0, ``n01`` A = 0 and B = 1,
     ``n00`` both 0. With Wilson intervals :math:`(l_A, u_A)`,
@@ -130,10 +200,17 @@ def newcombe_interval(n11, n10, n01, n00, z):
         U = \hat\Delta + \sqrt{(\hat p_A - l_A)^2 + (u_B - \hat p_B)^2
                        - 2\hat\psi (\hat p_A - l_A)(u_B - \hat p_B)},
 
-    with :math:`\hat\psi` the correlation of the pairs, its numerator
-    :math:`n_{11} n_{00} - n_{10} n_{01}` set to 0 in :math:`[0, N/2]`,
-    reduced by :math:`N/2` above, and :math:`\hat\psi = 0` if a margin is
-    empty (Newcombe 1998, method 10; Fagerland, Lydersen, Laake 2014).
+    with :math:`\hat\psi` the correlation (φ coefficient) of the pairs, its
+    numerator :math:`n_{11} n_{00} - n_{10} n_{01}` set to 0 in
+    :math:`[0, N/2]`, reduced by :math:`N/2` above, and :math:`\hat\psi =
+    0` if a margin is empty. This is the square-and-add (MOVER) construction
+    of Newcombe (1998) from the Wilson score limits, with the correlation
+    shrunk by :math:`N/2` as Fagerland, Lydersen & Laake (2014, the
+    "Newcombe square-and-add interval" of their section 5; their R package
+    ``contingencytables``, ``Newcombe_square_and_add_CI_paired_2x2``) give
+    it; the plain :math:`\hat\phi` (no shrinking) gives a narrower interval
+    when :math:`n_{11} n_{00} > n_{10} n_{01}`. It matches their published
+    example (Cavo et al. 2012: (-0.1186, -0.0046)).
     """
     N = n11 + n10 + n01 + n00
     pa, pb = (n11 + n10) / N, (n11 + n01) / N
@@ -177,9 +254,24 @@ class McNemar(SignificanceTest):
       large :math:`n_+ + n_-` (about 25 or more).
 
     The interval is Newcombe's square-and-add interval of
-    ``delta = score_b - score_a`` (hybrid Wilson score, method 10 of
-    Newcombe 1998), which keeps its level for small and large N (Fagerland,
-    Lydersen, Laake 2014); one-sided for a one-sided ``alternative``.
+    ``delta = score_b - score_a`` (Newcombe 1998) from the Wilson score
+    limits of the two accuracies and their correlation φ, in the form of
+    Fagerland, Lydersen & Laake (2014), whose φ has its numerator
+    :math:`n_{11} n_{00} - n_{10} n_{01}` shrunk by :math:`N/2`
+    (:func:`newcombe_interval`); its coverage is close to the level for
+    small and large N (Fagerland et al. 2014). One-sided for a one-sided
+    ``alternative``. It is asymptotic and can exclude 0 where the test does
+    not reject (N = 2, both items for B: exact p = .5, interval (.07, 1));
+    then its nearer end is moved to 0, so that ``p <= 1 - confidence_level``
+    holds exactly when the interval excludes 0 (``params["interval_extended"]``
+    says so; ``params["newcombe_low"]``/``["newcombe_high"]`` keep
+    Newcombe's own bounds).
+
+    **Tiny p-values.** A p-value below the normal double range (about
+    2.2e-308, e.g. 1200 discordant items all for B) is computed in log
+    space: ``pvalue`` is never 0 (the smallest positive double when it
+    underflows) and ``log10_pvalue`` of the result keeps its size
+    (:func:`mcnemar_pvalue`).
 
     **Clusters.** With ``groups=`` the items of a cluster are not
     independent and the counts above are not binomial. The test is then the
@@ -226,8 +318,8 @@ class McNemar(SignificanceTest):
     margin : float > 0, default=None
         With ``alternative="non-inferiority"`` or ``"equivalence"`` (and only
         then), the largest difference of accuracies that does not matter.
-        The p-values invert the interval (``method`` and ``correction`` are
-        not used): non-inferiority, :math:`H_0`: B worse by ``margin`` or
+        From ``MARGIN_EXACT_BELOW`` = 50 items on, the p-values invert the
+        interval (``method`` and ``correction`` are not used): non-inferiority, :math:`H_0`: B worse by ``margin`` or
         more, :math:`p = \Phi(-z^*)` with :math:`z^*` the normal deviate at
         which Newcombe's lower bound (oriented) equals :math:`-m`, found by
         bisection on the level (:func:`~sigtest._engine.intervals.invert_interval`),
@@ -241,12 +333,25 @@ class McNemar(SignificanceTest):
         items (its Wilson parts are not), so identical systems on many
         items can show equivalence, as an exact bound on the discordance
         rate would (e.g. none discordant in 1000: rate < .003 at 95 %).
+        Below 50 items the asymptotic interval is not safe (its size at the
+        margin reached .08 at N = 5), so the test is the exact conditional
+        one of :func:`conditional_margin_test` (``interval_method="exact
+        conditional"``): given the :math:`d` discordant items,
+        :math:`p_{\text{lower}} = P(\mathrm{Bin}(d, (1 - m)/2) \ge
+        n_+)`, valid for every discordance rate, with the Clopper-Pearson
+        interval of the discordant proportion mapped to ``delta`` (0 kept
+        inside); ``p <= alpha`` exactly when its bound is beyond the margin.
+        It is conservative when few items are discordant, and needs
+        :math:`d \ge \log \alpha / \log((1 - m)/2)` (4 for ``m = .1``)
+        discordant items to show anything; no discordant item gives
+        ``p = 1`` with a warning.
 
     Warns
     -----
     DegenerateDistributionWarning
         No discordant item (e.g. identical systems): ``p = 1`` (for every
-        method; the corrected chi-square is undefined at ``d = 0``).
+        method; the corrected chi-square is undefined at ``d = 0``), and
+        for a margin ``alternative`` below 50 items.
     SmallSampleWarning
         With ``groups=`` and fewer than 20 clusters.
 
@@ -278,7 +383,9 @@ class McNemar(SignificanceTest):
     matched-pairs data: mid-p and asymptotic are better than exact
     conditional. BMC Medical Research Methodology 13:91.
     Fagerland, Lydersen, Laake (2014). Recommended tests and confidence
-    intervals for paired binomial proportions. Statistics in Medicine 33.
+    intervals for paired binomial proportions. Statistics in Medicine 33(16).
+    Clopper, Pearson (1934). The use of confidence or fiducial limits
+    illustrated in the case of the binomial. Biometrika 26(4).
     Durkalski, Palesch, Lipsitz, Rust (2003). Analysis of clustered
     matched-pair data. Statistics in Medicine 22(15).
 
@@ -294,8 +401,10 @@ class McNemar(SignificanceTest):
     (0.0703, 7, 1)
     >>> round(McNemar(method="mid-p").test(y, a, b).pvalue, 4)
     0.0391
-    >>> [round(x, 3) for x in res.confidence_interval]
-    [0.028, 0.528]
+    >>> [round(x, 3) for x in res.confidence_interval]  # Newcombe's (.028, .528), p > .05
+    [0.0, 0.528]
+    >>> res.params["interval_extended"], round(res.params["newcombe_low"], 3)
+    (True, 0.028)
 
     Clustered (Durkalski's test; 4 items per cluster, 25 clusters):
 
@@ -451,9 +560,10 @@ class McNemar(SignificanceTest):
             warn_outside("McNemar: no discordant cluster (A and B have the same number of "
                          "correct items in every cluster); the test carries no information "
                          "and p = 1.")
-        pvalue, x2, z = durkalski_pvalue(total, sum_squares, self.alternative)
+        pvalue, x2, z, log10_p = durkalski_pvalue(total, sum_squares, self.alternative)
         return TestOutcome(
             pvalue=pvalue,
+            log10_pvalue=log10_p,
             statistic=x2,
             confidence_interval=self._wald_interval(data, total, sum_squares, n_items),
             confidence_level=self.confidence_level,
@@ -509,35 +619,57 @@ class McNemar(SignificanceTest):
         # oriented: for a loss (error rate) value 1 is bad, so B is better where A = 1, B = 0
         better, worse = (n01, n10) if data.metric.greater_is_better else (n10, n01)
         d = better + worse
+        counts = {"n_b_better": better, "n_a_better": worse, "n_discordant": d}
         if self.alternative in MARGIN_ALTERNATIVES:
-            from scipy.special import ndtri
-
-            table = (n11, n10, n01, n00)
-            pvalue, ci, p_lower, p_upper = margin_from_intervals(
-                lambda c: newcombe_interval(*table, -float(ndtri((1.0 - c) / 2.0))),
-                self.alternative, float(self.margin), float(self.confidence_level),
-                data.metric.greater_is_better)
-            return self._margin_outcome(
-                data, pvalue, ci, p_lower, p_upper, "newcombe",
-                {"n_b_better": better, "n_a_better": worse, "n_discordant": d})
+            return self._evaluate_margin(data, (n11, n10, n01, n00), better, worse, counts)
         if d == 0:
             warn_outside("McNemar: no discordant item (A and B are right and wrong on the "
                          "same items); the test carries no information and p = 1.")
-        pvalue = mcnemar_pvalue(better, worse, self.method, self.correction, self.alternative)
+        pvalue, log10_p = mcnemar_pvalue(better, worse, self.method, self.correction,
+                                         self.alternative)
         if self.method == "chi2" and d > 0:
             c = 1.0 if self.correction else 0.0
             statistic = (abs(better - worse) - c) ** 2 / d
         else:
             statistic = float(better)
+        low0, high0 = low, high = self._interval(data, (n11, n10, n01, n00))
+        # Newcombe's asymptotic interval can exclude 0 where the test does not reject
+        # (N = 2, both items for B: p = .5, interval (.07, 1)): extend it to 0 then, so
+        # that "p <= 1 - level" holds exactly when the interval excludes 0
+        extended = pvalue > 1.0 - float(self.confidence_level) and (low > 0.0 or high < 0.0)
+        if extended:
+            low, high = min(low, 0.0), max(high, 0.0)
         return TestOutcome(
             pvalue=pvalue,
+            log10_pvalue=log10_p,
             statistic=statistic,
-            confidence_interval=self._interval(data, (n11, n10, n01, n00)),
+            confidence_interval=(low, high),
             confidence_level=self.confidence_level,
             resampling=None,
             interval_method="newcombe",
-            details={"n_b_better": better, "n_a_better": worse, "n_discordant": d},
+            details={**counts, "interval_extended": extended, "newcombe_low": float(low0),
+                     "newcombe_high": float(high0)},
         )
+
+    def _evaluate_margin(self, data, table, better, worse, counts):
+        """Non-inferiority / equivalence: exact conditional below MARGIN_EXACT_BELOW items."""
+        margin, level = float(self.margin), float(self.confidence_level)
+        gib = bool(data.metric.greater_is_better)
+        if sum(table) < MARGIN_EXACT_BELOW:
+            if better + worse == 0:
+                warn_outside("McNemar: no discordant item among fewer than "
+                             f"{MARGIN_EXACT_BELOW} items; the exact conditional margin test "
+                             "carries no information: p = 1 and the interval is (-1, 1).")
+            pvalue, (low, high), p_lower, p_upper = conditional_margin_test(
+                better, worse, self.alternative, margin, level)
+            return self._margin_outcome(data, pvalue, _to_raw(low, high, gib), p_lower,
+                                        p_upper, "exact conditional", counts)
+        from scipy.special import ndtri
+
+        pvalue, ci, p_lower, p_upper = margin_from_intervals(
+            lambda c: newcombe_interval(*table, -float(ndtri((1.0 - c) / 2.0))),
+            self.alternative, margin, level, gib)
+        return self._margin_outcome(data, pvalue, ci, p_lower, p_upper, "newcombe", counts)
 
     def _interval(self, data, table):
         from scipy.special import ndtri

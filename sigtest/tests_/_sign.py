@@ -55,6 +55,48 @@ def item_differences(data, test_name):
     return np.asarray(diff, dtype=np.float64)[keep], weights[keep]
 
 
+def binomial_half_pvalue(n_better, n_worse, alternative, mid_p=False):
+    r"""``(p, log10 p)`` of the exact (or mid-p) binomial test of :math:`X = n_+ \sim \mathrm{Bin}(n, 1/2)`.
+
+    The tail is :math:`P(X \le k)` with :math:`k = n_-` for ``"greater"``
+    (:math:`P(X \ge n_+) = P(X \le n_-)` by symmetry), :math:`k = n_+` for
+    ``"less"`` and :math:`k = \min(n_+, n_-)` doubled (at most 1) for
+    ``"two-sided"``; with ``mid_p`` the term :math:`X = k` counts one half.
+    Exactly :func:`scipy.stats.binomtest` (``scipy.stats.binom`` for the
+    mid-p) while the value is a normal double; below about 2.2e-308 it is
+    recomputed in log space (:func:`~sigtest._engine.pvalues.tiny_pvalue`),
+    never 0. ``n = 0`` gives ``(1, 0)``.
+    """
+    from .._engine.pvalues import log10_binomial_half_tail, tiny_pvalue
+
+    n_better, n_worse = int(n_better), int(n_worse)
+    n = n_better + n_worse
+    if n == 0:
+        return 1.0, 0.0
+    k = {"greater": n_worse, "less": n_better}.get(alternative, min(n_better, n_worse))
+    doubled = alternative not in ("greater", "less")
+    if not mid_p:
+        from scipy.stats import binomtest
+
+        value = binomtest(n_better, n, 0.5, alternative=alternative).pvalue
+    else:
+        from scipy.stats import binom
+
+        if alternative == "greater":
+            value = binom.sf(n_better, n, 0.5) + 0.5 * binom.pmf(n_better, n, 0.5)
+        elif alternative == "less":
+            value = binom.cdf(n_better, n, 0.5) - 0.5 * binom.pmf(n_better, n, 0.5)
+        else:
+            value = 2.0 * (binom.cdf(k, n, 0.5) - 0.5 * binom.pmf(k, n, 0.5))
+        value = min(1.0, max(0.0, value))
+
+    def log10_p():
+        return log10_binomial_half_tail(k, n, half_at_k=mid_p) + (
+            math.log10(2.0) if doubled else 0.0)
+
+    return tiny_pvalue(value, log10_p)
+
+
 def sign_test_pvalue(n_better, n_worse, alternative):
     r"""Exact sign test: :math:`X \sim \mathrm{Bin}(n, 1/2)` with :math:`n` = nonzero signs.
 
@@ -62,15 +104,12 @@ def sign_test_pvalue(n_better, n_worse, alternative):
     those where A is better. ``"greater"``: :math:`P(X \ge n_+)`; ``"less"``:
     :math:`P(X \le n_+)`; ``"two-sided"``: :func:`scipy.stats.binomtest`'s
     two-sided p (for p = 1/2, :math:`\min(1, 2 P(X \le \min(n_+, n_-)))`).
-    ``n = 0`` gives 1.
+    ``n = 0`` gives 1. Returns ``(p, log10 p)``: below the normal double
+    range computed in log space (:func:`binomial_half_pvalue`), never 0,
+    e.g. :math:`\log_{10} p = \log_{10} 2 - 1200 \log_{10} 2` two-sided
+    for 1200 items all favouring B.
     """
-    n_better, n_worse = int(n_better), int(n_worse)
-    n = n_better + n_worse
-    if n == 0:
-        return 1.0
-    from scipy.stats import binomtest
-
-    return float(binomtest(n_better, n, 0.5, alternative=alternative).pvalue)
+    return binomial_half_pvalue(n_better, n_worse, alternative)
 
 
 class SignTest(SignificanceTest):
@@ -179,9 +218,11 @@ class SignTest(SignificanceTest):
         if n_pos + n_neg == 0:
             warn_outside("SignTest: every per-item difference is zero (e.g. identical "
                          "systems); the test carries no information and p = 1.")
-        pvalue = sign_test_pvalue(n_pos, n_neg, self.alternative)
+        pvalue, log10_p = sign_test_pvalue(n_pos, n_neg, self.alternative)
+        finite = math.isfinite(data.statistic)
         return TestOutcome(
-            pvalue=pvalue if math.isfinite(data.statistic) else math.nan,
+            pvalue=pvalue if finite else math.nan,
+            log10_pvalue=log10_p if finite else math.nan,
             statistic=float(n_pos),
             resampling="exact binomial",
             details={"n_positive": n_pos, "n_negative": n_neg, "n_zero": n_zero},

@@ -31,8 +31,14 @@ def paired_t(diff, weights, alternative="two-sided", confidence_level=0.95):
     one-sided ``alternative``), as :func:`scipy.stats.ttest_rel` and its
     ``confidence_interval`` on the expanded data, without expanding.
 
-    Returns ``(t, pvalue, (low, high), df, mean, sd)``.
+    A p-value below the normal double range (about 2.2e-308) is recomputed
+    from :func:`scipy.stats.t.logsf` and is never 0
+    (:func:`~sigtest._engine.pvalues.tiny_pvalue`).
+
+    Returns ``(t, pvalue, (low, high), df, mean, sd, log10_pvalue)``.
     """
+    from .._engine.pvalues import log10_t_pvalue, tiny_pvalue
+
     from scipy.special import stdtr, stdtrit
 
     d = np.asarray(diff, dtype=np.float64)
@@ -55,7 +61,8 @@ def paired_t(diff, weights, alternative="two-sided", confidence_level=0.95):
         p = float(2.0 * stdtr(df, -abs(t)))
         q = float(stdtrit(df, 0.5 + confidence_level / 2))
         ci = (mean - q * se, mean + q * se)
-    return t, min(1.0, p), ci, df, mean, sd
+    p, log10_p = tiny_pvalue(min(1.0, p), lambda: log10_t_pvalue(t, df, alternative))
+    return t, p, ci, df, mean, sd, log10_p
 
 
 class PairedTTest(SignificanceTest):
@@ -222,21 +229,23 @@ class PairedTTest(SignificanceTest):
                    "the p-value is the exact sign test's")
                 + " and there is no interval."
             )
-            return TestOutcome(pvalue=self._zero_variance_pvalue(diff, w),
+            pvalue, log10_p = self._zero_variance_pvalue(diff, w)
+            return TestOutcome(pvalue=pvalue, log10_pvalue=log10_p,
                                confidence_interval=(math.nan, math.nan),
                                details={"df": n - 1})
         if self.alternative in MARGIN_ALTERNATIVES:
             return self._evaluate_margin(data, diff, w)
-        t, pvalue, (low, high), df, _, _ = paired_t(diff, w, self.alternative,
-                                                    float(self.confidence_level))
+        t, pvalue, (low, high), df, _, _, log10_p = paired_t(
+            diff, w, self.alternative, float(self.confidence_level))
         if not data.metric.greater_is_better:  # the interval is of the raw delta
             low, high = -high, -low
-        return TestOutcome(pvalue=pvalue, statistic=t, confidence_interval=(low, high),
+        return TestOutcome(pvalue=pvalue, log10_pvalue=log10_p, statistic=t,
+                           confidence_interval=(low, high),
                            confidence_level=self.confidence_level,
                            details={"df": df})
 
     def _zero_variance_pvalue(self, diff, w):
-        """p when t is undefined: the exact sign test's; 1 with a margin.
+        """``(p, log10 p)`` when t is undefined: the exact sign test's; 1 with a margin.
 
         With a margin the sign test at the shifted null would be a test of
         the median, not of the mean, and would show non-inferiority for 12
@@ -248,14 +257,14 @@ class PairedTTest(SignificanceTest):
         discordant item through Newcombe's interval).
         """
         if self.alternative in MARGIN_ALTERNATIVES:
-            return 1.0
+            return 1.0, 0.0
         n_pos, n_neg = int(w[diff > 0].sum()), int(w[diff < 0].sum())
         return sign_test_pvalue(n_pos, n_neg, self.alternative)
 
     def _evaluate_margin(self, data, diff, w):
         """Non-inferiority or equivalence (TOST) with the paired t statistic."""
         level = float(self.confidence_level)
-        t, _, _, df, mean, sd = paired_t(diff, w, "two-sided", level)
+        t, _, _, df, mean, sd, _ = paired_t(diff, w, "two-sided", level)
         se = sd / math.sqrt(float(w.sum()))
         pvalue, (low, high), p_lower, p_upper = margin_location_test(
             mean, se, self.alternative, float(self.margin), level, df=df)

@@ -16,17 +16,33 @@ __all__ = ["WilcoxonSignedRank"]
 
 def wilcoxon_test(diff, weights, zero_method="wilcox", alternative="two-sided",
                   method="auto"):
-    """:func:`scipy.stats.wilcoxon` of the differences, each repeated ``weights`` times.
+    r""":func:`scipy.stats.wilcoxon` of the differences, each repeated ``weights`` times.
 
-    Returns ``(statistic, pvalue, zstatistic)`` (``zstatistic`` ``nan`` for
-    the exact distribution).
+    Returns ``(statistic, pvalue, zstatistic, log10_pvalue)`` (``zstatistic``
+    ``nan`` for the exact distribution). A p-value of the normal
+    approximation below the normal double range (about 2.2e-308, e.g. 1500
+    items all favouring B) is recomputed from ``zstatistic`` in log space
+    (:func:`~sigtest._engine.pvalues.log10_normal_pvalue`, scipy's sign
+    convention: ``"greater"`` is :math:`P(Z \ge z)`) and is never 0.
     """
     from scipy.stats import wilcoxon
 
+    from .._engine.pvalues import log10_normal_pvalue, tiny_pvalue
+
     d = np.repeat(np.asarray(diff, dtype=np.float64), np.asarray(weights, dtype=np.int64))
     res = wilcoxon(d, zero_method=zero_method, alternative=alternative, method=method)
-    z = getattr(res, "zstatistic", math.nan)
-    return float(res.statistic), float(res.pvalue), float(z)
+    z = float(getattr(res, "zstatistic", math.nan))
+
+    def log10_p():
+        # an underflowing p comes from the normal approximation (the exact
+        # distribution stops at n = 50); scipy exposes its z only when asked for it
+        zz = z if math.isfinite(z) else float(getattr(
+            wilcoxon(d, zero_method=zero_method, alternative=alternative,
+                     method="asymptotic"), "zstatistic", math.nan))
+        return log10_normal_pvalue(zz, alternative) if math.isfinite(zz) else math.nan
+
+    pvalue, log10 = tiny_pvalue(res.pvalue, log10_p)
+    return float(res.statistic), pvalue, z, log10
 
 
 class WilcoxonSignedRank(SignificanceTest):
@@ -150,7 +166,7 @@ class WilcoxonSignedRank(SignificanceTest):
             warn_outside("WilcoxonSignedRank: every per-item difference is zero (e.g. "
                          "identical systems); the test carries no information and p = 1.")
             return TestOutcome(pvalue=1.0, details={"n_nonzero": 0})
-        statistic, pvalue, z = wilcoxon_test(diff, w, self.zero_method, self.alternative,
-                                             self.method)
-        return TestOutcome(pvalue=pvalue, statistic=statistic,
+        statistic, pvalue, z, log10_p = wilcoxon_test(diff, w, self.zero_method,
+                                                      self.alternative, self.method)
+        return TestOutcome(pvalue=pvalue, log10_pvalue=log10_p, statistic=statistic,
                            details={"n_nonzero": n_nonzero, "zstatistic": z})

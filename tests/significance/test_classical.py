@@ -131,11 +131,19 @@ def test_mcnemar_newcombe_interval_matches_published_example():
     # n = [[59, 6], [16, 80]] (rows: first measurement) -> -0.0621 (95% CI -0.1186 to -0.0046)
     # here B is the first measurement: both right 59, B right/A wrong 6, B wrong/A right 16
     y, a, b = _table_data(n11=59, n10=16, n01=6, n00=80)
-    res = McNemar().test(y, a, b)
+    res = McNemar(method="mid-p").test(y, a, b)  # mid-p .035 rejects, as the interval
     assert res.delta == pytest.approx(-10 / 161)
     assert res.confidence_interval.low == pytest.approx(-0.1186, abs=5e-5)
     assert res.confidence_interval.high == pytest.approx(-0.0046, abs=5e-5)
     assert res.confidence_level == 0.95 and res.interval_method == "newcombe"
+    assert not res.params["interval_extended"]
+    # the exact test does not reject (p = .052 > .05): the interval is extended to 0,
+    # Newcombe's own bounds stay in params
+    exact = McNemar().test(y, a, b)
+    assert exact.pvalue == pytest.approx(stats.binomtest(6, 22).pvalue, rel=1e-12)
+    assert exact.pvalue > 0.05 and exact.params["interval_extended"]
+    assert exact.confidence_interval == (res.confidence_interval.low, 0.0)
+    assert exact.params["newcombe_high"] == pytest.approx(-0.0046, abs=5e-5)
 
 
 def test_newcombe_interval_coverage():
