@@ -144,6 +144,59 @@ def test_custom_aggregate_gets_writable_permutation_sums():
     assert _same_bits(got, want)
 
 
+_EXEC_METRIC = """
+import numpy as np
+
+def stats(y_true, y_pred, **params):
+    return np.column_stack([np.asarray(y_true) == np.asarray(y_pred),
+                            np.ones(len(y_true))]).astype(float)
+
+def agg(sums, **params):
+    sums[..., 1] += 0.0  # writes into its input: must get a writable array
+    return sums[..., 0] / sums[..., 1]
+"""
+
+
+def test_metric_defined_through_exec_runs_the_permutation_test():
+    # a notebook or runner exec()s the definitions in fresh globals: the
+    # functions have __module__ None (crashed with None.startswith)
+    from sigtest.metrics import register_metric, unregister_metric
+
+    namespace = {}
+    exec(_EXEC_METRIC, namespace)
+    assert namespace["agg"].__module__ is None
+    metric = register_metric("exec_acc", statistics=namespace["stats"],
+                             aggregate=namespace["agg"], cellwise=True)
+    try:
+        assert not R._reads_only(metric)
+        rng = np.random.default_rng(5)
+        y = rng.integers(0, 3, 300)
+        a = np.where(rng.random(300) < 0.6, y, rng.integers(0, 3, 300))
+        b = np.where(rng.random(300) < 0.7, y, rng.integers(0, 3, 300))
+        test = PairedPermutation(n_resamples=499, random_state=3, exact=False)
+        got = test.test(y, a, b, metric="exec_acc")
+        want = test.test(y, a, b, metric="accuracy")  # the same statistics, built-in
+        assert got.pvalue == want.pvalue and got.delta == want.delta
+    finally:
+        unregister_metric("exec_acc")
+
+
+def test_builtin_aggregates_are_recognised_by_identity_not_module():
+    from sigtest.metrics import get_metric
+    from sigtest.metrics._registry import is_builtin_aggregate
+
+    for name in ("accuracy", "f1_macro", "f1", "multilabel_f1_micro", "soft_f1_macro",
+                 "po_jsd", "jsd", "entropy_correlation", "entropy_similarity"):
+        assert R._reads_only(get_metric(name)), name
+
+    def impostor(sums, **params):  # a user function in a module named like sigtest's
+        return sums[..., 0]
+
+    impostor.__module__ = "sigtest.metrics._hard"
+    assert not is_builtin_aggregate(impostor)
+    assert not is_builtin_aggregate(None)
+
+
 def _paired_fields_equal(p, q):
     assert p.score_a == q.score_a and p.score_b == q.score_b and p.n_samples == q.n_samples
     for name in ("stats_a", "stats_b", "counts"):
