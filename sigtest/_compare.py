@@ -66,15 +66,15 @@ def _score_table(inputs):
     return assemble_scores(names, metric_objs, multi, run_scores(tasks, options["n_jobs"]))
 
 
-def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), test=None,
-                    pairs="all", baseline=None, correction="holm", alpha=0.05, n_jobs=None,
-                    random_state=None, verbose=False, runs_mode="average", labels=None,
-                    pos_label=None, ci="marginal", sample_weight=None, groups=None,
-                    strata=None, cv_splits=None):
-    """Core of :func:`compare` on validated targets and runs (also used by CV).
+def plan_inputs(targets, runs, classes, *, metrics, test, pairs, baseline, correction, alpha,
+                n_jobs, random_state, runs_mode, labels, pos_label, ci, sample_weight, groups,
+                strata):
+    """Validate every option of a comparison against its inputs and plan it (no test runs).
 
-    ``cv_splits`` (the folds of :func:`sigtest.cross_val_compare`) is stored
-    on the result; it is not an option of the comparison.
+    Returns the :class:`~sigtest._compare_plan.ComparePlan` and the checked
+    ``groups`` and ``strata``. :func:`sigtest.cross_val_compare` runs it on
+    placeholder predictions before fitting anything, so that an option that
+    does not need the fitted predictions fails first.
     """
     if isinstance(n_jobs, (bool, np.bool_)) or n_jobs == 0:
         raise ValueError(
@@ -88,6 +88,24 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
         runs, classes, metrics=metrics, test=test, pairs=pairs, baseline=baseline,
         correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=random_state,
         runs_mode=runs_mode, labels=labels, pos_label=pos_label, ci=ci, targets=targets,
+        sample_weight=sample_weight, groups=groups, strata=strata)
+    return plan, groups, strata
+
+
+def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), test=None,
+                    pairs="all", baseline=None, correction="holm", alpha=0.05, n_jobs=None,
+                    random_state=None, verbose=False, runs_mode="average", labels=None,
+                    pos_label=None, ci="marginal", sample_weight=None, groups=None,
+                    strata=None, cv_splits=None):
+    """Core of :func:`compare` on validated targets and runs (also used by CV).
+
+    ``cv_splits`` (the folds of :func:`sigtest.cross_val_compare`) is stored
+    on the result; it is not an option of the comparison.
+    """
+    plan, groups, strata = plan_inputs(
+        targets, runs, classes, metrics=metrics, test=test, pairs=pairs, baseline=baseline,
+        correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=random_state,
+        runs_mode=runs_mode, labels=labels, pos_label=pos_label, ci=ci,
         sample_weight=sample_weight, groups=groups, strata=strata)
     # BCa intervals on resamples shared by all pairs (one pass per resample)
     shared = shared_bootstrap_deltas(plan.tasks, plan.scores["seed"], n_jobs)

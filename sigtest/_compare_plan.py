@@ -539,6 +539,27 @@ def _check_nested(runs_mode, metrics, specs, sample_weight, groups, strata):
             )
 
 
+def _check_tests_suit(specs, metrics):
+    """Each test must be able to run on each metric (what depends on the metric alone).
+
+    E.g. the sign, Wilcoxon and paired t-tests need a per-item decomposable
+    metric and McNemar an accuracy: refused before any test runs (and, in
+    :func:`sigtest.cross_val_compare`, before any estimator is fitted).
+    """
+    for sname, ptest, itest in specs:
+        for test in (ptest, itest):
+            check = getattr(test, "_check_suits", None)
+            if check is None:
+                continue
+            for metric in metrics:
+                try:
+                    check(metric)
+                except ValueError as exc:
+                    raise ValueError(
+                        f"Test {sname!r} cannot run on metric {metric.name!r}: {exc}"
+                    ) from None
+
+
 def _check_runs_tests(runs, runs_mode, metrics, specs):
     if runs_mode != "average" or all(len(r) == 1 for r in runs.values()):
         return
@@ -678,6 +699,7 @@ def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction
                          runs_mode=runs_mode)
     _check_runs_tests(runs, runs_mode, metric_objs, specs)
     _check_nested(runs_mode, metric_objs, specs, sample_weight, groups, strata)
+    _check_tests_suit(specs, metric_objs)
     several = any(len(r) > 1 for r in runs.values())
     if sample_weight is not None and several and runs_mode in ("average", "pool"):
         raise ValueError(

@@ -51,6 +51,21 @@ _NOT_DECOMPOSABLE = (
 )
 
 
+def check_decomposable(metric):
+    """``ValueError`` unless ``metric`` is a weighted mean of per-item values.
+
+    What the per-item tests (sign, Wilcoxon, paired t, McNemar) need
+    (``metric.decomposable`` with sufficient statistics); it depends on the
+    metric alone, so a workflow checks it before any data is prepared.
+
+    Parameters
+    ----------
+    metric : Metric
+    """
+    if not (getattr(metric, "decomposable", False) and metric.has_statistics):
+        raise ValueError(_NOT_DECOMPOSABLE.format(name=metric.name))
+
+
 @dataclass(frozen=True)
 class PairedData:
     r"""The prepared paired data of a baseline A and a candidate B: what a test sees.
@@ -330,8 +345,7 @@ class PairedData:
         null hypothesis is about the mean of the cluster values, not the
         pooled score.
         """
-        if not (getattr(self.metric, "decomposable", False) and self.has_statistics):
-            raise ValueError(_NOT_DECOMPOSABLE.format(name=self.metric.name))
+        check_decomposable(self.metric)
         weights = self._row_weights()
         values_a = self._row_values(self.stats_a)
         values_b = self._row_values(self.stats_b)
