@@ -6,6 +6,7 @@ The work is split in three small modules: :mod:`sigtest._compare_plan`
 corrections, result). This module keeps the public :func:`compare`.
 """
 
+import functools
 from collections.abc import Mapping
 from numbers import Integral, Real
 
@@ -96,11 +97,16 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
                     pairs="all", baseline=None, correction="holm", alpha=0.05, n_jobs=None,
                     random_state=None, verbose=False, runs_mode="average", labels=None,
                     pos_label=None, ci="marginal", sample_weight=None, groups=None,
-                    strata=None, cv_splits=None):
+                    strata=None, cv_splits=None, cv_seed=None):
     """Core of :func:`compare` on validated targets and runs (also used by CV).
 
     ``cv_splits`` (the folds of :func:`sigtest.cross_val_compare`) is stored
-    on the result; it is not an option of the comparison.
+    on the result; it is not an option of the comparison. ``cv_seed`` is
+    ``(given, derived)``: the ``random_state`` the user gave
+    :func:`sigtest.cross_val_compare` and the child seed of the tests it
+    derived from it (``random_state``); while the tests use ``derived``,
+    the report and the signature show ``given``. Both are kept by
+    :meth:`ComparisonResult.recompare`.
     """
     plan, groups, strata = plan_inputs(
         targets, runs, classes, metrics=metrics, test=test, pairs=pairs, baseline=baseline,
@@ -115,6 +121,12 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
     # neither result.predictions nor what recompare() tests
     runs = {n: [_read_only_copy(r) for r in rs] for n, rs in runs.items()}
     predictions = {n: (r[0] if len(r) == 1 else list(r)) for n, r in runs.items()}
+    shown = random_state
+    if cv_seed is not None and random_state is cv_seed[1]:
+        shown = cv_seed[0]  # the seed the user gave, not the child the tests use
+    rerun = _compare_inputs
+    if cv_splits is not None or cv_seed is not None:
+        rerun = functools.partial(_compare_inputs, cv_splits=cv_splits, cv_seed=cv_seed)
     options = dict(metrics=metrics, test=test, pairs=pairs, baseline=baseline,
                    correction=correction, alpha=alpha, n_jobs=n_jobs,
                    random_state=random_state, verbose=verbose, runs_mode=runs_mode,
@@ -128,7 +140,8 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
                         # (injected: the result layer does not import compare,
                         # which imports it)
                         inputs={"targets": targets, "runs": runs, "classes": classes,
-                                "options": options, "rerun": _compare_inputs,
+                                "options": options, "rerun": rerun,
+                                "random_state_shown": shown,
                                 "constraints": COMPARE_OPTIONS,
                                 "score_settings": plan.scores, "score_table": _score_table}))
 

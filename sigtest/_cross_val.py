@@ -211,7 +211,7 @@ def _result_pairs(result):
     return list(dict.fromkeys(zip(frame["system_a"], frame["system_b"])))
 
 
-def _with_cv_tests(result, splits, cv_tests, rope):
+def _with_cv_tests(result, splits, cv_tests, rope, cv_seed):
     """``result`` with its per-fold tests; recompare() recomputes them for its options."""
     data = result._inputs
     options = data["options"]
@@ -220,14 +220,16 @@ def _with_cv_tests(result, splits, cv_tests, rope):
                                       pos_label=options["pos_label"])
     frame = cv_test_frame(_result_pairs(result), metric_objs, scores, splits, cv_tests, rope)
     rerun = functools.partial(_rerun_with_cv_tests, splits=splits, cv_tests=cv_tests,
-                              rope=rope)
+                              rope=rope, cv_seed=cv_seed)
     return result._with_cv_tests(frame, inputs={**data, "rerun": rerun})
 
 
-def _rerun_with_cv_tests(targets, runs, classes, *, splits, cv_tests, rope, **options):
+def _rerun_with_cv_tests(targets, runs, classes, *, splits, cv_tests, rope, cv_seed,
+                         **options):
     """``recompare`` of a result with per-fold tests: the comparison, then the tests."""
-    result = _compare_inputs(targets, runs, classes, cv_splits=splits, **options)
-    return _with_cv_tests(result, splits, cv_tests, rope)
+    result = _compare_inputs(targets, runs, classes, cv_splits=splits, cv_seed=cv_seed,
+                             **options)
+    return _with_cv_tests(result, splits, cv_tests, rope, cv_seed)
 
 
 def _check_before_fitting(targets, names, classes, method, n_repeats, options):
@@ -505,8 +507,9 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         # the metrics as given (names, usually): the result keeps them in its
         # options, and a Metric object (its kwargs a mappingproxy) does not pickle
         targets, runs, classes if method == "predict_proba" else None, verbose=verbose,
-        cv_splits=splits, **options,
+        cv_splits=splits, cv_seed=(random_state, test_seed), **options,
     )
     if cv_tests:
-        result = _with_cv_tests(result, splits, cv_tests, None if rope is None else float(rope))
+        result = _with_cv_tests(result, splits, cv_tests, None if rope is None else float(rope),
+                                (random_state, test_seed))
     return result

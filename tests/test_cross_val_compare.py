@@ -204,3 +204,26 @@ def test_cross_val_compare_still_fits_when_the_options_are_valid(iris):
                             test=PairedPermutation(n_resamples=B), random_state=0)
     assert len(_RecordingClassifier.fits) == 2 * 3
     assert set(res.systems) == {"a", "b"}
+
+
+@pytest.mark.parametrize("cv_test", [None, "corrected_t"])
+def test_report_and_signature_show_the_seed_the_user_gave(iris, cv_test):
+    # before: seed:seedseq(821328063), the child seed cross_val_compare derives
+    # for the tests from random_state=0
+    X, y = iris
+    res = cross_val_compare(_estimators(), X, y, metrics="accuracy", cv_test=cv_test,
+                            test=PairedPermutation(n_resamples=B), random_state=0)
+    assert "|seed:0|" in res.signature()
+    assert "with random seed 0." in res.report("markdown")
+    again = res.recompare(alpha=0.01)  # same tests, same seed shown, same folds
+    assert "|seed:0|" in again.signature() and again.cv_splits is not None
+    assert again.to_frame()["pvalue"].tolist() == res.to_frame()["pvalue"].tolist()
+    assert "|seed:7|" in res.recompare(random_state=7).signature()
+    # the tests still use the derived seed: results as compare with it
+    direct = compare(y, res.predictions, metrics="accuracy",
+                     test=PairedPermutation(n_resamples=B), random_state=spawn_seeds(0, 2)[1])
+    assert res.to_frame()["pvalue"].tolist() == direct.to_frame()["pvalue"].tolist()
+    seq = cross_val_compare(_estimators(), X, y, metrics="accuracy", cv_test=cv_test,
+                            test=PairedPermutation(n_resamples=B),
+                            random_state=np.random.SeedSequence(5))
+    assert "|seed:seedseq(5)|" in seq.signature()
