@@ -195,3 +195,19 @@ def test_hierarchical_bootstrap_scalar_y_true_names_it():
     # before: TypeError "object of type 'int' has no len()"
     with pytest.raises(ValueError, match="'y_true' parameter must be array-like"):
         sigtest.HierarchicalBootstrap(n_resamples=99).test(3, [A] * 3, [B] * 3)
+
+
+@pytest.mark.parametrize("which", ["predictions", "y_true"])
+def test_ragged_input_to_experiment_feed_names_it(tmp_path, which):
+    # before: numpy's "setting an array element with a sequence", no argument named
+    exp = sigtest.Experiment(tmp_path / "exp")
+    kw = {"predictions": [0, 1], "y_true": [0, 1], which: [[0, 1], [1]]}
+    with pytest.raises(ValueError, match=f"'{which}' parameter could not be converted"):
+        exp.feed("a", kw["predictions"], y_true=kw["y_true"])
+
+
+def test_compare_refuses_a_test_that_cannot_run_on_a_metric_before_running():
+    # the sign test needs a per-item decomposable metric: refused by the plan,
+    # naming the test and the metric, before any test runs
+    with pytest.raises(ValueError, match="Test 'sign' cannot run on metric 'f1_macro'"):
+        sigtest.compare(_Y, _TWO, metrics=["accuracy", "f1_macro"], test="sign")
