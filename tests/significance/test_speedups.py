@@ -1,5 +1,7 @@
 """The speed-ups of the engine and of ``compare`` do not change any result."""
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -120,17 +122,20 @@ def test_shared_permutation_sums_equal_the_plain_ones(metric):
     assert _same_bits(deltas, paired.deltas(*plain))
 
 
+def _acc_stats(y_true, y_pred, **params):
+    return np.column_stack([np.asarray(y_true) == np.asarray(y_pred),
+                            np.ones(len(y_true))]).astype(float)
+
+
+def _in_place_acc_agg(sums, **params):
+    sums[..., 1] += 0.0  # writes into its input: must get a writable array
+    return sums[..., 0] / sums[..., 1]
+
+
 def test_custom_aggregate_gets_writable_permutation_sums():
     from sigtest.metrics._registry import Metric, score_from_statistics
 
-    def stats(y_true, y_pred, **params):
-        return np.column_stack([np.asarray(y_true) == np.asarray(y_pred),
-                                np.ones(len(y_true))]).astype(float)
-
-    def agg(sums, **params):
-        sums[..., 1] += 0.0  # writes into its input: must get a writable array
-        return sums[..., 0] / sums[..., 1]
-
+    stats, agg = _acc_stats, _in_place_acc_agg
     metric = Metric("in_place_acc", score_from_statistics(stats, agg), statistics=stats,
                     aggregate=agg, cellwise=True)
     assert not R._reads_only(metric)
@@ -144,29 +149,16 @@ def test_custom_aggregate_gets_writable_permutation_sums():
     assert _same_bits(got, want)
 
 
-_EXEC_METRIC = """
-import numpy as np
-
-def stats(y_true, y_pred, **params):
-    return np.column_stack([np.asarray(y_true) == np.asarray(y_pred),
-                            np.ones(len(y_true))]).astype(float)
-
-def agg(sums, **params):
-    sums[..., 1] += 0.0  # writes into its input: must get a writable array
-    return sums[..., 0] / sums[..., 1]
-"""
-
-
 def test_metric_defined_through_exec_runs_the_permutation_test():
     # a notebook or runner exec()s the definitions in fresh globals: the
     # functions have __module__ None (crashed with None.startswith)
     from sigtest.metrics import register_metric, unregister_metric
 
-    namespace = {}
-    exec(_EXEC_METRIC, namespace)
-    assert namespace["agg"].__module__ is None
-    metric = register_metric("exec_acc", statistics=namespace["stats"],
-                             aggregate=namespace["agg"], cellwise=True)
+    namespace = {"np": np}
+    exec(inspect.getsource(_acc_stats) + inspect.getsource(_in_place_acc_agg), namespace)
+    stats, agg = namespace["_acc_stats"], namespace["_in_place_acc_agg"]
+    assert agg.__module__ is None
+    metric = register_metric("exec_acc", statistics=stats, aggregate=agg, cellwise=True)
     try:
         assert not R._reads_only(metric)
         rng = np.random.default_rng(5)
