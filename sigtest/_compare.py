@@ -6,6 +6,7 @@ The work is split in three small modules: :mod:`sigtest._compare_plan`
 corrections, result). This module keeps the public :func:`compare`.
 """
 
+import functools
 from collections.abc import Mapping
 from numbers import Integral, Real
 
@@ -66,15 +67,15 @@ def _score_table(inputs):
     return assemble_scores(names, metric_objs, multi, run_scores(tasks, options["n_jobs"]))
 
 
-def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), test=None,
-                    pairs="all", baseline=None, correction="holm", alpha=0.05, n_jobs=None,
-                    random_state=None, verbose=False, runs_mode="average", labels=None,
-                    pos_label=None, ci="marginal", sample_weight=None, groups=None,
-                    strata=None, cv_splits=None):
-    """Core of :func:`compare` on validated targets and runs (also used by CV).
+def plan_inputs(targets, runs, classes, *, metrics, test, pairs, baseline, correction, alpha,
+                n_jobs, random_state, runs_mode, labels, pos_label, ci, sample_weight, groups,
+                strata):
+    """Validate every option of a comparison against its inputs and plan it (no test runs).
 
-    ``cv_splits`` (the folds of :func:`sigtest.cross_val_compare`) is stored
-    on the result; it is not an option of the comparison.
+    Returns the :class:`~sigtest._compare_plan.ComparePlan` and the checked
+    ``groups`` and ``strata``. :func:`sigtest.cross_val_compare` runs it on
+    placeholder predictions before fitting anything, so that an option that
+    does not need the fitted predictions fails first.
     """
     if isinstance(n_jobs, (bool, np.bool_)) or n_jobs == 0:
         raise ValueError(
@@ -89,6 +90,29 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
         correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=random_state,
         runs_mode=runs_mode, labels=labels, pos_label=pos_label, ci=ci, targets=targets,
         sample_weight=sample_weight, groups=groups, strata=strata)
+    return plan, groups, strata
+
+
+def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), test=None,
+                    pairs="all", baseline=None, correction="holm", alpha=0.05, n_jobs=None,
+                    random_state=None, verbose=False, runs_mode="average", labels=None,
+                    pos_label=None, ci="marginal", sample_weight=None, groups=None,
+                    strata=None, cv_splits=None, cv_seed=None):
+    """Core of :func:`compare` on validated targets and runs (also used by CV).
+
+    ``cv_splits`` (the folds of :func:`sigtest.cross_val_compare`) is stored
+    on the result; it is not an option of the comparison. ``cv_seed`` is
+    ``(given, derived)``: the ``random_state`` the user gave
+    :func:`sigtest.cross_val_compare` and the child seed of the tests it
+    derived from it (``random_state``); while the tests use ``derived``,
+    the report and the signature show ``given``. Both are kept by
+    :meth:`ComparisonResult.recompare`.
+    """
+    plan, groups, strata = plan_inputs(
+        targets, runs, classes, metrics=metrics, test=test, pairs=pairs, baseline=baseline,
+        correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=random_state,
+        runs_mode=runs_mode, labels=labels, pos_label=pos_label, ci=ci,
+        sample_weight=sample_weight, groups=groups, strata=strata)
     # BCa intervals on resamples shared by all pairs (one pass per resample)
     shared = shared_bootstrap_deltas(plan.tasks, plan.scores["seed"], n_jobs)
     tasks = [(*task, extra) for task, extra in zip(plan.tasks, shared)]
@@ -97,6 +121,12 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
     # neither result.predictions nor what recompare() tests
     runs = {n: [_read_only_copy(r) for r in rs] for n, rs in runs.items()}
     predictions = {n: (r[0] if len(r) == 1 else list(r)) for n, r in runs.items()}
+    shown = random_state
+    if cv_seed is not None and random_state is cv_seed[1]:
+        shown = cv_seed[0]  # the seed the user gave, not the child the tests use
+    rerun = _compare_inputs
+    if cv_splits is not None or cv_seed is not None:
+        rerun = functools.partial(_compare_inputs, cv_splits=cv_splits, cv_seed=cv_seed)
     options = dict(metrics=metrics, test=test, pairs=pairs, baseline=baseline,
                    correction=correction, alpha=alpha, n_jobs=n_jobs,
                    random_state=random_state, verbose=verbose, runs_mode=runs_mode,
@@ -110,7 +140,8 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
                         # (injected: the result layer does not import compare,
                         # which imports it)
                         inputs={"targets": targets, "runs": runs, "classes": classes,
-                                "options": options, "rerun": _compare_inputs,
+                                "options": options, "rerun": rerun,
+                                "random_state_shown": shown,
                                 "constraints": COMPARE_OPTIONS,
                                 "score_settings": plan.scores, "score_table": _score_table}))
 

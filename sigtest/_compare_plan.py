@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ._runs import _tile, combine_runs, split_runs
+from ._engine.checks import check_array_like
 from ._engine.paired import prepare_paired
 from .metrics import Metric, get_metric
 from .metrics._common import union_labels
@@ -95,6 +96,8 @@ def _check_tests(test, *, m=1, m_ci=1, alpha=0.05, simultaneous=False, runs_mode
                 "The 'test' parameter must be a SignificanceTest, a (pvalue_test, "
                 f"interval_test) tuple of them, or a list of these. Got {item!r} instead."
             )
+        for t in pair:
+            _check_test_params(t)
         name = _test_name(pair[0]) + ("" if pair[1] is None else "+" + _test_name(pair[1]))
         specs.append([name, pair[0], pair[1]])
     names = [s[0] for s in specs]
@@ -104,9 +107,32 @@ def _check_tests(test, *, m=1, m_ci=1, alpha=0.05, simultaneous=False, runs_mode
     return [tuple(s) for s in specs]
 
 
+def _check_test_params(test):
+    """The test's own parameter check, before a comparison overrides any of them.
+
+    A comparison sets ``alternative="two-sided"`` (``pairs="all"``), its own
+    ``random_state`` and, with ``ci="simultaneous"``, the
+    ``confidence_level`` of its copies of the tests, and runs the shared
+    bootstrap with the interval test's ``n_resamples``: an invalid value the
+    user gave must be an error naming it, not be replaced silently or fail
+    later in other words.
+    """
+    validate = getattr(test, "_validate_params", None)
+    if test is None or validate is None:
+        return
+    try:
+        validate()
+    except (ValueError, TypeError) as exc:
+        # a plain ValueError: validate_params would rename "parameter of
+        # <Test> must be" to the workflow's name, which has no such parameter
+        raise ValueError(
+            f"The 'test' parameter holds an invalid {type(test).__name__}: {exc}"
+        ) from exc
+
+
 def _check_targets(y_true):
     """Ground truth by input type, and the class set for 2-D predictions."""
-    y = np.asarray(y_true)
+    y = check_array_like(y_true, "y_true")
     if y.ndim == 1:  # emptiness and lengths: checked by the engine (check_inputs)
         return {"labels": y}, None
     if y.ndim == 2:
@@ -513,6 +539,27 @@ def _check_nested(runs_mode, metrics, specs, sample_weight, groups, strata):
             )
 
 
+def _check_tests_suit(specs, metrics):
+    """Each test must be able to run on each metric (what depends on the metric alone).
+
+    E.g. the sign, Wilcoxon and paired t-tests need a per-item decomposable
+    metric and McNemar an accuracy: refused before any test runs (and, in
+    :func:`sigtest.cross_val_compare`, before any estimator is fitted).
+    """
+    for sname, ptest, itest in specs:
+        for test in (ptest, itest):
+            check = getattr(test, "_check_suits", None)
+            if check is None:
+                continue
+            for metric in metrics:
+                try:
+                    check(metric)
+                except ValueError as exc:
+                    raise ValueError(
+                        f"Test {sname!r} cannot run on metric {metric.name!r}: {exc}"
+                    ) from None
+
+
 def _check_runs_tests(runs, runs_mode, metrics, specs):
     if runs_mode != "average" or all(len(r) == 1 for r in runs.values()):
         return
@@ -652,6 +699,7 @@ def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction
                          runs_mode=runs_mode)
     _check_runs_tests(runs, runs_mode, metric_objs, specs)
     _check_nested(runs_mode, metric_objs, specs, sample_weight, groups, strata)
+    _check_tests_suit(specs, metric_objs)
     several = any(len(r) > 1 for r in runs.values())
     if sample_weight is not None and several and runs_mode in ("average", "pool"):
         raise ValueError(

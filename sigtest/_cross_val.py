@@ -18,7 +18,7 @@ from sklearn.model_selection import (
 from sklearn.utils.multiclass import type_of_target
 
 from . import cv as _cv_module
-from ._compare import _check_ids, _check_metrics, _compare_inputs
+from ._compare import _check_ids, _check_metrics, _compare_inputs, plan_inputs
 from ._compare_plan import _check_pos_label, prepare_data
 from ._corrections import CORRECTIONS
 from .utils._param_validation import HasMethods, Interval, StrOptions, validate_params
@@ -211,7 +211,7 @@ def _result_pairs(result):
     return list(dict.fromkeys(zip(frame["system_a"], frame["system_b"])))
 
 
-def _with_cv_tests(result, splits, cv_tests, rope):
+def _with_cv_tests(result, splits, cv_tests, rope, cv_seed):
     """``result`` with its per-fold tests; recompare() recomputes them for its options."""
     data = result._inputs
     options = data["options"]
@@ -220,14 +220,40 @@ def _with_cv_tests(result, splits, cv_tests, rope):
                                       pos_label=options["pos_label"])
     frame = cv_test_frame(_result_pairs(result), metric_objs, scores, splits, cv_tests, rope)
     rerun = functools.partial(_rerun_with_cv_tests, splits=splits, cv_tests=cv_tests,
-                              rope=rope)
+                              rope=rope, cv_seed=cv_seed)
     return result._with_cv_tests(frame, inputs={**data, "rerun": rerun})
 
 
-def _rerun_with_cv_tests(targets, runs, classes, *, splits, cv_tests, rope, **options):
+def _rerun_with_cv_tests(targets, runs, classes, *, splits, cv_tests, rope, cv_seed,
+                         **options):
     """``recompare`` of a result with per-fold tests: the comparison, then the tests."""
-    result = _compare_inputs(targets, runs, classes, cv_splits=splits, **options)
-    return _with_cv_tests(result, splits, cv_tests, rope)
+    result = _compare_inputs(targets, runs, classes, cv_splits=splits, cv_seed=cv_seed,
+                             **options)
+    return _with_cv_tests(result, splits, cv_tests, rope, cv_seed)
+
+
+def _check_before_fitting(targets, names, classes, method, n_repeats, options):
+    """Every check of the comparison that does not need the fitted predictions.
+
+    Fitting every estimator on every fold may take hours: an unknown
+    ``baseline``, a ``pos_label`` the metrics cannot use, a test that does
+    not suit a metric, a bad test parameter, ``labels``, ``groups`` or
+    ``strata`` must fail before it. The comparison is planned (nothing runs)
+    exactly as after the fits, on placeholder predictions of the right kind:
+    every estimator predicting ``y`` (its one-hot rows over ``np.unique(y)``
+    for ``method="predict_proba"``) in each repeat.
+    """
+    y = targets["labels"]
+    if method == "predict_proba":
+        placeholder = (y[:, None] == classes[None, :]).astype(np.float64)
+    else:
+        placeholder = y
+    runs = {name: [placeholder] * n_repeats for name in names}
+    with warnings.catch_warnings():
+        # the comparison's warnings come once, from the real predictions
+        warnings.simplefilter("ignore")
+        plan_inputs(targets, runs, classes if method == "predict_proba" else None,
+                    sample_weight=None, **options)
 
 
 def _check_soft_targets(soft_targets, n_samples, n_classes):
@@ -467,6 +493,11 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     classifier = all(is_classifier(est) for est in estimators.values())
     splits = _splits(cv, n_repeats, X, y, classifier, split_seed, groups)
     _check_five_by_two(cv_tests, splits)
+    options = dict(
+        metrics=metrics, test=test, pairs=pairs, baseline=baseline, correction=correction,
+        alpha=alpha, n_jobs=n_jobs, random_state=test_seed, runs_mode="each", labels=labels,
+        pos_label=pos_label, ci=ci, groups=groups, strata=strata)
+    _check_before_fitting(targets, names, classes, method, len(splits), options)
     runs = {}
     for name, est in zip(names, estimators.values()):
         runs[name] = [
@@ -477,12 +508,10 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     result = _compare_inputs(
         # the metrics as given (names, usually): the result keeps them in its
         # options, and a Metric object (its kwargs a mappingproxy) does not pickle
-        targets, runs, classes if method == "predict_proba" else None, metrics=metrics,
-        test=test, pairs=pairs, baseline=baseline, correction=correction, alpha=alpha,
-        n_jobs=n_jobs, random_state=test_seed, verbose=verbose, runs_mode="each",
-        labels=labels, pos_label=pos_label, ci=ci, groups=groups, strata=strata,
-        cv_splits=splits,
+        targets, runs, classes if method == "predict_proba" else None, verbose=verbose,
+        cv_splits=splits, cv_seed=(random_state, test_seed), **options,
     )
     if cv_tests:
-        result = _with_cv_tests(result, splits, cv_tests, None if rope is None else float(rope))
+        result = _with_cv_tests(result, splits, cv_tests, None if rope is None else float(rope),
+                                (random_state, test_seed))
     return result

@@ -230,6 +230,12 @@ def _test_phrase(test, counts, ctx):
     return words + (f" ({'; '.join(extra)})" if extra else "")
 
 
+def _shown_seed(result):
+    """The ``random_state`` the user gave (cross_val_compare's, not its tests' child seed)."""
+    inputs = result._inputs
+    return inputs.get("random_state_shown", inputs["options"].get("random_state"))
+
+
 def _seed_text(random_state):
     if random_state is None:
         return "none"
@@ -277,7 +283,7 @@ def methods_text(result, ctx=None):
         base = sorted(set(frame["system_a"]))
         who = (f"Each system against the baseline{'s' if len(base) > 1 else ''} "
                f"{', '.join(base)} ({m} pair{'s' if m != 1 else ''})")
-    seed = _seed_text(opts.get("random_state"))
+    seed = _seed_text(_shown_seed(r))
     tests = []
     for name, ptest, itest in _specs(r):
         sided = "" if _registry_name(ptest) == "bayesian_bootstrap" else f"{alt} "
@@ -389,7 +395,7 @@ def signature(result):
     if b_ci:
         fields.append(("B_ci", ",".join(b_ci)))
     fields += [
-        ("seed", _seed_text(opts.get("random_state"))),
+        ("seed", _seed_text(_shown_seed(r))),
         ("metric", ",".join(r.metrics)),
         ("corr", r.correction or "none"),
         ("alpha", f"{r.alpha:g}"),

@@ -109,6 +109,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._engine.checks import check_array_like
 from ._engine.design import check_ids
 from ._format import csv_safe, csv_unsafe
 from .metrics._check_proba import check_proba
@@ -344,9 +345,9 @@ def _check_manifest(manifest, path, verified_gold=False):
 # ------------------------------------------------------------ input checking
 def _canonical(values, name, *, ndims=(1, 2)):
     """A NumPy array whose dtype survives ``.tolist()`` -> JSON -> ``np.asarray``."""
-    arr = np.asarray(values)
+    arr = check_array_like(values, name)  # a ragged list: an error naming the parameter
     if arr.dtype == object:
-        arr = np.asarray(arr.tolist())
+        arr = check_array_like(arr.tolist(), name)
     if arr.ndim not in ndims or arr.shape[0] == 0 or arr.dtype.kind not in "biufU":
         raise ValueError(
             f"The '{name}' parameter must be a non-empty {' or '.join(f'{d}-D' for d in ndims)} "

@@ -26,7 +26,7 @@ NumPy and SciPy are imported when a function runs, not with the module.
 
 import math
 from dataclasses import dataclass
-from numbers import Real
+from numbers import Integral, Real
 
 from ._results import FieldsDictMixin
 from .exceptions import AntiConservativeWarning, DegenerateDistributionWarning
@@ -186,6 +186,25 @@ def _check_flag(value, name, caller):
         raise TypeError(f"The {name!r} parameter of {caller} must be a bool. "
                         f"Got {value!r} instead.")
     return value
+
+
+def _check_splitter_seed(random_state, caller):
+    """A ``random_state`` scikit-learn's splitters take: None, an int in [0, 2**32), a RandomState.
+
+    Checked when the splitter is built, not at its first ``split``.
+    """
+    import numpy as np
+
+    if random_state is None or isinstance(random_state, np.random.RandomState):
+        return random_state
+    if isinstance(random_state, Integral) and not isinstance(random_state, (bool, np.bool_)):
+        if 0 <= int(random_state) < 2**32:
+            return random_state
+        raise ValueError(f"The 'random_state' parameter of {caller} must be None, an int in "
+                         f"[0, 2**32) or a numpy.random.RandomState. Got {random_state!r} "
+                         "instead.")
+    raise TypeError(f"The 'random_state' parameter of {caller} must be None, an int in "
+                    f"[0, 2**32) or a numpy.random.RandomState. Got {random_state!r} instead.")
 
 
 def _check_alternative(alternative, caller):
@@ -820,7 +839,10 @@ def five_by_two(random_state=None, *, stratify=True):
     Raises
     ------
     TypeError
-        ``stratify`` not a bool.
+        ``stratify`` not a bool; ``random_state`` not None, an int or a
+        ``RandomState`` (e.g. a str).
+    ValueError
+        An int ``random_state`` outside ``[0, 2**32)``.
 
     See Also
     --------
@@ -845,6 +867,7 @@ def five_by_two(random_state=None, *, stratify=True):
     (5, 2)
     """
     stratify = _check_flag(stratify, "stratify", "five_by_two")
+    random_state = _check_splitter_seed(random_state, "five_by_two")
     from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
 
     splitter = RepeatedStratifiedKFold if stratify else RepeatedKFold

@@ -88,3 +88,126 @@ def test_nan_in_hard_labels_in_compare_names_the_system():
         sigtest.compare(y, {"s1": y, "s2": bad}, metrics="accuracy", test="sign")
     with pytest.raises(ValueError, match="'y_true' parameter must not contain NaN"):
         sigtest.compare(bad, {"s1": y, "s2": y}, metrics="accuracy", test="sign")
+
+
+# ---------------------------------------------- issue 20: accepted silently before
+_RNG = np.random.default_rng(20)
+_Y = _RNG.integers(0, 2, 60)
+_SYSTEMS = {name: np.where(_RNG.random(60) < p, _Y, 1 - _Y)
+            for name, p in zip("abcdefg", [0.6, 0.7, 0.8, 0.65, 0.75, 0.7, 0.72])}
+_TWO = {k: _SYSTEMS[k] for k in "ab"}
+
+
+@pytest.mark.parametrize("pairs", ["all", "baseline"])
+def test_compare_refuses_an_invalid_alternative_of_its_test(pairs):
+    # before (pairs="all"): replaced by "two-sided" silently
+    kw = {"baseline": "a"} if pairs == "baseline" else {}
+    with pytest.raises(ValueError, match="'alternative' parameter of PairedPermutation.*bogus"):
+        sigtest.compare(_Y, _TWO, metrics="accuracy", pairs=pairs, **kw,
+                        test=PairedPermutation(alternative="bogus", n_resamples=99))
+
+
+def test_compare_refuses_an_invalid_random_state_of_its_test():
+    # before: overridden by compare's own seed, silently
+    with pytest.raises(ValueError, match="'random_state' parameter of PairedPermutation"):
+        sigtest.compare(_Y, _TWO, metrics="accuracy",
+                        test=PairedPermutation(random_state="bad", n_resamples=99))
+
+
+def test_compare_simultaneous_refuses_an_invalid_confidence_level():
+    # before: replaced by the simultaneous level 1 - alpha / m, silently
+    with pytest.raises(ValueError, match="'confidence_level' parameter of BCaInterval"):
+        sigtest.compare(_Y, _TWO, metrics="accuracy", ci="simultaneous",
+                        test=(PairedPermutation(n_resamples=99),
+                              BCaInterval(confidence_level=0, n_resamples=99)))
+
+
+@pytest.mark.parametrize("n_systems", [2, 7])
+@pytest.mark.parametrize("n_resamples", [None, -5])
+def test_compare_bad_interval_n_resamples_names_it(n_systems, n_resamples):
+    # before, with 6+ systems (the shared bootstrap): TypeError "int() argument must
+    # be ... not 'NoneType'" or "negative dimensions are not allowed"
+    systems = dict(list(_SYSTEMS.items())[:n_systems])
+    with pytest.raises(ValueError, match="'n_resamples' parameter of BCaInterval"):
+        sigtest.compare(_Y, systems, metrics="accuracy",
+                        test=(PairedPermutation(n_resamples=99),
+                              BCaInterval(n_resamples=n_resamples)))
+
+
+@pytest.mark.parametrize("seed", ["a", 1.5, True, -1, 2**32])
+def test_five_by_two_checks_its_random_state_when_built(seed):
+    # before: accepted, failing only at the first split (without naming it)
+    from sigtest.cv import five_by_two
+
+    with pytest.raises((TypeError, ValueError), match="'random_state' parameter of five_by_two"):
+        five_by_two(seed)
+
+
+@pytest.mark.parametrize("seed", [None, 0, 2**32 - 1, np.random.RandomState(0)])
+def test_five_by_two_takes_the_seeds_scikit_learn_takes(seed):
+    from sigtest.cv import five_by_two
+
+    assert five_by_two(seed).get_n_splits() == 10
+
+
+@pytest.mark.parametrize("call", ["test", "score", "nested"])
+def test_unused_zero_division_is_still_checked(call):
+    # accuracy has no ratio to fill: zero_division="bogus" was accepted silently
+    with pytest.raises(ValueError, match="'zero_division' parameter must be"):
+        if call == "test":
+            PairedPermutation(n_resamples=99).test(Y, A, B, metric="accuracy",
+                                                   zero_division="bogus")
+        elif call == "score":
+            sigtest.score(Y, A, metric="accuracy", zero_division="bogus")
+        else:
+            sigtest.HierarchicalBootstrap(n_resamples=99).test(
+                Y, [A] * 3, [B] * 3, metric="accuracy", zero_division="bogus")
+
+
+def test_hierarchical_bootstrap_refuses_an_unknown_keyword():
+    with pytest.raises(TypeError, match=r"HierarchicalBootstrap.test\(\).*\['foo'\]"):
+        sigtest.HierarchicalBootstrap(n_resamples=99).test(Y, [A] * 3, [B] * 3, foo=1)
+
+
+@pytest.mark.parametrize("y_true", [[[0, 1], [1]], [0, [1, 0], 1]])
+def test_ragged_y_true_in_compare_names_it(y_true):
+    # before: numpy's "setting an array element with a sequence", no argument named
+    with pytest.raises(ValueError, match="'y_true' parameter could not be converted"):
+        sigtest.compare(y_true, {"a": [0, 1], "b": [1, 1]}, metrics="accuracy")
+
+
+@pytest.mark.parametrize("which", ["y_pred_a", "y_pred_b"])
+def test_hierarchical_bootstrap_names_its_own_arguments(which):
+    # before: "Run 0 of 'runs_b' has 1 samples" (neither the name nor the length)
+    y = np.array(Y * 10)
+    good, short = [np.array(A * 10)] * 3, [np.array(B * 5)] * 3
+    runs = {"y_pred_a": good, "y_pred_b": good, which: short}
+    with pytest.raises(ValueError, match=f"Run 0 of '{which}' has 20 samples but 'y_true' has 40"):
+        sigtest.HierarchicalBootstrap(n_resamples=99).test(y, runs["y_pred_a"],
+                                                           runs["y_pred_b"])
+    with pytest.raises(ValueError, match=f"Run 0 of '{which}' has 20 samples"):
+        one = {"y_pred_a": good, "y_pred_b": good, which: [np.array(B * 5)]}
+        sigtest.HierarchicalBootstrap(n_resamples=99).test(y, one["y_pred_a"],
+                                                           one["y_pred_b"])
+
+
+def test_hierarchical_bootstrap_scalar_y_true_names_it():
+    # before: TypeError "object of type 'int' has no len()"
+    with pytest.raises(ValueError, match="'y_true' parameter must be array-like"):
+        sigtest.HierarchicalBootstrap(n_resamples=99).test(3, [A] * 3, [B] * 3)
+
+
+@pytest.mark.parametrize("which", ["predictions", "y_true"])
+def test_ragged_input_to_experiment_feed_names_it(tmp_path, which):
+    # before: numpy's "setting an array element with a sequence", no argument named
+    exp = sigtest.Experiment(tmp_path / "exp")
+    kw = {"predictions": [0, 1], "y_true": [0, 1], which: [[0, 1], [1]]}
+    with pytest.raises(ValueError, match=f"'{which}' parameter could not be converted"):
+        exp.feed("a", kw["predictions"], y_true=kw["y_true"])
+
+
+def test_compare_refuses_a_test_that_cannot_run_on_a_metric_before_running():
+    # the sign test needs a per-item decomposable metric: refused by the plan,
+    # naming the test and the metric, before any test runs
+    with pytest.raises(ValueError, match="Test 'sign' cannot run on metric 'f1_macro'"):
+        sigtest.compare(_Y, _TWO, metrics=["accuracy", "f1_macro"], test="sign")

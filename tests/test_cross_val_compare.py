@@ -155,3 +155,75 @@ def test_labels_pos_label_and_ci_are_passed_on(iris):
                                                      __import__("sigtest").BCaInterval(
                                                          n_resamples=B)))
     assert simult.to_frame().ci_level.iloc[0] == pytest.approx(1 - 0.05)  # m = 1 pair
+
+
+# -------------------------- issue 20: everything that needs no fit is checked before fitting
+class _RecordingClassifier(DummyClassifier):
+    """A classifier whose fit is recorded on the class (clones share the list)."""
+
+    fits = []
+
+    def fit(self, X, y, sample_weight=None):
+        type(self).fits.append(len(y))
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+def _recording():
+    return {"a": _RecordingClassifier(strategy="prior"),
+            "b": _RecordingClassifier(strategy="stratified", random_state=0)}
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(pairs="baseline", baseline="nope"), "Unknown baseline"),
+    (dict(metrics="accuracy", pos_label=1), "'pos_label' parameter is only used"),
+    (dict(metrics="f1"), "pass its label with the 'pos_label' parameter"),
+    (dict(metrics=["accuracy", "f1_macro"], test="sign"),
+     "Test 'sign' cannot run on metric 'f1_macro'"),
+    (dict(metrics="f1_macro", test="mcnemar"), "McNemar compares accuracies"),
+    (dict(metrics="accuracy", test=PairedPermutation(alternative="bogus")),
+     "'alternative' parameter of PairedPermutation"),
+    (dict(metrics="accuracy", labels=[7, 7]), "'labels' parameter must not contain duplicates"),
+    (dict(metrics=["soft_accuracy", "f1_macro"], soft_targets=np.full((150, 3), 1 / 3),
+          test="sign"), "Test 'sign' cannot run on metric 'f1_macro'"),
+    (dict(metrics="accuracy", n_jobs=True), "'n_jobs' parameter"),
+])
+def test_cross_val_compare_validates_before_fitting(iris, kwargs, match):
+    # before: every estimator was fitted on every fold (hours on real models),
+    # then the comparison refused the options
+    X, y = iris
+    _RecordingClassifier.fits.clear()
+    with pytest.raises(ValueError, match=match):
+        cross_val_compare(_recording(), X, y, cv=3, random_state=0, **kwargs)
+    assert _RecordingClassifier.fits == []
+
+
+def test_cross_val_compare_still_fits_when_the_options_are_valid(iris):
+    X, y = iris
+    _RecordingClassifier.fits.clear()
+    res = cross_val_compare(_recording(), X, y, cv=3, metrics="accuracy",
+                            test=PairedPermutation(n_resamples=B), random_state=0)
+    assert len(_RecordingClassifier.fits) == 2 * 3
+    assert set(res.systems) == {"a", "b"}
+
+
+@pytest.mark.parametrize("cv_test", [None, "corrected_t"])
+def test_report_and_signature_show_the_seed_the_user_gave(iris, cv_test):
+    # before: seed:seedseq(821328063), the child seed cross_val_compare derives
+    # for the tests from random_state=0
+    X, y = iris
+    res = cross_val_compare(_estimators(), X, y, metrics="accuracy", cv_test=cv_test,
+                            test=PairedPermutation(n_resamples=B), random_state=0)
+    assert "|seed:0|" in res.signature()
+    assert "with random seed 0." in res.report("markdown")
+    again = res.recompare(alpha=0.01)  # same tests, same seed shown, same folds
+    assert "|seed:0|" in again.signature() and again.cv_splits is not None
+    assert again.to_frame()["pvalue"].tolist() == res.to_frame()["pvalue"].tolist()
+    assert "|seed:7|" in res.recompare(random_state=7).signature()
+    # the tests still use the derived seed: results as compare with it
+    direct = compare(y, res.predictions, metrics="accuracy",
+                     test=PairedPermutation(n_resamples=B), random_state=spawn_seeds(0, 2)[1])
+    assert res.to_frame()["pvalue"].tolist() == direct.to_frame()["pvalue"].tolist()
+    seq = cross_val_compare(_estimators(), X, y, metrics="accuracy", cv_test=cv_test,
+                            test=PairedPermutation(n_resamples=B),
+                            random_state=np.random.SeedSequence(5))
+    assert "|seed:seedseq(5)|" in seq.signature()

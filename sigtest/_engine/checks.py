@@ -2,7 +2,9 @@
 
 import numbers
 
-__all__ = ["check_allocation", "check_n_resamples", "check_positive_int"]
+import numpy as np
+
+__all__ = ["check_allocation", "check_array_like", "check_n_resamples", "check_positive_int"]
 
 
 def check_positive_int(value, name):
@@ -44,3 +46,36 @@ def check_allocation(n_resamples, bytes_per_resample, what="the resampled statis
             f"more than this machine's {limit / 2**30:,.1f} GiB of memory. Use fewer "
             "resamples (10,000 is plenty for p-values down to 1e-3)."
         )
+
+
+def check_array_like(x, name):
+    """``x`` as an array of at least one dimension; errors name the parameter.
+
+    Parameters
+    ----------
+    x : array-like
+        A list, an array, a pandas Series or DataFrame (its ``to_numpy()``).
+    name : str
+        The parameter's name, for the messages.
+
+    Returns
+    -------
+    arr : ndarray
+
+    Raises
+    ------
+    ValueError
+        ``None``, a scalar, or a ragged sequence (rows of different lengths)
+        that numpy cannot make an array of.
+    """
+    if x is None:
+        raise ValueError(f"The '{name}' parameter must be array-like. Got None instead.")
+    if hasattr(x, "to_numpy"):  # pandas Series / DataFrame
+        x = x.to_numpy()
+    try:
+        arr = np.asarray(x)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"The '{name}' parameter could not be converted to an array: {exc}") from exc
+    if arr.ndim == 0:
+        raise ValueError(f"The '{name}' parameter must be array-like (got a scalar: {x!r}).")
+    return arr

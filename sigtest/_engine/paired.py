@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..metrics import Metric, get_metric
+from ..metrics._common import check_zero_division
+from .checks import check_array_like as _as_array
 from .design import check_design, design_rows
 from .small_sample import discordant_count
 
@@ -47,6 +49,21 @@ _NOT_DECOMPOSABLE = (
     "over all items), so per-item values or differences are not defined. Use a test on "
     "the whole metric instead: PairedPermutation or BCaInterval."
 )
+
+
+def check_decomposable(metric):
+    """``ValueError`` unless ``metric`` is a weighted mean of per-item values.
+
+    What the per-item tests (sign, Wilcoxon, paired t, McNemar) need
+    (``metric.decomposable`` with sufficient statistics); it depends on the
+    metric alone, so a workflow checks it before any data is prepared.
+
+    Parameters
+    ----------
+    metric : Metric
+    """
+    if not (getattr(metric, "decomposable", False) and metric.has_statistics):
+        raise ValueError(_NOT_DECOMPOSABLE.format(name=metric.name))
 
 
 @dataclass(frozen=True)
@@ -349,8 +366,7 @@ class PairedData:
         null hypothesis is about the mean of the cluster values, not the
         pooled score.
         """
-        if not (getattr(self.metric, "decomposable", False) and self.has_statistics):
-            raise ValueError(_NOT_DECOMPOSABLE.format(name=self.metric.name))
+        check_decomposable(self.metric)
         weights = self._row_weights()
         values_a = self._row_values(self.stats_a)
         values_b = self._row_values(self.stats_b)
@@ -620,7 +636,15 @@ def check_metric_params(metric, metric_params, *, caller):
     ------
     TypeError
         Naming every unknown keyword and the accepted ones.
+    ValueError
+        An invalid ``zero_division`` (see
+        :func:`sigtest.metrics._common.check_zero_division`), also where the
+        metric does not use it.
     """
+    if "zero_division" in metric_params:
+        # checked even for a metric with no ratio to fill (accuracy), which
+        # would otherwise accept any value silently
+        check_zero_division(metric_params["zero_division"])
     accepted = metric_keywords(metric)
     if accepted is None:
         return
@@ -631,20 +655,6 @@ def check_metric_params(metric, metric_params, *, caller):
             f"the metric {metric.name!r} accepts them (the metric accepts "
             f"{sorted(k for k in accepted if not k.startswith('_'))})."
         )
-
-
-def _as_array(x, name):
-    if x is None:
-        raise ValueError(f"The '{name}' parameter must be array-like. Got None instead.")
-    if hasattr(x, "to_numpy"):  # pandas Series / DataFrame
-        x = x.to_numpy()
-    try:
-        arr = np.asarray(x)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"The '{name}' parameter could not be converted to an array: {exc}") from exc
-    if arr.ndim == 0:
-        raise ValueError(f"The '{name}' parameter must be array-like (got a scalar: {x!r}).")
-    return arr
 
 
 def _check_lengths(arrays, names, sample_weight):
@@ -1143,14 +1153,16 @@ def _check_runs(runs, name, n):
 
 
 def run_statistics(y_true, runs_a, runs_b, metric, *, labels=None, groups=None, strata=None,
-                   **metric_params):
+                   arg_names=("runs_a", "runs_b"), **metric_params):
     """Validated per-run, per-item statistics of two systems with several runs each.
 
     The input path of :func:`prepare_paired_runs` and of the hierarchical
     bootstrap (:mod:`sigtest._engine.nested`): the runs are checked against
     ``y_true`` like ``y_pred_a``/``y_pred_b`` of :func:`prepare_paired`, the
     class set of a hard-label metric defaults to the union of ``y_true`` and
-    every run.
+    every run. ``arg_names`` are the caller's names of ``runs_a`` and
+    ``runs_b``, used in the messages (the hierarchical bootstrap's are
+    ``y_pred_a`` and ``y_pred_b``).
 
     Returns
     -------
@@ -1174,8 +1186,9 @@ def run_statistics(y_true, runs_a, runs_b, metric, *, labels=None, groups=None, 
     n = y_true.shape[0]
     if n == 0:
         raise ValueError("The 'y_true' parameter is empty; at least one sample is required.")
-    runs_a = _check_runs(runs_a, "runs_a", n)
-    runs_b = _check_runs(runs_b, "runs_b", n)
+    name_a, name_b = arg_names
+    runs_a = _check_runs(runs_a, name_a, n)
+    runs_b = _check_runs(runs_b, name_b, n)
     design = check_design(groups, strata, n)
     checked = []
     for ra in runs_a:
@@ -1196,9 +1209,11 @@ def run_statistics(y_true, runs_a, runs_b, metric, *, labels=None, groups=None, 
     elif labels is not None:
         params["labels"] = _as_array(labels, "labels")
 
-    stats_a = [_statistics(metric, y, r, params, "runs_a") for r in runs_a]
-    stats_b = [_statistics(metric, y, r, params, "runs_b") for r in runs_b]
+    stats_a = [_statistics(metric, y, r, params, name_a) for r in runs_a]
+    stats_b = [_statistics(metric, y, r, params, name_b) for r in runs_b]
     return metric, params, y, design, stats_a, stats_b
+
+
 def _merge_identical_rows(stats_a, stats_b):
     """Items whose averaged rows are identical become one cell with a multiplicity.
 

@@ -40,6 +40,7 @@ from collections import OrderedDict
 import numpy as np
 
 from ..exceptions import DegenerateDistributionWarning
+from ..metrics._registry import is_builtin_aggregate
 from ..utils import warn_external
 from . import kernels as _kernels
 from .paired import PairedData, SparseRows, sparse_difference
@@ -635,8 +636,12 @@ def _permutation_sums(paired, n_resamples, seed, parallel, shared):
 
 
 def _reads_only(metric):
-    """Whether ``metric.aggregate`` is a built-in one (never writes into its ``sums``)."""
-    return getattr(metric.aggregate, "__module__", "").startswith("sigtest.metrics.")
+    """Whether ``metric.aggregate`` is a built-in one (never writes into its ``sums``).
+
+    By identity (:func:`sigtest.metrics._registry.is_builtin_aggregate`), not by
+    module name: a user aggregate may have ``__module__ = None`` (``exec``).
+    """
+    return is_builtin_aggregate(metric.aggregate)
 
 
 def _permutation_sums_dense(paired, B, seed, parallel, shared):

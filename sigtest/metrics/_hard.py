@@ -9,8 +9,9 @@ metric                    statistics columns (per instance)      cellwise
 accuracy                  ``[correct, 1]``                        yes
 precision / recall / F1   ``[TP_1..TP_K, pred_1..pred_K,          yes
                           true_1..true_K, 1]`` (one-hot)
-multilabel F1             ``[TP_1..TP_K, FP_1..FP_K,              no
-                          FN_1..FN_K]``
+multilabel F1             ``[TP, FP, FN]`` summed over labels     no
+                          (micro); ``[TP_1..TP_K, FP_1..FP_K,
+                          FN_1..FN_K]`` (macro)
 ========================  =====================================  ===============
 
 The class order of the columns is the order of ``labels``. The public
@@ -605,12 +606,24 @@ def _check_multilabel_pair(y_true, y_pred):
     return y_true, y_pred
 
 
-def _multilabel_f1_statistics(y_true, y_pred, **params):
-    """Per-instance ``[TP_1..TP_K, FP_1..FP_K, FN_1..FN_K]`` of J = 1[x > 0.5]."""
+def _multilabel_f1_statistics(y_true, y_pred, *, average=None, **params):
+    """Per-instance counts of J = 1[x > 0.5], per label or summed over labels.
+
+    ``average="micro"`` needs only the totals ``sum_ik TP_ik``,
+    ``sum_ik FP_ik``, ``sum_ik FN_ik``, so its rows are the three
+    per-instance sums over the labels ``[TP, FP, FN]`` (3 columns whatever
+    ``K``: a resample costs what the items cost, not ``K`` times more). Any
+    other ``average`` (``"macro"``, ``None``) gets them per label,
+    ``[TP_1..TP_K, FP_1..FP_K, FN_1..FN_K]``, which every average of
+    :func:`_multilabel_f1_aggregate` can use.
+    """
     y_true, y_pred = _check_multilabel_pair(y_true, y_pred)
     jt = y_true > 0.5
     jp = y_pred > 0.5
-    return np.concatenate([jt & jp, ~jt & jp, jt & ~jp], axis=1).astype(np.float64)
+    counts = (jt & jp, ~jt & jp, jt & ~jp)
+    if average == "micro":
+        return np.stack([c.sum(axis=1) for c in counts], axis=1).astype(np.float64)
+    return np.concatenate(counts, axis=1).astype(np.float64)
 
 
 def _multilabel_class_of_columns(n_columns):
@@ -626,7 +639,8 @@ def _multilabel_f1_aggregate(
 ):
     """Multilabel F1 from summed ``[TP, FP, FN]`` per label.
 
-    ``micro``: ``2 sum TP / (2 sum TP + sum FP + sum FN)``; ``macro``: mean over
+    ``micro``: ``2 sum TP / (2 sum TP + sum FP + sum FN)`` (also from the three
+    label-summed columns of the micro statistics); ``macro``: mean over
     labels of ``2 TP_k / (2 TP_k + FP_k + FN_k)``; ``None``: per-label values.
     """
     sums = _as_sums(sums)
@@ -705,9 +719,11 @@ def multilabel_f1_score(
 
     Notes
     -----
-    Sufficient statistics per instance: ``[TP_1..TP_K, FP_1..FP_K,
-    FN_1..FN_K]`` (not cellwise). Registry names ``multilabel_f1_micro``,
-    ``multilabel_f1_macro``.
+    Sufficient statistics per instance (not cellwise): ``[TP, FP, FN]``
+    summed over the labels for the micro average (three columns, so the
+    cost of a resample does not grow with ``K``), ``[TP_1..TP_K,
+    FP_1..FP_K, FN_1..FN_K]`` for the macro average. Registry names
+    ``multilabel_f1_micro``, ``multilabel_f1_macro``.
 
     References
     ----------
@@ -723,7 +739,7 @@ def multilabel_f1_score(
     0.6666666666666666
     """
     check_zero_division(zero_division)
-    stats = _multilabel_f1_statistics(y_true, y_pred)
+    stats = _multilabel_f1_statistics(y_true, y_pred, average=average)
     w = check_sample_weight(sample_weight, stats.shape[0])
     value = _multilabel_f1_aggregate(
         weighted_column_sums(stats, w),

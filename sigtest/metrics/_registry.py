@@ -201,6 +201,35 @@ class Metric:
 
 _REGISTRY: dict[str, Metric] = {}
 
+#: The ``aggregate`` functions of the built-in metrics (filled by
+#: :mod:`sigtest.metrics._builtin`), recognised by identity.
+_BUILTIN_AGGREGATES: list = []
+
+
+def is_builtin_aggregate(func):
+    """Whether ``func`` is the ``aggregate`` of a built-in metric.
+
+    Decided by identity with the functions the built-in metrics registered,
+    never by a module name: a user function may have any ``__module__``
+    (``None`` for one defined through ``exec`` with fresh globals), and one
+    defined in a module named like sigtest's is still a user function.
+
+    Parameters
+    ----------
+    func : callable or None
+
+    Returns
+    -------
+    bool
+    """
+    return any(func is f for f in _BUILTIN_AGGREGATES)
+
+
+def _mark_builtin():
+    """Record the ``aggregate`` of every metric registered so far as built-in."""
+    _BUILTIN_AGGREGATES[:] = list({id(m.aggregate): m.aggregate for m in _REGISTRY.values()
+                                   if m.aggregate is not None}.values())
+
 
 def register_metric(
     name,

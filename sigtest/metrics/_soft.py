@@ -214,9 +214,16 @@ def _soft_accuracy_aggregate(sums, **params):
     return _mean_ratio(sums)
 
 
-def _soft_prf_statistics(y_true, y_pred, *, multilabel=False, **params):
-    """Rows ``[min(P_i., Q_i.), P_i., Q_i.]`` (3K columns, class order kept)."""
+def _soft_prf_statistics(y_true, y_pred, *, multilabel=False, average=None, **params):
+    """Rows ``[min(P_i., Q_i.), P_i., Q_i.]`` (3K columns, class order kept).
+
+    With ``average="micro"`` (which needs only the totals over items and
+    classes) each of the three blocks is summed over the classes: 3 columns
+    whatever ``K``, so a resample costs what the items cost.
+    """
     P, Q = _pair(y_true, y_pred, multilabel, params)
+    if average == "micro":
+        return np.stack([np.minimum(P, Q).sum(axis=1), P.sum(axis=1), Q.sum(axis=1)], axis=1)
     K = P.shape[1]
     out = np.empty((P.shape[0], 3 * K))  # filled in place: no (N, K) temporaries
     np.minimum(P, Q, out=out[:, :K])

@@ -9,7 +9,12 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from .._engine.paired import PairedData, check_metric_params, prepare_paired
+from .._engine.paired import (
+    PairedData,
+    check_decomposable,
+    check_metric_params,
+    prepare_paired,
+)
 from .._engine.pvalues import null_pvalue
 from .._results import SignificanceResult, TestOutcome
 from ..exceptions import SmallSampleWarning
@@ -256,6 +261,9 @@ class SignificanceTest(ParamsMixin, ABC):
     # bootstrap tests: small_sample_reasons with unit="clusters"); the base
     # class warns for the others (one SmallSampleWarning per run).
     _warns_few_clusters: bool = False
+    # True for the tests of per-item differences (sign, Wilcoxon, paired t):
+    # they need a per-item decomposable metric (see _check_suits)
+    _per_item: bool = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -274,6 +282,17 @@ class SignificanceTest(ParamsMixin, ABC):
             names = tuple(super()._get_param_names())
             cls._param_names_cache = names
         return list(names)
+
+    def _check_suits(self, metric):
+        """``ValueError`` if this test cannot run on ``metric``, whatever the data.
+
+        What depends on the metric alone (not on the predictions), so that
+        :func:`sigtest.compare` and :func:`sigtest.cross_val_compare` refuse
+        it before anything runs or is fitted; the test itself still checks
+        what depends on the data.
+        """
+        if self._per_item:
+            check_decomposable(metric)
 
     @abstractmethod
     def evaluate(self, data, random_state):

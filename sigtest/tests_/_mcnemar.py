@@ -446,10 +446,8 @@ class McNemar(SignificanceTest):
             resampling=None, interval_method=method, margin=float(self.margin),
             details=details)
 
-    @staticmethod
-    def _check_metric(data):
+    def _check_suits(self, metric):
         """ValueError unless the metric scores each item right or wrong."""
-        metric = data.metric
         if metric.input_type != "labels" or not getattr(metric, "decomposable", False):
             raise ValueError(
                 f"McNemar compares accuracies (each item right or wrong); metric "
@@ -461,7 +459,7 @@ class McNemar(SignificanceTest):
     def _table(self, data):
         """Counts ``(n11, n10, n01, n00)`` of raw per-item values (A, B) in {0, 1}."""
         metric = data.metric
-        self._check_metric(data)
+        self._check_suits(data.metric)
         va, vb, w = data.item_values()
         w = frequency_weights(w, "McNemar")
         keep = w > 0
@@ -520,7 +518,7 @@ class McNemar(SignificanceTest):
                 f"exact and mid-p tests count independent items). Got method={self.method!r}. "
                 "For an exact test over clusters use PairedPermutation(groups=...)."
             )
-        self._check_metric(data)
+        self._check_suits(data.metric)
         diff, mult = data.item_differences()  # oriented cluster-value differences
         mult = frequency_weights(mult, "McNemar")
         sizes = self._row_sizes(data)

@@ -9,7 +9,8 @@ import numpy as np
 
 from .._engine.intervals import bootstrap_interval, excludes_zero, is_degenerate
 from .._engine.nested import nested_bootstrap_sums
-from .._engine.paired import resample_params_of, run_statistics
+from .._engine.checks import check_array_like
+from .._engine.paired import check_metric_params, resample_params_of, run_statistics
 from .._engine.pvalues import TIE_RTOL, berg_kirkpatrick_pvalue, warn_degenerate
 from .._engine.small_sample import (
     BK_SMALL_SAMPLE_LIMITS,
@@ -37,16 +38,23 @@ MIN_RUNS = 5
 
 
 def _as_runs(value, n, name):
-    """A list of runs: a list/tuple of arrays of length ``n``, or one prediction."""
+    """A list of runs: a list/tuple of arrays of length ``n``, or one prediction.
+
+    A list of arrays (not of plain lists) whose length is not ``n`` cannot be
+    one prediction of the ``n`` items: it is a list of runs, and a run of
+    another length is reported as such by the engine (naming ``name``).
+    """
     if isinstance(value, np.ndarray) and value.ndim == 3:
         return list(value)
-    if (isinstance(value, (list, tuple)) and len(value) > 0
-            and all(hasattr(v, "__len__") and not isinstance(v, (str, bytes))
-                    and np.ndim(v) >= 1 and len(v) == n for v in value)
-            and not (len(value) == n and all(isinstance(v, (list, tuple)) for v in value))):
-        return list(value)
-    if isinstance(value, (list, tuple)) and len(value) == 0:
-        raise ValueError(f"The '{name}' parameter must hold at least one run.")
+    if isinstance(value, (list, tuple)):
+        if len(value) == 0:
+            raise ValueError(f"The '{name}' parameter must hold at least one run.")
+        arrays = all(hasattr(v, "__len__") and not isinstance(v, (str, bytes))
+                     and np.ndim(v) >= 1 for v in value)
+        rows = all(isinstance(v, (list, tuple)) for v in value)  # maybe one soft prediction
+        if arrays and not (len(value) == n and rows) and (
+                all(len(v) == n for v in value) or (len(value) != n and not rows)):
+            return list(value)
     return [value]
 
 
@@ -242,10 +250,11 @@ class HierarchicalBootstrap(ParamsMixin):
                     "(runs='nested'); use runs='average' or runs='each'."
                 )
             metric_params.pop(key, None)
-        n = len(y_true)
+        n = check_array_like(y_true, "y_true").shape[0]
         runs_a = _as_runs(y_pred_a, n, "y_pred_a")
         runs_b = _as_runs(y_pred_b, n, "y_pred_b")
         metric_obj = get_metric(metric)
+        check_metric_params(metric_obj, metric_params, caller="HierarchicalBootstrap.test")
         if not metric_obj.has_statistics:
             raise ValueError(
                 f"runs='nested' (the hierarchical bootstrap) computes the metric from summed "
@@ -253,7 +262,8 @@ class HierarchicalBootstrap(ParamsMixin):
                 "runs='each' (one test per run)."
             )
         metric_obj, params, _, _, stats_a, stats_b = run_statistics(
-            y_true, runs_a, runs_b, metric_obj, labels=labels, **metric_params)
+            y_true, runs_a, runs_b, metric_obj, labels=labels,
+            arg_names=("y_pred_a", "y_pred_b"), **metric_params)
         stats_a, stats_b = np.stack(stats_a), np.stack(stats_b)
         if stats_a.shape[1:] != stats_b.shape[1:]:
             raise ValueError(

@@ -191,6 +191,7 @@ class SignTest(SignificanceTest):
     """
 
     name = "sign"
+    _per_item = True
     _parameter_constraints: dict = {"alternative": [_ALTERNATIVES]}
 
     def __init__(self, *, alternative="two-sided"):

@@ -180,6 +180,7 @@ class PairedTTest(SignificanceTest):
     """
 
     name = "paired_t"
+    _per_item = True
     _parameter_constraints: dict = {
         "alternative": [_ALTERNATIVES_MARGIN],
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],

@@ -132,6 +132,7 @@ class WilcoxonSignedRank(SignificanceTest):
     """
 
     name = "wilcoxon"
+    _per_item = True
     _parameter_constraints: dict = {
         "zero_method": [lazy.StrOptions({"wilcox", "pratt", "zsplit"})],
         "alternative": [_ALTERNATIVES],

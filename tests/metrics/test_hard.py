@@ -8,6 +8,7 @@ import sklearn.metrics as skm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sigtest import PairedPermutation
 from sigtest.exceptions import UndefinedMetricWarning
 from sigtest.metrics import (
     accuracy_score,
@@ -279,6 +280,31 @@ def test_multilabel_f1_equals_sklearn(seed):
             else:
                 want = skm.f1_score(jp, jq, average=average, sample_weight=w, zero_division=zd)
             np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15, equal_nan=True)
+
+
+@pytest.mark.parametrize("k", [2, 50, 500])
+def test_multilabel_f1_micro_statistics_do_not_grow_with_the_labels(k):
+    # issue 20: the micro statistics were [TP_1..TP_K, FP_1..FP_K, FN_1..FN_K],
+    # so every resample cost K times what the items cost (21.7 s at K = 500)
+    rng = np.random.default_rng(k)
+    n = 40
+    P = (rng.random((n, k)) < 0.3).astype(float)
+    Q = np.where(rng.random((n, k)) < 0.8, P, 1 - P)
+    micro, macro = get_metric("multilabel_f1_micro"), get_metric("multilabel_f1_macro")
+    stats = micro.statistics(P, Q, **micro.kwargs)
+    assert stats.shape == (n, 3)
+    assert macro.statistics(P, Q, **macro.kwargs).shape == (n, 3 * k)
+    want = skm.f1_score(P.astype(int), Q.astype(int), average="micro")
+    assert float(micro.aggregate(stats.sum(axis=0), **micro.kwargs)) == pytest.approx(
+        want, rel=1e-12)
+    w = rng.random(n) + 0.1
+    assert micro(P, Q, sample_weight=w) == pytest.approx(
+        skm.f1_score(P.astype(int), Q.astype(int), average="micro", sample_weight=w),
+        rel=1e-12)
+    # what a significance test scores is the same value
+    res = PairedPermutation(n_resamples=99, random_state=0, exact=False).test(
+        P, Q, P, metric="multilabel_f1_micro")
+    assert res.score_a == pytest.approx(want, rel=1e-12) and res.score_b == 1.0
 
 
 # ----------------------------------------------------------------- sufficient statistics

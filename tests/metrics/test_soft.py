@@ -493,3 +493,28 @@ def test_zero_division():
     assert np.isnan(
         soft_f1_score(np.zeros((2, 2)), np.zeros((2, 2)), multilabel=True, zero_division=np.nan)
     )
+
+
+@pytest.mark.parametrize("k", [2, 50, 500])
+@pytest.mark.parametrize("name", ["soft_precision_micro", "soft_recall_micro", "soft_f1_micro",
+                                  "multilabel_soft_f1_micro"])
+def test_soft_micro_statistics_do_not_grow_with_the_classes(name, k):
+    # issue 20: micro statistics held min/P/Q per class (3K columns), so every
+    # resample cost K times what the items cost; micro needs the totals only
+    from sigtest.metrics import get_metric
+
+    rng = np.random.default_rng(k)
+    n = 30
+    P, Q = rng.random((n, k)), rng.random((n, k))
+    if not name.startswith("multilabel"):
+        P, Q = P / P.sum(1, keepdims=True), Q / Q.sum(1, keepdims=True)
+    metric = get_metric(name)
+    stats = metric.statistics(P, Q, **metric.kwargs)
+    assert stats.shape == (n, 3)
+    mn, sp, sq = np.minimum(P, Q).sum(), P.sum(), Q.sum()  # naive micro totals
+    want = {"soft_precision_micro": mn / sq, "soft_recall_micro": mn / sp}.get(
+        name, 2 * mn / (sp + sq))
+    assert float(metric.aggregate(stats.sum(0), **metric.kwargs)) == pytest.approx(want, 1e-12)
+    assert metric(P, Q) == pytest.approx(want, rel=1e-12)
+    macro = get_metric(name.replace("micro", "macro"))
+    assert macro.statistics(P, Q, **macro.kwargs).shape == (n, 3 * k)

@@ -1,5 +1,7 @@
 """The speed-ups of the engine and of ``compare`` do not change any result."""
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -120,17 +122,20 @@ def test_shared_permutation_sums_equal_the_plain_ones(metric):
     assert _same_bits(deltas, paired.deltas(*plain))
 
 
+def _acc_stats(y_true, y_pred, **params):
+    return np.column_stack([np.asarray(y_true) == np.asarray(y_pred),
+                            np.ones(len(y_true))]).astype(float)
+
+
+def _in_place_acc_agg(sums, **params):
+    sums[..., 1] += 0.0  # writes into its input: must get a writable array
+    return sums[..., 0] / sums[..., 1]
+
+
 def test_custom_aggregate_gets_writable_permutation_sums():
     from sigtest.metrics._registry import Metric, score_from_statistics
 
-    def stats(y_true, y_pred, **params):
-        return np.column_stack([np.asarray(y_true) == np.asarray(y_pred),
-                                np.ones(len(y_true))]).astype(float)
-
-    def agg(sums, **params):
-        sums[..., 1] += 0.0  # writes into its input: must get a writable array
-        return sums[..., 0] / sums[..., 1]
-
+    stats, agg = _acc_stats, _in_place_acc_agg
     metric = Metric("in_place_acc", score_from_statistics(stats, agg), statistics=stats,
                     aggregate=agg, cellwise=True)
     assert not R._reads_only(metric)
@@ -142,6 +147,46 @@ def test_custom_aggregate_gets_writable_permutation_sums():
     got = R.resampled_deltas(paired, 300, 1, scheme="permutation", parallel=False)
     want = paired.deltas(*R.permutation_sums(paired, 300, 1, parallel=False))
     assert _same_bits(got, want)
+
+
+def test_metric_defined_through_exec_runs_the_permutation_test():
+    # a notebook or runner exec()s the definitions in fresh globals: the
+    # functions have __module__ None (crashed with None.startswith)
+    from sigtest.metrics import register_metric, unregister_metric
+
+    namespace = {"np": np}
+    exec(inspect.getsource(_acc_stats) + inspect.getsource(_in_place_acc_agg), namespace)
+    stats, agg = namespace["_acc_stats"], namespace["_in_place_acc_agg"]
+    assert agg.__module__ is None
+    metric = register_metric("exec_acc", statistics=stats, aggregate=agg, cellwise=True)
+    try:
+        assert not R._reads_only(metric)
+        rng = np.random.default_rng(5)
+        y = rng.integers(0, 3, 300)
+        a = np.where(rng.random(300) < 0.6, y, rng.integers(0, 3, 300))
+        b = np.where(rng.random(300) < 0.7, y, rng.integers(0, 3, 300))
+        test = PairedPermutation(n_resamples=499, random_state=3, exact=False)
+        got = test.test(y, a, b, metric="exec_acc")
+        want = test.test(y, a, b, metric="accuracy")  # the same statistics, built-in
+        assert got.pvalue == want.pvalue and got.delta == want.delta
+    finally:
+        unregister_metric("exec_acc")
+
+
+def test_builtin_aggregates_are_recognised_by_identity_not_module():
+    from sigtest.metrics import get_metric
+    from sigtest.metrics._registry import is_builtin_aggregate
+
+    for name in ("accuracy", "f1_macro", "f1", "multilabel_f1_micro", "soft_f1_macro",
+                 "po_jsd", "jsd", "entropy_correlation", "entropy_similarity"):
+        assert R._reads_only(get_metric(name)), name
+
+    def impostor(sums, **params):  # a user function in a module named like sigtest's
+        return sums[..., 0]
+
+    impostor.__module__ = "sigtest.metrics._hard"
+    assert not is_builtin_aggregate(impostor)
+    assert not is_builtin_aggregate(None)
 
 
 def _paired_fields_equal(p, q):
