@@ -265,3 +265,40 @@ def test_ranks_with_runs_average():
     want = pd.Series(pooled).rank(ascending=False, method="min").astype(int)
     assert ranks.set_index("system")["rank"].astype(int).to_dict() == want.to_dict()
     assert ranks.p_best.sum() == pytest.approx(1.0)
+
+
+@pytest.mark.slow
+def test_runs_average_shared_intervals_cover_as_the_pair_path():
+    """6 systems with 1-3 runs each: the shared-resample BCa intervals cover the
+    run-averaged difference as often as the per-pair intervals (5 systems) do.
+
+    Every run of system s is right on each item with probability P[s]
+    independently, so the run-averaged accuracy difference of a pair is
+    P[b] - P[a]. The same 10 pairs (s0..s4) are scored from the 6-system
+    (shared) and the 5-system (per-pair) comparison of the same data.
+    Band: 100 data sets x 10 pairs = 1,000 intervals per path; the 99.9 %
+    binomial band of a 95 % coverage is +-0.023 for independent intervals,
+    widened to [0.91, 0.985] as the pairs of a data set are correlated; the
+    two paths differ only by Monte Carlo draws on the same data, so their
+    coverages must agree within 0.03 (measured: see the report of issue 20).
+    """
+    P = np.linspace(0.6, 0.75, 6)
+    n_runs = (1, 2, 3, 1, 2, 3)
+    covered = {6: [], 5: []}
+    for rep in range(100):
+        rng = np.random.default_rng(1000 + rep)
+        y = rng.integers(0, 3, 200)
+        wrong = lambda: (y + 1 + rng.integers(0, 2, 200)) % 3  # noqa: E731
+        systems = {f"s{i}": [np.where(rng.random(200) < p, y, wrong()) for _ in range(r)]
+                   for i, (p, r) in enumerate(zip(P, n_runs))}
+        for k in (6, 5):
+            frame = compare(y, dict(list(systems.items())[:k]), metrics="accuracy",
+                            test=BCaInterval(n_resamples=499), random_state=rep).to_frame()
+            for row in frame.itertuples():
+                a, b = int(row.system_a[1]), int(row.system_b[1])
+                if b < 5:
+                    covered[k].append(row.ci_low <= P[b] - P[a] <= row.ci_high)
+    shared, own = np.mean(covered[6]), np.mean(covered[5])
+    assert len(covered[6]) == len(covered[5]) == 1000
+    assert 0.91 <= shared <= 0.985 and 0.91 <= own <= 0.985, (shared, own)
+    assert abs(shared - own) <= 0.03, (shared, own)
