@@ -271,7 +271,12 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         counted as classes (a ``UserWarning`` names the systems and labels).
     pos_label : int, str or bool, optional
         The class scored by the one-class metrics ``"f1"``, ``"precision"``,
-        ``"recall"`` (required by them, an error with any other metric).
+        ``"recall"`` (``average="binary"``); the other metrics ignore it, as in
+        scikit-learn, so ``metrics=["accuracy", "f1"]`` works (an error if no
+        metric uses it, or if it is not one of the labels). Default: 1 when
+        every label (of ``y_true``, the predictions and ``labels``) is in
+        {0, 1} or in {-1, 1}, as scikit-learn's ``f1_score(y, p)``;
+        otherwise the one-class metrics need it (a ``ValueError``).
     ci : {"marginal", "simultaneous"}, default="marginal"
         ``"marginal"``: each interval at its test's own level (95 %).
         ``"simultaneous"``: Bonferroni-level intervals, each at level

@@ -345,21 +345,50 @@ def _uses_pos_label(metric):
 
 
 def _check_pos_label(metrics, pos_label):
-    binary = [m.name for m in metrics if _uses_pos_label(m)]
+    """``{"pos_label": pos_label}``, or ``{}`` when not given (a default, if any, comes later).
+
+    ``pos_label`` goes to the one-class metrics (``average="binary"``) only;
+    the others ignore it, as in scikit-learn. Given with no metric using it,
+    it is an error (a keyword nobody uses).
+    """
     if pos_label is None:
-        if binary:
-            raise ValueError(
-                f"Metric(s) {binary} score one class (average='binary'): pass its label with "
-                "the 'pos_label' parameter."
-            )
         return {}
-    others = [m.name for m in metrics if not _uses_pos_label(m)]
-    if others:
+    if not any(_uses_pos_label(m) for m in metrics):
         raise ValueError(
-            f"The 'pos_label' parameter is only used by one-class metrics ('f1', 'precision', "
-            f"'recall'); metric(s) {others} do not use it. Remove pos_label or those metrics."
+            f"The 'pos_label' parameter is only used by the one-class metrics ('f1', "
+            f"'precision', 'recall'), and none of the metrics {[m.name for m in metrics]} is "
+            "one. Remove pos_label or add such a metric."
         )
     return {"pos_label": pos_label}
+
+
+#: Label sets whose positive class defaults to 1, as in scikit-learn.
+_BINARY_LABEL_SETS = ({0, 1}, {-1, 1})
+
+
+def _pos_label_params(metric, pos_params, union):
+    """The ``pos_label`` keyword of one metric: given, defaulted, or none.
+
+    A one-class metric gets ``pos_label``; without one, when every label
+    seen (``union``: ``y_true``, the systems' predictions and ``labels``)
+    is in {0, 1} or in {-1, 1}, it gets 1 (of the labels' type), as
+    scikit-learn's ``pos_label=1`` default; any other label set needs
+    ``pos_label`` (a ``ValueError``). Other metrics get nothing.
+    """
+    if not _uses_pos_label(metric):
+        return {}
+    if pos_params:
+        return dict(pos_params)
+    values = np.asarray([] if union is None else union)
+    if values.dtype.kind in "biuf" and values.size and any(
+            set(values.tolist()) <= allowed for allowed in _BINARY_LABEL_SETS):
+        return {"pos_label": values.dtype.type(1).item()}
+    seen = "" if union is None else f" (labels seen: {values[:10].tolist()})"
+    raise ValueError(
+        f"Metric {metric.name!r} scores one class (average='binary'): pass its label with "
+        f"the 'pos_label' parameter. It defaults to 1 only for the labels {{0, 1}} or "
+        f"{{-1, 1}}{seen}."
+    )
 
 
 def check_inputs(view_list, names, metric_objs, metric_kwargs):
@@ -645,7 +674,7 @@ def prepare_data(comparisons, classes, *, targets, metric_objs, names, labels, p
     design = _design_kwargs(targets, comparisons, groups, strata)
     metric_kwargs = []
     for metric in metric_objs:
-        kw = dict(pos_params)
+        kw = _pos_label_params(metric, pos_params, union)
         lab = _metric_labels(metric, class_set, union, labels)
         if lab is not None:
             kw["labels"] = lab

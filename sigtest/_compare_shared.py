@@ -56,14 +56,15 @@ def system_data(view, s, metric, kwargs):
 
     The per-item statistics the pair tests use for this system: the same
     class set, ``pos_label``, ``sample_weight`` (multiplied in), runs
-    averaged per item; uncompressed, and without the design (clusters and
+    averaged per item; uncompressed (one row per item, in the items' order,
+    for one system with runs as for one without), and without the design (clusters and
     strata are applied to all systems together by :func:`resampled_scores`).
     """
     y, stacks = view[metric.input_type]
     runs = np.array(stacks[s])
     kw = {k: v for k, v in kwargs.items() if k not in ("groups", "strata")}
-    if len(runs) > 1:
-        return prepare_paired_runs(y, runs, runs, metric, **kw)
+    if len(runs) > 1:  # one row per item, as every other system has
+        return prepare_paired_runs(y, runs, runs, metric, compress=False, **kw)
     return prepare_paired(y, runs[0], runs[0], metric, compress=False, **kw)
 
 

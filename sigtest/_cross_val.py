@@ -365,7 +365,8 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         (default: the labels of ``y``).
     pos_label : int, str or bool, optional
         The class of the one-class metrics ``"f1"``, ``"precision"``,
-        ``"recall"``, as in :func:`sigtest.compare`.
+        ``"recall"``, ignored by the other metrics, default 1 for the labels
+        {0, 1} or {-1, 1}, as in :func:`sigtest.compare`.
     ci : {"marginal", "simultaneous"}, default="marginal"
         As in :func:`sigtest.compare`.
     groups : array-like of shape (n_samples,), optional

@@ -17,7 +17,9 @@ import pandas as pd
 from . import _rank_tests as rt
 from ._compare import compare
 from ._constants import RUNS_MODES
+from .exceptions import SmallSampleWarning
 from .metrics import Metric, get_metric
+from .utils import warn_external
 from .utils._param_validation import lazy, validate_params
 from .utils.validation import spawn_seeds
 
@@ -118,11 +120,38 @@ def _check_predictions(data):
     return out
 
 
+def _warn_few_data(small, test, runs):
+    """One :class:`~sigtest.SmallSampleWarning` for the datasets whose pairs have few data.
+
+    ``small`` maps each such dataset to the number of small-sample warnings
+    its ``compare`` gave (one per distinct message). The exact permutation
+    test is recommended only when some p-value does not come from it already
+    (as with the default test); the intervals' under-coverage is said either
+    way.
+    """
+    from ._compare_plan import _check_tests
+    from .tests_ import PairedPermutation
+
+    exact = all(isinstance(p, PairedPermutation)
+                for _, p, _ in _check_tests(test, runs_mode=runs))
+    names = list(small)
+    what = (f"compare_datasets: on {len(names)} dataset(s) ({', '.join(map(str, names[:5]))}"
+            f"{', ...' if len(names) > 5 else ''}) some pairs differ on few items (fewer "
+            "than 20 discordant items, or few clusters), so their bootstrap intervals may "
+            "under-cover")
+    if exact:
+        tail = "; their p-values come from the exact permutation test, valid at any N."
+    else:
+        tail = (" and the size of their bootstrap p-values can exceed alpha. Use the exact "
+                "permutation test, sigtest.PairedPermutation(), which is valid at any N.")
+    warn_external(what + tail, SmallSampleWarning)
+
+
 def _item_tests(data, metric, test, *, alpha, random_state, n_jobs, runs):
     """One :func:`sigtest.compare` per dataset; seeds by sorted dataset name."""
     order = sorted(data, key=str)
     seeds = dict(zip(order, spawn_seeds(random_state, len(order))))
-    comparisons, cells = {}, {}
+    comparisons, cells, small = {}, {}, {}
     for name in data:
         y, preds = data[name]
         cells[name] = {}
@@ -130,12 +159,23 @@ def _item_tests(data, metric, test, *, alpha, random_state, n_jobs, runs):
             for system, pred in preds.items():
                 cells[name][system] = np.nan
             continue
-        result = compare(y, preds, metrics=metric, test=test, pairs="all", correction=None,
-                         alpha=alpha, n_jobs=n_jobs, random_state=seeds[name], runs=runs)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = compare(y, preds, metrics=metric, test=test, pairs="all",
+                             correction=None, alpha=alpha, n_jobs=n_jobs,
+                             random_state=seeds[name], runs=runs)
+        for w in caught:  # compare's warnings, once each; few data: one note for all
+            if issubclass(w.category, SmallSampleWarning):
+                small.setdefault(name, 0)
+                small[name] += 1
+            else:
+                warn_external(str(w.message), w.category)
         comparisons[name] = result
         table = result.summary()
         for system in preds:
             cells[name][system] = float(table.loc[system].iloc[0])
+    if small:
+        _warn_few_data(small, test, runs)
     systems = list(dict.fromkeys(s for name in data for s in data[name][1]))
     wide = pd.DataFrame([[cells[d].get(s, np.nan) for s in systems] for d in data],
                         index=pd.Index(list(data), name="dataset"),
@@ -564,6 +604,11 @@ def compare_datasets(data, metric="accuracy", test=None, *, alpha=0.05, random_s
     -----
     UserWarning
         Naming the systems and datasets dropped by the missing-cell rule.
+    SmallSampleWarning
+        Once for all datasets (named) on which some pair differs on few items
+        (the item-level tests' small-sample rule): their bootstrap intervals
+        may under-cover; the exact permutation test is recommended only when
+        some p-value is not already from it (the default test's is).
 
     See Also
     --------

@@ -31,10 +31,12 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from ._compare_plan import _pos_label_params
 from ._engine.intervals import ConfidenceInterval, clopper_pearson
 from ._engine.paired import check_metric_params, prepare_paired
 from ._engine.rng import GOLDEN, check_seed, resample_keys, splitmix64
 from .metrics import Metric, get_metric
+from .metrics._common import union_labels
 from .utils import warn_external
 from .utils._param_validation import lazy, validate_params
 
@@ -1204,9 +1206,11 @@ def comparison_mde_table(frame, inputs, *, alpha, n_runs, n_groups, power=0.8, t
             kw = {}
             if options.get("labels") is not None and metric.input_type == "labels":
                 kw["labels"] = options["labels"]
-            if options.get("pos_label") is not None and metric.kwargs.get("average") == \
-                    "binary":
-                kw["pos_label"] = options["pos_label"]
+            if metric.input_type == "labels":  # compare's pos_label, or its default 1
+                given = options.get("pos_label")
+                kw.update(_pos_label_params(
+                    metric, {} if given is None else {"pos_label": given},
+                    union_labels(y, pred, options.get("labels"))))
             spawn = zlib.crc32(f"{key[0]}\0{key[1]}".encode())
             seed = int(np.random.SeedSequence(base_seed, spawn_key=(spawn,)).generate_state(
                 1)[0])

@@ -42,7 +42,9 @@ files are taken for headed.
 
 ``--labels`` (a comma-separated list, or a file with one label per line)
 fixes the class set of the label metrics, e.g. the macro average of
-``f1_macro``; ``--pos-label`` names the positive class of one-class scores.
+``f1_macro``; ``--pos-label`` names the positive class of the one-class
+scores (``f1``, ``precision``, ``recall``; other metrics ignore it; default 1
+for 0/1 or -1/1 labels, as in scikit-learn).
 Both are converted to the type of the gold labels (integers when the gold
 labels are integers).
 
@@ -281,7 +283,9 @@ def _add_test_options(cmd):
     cmd.add_argument("--labels", default=None,
                      help="class set of the label metrics: comma-separated labels, or a file "
                           "with one label per line")
-    cmd.add_argument("--pos-label", default=None, help="positive class of one-class scores")
+    cmd.add_argument("--pos-label", default=None,
+                     help="positive class of the one-class scores f1, precision, recall "
+                     "(default 1 for 0/1 or -1/1 labels; other metrics ignore it)")
     cmd.add_argument("--seed", type=int, default=0, help="random_state (default: 0)")
     cmd.add_argument("--n-jobs", type=int, default=None)
     cmd.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,

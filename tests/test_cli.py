@@ -368,6 +368,33 @@ def test_compare_labels_and_pos_label(tmp_path, capsys):
     assert got.loc[0, "score_a"] == pytest.approx(want, abs=1e-12)
 
 
+
+def test_cli_accuracy_and_f1_with_and_without_pos_label(tmp_path, capsys):
+    """Issue 20: --pos-label goes to the one-class metrics only; default 1 for 0/1 labels."""
+    from sklearn.metrics import f1_score
+
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 200)
+    a = np.where(rng.random(200) < 0.7, y, 1 - y)
+    b = np.where(rng.random(200) < 0.8, y, 1 - y)
+    for name, arr in (("gold", y), ("a", a), ("b", b)):
+        np.savetxt(tmp_path / f"{name}.txt", arr, fmt="%d")
+    files = [str(tmp_path / f"{n}.txt") for n in ("gold", "a", "b")]
+    args = ["compare", *files, "-m", "accuracy", "-m", "f1", "-B", "99", "--format", "csv"]
+    frames = []
+    for extra in ([], ["--pos-label", "1"]):
+        out = io.StringIO()
+        assert main([*args, *extra], out=out) == 0
+        frames.append(pd.read_csv(io.StringIO(out.getvalue())))
+    pd.testing.assert_frame_equal(frames[0], frames[1])
+    f1_row = frames[0][frames[0].metric == "f1"].iloc[0]
+    assert f1_row.score_a == pytest.approx(f1_score(y, a), abs=1e-12)
+    capsys.readouterr()
+    assert main([*args, "--pos-label", "7"], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert "--pos-label" in err and "Traceback" not in err
+
+
 def test_pvalues_never_print_as_zero(tmp_path):
     """Issue 8: tiny p-values printed as 0.0000."""
     rng = np.random.default_rng(0)

@@ -603,10 +603,77 @@ def test_pos_label_for_one_class_metrics():
         row = res[res.metric == metric].iloc[0]
         assert row.score_a == pytest.approx(func(y, preds["a"], pos_label="spam"), abs=1e-12)
         assert row.score_b == pytest.approx(func(y, preds["b"], pos_label="spam"), abs=1e-12)
-    with pytest.raises(ValueError, match=r"\['accuracy'\].*pos_label"):
-        compare(y, preds, metrics=["f1", "accuracy"], pos_label="spam")
-    with pytest.raises(ValueError, match="pos_label"):
+    with pytest.raises(ValueError, match=r"pos_label.*\['accuracy'\]"):  # nobody uses it
+        compare(y, preds, metrics=["accuracy"], pos_label="spam")
+    with pytest.raises(ValueError, match="pos_label"):  # no default for {"ham", "spam"}
         compare(y, preds, metrics="f1")
+
+
+def _binary_systems(labels=(0, 1), n=300, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.choice(labels, n)
+    return y, {name: np.where(rng.random(n) < acc, y, rng.choice(labels, n))
+               for name, acc in (("a", 0.6), ("b", 0.8))}
+
+
+@pytest.mark.parametrize("labels", [(0, 1), (-1, 1)])
+def test_accuracy_and_f1_in_one_call(labels):
+    """Issue 20: pos_label goes to the one-class metrics only, and defaults to 1 for
+    {0, 1} / {-1, 1} labels, as scikit-learn's f1_score(y, p)."""
+    from sklearn.metrics import accuracy_score, f1_score, recall_score
+
+    y, preds = _binary_systems(labels)
+    metrics = ["accuracy", "f1", "f1_macro", "recall"]
+    test = PairedPermutation(n_resamples=B)
+    default = compare(y, preds, metrics=metrics, test=test, random_state=0).to_frame()
+    for metric, func in (("accuracy", accuracy_score), ("f1", f1_score),
+                         ("recall", recall_score),
+                         ("f1_macro", lambda t, p: f1_score(t, p, average="macro"))):
+        row = default[default.metric == metric].iloc[0]
+        assert row.score_a == pytest.approx(func(y, preds["a"]), abs=1e-12)
+        assert row.score_b == pytest.approx(func(y, preds["b"]), abs=1e-12)
+    given = compare(y, preds, metrics=metrics, test=test, random_state=0, pos_label=1)
+    pd.testing.assert_frame_equal(given.to_frame(), default, check_exact=True)
+    other = labels[0]
+    flipped = compare(y, preds, metrics=metrics, test=test, random_state=0,
+                      pos_label=other).to_frame()
+    row = flipped[flipped.metric == "f1"].iloc[0]
+    assert row.score_a == pytest.approx(f1_score(y, preds["a"], pos_label=other), abs=1e-12)
+    for metric in ("accuracy", "f1_macro"):  # they ignore pos_label
+        pd.testing.assert_frame_equal(flipped[flipped.metric == metric],
+                                      default[default.metric == metric], check_exact=True)
+    with pytest.raises(ValueError, match=r"'pos_label' parameter \(5\)"):  # absent label
+        compare(y, preds, metrics=metrics, test=test, pos_label=5)
+    assert default.equals(compare(y, preds, metrics=metrics, test=test,
+                                  random_state=0).to_frame())
+
+
+@pytest.mark.filterwarnings("ignore:System\\(s\\) \\['b'\\] predict labels absent:UserWarning")
+def test_pos_label_default_only_for_binary_label_sets():
+    y, preds = _binary_systems((1, 2))
+    with pytest.raises(ValueError, match=r"pos_label.*\{0, 1\}.*labels seen: \[1, 2\]"):
+        compare(y, preds, metrics=["accuracy", "f1"])
+    y, preds = _binary_systems((0, 1))
+    preds["b"][0] = 2  # a third label predicted: no default either
+    with pytest.raises(ValueError, match="pos_label"):
+        compare(y, preds, metrics=["accuracy", "f1"])
+    res = compare(y, preds, metrics=["accuracy", "f1"], pos_label=1,
+                  test=PairedPermutation(n_resamples=B), random_state=0)
+    assert len(res.to_frame()) == 2
+
+
+def test_pos_label_default_in_scores_ranks_and_power():
+    """The result's other tables take the same default as the pair tests."""
+    from sklearn.metrics import f1_score
+
+    y, preds = _binary_systems()
+    res = compare(y, preds, metrics=["accuracy", "f1"],
+                  test=PairedPermutation(n_resamples=B), random_state=0)
+    scores = res.scores()
+    got = scores[(scores.metric == "f1") & (scores.system == "a")].score.iloc[0]
+    assert got == pytest.approx(f1_score(y, preds["a"]), abs=1e-12)
+    assert set(res.ranks(n_resamples=B).metric) == {"accuracy", "f1"}
+    assert set(res.minimum_detectable_effects(n_simulations=20).metric) <= {"accuracy", "f1"}
 
 
 def test_registered_plain_metric_in_compare():

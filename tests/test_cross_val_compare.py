@@ -140,8 +140,13 @@ def test_labels_pos_label_and_ci_are_passed_on(iris):
     for name, pred in res.predictions.items():
         seen = frame.score_a.iloc[0] if frame.system_a.iloc[0] == name else frame.score_b.iloc[0]
         assert seen == pytest.approx(f1_score(yb, pred, pos_label=1, zero_division=0.0))
-    with pytest.raises(ValueError, match="pos_label"):
+    with pytest.raises(ValueError, match="pos_label"):  # no metric uses it
         cross_val_compare(ests, X, yb, cv=3, metrics="accuracy", pos_label=1)
+    # issue 20: accuracy and F1 in one call; pos_label defaults to 1 for {0, 1} labels
+    both = cross_val_compare(ests, X, yb, cv=3, metrics=["accuracy", "f1"],
+                             test=PairedPermutation(n_resamples=B), random_state=0)
+    f1_rows = both.to_frame()[lambda f: f.metric == "f1"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(f1_rows, frame, check_exact=True)
     # an explicit class set reaches the class-averaged metrics
     three = cross_val_compare(ests, X, y, cv=3, metrics="f1_macro", labels=[0, 1],
                               test=PairedPermutation(n_resamples=B), random_state=0)

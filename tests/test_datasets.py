@@ -541,3 +541,28 @@ def test_long_format_bad_scores_and_missing_cells():
     with pytest.warns(UserWarning, match=r"\['y'\]"):
         result = compare_datasets(gap)
     assert result.datasets == ["x", "z", "w"] and result.systems == ["a", "b", "c"]
+
+
+def _small_sample_warnings(data, **kwargs):
+    from sigtest.exceptions import SmallSampleWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compare_datasets(data, random_state=0, **kwargs)
+    return [str(w.message) for w in caught if issubclass(w.category, SmallSampleWarning)]
+
+
+def test_few_data_give_one_small_sample_warning():
+    """Issue 20: the default test gave one warning per pair and dataset (12 here),
+    each recommending the permutation test the p-values already came from."""
+    data = _predictions(1, n_datasets=4, n=40)
+    tests = (sigtest.PairedPermutation(n_resamples=999), sigtest.BCaInterval(n_resamples=999))
+    default = _small_sample_warnings(data, test=tests)
+    assert len(default) == 1
+    assert "under-cover" in default[0] and "ds0" in default[0]
+    assert "Use the exact permutation test" not in default[0]
+    # a bootstrap p-value: the same one warning, now recommending the permutation test
+    boot = _small_sample_warnings(data, test=sigtest.BCaInterval(n_resamples=999))
+    assert len(boot) == 1 and "sigtest.PairedPermutation()" in boot[0]
+    # enough data: no warning at all
+    assert _small_sample_warnings(_predictions(1, n_datasets=3, n=600), test=tests) == []

@@ -168,6 +168,23 @@ def test_shuffled_feed_gives_identical_results(tmp_path, runs):
     pd.testing.assert_frame_equal(in_order, direct, check_exact=True)
 
 
+
+def test_six_systems_with_runs_run_from_the_store_and_cli(tmp_path):
+    """Issue 20: a store with 6 systems, one of them with 2 runs, crashed in run()."""
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 3, 200)
+    systems = {f"h{i}": _noisy(rng, y, acc) for i, acc in enumerate(np.linspace(0.5, 0.8, 6))}
+    systems["h0"] = [systems["h0"], _noisy(rng, y, 0.5)]
+    exp = _feed_all(tmp_path / "store", y, systems)
+    kwargs = dict(metrics=("accuracy", "f1_macro"), test=_test(), random_state=5)
+    got = exp.run(**kwargs).to_frame()
+    pd.testing.assert_frame_equal(got, compare(y, systems, **kwargs).to_frame(),
+                                  check_exact=True)
+    out = io.StringIO()
+    assert main(["run", str(tmp_path / "store"), "-m", "accuracy", "-B", "199", "--seed", "3",
+                 "--format", "csv"], out=out) == 0  # the default test: permutation + BCa
+    assert len(pd.read_csv(io.StringIO(out.getvalue()))) == 15
+
 def test_alignment_uses_ids_not_feed_order(tmp_path, data):
     """BooStSa's defect: runs were pooled in feed order and the indexes ignored."""
     y, systems = data

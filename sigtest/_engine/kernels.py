@@ -25,6 +25,7 @@ __all__ = [
     "permutation_sums_generic",
     "permutation_sums_cells",
     "exact_swap_sums",
+    "weighted_sums",
 ]
 
 
@@ -492,6 +493,30 @@ def _exact_swap_sums_parallel(diff, counts, pmf, offsets, n_patterns):
     return swapped, prob
 
 
+@_jit
+def _weighted_one(weights, stats, out, b):
+    for r in range(stats.shape[0]):
+        w = weights[b, r]
+        for j in range(stats.shape[1]):
+            out[b, j] += w * stats[r, j]
+
+
+@_jit
+def _weighted_sums(weights, stats):
+    out = np.zeros((weights.shape[0], stats.shape[1]))
+    for b in range(weights.shape[0]):
+        _weighted_one(weights, stats, out, b)
+    return out
+
+
+@_pjit
+def _weighted_sums_parallel(weights, stats):
+    out = np.zeros((weights.shape[0], stats.shape[1]))
+    for b in prange(weights.shape[0]):
+        _weighted_one(weights, stats, out, b)
+    return out
+
+
 # --------------------------------------------------------------------------
 # dispatch (same signatures as the twins, plus ``parallel``)
 # --------------------------------------------------------------------------
@@ -553,3 +578,12 @@ def exact_swap_sums(diff, counts, pmf, offsets, parallel=False):
     n_patterns = int(np.prod(counts + 1)) if counts.shape[0] else 1
     kernel = _exact_swap_sums_parallel if parallel else _exact_swap_sums
     return kernel(diff, counts, pmf, offsets, np.int64(n_patterns))
+
+
+def weighted_sums(weights, stats, parallel=False):
+    """Jitted :func:`sigtest._engine.kernels_numpy.weighted_sums`."""
+    if not NUMBA_ENABLED:
+        return _py.weighted_sums(weights, stats)
+    kernel = _weighted_sums_parallel if parallel else _weighted_sums
+    return kernel(np.ascontiguousarray(weights, dtype=np.float64),
+                  np.ascontiguousarray(stats, dtype=np.float64))

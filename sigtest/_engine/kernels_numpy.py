@@ -47,6 +47,7 @@ __all__ = [
     "permutation_sums_cells",
     "permutation_sums_cells_sparse",
     "exact_swap_sums",
+    "weighted_sums",
 ]
 
 _M32 = np.uint64(0xFFFFFFFF)
@@ -431,3 +432,27 @@ def exact_swap_sums(diff, counts, pmf, offsets):
         swapped = swapped + k[:, None].astype(np.float64) * diff[g][None, :]
         prob = prob * pmf[offsets[g] + k]
     return swapped, prob
+
+
+def weighted_sums(weights, stats):
+    r"""Row-weighted column sums ``out[b] = sum_r weights[b, r] * stats[r]``, in row order.
+
+    The sum over rows ``r`` runs strictly in row order from 0.0 for every
+    ``(b, j)``, so the result does not depend on a BLAS library or its thread
+    count (``weights @ stats`` does: a multi-threaded BLAS splits the sum
+    differently, which changed the last bit of the Bayesian bootstrap
+    between ``n_jobs=1`` and ``n_jobs=2`` in :func:`sigtest.compare`).
+
+    Parameters
+    ----------
+    weights : ndarray of shape (B, R)
+    stats : ndarray of shape (R, s)
+
+    Returns
+    -------
+    sums : ndarray of shape (B, s)
+    """
+    out = np.zeros((weights.shape[0], stats.shape[1]))
+    for r in range(stats.shape[0]):
+        out = out + weights[:, r, None] * stats[r][None, :]
+    return out

@@ -30,6 +30,16 @@ __all__ = ["PairedData", "PairedStatistics", "SparseRows", "prepare_paired",
 _COMPRESS_OPTIONS = ("auto", True, False)
 
 
+def _check_compress(compress, options):
+    """``compress`` must be one of ``options`` (``True``/``False`` as bools, not 1/0)."""
+    if compress not in options or isinstance(compress, (int, float)) and not isinstance(
+        compress, bool
+    ):
+        raise ValueError(
+            f"The 'compress' parameter must be one of {options}. Got {compress!r} instead."
+        )
+
+
 def resample_params_of(params, *, fill_unset=True):
     """``params`` with ``zero_division="warn"`` (or unset) replaced by 0.0.
 
@@ -1033,12 +1043,7 @@ def prepare_paired(
     array([1., 1., 1., 1.])
     """
     metric = get_metric(metric)
-    if compress not in _COMPRESS_OPTIONS or isinstance(compress, (int, float)) and not isinstance(
-        compress, bool
-    ):
-        raise ValueError(
-            f"The 'compress' parameter must be one of {_COMPRESS_OPTIONS}. Got {compress!r} instead."
-        )
+    _check_compress(compress, _COMPRESS_OPTIONS)
     y_true = _as_array(y_true, "y_true")
     a = _as_array(y_pred_a, "y_pred_a")
     b = _as_array(y_pred_b, "y_pred_b")
@@ -1245,7 +1250,7 @@ def _merge_identical_rows(stats_a, stats_b):
 
 
 def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=None,
-                        strata=None, **metric_params):
+                        strata=None, compress="auto", **metric_params):
     r"""Paired statistics of two systems with several runs each, averaged per item.
 
     The row of item :math:`i` of system A is the mean of its per-item
@@ -1274,15 +1279,22 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=N
         and every run of A and B.
     groups, strata : array-like of shape (n_samples,), optional
         Cluster and stratum id of every item, as in :func:`prepare_paired`.
+    compress : {"auto", False}, default="auto"
+        ``"auto"`` merges the items whose averaged rows (of A and B) are
+        identical into one row with a multiplicity, when that at least halves
+        the rows and there are no clusters or strata. ``False`` keeps one row
+        per item in the items' order: what resampling several systems on the
+        same drawn items needs (:mod:`sigtest._compare_shared`).
     **metric_params
         Extra metric parameters.
 
     Returns
     -------
     paired : PairedData
-        One row per item (``counts is None``), or, when that at least halves
-        the rows and there are no clusters or strata, one row per distinct
-        pair of averaged rows with its multiplicity in ``counts``.
+        One row per item (``counts is None``), or, with ``compress="auto"``
+        when that at least halves the rows and there are no clusters or
+        strata, one row per distinct pair of averaged rows with its
+        multiplicity in ``counts``.
 
     Raises
     ------
@@ -1300,6 +1312,7 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=N
     >>> paired.stats_a[:, 0].tolist()
     [1.0, 1.0, 0.5, 1.0]
     """
+    _check_compress(compress, ("auto", False))
     metric, params, y, design, stats_a_runs, stats_b_runs = run_statistics(
         y_true, runs_a, runs_b, metric, labels=labels, groups=groups, strata=strata,
         **metric_params)
@@ -1324,7 +1337,7 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=N
     else:
         stats_a, stats_b, counts, row_strata = design_rows(stats_a, stats_b, None, None,
                                                            design)
-    if counts is None and row_strata is None:
+    if counts is None and row_strata is None and compress == "auto":
         stats_a, stats_b, counts = _merge_identical_rows(stats_a, stats_b)
     return PairedData(metric, params, y.shape[0], stats_a, stats_b, counts, score_a, score_b,
                       metric_params=metric_params, row_strata=row_strata,

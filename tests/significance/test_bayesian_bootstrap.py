@@ -15,6 +15,7 @@ smaller shifts of location and scale than KS alone would.
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -308,6 +309,27 @@ def test_determinism_seed_and_n_jobs():
             assert other.prob_better == first.prob_better
     other_seed = BayesianBootstrap(n_resamples=1000, random_state=43).test(y, a, b)
     assert not np.array_equal(other_seed.null_distribution, runs[0].null_distribution)
+
+
+def test_compare_bit_identical_for_any_n_jobs_and_blas_threads():
+    """Issue 20: the weighted sums went through BLAS, whose thread count (all cores
+    in the caller, one in a joblib worker) changed the last bit of the intervals."""
+    from threadpoolctl import threadpool_limits
+
+    rng = np.random.default_rng(5)
+    n = 274
+    y = rng.integers(0, 3, n)
+    systems = {f"s{i}": np.where(rng.random(n) < acc, y, rng.integers(0, 3, n))
+               for i, acc in enumerate([0.5, 0.6, 0.7])}
+    kwargs = dict(metrics=["accuracy", "f1_macro", "precision_macro"],
+                  test=BayesianBootstrap(n_resamples=999), random_state=5,
+                  sample_weight=rng.uniform(0.1, 3.0, n))  # item rows: no cells
+    ref = compare(y, systems, n_jobs=1, **kwargs).to_frame()
+    pd.testing.assert_frame_equal(compare(y, systems, n_jobs=2, **kwargs).to_frame(), ref,
+                                  check_exact=True)
+    with threadpool_limits(1):
+        one_thread = compare(y, systems, n_jobs=1, **kwargs).to_frame()
+    pd.testing.assert_frame_equal(one_thread, ref, check_exact=True)
 
 
 @pytest.mark.parametrize("params, match", [

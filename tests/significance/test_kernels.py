@@ -104,6 +104,24 @@ def test_bootstrap_generic_twin(s, parallel, n, m):
     )
 
 
+@pytest.mark.parametrize("s", [1, 6])
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("rows", [1, 300, 2000])
+def test_weighted_sums_twin_and_naive_sum(s, parallel, rows):
+    rng = np.random.default_rng(rows + s)
+    weights, stats = rng.standard_exponential((50, rows)), rng.normal(size=(rows, s))
+    got = K.weighted_sums(weights, stats, parallel=parallel)
+    np.testing.assert_array_equal(got, P.weighted_sums(weights, stats))
+    naive = np.zeros((50, s))  # the row-order sum written out with Python floats
+    for b in range(50):
+        for j in range(s):
+            total = 0.0
+            for r in range(rows):
+                total += float(weights[b, r]) * float(stats[r, j])
+            naive[b, j] = total
+    np.testing.assert_array_equal(got, naive)
+
+
 @pytest.mark.parametrize("s", [1, 3])
 @pytest.mark.parametrize("parallel", [False, True])
 @pytest.mark.parametrize("d", [1, 63, 64, 65, 300])
