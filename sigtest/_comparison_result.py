@@ -868,7 +868,8 @@ class ComparisonResult:
           suite.
         * ``"latex"``: a standalone ``article`` with ``booktabs`` tables
           (``\\usepackage{booktabs}``), whose tables can be pasted into a
-          paper.
+          paper; each is placed ``[H]`` (``\\usepackage{float}``), so it
+          stays under its heading.
 
         Parameters
         ----------
