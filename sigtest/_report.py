@@ -661,12 +661,14 @@ def _mde_section(result, ctx):
     if table.empty:
         return [("heading", 1, "Minimum detectable effects"),
                 ("paragraph", "Every pair is significant: no minimum detectable effect to show.")]
-    shown = table[["system_a", "system_b", "metric", "delta", "pvalue", "mde", "mde_power"]]
+    shown = table[["system_a", "system_b", "metric", "delta", "pvalue", "mde", "mde_low",
+                   "mde_high", "mde_power"]]
     return [("heading", 1, "Minimum detectable effects"),
             ("paragraph", "For each non-significant pair, the smallest improvement over "
                           "system A that the test detects with 80 % power on a test set like "
                           "this one (simulated from A's predictions; seed 0; see "
-                          "sigtest.minimum_detectable_effect)."),
+                          "sigtest.minimum_detectable_effect), with its 95 % Monte Carlo "
+                          "interval (mde_low, mde_high)."),
             ("table", _frame_table(shown, "minimum detectable effects"))]
 
 
