@@ -97,7 +97,7 @@ def test_gallery_warnings_print_without_their_file(monkeypatch):
     assert text == "UserWarning: careful\n"
 
 
-@pytest.mark.slow  # about 45 s: one fresh interpreter runs two examples
+@pytest.mark.slow  # about 25 s (45 s on a loaded machine): one interpreter, two examples
 def test_gallery_outputs_hold_no_absolute_path(tmp_path):
     # the examples that write files into a temporary directory print no path
     # of it (nor of the clone), with warnings formatted as the gallery does
