@@ -4,13 +4,12 @@ Build with ``make docs`` (warnings are errors) and open
 ``docs/_build/html/index.html``. The guides are the Markdown pages of this
 folder (myst-parser), picked up by a glob toctree in ``index.md``; the API
 reference is generated here, at build time, from ``__all__`` of ``sigtest``,
-``sigtest.metrics``, ``sigtest.cv``, ``sigtest.plotting`` and
-``sigtest.utils`` (autosummary), so a new page or a new public name appears
-without editing the site; the gallery is built by sphinx-gallery from
+``sigtest.metrics``, ``sigtest.cv`` and ``sigtest.plotting`` (autosummary, by
+``_ext/sigtest_api.py``; the internal helpers of ``sigtest.utils`` are left
+out), so a new page or a new public name appears without editing the site; the gallery is built by sphinx-gallery from
 ``examples/``, whose scripts it executes.
 """
 
-import inspect
 import os
 import sys
 from pathlib import Path
@@ -28,10 +27,6 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 )
 
 import sigtest  # noqa: E402
-import sigtest.cv  # noqa: E402
-import sigtest.metrics  # noqa: E402
-import sigtest.plotting  # noqa: E402
-import sigtest.utils  # noqa: E402
 
 project = "sigtest"
 author = "The sigtest developers"
@@ -70,75 +65,13 @@ numpydoc_class_members_toctree = False
 numpydoc_attributes_as_param_list = False
 numpydoc_xref_param_type = False
 
-#: Sections of the API page: (title, module, names). A name of a submodule
-#: that ``sigtest`` re-exports is listed once, under ``sigtest``.
-_MODULES = [
-    ("Top level: ``sigtest``", sigtest),
-    ("Metrics: ``sigtest.metrics``", sigtest.metrics),
-    ("Cross-validation tests: ``sigtest.cv``", sigtest.cv),
-    ("Plots: ``sigtest.plotting``", sigtest.plotting),
-    ("Utilities: ``sigtest.utils``", sigtest.utils),
-]
+# the sections and the page are written by docs/_ext/sigtest_api.py (public
+# names only: importable by the tests, which check that no internal helper
+# of sigtest.utils is listed)
+sys.path.insert(0, str(HERE / "_ext"))
+from sigtest_api import write_api  # noqa: E402
 
-
-def _api_sections():
-    top = {name: getattr(sigtest, name) for name in sigtest.__all__}
-    sections = []
-    for title, module in _MODULES:
-        names = []
-        for name in module.__all__:
-            obj = getattr(module, name)
-            if inspect.ismodule(obj):
-                continue  # sigtest.metrics, sigtest.cv: sections of their own
-            if module is not sigtest and any(obj is o for o in top.values()):
-                continue  # documented as sigtest.<name>
-            names.append(name)
-        kinds = {"classes": [n for n in names if inspect.isclass(getattr(module, n))]}
-        kinds["functions"] = [n for n in names if n not in kinds["classes"]]
-        sections.append((title, module.__name__, kinds))
-    return sections
-
-
-def _write_api(path):
-    """Write ``api/index.rst``: one autosummary table per module and kind."""
-    lines = [
-        "API reference",
-        "=============",
-        "",
-        "Every public name of sigtest, generated from the ``__all__`` of each public",
-        "module when the site is built. Classes list their public methods and",
-        "properties; every page shows the numpydoc docstring with its formula,",
-        "references and seeded example.",
-        "",
-    ]
-    for title, module, kinds in _api_sections():
-        lines += [title, "-" * len(title), "", f".. currentmodule:: {module}", ""]
-        for kind, names in kinds.items():
-            if not names:
-                continue
-            lines += [
-                f".. rubric:: {kind.capitalize()}",
-                "",
-                ".. autosummary::",
-                "   :toctree: generated",
-                "   :nosignatures:",
-                "",
-            ]
-            lines += [f"   {name}" for name in sorted(names, key=str.lower)]
-            lines.append("")
-    text = "\n".join(lines)
-    path.parent.mkdir(exist_ok=True)
-    if not path.exists() or path.read_text() != text:  # keep the mtime: no rebuild
-        path.write_text(text)
-    # a stub of a name no longer public would still be built (and fail to import)
-    expected = {f"{module}.{name}.rst" for _, module, kinds in _api_sections()
-                for names in kinds.values() for name in names}
-    for stub in (path.parent / "generated").glob("*.rst"):
-        if stub.name not in expected:
-            stub.unlink()
-
-
-_write_api(HERE / "api" / "index.rst")
+write_api(HERE / "api" / "index.rst")
 
 
 def _write_cli(path):
@@ -170,7 +103,6 @@ os.environ.setdefault("COLUMNS", "88")  # argparse wraps the help at this width
 _write_cli(HERE / "api" / "cli_reference.txt")
 
 # ---------------------------------------------------------------- gallery
-sys.path.insert(0, str(HERE / "_ext"))
 
 sphinx_gallery_conf = {
     "examples_dirs": str(ROOT / "examples"),
@@ -178,6 +110,8 @@ sphinx_gallery_conf = {
     "filename_pattern": r".*\.py$",  # execute every example: a broken one breaks the build
     "ignore_pattern": r"__init__\.py",
     "reset_argv": "sigtest_gallery.example_argv",  # docs/_ext: --quick for the long one
+    # warnings print as "Category: message", without the builder's absolute path
+    "reset_modules": ("matplotlib", "sigtest_gallery.plain_warnings"),
     "within_subsection_order": "FileNameSortKey",
     "download_all_examples": False,
     "remove_config_comments": True,

@@ -28,9 +28,11 @@ Run: ``python examples/baseline_vs_treatments_runs.py``
 
 import warnings
 
+import matplotlib.pyplot as plt
 import numpy as np
 
 from sigtest import BCaInterval, PairedPermutation, compare
+from sigtest.plotting import plot_comparison
 
 
 def simulate(seed=0, n=1000, n_classes=3, n_runs=5):
@@ -63,6 +65,7 @@ def main():
     average = compare(y, systems, **common)  # runs="average"
     print("runs='average' (default): is the treatment better on average over seeds?")
     print(average)
+    plot_comparison(average, "f1_macro")  # each treatment against stl, on average over seeds
 
     each = compare(y, systems, runs="each", **common)
     print("\nruns='each': one test per seed, summarised over the 5 seeds")
@@ -79,6 +82,7 @@ def main():
         pooled = compare(y, systems, runs="pool", **common)
     print("\nruns='pool' (BooStSa): pooled items are not independent; for comparison only")
     print(pooled)
+    plt.show()
 
 
 if __name__ == "__main__":

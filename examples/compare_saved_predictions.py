@@ -22,10 +22,12 @@ Run: ``python examples/compare_saved_predictions.py``
 import tempfile
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import numpy as np
 
 from sigtest import compare
 from sigtest.cli import read_predictions
+from sigtest.plotting import plot_letters
 
 LABELS = np.array(["negative", "neutral", "positive"])
 
@@ -63,6 +65,8 @@ def main():
         print(f"\nLetters ({metric}):\n", result.letters(metric))
     # the tidy frame is ready for a paper table
     print("\n" + result.to_csv(float_format="%.4f")[:400] + "...")
+    plot_letters(result, "f1_macro")  # the systems by score, with their letters
+    plt.show()
 
 
 if __name__ == "__main__":

@@ -15,10 +15,12 @@ refitting.
 Run: ``python examples/cross_val_compare_digits.py``
 """
 
+import matplotlib.pyplot as plt
 from sklearn.datasets import load_digits
 
 from sigtest import BCaInterval, PairedPermutation, cross_val_compare
 from sigtest.demo import make_estimators, reading, simulate_annotator_targets
+from sigtest.plotting import plot_pvalue_heatmap
 
 
 def main():
@@ -34,6 +36,7 @@ def main():
     for metric in metrics:
         print(f"\n{metric}:\n{result.letters(metric).round(4)}")
         print(reading(result, metric))
+    plot_pvalue_heatmap(result, "accuracy")  # the Holm-adjusted p-values of the 10 pairs
 
     # re-test the stored out-of-fold predictions: no refitting
     again = result.recompare(metrics=["soft_f1_micro"])
@@ -47,6 +50,7 @@ def main():
     print(summary[["system_a", "system_b", "pvalue_min", "pvalue_max", "n_significant",
                    "ci_low_min", "delta_min", "delta_max", "ci_high_max"]].round(4)
           .to_string(index=False))
+    plt.show()
 
 
 if __name__ == "__main__":

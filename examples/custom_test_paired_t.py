@@ -3,14 +3,19 @@
 
 A paired t-test registered as ``"my_paired_t"``: the one hook ``evaluate`` gets
 the paired data and returns a :class:`~sigtest.TestOutcome`; the base class does
-the rest (validation, orientation, the result).
+the rest (validation, orientation, the result). Once registered, the name
+works wherever a test is accepted: here :func:`sigtest.compare` pairs it with
+the BCa interval of the difference, and
+:func:`sigtest.plotting.plot_comparison` draws each pair's difference.
 
 Run: ``python examples/custom_test_paired_t.py``
 """
+import matplotlib.pyplot as plt
 import numpy as np
 from scipy import stats
 
-from sigtest import SignificanceTest, TestOutcome, register_test
+from sigtest import BCaInterval, SignificanceTest, TestOutcome, compare, register_test
+from sigtest.plotting import plot_comparison
 
 
 @register_test("my_paired_t", overwrite=True)
@@ -35,3 +40,12 @@ if __name__ == "__main__":
     a = np.where(rng.random(500) < 0.70, y, (y + 1) % 3)
     b = np.where(rng.random(500) < 0.76, y, (y + 1) % 3)
     print(MyPairedT(alternative="greater").test(y, a, b, metric="accuracy"))
+
+    # the registered name in a comparison of three systems (accuracy is a
+    # mean of per-item values, so the per-item t-test applies)
+    c = np.where(rng.random(500) < 0.72, y, (y + 1) % 3)
+    result = compare(y, {"a": a, "b": b, "c": c}, metrics="accuracy",
+                     test=("my_paired_t", BCaInterval()), random_state=0)
+    print(result)
+    plot_comparison(result)
+    plt.show()

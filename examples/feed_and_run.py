@@ -17,6 +17,7 @@ Run: ``python examples/feed_and_run.py``
 
 import tempfile
 
+import matplotlib.pyplot as plt
 import numpy as np
 
 from sigtest import BCaInterval, Experiment, PairedPermutation
@@ -64,6 +65,20 @@ def main():
         outcomes = exp.load_outcomes()             # parameters, versions, seed, summary
         print(f"results.tsv: {len(table)} rows; seed {outcomes['seeds']['random_state']}; "
               f"sigtest {outcomes['versions']['sigtest']}")
+
+    # each treatment against h0, seed by seed: the difference and its interval
+    frame = result.to_frame()
+    acc = frame[(frame["metric"] == "accuracy") & (frame["test"] == frame["test"].iloc[0])]
+    _, ax = plt.subplots(layout="constrained", figsize=(6, 3.5))
+    for k, (system, rows) in enumerate(acc.groupby("system_b", sort=False)):
+        ax.errorbar(rows["run"] + 0.08 * k, rows["delta"], fmt="o", capsize=3,
+                    yerr=[rows["delta"] - rows["ci_low"], rows["ci_high"] - rows["delta"]],
+                    label=f"{system} - h0")
+    ax.axhline(0, color="grey", linestyle="--", linewidth=1)
+    ax.set(xticks=sorted(set(acc["run"])), xlabel="seed (run)",
+           ylabel="accuracy difference (95 % CI)")
+    ax.legend()
+    plt.show()
 
 
 if __name__ == "__main__":

@@ -70,7 +70,7 @@ def main():
     print(result.replicability().round(4).to_string())
     path = Path(tempfile.mkdtemp()) / "cd_diagram.png"
     plot_critical_difference(result).savefig(path)
-    print(f"\nsaved {path}")
+    print(f"\nsaved {path.name} in a temporary directory")
 
 
 if __name__ == "__main__":

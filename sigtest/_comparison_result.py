@@ -755,7 +755,7 @@ class ComparisonResult:
 
     # ---------------------------------------------------------------- planning
     def minimum_detectable_effects(self, power=0.8, *, alpha=None, test=None,
-                                   n_simulations=500, random_state=None, **kwargs):
+                                   n_simulations=1000, random_state=None, **kwargs):
         r"""The minimum detectable effect of every non-significant row (opt-in: it simulates).
 
         For a row that is not significant, "not significant" says little
@@ -777,8 +777,10 @@ class ComparisonResult:
             for a corrected test).
         test : None, str or SignificanceTest, default=None
             ``None``: ``PairedPermutation(n_resamples=1000)``.
-        n_simulations : int, default=500
-            Simulations per evaluated effect.
+        n_simulations : int, default=1000
+            Simulations per evaluated effect (the default of
+            :func:`sigtest.minimum_detectable_effect`: the same question gets
+            the same precision by either route).
         random_state : None, int, SeedSequence or Generator, default=None
             Seed; each (system, metric) gets a child seed derived from its
             names, so the table does not depend on the order of the systems.
@@ -790,9 +792,12 @@ class ComparisonResult:
         -------
         table : pandas.DataFrame
             One row per non-significant row of :meth:`to_frame`: ``system_a,
-            system_b, metric, test, delta, pvalue, mde, mde_power,
-            power_target, alpha, n_items, n_simulations, statement``
-            (``mde`` NaN when no reachable effect has the target power).
+            system_b, metric, test, delta, pvalue, mde, mde_low, mde_high,
+            mde_power, power_target, alpha, n_items, n_simulations,
+            statement`` (``mde`` NaN when no reachable effect has the target
+            power; ``mde_low, mde_high`` its Monte Carlo interval, 95 %,
+            ``PowerResult.effect_interval``; ``statement`` the sentence to
+            report, with that interval).
 
         Raises
         ------
@@ -875,7 +880,8 @@ class ComparisonResult:
           suite.
         * ``"latex"``: a standalone ``article`` with ``booktabs`` tables
           (``\\usepackage{booktabs}``), whose tables can be pasted into a
-          paper.
+          paper; each is placed ``[H]`` (``\\usepackage{float}``), so it
+          stays under its heading.
 
         Parameters
         ----------

@@ -113,6 +113,12 @@ class PowerResult:
     search : tuple
         ``(value, power)`` pairs evaluated by the search (empty for
         :func:`power`).
+    effect_interval : ConfidenceInterval or None
+        For :func:`minimum_detectable_effect`: the Monte Carlo interval of
+        the minimum detectable effect at ``interval_level`` (the
+        binomial interval of a quantile, read off ``search``; see
+        ``docs/planning.md``; NaN ends when ``effect`` is NaN). ``None``
+        for :func:`power` and :func:`sample_size`, whose ``effect`` is given.
 
     Examples
     --------
@@ -145,21 +151,27 @@ class PowerResult:
     interval_level: float = 0.95
     random_state: int | None = None
     search: tuple = field(default=(), repr=False)
+    effect_interval: ConfidenceInterval | None = None
 
     def to_dict(self):
-        """The result as a plain dict (the interval as ``power_low``/``power_high``).
+        """The result as a plain dict (the intervals as ``power_low``/``power_high``...).
 
         Returns
         -------
         dict
             Every field; ``power_interval`` split into ``power_low`` and
-            ``power_high``; ``search`` as a list of ``[value, power]``.
+            ``power_high``, ``effect_interval`` into ``effect_low`` and
+            ``effect_high`` (``None`` when there is none); ``search`` as a
+            list of ``[value, power]``.
         """
         out = {}
         for name in self.__dataclass_fields__:
             value = getattr(self, name)
             if name == "power_interval":
                 out["power_low"], out["power_high"] = float(value.low), float(value.high)
+            elif name == "effect_interval":
+                out["effect_low"], out["effect_high"] = (
+                    (None, None) if value is None else (float(value.low), float(value.high)))
             elif name == "search":
                 out["search"] = [list(v) for v in value]
             elif name == "model":
@@ -183,10 +195,14 @@ class PowerResult:
                 lines.append(f"  no reachable effect is detected with power "
                              f">= {self.target_power:g} on {self.n_items} items")
             else:
+                elo, ehi = self.effect_interval
                 lines.append(f"  with {self.n_items} items, an improvement of "
                              f"{self.effect:+.4g} is detected with power "
                              f"{self.power:.3f} (target {self.target_power:g}); "
                              "smaller ones are likely to be missed")
+                lines.append(f"  minimum detectable effect {self.effect:+.4g} "
+                             f"[{elo:+.4g}, {ehi:+.4g}] ({level} Monte Carlo interval, "
+                             f"{self.n_simulations} simulations)")
         elif self.solved_for == "n_items":
             if self.n_items < 0:
                 lines.append(f"  no test-set size within the search limit reaches power "
@@ -204,6 +220,70 @@ class PowerResult:
         if self.wrong_sign_rate > 0:
             lines.append(f"  wrong-sign rejections: {self.wrong_sign_rate:.3f}")
         return "\n".join(lines)
+
+
+def mde_interval(search, target, n_simulations, level=0.95):
+    r"""Monte Carlo interval of a minimum detectable effect, from its search.
+
+    With common random numbers, simulation :math:`s` detects B (for a test
+    monotone in the discordant counts; nearly so for Monte Carlo tests)
+    from an effect :math:`\delta_s` on, so the simulated power at
+    :math:`\delta` is the empirical distribution function of the
+    :math:`S` independent thresholds :math:`\delta_s`, and the minimum
+    detectable effect is their ``target`` quantile. The distribution-free
+    interval of a quantile :math:`q` is between two order statistics
+    (Conover 1999, sec. 3.2):
+
+    .. math:: [\delta_{(l)}, \delta_{(u)}], \quad
+              l = F^{-1}_{S,q}\big(\tfrac{1-c}{2}\big), \;
+              u = F^{-1}_{S,q}\big(\tfrac{1+c}{2}\big) + 1,
+
+    with :math:`F^{-1}_{S,q}` the quantile function of Binomial(:math:`S,
+    q`): :math:`\delta_{(j)}` is the effect at which the simulated power
+    reaches :math:`j / S`. It is read off the evaluated ``(effect, power)``
+    points of the search (made non-decreasing) by linear interpolation;
+    :math:`0` below the smallest evaluated power, the largest evaluated
+    effect above the largest one.
+
+    Parameters
+    ----------
+    search : sequence of (float, float)
+        The evaluated ``(effect, power)`` points.
+    target : float
+        The target power :math:`q`.
+    n_simulations : int
+        :math:`S`.
+    level : float, default=0.95
+        :math:`c`.
+
+    Returns
+    -------
+    ConfidenceInterval
+
+    References
+    ----------
+    W. J. Conover (1999). Practical Nonparametric Statistics, 3rd ed.,
+    Wiley, sec. 3.2 (confidence interval for a quantile).
+    """
+    from scipy.stats import binom
+
+    tail = (1.0 - level) / 2.0
+    points = sorted(search)
+    effects = np.array([0.0] + [e for e, _ in points])
+    powers = np.maximum.accumulate(np.array([0.0] + [p for _, p in points]))
+    ends = []
+    for j in (binom.ppf(tail, n_simulations, target),
+              binom.ppf(1.0 - tail, n_simulations, target) + 1):
+        share = min(float(j), n_simulations) / n_simulations
+        k = int(np.searchsorted(powers, share, side="left"))  # first power >= share
+        if k >= len(powers):
+            ends.append(float(effects[-1]))
+        elif k == 0 or powers[k] == powers[k - 1]:
+            ends.append(float(effects[k]))
+        else:
+            w = (share - powers[k - 1]) / (powers[k] - powers[k - 1])
+            ends.append(float(effects[k - 1] + w * (effects[k] - effects[k - 1])))
+    return ConfidenceInterval(*ends)
 
 
 # ----------------------------------------------------------------------------
@@ -679,6 +759,10 @@ def _check_test(test):
 def _result(sim, metric, test, n, effect, s, alpha, n_sims, counts, seed, level, *,
             target=None, solved_for="power", search=()):
     better, worse = counts
+    effect_interval = None
+    if solved_for == "effect":
+        effect_interval = (mde_interval(search, target, n_sims, level)
+                           if math.isfinite(effect) else ConfidenceInterval(math.nan, math.nan))
     return PowerResult(
         power=better / n_sims,
         power_interval=clopper_pearson(better, n_sims, level),
@@ -700,6 +784,7 @@ def _result(sim, metric, test, n, effect, s, alpha, n_sims, counts, seed, level,
         interval_level=float(level),
         random_state=seed,
         search=tuple(search),
+        effect_interval=effect_interval,
     )
 
 
@@ -1156,7 +1241,7 @@ def sample_size(y_true, pred_a, *, effect, power=0.8, metric="accuracy", test=No
 # ComparisonResult.minimum_detectable_effects
 # ----------------------------------------------------------------------------
 def comparison_mde_table(frame, inputs, *, alpha, n_runs, n_groups, power=0.8, test=None,
-                         n_simulations=500, random_state=None, discordance=None, step=None,
+                         n_simulations=1000, random_state=None, discordance=None, step=None,
                          n_jobs=None, verbose=False, tol=None):
     """The minimum detectable effect of every non-significant row of a comparison.
 
@@ -1223,16 +1308,19 @@ def comparison_mde_table(frame, inputs, *, alpha, n_runs, n_groups, power=0.8, t
                     else None, n_jobs=n_jobs, verbose=verbose, tol=tol, **kw)
         res = cache[key]
         mde = res.effect
+        low, high = res.effect_interval
         statement = (f"not significant, and this test set could not have detected less "
-                     f"than {mde:+.3g} {row['metric']} (power {target:g})"
+                     f"than {mde:+.3g} {row['metric']} (power {target:g}; Monte Carlo "
+                     f"interval [{low:+.3g}, {high:+.3g}])"
                      if math.isfinite(mde) else
                      f"not significant, and no improvement the model reaches is detected "
                      f"with power {target:g} on this test set")
         out.append({"system_a": row["system_a"], "system_b": row["system_b"],
                     "metric": row["metric"], "test": row["test"], "delta": row["delta"],
-                    "pvalue": row["pvalue"], "mde": mde, "mde_power": res.power,
+                    "pvalue": row["pvalue"], "mde": mde, "mde_low": low, "mde_high": high,
+                    "mde_power": res.power,
                     "power_target": target, "alpha": alpha, "n_items": res.n_items,
                     "n_simulations": res.n_simulations, "statement": statement})
-    columns = ["system_a", "system_b", "metric", "test", "delta", "pvalue", "mde",
-               "mde_power", "power_target", "alpha", "n_items", "n_simulations", "statement"]
+    columns = ["system_a", "system_b", "metric", "test", "delta", "pvalue", "mde", "mde_low",
+               "mde_high", "mde_power", "power_target", "alpha", "n_items", "n_simulations", "statement"]
     return pd.DataFrame(out, columns=columns)

@@ -431,6 +431,29 @@ def _num(v, signed=False):
     return f"{v:+.4f}" if signed else f"{v:.4f}"
 
 
+def _share(p):
+    """A share of resamples (P(best)): three decimals for every value.
+
+    Not a p-value, so not four decimals: exact 0 and 1 read ``0.000`` and
+    ``1.000`` like the shares beside them; a share strictly between that
+    would round to them reads ``<0.001`` or ``>0.999`` (never rounded away).
+    """
+    if p is None or not np.isfinite(p):
+        return "nan"
+    if 0 < p < 0.0005:
+        return "<0.001"
+    if 0.9995 <= p < 1:
+        return ">0.999"
+    return f"{p:.3f}"
+
+
+def _cell(v):
+    """A cell of a generic table: floats as numbers, booleans as yes/no."""
+    if isinstance(v, (bool, np.bool_)):
+        return "yes" if v else "no"
+    return _num(v) if isinstance(v, float) else str(v)
+
+
 def _interval(lo, hi, signed=False):
     """``[lo, hi]``; a one-sided interval reads ``[lo, +inf)`` or ``(-inf, hi]``."""
     if np.isnan(lo) or np.isnan(hi) or (np.isinf(lo) and np.isinf(hi)):
@@ -558,7 +581,7 @@ def _frame_table(frame, caption):
     columns = [str(c) for c in frame.columns]
     rows = []
     for values in frame.itertuples(index=False):
-        rows.append([_num(v) if isinstance(v, float) else str(v) for v in values])
+        rows.append([_cell(v) for v in values])
     align = "".join("r" if frame[c].dtype.kind in "fiu" else "l" for c in frame.columns)
     return Table(columns, rows, caption=caption, align=align)
 
@@ -622,10 +645,7 @@ register_section("signature", _signature_section, after="references")
 def _ranks_section(result, ctx):
     """The leaderboard: rank intervals, P(best) and the best set of ``result.ranks()``."""
     table = result.ranks().copy()
-    # P(best) is a share of resamples, not a p-value: three decimals, and 0
-    # printed as "0" (never "0.0000", which reads as a p-value rounded away)
-    table["p_best"] = [("0" if p == 0 else f"{p:.3f}") if np.isfinite(p) else "nan"
-                       for p in table["p_best"]]
+    table["p_best"] = [_share(p) for p in table["p_best"]]
     text = ("Ranks with simultaneous 95 % intervals (rank_low, rank_high), the share of "
             "bootstrap resamples in which each system is best (p_best), and the model "
             "confidence set of the best systems (in_best_set; Hansen, Lunde & Nason 2011).")
@@ -647,12 +667,14 @@ def _mde_section(result, ctx):
     if table.empty:
         return [("heading", 1, "Minimum detectable effects"),
                 ("paragraph", "Every pair is significant: no minimum detectable effect to show.")]
-    shown = table[["system_a", "system_b", "metric", "delta", "pvalue", "mde", "mde_power"]]
+    shown = table[["system_a", "system_b", "metric", "delta", "pvalue", "mde", "mde_low",
+                   "mde_high", "mde_power"]]
     return [("heading", 1, "Minimum detectable effects"),
             ("paragraph", "For each non-significant pair, the smallest improvement over "
                           "system A that the test detects with 80 % power on a test set like "
                           "this one (simulated from A's predictions; seed 0; see "
-                          "sigtest.minimum_detectable_effect)."),
+                          "sigtest.minimum_detectable_effect), with its 95 % Monte Carlo "
+                          "interval (mde_low, mde_high)."),
             ("table", _frame_table(shown, "minimum detectable effects"))]
 
 

@@ -147,7 +147,9 @@ def escape_latex(text):
 
 def _latex_table(table):
     align = table.alignment()
-    lines = [r"\begin{table}[htbp]", r"\centering", r"\small"]
+    # [H] (package float): the table stays where it is, under its heading,
+    # instead of floating to the top of a later page
+    lines = [r"\begin{table}[H]", r"\centering", r"\small"]
     if table.caption:
         lines.append(r"\caption{" + escape_latex(table.caption) + "}")
     lines += [r"\begin{tabular}{" + align + "}", r"\toprule",
@@ -162,12 +164,17 @@ def _latex_table(table):
 
 
 def render_latex(blocks, title):
-    """A standalone document (article, booktabs) whose tables can be pasted into a paper."""
+    """A standalone document (article, booktabs, float) whose tables can be pasted into a paper.
+
+    Each table is placed ``[H]`` (package ``float``): exactly where it is, so
+    it stays under its section heading in the compiled PDF.
+    """
     parts = [
         r"\documentclass{article}",
         r"\usepackage[T1]{fontenc}",
         r"\usepackage[utf8]{inputenc}",
         r"\usepackage{booktabs}",
+        r"\usepackage{float}",
         r"\usepackage[margin=2cm]{geometry}",
         r"\begin{document}",
         r"\section*{" + escape_latex(title) + "}",

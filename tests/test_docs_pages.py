@@ -29,3 +29,95 @@ def test_page_code_runs(page, tmp_path):
     proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+# ------------------------------------------------------------- API reference
+def _ext(monkeypatch):
+    monkeypatch.syspath_prepend(str(DOCS / "_ext"))
+
+
+def test_api_reference_lists_public_names_only(monkeypatch):
+    # the page docs/conf.py writes (sigtest_api.write_api) lists the __all__
+    # of the public modules, never the internal helpers of sigtest.utils
+    import importlib
+    import inspect
+
+    import sigtest
+
+    _ext(monkeypatch)
+    from sigtest_api import api_sections
+
+    listed = [(module, name) for _, module, kinds in api_sections()
+              for names in kinds.values() for name in names]
+    names = {name for _, name in listed}
+    assert not names & {"check_random_state_seed", "find_stack_level", "warn_external"}
+    for module, name in listed:
+        obj = getattr(importlib.import_module(module), name)
+        assert not name.startswith("_"), (module, name)
+        assert not (getattr(obj, "__module__", None) or "").startswith("sigtest.utils"), name
+    assert {n for m, n in listed if m == "sigtest"} == {
+        n for n in sigtest.__all__ if not inspect.ismodule(getattr(sigtest, n))}
+
+
+def test_api_reference_refuses_an_exported_internal_helper(monkeypatch):
+    import sigtest.plotting
+    from sigtest.utils import warn_external
+
+    _ext(monkeypatch)
+    from sigtest_api import api_sections
+
+    monkeypatch.setattr(sigtest.plotting, "__all__", [*sigtest.plotting.__all__,
+                                                      "warn_external"])
+    monkeypatch.setattr(sigtest.plotting, "warn_external", warn_external, raising=False)
+    with pytest.raises(RuntimeError, match="warn_external"):
+        api_sections()
+
+
+# -------------------------------------------------------------------- gallery
+EXAMPLES = DOCS.parent / "examples"
+#: an absolute path of the machine that runs the code (build folder, temp dir, home)
+_ABSOLUTE = re.compile(r"(?<![\w.:/])/(?:work|tmp|home|Users|private|var)/")
+
+
+def test_gallery_sources_name_no_absolute_path():
+    # the gallery shows each script's source: no path of the build machine
+    for script in sorted(EXAMPLES.glob("*.py")):
+        assert not _ABSOLUTE.search(script.read_text()), script.name
+
+
+def test_gallery_warnings_print_without_their_file(monkeypatch):
+    import warnings
+
+    _ext(monkeypatch)
+    import sigtest_gallery
+
+    monkeypatch.setattr(warnings, "formatwarning", warnings.formatwarning)
+    sigtest_gallery.plain_warnings({}, "example.py")
+    text = warnings.formatwarning("careful", UserWarning, "/work/x/examples/e.py", 3, "f()")
+    assert text == "UserWarning: careful\n"
+
+
+@pytest.mark.slow  # about 25 s (45 s on a loaded machine): one interpreter, two examples
+def test_gallery_outputs_hold_no_absolute_path(tmp_path):
+    # the examples that write files into a temporary directory print no path
+    # of it (nor of the clone), with warnings formatted as the gallery does
+    import tempfile
+
+    scripts = ["feed_and_run.py", "many_datasets_cd_diagram.py"]
+    code = "\n".join([
+        "import runpy, sys",
+        f"sys.path.insert(0, {str(DOCS / '_ext')!r})",
+        "import sigtest_gallery",
+        *[f"sigtest_gallery.plain_warnings({{}}, {s!r}); "
+          f"runpy.run_path({str(EXAMPLES / s)!r}, run_name='__main__')" for s in scripts],
+    ])
+    env = dict(os.environ, MPLBACKEND="Agg", NUMBA_NUM_THREADS="1",
+               PYTHONPATH=os.pathsep.join([str(DOCS.parent), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout + proc.stderr
+    assert "saved cd_diagram.png" in out  # the line that printed the temporary path
+    for root in {tempfile.gettempdir(), str(tmp_path), str(DOCS.parent)}:
+        assert root not in out, root
+    assert not _ABSOLUTE.search(out)

@@ -392,6 +392,12 @@ def test_comparison_result_mde_table():
     assert tab["mde"].iloc[0] == direct.effect
     assert tab["statement"].iloc[0].startswith("not significant, and this test set could "
                                                "not have detected less than +")
+    # with the Monte Carlo interval of the MDE, in the table and in the sentence
+    row = tab.iloc[0]
+    assert (row["mde_low"], row["mde_high"]) == tuple(direct.effect_interval)
+    assert row["mde_low"] <= row["mde"] <= row["mde_high"]
+    assert row["statement"].endswith(
+        f"(power 0.8; Monte Carlo interval [{row['mde_low']:+.3g}, {row['mde_high']:+.3g}])")
     with pytest.raises(ValueError, match="'power'"):
         res.minimum_detectable_effects(power=1.5, n_simulations=5)
 
@@ -481,3 +487,113 @@ def test_compressed_pair_equals_items(metric, test):
     assert compressed.score_b == pytest.approx(full.score_b, abs=1e-12)
     if metric != "soft_f1_macro":
         assert compressed.pvalue == pytest.approx(full.pvalue, rel=1e-9, abs=1e-12)
+
+
+# ----------------------------------------------------------------------------
+# Monte Carlo interval of the minimum detectable effect; one default
+# ----------------------------------------------------------------------------
+def _binom_ppf(q, n, p):
+    """Smallest j with P(Binomial(n, p) <= j) >= q, by summing the pmf naively."""
+    total = 0.0
+    for j in range(n + 1):
+        total += math.comb(n, j) * p ** j * (1 - p) ** (n - j)
+        if total >= q - 1e-12:
+            return j
+    return n
+
+
+def test_mde_interval_is_the_order_statistic_interval_of_the_quantile():
+    # the simulated power is the empirical CDF of the simulations' detection
+    # thresholds; evaluated at every threshold, the interval is exactly the
+    # distribution-free interval of the target quantile: [d_(l), d_(u)]
+    from sigtest._power import mde_interval
+
+    rng = np.random.default_rng(4)
+    s = 400
+    thresholds = np.sort(rng.gamma(4.0, 0.01, s))
+    search = [(float(d), (j + 1) / s) for j, d in enumerate(thresholds)]
+    rng.shuffle(search)  # the search's order does not matter
+    for target, level in [(0.8, 0.95), (0.5, 0.9), (0.9, 0.99)]:
+        low, high = mde_interval(search, target, s, level)
+        lo_j = _binom_ppf((1 - level) / 2, s, target)
+        hi_j = _binom_ppf((1 + level) / 2, s, target) + 1
+        assert low == pytest.approx(thresholds[lo_j - 1])
+        assert high == pytest.approx(thresholds[min(hi_j, s) - 1])
+    # between two evaluated effects: linear interpolation; beyond the last: the last
+    two = [(0.01, 0.5), (0.03, 0.9)]
+    low, high = mde_interval(two, 0.8, 100, 0.95)
+    share_lo = _binom_ppf(0.025, 100, 0.8) / 100
+    assert low == pytest.approx(0.01 + (share_lo - 0.5) / 0.4 * 0.02)
+    assert high == 0.03 or high == pytest.approx(
+        0.01 + ((_binom_ppf(0.975, 100, 0.8) + 1) / 100 - 0.5) / 0.4 * 0.02)
+
+
+def test_mde_result_prints_its_monte_carlo_interval():
+    y, a = pilot(300, 0.8, seed=21)
+    res = sigtest.minimum_detectable_effect(y, a, n_simulations=100, random_state=0,
+                                            test=McNemar())
+    low, high = res.effect_interval
+    assert low <= res.effect <= high and low < high
+    text = str(res)
+    assert (f"minimum detectable effect {res.effect:+.4g} [{low:+.4g}, {high:+.4g}] "
+            "(95% Monte Carlo interval, 100 simulations)") in text
+    d = res.to_dict()
+    assert (d["effect_low"], d["effect_high"]) == (low, high)
+    assert sigtest.power(y, a, effect=0.05, n_simulations=20,
+                         random_state=0).to_dict()["effect_low"] is None
+
+
+def test_one_default_number_of_simulations_for_every_route():
+    # the same question (power, MDE of a pilot, MDE of a comparison's row)
+    # gets the same Monte Carlo precision whichever route asks it
+    import inspect
+
+    defaults = {f.__name__: inspect.signature(f).parameters["n_simulations"].default
+                for f in (sigtest.power, sigtest.minimum_detectable_effect,
+                          sigtest.sample_size,
+                          sigtest.ComparisonResult.minimum_detectable_effects)}
+    from sigtest._power import comparison_mde_table
+
+    defaults["table"] = inspect.signature(comparison_mde_table).parameters[
+        "n_simulations"].default
+    assert set(defaults.values()) == {1000}, defaults
+
+
+def _bisection_points(thresholds, target, hi):
+    """The (effect, power) points minimum_detectable_effect evaluates (default tol),
+    when simulation s detects B from thresholds[s] on (common random numbers)."""
+    ordered = np.sort(thresholds)
+
+    def power_at(effect):
+        return np.searchsorted(ordered, effect, side="right") / len(ordered)
+
+    points, lo, tol = [(hi, power_at(hi))], 0.0, hi / 256
+    while hi - lo > tol:
+        mid = 0.5 * (lo + hi)
+        points.append((mid, power_at(mid)))
+        hi, lo = (mid, lo) if points[-1][1] >= target else (hi, mid)
+    return points
+
+
+@pytest.mark.slow  # about 10 s
+@pytest.mark.parametrize("n_sims", [200, 1000])
+def test_mde_interval_covers_the_true_mde(n_sims):
+    # R searches, each on S independent detection thresholds from a known
+    # distribution (the true MDE is its target quantile), each read off the
+    # points a bisection evaluates. Coverage of the 95 % interval: at least
+    # 0.95 minus the 99.9 % binomial band of R draws (the order-statistic
+    # interval is conservative; the interpolation must not break that).
+    from scipy.stats import gamma
+
+    from sigtest._power import mde_interval
+
+    rng = np.random.default_rng(5)
+    reps, target = 2000, 0.8
+    dist = gamma(4.0, scale=0.01)
+    truth = dist.ppf(target)
+    covered = 0
+    for _ in range(reps):
+        points = _bisection_points(dist.rvs(n_sims, random_state=rng), target, 0.2)
+        low, high = mde_interval(points, target, n_sims, 0.95)
+        covered += low <= truth <= high
+    assert covered / reps >= 0.95 - band(0.95, reps), covered / reps

@@ -107,6 +107,34 @@ def test_markdown_tables_hold_the_results(result, reports):
                             else "")
 
 
+def test_ranks_table_prints_yes_no_and_shares_with_three_decimals(result, reports):
+    # in_best_set as yes/no (not Python's True/False); p_best a share with
+    # three decimals for every value, 0 and 1 included (not "0" beside "1.000")
+    head, *rows = _md_tables(reports["markdown"])[2 * len(result.metrics)]
+    ranks = result.ranks()
+    assert {0.0, 1.0} & set(ranks["p_best"])  # the case the format must get right
+    best = head.index("in_best_set")
+    assert [r[best] for r in rows] == ["yes" if v else "no" for v in ranks["in_best_set"]]
+    shares = [r[head.index("p_best")] for r in rows]
+    for cell, p in zip(shares, ranks["p_best"]):
+        if cell == "<0.001":
+            assert 0 < p < 0.001
+        elif cell == ">0.999":
+            assert 0.999 < p < 1
+        else:  # a share with three decimals, exact 0 and 1 included
+            assert re.fullmatch(r"[01]\.\d{3}", cell) and abs(float(cell) - p) <= 5e-4, cell
+            assert (float(cell) in (0, 1)) == (p in (0, 1)), cell  # never rounded to 0 or 1
+    for fmt, text in reports.items():
+        assert not re.search(r"\bTrue\b|\bFalse\b", text), fmt
+
+
+def test_share_is_never_rounded_to_zero_or_one():
+    from sigtest._report import _share
+
+    assert [_share(p) for p in (0.0, 0.0004, 0.0005, 0.5, 0.9994, 0.9996, 1.0, np.nan)] == [
+        "0.000", "<0.001", "0.001", "0.500", "0.999", ">0.999", "1.000", "nan"]
+
+
 def test_markdown_renders_names_literally(reports):
     # rendered by a CommonMark parser, every name reads as typed (no tag, no
     # entity, no emphasis), and the tables are real tables
@@ -137,6 +165,11 @@ def test_latex_is_a_booktabs_document_with_escaped_names(result, reports):
     assert escape_latex(ODD) == r"\textless{}b\textgreater{}\&\_\%"
     assert tex.count("\\begin{tabular}") == tex.count("\\end{tabular}") == 5  # + ranks
     assert tex.count("\\toprule") == tex.count("\\midrule") == tex.count("\\bottomrule") == 5
+    # every table is placed [H] (package float): it stays under its heading
+    # in the compiled PDF instead of floating away from it
+    preamble = tex.split("\\begin{document}")[0]
+    assert "\\usepackage{float}" in preamble
+    assert tex.count("\\begin{table}[H]") == tex.count("\\begin{table}") == 5
     # every row of a tabular has as many cells as its column spec
     for spec, body in re.findall(r"\\begin\{tabular\}\{(\w+)\}(.*?)\\end\{tabular\}", tex, re.S):
         for line in body.splitlines():

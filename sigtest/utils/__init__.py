@@ -1,4 +1,8 @@
-"""Utilities shared by metrics and significance tests."""
+"""Internal helpers shared by sigtest's metrics and significance tests.
+
+Not public API: importable, but left out of the API reference (see
+``docs/_ext/sigtest_api.py``) and free to change.
+"""
 
 from ._warnings import find_stack_level, warn_external
 from .validation import check_random_state_seed
