@@ -7,5 +7,5 @@ without importing the modules that compute, which load numpy and pandas.
 __all__ = ["RUNS_MODES"]
 
 #: How several runs (seeds) per system are used by ``compare``,
-#: ``cross_val_compare`` and ``Experiment.run``: see ``sigtest._runs``.
+#: ``cross_val_compare`` and ``Experiment.run``: see ``sigtest._workflows.runs``.
 RUNS_MODES = ("average", "each", "mean", "pool", "nested")

@@ -20,7 +20,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ._engine.intervals import (
+from sigtest._engine.intervals import (
     NAN_INTERVAL,
     ConfidenceInterval,
     bootstrap_interval,
@@ -28,7 +28,7 @@ from ._engine.intervals import (
     excludes_zero,
     is_degenerate,
 )
-from ._engine.pvalues import tie_tolerance
+from sigtest._engine.pvalues import tie_tolerance
 
 __all__ = ["ConfidenceInterval", "ScoreResult", "SignificanceResult", "TestOutcome", "stars_of"]
 

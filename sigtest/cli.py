@@ -35,7 +35,7 @@ are label memberships and need not sum to 1).
 data. Without either, a first row that does not look like the rest of its
 column (text over numbers, column numbers over probabilities, a label that
 never occurs again in a column of few labels) stops with an error that
-suggests ``--header``; see :mod:`sigtest._io` for the exact rule. Files too
+suggests ``--header``; see :mod:`sigtest._cli.io` for the exact rule. Files too
 short to judge alone are judged together: when line 1 of every label file
 (gold and predictions) holds a value seen nowhere else in any of them, the
 files are taken for headed.
@@ -77,7 +77,7 @@ the store of ``run``) are checked before anything is computed: the
 directory must exist and be writable, and an existing ``-o`` file is only
 replaced with ``--overwrite``. In the text and LaTeX tables p-values have 4
 decimals, and those below ``0.0001`` read ``<0.0001``, never ``0.0000``
-(:func:`sigtest._format.format_pvalue`); csv and json keep full precision.
+(:func:`sigtest._report.format.format_pvalue`); csv and json keep full precision.
 """
 
 from __future__ import annotations
@@ -95,8 +95,8 @@ __all__ = ["main", "read_predictions"]
 
 
 def __getattr__(name):
-    if name == "read_predictions":  # re-exported from sigtest._io (imports pandas)
-        from ._io import read_predictions
+    if name == "read_predictions":  # re-exported from sigtest._cli.io (imports pandas)
+        from sigtest._cli.io import read_predictions
 
         return read_predictions
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -124,7 +124,7 @@ class _UsageError(ValueError):
 
 # ------------------------------------------------------------------ parser
 def _build_parser():
-    from . import __version__
+    from sigtest import __version__
 
     parser = argparse.ArgumentParser(
         prog="sigtest", description="Significance tests for comparing ML/NLP systems."
@@ -200,7 +200,7 @@ def _build_parser():
 
 def _add_store_options(cmd):
     """Options of a comparison of an experiment directory (``run``, ``report``)."""
-    from ._constants import RUNS_MODES
+    from sigtest._constants import RUNS_MODES
 
     cmd.add_argument("--runs", choices=RUNS_MODES, default=None,
                      help="how several runs per system are used (default: average, the "
@@ -300,7 +300,7 @@ def _build_test(args):
     Neither given: ``None``, i.e. compare's default (permutation + BCa, with
     the number of resamples chosen for the number of comparisons).
     """
-    from .tests_ import BCaInterval, PairedPermutation, get_test
+    from sigtest.tests_ import BCaInterval, PairedPermutation, get_test
 
     if args.margin is not None or args.alternative in _MARGIN_ALTERNATIVES:
         return _margin_test(args)
@@ -308,7 +308,7 @@ def _build_test(args):
         return None
     extra = {} if args.n_resamples is None else {"n_resamples": args.n_resamples}
     if args.test is None and getattr(args, "runs", None) == "nested":
-        from .tests_ import HierarchicalBootstrap  # the one test of runs='nested'
+        from sigtest.tests_ import HierarchicalBootstrap  # the one test of runs='nested'
 
         tests = (HierarchicalBootstrap(**extra),)
     elif args.test is None:
@@ -326,7 +326,7 @@ def _with_alternative(test, args):
     A one-sided alternative is directional (B against the baseline A), so it
     needs ``--baseline``; ``pairs="all"`` tests every pair two-sided.
     """
-    from .tests_ import get_test
+    from sigtest.tests_ import get_test
 
     if args.alternative != "two-sided" and _pairs(args) != "baseline":
         raise _UsageError(f"--alternative {args.alternative} needs --baseline: a one-sided "
@@ -350,7 +350,7 @@ def _margin_test(args):
     baseline is A). The test is ``bca`` unless ``--test`` names one with a
     ``margin`` parameter.
     """
-    from .tests_ import get_test
+    from sigtest.tests_ import get_test
 
     if args.margin is None or args.alternative not in _MARGIN_ALTERNATIVES:
         given, missing = (("--margin", "--alternative") if args.margin is not None
@@ -392,7 +392,7 @@ def _metrics(args):
 
 def _multilabel(metrics):
     """Whether the metrics read several columns as label memberships."""
-    from .metrics import get_metric
+    from sigtest.metrics import get_metric
 
     return any(get_metric(m).input_type == "multilabel" for m in metrics)
 
@@ -424,7 +424,7 @@ def _labels(args, gold):
     if args.labels is not None:
         spec = args.labels
         if Path(spec).is_file():
-            from ._io import read_predictions
+            from sigtest._cli.io import read_predictions
 
             values = read_predictions(spec, header=False)
             if values.ndim != 1:
@@ -484,11 +484,11 @@ def _render(result, fmt):
         frame = result.to_frame()
         frame["signature"] = result.signature()
         if fmt == "csv":  # formula-like names quoted (CSV injection)
-            from ._format import csv_safe
+            from sigtest._report.format import csv_safe
 
             return csv_safe(frame).to_csv(index=False)
         return frame.to_json(orient="records", indent=2)
-    # the tables print p-values with sigtest._format.format_pvalue
+    # the tables print p-values with sigtest._report.format.format_pvalue
     return (str(result) + "\n\n" + _scores_text(result.scores()) + _letters_text(result)
             + "\n\nsignature: " + result.signature())
 
@@ -512,7 +512,7 @@ def _scores_text(table):
     """The per-system table of ``ComparisonResult.scores()`` as text (4 decimals)."""
     import pandas as pd
 
-    from ._format import format_level
+    from sigtest._report.format import format_level
 
     levels = sorted({float(v) for v in table["ci_level"] if v == v})
     header = f"CI {', '.join(format_level(v) for v in levels)}".rstrip()
@@ -538,7 +538,7 @@ def _emit(text, args, out):
 
 
 def _read(path, args, *, multilabel=False):
-    from ._io import read_predictions
+    from sigtest._cli.io import read_predictions
 
     return None if path is None else read_predictions(path, header=args.header,
                                                       multilabel=multilabel)
@@ -548,11 +548,11 @@ def _read_file(path, args, multilabel):
     """``(ids or None, values)`` of a gold or prediction file of ``compare``.
 
     With ``--label-column`` / ``--id-column`` the columns are picked
-    (:func:`sigtest._io.read_columns`), else the whole file is read.
+    (:func:`sigtest._cli.io.read_columns`), else the whole file is read.
     """
     if args.label_column is None and args.id_column is None:
         return None, _read(path, args, multilabel=multilabel)
-    from ._io import read_columns
+    from sigtest._cli.io import read_columns
 
     return read_columns(path, label_column=args.label_column, id_column=args.id_column,
                         header=args.header)
@@ -589,7 +589,7 @@ def _read_ids(path, option, args, n_items, against):
     """
     if path is None:
         return None
-    from ._io import read_ids
+    from sigtest._cli.io import read_ids
 
     try:
         values = read_ids(path, header=args.header)
@@ -656,7 +656,7 @@ def _parse_system(spec):
 
 
 def _run_compare(args, out):
-    from ._compare import compare
+    from sigtest._workflows.compare.api import compare
 
     _check_output(args.output, args.overwrite)
     metrics = _metrics(args)
@@ -689,7 +689,7 @@ def _run_compare(args, out):
 
 
 def _run_feed(args, out):
-    from .experiment import Experiment
+    from sigtest._store.experiment import Experiment
 
     preds = _read(args.pred, args, multilabel=args.multilabel)
     gold = _read(args.gold, args, multilabel=args.multilabel)
@@ -708,7 +708,7 @@ def _run_feed(args, out):
 
 
 def _run_experiment(args, out):
-    from .experiment import Experiment
+    from sigtest._store.experiment import Experiment
 
     _check_output(args.output, args.overwrite)
     exp = Experiment.load(args.store)
@@ -757,7 +757,7 @@ def _run_report(args, out):
 
 
 def _run_remove(args, out):
-    from .experiment import Experiment
+    from sigtest._store.experiment import Experiment
 
     Experiment.load(args.store).remove(args.system, run=args.run)
     what = f"run {args.run} of system" if args.run is not None else "system"
@@ -766,14 +766,14 @@ def _run_remove(args, out):
 
 def _list(args, out):
     if args.command == "metrics":
-        from .metrics import get_metric, get_metric_names
+        from sigtest.metrics import get_metric, get_metric_names
 
         for name in get_metric_names():
             m = get_metric(name)
             orient = "higher" if m.greater_is_better else "lower"
             out.write(f"{name:34s} {m.input_type:10s} {orient} is better\n")
     else:
-        from .tests_ import get_test_names
+        from sigtest.tests_ import get_test_names
 
         for name in get_test_names():
             out.write(name + "\n")

@@ -129,7 +129,7 @@ def main(argv=None):
 
     from sklearn.datasets import load_digits
 
-    from . import BCaInterval, PairedPermutation, cross_val_compare
+    from sigtest import BCaInterval, PairedPermutation, cross_val_compare
 
     start = time.perf_counter()
     X, y = load_digits(return_X_y=True)

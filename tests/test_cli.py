@@ -284,14 +284,14 @@ def test_cli_input_errors_are_one_line_with_status_2(tmp_path, systems, capsys):
 
 def test_outputs_are_checked_before_computing(tmp_path, systems, capsys, monkeypatch):
     """Issue 8: -o /missing/dir/out.csv failed after all the computing."""
-    import sigtest._compare
+    import sigtest._workflows.compare.api
 
     gold, a, b = _write_systems(tmp_path, systems)
 
     def no_compare(*args, **kwargs):  # pragma: no cover - must not be reached
         raise AssertionError("compare ran before the output was checked")
 
-    monkeypatch.setattr(sigtest._compare, "compare", no_compare)
+    monkeypatch.setattr(sigtest._workflows.compare.api, "compare", no_compare)
     (tmp_path / "taken.csv").write_text("old\n")
     cases = [
         (str(tmp_path / "missing" / "out.csv"), "directory .*missing' of -o/--output does "
@@ -471,7 +471,7 @@ def test_help_imports_neither_numpy_nor_pandas(argv):
 def test_runs_modes_have_one_definition():
     # the CLI's numpy-free choices and the modes the workflows accept are the same
     from sigtest._constants import RUNS_MODES
-    from sigtest._runs import RUNS_MODES as WORKFLOW_RUNS_MODES
+    from sigtest._workflows.runs import RUNS_MODES as WORKFLOW_RUNS_MODES
 
     assert tuple(WORKFLOW_RUNS_MODES) == RUNS_MODES
     assert WORKFLOW_RUNS_MODES is RUNS_MODES  # one definition, not two equal copies

@@ -149,7 +149,7 @@ def test_cli_csv_and_results_tsv_quote_formula_names(tmp_path):
 
 # ------------------------------------------------------------ files people have
 def test_txt_label_with_a_space_is_one_label(tmp_path):
-    from sigtest._io import read_predictions
+    from sigtest._cli.io import read_predictions
 
     labels = ["very positive", "positive", "neutral", "very negative", "positive"]
     for order in (labels, labels[::-1]):  # the spaced label in line 1 or later
@@ -169,7 +169,7 @@ def test_txt_label_with_a_space_is_one_label(tmp_path):
 
 
 def test_txt_with_an_id_column_is_refused_not_read_as_labels(tmp_path):
-    from sigtest._io import read_predictions
+    from sigtest._cli.io import read_predictions
 
     (tmp_path / "c.txt").write_text("1 pos\n2 neg\n3 pos\n4 neg\n")
     with pytest.raises(ValueError, match="--id-column"):
@@ -180,7 +180,7 @@ def test_txt_with_an_id_column_is_refused_not_read_as_labels(tmp_path):
 
 
 def test_numeric_labels_written_as_floats_are_numbers(tmp_path):
-    from sigtest._io import read_ids, read_predictions
+    from sigtest._cli.io import read_ids, read_predictions
 
     (tmp_path / "f.txt").write_text("1.0\n0\n2.0\n1\n")
     got = read_predictions(tmp_path / "f.txt")

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from sigtest import BCaInterval, PairedPermutation, compare
-from sigtest._compare_shared import _SHARED_TAG, MIN_SHARED_SYSTEMS, shared_seed
+from sigtest._workflows.compare.shared import _SHARED_TAG, MIN_SHARED_SYSTEMS, shared_seed
 from sigtest._engine.shared import shared_draws, supplied_bootstrap
 from sigtest.metrics import get_metric
 from sigtest.utils.validation import spawn_seeds
@@ -197,7 +197,7 @@ def test_runs_average_rows_equal_the_pair_path_on_the_shared_draws(k, monkeypatc
     """
     from sklearn.metrics import accuracy_score, f1_score
 
-    import sigtest._compare as compare_module
+    import sigtest._workflows.compare.api as compare_module
     from sigtest._engine.paired import prepare_paired, prepare_paired_runs
 
     captured = []

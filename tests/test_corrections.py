@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.stats import false_discovery_control
 
-from sigtest._corrections import adjust_pvalues
+from sigtest.tests_._corrections import adjust_pvalues
 
 multitest = pytest.importorskip("statsmodels.stats.multitest")
 

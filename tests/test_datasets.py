@@ -17,9 +17,7 @@ from scipy import stats
 
 import sigtest
 from sigtest import DatasetComparisonResult, compare_datasets
-from sigtest import _rank_tests as rt
-
-
+import sigtest.tests_._rank_tests as rt
 # ------------------------------------------------------------------ naive twins
 def naive_ranks(scores, greater_is_better=True):
     """Rank 1 = best per row, ties averaged, by counting (no scipy)."""

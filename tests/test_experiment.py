@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import sigtest._store as store_module
+import sigtest._store.store as store_module
 from sigtest import BCaInterval, Experiment, PairedPermutation, compare
 from sigtest.cli import main
 

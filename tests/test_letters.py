@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from sigtest._letters import compact_letter_display
+from sigtest._report.letters import compact_letter_display
 
 
 def _sig(k, pairs):

@@ -12,7 +12,7 @@ matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 plt = pytest.importorskip("matplotlib.pyplot")
 
-from sigtest._plot_cd import nonsignificant_groups  # noqa: E402
+from sigtest._report.plot_cd import nonsignificant_groups  # noqa: E402
 from sigtest.plotting import plot_critical_difference  # noqa: E402
 
 

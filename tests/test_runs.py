@@ -10,7 +10,7 @@ import pytest
 from sigtest import BCaInterval, PairedPermutation, compare
 from scipy.stats import binom
 
-from sigtest._runs import combine_runs, split_runs
+from sigtest._workflows.runs import combine_runs, split_runs
 from sigtest.metrics import get_metric
 from sigtest._engine.paired import prepare_paired_runs
 from sigtest.utils.validation import spawn_seeds

@@ -30,10 +30,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import sigtest._compare
-import sigtest._store as store_module
+import sigtest._workflows.compare.api
+import sigtest._store.store as store_module
 from sigtest import Experiment, PairedPermutation
-from sigtest._store import ExperimentStore
+from sigtest._store.store import ExperimentStore
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="fork and signals (POSIX)")
 N = 60
@@ -71,7 +71,7 @@ def _files(path):
 # ---------------------------------------------------------------- the lock
 _HOLDER = r"""
 import sys, time
-from sigtest._store import ExperimentStore
+from sigtest._store.store import ExperimentStore
 with ExperimentStore(sys.argv[1]).lock():
     print("locked", flush=True)
     time.sleep(120)
@@ -263,7 +263,7 @@ def test_run_outputs_are_published_as_one_unit(tmp_path, data, monkeypatch):
     old = {name: (tmp_path / name).read_bytes() for name in ("results.tsv", "outcomes.json")}
     assert old["results.tsv"] != new_table
     # the children skip compare (no numba after fork): it returns the result of seed 2
-    monkeypatch.setattr(sigtest._compare, "compare", lambda *a, **k: new)
+    monkeypatch.setattr(sigtest._workflows.compare.api, "compare", lambda *a, **k: new)
     outcomes_seen, torn, left = set(), [], []
     for k, crashed in _crash_points(lambda: exp.run(metrics=("accuracy", "f1_macro"),
                                                     test=test, random_state=2)):

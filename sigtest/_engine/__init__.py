@@ -27,7 +27,7 @@ package named below.
 
 import importlib
 
-from .intervals import (
+from sigtest._engine.intervals import (
     NAN_INTERVAL,
     ConfidenceInterval,
     bootstrap_interval,
@@ -36,8 +36,8 @@ from .intervals import (
     is_degenerate,
     jackknife_acceleration,
 )
-from .paired import PairedData, check_metric_params, prepare_paired, prepare_paired_runs
-from .pvalues import (
+from sigtest._engine.paired import PairedData, check_metric_params, prepare_paired, prepare_paired_runs
+from sigtest._engine.pvalues import (
     TIE_RTOL,
     berg_kirkpatrick_pvalue,
     null_pvalue,
@@ -45,7 +45,7 @@ from .pvalues import (
     tie_tolerance,
     warn_degenerate,
 )
-from .small_sample import (
+from sigtest._engine.small_sample import (
     BCA_SMALL_SAMPLE_LIMITS,
     BK_SMALL_SAMPLE_LIMITS,
     discordant_count,

@@ -59,10 +59,10 @@ import inspect
 
 import numpy as np
 
-from .checks import check_allocation
-from .kernels import weighted_sums
-from .checks import check_n_resamples as _check_n_resamples
-from .rng import check_seed
+from sigtest._engine.checks import check_allocation
+from sigtest._engine.kernels import weighted_sums
+from sigtest._engine.checks import check_n_resamples as _check_n_resamples
+from sigtest._engine.rng import check_seed
 
 __all__ = ["dirichlet_scores", "dirichlet_sums", "posterior_deltas", "posterior_rng"]
 

@@ -13,8 +13,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..exceptions import DegenerateDistributionWarning
-from ..utils import warn_external
+from sigtest.exceptions import DegenerateDistributionWarning
+from sigtest.utils import warn_external
 
 __all__ = [
     "ConfidenceInterval",
@@ -514,7 +514,7 @@ def jackknife_acceleration(paired):
     the sufficient statistics, per cell with multiplicities in the compressed
     path); metrics without statistics fall back to N calls of ``score_func``.
     """
-    from .resampling import jackknife_values
+    from sigtest._engine.resampling import jackknife_values
 
     theta_a, theta_b, weights = jackknife_values(paired)
     return acceleration_from_jackknife(np.asarray(theta_b) - np.asarray(theta_a), weights,

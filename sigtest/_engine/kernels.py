@@ -16,7 +16,7 @@ import os
 
 import numpy as np
 
-from . import kernels_numpy as _py
+from sigtest._engine import kernels_numpy as _py
 
 __all__ = [
     "NUMBA_ENABLED",

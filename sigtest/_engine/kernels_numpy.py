@@ -35,7 +35,7 @@ import math
 
 import numpy as np
 
-from .rng import GOLDEN, splitmix64
+from sigtest._engine.rng import GOLDEN, splitmix64
 
 __all__ = [
     "uniform",

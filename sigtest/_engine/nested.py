@@ -46,9 +46,9 @@ Application, sec. 3.8 (hierarchical data).
 
 import numpy as np
 
-from . import kernels as _kernels
-from .kernels_numpy import _bounded, _draws
-from .rng import check_seed, resample_keys
+from sigtest._engine import kernels as _kernels
+from sigtest._engine.kernels_numpy import _bounded, _draws
+from sigtest._engine.rng import check_seed, resample_keys
 
 __all__ = ["nested_bootstrap_sums"]
 

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..metrics import Metric, get_metric
-from ..metrics._common import check_zero_division
-from .checks import check_array_like as _as_array
-from .design import check_design, design_rows
-from .small_sample import discordant_count
+from sigtest.metrics import Metric, get_metric
+from sigtest.metrics._common import check_zero_division
+from sigtest._engine.checks import check_array_like as _as_array
+from sigtest._engine.design import check_design, design_rows
+from sigtest._engine.small_sample import discordant_count
 
 __all__ = ["PairedData", "PairedStatistics", "SparseRows", "prepare_paired",
            "prepare_paired_runs"]
@@ -1284,7 +1284,7 @@ def prepare_paired_runs(y_true, runs_a, runs_b, metric, *, labels=None, groups=N
         identical into one row with a multiplicity, when that at least halves
         the rows and there are no clusters or strata. ``False`` keeps one row
         per item in the items' order: what resampling several systems on the
-        same drawn items needs (:mod:`sigtest._compare_shared`).
+        same drawn items needs (:mod:`sigtest._workflows.compare.shared`).
     **metric_params
         Extra metric parameters.
 

@@ -19,9 +19,9 @@ import sys
 
 import numpy as np
 
-from ..exceptions import DegenerateDistributionWarning
-from ..utils import warn_external
-from .intervals import IDENTICAL_MESSAGE, ONE_WAY_MESSAGE, is_degenerate, point_interval
+from sigtest.exceptions import DegenerateDistributionWarning
+from sigtest.utils import warn_external
+from sigtest._engine.intervals import IDENTICAL_MESSAGE, ONE_WAY_MESSAGE, is_degenerate, point_interval
 
 __all__ = [
     "LOG_SPACE_BELOW",

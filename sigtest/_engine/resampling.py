@@ -39,14 +39,14 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ..exceptions import DegenerateDistributionWarning
-from ..metrics._registry import is_builtin_aggregate
-from ..utils import warn_external
-from . import kernels as _kernels
-from .paired import PairedData, SparseRows, sparse_difference
-from .checks import check_allocation, check_n_resamples as _check_n_resamples
-from .checks import check_positive_int as _check_positive_int
-from .rng import check_seed, resample_keys
+from sigtest.exceptions import DegenerateDistributionWarning
+from sigtest.metrics._registry import is_builtin_aggregate
+from sigtest.utils import warn_external
+from sigtest._engine import kernels as _kernels
+from sigtest._engine.paired import PairedData, SparseRows, sparse_difference
+from sigtest._engine.checks import check_allocation, check_n_resamples as _check_n_resamples
+from sigtest._engine.checks import check_positive_int as _check_positive_int
+from sigtest._engine.rng import check_seed, resample_keys
 
 __all__ = [
     "bootstrap_sums",
@@ -1409,7 +1409,7 @@ def resampled_deltas(
     if scheme == "permutation" and sample_size is not None:
         raise ValueError("The 'sample_size' parameter only applies to scheme='bootstrap'.")
     if scheme == "bootstrap" and sample_size is None:
-        from .shared import supplied_deltas  # compare's shared resamples (one pair's columns)
+        from sigtest._engine.shared import supplied_deltas  # compare's shared resamples (one pair's columns)
 
         supplied = supplied_deltas(n_resamples)
         if supplied is not None:

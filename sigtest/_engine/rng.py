@@ -11,7 +11,7 @@ import numbers
 
 import numpy as np
 
-from ..utils.validation import check_random_state_seed
+from sigtest.utils.validation import check_random_state_seed
 
 __all__ = ["GOLDEN", "check_seed", "resample_keys", "splitmix64"]
 

@@ -36,9 +36,9 @@ import contextvars
 
 import numpy as np
 
-from .kernels import _numba_enabled  # read per call: tests switch to the twins by env
-from .kernels_numpy import _bounded, _draws
-from .rng import check_seed, resample_keys
+from sigtest._engine.kernels import _numba_enabled  # read per call: tests switch to the twins by env
+from sigtest._engine.kernels_numpy import _bounded, _draws
+from sigtest._engine.rng import check_seed, resample_keys
 
 __all__ = ["shared_unit_rows", "shared_bootstrap_sums", "shared_draws", "supplied_bootstrap",
            "supplied_deltas"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..exceptions import SmallSampleWarning
-from ..utils import warn_external
+from sigtest.exceptions import SmallSampleWarning
+from sigtest.utils import warn_external
 
 __all__ = [
     "BCA_SMALL_SAMPLE_LIMITS",

@@ -6,16 +6,16 @@ built-in metric is registered (see :func:`get_metric_names`) and available as
 a scikit-learn scorer through :func:`get_scorer`.
 """
 
-from ._registry import (
+from sigtest.metrics._registry import (
     Metric,
     get_metric,
     get_metric_names,
     register_metric,
     unregister_metric,
 )
-from ._scorers import get_scorer, get_scorer_names
-from . import _builtin  # noqa: F401  (registers the built-in metrics)
-from ._soft import (
+from sigtest.metrics._scorers import get_scorer, get_scorer_names
+from sigtest.metrics import _builtin  # noqa: F401  (registers the built-in metrics)
+from sigtest.metrics._soft import (
     cross_entropy_loss,
     entropy_correlation_score,
     entropy_similarity_score,
@@ -27,7 +27,7 @@ from ._soft import (
     soft_precision_score,
     soft_recall_score,
 )
-from ._hard import (
+from sigtest.metrics._hard import (
     accuracy_score,
     f1_score,
     multilabel_f1_score,

@@ -17,7 +17,7 @@ the entropy correlation and similarity are ratios or correlations of totals
 over all items, not means of per-item values.
 """
 
-from ._hard import (
+from sigtest.metrics._hard import (
     _accuracy_aggregate,
     _accuracy_statistics,
     _f1_aggregate,
@@ -34,7 +34,7 @@ from ._hard import (
     precision_score,
     recall_score,
 )
-from ._registry import _mark_builtin, register_metric
+from sigtest.metrics._registry import _mark_builtin, register_metric
 
 # --- hard-label metrics --------------------------------------------------------------
 
@@ -106,7 +106,7 @@ del _prefix, _func, _stats, _agg, _title, _average
 
 # --- soft-label metrics (registered by _soft section) ---
 
-from ._soft import (  # noqa: E402
+from sigtest.metrics._soft import (  # noqa: E402
     _cross_entropy_statistics,
     _entropy_correlation_aggregate,
     _entropy_correlation_statistics,

@@ -38,9 +38,9 @@ import sys
 
 import numpy as np
 
-from ..exceptions import ProbabilityRoundingWarning
-from ..utils import warn_external
-from ._check_labels import check_sample_weight
+from sigtest.exceptions import ProbabilityRoundingWarning
+from sigtest.utils import warn_external
+from sigtest.metrics._check_labels import check_sample_weight
 
 __all__ = ["MAX_PRINTED_DECIMALS", "ROW_SUM_ATOL", "ROW_SUM_RENORM_ATOL",
            "ProbabilityRoundingWarning", "check_proba", "check_proba_pair",

@@ -22,7 +22,7 @@ from numbers import Real
 
 import numpy as np
 
-from ..utils import warn_external
+from sigtest.utils import warn_external
 
 __all__ = [
     "SOFT_TARGET_PARAM",

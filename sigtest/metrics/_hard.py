@@ -24,8 +24,8 @@ from numbers import Real
 
 import numpy as np
 
-from ..utils._param_validation import lazy, validate_params
-from ._check_labels import (
+from sigtest.utils._param_validation import lazy, validate_params
+from sigtest.metrics._check_labels import (
     _check_scalar_label,
     check_label_pair,
     check_labels_param,
@@ -33,8 +33,8 @@ from ._check_labels import (
     check_sample_weight,
     encode_labels,
 )
-from ._common import check_zero_division, divide, fill_doc, nan_mean, warn_undefined
-from ._registry import weighted_column_sums
+from sigtest.metrics._common import check_zero_division, divide, fill_doc, nan_mean, warn_undefined
+from sigtest.metrics._registry import weighted_column_sums
 
 __all__ = [
     "accuracy_score",

@@ -17,7 +17,7 @@ import numpy as np
 from sklearn.base import is_regressor
 from sklearn.metrics._scorer import _Scorer
 
-from ._common import SOFT_TARGET_PARAM, union_labels
+from sigtest.metrics._common import SOFT_TARGET_PARAM, union_labels
 
 __all__ = ["_LabelScorer", "_SoftScorer"]
 

@@ -24,9 +24,9 @@ import inspect
 
 import numpy as np
 
-from ..utils._param_validation import validate_params
-from ._common import SOFT_TARGET_PARAM
-from ._registry import Metric, get_metric, get_metric_names
+from sigtest.utils._param_validation import validate_params
+from sigtest.metrics._common import SOFT_TARGET_PARAM
+from sigtest.metrics._registry import Metric, get_metric, get_metric_names
 
 __all__ = ["SOFT_TARGET_PARAM", "get_scorer", "get_scorer_names"]
 
@@ -153,7 +153,7 @@ def get_scorer(name, *, classes=None, **metric_params):
     >>> bool(np.all(cv["test_jsd"] <= 0))
     True
     """
-    from . import _scorer_classes  # imports scikit-learn
+    from sigtest.metrics import _scorer_classes  # imports scikit-learn
 
     if isinstance(name, Metric):
         metric = name
@@ -252,7 +252,7 @@ def __getattr__(name):
     # The scorer classes subclass scikit-learn's ``_Scorer``: they live in
     # ``_scorer_classes`` and are loaded on first use (old pickles name them here).
     if name in ("_LabelScorer", "_SoftScorer"):
-        from . import _scorer_classes
+        from sigtest.metrics import _scorer_classes
 
         return getattr(_scorer_classes, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -31,10 +31,10 @@ from numbers import Real
 
 import numpy as np
 
-from ..utils._param_validation import lazy, validate_params
-from ._check_proba import check_proba_pair, check_sample_weight
-from ._common import divide, entr, fill_doc, nan_mean, warn_undefined, xlogy
-from ._registry import weighted_column_sums
+from sigtest.utils._param_validation import lazy, validate_params
+from sigtest.metrics._check_proba import check_proba_pair, check_sample_weight
+from sigtest.metrics._common import divide, entr, fill_doc, nan_mean, warn_undefined, xlogy
+from sigtest.metrics._registry import weighted_column_sums
 
 __all__ = [
     "cross_entropy_loss",

@@ -10,16 +10,16 @@ Every test is a :class:`SignificanceTest` with one method,
 equivalence instead of a p-value).
 """
 
-from ._base import SignificanceTest
-from ._bayesian import BayesianBootstrap
-from ._bootstrap import BCaInterval, BergKirkpatrickBootstrap, BooStSaBootstrap
-from ._mcnemar import McNemar
-from ._nested import HierarchicalBootstrap
-from ._permutation import PairedPermutation
-from ._registry import get_test, get_test_names, register_test
-from ._sign import SignTest
-from ._ttest import PairedTTest
-from ._wilcoxon import WilcoxonSignedRank
+from sigtest.tests_._base import SignificanceTest
+from sigtest.tests_._bayesian import BayesianBootstrap
+from sigtest.tests_._bootstrap import BCaInterval, BergKirkpatrickBootstrap, BooStSaBootstrap
+from sigtest.tests_._mcnemar import McNemar
+from sigtest.tests_._nested import HierarchicalBootstrap
+from sigtest.tests_._permutation import PairedPermutation
+from sigtest.tests_._registry import get_test, get_test_names, register_test
+from sigtest.tests_._sign import SignTest
+from sigtest.tests_._ttest import PairedTTest
+from sigtest.tests_._wilcoxon import WilcoxonSignedRank
 
 register_test("bootstrap", BergKirkpatrickBootstrap, overwrite=True)
 register_test("berg_kirkpatrick", BergKirkpatrickBootstrap, overwrite=True)

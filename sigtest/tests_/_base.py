@@ -9,19 +9,19 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from .._engine.paired import (
+from sigtest._engine.paired import (
     PairedData,
     check_decomposable,
     check_metric_params,
     prepare_paired,
 )
-from .._engine.pvalues import null_pvalue
-from .._results import SignificanceResult, TestOutcome
-from ..exceptions import SmallSampleWarning
-from ..metrics import get_metric
-from ..utils import check_random_state_seed, warn_external
-from ..utils._estimator import ParamsMixin
-from ..utils._param_validation import lazy, validate_parameter_constraints
+from sigtest._engine.pvalues import null_pvalue
+from sigtest._results import SignificanceResult, TestOutcome
+from sigtest.exceptions import SmallSampleWarning
+from sigtest.metrics import get_metric
+from sigtest.utils import check_random_state_seed, warn_external
+from sigtest.utils._estimator import ParamsMixin
+from sigtest.utils._param_validation import lazy, validate_parameter_constraints
 
 __all__ = ["MARGIN_ALTERNATIVES", "SignificanceTest", "warn_few_clusters"]
 
@@ -88,7 +88,7 @@ def margin_location_test(estimate, se, alternative, margin, confidence_level, df
     """
     from scipy.special import ndtr, ndtri, stdtr, stdtrit
 
-    from .._engine.pvalues import SMALLEST_PVALUE
+    from sigtest._engine.pvalues import SMALLEST_PVALUE
 
     if df is None:
         sf, q = (lambda x: float(ndtr(-x))), float(ndtri(confidence_level))
@@ -117,7 +117,7 @@ def margin_from_intervals(interval_fn, alternative, margin, confidence_level,
 
     Returns ``(pvalue, (low, high), p_lower, p_upper)``, the interval of the raw ``delta``.
     """
-    from .._engine.intervals import invert_interval
+    from sigtest._engine.intervals import invert_interval
 
     gib = bool(greater_is_better)
     lower = ("greater", -margin) if gib else ("less", margin)
@@ -140,7 +140,7 @@ def warn_few_clusters(test_name, data):
     chi-square, the bootstrap) over-reject below about 20-50 clusters
     (Cameron, Gelbach & Miller 2008). Returns whether it warned.
     """
-    from .._engine.small_sample import FEW_CLUSTERS
+    from sigtest._engine.small_sample import FEW_CLUSTERS
 
     G = data.n_groups
     if G is None or G >= FEW_CLUSTERS:
@@ -451,7 +451,7 @@ class SignificanceTest(ParamsMixin, ABC):
         ``InvalidParameterError`` (a ``ValueError``) naming the parameter.
         """
         def error(message):  # scikit-learn's class, loaded only when raising
-            from ..utils import _param_validation
+            from sigtest.utils import _param_validation
 
             return _param_validation.InvalidParameterError(message)
 
@@ -611,7 +611,7 @@ class SignificanceTest(ParamsMixin, ABC):
         kernels; others the slow path calling ``score_func`` on index batches.
         """
         # imported here: the resampling engine imports numba
-        from .._engine.resampling import drop_nonfinite, resampled_deltas
+        from sigtest._engine.resampling import drop_nonfinite, resampled_deltas
 
         deltas = resampled_deltas(paired, n_resamples, seed, scheme=scheme,
                                   sample_size=sample_size, parallel=self._parallel())

@@ -7,15 +7,15 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from .._engine.bayesian import posterior_deltas
-from .._engine.intervals import ConfidenceInterval, is_degenerate
-from .._engine.pvalues import tie_tolerance, warn_degenerate
-from .._engine.small_sample import BK_SMALL_SAMPLE_LIMITS, small_sample_reasons
-from .._results import TestOutcome
-from ..exceptions import SmallSampleWarning
-from ..utils import warn_external
-from ..utils._param_validation import lazy
-from ._base import _N_JOBS, _RANDOM_STATE, SignificanceTest
+from sigtest._engine.bayesian import posterior_deltas
+from sigtest._engine.intervals import ConfidenceInterval, is_degenerate
+from sigtest._engine.pvalues import tie_tolerance, warn_degenerate
+from sigtest._engine.small_sample import BK_SMALL_SAMPLE_LIMITS, small_sample_reasons
+from sigtest._results import TestOutcome
+from sigtest.exceptions import SmallSampleWarning
+from sigtest.utils import warn_external
+from sigtest.utils._param_validation import lazy
+from sigtest.tests_._base import _N_JOBS, _RANDOM_STATE, SignificanceTest
 
 __all__ = ["BayesianBootstrap"]
 
@@ -183,7 +183,7 @@ class BayesianBootstrap(SignificanceTest):
             ``null_distribution``, the equal-tailed credible interval,
             ``prob_worse``, ``prob_equivalent`` and ``prob_better``.
         """
-        from .._engine.resampling import drop_nonfinite  # the one rule for undefined draws
+        from sigtest._engine.resampling import drop_nonfinite  # the one rule for undefined draws
 
         draws = np.asarray(posterior_deltas(data, self.n_resamples, random_state),
                            dtype=np.float64)

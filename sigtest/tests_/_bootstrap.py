@@ -7,7 +7,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from .._engine.intervals import (
+from sigtest._engine.intervals import (
     ConfidenceInterval,
     bootstrap_interval,
     excludes_zero,
@@ -15,8 +15,8 @@ from .._engine.intervals import (
     is_degenerate,
     jackknife_acceleration,
 )
-from .._engine.pvalues import berg_kirkpatrick_pvalue, tie_tolerance, warn_point_mass
-from .._engine.small_sample import (
+from sigtest._engine.pvalues import berg_kirkpatrick_pvalue, tie_tolerance, warn_point_mass
+from sigtest._engine.small_sample import (
     BCA_SMALL_SAMPLE_LIMITS,
     BK_SMALL_SAMPLE_LIMITS,
     bca_metric_reasons,
@@ -26,9 +26,9 @@ from .._engine.small_sample import (
     small_sample_reasons,
     warn_small_sample,
 )
-from .._results import TestOutcome
-from ..utils._param_validation import lazy
-from ._base import _N_JOBS, _RANDOM_STATE, MARGIN_ALTERNATIVES, SignificanceTest
+from sigtest._results import TestOutcome
+from sigtest.utils._param_validation import lazy
+from sigtest.tests_._base import _N_JOBS, _RANDOM_STATE, MARGIN_ALTERNATIVES, SignificanceTest
 
 __all__ = ["BergKirkpatrickBootstrap", "BooStSaBootstrap", "BCaInterval"]
 
@@ -211,7 +211,7 @@ class BergKirkpatrickBootstrap(SignificanceTest):
                 )
             self._check_size_range(m, n, unit)
         else:
-            from .._engine.resampling import resolve_sample_size  # the one rounding rule
+            from sigtest._engine.resampling import resolve_sample_size  # the one rounding rule
 
             m = resolve_sample_size(float(size), n)
         return m
@@ -235,7 +235,7 @@ class BergKirkpatrickBootstrap(SignificanceTest):
                 "a fraction in (0, 1] (each stratum is resampled on its own and keeps that "
                 f"fraction of its units). Got the int {size!r} instead."
             )
-        from .._engine.resampling import resolve_sample_size
+        from sigtest._engine.resampling import resolve_sample_size
 
         fraction = float(size)
         sizes = np.bincount(self._unit_strata(data), minlength=int(data.n_strata))

@@ -7,9 +7,9 @@ from numbers import Real
 
 import numpy as np
 
-from .._results import TestOutcome
-from ..utils._param_validation import lazy
-from ._base import (
+from sigtest._results import TestOutcome
+from sigtest.utils._param_validation import lazy
+from sigtest.tests_._base import (
     _ALTERNATIVES_MARGIN,
     MARGIN_ALTERNATIVES,
     SignificanceTest,
@@ -17,7 +17,7 @@ from ._base import (
     margin_from_intervals,
     margin_location_test,
 )
-from ._sign import binomial_half_pvalue, frequency_weights, warn_outside
+from sigtest.tests_._sign import binomial_half_pvalue, frequency_weights, warn_outside
 
 __all__ = ["McNemar"]
 
@@ -48,7 +48,7 @@ def mcnemar_pvalue(n_better, n_worse, method="exact", correction=True,
     (:func:`~sigtest._engine.pvalues.tiny_pvalue`; the binomial tails by
     ``logsumexp``, the normal ones by ``log_ndtr``) and is never 0.
     """
-    from .._engine.pvalues import log10_normal_pvalue, tiny_pvalue
+    from sigtest._engine.pvalues import log10_normal_pvalue, tiny_pvalue
 
     n_better, n_worse = int(n_better), int(n_worse)
     d = n_better + n_worse
@@ -95,7 +95,7 @@ def durkalski_pvalue(total, sum_squares, alternative="two-sided"):
     double range is recomputed in log space and never 0, as in
     :func:`mcnemar_pvalue`.
     """
-    from .._engine.pvalues import log10_normal_pvalue, tiny_pvalue
+    from sigtest._engine.pvalues import log10_normal_pvalue, tiny_pvalue
 
     total, sum_squares = float(total), float(sum_squares)
     if sum_squares <= 0.0:

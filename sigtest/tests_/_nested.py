@@ -7,25 +7,25 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from .._engine.intervals import bootstrap_interval, excludes_zero, is_degenerate
-from .._engine.nested import nested_bootstrap_sums
-from .._engine.checks import check_array_like
-from .._engine.paired import check_metric_params, resample_params_of, run_statistics
-from .._engine.pvalues import TIE_RTOL, berg_kirkpatrick_pvalue, warn_degenerate
-from .._engine.small_sample import (
+from sigtest._engine.intervals import bootstrap_interval, excludes_zero, is_degenerate
+from sigtest._engine.nested import nested_bootstrap_sums
+from sigtest._engine.checks import check_array_like
+from sigtest._engine.paired import check_metric_params, resample_params_of, run_statistics
+from sigtest._engine.pvalues import TIE_RTOL, berg_kirkpatrick_pvalue, warn_degenerate
+from sigtest._engine.small_sample import (
     BK_SMALL_SAMPLE_LIMITS,
     discreteness_floor,
     point_mass_pvalue,
     small_sample_reasons,
     warn_small_sample,
 )
-from .._results import SignificanceResult
-from ..exceptions import SmallSampleWarning
-from ..metrics import get_metric
-from ..utils import check_random_state_seed, warn_external
-from ..utils._estimator import ParamsMixin
-from ..utils._param_validation import lazy, validate_parameter_constraints
-from ._base import _RANDOM_STATE
+from sigtest._results import SignificanceResult
+from sigtest.exceptions import SmallSampleWarning
+from sigtest.metrics import get_metric
+from sigtest.utils import check_random_state_seed, warn_external
+from sigtest.utils._estimator import ParamsMixin
+from sigtest.utils._param_validation import lazy, validate_parameter_constraints
+from sigtest.tests_._base import _RANDOM_STATE
 
 __all__ = ["HierarchicalBootstrap", "MIN_RUNS"]
 

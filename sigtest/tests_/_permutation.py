@@ -6,9 +6,9 @@ from numbers import Integral
 
 import numpy as np
 
-from .._results import TestOutcome
-from ..utils._param_validation import lazy
-from ._base import _N_JOBS, _RANDOM_STATE, SignificanceTest
+from sigtest._results import TestOutcome
+from sigtest.utils._param_validation import lazy
+from sigtest.tests_._base import _N_JOBS, _RANDOM_STATE, SignificanceTest
 
 __all__ = ["PairedPermutation"]
 
@@ -151,7 +151,7 @@ class PairedPermutation(SignificanceTest):
             return None
         result = None
         if paired.stats_a is not None:
-            from .._engine import resampling as engine  # numba: imported when needed
+            from sigtest._engine import resampling as engine  # numba: imported when needed
 
             budget = None
             if self.exact == "auto":

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import inspect
 
-from ..utils import warn_external
+from sigtest.utils import warn_external
 
-__all__ = ["register_test", "get_test", "get_test_names"]
+__all__ = ["register_test", "get_test", "get_test_names", "test_name"]
 
 _TESTS: dict = {}
 #: Entry-point group through which installed packages register tests.
@@ -41,7 +41,7 @@ def _load_plugins():
 
 
 def _base():
-    from ._base import SignificanceTest
+    from sigtest.tests_._base import SignificanceTest
 
     return SignificanceTest
 
@@ -136,7 +136,7 @@ def get_test(test, **params):
         if not params:
             return test
         # scikit-learn's clone rule without importing scikit-learn
-        from ..utils._estimator import clone
+        from sigtest.utils._estimator import clone
 
         return clone(test).set_params(**params)
     if inspect.isclass(test) and issubclass(test, base):
@@ -173,3 +173,9 @@ def get_test_names():
     """
     _load_plugins()
     return sorted(_TESTS)
+
+
+def test_name(test):
+    """The name a test's results carry: its class's ``_test_name()`` or the class name."""
+    name = getattr(type(test), "_test_name", None)
+    return name() if callable(name) else type(test).__name__

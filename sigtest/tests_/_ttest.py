@@ -7,16 +7,16 @@ from numbers import Real
 
 import numpy as np
 
-from .._results import TestOutcome
-from ..utils._param_validation import lazy
-from ._base import (
+from sigtest._results import TestOutcome
+from sigtest.utils._param_validation import lazy
+from sigtest.tests_._base import (
     _ALTERNATIVES_MARGIN,
     MARGIN_ALTERNATIVES,
     SignificanceTest,
     _to_raw,
     margin_location_test,
 )
-from ._sign import item_differences, sign_test_pvalue, warn_outside
+from sigtest.tests_._sign import item_differences, sign_test_pvalue, warn_outside
 
 __all__ = ["PairedTTest"]
 
@@ -37,7 +37,7 @@ def paired_t(diff, weights, alternative="two-sided", confidence_level=0.95):
 
     Returns ``(t, pvalue, (low, high), df, mean, sd, log10_pvalue)``.
     """
-    from .._engine.pvalues import log10_t_pvalue, tiny_pvalue
+    from sigtest._engine.pvalues import log10_t_pvalue, tiny_pvalue
 
     from scipy.special import stdtr, stdtrit
 

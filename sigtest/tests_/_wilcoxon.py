@@ -6,10 +6,10 @@ import math
 
 import numpy as np
 
-from .._results import TestOutcome
-from ..utils._param_validation import lazy
-from ._base import SignificanceTest
-from ._sign import _ALTERNATIVES, item_differences, warn_outside
+from sigtest._results import TestOutcome
+from sigtest.utils._param_validation import lazy
+from sigtest.tests_._base import SignificanceTest
+from sigtest.tests_._sign import _ALTERNATIVES, item_differences, warn_outside
 
 __all__ = ["WilcoxonSignedRank"]
 
@@ -27,7 +27,7 @@ def wilcoxon_test(diff, weights, zero_method="wilcox", alternative="two-sided",
     """
     from scipy.stats import wilcoxon
 
-    from .._engine.pvalues import log10_normal_pvalue, tiny_pvalue
+    from sigtest._engine.pvalues import log10_normal_pvalue, tiny_pvalue
 
     d = np.repeat(np.asarray(diff, dtype=np.float64), np.asarray(weights, dtype=np.int64))
     res = wilcoxon(d, zero_method=zero_method, alternative=alternative, method=method)

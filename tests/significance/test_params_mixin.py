@@ -111,7 +111,7 @@ def test_set_params_grid_and_nested():
 @pytest.mark.parametrize("cls", _classes(), ids=lambda c: c.__name__)
 def test_compare_clone_is_sklearn_clone(cls):
     # compare copies sigtest's tests without scikit-learn, by clone's rule
-    from sigtest._compare_plan import clone as compare_clone
+    from sigtest._workflows.compare.plan import clone as compare_clone
 
     est = cls(**_changed(cls))
     if "random_state" in est.get_params():
@@ -125,7 +125,7 @@ def test_compare_clone_is_sklearn_clone(cls):
 
 
 def test_compare_clone_nested_and_bad_constructor():
-    from sigtest._compare_plan import clone as compare_clone
+    from sigtest._workflows.compare.plan import clone as compare_clone
 
     class Wrapper(SignificanceTest):
         def __init__(self, inner=None):

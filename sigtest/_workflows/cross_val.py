@@ -17,13 +17,13 @@ from sklearn.model_selection import (
 )
 from sklearn.utils.multiclass import type_of_target
 
-from . import cv as _cv_module
-from ._compare import _check_ids, _check_metrics, _compare_inputs, plan_inputs
-from ._compare_plan import _check_pos_label, prepare_data
-from ._corrections import CORRECTIONS
-from .utils._param_validation import HasMethods, Interval, StrOptions, validate_params
-from .utils import warn_external
-from .utils.validation import spawn_seeds
+from sigtest import cv as _cv_module
+from sigtest._workflows.compare.api import _check_ids, _check_metrics, _compare_inputs, plan_inputs
+from sigtest._workflows.compare.plan import _check_pos_label, prepare_data
+from sigtest.tests_._corrections import CORRECTIONS
+from sigtest.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
+from sigtest.utils import warn_external
+from sigtest.utils.validation import spawn_seeds
 
 __all__ = ["cross_val_compare"]
 

@@ -6,9 +6,10 @@ import warnings
 import joblib
 import numpy as np
 
-from ._compare_plan import _plain, _test_name
-from ._engine.paired import prepare_paired, prepare_paired_runs
-from .utils import warn_external
+from sigtest._workflows.compare.plan import _plain
+from sigtest.tests_._registry import test_name
+from sigtest._engine.paired import prepare_paired, prepare_paired_runs
+from sigtest.utils import warn_external
 
 
 def _run_test(test, paired, y, a, b, metric, kwargs):
@@ -41,10 +42,10 @@ def _pair_task(views, i, j, jobs, shared=None):
     numbers per job travel back to the parent process. ``shared`` maps
     ``(job key, role)`` (role 0: p-value test, 1: interval test) to the
     pair's bootstrap differences on the comparison's shared resamples
-    (:mod:`sigtest._compare_shared`), used by that test instead of its own
+    (:mod:`sigtest._workflows.compare.shared`), used by that test instead of its own
     draws.
     """
-    from ._engine.paired import reusing_cells
+    from sigtest._engine.paired import reusing_cells
 
     shared = shared or {}
     with reusing_cells():  # one cell compression of (y, a, b) for all the pair's metrics
@@ -53,8 +54,8 @@ def _pair_task(views, i, j, jobs, shared=None):
 
 def _pair_rows(views, i, j, jobs, shared):
     """The rows of :func:`_pair_task` (the arrays of an input type are copied once)."""
-    from ._engine.shared import supplied_bootstrap
-    from .tests_ import HierarchicalBootstrap
+    from sigtest._engine.shared import supplied_bootstrap
+    from sigtest.tests_ import HierarchicalBootstrap
 
     arrays = {}
     rows = []
@@ -89,7 +90,7 @@ def _pair_rows(views, i, j, jobs, shared):
                 with supplied_bootstrap(shared.get((key, 1))):
                     ires = _run_test(interval_test, paired, y, a, b, metric, kwargs)
                 itest = interval_test
-            ci, ci_level = _interval(ires, level, has_level, _test_name(itest))
+            ci, ci_level = _interval(ires, level, has_level, test_name(itest))
         rows.append((key, {
             "alternative": res.alternative,
             "score_a": float(res.score_a),
@@ -156,11 +157,11 @@ def _score_task(view, s, jobs, settings, seed):
     The system is prepared as both sides of a pair (``prepare_paired(y, p,
     p, ...)``, or :func:`prepare_paired_runs` with its runs averaged) with
     the comparison's keyword arguments (class set, weights, ``groups``,
-    ``strata``), then :func:`sigtest._score.score_paired` bootstraps its
+    ``strata``), then :func:`sigtest.tests_._score.score_paired` bootstraps its
     score with ``seed``: what :func:`sigtest.score` computes on the same data
     and seed.
     """
-    from ._score import score_paired
+    from sigtest.tests_._score import score_paired
 
     rows = []
     for key, metric, kwargs in jobs:

@@ -8,7 +8,7 @@ gives the rank intervals, the probability of being best and the model
 confidence set (:mod:`sigtest._engine.ranking`).
 
 The data are those of the comparison, prepared as for
-:meth:`ComparisonResult.scores` (:func:`sigtest._compare_plan.plan_scores`:
+:meth:`ComparisonResult.scores` (:func:`sigtest._workflows.compare.plan.plan_scores`:
 same class set, ``pos_label``, sample weights, runs averaged per item).
 """
 
@@ -20,20 +20,20 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 
-from ._compare_plan import plan_scores
-from ._compare_shared import resampled_scores, shared_seed, system_data
-from ._engine.design import check_design
-from ._engine.paired import resample_params_of
-from ._engine.ranking import (
+from sigtest._workflows.compare.plan import plan_scores
+from sigtest._workflows.compare.shared import resampled_scores, shared_seed, system_data
+from sigtest._engine.design import check_design
+from sigtest._engine.paired import resample_params_of
+from sigtest._engine.ranking import (
     best_probability,
     model_confidence_set,
     observed_ranks,
     rank_intervals,
 )
-from ._engine.rng import check_seed
-from ._engine.shared import shared_draws
-from .exceptions import DegenerateDistributionWarning
-from .utils import warn_external
+from sigtest._engine.rng import check_seed
+from sigtest._engine.shared import shared_draws
+from sigtest.exceptions import DegenerateDistributionWarning
+from sigtest.utils import warn_external
 
 __all__ = ["RANK_COLUMNS", "rank_table"]
 

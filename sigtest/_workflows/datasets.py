@@ -2,7 +2,7 @@ r"""``compare_datasets``: several systems over several datasets (Demšar 2006).
 
 One score per (dataset, system) gives average ranks, the Friedman and
 Iman-Davenport tests, Nemenyi's critical difference and post-hoc p-values
-(:mod:`sigtest._rank_tests`). Per-dataset predictions also give the
+(:mod:`sigtest.tests_._rank_tests`). Per-dataset predictions also give the
 item-level paired test of every pair on every dataset (through
 :func:`sigtest.compare`) and the replicability count of Dror et al. (2017).
 """
@@ -14,14 +14,14 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 
-from . import _rank_tests as rt
-from ._compare import compare
-from ._constants import RUNS_MODES
-from .exceptions import SmallSampleWarning
-from .metrics import Metric, get_metric
-from .utils import warn_external
-from .utils._param_validation import lazy, validate_params
-from .utils.validation import spawn_seeds
+import sigtest.tests_._rank_tests as rt
+from sigtest._workflows.compare.api import compare
+from sigtest._constants import RUNS_MODES
+from sigtest.exceptions import SmallSampleWarning
+from sigtest.metrics import Metric, get_metric
+from sigtest.utils import warn_external
+from sigtest.utils._param_validation import lazy, validate_params
+from sigtest.utils.validation import spawn_seeds
 
 __all__ = ["DatasetComparisonResult", "compare_datasets"]
 
@@ -129,8 +129,8 @@ def _warn_few_data(small, test, runs):
     (as with the default test); the intervals' under-coverage is said either
     way.
     """
-    from ._compare_plan import _check_tests
-    from .tests_ import PairedPermutation
+    from sigtest._workflows.compare.plan import _check_tests
+    from sigtest.tests_ import PairedPermutation
 
     exact = all(isinstance(p, PairedPermutation)
                 for _, p, _ in _check_tests(test, runs_mode=runs))

@@ -49,7 +49,7 @@ def adjust_pvalues(pvalues, method="holm"):
 
     Examples
     --------
-    >>> from sigtest._corrections import adjust_pvalues
+    >>> from sigtest.tests_._corrections import adjust_pvalues
     >>> adjust_pvalues([0.01, 0.04, 0.03], "holm").round(4).tolist()
     [0.03, 0.06, 0.06]
     >>> adjust_pvalues([0.01, 0.04, 0.03], "bonferroni").round(4).tolist()

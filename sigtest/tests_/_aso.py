@@ -54,10 +54,10 @@ from statistics import NormalDist
 
 import numpy as np
 
-from ._results import FieldsDictMixin
-from .exceptions import DegenerateDistributionWarning
-from .utils import warn_external
-from .utils._param_validation import lazy, validate_params
+from sigtest._results import FieldsDictMixin
+from sigtest.exceptions import DegenerateDistributionWarning
+from sigtest.utils import warn_external
+from sigtest.utils._param_validation import lazy, validate_params
 
 __all__ = ["ASOResult", "almost_stochastic_order", "aso_matrix"]
 
@@ -213,7 +213,7 @@ def almost_stochastic_order(scores_a, scores_b, *, confidence_level=0.95, n_resa
     with the observed ratio ``eps`` and its bootstrap standard deviation
     ``s`` (``n_resamples`` resamples of each sample with replacement); the
     integrals are exact on the empirical quantile functions (see
-    :mod:`sigtest._aso`).
+    :mod:`sigtest.tests_._aso`).
 
     Read more in ``docs/seeds.md``.
 

@@ -26,7 +26,7 @@ def nice_ticks(low, high, n=5):
 
     Examples
     --------
-    >>> from sigtest._report_svg import nice_ticks
+    >>> from sigtest._report.svg import nice_ticks
     >>> nice_ticks(-0.013, 0.048)
     [-0.02, 0.0, 0.02, 0.04, 0.06]
     """

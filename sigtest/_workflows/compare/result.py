@@ -3,10 +3,10 @@
 import numpy as np
 import pandas as pd
 
-from ._format import CORRECTION_NAMES as _CORRECTION_NAMES
-from ._format import csv_safe, format_level, format_pvalue
-from ._letters import compact_letter_display
-from ._results import stars_of
+from sigtest._report.format import CORRECTION_NAMES as _CORRECTION_NAMES
+from sigtest._report.format import csv_safe, format_level, format_pvalue
+from sigtest._report.letters import compact_letter_display
+from sigtest._results import stars_of
 
 __all__ = ["ComparisonResult", "FRAME_COLUMNS"]
 
@@ -519,7 +519,7 @@ class ComparisonResult:
         1   good     2         2          2        False
         2   best     1         1          1         True
         """
-        from ._ranks import rank_table
+        from sigtest._workflows.ranks import rank_table
 
         return rank_table(self._inputs, systems=self.systems, metrics=self.metrics,
                           n_runs=self.n_runs, metric=metric,
@@ -608,7 +608,7 @@ class ComparisonResult:
 
         Text cells that a spreadsheet would run as a formula (a system name
         starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return)
-        are written with a leading single quote (:func:`sigtest._format.csv_safe`,
+        are written with a leading single quote (:func:`sigtest._report.format.csv_safe`,
         the OWASP advice against CSV injection); numbers are unchanged.
 
         Parameters
@@ -806,7 +806,7 @@ class ComparisonResult:
             (``groups=``) and ``sample_weight`` (the simulation resamples
             independent items), or bad parameters (naming them).
         """
-        from ._power import comparison_mde_table
+        from sigtest._workflows.power import comparison_mde_table
 
         return comparison_mde_table(
             self._frame, self._inputs, alpha=self._alpha if alpha is None else alpha,
@@ -845,7 +845,7 @@ class ComparisonResult:
         ValueError
             An invalid value (the message names the parameter).
         """
-        from .utils._param_validation import validate_parameter_constraints
+        from sigtest.utils._param_validation import validate_parameter_constraints
 
         data = self._inputs
         constraints = data["constraints"]
@@ -940,7 +940,7 @@ class ComparisonResult:
         >>> text.splitlines()[0]
         '# Comparison of 2 systems'
         """
-        from ._report import build_report
+        from sigtest._report.build import build_report
 
         return build_report(self, format, path, sections)
 
@@ -974,12 +974,12 @@ class ComparisonResult:
         ----------
         M. Post (2018). A call for clarity in reporting BLEU scores. WMT.
         """
-        from ._report import signature
+        from sigtest._report.build import signature
 
         return signature(self)
 
     def _repr_html_(self):
         """The HTML report as a fragment, for Jupyter (see :meth:`report`)."""
-        from ._report import report_html_fragment
+        from sigtest._report.build import report_html_fragment
 
         return report_html_fragment(self)

@@ -72,8 +72,8 @@ import numbers
 
 import numpy as np
 
-from ._constants import RUNS_MODES
-from .utils import warn_external
+from sigtest._constants import RUNS_MODES
+from sigtest.utils import warn_external
 
 __all__ = ["RUNS_MODES", "split_runs", "combine_runs"]
 

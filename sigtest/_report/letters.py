@@ -86,7 +86,7 @@ def compact_letter_display(significant, order=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from sigtest._letters import compact_letter_display
+    >>> from sigtest._report.letters import compact_letter_display
     >>> sig = np.zeros((3, 3), dtype=bool)
     >>> sig[0, 2] = sig[2, 0] = True        # only the two ends differ
     >>> compact_letter_display(sig)

@@ -21,22 +21,22 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ._engine.intervals import (
+from sigtest._engine.intervals import (
     acceleration_from_jackknife,
     bootstrap_interval,
     check_interval_args,
     is_degenerate,
     jackknife_strata,
 )
-from ._engine.paired import PairedData, check_metric_params, prepare_paired
-from ._engine.checks import check_n_resamples as _check_n_resamples
-from ._engine.rng import check_seed
-from ._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, FEW_CLUSTERS
-from ._results import ScoreResult
-from .exceptions import DegenerateDistributionWarning, SmallSampleWarning
-from .metrics import Metric, get_metric
-from .utils import check_random_state_seed, warn_external
-from .utils._param_validation import lazy, validate_params
+from sigtest._engine.paired import PairedData, check_metric_params, prepare_paired
+from sigtest._engine.checks import check_n_resamples as _check_n_resamples
+from sigtest._engine.rng import check_seed
+from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, FEW_CLUSTERS
+from sigtest._results import ScoreResult
+from sigtest.exceptions import DegenerateDistributionWarning, SmallSampleWarning
+from sigtest.metrics import Metric, get_metric
+from sigtest.utils import check_random_state_seed, warn_external
+from sigtest.utils._param_validation import lazy, validate_params
 
 __all__ = ["score", "score_paired"]
 
@@ -54,7 +54,7 @@ def resampled_scores(paired, n_resamples, seed):
     call per resample, the same clusters and strata).
     """
     # imported here: the resampling drivers import numba
-    from ._engine.resampling import bootstrap_scores, bootstrap_sums
+    from sigtest._engine.resampling import bootstrap_scores, bootstrap_sums
 
     if paired.has_statistics:
         sums_a, _ = bootstrap_sums(paired, n_resamples, seed=seed)
@@ -80,7 +80,7 @@ def score_acceleration(paired):
     :func:`~sigtest._engine.intervals.acceleration_from_jackknife` on the
     values of system A.
     """
-    from ._engine.resampling import jackknife_values
+    from sigtest._engine.resampling import jackknife_values
 
     theta_a, _, weights = jackknife_values(paired)
     return acceleration_from_jackknife(theta_a, weights, jackknife_strata(paired))

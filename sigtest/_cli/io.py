@@ -56,7 +56,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .metrics._check_proba import ROW_SUM_RENORM_ATOL, normalize_rows
+from sigtest.metrics._check_proba import ROW_SUM_RENORM_ATOL, normalize_rows
 
 __all__ = ["read_columns", "read_ids", "read_predictions"]
 

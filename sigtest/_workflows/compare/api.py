@@ -1,8 +1,8 @@
 """``compare``: pairwise significance tests between many systems, in parallel.
 
-The work is split in three small modules: :mod:`sigtest._compare_plan`
-(validation, pairs, seeds, the job list; pure), :mod:`sigtest._compare_run`
-(joblib execution of the jobs) and :mod:`sigtest._compare_assemble` (frame,
+The work is split in three small modules: :mod:`sigtest._workflows.compare.plan`
+(validation, pairs, seeds, the job list; pure), :mod:`sigtest._workflows.compare.run`
+(joblib execution of the jobs) and :mod:`sigtest._workflows.compare.assemble` (frame,
 corrections, result). This module keeps the public :func:`compare`.
 """
 
@@ -13,8 +13,8 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 
-from ._compare_assemble import assemble, assemble_scores
-from ._compare_plan import (  # noqa: F401  (re-exported for the other workflows)
+from sigtest._workflows.compare.assemble import assemble, assemble_scores
+from sigtest._workflows.compare.plan import (  # noqa: F401  (re-exported for the other workflows)
     _check_metrics,
     _check_predictions,
     _check_targets,
@@ -24,13 +24,13 @@ from ._compare_plan import (  # noqa: F401  (re-exported for the other workflows
     plan_comparison,
     plan_scores,
 )
-from ._compare_run import _run_parallel, run_scores
-from ._compare_shared import shared_bootstrap_deltas
-from ._corrections import CORRECTIONS
-from ._engine.design import check_ids
-from ._runs import RUNS_MODES
-from .metrics import Metric
-from .utils._param_validation import lazy, validate_params
+from sigtest._workflows.compare.run import _run_parallel, run_scores
+from sigtest._workflows.compare.shared import shared_bootstrap_deltas
+from sigtest.tests_._corrections import CORRECTIONS
+from sigtest._engine.design import check_ids
+from sigtest._workflows.runs import RUNS_MODES
+from sigtest.metrics import Metric
+from sigtest.utils._param_validation import lazy, validate_params
 
 __all__ = ["compare"]
 
@@ -72,7 +72,7 @@ def plan_inputs(targets, runs, classes, *, metrics, test, pairs, baseline, corre
                 strata):
     """Validate every option of a comparison against its inputs and plan it (no test runs).
 
-    Returns the :class:`~sigtest._compare_plan.ComparePlan` and the checked
+    Returns the :class:`~sigtest._workflows.compare.plan.ComparePlan` and the checked
     ``groups`` and ``strata``. :func:`sigtest.cross_val_compare` runs it on
     placeholder predictions before fitting anything, so that an option that
     does not need the fitted predictions fails first.
@@ -143,7 +143,8 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
                                 "options": options, "rerun": rerun,
                                 "random_state_shown": shown,
                                 "constraints": COMPARE_OPTIONS,
-                                "score_settings": plan.scores, "score_table": _score_table}))
+                                "score_settings": plan.scores, "score_table": _score_table,
+                                "test_specs": _check_tests}))
 
 
 #: Lazy recipes of scikit-learn's constraints (see
@@ -220,7 +221,7 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         Baseline system(s) for ``pairs="baseline"``.
     correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
         Applied per (metric, test, run) across the pairs tested; see
-        :func:`sigtest._corrections.adjust_pvalues`.
+        :func:`sigtest.tests_._corrections.adjust_pvalues`.
     alpha : float, default=0.05
         Level of the ``significant`` column and of the letters.
     n_jobs : int, optional
@@ -247,7 +248,7 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         It is drawn only when stderr is a terminal (or in Jupyter): a log
         file, a pipe or CI gets no bar. The results never depend on it.
     runs : {"average", "each", "mean", "pool", "nested"}, default="average"
-        How several runs per system are used (see :mod:`sigtest._runs`).
+        How several runs per system are used (see :mod:`sigtest._workflows.runs`).
         ``"average"`` tests "is B better than A on average over runs": per
         item, each system's sufficient statistics are averaged over its runs
         (run counts may differ), then one paired test over the ``N`` items

@@ -59,7 +59,7 @@ def escape_markdown(text):
 
     Examples
     --------
-    >>> from sigtest._report_doc import escape_markdown
+    >>> from sigtest._report.doc import escape_markdown
     >>> print(escape_markdown("<b>&amp;_%|x"), escape_markdown("new_model <0.0001"))
     \<b>\&amp;\_%\|x new_model <0.0001
     """
@@ -138,7 +138,7 @@ def escape_latex(text):
 
     Examples
     --------
-    >>> from sigtest._report_doc import escape_latex
+    >>> from sigtest._report.doc import escape_latex
     >>> escape_latex("<b>&_%")
     '\\textless{}b\\textgreater{}\\&\\_\\%'
     """

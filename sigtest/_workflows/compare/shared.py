@@ -24,10 +24,10 @@ import warnings
 import joblib
 import numpy as np
 
-from ._engine.design import check_design
-from ._engine.paired import prepare_paired, prepare_paired_runs
-from ._engine.rng import check_seed
-from ._engine.shared import shared_bootstrap_sums, shared_unit_rows
+from sigtest._engine.design import check_design
+from sigtest._engine.paired import prepare_paired, prepare_paired_runs
+from sigtest._engine.rng import check_seed
+from sigtest._engine.shared import shared_bootstrap_sums, shared_unit_rows
 
 __all__ = ["resampled_scores", "shared_bootstrap_deltas", "shared_seed", "system_data"]
 
@@ -108,7 +108,7 @@ def _n_systems(view):
 
 def _bca_resamples(test):
     """``n_resamples`` of a plain :class:`~sigtest.BCaInterval`, else None."""
-    from .tests_._bootstrap import BCaInterval
+    from sigtest.tests_._bootstrap import BCaInterval
 
     if type(test) is not BCaInterval:
         return None

@@ -2,7 +2,7 @@
 
 :meth:`ComparisonResult.report` builds a document from an ordered registry
 of *sections* (:func:`register_section`) and renders it as Markdown, HTML or
-LaTeX (:mod:`sigtest._report_doc`). Built-in sections, in order:
+LaTeX (:mod:`sigtest._report.doc`). Built-in sections, in order:
 
 ``methods``    the generated methods paragraph;
 ``scores``     per metric, each system's score with its interval (and the
@@ -26,11 +26,11 @@ from numbers import Integral
 
 import numpy as np
 
-from ._format import CORRECTION_NAMES, format_level, format_pvalue
-from ._report_doc import RENDERERS, Table, html_fragment, render
-from ._report_svg import interval_chart
-from ._results import stars_of
-from ._version import __version__
+from sigtest._report.format import CORRECTION_NAMES, format_level, format_pvalue
+from sigtest._report.doc import RENDERERS, Table, html_fragment, render
+from sigtest._report.svg import interval_chart
+from sigtest._results import stars_of
+from sigtest._version import __version__
 
 __all__ = ["register_section", "section_names", "build_report", "signature",
            "methods_text", "report_html_fragment", "REPORT_FORMATS"]
@@ -59,7 +59,7 @@ def register_section(name, build, *, available=None, after=None, default=True,
     name : str
         Section name, as in ``ComparisonResult.report(sections=[...])``.
     build : callable
-        ``build(result, ctx) -> list`` of blocks of :mod:`sigtest._report_doc`;
+        ``build(result, ctx) -> list`` of blocks of :mod:`sigtest._report.doc`;
         ``ctx`` is a :class:`_Context` (cached ``scores()``, ``frame``,
         ``letters``, the list of references to extend).
     available : callable, optional
@@ -176,18 +176,16 @@ _CORRECTION_WORDS = {"holm": "Holm's method", "bonferroni": "the Bonferroni corr
 
 def _specs(result):
     """``[(name, pvalue_test, interval_test or None)]`` as the comparison built them."""
-    from ._compare_plan import _check_tests
-
     opts = result._inputs["options"]
     m = _n_pairs(result)
-    return _check_tests(opts["test"], m=m if result.correction is not None else 1, m_ci=m,
+    return result._inputs["test_specs"](opts["test"], m=m if result.correction is not None else 1, m_ci=m,
                         alpha=result.alpha, simultaneous=result.ci == "simultaneous")
 
 
 def _registry_name(test):
-    from ._compare_plan import _test_name
+    from sigtest.tests_._registry import test_name
 
-    return _test_name(test)
+    return test_name(test)
 
 
 def _n_pairs(result):

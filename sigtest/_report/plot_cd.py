@@ -11,9 +11,9 @@ from numbers import Real
 
 import numpy as np
 
-from ._plot_common import _pyplot
-from ._rank_tests import nemenyi_critical_difference
-from .utils._param_validation import lazy, validate_params
+from sigtest._report.pyplot import _pyplot
+from sigtest.tests_._rank_tests import nemenyi_critical_difference
+from sigtest.utils._param_validation import lazy, validate_params
 
 __all__ = ["nonsignificant_groups", "plot_critical_difference"]
 

@@ -32,7 +32,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ._corrections import adjust_pvalues
+from sigtest.tests_._corrections import adjust_pvalues
 
 __all__ = ["RankTestResult", "average_ranks", "friedman_test", "nemenyi_critical_difference",
            "nemenyi_pvalues", "partial_conjunction", "rank_matrix", "rank_z_pvalues",

@@ -31,14 +31,14 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ._compare_plan import _pos_label_params
-from ._engine.intervals import ConfidenceInterval, clopper_pearson
-from ._engine.paired import check_metric_params, prepare_paired
-from ._engine.rng import GOLDEN, check_seed, resample_keys, splitmix64
-from .metrics import Metric, get_metric
-from .metrics._common import union_labels
-from .utils import warn_external
-from .utils._param_validation import lazy, validate_params
+from sigtest._workflows.compare.plan import _pos_label_params
+from sigtest._engine.intervals import ConfidenceInterval, clopper_pearson
+from sigtest._engine.paired import check_metric_params, prepare_paired
+from sigtest._engine.rng import GOLDEN, check_seed, resample_keys, splitmix64
+from sigtest.metrics import Metric, get_metric
+from sigtest.metrics._common import union_labels
+from sigtest.utils import warn_external
+from sigtest.utils._param_validation import lazy, validate_params
 
 __all__ = ["PowerResult", "minimum_detectable_effect", "power", "sample_size"]
 
@@ -645,7 +645,7 @@ def _run_chunk(sim, test, keys, n, s, alpha):
 
 
 def _simulate(sim, test, keys, n, s, alpha, n_jobs, verbose, desc):
-    from .utils._estimator import clone
+    from sigtest.utils._estimator import clone
 
     n_sims = len(keys)
     workers = _n_workers(n_jobs)
@@ -742,7 +742,7 @@ def _setup(y_true, pred_a, metric, test, n_items, random_state, discordance, ste
 
 
 def _check_test(test):
-    from .tests_ import PairedPermutation, get_test
+    from sigtest.tests_ import PairedPermutation, get_test
 
     if test is None:
         return PairedPermutation(n_resamples=DEFAULT_TEST_RESAMPLES)

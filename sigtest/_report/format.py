@@ -27,7 +27,7 @@ def format_pvalue(pvalue, digits=4):
 
     Examples
     --------
-    >>> from sigtest._format import format_pvalue
+    >>> from sigtest._report.format import format_pvalue
     >>> format_pvalue(0.00001), format_pvalue(0.01234), format_pvalue(1.0)
     ('<0.0001', '0.0123', '1.0000')
     """
@@ -54,7 +54,7 @@ def format_level(level):
 
     Examples
     --------
-    >>> from sigtest._format import format_level
+    >>> from sigtest._report.format import format_level
     >>> format_level(0.95), format_level(1 - 0.05 / 6)
     ('95 %', '99.17 %')
     """
@@ -99,7 +99,7 @@ def csv_safe(frame):
     Examples
     --------
     >>> import pandas as pd
-    >>> from sigtest._format import csv_safe
+    >>> from sigtest._report.format import csv_safe
     >>> csv_safe(pd.DataFrame({"system": ["=1+2", "b", "'@x"], "delta": [-0.5, 1, 2]}))
       system  delta
     0   '=1+2   -0.5

@@ -6,12 +6,12 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
-from ._compare_plan import _default_resamples
-from ._compare_run import _reemit
-from ._compare_run import OPTIONAL_COLUMNS
-from ._comparison_result import FRAME_COLUMNS, ComparisonResult
-from ._corrections import adjust_pvalues
-from .utils import warn_external
+from sigtest._workflows.compare.plan import _default_resamples
+from sigtest._workflows.compare.run import _reemit
+from sigtest._workflows.compare.run import OPTIONAL_COLUMNS
+from sigtest._workflows.compare.result import FRAME_COLUMNS, ComparisonResult
+from sigtest.tests_._corrections import adjust_pvalues
+from sigtest.utils import warn_external
 
 
 def _reorient(values):

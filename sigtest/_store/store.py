@@ -109,11 +109,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._engine.checks import check_array_like
-from ._engine.design import check_ids
-from ._format import csv_safe, csv_unsafe
-from .metrics._check_proba import check_proba
-from .utils import warn_external
+from sigtest._engine.checks import check_array_like
+from sigtest._engine.design import check_ids
+from sigtest._report.format import csv_safe, csv_unsafe
+from sigtest.metrics._check_proba import check_proba
+from sigtest.utils import warn_external
 
 try:  # POSIX
     import fcntl

@@ -4,8 +4,8 @@ Everything :func:`sigtest.compare` decides before running a test: the
 metrics, tests, pairs and their canonical orientation, the class set, the
 per-metric keyword arguments, and one child seed per (run, pair, test role)
 drawn in canonical sorted pair order. Nothing here runs a test; the jobs are
-executed by :mod:`sigtest._compare_run` and the rows turned into a result by
-:mod:`sigtest._compare_assemble`.
+executed by :mod:`sigtest._workflows.compare.run` and the rows turned into a result by
+:mod:`sigtest._workflows.compare.assemble`.
 """
 
 import itertools
@@ -19,14 +19,14 @@ import joblib
 import numpy as np
 import pandas as pd
 
-from ._runs import _tile, combine_runs, split_runs
-from ._engine.checks import check_array_like
-from ._engine.paired import prepare_paired
-from .metrics import Metric, get_metric
-from .metrics._common import union_labels
-from .utils import warn_external
-from .utils._estimator import clone  # noqa: F401  (compare's copies of the tests)
-from .utils.validation import spawn_seeds
+from sigtest._workflows.runs import _tile, combine_runs, split_runs
+from sigtest._engine.checks import check_array_like
+from sigtest._engine.paired import prepare_paired
+from sigtest.metrics import Metric, get_metric
+from sigtest.metrics._common import union_labels
+from sigtest.utils import warn_external
+from sigtest.utils._estimator import clone  # noqa: F401  (compare's copies of the tests)
+from sigtest.utils.validation import spawn_seeds
 
 #: Test parameters that switch a test to its single-threaded kernels, tried in
 #: this order when joblib runs several jobs at once (see ``_serial_params``).
@@ -47,11 +47,6 @@ def _check_metrics(metrics):
     return metrics
 
 
-def _test_name(test):
-    name = getattr(type(test), "_test_name", None)
-    return name() if callable(name) else type(test).__name__
-
-
 def _default_resamples(m, alpha, floor):
     """Monte Carlo resamples so that ``m / (B + 1) <= alpha / 10``: ``max(floor, ceil(10 m / alpha) - 1)``."""
     return max(int(floor), int(math.ceil(10.0 * m / alpha - 1e-9)) - 1)
@@ -66,10 +61,11 @@ def _check_tests(test, *, m=1, m_ci=1, alpha=0.05, simultaneous=False, runs_mode
     With ``runs_mode="nested"`` the default is the hierarchical bootstrap
     (p-value and percentile interval from the same resamples).
     """
-    from .tests_ import BCaInterval, PairedPermutation, get_test
+    from sigtest.tests_ import BCaInterval, PairedPermutation, get_test
+    from sigtest.tests_._registry import test_name
 
     if test is None and runs_mode == "nested":
-        from .tests_ import HierarchicalBootstrap
+        from sigtest.tests_ import HierarchicalBootstrap
 
         b = _default_resamples(m, alpha, 9999)
         if simultaneous:
@@ -98,7 +94,7 @@ def _check_tests(test, *, m=1, m_ci=1, alpha=0.05, simultaneous=False, runs_mode
             )
         for t in pair:
             _check_test_params(t)
-        name = _test_name(pair[0]) + ("" if pair[1] is None else "+" + _test_name(pair[1]))
+        name = test_name(pair[0]) + ("" if pair[1] is None else "+" + test_name(pair[1]))
         specs.append([name, pair[0], pair[1]])
     names = [s[0] for s in specs]
     for k, spec in enumerate(specs):
@@ -533,7 +529,7 @@ def _with_level(test, level):
 
 def _plain(test):
     """Whether ``test`` is a SignificanceTest that does not override ``test``."""
-    from .tests_._base import SignificanceTest
+    from sigtest.tests_._base import SignificanceTest
 
     return isinstance(test, SignificanceTest) and type(test).test is SignificanceTest.test
 
@@ -542,7 +538,7 @@ def _check_nested(runs_mode, metrics, specs, sample_weight, groups, strata):
     """``runs="nested"``: the hierarchical bootstrap, metrics with statistics, no design."""
     if runs_mode != "nested":
         return
-    from .tests_ import HierarchicalBootstrap
+    from sigtest.tests_ import HierarchicalBootstrap
 
     other = [name for name, pt, it in specs
              if not isinstance(pt, HierarchicalBootstrap) or it is not None]
@@ -661,7 +657,7 @@ def prepare_data(comparisons, classes, *, targets, metric_objs, names, labels, p
 
     What both the pair tests and the per-system score intervals
     (:meth:`ComparisonResult.scores`) run on: the runs combined as
-    :func:`sigtest._runs.combine_runs` returned them (``comparisons``),
+    :func:`sigtest._workflows.runs.combine_runs` returned them (``comparisons``),
     stacked once per metric input type, and per metric the class set,
     ``pos_label``, ``sample_weight`` and the design (``groups``/``strata``,
     tiled for ``runs="pool"``). Nothing is validated against the engine

@@ -1,0 +1,18 @@
+"""Reports and plots: render results they are given (layer ``report``).
+
+The layer sits above the significance tests and below the workflows: it may
+import ``metrics``, ``utils``, ``_engine``, ``_results``, ``tests_`` and
+``cv``; the workflows call it (``ComparisonResult.report()``), never the
+reverse. This ``__init__`` imports nothing (matplotlib is imported only when
+a plot is drawn).
+
+* ``build.py``: the report of a comparison (sections, Markdown, HTML, LaTeX);
+* ``doc.py``: the document model and its renderers;
+* ``svg.py``: the interval chart of the HTML report;
+* ``format.py``: p-values, levels and correction names as printed;
+* ``letters.py``: the compact letter display (Piepho 2004);
+* ``plots.py``, ``plot_cd.py``: the figures of :mod:`sigtest.plotting`;
+* ``pyplot.py``: the one place that imports matplotlib.
+"""
+
+__all__ = []

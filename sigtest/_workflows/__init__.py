@@ -1,0 +1,22 @@
+"""Workflows: what a user runs on whole experiments (layer ``workflows``).
+
+They sit above the significance tests and below the store and the command
+line; they may import ``metrics``, ``utils``, ``_engine``, ``_results``,
+``tests_``, ``cv`` and ``_report``, never ``_store``, ``_cli`` or the top
+modules. This ``__init__`` imports nothing, so importing one workflow pulls
+in no other.
+
+* ``compare/``: :func:`sigtest.compare` and :class:`sigtest.ComparisonResult`
+  (plan -> shared resamples -> run -> assemble -> result);
+* ``ranks.py``: rank intervals, P(best) and the model confidence set of
+  :meth:`ComparisonResult.ranks`;
+* ``runs.py``: several runs (seeds) per system: averaging, splitting, tiling;
+* ``cross_val.py``: :func:`sigtest.cross_val_compare` (estimators on identical
+  folds);
+* ``datasets.py``: :func:`sigtest.compare_datasets` and
+  :class:`sigtest.DatasetComparisonResult` (Friedman, post-hoc tests);
+* ``power.py``: :func:`sigtest.power`, :func:`sigtest.minimum_detectable_effect`,
+  :func:`sigtest.sample_size` and :class:`sigtest.PowerResult`.
+"""
+
+__all__ = []
