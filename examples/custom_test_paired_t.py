@@ -10,18 +10,15 @@ the BCa interval of the difference, and
 
 Run: ``python examples/custom_test_paired_t.py``
 """
-import matplotlib.pyplot as plt
 import numpy as np
 from scipy import stats
 
 from sigtest import BCaInterval, SignificanceTest, TestOutcome, compare, register_test
-from sigtest.plotting import plot_comparison
+import sigtest.plotting
 
 
 @register_test("my_paired_t", overwrite=True)
-class MyPairedT(SignificanceTest):
-    """Paired t-test of per-item metric values (e.g. accuracy: 1 if correct)."""
-
+class MyPairedT(SignificanceTest):  # a t-test of per-item values (accuracy: 1 if correct)
     name = "my_paired_t"  # the base class validates `alternative` (ValueError)
 
     def __init__(self, *, alternative="two-sided"):
@@ -37,15 +34,9 @@ class MyPairedT(SignificanceTest):
 if __name__ == "__main__":
     rng = np.random.default_rng(0)
     y = rng.integers(0, 3, 500)
-    a = np.where(rng.random(500) < 0.70, y, (y + 1) % 3)
-    b = np.where(rng.random(500) < 0.76, y, (y + 1) % 3)
+    a, b, c = (np.where(rng.random(500) < p, y, (y + 1) % 3) for p in (0.70, 0.76, 0.72))
     print(MyPairedT(alternative="greater").test(y, a, b, metric="accuracy"))
-
-    # the registered name in a comparison of three systems (accuracy is a
-    # mean of per-item values, so the per-item t-test applies)
-    c = np.where(rng.random(500) < 0.72, y, (y + 1) % 3)
     result = compare(y, {"a": a, "b": b, "c": c}, metrics="accuracy",
                      test=("my_paired_t", BCaInterval()), random_state=0)
     print(result)
-    plot_comparison(result)
-    plt.show()
+    sigtest.plotting.plot_comparison(result)  # the gallery shows the figure; add plt.show() in a script

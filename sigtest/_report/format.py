@@ -100,11 +100,9 @@ def csv_safe(frame):
     --------
     >>> import pandas as pd
     >>> from sigtest._report.format import csv_safe
-    >>> csv_safe(pd.DataFrame({"system": ["=1+2", "b", "'@x"], "delta": [-0.5, 1, 2]}))
-      system  delta
-    0   '=1+2   -0.5
-    1       b    1.0
-    2   ''@x    2.0
+    >>> safe = csv_safe(pd.DataFrame({"system": ["=1+2", "b", "'@x"], "delta": [-0.5, 1, 2]}))
+    >>> safe["system"].tolist(), safe["delta"].tolist()
+    (["'=1+2", 'b', "''@x"], [-0.5, 1.0, 2.0])
     """
     out = frame.copy()
     for column in out.columns:
