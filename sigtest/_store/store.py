@@ -582,13 +582,7 @@ class ExperimentStore:
     def publish(self, frame, outcomes):
         """Write ``results.tsv`` and ``outcomes.json`` of one run as one unit.
 
-        See :func:`sigtest._store.publish.publish`.
-
-        Parameters
-        ----------
-        frame : pandas.DataFrame
-            The tidy table (``ComparisonResult.to_frame()``).
-        outcomes : dict
-            The record of the run (NaN and inf become null).
+        ``frame`` is the tidy table, ``outcomes`` the record of the run
+        (:func:`sigtest._store.publish.publish`).
         """
         _publish.publish(self, frame, outcomes)
