@@ -89,8 +89,9 @@ anything is read, written or deleted, so a linked ``runs/`` can neither
 receive predictions nor lose files to the tidying below, and a linked run
 file is never read. The store directory itself may be a link.
 
-Hygiene. On open (:meth:`ExperimentStore.open <sigtest._store.store.ExperimentStore.open>`, called by
-``Experiment.load``) and whenever the lock is taken, the temporary files
+Hygiene. On open
+(:meth:`ExperimentStore.open <sigtest._store.store.ExperimentStore.open>`,
+called by ``Experiment.load``) and whenever the lock is taken, the temporary files
 that killed writers left (``.<name>.<random>.tmp`` of the store's own file
 names) are deleted, and so, under the lock with a valid manifest, are
 prediction files with the store's naming (``runs/s<key>_r<run>[-<hex>].npy``)
@@ -101,7 +102,8 @@ deleted.
 Recovery. Before each replacement of ``manifest.json`` the previous one is
 kept as ``manifest.json.bak``. A corrupt (e.g. truncated) or missing
 manifest is never repaired silently: reading it raises a ``ValueError``
-that says so, and :meth:`ExperimentStore.recover <sigtest._store.store.ExperimentStore.recover>`
+that says so, and
+:meth:`ExperimentStore.recover <sigtest._store.store.ExperimentStore.recover>`
 (``Experiment.recover()``) puts the backup back, keeping the damaged file
 as ``manifest.json.corrupt`` and dropping (with a warning) the runs whose
 prediction files are gone. The last feed or remove before the damage is

@@ -64,7 +64,6 @@ def _check_design_ids(values, name, n, system):
     return arr.tolist()
 
 
-
 def _kind(values):
     """``"str"`` or ``"int"`` for a list of ids."""
     return "str" if values and isinstance(values[0], str) else "int"
@@ -85,7 +84,6 @@ def _check_labels_array(arr, name, system):
             f"The '{name}' of system {system!r} is 1-D, so it holds labels, but it holds "
             f"non-integer numbers (e.g. {float(bad)!r}); for probabilities pass an "
             "(n_items, n_classes) array.")
-
 
 
 # ---------------------------------------------------------------- feed and remove
