@@ -80,9 +80,9 @@ def _write_cli(path):
     import contextlib
     import io
 
-    from sigtest.cli import _build_parser
+    from sigtest._cli.parser import build_parser
 
-    parser = _build_parser()
+    parser = build_parser()
     parts = [("sigtest", parser)]
     for action in parser._actions:  # the subcommands, whatever they are
         if isinstance(action, argparse._SubParsersAction):

@@ -309,9 +309,9 @@ def test_outputs_are_checked_before_computing(tmp_path, systems, capsys, monkeyp
         assert re.search(match, err), (match, err)
     assert (tmp_path / "taken.csv").read_text() == "old\n"
     # an unwritable directory (simulated: the tests may run as root, who can write anywhere)
-    import sigtest.cli
+    import sigtest._cli.commands
 
-    monkeypatch.setattr(sigtest.cli.os, "access", lambda path, mode: False)
+    monkeypatch.setattr(sigtest._cli.commands.os, "access", lambda path, mode: False)
     assert main(["compare", gold, a, b, "-o", str(tmp_path / "new.csv")],
                 out=io.StringIO()) == 2
     assert "of -o/--output is not writable" in capsys.readouterr().err

@@ -619,10 +619,10 @@ def test_cli_remove_and_labels(tmp_path, data, capsys):
                                                            average="macro"), abs=1e-12)
     assert main(["remove", str(store), "b"], out=io.StringIO()) == 0
     assert Experiment.load(store).systems == ["a"]
-    import sigtest.cli
+    import sigtest._cli.commands
 
     with pytest.MonkeyPatch.context() as mp:  # run writes into the store: checked first
-        mp.setattr(sigtest.cli.os, "access", lambda path, mode: False)
+        mp.setattr(sigtest._cli.commands.os, "access", lambda path, mode: False)
         assert main(["run", str(store)], out=io.StringIO()) == 2
     assert "is not writable (run writes results.tsv" in capsys.readouterr().err
 

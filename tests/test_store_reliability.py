@@ -31,7 +31,7 @@ import pandas as pd
 import pytest
 
 import sigtest._workflows.compare.api
-import sigtest._store.store as store_module
+import sigtest._store.files as store_module
 from sigtest import Experiment, PairedPermutation
 from sigtest._store.store import ExperimentStore
 

@@ -149,9 +149,9 @@ def test_a_linked_store_directory_is_allowed(tmp_path, labels):
 @pytest.fixture
 def small_inline(monkeypatch):
     """Stores above 50 gold items keep their gold in a gold file (format version 3)."""
-    import sigtest._store.store
+    import sigtest._store.files
 
-    monkeypatch.setattr(sigtest._store.store, "GOLD_INLINE_MAX", 50)
+    monkeypatch.setattr(sigtest._store.files, "GOLD_INLINE_MAX", 50)
 
 
 def _big(n=300, seed=0):
@@ -183,11 +183,11 @@ def test_a_feed_does_not_rewrite_a_large_gold(tmp_path, small_inline):
         sizes.append(len(text))
     assert sizes[1] - sizes[0] < 400  # one run entry, not its 300 ids
     # the same comparison as a store written inline (the format of small stores)
-    import sigtest._store.store
+    import sigtest._store.files
 
     twin = Experiment(tmp_path / "inline")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(sigtest._store.store, "GOLD_INLINE_MAX", 10**9)
+        mp.setattr(sigtest._store.files, "GOLD_INLINE_MAX", 10**9)
         for name, arr in preds.items():
             twin.feed(name, arr, y_true=y if name == "a" else None)
         assert json.loads((twin.path / "manifest.json").read_text())["format_version"] == 1
@@ -199,16 +199,16 @@ def test_a_feed_does_not_rewrite_a_large_gold(tmp_path, small_inline):
 
 
 def test_a_store_written_inline_is_read_and_moves_its_gold_out(tmp_path, monkeypatch):
-    import sigtest._store.store
+    import sigtest._store.files
 
     y, preds = _big()
-    monkeypatch.setattr(sigtest._store.store, "GOLD_INLINE_MAX", 10**9)  # the d99da9b layout
+    monkeypatch.setattr(sigtest._store.files, "GOLD_INLINE_MAX", 10**9)  # the d99da9b layout
     exp = Experiment(tmp_path)
     exp.feed("a", preds["a"], y_true=y)
     exp.feed("b", preds["b"][:200], ids=np.arange(200))
     old = json.loads((tmp_path / "manifest.json").read_text())
     assert old["format_version"] == 1 and old["gold"]["y_true"] == y.tolist()
-    monkeypatch.setattr(sigtest._store.store, "GOLD_INLINE_MAX", 50)
+    monkeypatch.setattr(sigtest._store.files, "GOLD_INLINE_MAX", 50)
     exp = Experiment.load(tmp_path)
     assert exp.systems == ["a", "b"]
     exp.feed("c", preds["c"])

@@ -7,8 +7,9 @@ those ids*, whatever order the items were predicted in (BooStSa stores the
 indexes but pools the runs in feed order and never uses them).
 
 The files (layout below), the manifest, its lock, the atomic writes and the
-validation of a feed live in :mod:`sigtest._store.store`; :class:`Experiment` is a
-thin public object over that store that runs :func:`sigtest.compare`.
+validation of a feed live in :mod:`sigtest._store` (which also describes the
+format on disk); :class:`Experiment` is a thin public object over that store
+that runs :func:`sigtest.compare`.
 
 Store layout (a directory)::
 
@@ -23,7 +24,7 @@ Store layout (a directory)::
 Every file is written to a temporary file and moved into place with
 ``os.replace``, and ``feed``, ``remove`` and ``run`` work under a lock that
 the operating system releases when its holder dies (``fcntl.flock``; see
-:mod:`sigtest._store.store`), so a crash or a kill never leaves a half-written
+:mod:`sigtest._store`), so a crash or a kill never leaves a half-written
 file or a stale lock, and several processes of one pipeline may feed the
 same store. ``results.tsv`` and ``outcomes.json`` are published as one unit
 (a kill during ``run`` leaves the previous pair or the new one). A feed is

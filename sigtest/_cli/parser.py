@@ -1,0 +1,193 @@
+"""The argparse tree of the ``sigtest`` command and its option groups.
+
+:func:`build_parser` builds the subcommands (``compare``, ``feed``, ``run``,
+``report``, ``remove``, ``metrics``, ``tests``) from shared option groups
+(test, design, header, column, store and output options). Numpy-free, so that
+``sigtest --help`` starts fast: the choices come from plain tuples here and
+from :mod:`sigtest._constants`.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["ALTERNATIVES", "FORMATS", "MARGIN_ALTERNATIVES", "REPORT_FORMATS", "build_parser"]
+
+#: ``--alternative``: the tests' ``alternative`` values (sigtest.tests_._base).
+ALTERNATIVES = ("two-sided", "greater", "less", "non-inferiority", "equivalence")
+MARGIN_ALTERNATIVES = ("non-inferiority", "equivalence")
+FORMATS = ("table", "text", "csv", "json", "markdown", "latex", "html")
+#: formats of ``ComparisonResult.report`` (the whole report); "text" is "table"
+REPORT_FORMATS = ("markdown", "html", "latex")
+
+
+# ------------------------------------------------------------------ parser
+def build_parser():
+    """The ``sigtest`` parser: one subparser per command."""
+    from sigtest import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="sigtest", description="Significance tests for comparing ML/NLP systems."
+    )
+    parser.add_argument("--version", action="version", version=f"sigtest {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    cmp_ = sub.add_parser("compare", help="test every pair of systems (or each vs a baseline)")
+    cmp_.add_argument("gold", help="file with the gold labels (or gold distributions)")
+    cmp_.add_argument(
+        "predictions", nargs="+",
+        help="prediction files, as PATH or NAME=PATH (name defaults to the file stem)",
+    )
+    _add_test_options(cmp_)
+    _add_design_options(cmp_, "in the order of the gold file")
+    _add_header_option(cmp_)
+    _add_column_options(cmp_)
+    _add_output_options(cmp_)
+
+    feed = sub.add_parser("feed", help="store one run of one system in an experiment directory")
+    feed.add_argument("store", help="experiment directory (created if needed)")
+    feed.add_argument("system", help="system name")
+    feed.add_argument("pred", help="file with the predictions of this run")
+    feed.add_argument("--gold", default=None,
+                      help="file with the gold labels of the same items (first feed)")
+    feed.add_argument("--ids", default=None,
+                      help="file with the item ids, one per prediction (default: 0..N-1)")
+    feed.add_argument("--run", type=int, default=None,
+                      help="run number (default: the system's next one)")
+    feed.add_argument("--overwrite", action="store_true", help="replace an existing run")
+    feed.add_argument("--multilabel", action="store_true",
+                      help="several columns are label memberships (rows need not sum to 1)")
+    _add_design_options(feed, "one per prediction, stored with the gold")
+    _add_header_option(feed)
+
+    run = sub.add_parser("run", help="compare every system of an experiment directory and save "
+                                     "results.tsv and outcomes.json in it")
+    run.add_argument("store", help="experiment directory filled by 'sigtest feed'")
+    _add_test_options(run)
+    _add_store_options(run)
+    _add_output_options(run)
+
+    rep = sub.add_parser(
+        "report", help="write the report (Markdown, HTML or LaTeX) of a comparison, from an "
+                       "experiment directory or from a gold file and prediction files")
+    rep.add_argument("source", help="experiment directory filled by 'sigtest feed', or the "
+                                    "gold file (then give the prediction files)")
+    rep.add_argument("predictions", nargs="*",
+                     help="with a gold file: prediction files, as PATH or NAME=PATH")
+    _add_test_options(rep)
+    _add_design_options(rep, "with a gold file, in its order")
+    _add_header_option(rep)
+    _add_column_options(rep)
+    _add_store_options(rep)
+    rep.add_argument("--format", choices=REPORT_FORMATS, default=None,
+                     help="report format (default: from the -o suffix .md/.html/.tex, else "
+                          "markdown)")
+    rep.add_argument("-o", "--output", default=None, help="write the report to this file")
+    rep.add_argument("--overwrite", action="store_true",
+                     help="replace the --output file if it exists")
+
+    rm = sub.add_parser("remove", help="remove a system (or one of its runs) from an "
+                                       "experiment directory")
+    rm.add_argument("store", help="experiment directory")
+    rm.add_argument("system", help="system name")
+    rm.add_argument("--run", type=int, default=None,
+                    help="remove only this run (default: the whole system)")
+
+    sub.add_parser("metrics", help="list the registered metrics")
+    sub.add_parser("tests", help="list the registered significance tests")
+    return parser
+
+
+def _add_store_options(cmd):
+    """Options of a comparison of an experiment directory (``run``, ``report``)."""
+    from sigtest._constants import RUNS_MODES
+
+    cmd.add_argument("--runs", choices=RUNS_MODES, default=None,
+                     help="how several runs per system are used (default: average, the "
+                          "per-item statistics averaged over runs; nested: the "
+                          "hierarchical bootstrap over runs and items; pool is BooStSa's "
+                          "mode)")
+    cmd.add_argument("--on-missing", choices=("error", "intersect"), default=None,
+                     help="a run lacking some gold ids: error (default), or test on the "
+                          "common ids")
+    cmd.add_argument("--systems", nargs="+", default=None, metavar="NAME",
+                     help="compare only these systems, in this order (default: all, in feed "
+                          "order)")
+
+
+def _add_header_option(cmd):
+    cmd.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
+                     help="files have a header row (--no-header: line 1 is data; default: "
+                          "stop if line 1 looks like a header)")
+
+
+def _add_column_options(cmd):
+    cmd.add_argument("--label-column", default=None, metavar="COL",
+                     help="read the labels from this column of every file (gold and "
+                          "predictions): a header name (then line 1 is the header) or a "
+                          "number from 1; default with --id-column: the other column of a "
+                          "two-column file")
+    cmd.add_argument("--id-column", default=None, metavar="COL",
+                     help="read item ids from this column of every file and align each "
+                          "prediction file to the gold by them (as 'feed --ids'); every file "
+                          "must list the gold's ids, in any order")
+
+
+def _add_design_options(cmd, order):
+    cmd.add_argument("--groups", default=None, metavar="FILE",
+                     help=f"file with the cluster id of every item ({order}), e.g. its "
+                          "document: whole clusters are resampled")
+    cmd.add_argument("--strata", default=None, metavar="FILE",
+                     help=f"file with the stratum id of every item ({order}), e.g. its "
+                          "domain: the bootstrap resamples within strata")
+
+
+def _add_output_options(cmd):
+    cmd.add_argument("--format", choices=FORMATS, default=None,
+                     help="output format: table (the text tables, default), csv or json (the "
+                          "pairs table with a signature column), markdown, latex or html (the "
+                          "whole report, as 'sigtest report'); default: from the -o suffix "
+                          ".csv/.json/.tex/.md/.html, else table")
+    cmd.add_argument("-o", "--output", default=None, help="write the table to this file")
+    cmd.add_argument("--overwrite", action="store_true",
+                     help="replace the --output file if it exists")
+
+
+def _add_test_options(cmd):
+    """Options shared by ``compare`` and ``run``: metrics, test, pairs, correction, seed."""
+    cmd.add_argument("-m", "--metric", action="append", dest="metrics",
+                     help="metric name (repeatable; default: accuracy and f1_macro)")
+    cmd.add_argument("--test", default=None,
+                     help="test name (see 'sigtest tests'); default: permutation p-value "
+                          "with the BCa interval of the difference")
+    cmd.add_argument("-B", "--n-resamples", type=int, default=None,
+                     help="resamples per test (default: the test's own)")
+    cmd.add_argument("--pairs", choices=("all", "baseline"), default=None,
+                     help="test every pair (default) or each system against --baseline "
+                          "(the default with --margin)")
+    cmd.add_argument("--baseline", action="append", default=None,
+                     help="baseline system name (repeatable); implies --pairs baseline")
+    cmd.add_argument("--margin", type=float, default=None,
+                     help="margin of a non-inferiority or equivalence test, in metric units "
+                          "(e.g. 0.01); needs --alternative and --baseline")
+    cmd.add_argument("--alternative", choices=ALTERNATIVES, default=None,
+                     help="alternative hypothesis of each system B against --baseline A "
+                          "(default: the test's own, two-sided for the default test): "
+                          "two-sided, greater (B better), less (B worse); with --margin, "
+                          "non-inferiority (B is not worse than the baseline by --margin or "
+                          "more) or equivalence (|B - A| < --margin, TOST; test: bca unless "
+                          "--test names one with an interval: paired_t, mcnemar)")
+    cmd.add_argument("--correction", default="holm",
+                     choices=("holm", "bonferroni", "fdr_bh", "none"))
+    cmd.add_argument("--alpha", type=float, default=0.05)
+    cmd.add_argument("--labels", default=None,
+                     help="class set of the label metrics: comma-separated labels, or a file "
+                          "with one label per line")
+    cmd.add_argument("--pos-label", default=None,
+                     help="positive class of the one-class scores f1, precision, recall "
+                     "(default 1 for 0/1 or -1/1 labels; other metrics ignore it)")
+    cmd.add_argument("--seed", type=int, default=0, help="random_state (default: 0)")
+    cmd.add_argument("--n-jobs", type=int, default=None)
+    cmd.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
+                     help="progress bar on stderr for long runs, drawn only when stderr is a "
+                          "terminal (default: on)")
