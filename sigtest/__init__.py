@@ -55,6 +55,9 @@ _LAZY = {
     "almost_stochastic_order": "._aso",
     "aso_matrix": "._aso",
     "ASOResult": "._aso",
+    "bayesian_signed_rank": ".tests_._bayes_datasets",
+    "hierarchical_bayes": ".tests_._bayes_datasets",
+    "DatasetPosterior": ".tests_._bayes_datasets",
 }
 
 __all__ = [
@@ -69,6 +72,9 @@ __all__ = [
     "cross_val_compare",
     "compare_datasets",
     "DatasetComparisonResult",
+    "bayesian_signed_rank",
+    "hierarchical_bayes",
+    "DatasetPosterior",
     "Experiment",
     "BCaInterval",
     "BayesianBootstrap",
