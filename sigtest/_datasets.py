@@ -314,9 +314,9 @@ class DatasetComparisonResult:
 
         Parameters
         ----------
-        method : {"nemenyi", "holm", "wilcoxon", "conover", "quade", "miller"}, \
-default="nemenyi"
-            The test (above).
+        method : str, default="nemenyi"
+            One of ``"nemenyi"``, ``"holm"``, ``"wilcoxon"``, ``"conover"``,
+            ``"quade"``, ``"miller"`` (above).
         control : str, optional
             A system: compare only it against the others (``k - 1`` tests;
             not with the all-pairs ``"nemenyi"`` and ``"miller"``).
@@ -497,6 +497,7 @@ default="nemenyi"
         n_samples : int, default=50000
             Posterior draws.
         random_state : None, int, SeedSequence or Generator
+            Seed of the Dirichlet draws (same seed, same draws).
 
         Returns
         -------

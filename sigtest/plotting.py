@@ -616,6 +616,7 @@ def plot_simplex(posterior, ax=None, *, gridsize=40):
     Returns
     -------
     fig : matplotlib Figure
+        The figure of ``ax`` (``fig.axes[0]`` when ``ax`` was omitted).
 
     Raises
     ------

@@ -29,15 +29,16 @@ Statistical comparison of classifiers through Bayesian hierarchical
 modelling. Machine Learning 106, 1817-1837.
 """
 
-import warnings
 from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
 
+from ..utils import warn_external
 from ..utils.validation import spawn_seeds
 
-__all__ = ["DatasetPosterior", "bayesian_signed_rank", "hierarchical_bayes"]
+__all__ = ["DatasetPosterior", "bayesian_signed_rank", "hierarchical_bayes", "model_data",
+           "signed_rank_samples"]
 
 _VERDICTS = ("left", "rope", "right")
 
@@ -46,7 +47,9 @@ _VERDICTS = ("left", "rope", "right")
 class DatasetPosterior:
     r"""Posterior of a Bayesian comparison of two systems over datasets.
 
-    Attributes
+    Built by :func:`bayesian_signed_rank` and :func:`hierarchical_bayes`.
+
+    Parameters
     ----------
     samples : ndarray of shape (n_samples, 3)
         Per draw, the probabilities :math:`(p_\text{left}, p_\text{rope},
@@ -75,10 +78,10 @@ class DatasetPosterior:
 
         The fraction of draws in which each of :math:`p_\\text{left},
         p_\\text{rope}, p_\\text{right}` is the largest (baycomp's ``probs``),
-        exact ties shared equally (baycomp gives them to the first).
+        ties (within 1e-12) shared equally (baycomp gives them to the first).
         """
         s = self.samples
-        top = s == s.max(axis=1, keepdims=True)
+        top = s >= s.max(axis=1, keepdims=True) - 1e-12  # rounding of sums of weights
         share = (top / top.sum(axis=1, keepdims=True)).mean(axis=0)
         return dict(zip(_VERDICTS, map(float, share)))
 
@@ -178,6 +181,7 @@ def bayesian_signed_rank(x, y, rope=0.0, *, prior=0.5, n_samples=50_000, random_
     Returns
     -------
     posterior : DatasetPosterior
+        The draws and the ``probabilities`` of the three verdicts.
 
     Raises
     ------
@@ -251,7 +255,7 @@ def _slice(rng, logp, x0, width, lower=-np.inf, upper=np.inf, max_steps=50):
         right += width
         steps -= 1
     left, right = max(left, lower), min(right, upper)
-    while True:
+    for _ in range(200):  # shrinkage halves the bracket on average: 200 is never reached
         x1 = left + (right - left) * rng.random()
         if logp(x1) > level:
             return x1
@@ -259,6 +263,7 @@ def _slice(rng, logp, x0, width, lower=-np.inf, upper=np.inf, max_steps=50):
             left = x1
         else:
             right = x1
+    return x0
 
 
 def _gibbs_chain(rng, diff, rho, bounds, n_keep, burn_in):
@@ -328,6 +333,42 @@ def _interval_gamma(rng, shape, rate, low, high):
     if hi - lo < 1e-300:
         return float(rng.uniform(low, high))
     return float(np.clip(gammaincinv(shape, lo + (hi - lo) * rng.random()) / rate, low, high))
+
+
+def model_data(diff, rope, rng, *, upper_sigma=1000.0, alpha=(1.0, 2.0), beta=(0.01, 0.1)):
+    """Scaled differences and prior bounds of the hierarchical model (baycomp's Stan data).
+
+    Returns ``(diff, rope, scale, bounds)``: the differences and the rope
+    divided by ``scale`` (the mean within-dataset standard deviation), with
+    constant rows replaced as documented in :func:`hierarchical_bayes`, and
+    ``bounds = (deltaLow, deltaHi, stdHi, std0Hi, (lowerAlpha, upperAlpha),
+    (lowerBeta, upperBeta))``.
+    """
+    diff = np.array(diff, dtype=np.float64)
+    m = diff.shape[1]
+    tol = 1e-12 * float(np.abs(diff).max())  # a constant difference's rounding noise
+    scale = float(np.mean(np.std(diff, axis=1)))
+    if not scale > tol:
+        raise ValueError("The hierarchical model needs scores that vary within some dataset; "
+                         "every dataset's differences are constant (use bayesian_signed_rank "
+                         "on the means).")
+    rope_s, diff = rope / scale, diff / scale
+    flat = np.std(diff, axis=1) <= tol / scale
+    if flat.any():
+        warn_external(f"Datasets {np.flatnonzero(flat).tolist()} have constant differences: "
+                      "half of them are replaced by uniform draws in the rope and half by their "
+                      "negatives (as baycomp does).")
+        half = m // 2
+        for i in np.flatnonzero(flat):
+            diff[i, :half] = rng.uniform(-rope_s, rope_s, half)
+            diff[i, half:2 * half] = -diff[i, :half]
+    std_within = float(np.mean(np.std(diff, axis=1)))
+    std_among = float(np.std(diff.mean(axis=1)))
+    max_diff = float(np.max(np.abs(diff)))
+    bounds = (-max_diff, max_diff, std_within * upper_sigma,
+              (std_among if std_among > 0 else std_within) * upper_sigma,
+              tuple(map(float, alpha)), tuple(map(float, beta)))
+    return diff, rope_s, scale, bounds
 
 
 def hierarchical_bayes(x, y, rope=0.0, *, runs=1, n_samples=10_000, n_chains=4, burn_in=1000,
@@ -442,28 +483,9 @@ def hierarchical_bayes(x, y, rope=0.0, *, runs=1, n_samples=10_000, n_chains=4, 
                          "0 < lower_beta < upper_beta and upper_sigma > 0.")
     rope, n_samples, (rng, *chains) = _check_common(rope, n_samples, random_state,
                                                     1 + n_chains)
-    diff = y - x
-    scale = float(np.mean(np.std(diff, axis=1)))
-    if not scale > 0:
-        raise ValueError("The hierarchical model needs scores that vary within some dataset; "
-                         "every dataset's differences are constant (use bayesian_signed_rank "
-                         "on the means).")
-    rope_s, diff = rope / scale, diff / scale
-    flat = np.var(diff, axis=1) == 0
-    if flat.any():
-        warnings.warn(f"Datasets {np.flatnonzero(flat).tolist()} have constant differences: "
-                      "half of them are replaced by uniform draws in the rope and half by their "
-                      "negatives (as baycomp does).", UserWarning, stacklevel=2)
-        half = m // 2
-        for i in np.flatnonzero(flat):
-            diff[i, :half] = rng.uniform(-rope_s, rope_s, half)
-            diff[i, half:2 * half] = -diff[i, :half]
-    std_within = float(np.mean(np.std(diff, axis=1)))
-    std_among = float(np.std(diff.mean(axis=1)))
-    max_diff = float(np.max(np.abs(diff)))
-    bounds = (-max_diff, max_diff, std_within * upper_sigma,
-              (std_among if std_among > 0 else std_within) * upper_sigma,
-              (float(lower_alpha), float(upper_alpha)), (float(lower_beta), float(upper_beta)))
+    diff, rope_s, scale, bounds = model_data(y - x, rope, rng, upper_sigma=upper_sigma,
+                                             alpha=(lower_alpha, upper_alpha),
+                                             beta=(lower_beta, upper_beta))
     per_chain = -(-n_samples // n_chains)
     draws = np.concatenate([_gibbs_chain(chain, diff, runs / m, bounds, per_chain, burn_in)
                             for chain in chains])[:n_samples]

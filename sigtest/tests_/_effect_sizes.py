@@ -33,9 +33,10 @@ S. Herbold (2020). Autorank: a Python package for automated ranking of
 classifiers. JOSS 5(48), 2173.
 """
 
-import warnings
 
 import numpy as np
+
+from ..utils import warn_external
 
 __all__ = ["EFFECT_SIZES", "akinshin_gamma", "cliff_delta", "cohen_d_paired", "magnitude"]
 
@@ -63,15 +64,29 @@ def _pair(x, y):
     return x, y
 
 
-def _ratio(num, den, name):
-    """``num / den``; a zero spread gives 0 (no difference) or +-inf, with a warning."""
-    if den > 0:
-        return float(num / den)
-    if num == 0:
+#: spreads and locations below this fraction of the scores' magnitude are rounding noise
+_RELATIVE_TOLERANCE = 1e-12
+
+
+def _ratio(num, den, name, magnitude):
+    """``num / den``; a zero spread gives 0 (no difference) or +-inf, with a warning.
+
+    Spreads and locations within ``1e-12 * magnitude`` (the largest absolute
+    score) of 0 count as 0: a constant difference computed in floating
+    point has a spread of rounding noise.
+    """
+    tol = _RELATIVE_TOLERANCE * magnitude
+    if abs(num) <= tol:
         return 0.0
-    warnings.warn(f"{name}: the spread is 0 but the location differs: the effect size is "
-                  "infinite.", UserWarning, stacklevel=3)
+    if den > tol:
+        return float(num / den)
+    warn_external(f"{name}: the spread is 0 but the location differs: the effect size is "
+                  "infinite.")
     return float(np.copysign(np.inf, num))
+
+
+def _magnitude(x, y):
+    return float(max(np.abs(x).max(), np.abs(y).max()))
 
 
 def cohen_d_paired(x, y):
@@ -79,7 +94,8 @@ def cohen_d_paired(x, y):
 
     :math:`s_D` is the standard deviation with ``N - 1`` degrees of freedom.
     Identical systems give 0; a constant non-zero difference gives
-    :math:`\pm\infty` with a warning.
+    :math:`\pm\infty` with a warning (spreads and means within
+    :math:`10^{-12}` of the largest absolute score count as 0).
 
     Parameters
     ----------
@@ -92,7 +108,7 @@ def cohen_d_paired(x, y):
     """
     x, y = _pair(x, y)
     diff = y - x
-    return _ratio(diff.mean(), diff.std(ddof=1), "Cohen's d")
+    return _ratio(diff.mean(), diff.std(ddof=1), "Cohen's d", _magnitude(x, y))
 
 
 def cliff_delta(x, y):
@@ -150,7 +166,7 @@ def akinshin_gamma(x, y):
     mad_y = _MAD_CONSTANT * _hd_median(np.abs(y - my))
     n = x.size
     pooled = np.sqrt(((n - 1) * mad_x ** 2 + (n - 1) * mad_y ** 2) / (2 * n - 2))
-    return _ratio(my - mx, pooled, "Akinshin's gamma")
+    return _ratio(my - mx, pooled, "Akinshin's gamma", _magnitude(x, y))
 
 
 def magnitude(value, kind):

@@ -22,9 +22,10 @@ T. Pohlert (2014). The pairwise multiple comparison of mean ranks package
 (PMCMR), R package.
 """
 
-import warnings
 
 import numpy as np
+
+from ..utils import warn_external
 
 __all__ = ["conover_friedman_pvalues", "miller_friedman_pvalues", "quade_pvalues"]
 
@@ -46,10 +47,10 @@ def _t_pvalues(totals, denominator, df, name):
 
     diff = np.abs(totals[:, None] - totals[None, :])
     if not denominator > 0:
-        warnings.warn(
+        warn_external(
             f"{name}: no residual variation (every dataset ranks the systems the same way, or "
             "every score ties); the t statistic is undefined: p = NaN for pairs with different "
-            "rank totals, 1 for equal ones.", UserWarning, stacklevel=4)
+            "rank totals, 1 for equal ones.")
         p = np.where(diff <= 1e-12 * max(1.0, np.abs(totals).max()), 1.0, np.nan)
     else:
         p = np.minimum(2.0 * t.sf(diff / denominator, df), 1.0)
