@@ -55,6 +55,9 @@ _LAZY = {
     "almost_stochastic_order": "sigtest.tests_._aso",
     "aso_matrix": "sigtest.tests_._aso",
     "ASOResult": "sigtest.tests_._aso",
+    "bayesian_signed_rank": "sigtest.tests_._bayes_datasets",
+    "hierarchical_bayes": "sigtest.tests_._bayes_datasets",
+    "DatasetPosterior": "sigtest.tests_._bayes_datasets",
 }
 
 __all__ = [
@@ -69,6 +72,9 @@ __all__ = [
     "cross_val_compare",
     "compare_datasets",
     "DatasetComparisonResult",
+    "bayesian_signed_rank",
+    "hierarchical_bayes",
+    "DatasetPosterior",
     "Experiment",
     "BCaInterval",
     "BayesianBootstrap",

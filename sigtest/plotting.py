@@ -16,18 +16,22 @@ Three views a paper needs:
   significance levels (scikit-posthocs' sign plot);
 * :func:`plot_letters` — the systems ordered by score with their compact
   letter display.
+* :func:`plot_simplex` — the posterior of a Bayesian comparison over
+  datasets (:func:`sigtest.bayesian_signed_rank`,
+  :func:`sigtest.hierarchical_bayes`) in the probability triangle.
 
 A figure these functions create uses matplotlib's constrained layout, so a
 plain ``fig.savefig(path)`` keeps every label inside the image.
 """
 
+from sigtest._report.plot_cd import plot_critical_difference  # noqa: F401
 from sigtest._report.plots import (  # noqa: F401
     plot_comparison,
-    plot_critical_difference,
     plot_letters,
     plot_posterior,
     plot_pvalue_heatmap,
     plot_resampling_distribution,
+    plot_simplex,
 )
 
 __all__ = [
@@ -37,4 +41,5 @@ __all__ = [
     "plot_posterior",
     "plot_pvalue_heatmap",
     "plot_resampling_distribution",
+    "plot_simplex",
 ]

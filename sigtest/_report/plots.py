@@ -16,6 +16,9 @@ Three views a paper needs:
   significance levels (scikit-posthocs' sign plot);
 * :func:`plot_letters` — the systems ordered by score with their compact
   letter display.
+* :func:`plot_simplex` — the posterior of a Bayesian comparison over
+  datasets (:func:`sigtest.bayesian_signed_rank`,
+  :func:`sigtest.hierarchical_bayes`) in the probability triangle.
 
 A figure these functions create uses matplotlib's constrained layout, so a
 plain ``fig.savefig(path)`` keeps every label inside the image.
@@ -576,3 +579,94 @@ def plot_letters(result, metric=None, *, test=None, run=None, ax=None):
     ax.set_xlabel(f"{metric} (best system on top)")
     ax.set_title("same letter = no significant difference")
     return ax
+
+
+__all__ += ["plot_simplex"]  # issue 24: Bayesian comparison over datasets
+
+
+@validate_params(
+    {"posterior": "no_validation", "ax": "no_validation",
+     "gridsize": [lazy.Interval(Integral, 2, None, closed="left")]},
+    prefer_skip_nested_validation=True,
+)
+def plot_simplex(posterior, ax=None, *, gridsize=40):
+    r"""The posterior of a Bayesian comparison over datasets in the probability simplex.
+
+    Every posterior draw :math:`(p_\text{left}, p_\text{rope}, p_\text{right})`
+    is a point of the triangle whose corners are "x better" (bottom left),
+    "equivalent" (top) and "y better" (bottom right), placed at
+    :math:`(p_\text{right} + p_\text{rope}/2,\ \tfrac{\sqrt3}{2} p_\text{rope})`;
+    the draws are shown as a hexagonal-bin density. The lines from the
+    centre to the middles of the sides bound the three regions where one
+    probability is the largest; the corners carry the posterior
+    probability of each verdict (the share of draws in its region), as
+    baycomp's ``plot_simplex`` does.
+
+    Parameters
+    ----------
+    posterior : DatasetPosterior
+        From :func:`sigtest.bayesian_signed_rank`,
+        :func:`sigtest.hierarchical_bayes` or
+        :meth:`sigtest.DatasetComparisonResult.bayesian`.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if omitted.
+    gridsize : int, default=40
+        Hexagons across the triangle.
+
+    Returns
+    -------
+    fig : matplotlib Figure
+        The figure of ``ax`` (``fig.axes[0]`` when ``ax`` was omitted).
+
+    Raises
+    ------
+    ValueError
+        If ``posterior`` holds no ``(n, 3)`` draws.
+
+    References
+    ----------
+    A. Benavoli, G. Corani, J. Demšar and M. Zaffalon (2017). Time for a
+    change: a tutorial for comparing multiple classifiers through Bayesian
+    analysis. JMLR 18(77), 1-36 (Figure 6).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from sigtest import bayesian_signed_rank
+    >>> from sigtest.plotting import plot_simplex
+    >>> rng = np.random.default_rng(0)
+    >>> a = rng.uniform(0.7, 0.9, 20)
+    >>> post = bayesian_signed_rank(a, a + rng.normal(0.01, 0.01, 20), rope=0.01,
+    ...                             n_samples=2000, random_state=0, names=("A", "B"))
+    >>> fig = plot_simplex(post)
+    >>> sorted(t.get_text().split(" =")[0] for t in fig.axes[0].texts)
+    ['P(A better)', 'P(B better)', 'P(equivalent)']
+    """
+    samples = np.asarray(getattr(posterior, "samples", None), dtype=np.float64)
+    if samples.ndim != 2 or samples.shape[1] != 3 or samples.shape[0] == 0:
+        raise ValueError("The 'posterior' parameter must be a DatasetPosterior (from "
+                         "sigtest.bayesian_signed_rank or sigtest.hierarchical_bayes) with "
+                         f"(n, 3) draws; got {type(posterior).__name__}.")
+    ax = _axes(ax, figsize=(5.5, 5.0))
+    h = np.sqrt(3.0) / 2.0
+    left, rope, right = samples.T
+    px, py = right + rope / 2.0, h * rope
+    ax.hexbin(px, py, gridsize=gridsize, mincnt=1, cmap="Blues", extent=(0, 1, 0, h))
+    ax.plot([0, 0.5, 1, 0], [0, h, 0, 0], color="C1", lw=1.2)
+    centre = (0.5, h / 3.0)
+    for mx, my in ((0.25, h / 2.0), (0.75, h / 2.0), (0.5, 0.0)):
+        ax.plot([centre[0], mx], [centre[1], my], color="C1", lw=0.8)
+    a, b = getattr(posterior, "names", ("x", "y"))
+    prob = posterior.probabilities
+    ax.text(0.0, -0.04, f"P({a} better) = {prob['left']:.3f}", ha="center", va="top")
+    ax.text(0.5, h + 0.02, f"P(equivalent) = {prob['rope']:.3f}", ha="center", va="bottom")
+    ax.text(1.0, -0.04, f"P({b} better) = {prob['right']:.3f}", ha="center", va="top")
+    ax.set_xlim(-0.2, 1.2)
+    ax.set_ylim(-0.15, h + 0.12)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(f"{getattr(posterior, 'method', 'Bayesian')} posterior, "
+                 f"rope {getattr(posterior, 'rope', 0.0):g}")
+    return ax.figure

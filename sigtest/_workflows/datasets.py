@@ -14,11 +14,15 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 
+import sigtest.tests_._bayes_datasets as bd
+import sigtest.tests_._effect_sizes as es
+import sigtest.tests_._posthoc as ph
 import sigtest.tests_._rank_tests as rt
-from sigtest._workflows.compare.api import compare
 from sigtest._constants import RUNS_MODES
+from sigtest._workflows.compare.api import compare
 from sigtest.exceptions import SmallSampleWarning
 from sigtest.metrics import Metric, get_metric
+from sigtest.tests_._corrections import adjust_pvalues
 from sigtest.utils import warn_external
 from sigtest.utils._param_validation import lazy, validate_params
 from sigtest.utils.validation import spawn_seeds
@@ -26,7 +30,22 @@ from sigtest.utils.validation import spawn_seeds
 __all__ = ["DatasetComparisonResult", "compare_datasets"]
 
 _LONG = ("dataset", "system", "score")
-_POSTHOC = ("nemenyi", "wilcoxon", "holm")
+_POSTHOC = ("nemenyi", "holm", "wilcoxon", "conover", "quade", "miller")
+#: post-hoc methods whose p-values are simultaneous already (no correction)
+_SIMULTANEOUS = ("nemenyi", "miller")
+
+
+class _DefaultCorrection(str):
+    """The default ``correction`` of :meth:`DatasetComparisonResult.pairwise`.
+
+    Holm's, recognisable by identity so that the simultaneous methods
+    (Nemenyi, Miller) can reject an explicit correction but not the default.
+    """
+
+    __slots__ = ()
+
+
+_HOLM = _DefaultCorrection("holm")
 
 
 # ------------------------------------------------------------------ inputs
@@ -206,6 +225,8 @@ class DatasetComparisonResult:
         (empty for score tables).
     n_runs : int
         Largest number of runs averaged in a cell (1 without seeds).
+    tie_correction : bool, default=True
+        Whether Friedman's statistic is divided by the tie correction.
 
     Attributes
     ----------
@@ -224,7 +245,7 @@ class DatasetComparisonResult:
     """
 
     def __init__(self, scores, *, metric, greater_is_better, alpha, dropped_datasets,
-                 dropped_systems, comparisons, n_runs):
+                 dropped_systems, comparisons, n_runs, tie_correction=True):
         values = scores.to_numpy(dtype=np.float64, copy=True)
         values.flags.writeable = False
         put = object.__setattr__
@@ -236,12 +257,13 @@ class DatasetComparisonResult:
         put(self, "_dropped", (tuple(dropped_datasets), tuple(dropped_systems)))
         put(self, "_comparisons", dict(comparisons))
         put(self, "n_runs", int(n_runs))
+        put(self, "tie_correction", bool(tie_correction))
         put(self, "n_datasets", scores.shape[0])
         put(self, "n_systems", scores.shape[1])
         put(self, "_system_order", list(scores.columns))
         oriented = self._oriented()
         put(self, "_average_ranks", rt.average_ranks(oriented))
-        friedman, iman_davenport = rt.friedman_test(oriented)
+        friedman, iman_davenport = rt.friedman_test(oriented, tie_correction=self.tie_correction)
         put(self, "friedman", friedman)
         put(self, "iman_davenport", iman_davenport)
         cd, q = rt.nemenyi_critical_difference(self.n_systems, self.n_datasets, self.alpha)
@@ -305,70 +327,240 @@ class DatasetComparisonResult:
         return pd.DataFrame(rt.rank_matrix(self._oriented()), index=self._scores.index.copy(),
                             columns=self._scores.columns.copy())
 
-    def pairwise(self, method="nemenyi", control=None):
+    def pairwise(self, method="nemenyi", control=None, correction=_HOLM):
         r"""Post-hoc p-values of every pair of systems, adjusted for multiplicity.
+
+        With :math:`\bar R_j` the average ranks, :math:`R_j = N \bar R_j` the
+        rank sums and :math:`SE = \sqrt{k(k+1)/(6N)}`:
+
+        ``"nemenyi"``: Nemenyi's test, :math:`p = P(Q_{k,\infty} \ge \sqrt2
+        |\bar R_i - \bar R_j| / SE)` (the pairs that differ by more than
+        :attr:`critical_difference`); simultaneous over all pairs.
+        ``"miller"``: Miller's test, :math:`p = P(\chi^2_{k-1} \ge (\bar R_i -
+        \bar R_j)^2 / SE^2)`; simultaneous over all pairs, more conservative.
+        ``"holm"``: two-sided z tests of :math:`z = (\bar R_i - \bar R_j)/SE`
+        (Demšar 2006 sec. 3.2.2; the name is kept from the default correction).
+        ``"conover"``: Conover's t tests after Friedman, :math:`t = |R_i -
+        R_j| / \sqrt{2(N A_1 - \sum_j R_j^2)/((N-1)(k-1))}`, :math:`A_1` the sum
+        of the squared ranks, :math:`t_{(N-1)(k-1)}`: the error term is the
+        residual variation of the ranks, so it is more powerful than the z
+        tests when the datasets agree.
+        ``"quade"``: Quade's t tests on ranks weighted by the rank of each
+        dataset's range (:func:`sigtest.tests_._posthoc.quade_pvalues`).
+        ``"wilcoxon"``: the Wilcoxon signed-rank test of each pair on its ``N``
+        paired scores (:func:`scipy.stats.wilcoxon`); recommended by Benavoli,
+        Corani and Mangili (2016), because a mean-rank test's verdict on A vs
+        B depends on which other systems are in the comparison.
 
         Parameters
         ----------
-        method : {"nemenyi", "wilcoxon", "holm"}, default="nemenyi"
-            ``"nemenyi"``: Nemenyi's test on average ranks, :math:`p =
-            P(Q_{k,\infty} \ge \sqrt2 |R_i - R_j| / \sqrt{k(k+1)/(6N)})` (the
-            pairs that differ by more than :attr:`critical_difference`).
-            ``"holm"``: two-sided z tests of :math:`z = (R_i -
-            R_j)/\sqrt{k(k+1)/(6N)}` with Holm's step-down adjustment, against
-            ``control`` (``k - 1`` tests, Demšar 2006 sec. 3.2.2) or over all
-            pairs. ``"wilcoxon"``: the Wilcoxon signed-rank test of each pair
-            on its ``N`` paired scores (:func:`scipy.stats.wilcoxon`), Holm-adjusted
-            over the pairs tested; recommended by Benavoli, Corani and Mangili
-            (2016), because a mean-rank test's verdict on A vs B depends on
-            which other systems are in the comparison.
+        method : str, default="nemenyi"
+            One of ``"nemenyi"``, ``"holm"``, ``"wilcoxon"``, ``"conover"``,
+            ``"quade"``, ``"miller"`` (above).
         control : str, optional
-            A system: compare only it against the others (``"holm"`` and
-            ``"wilcoxon"``; ``"nemenyi"`` is an all-pairs test).
+            A system: compare only it against the others (``k - 1`` tests;
+            not with the all-pairs ``"nemenyi"`` and ``"miller"``).
+        correction : str or None, default="holm"
+            Multiplicity adjustment of the family of tested pairs, any method
+            of :func:`sigtest.tests_._corrections.adjust_pvalues` (``"holm"``,
+            ``"bonferroni"``, ``"fdr_bh"``, ...); None for raw p-values.
+            ``"nemenyi"`` and ``"miller"`` are simultaneous already: they take
+            the default or None, and ignore it.
 
         Returns
         -------
         pvalues : pandas.DataFrame
-            Systems x systems adjusted p-values, symmetric, 1 on the diagonal,
-            NaN for pairs not tested (with ``control``).
+            Systems x systems p-values, symmetric, 1 on the diagonal, NaN for
+            pairs not tested (with ``control``).
+
+        Raises
+        ------
+        ValueError
+            An unknown ``method`` or ``correction``, an unknown ``control``,
+            ``control`` with an all-pairs method, or an explicit
+            ``correction`` with ``"nemenyi"`` or ``"miller"``.
 
         Warns
         -----
         UserWarning
             ``"wilcoxon"`` when a pair has the same score on every dataset
-            (its p-value is 1).
+            (its p-value is 1); ``"conover"`` and ``"quade"`` when the ranks
+            have no residual variation (every dataset ranks the systems alike):
+            their t statistic is undefined, p = NaN (1 for equal rank totals).
 
         References
         ----------
         J. Demšar (2006). Statistical comparisons of classifiers over multiple
         data sets. JMLR 7, 1-30.
+        W. J. Conover (1999). Practical Nonparametric Statistics, 3rd ed.
+        Wiley, sec. 5.8.
+        D. Quade (1979). Using weighted rankings in the analysis of complete
+        blocks with additive block effects. JASA 74(367), 680-683.
+        R. G. Miller Jr. (1966). Simultaneous Statistical Inference. McGraw-Hill.
         A. Benavoli, G. Corani and F. Mangili (2016). Should we really use
         post-hoc tests based on mean-ranks? JMLR 17(5), 1-10.
+        S. Garcia and F. Herrera (2008). An extension on "Statistical
+        comparisons of classifiers over multiple data sets" for all pairwise
+        comparisons. JMLR 9, 2677-2694.
         """
         if method not in _POSTHOC:
             raise ValueError(f"The 'method' parameter must be one of {_POSTHOC}. "
                              f"Got {method!r} instead.")
         index = None
+        if method in _SIMULTANEOUS:
+            if correction is not _HOLM and correction is not None:
+                raise ValueError(
+                    f"The 'correction' parameter does not apply to method={method!r}: its "
+                    "p-values are simultaneous over all pairs already (leave the default or "
+                    f"pass None). Got {correction!r}.")
+            correction = None
         if control is not None:
-            if method == "nemenyi":
-                raise ValueError("The 'control' parameter needs method='holm' or 'wilcoxon' "
-                                 "(Nemenyi compares all pairs).")
+            if method in _SIMULTANEOUS:
+                raise ValueError(f"The 'control' parameter needs another method than {method!r} "
+                                 "(an all-pairs test).")
             if control not in self.systems:
                 raise ValueError(f"The 'control' parameter must be one of {self.systems}. "
                                  f"Got {control!r} instead.")
             index = self.systems.index(control)
+        if isinstance(correction, _DefaultCorrection):
+            correction = str(correction)
+        adjust_pvalues(np.empty(0), correction)  # an unknown correction fails before any work
         if method == "nemenyi":
             p = rt.nemenyi_pvalues(self.average_ranks.to_numpy(), self.n_datasets)
+        elif method == "miller":
+            p = ph.miller_friedman_pvalues(self._oriented())
         elif method == "holm":
-            p = rt.rank_z_pvalues(self.average_ranks.to_numpy(), self.n_datasets, index)
-        else:
-            p, flat = rt.wilcoxon_pvalues(self._oriented(), index)
+            p = rt.rank_z_pvalues(self.average_ranks.to_numpy(), self.n_datasets, index,
+                                  correction)
+        elif method == "wilcoxon":
+            p, flat = rt.wilcoxon_pvalues(self._oriented(), index, correction)
             if flat:
                 names = [(self.systems[i], self.systems[j]) for i, j in flat]
                 warnings.warn(f"Pairs {names} have equal scores on every dataset: p = 1.",
                               UserWarning, stacklevel=2)
+        else:
+            raw = (ph.conover_friedman_pvalues if method == "conover"
+                   else ph.quade_pvalues)(self._oriented())
+            p = rt.adjust_pairs(raw, index, correction)
         return pd.DataFrame(p, index=self._scores.columns.copy(),
                             columns=self._scores.columns.copy())
+
+    def effect_sizes(self, reference=None):
+        r"""Effect sizes of a reference system against every system, with magnitudes.
+
+        What autorank reports beside the ranks: for each system ``s``, with
+        the scores of the reference ``r`` and of ``s`` on the ``N`` datasets
+        oriented so that higher is better (positive: the reference is
+        better),
+
+        * ``cohen_d``: the paired :math:`d_z = \bar D / s_D`, :math:`D = r - s`;
+        * ``cliff_delta``: :math:`P(r > s) - P(r < s)` over all pairs of datasets;
+        * ``akinshin_gamma``: the difference of Harrell-Davis medians over
+          the pooled median absolute deviation;
+
+        each followed by its ``*_magnitude`` (negligible / small / medium /
+        large: Cohen's thresholds 0.2, 0.5, 0.8 for d and :math:`\gamma`;
+        Romano et al.'s 0.147, 0.33, 0.474 for :math:`\delta`). Formulas:
+        :mod:`sigtest.tests_._effect_sizes`.
+
+        Parameters
+        ----------
+        reference : str, optional
+            A system; default: the best average rank (the first of
+            :meth:`summary`).
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            Index ``system`` in :meth:`summary` order; columns
+            ``average_rank``, ``cohen_d``, ``cohen_d_magnitude``,
+            ``cliff_delta``, ``cliff_delta_magnitude``, ``akinshin_gamma``,
+            ``akinshin_gamma_magnitude`` (the reference's row: 0, negligible).
+
+        Warns
+        -----
+        UserWarning
+            When a difference has zero spread but a non-zero location (the
+            effect size is infinite).
+
+        References
+        ----------
+        J. Cohen (1988). Statistical Power Analysis for the Behavioral
+        Sciences, 2nd ed. N. Cliff (1993). Dominance statistics.
+        Psychological Bulletin 114(3), 494-509. J. Romano et al. (2006).
+        Appropriate statistics for ordinal level data. A. Akinshin (2020). A
+        nonparametric Cohen's d-consistent effect size. S. Herbold (2020).
+        Autorank. JOSS 5(48), 2173.
+        """
+        order = list(self.summary().index)
+        if reference is None:
+            reference = order[0]
+        elif reference not in self.systems:
+            raise ValueError(f"The 'reference' parameter must be one of {self.systems}. "
+                             f"Got {reference!r} instead.")
+        oriented = pd.DataFrame(self._oriented(), columns=self._scores.columns)
+        ref = oriented[reference].to_numpy()
+        rows = {}
+        for system in order:
+            other = oriented[system].to_numpy()
+            row = {"average_rank": float(self.average_ranks[system])}
+            for kind, func in (("cohen_d", es.cohen_d_paired), ("cliff_delta", es.cliff_delta),
+                               ("akinshin_gamma", es.akinshin_gamma)):
+                value = func(other, ref)
+                row[kind] = value
+                row[f"{kind}_magnitude"] = es.magnitude(value, kind)
+            rows[system] = row
+        table = pd.DataFrame.from_dict(rows, orient="index")
+        table.index.name = "system"
+        return table
+
+    def bayesian(self, a, b, rope=0.0, *, prior=0.5, n_samples=50_000, random_state=None):
+        r"""Bayesian signed-rank comparison of two systems over the datasets.
+
+        The posterior of Benavoli et al. (2014, 2017) on the differences of
+        the two systems' scores (``b - a``, oriented so that positive means
+        ``b`` is better): :func:`sigtest.bayesian_signed_rank`. Verdicts
+        "left" (``a`` better by more than ``rope``), "rope", "right" (``b``
+        better). For several cross-validation scores per dataset use
+        :func:`sigtest.hierarchical_bayes`; plot with
+        :func:`sigtest.plotting.plot_simplex`.
+
+        Parameters
+        ----------
+        a, b : str
+            Two systems.
+        rope : float, default=0.0
+            Half-width of the region of practical equivalence, in the
+            metric's units.
+        prior : float, default=0.5
+            Strength of the prior pseudo-observation at 0.
+        n_samples : int, default=50000
+            Posterior draws.
+        random_state : None, int, SeedSequence or Generator
+            Seed of the Dirichlet draws (same seed, same draws).
+
+        Returns
+        -------
+        posterior : DatasetPosterior
+            ``probabilities`` (``left``, ``rope``, ``right``) and the draws.
+
+        References
+        ----------
+        A. Benavoli, G. Corani, J. Demšar and M. Zaffalon (2017). Time for a
+        change: a tutorial for comparing multiple classifiers through
+        Bayesian analysis. JMLR 18(77), 1-36.
+        """
+        for name, value in (("a", a), ("b", b)):
+            if value not in self.systems:
+                raise ValueError(f"The '{name}' parameter must be one of {self.systems}. "
+                                 f"Got {value!r} instead.")
+        if a == b:
+            raise ValueError("The 'a' and 'b' parameters must name two different systems.")
+        oriented = self._oriented()
+        ia, ib = self.systems.index(a), self.systems.index(b)
+        return bd.bayesian_signed_rank(oriented[:, ia], oriented[:, ib], rope, prior=prior,
+                                       n_samples=n_samples, random_state=random_state,
+                                       names=(str(a), str(b)))
 
     def item_tests(self):
         """Item-level paired tests of every pair on every dataset.
@@ -540,11 +732,11 @@ class DatasetComparisonResult:
      "alpha": [lazy.Interval(Real, 0, 1, closed="neither")],
      "random_state": [None, Integral, np.random.SeedSequence, np.random.Generator],
      "greater_is_better": ["boolean", None], "n_jobs": [Integral, None],
-     "runs": [lazy.StrOptions(set(RUNS_MODES) - {"each"})]},
+     "runs": [lazy.StrOptions(set(RUNS_MODES) - {"each"})], "tie_correction": ["boolean"]},
     prefer_skip_nested_validation=True,
 )
 def compare_datasets(data, metric="accuracy", test=None, *, alpha=0.05, random_state=None,
-                     greater_is_better=None, n_jobs=None, runs="average"):
+                     greater_is_better=None, n_jobs=None, runs="average", tie_correction=True):
     r"""Compare several systems over several datasets: ranks, Friedman, post-hoc tests.
 
     Read more in the User Guide page "Many datasets and seeds"
@@ -586,12 +778,17 @@ def compare_datasets(data, metric="accuracy", test=None, *, alpha=0.05, random_s
         (its ``runs`` modes except ``"each"``); the cell score is the score
         ``compare`` reports for the system (for ``"average"``, the pooled
         score of the runs: their mean for accuracy).
+    tie_correction : bool, default=True
+        Divide Friedman's :math:`\chi^2_F` by the tie correction (as
+        :func:`scipy.stats.friedmanchisquare`); ``False`` gives Demšar's
+        (2006) formula as printed, which reproduces his worked example.
 
     Returns
     -------
     result : DatasetComparisonResult
         ``average_ranks``, ``friedman``, ``iman_davenport``,
-        ``critical_difference``, ``pairwise()``, ``replicability()``,
+        ``critical_difference``, ``pairwise()``, ``effect_sizes()``,
+        ``bayesian()``, ``replicability()``,
         ``summary()``, ``to_frame()``, ``to_dict()``.
 
     Raises
@@ -620,7 +817,8 @@ def compare_datasets(data, metric="accuracy", test=None, *, alpha=0.05, random_s
     Ranks: on each dataset rank 1 is the best system, ties share their
     average rank; :math:`R_j` is the mean over the ``N`` datasets. Friedman:
     :math:`\chi^2_F = \frac{12N}{k(k+1)}[\sum_j R_j^2 - k(k+1)^2/4]` (divided
-    by the tie correction of :func:`scipy.stats.friedmanchisquare`),
+    by the tie correction :math:`1 - \sum(t^3 - t)/(Nk(k^2-1))` of
+    :func:`scipy.stats.friedmanchisquare` unless ``tie_correction=False``),
     :math:`\chi^2_{k-1}`; Iman-Davenport :math:`F_F = (N-1)\chi^2_F/(N(k-1) -
     \chi^2_F)`, :math:`F_{k-1,(k-1)(N-1)}`; Nemenyi's :math:`CD = q_\alpha
     \sqrt{k(k+1)/(6N)}`, :math:`q_\alpha` the Studentized range quantile over
@@ -679,7 +877,7 @@ def compare_datasets(data, metric="accuracy", test=None, *, alpha=0.05, random_s
     result = DatasetComparisonResult(
         kept, metric=name, greater_is_better=greater_is_better, alpha=alpha,
         dropped_datasets=dropped_datasets, dropped_systems=dropped_systems,
-        comparisons=comparisons, n_runs=n_runs)
+        comparisons=comparisons, n_runs=n_runs, tie_correction=tie_correction)
     # pairs are oriented by the order of the systems before the missing-cell rule
     object.__setattr__(result, "_system_order", list(scores.columns))
     return result

@@ -11,10 +11,12 @@ better** (the caller negates losses). They back
   :math:`F_F`;
 * :func:`nemenyi_critical_difference`, :func:`nemenyi_pvalues` — Nemenyi's
   all-pairs test on average ranks;
-* :func:`rank_z_pvalues` — the z statistics of rank differences, Holm-adjusted
-  (all pairs, or against a control);
+* :func:`rank_z_pvalues` — the z statistics of rank differences, adjusted
+  (Holm by default; all pairs, or against a control);
 * :func:`wilcoxon_pvalues` — pairwise Wilcoxon signed-rank tests on the
-  scores across datasets, Holm-adjusted (Benavoli, Corani and Mangili 2016);
+  scores across datasets, adjusted (Benavoli, Corani and Mangili 2016);
+* :func:`adjust_pairs` — picks the pairs of a raw ``(k, k)`` p-value matrix
+  (all, or against a control) and adjusts them as one family;
 * :func:`partial_conjunction` — the replicability count of Dror et al. (2017).
 
 References
@@ -34,7 +36,7 @@ import numpy as np
 
 from sigtest.tests_._corrections import adjust_pvalues
 
-__all__ = ["RankTestResult", "average_ranks", "friedman_test", "nemenyi_critical_difference",
+__all__ = ["RankTestResult", "adjust_pairs", "average_ranks", "friedman_test", "nemenyi_critical_difference",
            "nemenyi_pvalues", "partial_conjunction", "rank_matrix", "rank_z_pvalues",
            "wilcoxon_pvalues"]
 
@@ -150,21 +152,35 @@ def _fill(k, pairs, adjusted):
     return out
 
 
-def rank_z_pvalues(mean_ranks, n, control=None):
-    r"""Holm-adjusted p-values of :math:`z = (R_i - R_j)/\sqrt{k(k+1)/(6N)}`.
+def adjust_pairs(raw, control=None, correction="holm"):
+    """Adjust the pairs of a raw ``(k, k)`` p-value matrix as one family.
 
-    Two-sided normal p-values (Demšar 2006, sec. 3.2.2), adjusted with Holm's
-    step-down procedure over the ``k - 1`` comparisons with ``control`` (an
-    index), or over all ``k(k-1)/2`` pairs when ``control`` is None. Pairs that
-    were not tested are NaN.
+    The family is the ``k - 1`` pairs with ``control`` (an index), or all
+    ``k(k-1)/2`` pairs when ``control`` is None; ``correction`` is any method
+    of :func:`~sigtest.tests_._corrections.adjust_pvalues` (None: raw p-values).
+    Returns the symmetric matrix with 1 on the diagonal and NaN for the
+    pairs not tested.
+    """
+    raw = np.asarray(raw, dtype=np.float64)
+    k = raw.shape[0]
+    pairs = _pairs(k, control)
+    family = np.array([raw[i, j] for i, j in pairs])
+    return _fill(k, pairs, adjust_pvalues(family, correction))
+
+
+def rank_z_pvalues(mean_ranks, n, control=None, correction="holm"):
+    r"""Adjusted p-values of :math:`z = (R_i - R_j)/\sqrt{k(k+1)/(6N)}`.
+
+    Two-sided normal p-values (Demšar 2006, sec. 3.2.2), adjusted with
+    ``correction`` (Holm's step-down procedure by default) over the ``k - 1``
+    comparisons with ``control`` (an index), or over all ``k(k-1)/2`` pairs
+    when ``control`` is None. Pairs that were not tested are NaN.
     """
     from scipy.stats import norm
 
     r = np.asarray(mean_ranks, dtype=np.float64)
-    k = r.size
-    pairs = _pairs(k, control)
-    z = np.array([abs(r[i] - r[j]) for i, j in pairs]) / _rank_se(k, n)
-    return _fill(k, pairs, adjust_pvalues(np.minimum(2.0 * norm.sf(z), 1.0), "holm"))
+    z = np.abs(r[:, None] - r[None, :]) / _rank_se(r.size, n)
+    return adjust_pairs(np.minimum(2.0 * norm.sf(z), 1.0), control, correction)
 
 
 def _signed_rank_pvalue(x, y):
@@ -196,8 +212,8 @@ def _signed_rank_pvalue(x, y):
     return float(min(1.0, 2.0 * min(less, greater)))
 
 
-def wilcoxon_pvalues(scores, control=None):
-    """Holm-adjusted two-sided Wilcoxon signed-rank p-values across datasets.
+def wilcoxon_pvalues(scores, control=None, correction="holm"):
+    """Adjusted (Holm by default) two-sided Wilcoxon signed-rank p-values across datasets.
 
     One signed-rank test per pair of columns with the p-value of
     :func:`scipy.stats.wilcoxon`'s defaults (zero differences dropped;
@@ -215,7 +231,7 @@ def wilcoxon_pvalues(scores, control=None):
             flat.append((i, j))
         else:
             raw.append(_signed_rank_pvalue(scores[:, i], scores[:, j]))
-    return _fill(k, pairs, adjust_pvalues(np.asarray(raw), "holm")), flat
+    return _fill(k, pairs, adjust_pvalues(np.asarray(raw), correction)), flat
 
 
 def partial_conjunction(pvalues, alpha=0.05, method="bonferroni"):
