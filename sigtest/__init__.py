@@ -55,6 +55,7 @@ _LAZY = {
     "almost_stochastic_order": "._aso",
     "aso_matrix": "._aso",
     "ASOResult": "._aso",
+    "adjust_pvalues": "._corrections",  # issue 24: the statistician's toolbox
 }
 
 __all__ = [
@@ -101,6 +102,7 @@ __all__ = [
     "minimum_detectable_effect",
     "sample_size",
     "PowerResult",
+    "adjust_pvalues",
 ]
 
 
