@@ -92,9 +92,9 @@ def adjust_pvalues(pvalues, method="holm"):
     pvalues : array-like of shape (m,)
         Raw p-values in [0, 1]. NaN entries (tests that could not be
         computed) stay NaN and do not count in the family size ``m``: the
-        other p-values are adjusted as the family without them.
-        (statsmodels' ``multipletests`` returns wrong values for every
-        entry once one is NaN, statsmodels issue #2899.)
+        other p-values are adjusted as the family without them, where
+        statsmodels' ``multipletests`` returns wrong values or NaN for every
+        entry once one is NaN (statsmodels issue #2899).
     method : str or None, default="holm"
         One of ``"bonferroni"``, ``"sidak"``, ``"holm"``, ``"holm-sidak"``,
         ``"hochberg"``, ``"hommel"``, ``"fdr_bh"`` (``"bh"``), ``"fdr_by"``
