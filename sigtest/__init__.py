@@ -56,6 +56,8 @@ _LAZY = {
     "aso_matrix": "._aso",
     "ASOResult": "._aso",
     "adjust_pvalues": "._corrections",  # issue 24: the statistician's toolbox
+    "cochrans_q": ".tests_._cochran",
+    "CochranQResult": ".tests_._cochran",
 }
 
 __all__ = [
@@ -103,6 +105,8 @@ __all__ = [
     "sample_size",
     "PowerResult",
     "adjust_pvalues",
+    "cochrans_q",
+    "CochranQResult",
 ]
 
 
