@@ -58,6 +58,7 @@ _LAZY = {
     "adjust_pvalues": "._corrections",  # issue 24: the statistician's toolbox
     "cochrans_q": ".tests_._cochran",
     "CochranQResult": ".tests_._cochran",
+    "compact_letters": "._letters",
 }
 
 __all__ = [
@@ -107,6 +108,7 @@ __all__ = [
     "adjust_pvalues",
     "cochrans_q",
     "CochranQResult",
+    "compact_letters",
 ]
 
 
