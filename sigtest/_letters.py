@@ -288,8 +288,9 @@ def compact_letters(pvalues, scores=None, alpha=0.05):
     Notes
     -----
     Every pattern of significances has an exact display, but not always
-    one whose letters are intervals of the score order. The letters are
-    maximal groups of systems with pairwise :math:`p > \alpha`.
+    one whose letters are intervals of the score order: a letter may skip
+    a system. Each letter is a group of systems with pairwise
+    :math:`p > \alpha`, and every such pair shares one.
 
     References
     ----------
