@@ -475,3 +475,24 @@ def test_runs_modes_have_one_definition():
 
     assert tuple(WORKFLOW_RUNS_MODES) == RUNS_MODES
     assert WORKFLOW_RUNS_MODES is RUNS_MODES  # one definition, not two equal copies
+
+
+def test_every_correction_of_adjust_pvalues_is_a_cli_choice(tmp_path, systems):
+    # issue 24: --correction offers the methods compare and adjust_pvalues accept
+    from sigtest._constants import CORRECTIONS
+    from sigtest.tests_._corrections import CORRECTIONS as ADJUST_CORRECTIONS
+
+    assert ADJUST_CORRECTIONS is CORRECTIONS  # one definition
+    y, a, b = systems
+    c = np.where(np.random.default_rng(1).random(300) < 0.75, y, (y + 1) % 3)
+    for name, arr in (("gold", y), ("base", a), ("new", b), ("other", c)):
+        np.savetxt(tmp_path / f"{name}.txt", arr, fmt="%d")
+    out = io.StringIO()
+    status = main(["compare", str(tmp_path / "gold.txt"), str(tmp_path / "base.txt"),
+                   str(tmp_path / "new.txt"), str(tmp_path / "other.txt"), "-m", "accuracy",
+                   "--test", "mcnemar", "--correction", "hommel", "--format", "csv"], out=out)
+    assert status == 0
+    got = pd.read_csv(io.StringIO(out.getvalue()))
+    want = compare(y, {"base": a, "new": b, "other": c}, metrics="accuracy", test="mcnemar",
+                   correction="hommel").to_frame()
+    np.testing.assert_allclose(got["pvalue_adj"], want["pvalue_adj"], rtol=1e-12)

@@ -115,6 +115,19 @@ def test_correction_per_metric(correction):
     np.testing.assert_array_equal(frame.significant, frame.pvalue_adj <= 0.1)
 
 
+@pytest.mark.parametrize("correction", ["sidak", "holm-sidak", "hochberg", "hommel", "fdr_by",
+                                        "bh", "by"])
+def test_every_method_of_adjust_pvalues_is_a_correction(correction):
+    # issue 24: compare(correction=) accepts the methods of sigtest.adjust_pvalues
+    y, preds = _systems(accs=(0.6, 0.62, 0.66, 0.7, 0.72))
+    frame = compare(y, preds, metrics="accuracy", test="mcnemar",
+                    correction=correction).to_frame()
+    np.testing.assert_array_equal(frame.pvalue_adj,
+                                  adjust_pvalues(frame.pvalue.to_numpy(), correction))
+    with pytest.raises(ValueError, match="correction"):
+        compare(y, preds, metrics="accuracy", test="mcnemar", correction="simes")
+
+
 def test_clear_differences_found_and_identical_systems_not():
     # 1000 items, true accuracies .5 + .5/3 = .667 vs .9 + .1/3 = .933: the
     # difference .267 is > 8 standard errors (se of a paired difference of
@@ -305,7 +318,7 @@ def test_error_run_count_mismatch_each():
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    ({"correction": "sidak"}, "correction"),
+    ({"correction": "sidak-ish"}, "correction"),
     ({"alpha": 1.5}, "alpha"),
     ({"pairs": "some"}, "pairs"),
     ({"runs": "median"}, "runs"),

@@ -3,8 +3,10 @@
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from sigtest import compact_letters
 from sigtest._report.letters import compact_letter_display
 
 
@@ -91,3 +93,94 @@ def test_bad_input():
         compact_letter_display(np.array([[False, True], [False, False]]))
     with pytest.raises(ValueError, match="permutation"):
         compact_letter_display(np.zeros((2, 2), dtype=bool), order=[0, 0])
+
+
+# --------------------------------------------- compact_letters (issue 24)
+def _pmatrix(k, seed, names=None):
+    rng = np.random.default_rng(seed)
+    p = rng.choice([0.001, 0.01, 0.04, 0.05, 0.2, 0.6, np.nan], size=(k, k),
+                   p=[.2, .15, .1, .1, .2, .2, .05])
+    p = np.triu(p, 1)
+    p = p + p.T
+    np.fill_diagonal(p, 1.0)
+    names = names or [f"sys{i}" for i in range(k)]
+    return pd.DataFrame(p, index=names, columns=names)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_compact_letters_share_exactly_when_p_exceeds_alpha(seed):
+    k = 2 + seed % 7
+    p = _pmatrix(k, seed)
+    for alpha in (0.01, 0.05):
+        letters = compact_letters(p, alpha=alpha)
+        assert list(letters.index) == list(p.index)
+        for a, b in itertools.combinations(p.index, 2):
+            share = bool(set(letters[a]) & set(letters[b]))
+            pab = p.loc[a, b]
+            # p == alpha is significant (p <= alpha), NaN (no test) is not
+            assert share == (np.isnan(pab) or pab > alpha), (a, b, pab, letters.to_dict())
+
+
+def test_compact_letters_best_first_and_independent_of_the_matrix_order():
+    p = _pmatrix(6, 3)
+    scores = pd.Series([0.7, 0.9, 0.8, 0.8, 0.6, 0.75], index=p.index)
+    letters = compact_letters(p, scores=scores)
+    assert list(letters.index) == ["sys1", "sys2", "sys3", "sys5", "sys0", "sys4"]  # ties by name
+    assert letters.iloc[0].startswith("a")
+    perm = ["sys4", "sys2", "sys0", "sys5", "sys3", "sys1"]
+    again = compact_letters(p.loc[perm, perm[::-1]], scores=scores[perm].to_dict())
+    pd.testing.assert_series_equal(letters, again)
+    # an array of scores follows the matrix order; a loss is passed negated
+    pd.testing.assert_series_equal(compact_letters(p, scores=scores.to_numpy()), letters)
+    assert compact_letters(p, scores=-scores).index[0] == "sys4"
+
+
+def test_compact_letters_of_a_matrix_array():
+    p = np.array([[1, .3, .01], [.3, 1, .2], [.01, .2, 1]])
+    assert compact_letters(p).tolist() == ["a", "ab", "b"]
+    assert list(compact_letters(p).index) == [0, 1, 2]
+
+
+def test_compact_letters_equal_comparison_result_letters():
+    from sigtest import compare
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    accs = {"a": .7, "b": .72, "c": .8, "d": .82, "e": .9}
+    preds = {n: np.where(rng.uniform(size=300) < acc, y, 1 - y) for n, acc in accs.items()}
+    res = compare(y, preds, metrics="accuracy", test="mcnemar")
+    frame = res.to_frame()
+    p = pd.DataFrame(1.0, index=list(accs), columns=list(accs))
+    for row in frame.itertuples():
+        p.loc[row.system_a, row.system_b] = p.loc[row.system_b, row.system_a] = row.pvalue_adj
+    scores = dict(zip(frame.system_a, frame.score_a)) | dict(zip(frame.system_b, frame.score_b))
+    expected = res.letters()["letters"]
+    got = compact_letters(p, scores=scores)
+    assert got.to_dict() == expected.to_dict() and list(got.index) == list(expected.index)
+
+
+def test_compact_letters_bad_input():
+    p = _pmatrix(3, 0)
+    with pytest.raises(ValueError, match="'pvalues'.*square"):
+        compact_letters(np.zeros((2, 3)))
+    asym = p.copy()
+    asym.iloc[0, 1] = 0.5 if asym.iloc[1, 0] != 0.5 else 0.6
+    with pytest.raises(ValueError, match="'pvalues'.*symmetric.*'sys0', 'sys1'"):
+        compact_letters(asym)
+    bad = p.copy()
+    bad.iloc[0, 2] = bad.iloc[2, 0] = 1.5
+    with pytest.raises(ValueError, match="'pvalues'.*\\[0, 1\\]"):
+        compact_letters(bad)
+    with pytest.raises(ValueError, match="'pvalues'.*index and its columns"):
+        compact_letters(p.set_axis(["x", "y", "z"], axis=1))
+    with pytest.raises(ValueError, match="'pvalues'"):
+        compact_letters([["a", "b"], ["b", "a"]])
+    with pytest.raises(ValueError, match="'scores'.*one score per system"):
+        compact_letters(p, scores={"sys0": 1.0, "sys1": 2.0})
+    with pytest.raises(ValueError, match="'scores'.*3 scores"):
+        compact_letters(p, scores=[1.0, 2.0])
+    with pytest.raises(ValueError, match="'scores'.*finite"):
+        compact_letters(p, scores=[1.0, np.nan, 2.0])
+    for alpha in (0, 1, 1.5, "0.05", True):
+        with pytest.raises(ValueError, match="'alpha'"):
+            compact_letters(p, alpha=alpha)

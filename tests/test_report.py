@@ -246,6 +246,17 @@ def test_methods_paragraph_and_references(result, reports):
     assert "McNemar" not in refs and "Benjamini" not in refs
 
 
+@pytest.mark.parametrize("correction", ["hommel", "by", "holm-sidak"])
+def test_methods_name_and_cite_every_correction(correction):
+    words, author = {"hommel": ("Hommel's method", "Hommel (1988)"),
+                     "by": ("Benjamini-Yekutieli", "Yekutieli (2001)"),
+                     "holm-sidak": ("Holm-Sidak method", "Sidak (1967)")}[correction]
+    y, preds = _data(n=80)
+    r = compare(y, preds, metrics="accuracy", test="mcnemar", correction=correction)
+    md = r.report("markdown", sections=["methods", "references"])
+    assert words in md and author in md
+
+
 def test_methods_follow_the_options():
     y, preds = _data(n=80)
     r = compare(y, preds, metrics="accuracy", test="mcnemar", correction="bonferroni",

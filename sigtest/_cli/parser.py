@@ -155,6 +155,8 @@ def _add_output_options(cmd):
 
 def _add_test_options(cmd):
     """Options shared by ``compare`` and ``run``: metrics, test, pairs, correction, seed."""
+    from sigtest._constants import CORRECTIONS
+
     cmd.add_argument("-m", "--metric", action="append", dest="metrics",
                      help="metric name (repeatable; default: accuracy and f1_macro)")
     cmd.add_argument("--test", default=None,
@@ -178,7 +180,7 @@ def _add_test_options(cmd):
                           "more) or equivalence (|B - A| < --margin, TOST; test: bca unless "
                           "--test names one with an interval: paired_t, mcnemar)")
     cmd.add_argument("--correction", default="holm",
-                     choices=("holm", "bonferroni", "fdr_bh", "none"))
+                     choices=(*CORRECTIONS, "none"))
     cmd.add_argument("--alpha", type=float, default=0.05)
     cmd.add_argument("--labels", default=None,
                      help="class set of the label metrics: comma-separated labels, or a file "

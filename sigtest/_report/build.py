@@ -149,6 +149,15 @@ _REFS = {
     "fdr_bh": "Y. Benjamini, Y. Hochberg (1995). Controlling the false discovery rate: a "
               "practical and powerful approach to multiple testing. Journal of the Royal "
               "Statistical Society B 57(1), 289-300.",
+    "sidak": "Z. Sidak (1967). Rectangular confidence regions for the means of multivariate "
+             "normal distributions. Journal of the American Statistical Association "
+             "62(318), 626-633.",
+    "hochberg": "Y. Hochberg (1988). A sharper Bonferroni procedure for multiple tests of "
+                "significance. Biometrika 75(4), 800-802.",
+    "hommel": "G. Hommel (1988). A stagewise rejective multiple test procedure based on a "
+              "modified Bonferroni test. Biometrika 75(2), 383-386.",
+    "fdr_by": "Y. Benjamini, D. Yekutieli (2001). The control of the false discovery rate in "
+              "multiple testing under dependency. The Annals of Statistics 29(4), 1165-1188.",
     "letters": "H.-P. Piepho (2004). An algorithm for a letter-based representation of "
                "all-pairwise comparisons. Journal of Computational and Graphical Statistics "
                "13(2), 456-466.",
@@ -171,7 +180,13 @@ _TEST_WORDS = {
 }
 
 _CORRECTION_WORDS = {"holm": "Holm's method", "bonferroni": "the Bonferroni correction",
-                     "fdr_bh": "the Benjamini-Hochberg procedure (false discovery rate)"}
+                     "fdr_bh": "the Benjamini-Hochberg procedure (false discovery rate)",
+                     "sidak": "the Sidak correction", "holm-sidak": "the Holm-Sidak method",
+                     "hochberg": "Hochberg's step-up method", "hommel": "Hommel's method",
+                     "fdr_by": "the Benjamini-Yekutieli procedure (false discovery rate)"}
+_CORRECTION_WORDS.update(bh=_CORRECTION_WORDS["fdr_bh"], by=_CORRECTION_WORDS["fdr_by"])
+#: the corrections whose reference is another's (aliases; Holm-Sidak: Holm's and Sidak's)
+_CORRECTION_REFS = {"bh": ("fdr_bh",), "by": ("fdr_by",), "holm-sidak": ("holm", "sidak")}
 
 
 def _specs(result):
@@ -314,8 +329,9 @@ def methods_text(result, ctx=None):
                     + (" and test" if len(r.tests) > 1 else "")
                     + f", and a difference is called significant when its adjusted p-value "
                     f"is at most {r.alpha:g} (* p <= .05, ** p <= .01).")
-        if r.correction in _REFS:
-            ctx.cite(_REFS[r.correction])
+        for key in _CORRECTION_REFS.get(r.correction, (r.correction,)):
+            if key in _REFS:
+                ctx.cite(_REFS[key])
     if ctx.letters(r.metrics[0]) is not None:
         text.append("Systems sharing a letter are not significantly different (compact "
                     "letter display; Piepho 2004).")

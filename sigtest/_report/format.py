@@ -5,7 +5,9 @@ import math
 __all__ = ["format_pvalue", "format_level", "CORRECTION_NAMES", "csv_safe", "csv_unsafe"]
 
 #: Short names of the corrections in table headers (``p (Holm)``).
-CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "BH",
+CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "BH", "bh": "BH",
+                    "sidak": "Sidak", "holm-sidak": "Holm-Sidak", "hochberg": "Hochberg",
+                    "hommel": "Hommel", "fdr_by": "BY", "by": "BY",
                     None: "uncorrected"}
 
 

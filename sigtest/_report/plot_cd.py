@@ -2,15 +2,18 @@
 
 Re-exported by :mod:`sigtest.plotting`. The layout is computed in points from
 the measured widths of the names, so a plain ``fig.savefig(path)`` clips
-nothing.
+nothing. Besides a result, it draws from average ranks and any pairwise
+p-value matrix (scikit-posthocs' ``critical_difference_diagram``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from numbers import Real
 
 import numpy as np
 
+from sigtest._report.letters import check_pvalue_matrix, letter_columns
 from sigtest._report.pyplot import _pyplot
 from sigtest.tests_._rank_tests import nemenyi_critical_difference
 from sigtest.utils._param_validation import lazy, validate_params
@@ -49,27 +52,90 @@ def _text_width(fig, text, fontsize):
     return width
 
 
+def _average_ranks(result):
+    """``(ranks, names)`` of a result or of a mapping / Series name -> average rank."""
+    if hasattr(result, "average_ranks") and hasattr(result, "pairwise"):
+        series = result.average_ranks
+        names, values = list(series.index), series.to_numpy()
+    elif isinstance(result, Mapping) or hasattr(result, "keys"):  # dict or Series
+        names, values = list(result.keys()), [result[n] for n in result.keys()]
+    else:
+        raise TypeError(
+            "The 'result' parameter must be a DatasetComparisonResult or the average ranks "
+            f"(a mapping or Series name -> rank). Got {type(result).__name__} instead."
+        )
+    try:
+        ranks = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"The average ranks in 'result' must be numbers: {exc}") from exc
+    k = ranks.size
+    if k < 2 or len(set(names)) != k:
+        raise ValueError(f"The 'result' parameter must rank at least 2 distinct systems. Got "
+                         f"{names}.")
+    if not np.all(np.isfinite(ranks)) or np.any((ranks < 1) | (ranks > k)):
+        raise ValueError(f"The average ranks in 'result' must lie in [1, {k}] (1 = best). Got "
+                         f"{ranks.tolist()}.")
+    return ranks, names
+
+
+def _matrix_groups(ranks, names, pvalues, alpha):
+    """Groups (index arrays, >= 2 systems) of pairwise p > alpha: the letter columns."""
+    if hasattr(pvalues, "dtypes") and all(d == bool for d in np.atleast_1d(pvalues.dtypes)):
+        pvalues = (~pvalues).astype(np.float64)  # a significance matrix: True = different
+    elif np.asarray(pvalues).dtype == bool:
+        pvalues = (~np.asarray(pvalues)).astype(np.float64)
+    p_names, p = check_pvalue_matrix(pvalues)
+    if not hasattr(pvalues, "columns"):
+        if p.shape[0] != len(names):
+            raise ValueError(f"The 'pvalues' matrix must be {len(names)} x {len(names)} (one "
+                             f"row per ranked system). Got shape {p.shape} instead.")
+        p_names = names
+    if set(p_names) != set(names) or len(p_names) != len(names):
+        raise ValueError(f"The 'pvalues' matrix must name the systems ranked in 'result' "
+                         f"{names}. Got {p_names}.")
+    where = [p_names.index(n) for n in names]
+    sig = p[np.ix_(where, where)] <= alpha  # NaN (diagonal, no test): not significant
+    order = np.argsort(ranks, kind="stable")
+    return [np.array(sorted(c)) for c in letter_columns(sig, order) if len(c) >= 2]
+
+
 @validate_params(
-    {"result": [lazy.HasMethods(["pairwise"])],
+    {"result": "no_validation", "pvalues": "no_validation",
      "alpha": [lazy.Interval(Real, 0, 1, closed="neither"), None], "ax": "no_validation"},
     prefer_skip_nested_validation=True,
 )
-def plot_critical_difference(result, *, alpha=None, ax=None):
+def plot_critical_difference(result, pvalues=None, *, alpha=None, ax=None):
     """Critical-difference diagram: average ranks, the CD, groups not significantly different.
 
     Systems sit on the average-rank axis (rank 1, the best, at the left);
     their names hang from their rank, the better half on the left, the other
-    half on the right. The bar at the top has the length of Nemenyi's
-    critical difference; thick bars join each maximal group of systems whose
-    average ranks differ by at most the CD (not significantly different by
-    Nemenyi's test), as in Demšar (2006, Fig. 1).
+    half on the right. Without ``pvalues``, the bar at the top has the length
+    of Nemenyi's critical difference; thick bars join each maximal group of
+    systems whose average ranks differ by at most the CD (not significantly
+    different by Nemenyi's test), as in Demšar (2006, Fig. 1).
+
+    With ``pvalues`` (any post-hoc: ``result.pairwise("wilcoxon")``, a
+    Conover or Wilcoxon matrix of scikit-posthocs, adjusted p-values of
+    :func:`sigtest.adjust_pvalues`), the thick bars join the maximal groups
+    of systems whose pairwise p-values all exceed ``alpha`` (the columns of
+    the compact letter display, :func:`sigtest.compact_letters`), as
+    scikit-posthocs' ``critical_difference_diagram``; no CD bar is drawn (a
+    p-value matrix has no single critical difference). A group that skips a
+    system between its ends marks its members with dots on its bar.
 
     Parameters
     ----------
-    result : DatasetComparisonResult
-        From :func:`sigtest.compare_datasets`.
+    result : DatasetComparisonResult or mapping or Series
+        From :func:`sigtest.compare_datasets`, or the average rank of each
+        system (name -> rank in [1, k], 1 = best; then ``pvalues`` is
+        required).
+    pvalues : DataFrame or array-like of shape (k, k), optional
+        Symmetric pairwise p-values in [0, 1] (names in the index and
+        columns, as the ranks'; an array follows the ranks' order), or a
+        boolean matrix, True where two systems differ significantly.
     alpha : float, optional
-        Level of the critical difference; default: the result's ``alpha``.
+        Level of the critical difference or of the p-values; default: the
+        result's ``alpha``, 0.05 for ranks.
     ax : matplotlib Axes, optional
         Where to draw (its axis lines are hidden and its limits set); a new
         figure sized for the names if omitted.
@@ -79,10 +145,21 @@ def plot_critical_difference(result, *, alpha=None, ax=None):
     fig : matplotlib Figure
         The figure holding the diagram.
 
+    Raises
+    ------
+    TypeError
+        ``result`` neither a result nor a mapping of ranks.
+    ValueError
+        Ranks outside [1, k]; average ranks without ``pvalues``; a p-value
+        matrix that is not square, not symmetric, outside [0, 1] or names
+        other systems.
+
     References
     ----------
     J. Demšar (2006). Statistical comparisons of classifiers over multiple
     data sets. JMLR 7, 1-30.
+    H.-P. Piepho (2004). An algorithm for a letter-based representation of
+    all-pairwise comparisons. JCGS 13(2), 456-466.
 
     Examples
     --------
@@ -96,13 +173,31 @@ def plot_critical_difference(result, *, alpha=None, ax=None):
     >>> fig = plot_critical_difference(compare_datasets(table))
     >>> sorted(t.get_text() for t in fig.axes[0].texts if t.get_text()[1:2] == " ")
     ['A (2.20)', 'B (1.00)', 'C (2.80)']
+    >>> fig = plot_critical_difference({"A": 2.2, "B": 1.0, "C": 2.8},
+    ...                                pd.DataFrame([[1, .03, .4], [.03, 1, .01], [.4, .01, 1]],
+    ...                                             index=list("ABC"), columns=list("ABC")))
     """
-    alpha = result.alpha if alpha is None else float(alpha)
-    ranks = result.average_ranks.to_numpy(dtype=np.float64)
-    names = [str(s) for s in result.average_ranks.index]
-    k, n = ranks.size, result.n_datasets
-    cd, _ = nemenyi_critical_difference(k, n, alpha)
-    order, groups = nonsignificant_groups(ranks, cd)
+    is_result = hasattr(result, "average_ranks") and hasattr(result, "pairwise")
+    ranks, names = _average_ranks(result)
+    if alpha is None:
+        alpha = result.alpha if is_result else 0.05
+    alpha = float(alpha)
+    k = ranks.size
+    order = np.argsort(ranks, kind="stable")
+    if pvalues is None:
+        if not is_result:
+            raise ValueError("Average ranks need the 'pvalues' parameter (a pairwise p-value "
+                             "matrix) to draw the groups; a DatasetComparisonResult has "
+                             "Nemenyi's critical difference.")
+        cd, _ = nemenyi_critical_difference(k, result.n_datasets, alpha)
+        order, runs = nonsignificant_groups(ranks, cd)
+        groups = [order[i:j + 1] for i, j in runs]
+        cd_label = f"CD = {cd:.3f} (alpha = {alpha:g})"
+    else:
+        groups = _matrix_groups(ranks, names, pvalues, alpha)
+        cd = 0.0
+        cd_label = f"bars: pairwise p > {alpha:g}"
+    names = [str(s) for s in names]
     plt = _pyplot()
 
     fontsize = 10.0
@@ -126,7 +221,6 @@ def plot_critical_difference(result, *, alpha=None, ax=None):
     widths = [_text_width(fig, s, fontsize) for s in labels]
     w_left = max(widths[:n_left]) if n_left else 0.0
     w_right = max(widths[n_left:]) if n_right else 0.0
-    cd_label = f"CD = {cd:.3f} (alpha = {alpha:g})"
     title = "average rank (1 = best)"
     w_cd = _text_width(fig, cd_label, fontsize - 1)
     w_title = _text_width(fig, title, fontsize - 1)
@@ -179,10 +273,11 @@ def plot_critical_difference(result, *, alpha=None, ax=None):
         ax.plot([t, t], [y_axis - 0.12, y_axis], color="k", lw=0.7)
     ax.text((lo + hi) / 2, y_title, title, ha="center", va="center",
             fontsize=fontsize - 1)
-    # the CD bar
-    ax.plot([lo, lo + cd], [y_cd, y_cd], color="k", lw=1.5)
-    for x in (lo, lo + cd):
-        ax.plot([x, x], [y_cd - 0.15, y_cd + 0.15], color="k", lw=1.5)
+    # the CD bar (none for a p-value matrix)
+    if cd > 0:
+        ax.plot([lo, lo + cd], [y_cd, y_cd], color="k", lw=1.5)
+        for x in (lo, lo + cd):
+            ax.plot([x, x], [y_cd - 0.15, y_cd + 0.15], color="k", lw=1.5)
     ax.text(lo + cd + gap * per_pt, y_cd, cd_label, ha="left",
             va="center", fontsize=fontsize - 1)
     # system names hanging from their ranks
@@ -195,9 +290,13 @@ def plot_critical_difference(result, *, alpha=None, ax=None):
         ax.text(x_end - 3 * per_pt if left else x_end + 3 * per_pt, y, labels[pos],
                 ha="right" if left else "left", va="center", fontsize=fontsize)
     # groups not significantly different
-    r_sorted = ranks[order]
-    for g, (i, j) in enumerate(groups):
+    for g, members in enumerate(groups):
         y = y_group0 + 0.45 * g
-        ax.plot([r_sorted[i] - 0.03, r_sorted[j] + 0.03], [y, y], color="k", lw=4,
-                solid_capstyle="round")
+        low, high = ranks[members].min(), ranks[members].max()
+        ax.plot([low - 0.03, high + 0.03], [y, y], color="k", lw=4, solid_capstyle="round")
+        inside = (ranks > low) & (ranks < high)
+        inside[members] = False
+        if inside.any():  # not an interval of the ranks: show who is in
+            ax.plot(ranks[members], np.full(len(members), y), ls="none", marker="o",
+                    ms=4, color="w", markeredgecolor="k", markeredgewidth=0.8)
     return fig

@@ -457,7 +457,7 @@ class Experiment:
             As in :func:`sigtest.compare`.
         baseline : str or list of str, optional
             As in :func:`sigtest.compare`.
-        correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
+        correction : str or None, default="holm"
             As in :func:`sigtest.compare`.
         runs : {"average", "each", "mean", "pool"}, default="average"
             How several runs per system are used, as in

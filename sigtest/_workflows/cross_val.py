@@ -354,7 +354,7 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         As in :func:`sigtest.compare`.
     baseline : str or list of str, optional
         As in :func:`sigtest.compare`.
-    correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
+    correction : str or None, default="holm"
         As in :func:`sigtest.compare`.
     alpha : float, default=0.05
         As in :func:`sigtest.compare`.

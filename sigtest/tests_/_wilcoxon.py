@@ -15,7 +15,7 @@ __all__ = ["WilcoxonSignedRank"]
 
 
 def wilcoxon_test(diff, weights, zero_method="wilcox", alternative="two-sided",
-                  method="auto"):
+                  method="auto", correction=False):
     r""":func:`scipy.stats.wilcoxon` of the differences, each repeated ``weights`` times.
 
     Returns ``(statistic, pvalue, zstatistic, log10_pvalue)`` (``zstatistic``
@@ -30,7 +30,8 @@ def wilcoxon_test(diff, weights, zero_method="wilcox", alternative="two-sided",
     from sigtest._engine.pvalues import log10_normal_pvalue, tiny_pvalue
 
     d = np.repeat(np.asarray(diff, dtype=np.float64), np.asarray(weights, dtype=np.int64))
-    res = wilcoxon(d, zero_method=zero_method, alternative=alternative, method=method)
+    res = wilcoxon(d, zero_method=zero_method, alternative=alternative, method=method,
+                   correction=correction)
     z = float(getattr(res, "zstatistic", math.nan))
 
     def log10_p():
@@ -38,7 +39,7 @@ def wilcoxon_test(diff, weights, zero_method="wilcox", alternative="two-sided",
         # distribution stops at n = 50); scipy exposes its z only when asked for it
         zz = z if math.isfinite(z) else float(getattr(
             wilcoxon(d, zero_method=zero_method, alternative=alternative,
-                     method="asymptotic"), "zstatistic", math.nan))
+                     method="asymptotic", correction=correction), "zstatistic", math.nan))
         return log10_normal_pvalue(zz, alternative) if math.isfinite(zz) else math.nan
 
     pvalue, log10 = tiny_pvalue(res.pvalue, log10_p)
@@ -73,6 +74,16 @@ class WilcoxonSignedRank(SignificanceTest):
         :class:`~sigtest.BCaInterval`; see ``docs/equivalence.md``).
     method : {"auto", "exact", "asymptotic"}, default="auto"
         Null distribution, as :func:`scipy.stats.wilcoxon`.
+    correction : bool, default=False
+        Continuity correction of the normal approximation (scipy's
+        ``correction=True``, R's ``wilcox.test(correct=TRUE)``):
+        :math:`z = (T^+ - \mu - c) / \sigma` with :math:`\mu = n(n+1)/4`,
+        :math:`\sigma` the tie-corrected standard deviation and
+        :math:`c = \tfrac12 \operatorname{sign}(T^+ - \mu)` (two-sided),
+        :math:`+\tfrac12` (``"greater"``) or :math:`-\tfrac12` (``"less"``);
+        slightly conservative. Ignored by the exact distribution
+        (``method="exact"``, or ``"auto"`` on small samples without ties or
+        zeros), as in scipy.
 
     Warns
     -----
@@ -113,6 +124,9 @@ class WilcoxonSignedRank(SignificanceTest):
     References
     ----------
     Wilcoxon (1945). Individual comparisons by ranking methods. Biometrics 1(6).
+    Hollander, Wolfe, Chicken (2014). Nonparametric Statistical Methods,
+    3rd ed., section 3.1 (the large-sample approximation and its continuity
+    correction). Wiley.
     Pratt (1959). Remarks on zeros and ties in the Wilcoxon signed rank
     procedures. JASA 54.
     Donner, Klar (2000). Design and Analysis of Cluster Randomization Trials
@@ -137,12 +151,15 @@ class WilcoxonSignedRank(SignificanceTest):
         "zero_method": [lazy.StrOptions({"wilcox", "pratt", "zsplit"})],
         "alternative": [_ALTERNATIVES],
         "method": [lazy.StrOptions({"auto", "exact", "asymptotic"})],
+        "correction": ["boolean"],
     }
 
-    def __init__(self, *, zero_method="wilcox", alternative="two-sided", method="auto"):
+    def __init__(self, *, zero_method="wilcox", alternative="two-sided", method="auto",
+                 correction=False):
         self.zero_method = zero_method
         self.alternative = alternative
         self.method = method
+        self.correction = correction
 
     def evaluate(self, data, random_state):
         """:func:`scipy.stats.wilcoxon` on the oriented per-item differences.
@@ -168,6 +185,7 @@ class WilcoxonSignedRank(SignificanceTest):
                          "identical systems); the test carries no information and p = 1.")
             return TestOutcome(pvalue=1.0, details={"n_nonzero": 0})
         statistic, pvalue, z, log10_p = wilcoxon_test(diff, w, self.zero_method,
-                                                      self.alternative, self.method)
+                                                      self.alternative, self.method,
+                                                      self.correction)
         return TestOutcome(pvalue=pvalue, log10_pvalue=log10_p, statistic=statistic,
                            details={"n_nonzero": n_nonzero, "zstatistic": z})

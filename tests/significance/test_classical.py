@@ -290,6 +290,60 @@ def test_wilcoxon_compressed_cells_are_expanded(zero_method):
     assert weighted.pvalue == pytest.approx(res.pvalue, rel=1e-12)
 
 
+@pytest.mark.parametrize("zero_method", ["wilcox", "pratt", "zsplit"])
+@pytest.mark.parametrize("alternative", ALTERNATIVES)
+def test_wilcoxon_continuity_correction_matches_scipy(zero_method, alternative):
+    y, a, b = _soft_systems(n=60, seed=5, shift=0.2)
+    b[:4] = a[:4]  # zero differences
+    d = _per_item_ce(y, a) - _per_item_ce(y, b)
+    for method in ("auto", "asymptotic"):
+        res = WilcoxonSignedRank(zero_method=zero_method, alternative=alternative,
+                                 method=method, correction=True).test(y, a, b,
+                                                                      metric="cross_entropy")
+        want = stats.wilcoxon(d, zero_method=zero_method, alternative=alternative,
+                              method=method, correction=True)
+        assert res.pvalue == pytest.approx(want.pvalue, rel=1e-12)
+        plain = stats.wilcoxon(d, zero_method=zero_method, alternative=alternative,
+                               method=method)
+        assert res.pvalue > plain.pvalue  # the correction is conservative here
+
+
+def test_wilcoxon_correction_reproduces_r():
+    # R's wilcox.test(..., exact = FALSE, correct = TRUE), the reference values of
+    # scipy's own tests (test_morestats.py, TestWilcoxon.test_wilcoxon_tie, gh-2391,
+    # and test_onesided). The test is invariant to a positive scaling of the
+    # differences. 1) rep(0.1, 10): B right where A is wrong on 10 items.
+    y = np.zeros(10, dtype=int)
+    res = WilcoxonSignedRank(method="asymptotic", correction=True).test(y, 1 - y, y)
+    assert res.pvalue == pytest.approx(0.001904195, rel=1e-6)
+    res = WilcoxonSignedRank(method="asymptotic").test(y, 1 - y, y)
+    assert res.pvalue == pytest.approx(0.001565402, rel=1e-6)  # correct = FALSE
+    # 2) x - y of two paired samples, as per-item soft accuracies x / 256 (B)
+    # and y / 256 (A): exact in binary, so the tied |differences| stay tied
+    x = np.array([125, 115, 130, 140, 140, 115, 140, 125, 140, 135]) / 256
+    z = np.array([110, 122, 125, 120, 140, 124, 123, 137, 135, 145]) / 256
+    truth = np.tile([1.0, 0.0], (10, 1))
+    b, a = np.column_stack([x, 1 - x]), np.column_stack([z, 1 - z])
+    for alternative, want in (("less", 0.7233656), ("greater", 0.3176447)):
+        res = WilcoxonSignedRank(alternative=alternative, method="asymptotic",
+                                 correction=True).test(truth, a, b, metric="soft_accuracy")
+        assert res.pvalue == pytest.approx(want, abs=1e-7)
+
+
+def test_wilcoxon_correction_ignored_by_the_exact_distribution():
+    y, a, b = _soft_systems(n=12, seed=8, shift=0.4)
+    for method in ("exact", "auto"):  # n = 12 without ties: exact
+        p = [WilcoxonSignedRank(method=method, correction=c).test(
+            y, a, b, metric="soft_accuracy").pvalue for c in (False, True)]
+        assert p[0] == p[1]
+
+
+def test_wilcoxon_correction_must_be_boolean():
+    y, a, b = _soft_systems(n=12, seed=8, shift=0.4)
+    with pytest.raises(ValueError, match="'correction' parameter"):
+        WilcoxonSignedRank(correction="yes").test(y, a, b, metric="soft_accuracy")
+
+
 # ------------------------------------------------------------------ paired t
 @pytest.mark.parametrize("alternative", ALTERNATIVES)
 @pytest.mark.parametrize("level", [0.9, 0.95])

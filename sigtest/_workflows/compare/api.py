@@ -219,9 +219,11 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         the baseline), as in BooStSa's h0/h1 design.
     baseline : str or list of str, optional
         Baseline system(s) for ``pairs="baseline"``.
-    correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
-        Applied per (metric, test, run) across the pairs tested; see
-        :func:`sigtest.tests_._corrections.adjust_pvalues`.
+    correction : str or None, default="holm"
+        Applied per (metric, test, run) across the pairs tested: any method
+        of :func:`sigtest.adjust_pvalues` (``"holm"``, ``"bonferroni"``,
+        ``"sidak"``, ``"holm-sidak"``, ``"hochberg"``, ``"hommel"``,
+        ``"fdr_bh"``/``"bh"``, ``"fdr_by"``/``"by"``).
     alpha : float, default=0.05
         Level of the ``significant`` column and of the letters.
     n_jobs : int, optional
