@@ -179,3 +179,6 @@ def test_name(test):
     """The name a test's results carry: its class's ``_test_name()`` or the class name."""
     name = getattr(type(test), "_test_name", None)
     return name() if callable(name) else type(test).__name__
+
+
+test_name.__test__ = False  # not a pytest test, though its name starts with "test"
