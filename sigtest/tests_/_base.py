@@ -602,19 +602,23 @@ class SignificanceTest(ParamsMixin, ABC):
         finally:
             numba.set_num_threads(before)
 
-    def _resampled_deltas(self, paired, scheme, n_resamples, seed, sample_size=None):
+    def _resampled_deltas(self, paired, scheme, n_resamples, seed, sample_size=None, *,
+                          discordant=None):
         """Raw resampled differences ``score_b* - score_a*`` (non-finite ones dropped).
 
         ``scheme`` is ``"bootstrap"`` (paired, ``sample_size`` items with
         replacement) or ``"permutation"`` (A and B swapped per item with
         probability 1/2). Metrics with sufficient statistics use the numba
         kernels; others the slow path calling ``score_func`` on index batches.
+        ``discordant`` goes to
+        :func:`~sigtest._engine.resampling.dispatch.resampled_deltas`.
         """
         # imported here: the resampling engine imports numba
-        from sigtest._engine.resampling import drop_nonfinite, resampled_deltas
+        from sigtest._engine.resampling.dispatch import drop_nonfinite, resampled_deltas
 
         deltas = resampled_deltas(paired, n_resamples, seed, scheme=scheme,
-                                  sample_size=sample_size, parallel=self._parallel())
+                                  sample_size=sample_size, parallel=self._parallel(),
+                                  discordant=discordant)
         return drop_nonfinite(np.asarray(deltas, dtype=np.float64))
 
 

@@ -99,8 +99,8 @@ def test_sparse_kernels_equal_their_numpy_twins(monkeypatch):
         want = kernels_numpy.bootstrap_sums_cells_sparse(rows.indptr, rows.indices, rows.data,
                                                          joint.shape[1], counts, 600, keys)
         np.testing.assert_array_equal(got, want)
-    D, w = resampling_permutation._discordant_sparse(sp)
-    D, c = resampling_rows._merge_sparse_rows(D, w)
+    discordant = resampling_permutation.discordant_rows(sp)
+    D, c = resampling_rows._merge_sparse_rows(discordant.D, discordant.weights)
     for parallel in (False, True):
         got = kernels.permutation_sums_cells_sparse(D.indptr, D.indices, D.data, D.shape[1],
                                                     c, keys, parallel)

@@ -64,7 +64,8 @@ def test_merge_rows_falls_back_on_a_projection_collision(monkeypatch):
 
 def _exact_plain(paired, max_patterns, max_seconds):
     """The pattern-count and time checks as the former code made them (np.unique groups)."""
-    D, _, weights = RP._discordant(paired)
+    discordant = RP.discordant_rows(paired)
+    D, weights = discordant.D, discordant.weights
     groups, inverse = np.unique(D, axis=0, return_inverse=True)
     counts = np.rint(np.bincount(inverse.ravel(), weights=weights)).astype(np.int64)
     limit = min(max_patterns, RP._MAX_EXACT_CELLS // paired.n_statistics)
@@ -78,7 +79,8 @@ def _exact_plain(paired, max_patterns, max_seconds):
 def test_early_rejection_of_the_enumeration_matches_the_full_check(n):
     y, a, b = _hard(n, k=3, seed=n)
     paired = prepare_paired(y, a, b, F1)  # several varying columns: no lattice
-    D, _, weights = RP._discordant(paired)
+    discordant = RP.discordant_rows(paired)
+    D, weights = discordant.D, discordant.weights
     counts = np.rint(np.bincount(np.unique(D, axis=0, return_inverse=True)[1].ravel(),
                                  weights=weights)).astype(np.int64)
     P = int(np.prod(counts + 1))
@@ -97,7 +99,8 @@ def test_enumeration_that_fits_is_the_plain_pattern_sum():
     assert prob.sum() == pytest.approx(1.0)
     # every pattern's probability is prod_g Binom(n_g, 1/2) pmf: the number of
     # patterns is prod_g (n_g + 1)
-    D, _, weights = RP._discordant(paired)
+    discordant = RP.discordant_rows(paired)
+    D, weights = discordant.D, discordant.weights
     counts = np.rint(np.bincount(np.unique(D, axis=0, return_inverse=True)[1].ravel(),
                                  weights=weights)).astype(np.int64)
     assert prob.shape[0] == int(np.prod(counts + 1))
@@ -125,10 +128,55 @@ def test_cached_discordant_rows_follow_the_paired_data(metric):
     p2 = prepare_paired(*_hard(300, seed=2), metric)
     fresh = []
     for p in (p1, p2):
-        RP._remember(None, None)
         fresh.append(R.permutation_sums(p, 300, seed=4))
     for p, want in [(p1, fresh[0]), (p2, fresh[1]), (p1, fresh[0]), (p2, fresh[1])]:
         R.monte_carlo_permutation_seconds(p, 300)
         got = R.permutation_sums(p, 300, seed=4)
         assert _same_bits(got[0], want[0]) and _same_bits(got[1], want[1])
     assert not np.array_equal(fresh[0][0], fresh[1][0])
+
+
+@pytest.mark.parametrize("metric", [ACC, F1])
+def test_discordant_rows_passed_in_give_the_same_bits(metric):
+    # the rows are an argument now (no module-level cache): passing them changes nothing,
+    # and rows of other paired data are a caller bug
+    p1 = prepare_paired(*_hard(300, seed=1), metric)
+    p2 = prepare_paired(*_hard(300, seed=2), metric)
+    d1 = RP.discordant_rows(p1)
+    assert not hasattr(RP, "_LAST_DISCORDANT")
+    want = R.permutation_sums(p1, 300, seed=4)
+    got = R.permutation_sums(p1, 300, seed=4, discordant=d1)
+    assert _same_bits(got[0], want[0]) and _same_bits(got[1], want[1])
+    got = R.resampled_deltas(p1, 300, 4, scheme="permutation", discordant=d1)
+    assert _same_bits(got, R.resampled_deltas(p1, 300, 4, scheme="permutation"))
+    assert (R.monte_carlo_permutation_seconds(p1, 300, discordant=d1)
+            == R.monte_carlo_permutation_seconds(p1, 300))
+    for max_patterns in (2**10, 2**20):
+        plain = R.exact_permutation_sums(p1, max_patterns)
+        given = R.exact_permutation_sums(p1, max_patterns, discordant=d1)
+        assert (plain is None) == (given is None)
+        if plain is not None:
+            assert all(_same_bits(x, y) for x, y in zip(plain, given))
+    with pytest.raises(ValueError, match="discordant"):
+        R.permutation_sums(p2, 300, seed=4, discordant=d1)
+    with pytest.raises(ValueError, match="discordant"):
+        R.resampled_deltas(p1, 300, 4, scheme="bootstrap", discordant=d1)
+
+
+def test_paired_permutation_computes_the_discordant_rows_once(monkeypatch):
+    from sigtest import PairedPermutation
+
+    calls = []
+    original = RP.discordant_rows
+
+    def counting(paired):
+        calls.append(paired)
+        return original(paired)
+
+    monkeypatch.setattr(RP, "discordant_rows", counting)
+    y, a, b = _hard(400, k=4, seed=5)
+    for exact in ("auto", False):
+        calls.clear()
+        PairedPermutation(n_resamples=299, exact=exact, random_state=0).test(
+            y, a, b, metric=F1)
+        assert len(calls) == 1, exact

@@ -17,7 +17,8 @@ _SCHEMES = ("bootstrap", "permutation")
 
 
 def resampled_deltas(
-    paired, n_resamples, seed=0, *, scheme="bootstrap", sample_size=None, parallel=True
+    paired, n_resamples, seed=0, *, scheme="bootstrap", sample_size=None, parallel=True,
+    discordant=None,
 ):
     """Raw resampled deltas of a scheme, on the fast path when possible.
 
@@ -30,6 +31,10 @@ def resampled_deltas(
     sample_size : int, float or None
         Bootstrap only (see :func:`bootstrap_sums`).
     parallel : bool, default=True
+    discordant : DiscordantRows or None, default=None
+        Permutation only: the discordant rows of ``paired``
+        (:func:`~sigtest._engine.resampling.permutation.discordant_rows`),
+        when the caller already has them.
 
     Returns
     -------
@@ -40,6 +45,9 @@ def resampled_deltas(
         raise ValueError(f"The 'scheme' parameter must be one of {_SCHEMES}. Got {scheme!r}.")
     if scheme == "permutation" and sample_size is not None:
         raise ValueError("The 'sample_size' parameter only applies to scheme='bootstrap'.")
+    if discordant is not None and not (scheme == "permutation" and paired.has_statistics):
+        raise ValueError("The 'discordant' parameter only applies to scheme='permutation' on "
+                         "sufficient statistics.")
     if scheme == "bootstrap" and sample_size is None:
         from sigtest._engine.shared import supplied_deltas  # compare's shared resamples (one pair's columns)
 
@@ -53,7 +61,7 @@ def resampled_deltas(
             # memoised read-only sums (P, R and F1 of a pair share them) for
             # the built-in aggregates, which never write into their input
             sums = _permutation_sums(paired, n_resamples, seed, parallel,
-                                     shared=_reads_only(paired.metric))
+                                     shared=_reads_only(paired.metric), discordant=discordant)
         return paired.deltas(*sums)
     if scheme == "bootstrap":
         return bootstrap_deltas(paired, n_resamples, sample_size, seed)

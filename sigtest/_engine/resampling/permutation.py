@@ -4,15 +4,22 @@
   Fisher-Pitman): each item's A and B outputs swapped with probability 1/2.
   With ``D = stats_b - stats_a``, ``sums_a* = sum(stats_a) + sum_{swapped} D``
   and ``sums_b* = sum(stats_b) - sum_{swapped} D``; only items with
-  ``D != 0`` matter. Compressed path: a Binomial(n_c, 1/2) number of swaps
-  per discordant cell.
+  ``D != 0`` matter (:func:`discordant_rows`). Compressed path: a
+  Binomial(n_c, 1/2) number of swaps per discordant cell.
 * Exact permutation: items with identical ``D`` rows are exchangeable, so the
   permutation distribution is that of ``sum_g k_g D_g`` with independent
   ``k_g ~ Binomial(n_g, 1/2)``; it is enumerated when ``prod(n_g + 1)`` is
   small (this is ``2**d`` when all ``d`` differing items are distinct).
+
+:class:`~sigtest.PairedPermutation` computes the discordant rows once
+(:func:`discordant_rows`) and passes them to the cost estimate, the exact
+attempt and the Monte Carlo run.
 """
 
 from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -20,7 +27,7 @@ from sigtest.metrics._registry import is_builtin_aggregate
 from sigtest._engine import kernels as _kernels
 from sigtest._engine.checks import check_allocation, check_n_resamples as _check_n_resamples
 from sigtest._engine.checks import check_positive_int as _check_positive_int
-from sigtest._engine.paired import SparseRows, sparse_difference
+from sigtest._engine.paired import PairedData, SparseRows, sparse_difference
 from sigtest._engine.resampling.rows import (
     _MEMO,
     _MEMO_MAX_ENTRIES,
@@ -32,6 +39,8 @@ from sigtest._engine.resampling.rows import (
 from sigtest._engine.rng import check_seed, resample_keys
 
 __all__ = [
+    "DiscordantRows",
+    "discordant_rows",
     "exact_permutation_sums",
     "monte_carlo_permutation_seconds",
     "permutation_sums",
@@ -54,53 +63,79 @@ _COST_MC_ENTRY = 1.2e-9
 _COST_AGGREGATE = 5e-9
 
 
-def _discordant_sparse(paired):
-    """Sparse difference rows with a nonzero entry and their weights (counts)."""
-    diff, nonzero = sparse_difference(paired.stats_a, paired.stats_b)
-    rows = np.flatnonzero(nonzero)
-    return diff.take_rows(rows), paired.counts[rows]
+@dataclass(frozen=True, eq=False)
+class DiscordantRows:
+    """The rows of ``D = stats_b - stats_a`` that are not all zero, of one paired data.
+
+    Made once by :func:`discordant_rows` and passed to every permutation call
+    on the same data (:class:`~sigtest.PairedPermutation` makes three: the
+    Monte Carlo cost estimate, the exact attempt and the Monte Carlo run).
+    Read only: callers never modify its arrays.
+
+    Attributes
+    ----------
+    paired : PairedData
+        The data the rows come from (a call given rows of other data raises
+        ``ValueError``).
+    D : ndarray of shape (r, c) or SparseRows of shape (r, s)
+        Dense rows: the discordant rows restricted to the columns ``cols``;
+        sparse cell rows: the discordant rows, all columns.
+    cols : ndarray of shape (c,) or None
+        Dense rows: the columns of ``D`` that are not all zero; sparse: None.
+    weights : ndarray of shape (r,) or None
+        The cell counts of the rows (None for item rows).
+    """
+
+    paired: PairedData
+    D: np.ndarray | SparseRows
+    cols: np.ndarray | None
+    weights: np.ndarray | None
+
+    @functools.cached_property
+    def merged(self):
+        """Identical weighted rows merged: ``(rows, counts)`` (:func:`_merge_rows`)."""
+        if isinstance(self.D, SparseRows):
+            return _merge_sparse_rows(self.D, self.weights)
+        return _merge_rows(self.D, self.weights)
 
 
-#: The last dense paired data whose discordant rows were computed, and them:
-#: ``PairedPermutation`` asks three times for the same data (the Monte Carlo
-#: cost estimate, the exact attempt, the Monte Carlo run). One slot holding a
-#: strong reference (so an ``is`` check cannot be fooled by a reused id);
-#: callers must not modify the cached arrays.
-_LAST_DISCORDANT = None
+def discordant_rows(paired):
+    """The discordant rows of ``paired``, to pass to the permutation calls on it.
 
+    Parameters
+    ----------
+    paired : PairedData
+        With sufficient statistics.
 
-def _discordant(paired):
-    """Rows and columns of D = stats_b - stats_a that are not all zero (cached: do not modify)."""
-    entry = _LAST_DISCORDANT
-    if entry is not None and entry[0] is paired:
-        return entry[1]
+    Returns
+    -------
+    DiscordantRows
+    """
+    _check_paired(paired)
+    if isinstance(paired.stats_a, SparseRows):
+        diff, nonzero = sparse_difference(paired.stats_a, paired.stats_b)
+        rows = np.flatnonzero(nonzero)
+        return DiscordantRows(paired, diff.take_rows(rows), None, paired.counts[rows])
     D = paired.stats_b - paired.stats_a
     rows = np.flatnonzero(np.any(D != 0, axis=1))
     cols = np.flatnonzero(np.any(D[rows] != 0, axis=0))
     weights = None if paired.counts is None else paired.counts[rows]
-    out = (np.ascontiguousarray(D[np.ix_(rows, cols)]), cols, weights)
-    _remember(paired, out)
-    return out
+    return DiscordantRows(paired, np.ascontiguousarray(D[np.ix_(rows, cols)]), cols, weights)
 
 
-def _remember(paired, out, merged=None):
-    global _LAST_DISCORDANT
-    _LAST_DISCORDANT = (paired, out, merged)
+def _discordant(paired, discordant):
+    """``discordant`` checked against ``paired``, or the discordant rows of ``paired``."""
+    if discordant is None:
+        return discordant_rows(paired)
+    if not isinstance(discordant, DiscordantRows) or discordant.paired is not paired:
+        raise ValueError(
+            "The 'discordant' parameter must be discordant_rows(paired) of the same paired "
+            f"data. Got {type(discordant).__name__} of other data instead."
+        )
+    return discordant
 
 
-def _merged_discordant(paired):
-    """:func:`_merge_rows` of the weighted discordant rows (cached with them)."""
-    D, cols, weights = _discordant(paired)
-    entry = _LAST_DISCORDANT
-    if entry is not None and entry[0] is paired and entry[2] is not None:
-        return entry[2]
-    merged = _merge_rows(D, weights)
-    if entry is not None and entry[0] is paired:
-        _remember(paired, entry[1], merged)
-    return merged
-
-
-def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
+def permutation_sums(paired, n_resamples, seed=0, *, parallel=True, discordant=None):
     """Paired-permutation (approximate randomization) column sums of A and B.
 
     Parameters
@@ -109,6 +144,9 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
     n_resamples : int
     seed : int
     parallel : bool, default=True
+    discordant : DiscordantRows or None, default=None
+        :func:`discordant_rows` of ``paired``, when the caller already has
+        them (None: computed here).
 
     Returns
     -------
@@ -132,19 +170,21 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True):
     >>> bool(np.all(sums_a + sums_b == paired.totals()[0] + paired.totals()[1]))
     True
     """
-    return _permutation_sums(paired, n_resamples, seed, parallel, shared=False)
+    return _permutation_sums(paired, n_resamples, seed, parallel, shared=False,
+                             discordant=discordant)
 
 
-def _permutation_sums(paired, n_resamples, seed, parallel, shared):
+def _permutation_sums(paired, n_resamples, seed, parallel, shared, discordant=None):
     _check_paired(paired)
     B = _check_n_resamples(n_resamples)
     check_allocation(B, 16 + 32 * paired.n_statistics)
     seed = check_seed(seed)
+    discordant = _discordant(paired, discordant)
     if isinstance(paired.stats_a, SparseRows):
-        swapped = _permutation_swapped_sparse(paired, B, seed, parallel)
+        swapped = _permutation_swapped_sparse(paired, discordant, B, seed, parallel)
         sums_a, sums_b = paired.totals()
         return sums_a + swapped, sums_b - swapped
-    return _permutation_sums_dense(paired, B, seed, parallel, shared=shared)
+    return _permutation_sums_dense(paired, discordant, B, seed, parallel, shared=shared)
 
 
 def _reads_only(metric):
@@ -156,7 +196,7 @@ def _reads_only(metric):
     return is_builtin_aggregate(metric.aggregate)
 
 
-def _permutation_sums_dense(paired, B, seed, parallel, shared):
+def _permutation_sums_dense(paired, discordant, B, seed, parallel, shared):
     """:func:`permutation_sums` of dense rows; ``shared``: memoised read-only sums.
 
     With ``shared`` (and compressed rows), the two ``(B, s)`` sums are kept in
@@ -165,12 +205,12 @@ def _permutation_sums_dense(paired, B, seed, parallel, shared):
     the totals), so precision, recall and F1 of one pair build them once; the
     values are those of ``shared=False``. The arrays are then read-only.
     """
-    D, cols, weights = _discordant(paired)
+    D, cols, weights = discordant.D, discordant.cols, discordant.weights
     red = None
     if D.shape[0] and D.shape[1]:
         if weights is not None:
             # cells with equal D rows: one Binomial(sum n_c, 1/2) (sum of independent ones)
-            D, counts = _merged_discordant(paired)
+            D, counts = discordant.merged
 
             def kernel():
                 return _kernels.permutation_sums_cells(
@@ -233,13 +273,12 @@ def _add_swapped(totals, B, cols, red, out=None):
     return out_a, out_b
 
 
-def _permutation_swapped_sparse(paired, B, seed, parallel):
+def _permutation_swapped_sparse(paired, discordant, B, seed, parallel):
     """Swapped sums of sparse cell rows: the draws and sums of the dense path."""
     s = paired.n_statistics
-    D, weights = _discordant_sparse(paired)
-    if D.shape[0] == 0:
+    if discordant.D.shape[0] == 0:
         return np.zeros((B, s))
-    D, counts = _merge_sparse_rows(D, weights)
+    D, counts = discordant.merged
 
     def run():
         return _kernels.permutation_sums_cells_sparse(
@@ -256,7 +295,7 @@ def _permutation_swapped_sparse(paired, B, seed, parallel):
     ).copy()
 
 
-def monte_carlo_permutation_seconds(paired, n_resamples):
+def monte_carlo_permutation_seconds(paired, n_resamples, *, discordant=None):
     """Estimated serial time of a Monte Carlo permutation run (seconds).
 
     ``n_resamples x merged discordant cells x 30 ns`` for compressed hard
@@ -268,6 +307,8 @@ def monte_carlo_permutation_seconds(paired, n_resamples):
     ----------
     paired : PairedData
     n_resamples : int
+    discordant : DiscordantRows or None, default=None
+        :func:`discordant_rows` of ``paired`` (None: computed here).
 
     Returns
     -------
@@ -275,22 +316,23 @@ def monte_carlo_permutation_seconds(paired, n_resamples):
     """
     _check_paired(paired)
     B = _check_n_resamples(n_resamples)
+    discordant = _discordant(paired, discordant)
     agg = B * paired.n_statistics * _COST_AGGREGATE
     if isinstance(paired.stats_a, SparseRows):
-        D, weights = _discordant_sparse(paired)
-        if D.shape[0] == 0:
+        if discordant.D.shape[0] == 0:
             return agg
-        return B * _merge_sparse_rows(D, weights)[0].shape[0] * _COST_MC_CELL + agg
-    D, cols, weights = _discordant(paired)
+        return B * discordant.merged[0].shape[0] * _COST_MC_CELL + agg
+    D, weights = discordant.D, discordant.weights
     if D.shape[0] == 0 or D.shape[1] == 0:
         return agg
     if weights is not None:
-        rows = _merged_discordant(paired)[0].shape[0]
+        rows = discordant.merged[0].shape[0]
         return B * rows * _COST_MC_CELL + agg
     return B * D.shape[0] * (D.shape[1] + 4) * _COST_MC_ENTRY + agg
 
 
-def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_seconds=None):
+def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_seconds=None,
+                           discordant=None):
     """The exact paired-permutation distribution of the column sums, if small.
 
     Parameters
@@ -307,6 +349,8 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_sec
         multiply-adds x 1 ns``, plus ``patterns x s x 5 ns`` to aggregate)
         exceeds it: :class:`~sigtest.PairedPermutation` with ``exact="auto"``
         passes the estimated time of the Monte Carlo run.
+    discordant : DiscordantRows or None, default=None
+        :func:`discordant_rows` of ``paired`` (None: computed here).
 
     Returns
     -------
@@ -344,25 +388,26 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_sec
     """
     _check_paired(paired)
     _check_positive_int(max_patterns, "max_patterns")
+    discordant = _discordant(paired, discordant)
     s = paired.n_statistics
     if isinstance(paired.stats_a, SparseRows):
         # the distinct difference rows decide the pattern count: densify only
         # when few enough of them remain to enumerate (2**G <= limit)
-        D, weights = _discordant_sparse(paired)
+        D, weights = discordant.D, discordant.weights
         if D.shape[0]:
-            merged = _merge_sparse_rows(D, weights)[0]
+            merged = discordant.merged[0]
             if 1 << min(merged.shape[0], 64) > min(int(max_patterns), _MAX_EXACT_CELLS // max(s, 1)):
                 return None
         cols = np.unique(D.indices)
         D = np.ascontiguousarray(D.toarray()[:, cols])
     else:
-        D, cols, weights = _discordant(paired)
+        D, cols, weights = discordant.D, discordant.cols, discordant.weights
     sums_a, sums_b = paired.totals()
     if D.shape[0] == 0 or D.shape[1] == 0:
         return sums_a[None, :].copy(), sums_b[None, :].copy(), np.ones(1)
     limit = min(int(max_patterns), _MAX_EXACT_CELLS // max(s, 1))
     budget = np.inf if max_seconds is None else float(max_seconds)
-    if D.shape[1] > 1 and not _patterns_within(paired, D, weights, limit, budget, s):
+    if D.shape[1] > 1 and not _patterns_within(discordant, D, weights, limit, budget, s):
         return None
     groups, inverse = np.unique(D, axis=0, return_inverse=True)
     w = np.ones(D.shape[0]) if weights is None else weights
@@ -390,7 +435,7 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_sec
     return sums_a + swapped, sums_b - swapped, prob
 
 
-def _patterns_within(paired, D, weights, limit, budget, s):
+def _patterns_within(discordant, D, weights, limit, budget, s):
     """Whether the enumeration of several varying columns fits ``limit`` and ``budget``.
 
     The checks of the pattern enumeration in :func:`exact_permutation_sums`
@@ -401,10 +446,10 @@ def _patterns_within(paired, D, weights, limit, budget, s):
     """
     if weights is None:
         groups, counts = _merge_rows(D, np.ones(D.shape[0]))
-    elif isinstance(paired.stats_a, SparseRows):
+    elif isinstance(discordant.D, SparseRows):  # D: the densified rows
         groups, counts = _merge_rows(D, weights)
     else:
-        groups, counts = _merged_discordant(paired)
+        groups, counts = discordant.merged
     return _enumeration_fits(counts, limit, budget, s)
 
 
