@@ -16,6 +16,10 @@ Layer between :mod:`sigtest.metrics` and the significance tests
 * :mod:`~sigtest._engine.resampling` (a package): bootstrap, permutation,
   exact enumeration and jackknife drivers, the slow path and
   :func:`resampled_deltas`;
+* :mod:`~sigtest._engine.shared`: one bootstrap draw shared by all systems
+  (:func:`sigtest.compare`), and
+  :class:`~sigtest._engine.shared.SharedDeltas`, a pair's differences on
+  it, passed to the test as an argument;
 * :mod:`~sigtest._engine.intervals`: percentile, basic and BCa intervals and
   the p-value that inverts them;
 * :mod:`~sigtest._engine.small_sample`: discordant items, the sign-test floor;

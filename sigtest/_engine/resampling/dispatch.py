@@ -10,6 +10,7 @@ from sigtest._engine.resampling.bootstrap import bootstrap_sums
 from sigtest._engine.resampling.permutation import _permutation_sums, _reads_only
 from sigtest._engine.resampling.rows import _check_paired
 from sigtest._engine.resampling.slow import bootstrap_deltas, permutation_deltas
+from sigtest._engine.shared import SharedDeltas
 
 __all__ = ["drop_nonfinite", "resampled_deltas"]
 
@@ -18,7 +19,7 @@ _SCHEMES = ("bootstrap", "permutation")
 
 def resampled_deltas(
     paired, n_resamples, seed=0, *, scheme="bootstrap", sample_size=None, parallel=True,
-    discordant=None,
+    supplied=None, discordant=None,
 ):
     """Raw resampled deltas of a scheme, on the fast path when possible.
 
@@ -31,6 +32,11 @@ def resampled_deltas(
     sample_size : int, float or None
         Bootstrap only (see :func:`bootstrap_sums`).
     parallel : bool, default=True
+    supplied : SharedDeltas or None, default=None
+        Bootstrap differences drawn elsewhere (:func:`sigtest.compare`'s
+        shared resamples): returned (a copy) instead of drawing, for
+        ``scheme="bootstrap"``, ``sample_size=None`` and ``n_resamples``
+        equal to their length; any other combination raises ``ValueError``.
     discordant : DiscordantRows or None, default=None
         Permutation only: the discordant rows of ``paired``
         (:func:`~sigtest._engine.resampling.permutation.discordant_rows`),
@@ -48,12 +54,8 @@ def resampled_deltas(
     if discordant is not None and not (scheme == "permutation" and paired.has_statistics):
         raise ValueError("The 'discordant' parameter only applies to scheme='permutation' on "
                          "sufficient statistics.")
-    if scheme == "bootstrap" and sample_size is None:
-        from sigtest._engine.shared import supplied_deltas  # compare's shared resamples (one pair's columns)
-
-        supplied = supplied_deltas(n_resamples)
-        if supplied is not None:
-            return supplied
+    if supplied is not None:
+        return _supplied(supplied, n_resamples, scheme, sample_size)
     if paired.has_statistics:
         if scheme == "bootstrap":
             sums = bootstrap_sums(paired, n_resamples, sample_size, seed, parallel=parallel)
@@ -66,6 +68,24 @@ def resampled_deltas(
     if scheme == "bootstrap":
         return bootstrap_deltas(paired, n_resamples, sample_size, seed)
     return permutation_deltas(paired, n_resamples, seed)
+
+
+def _supplied(supplied, n_resamples, scheme, sample_size):
+    """The deltas of ``supplied`` (a writable copy), if they answer this call; else ValueError."""
+    if not isinstance(supplied, SharedDeltas):
+        raise TypeError(f"The 'supplied' parameter must be a SharedDeltas or None. Got "
+                        f"{type(supplied).__name__} instead.")
+    if scheme != "bootstrap" or sample_size is not None:
+        raise ValueError(
+            "Supplied bootstrap differences answer only scheme='bootstrap' with "
+            f"sample_size=None. Got scheme={scheme!r}, sample_size={sample_size!r}."
+        )
+    if supplied.deltas.shape[0] != int(n_resamples):
+        raise ValueError(
+            f"The supplied bootstrap differences have {supplied.deltas.shape[0]} resamples, "
+            f"but n_resamples={n_resamples!r}."
+        )
+    return supplied.deltas.copy()
 
 
 def drop_nonfinite(deltas):
