@@ -29,6 +29,8 @@ from sigtest.metrics import get_metric
 from sigtest._engine import kernels as _kernels
 from sigtest._engine import resampling as R
 from sigtest._engine.paired import prepare_paired
+from sigtest._engine.resampling.rows import _reduce_columns
+from sigtest._engine.rng import resample_keys
 
 
 def best_time(func, repeat):
@@ -74,8 +76,8 @@ def section_soft_accuracy(N, B, repeat):
     p, qa, qb = soft_data(N, 4)
     paired = prepare_paired(p, qa, qb, "soft_accuracy")
     M = np.hstack([paired.stats_a, paired.stats_b])
-    red, _, _ = R._reduce_columns(M)
-    keys = R.resample_keys(0, B)
+    red, _, _ = _reduce_columns(M)
+    keys = resample_keys(0, B)
     print(f"    statistics per system s={paired.n_statistics}; varying columns gathered: "
           f"{red.shape[1]} (constant/duplicate columns are not gathered)")
     t_np2 = best_time(lambda: numpy_bare(red, B), repeat)

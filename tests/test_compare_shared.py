@@ -14,7 +14,8 @@ import pytest
 
 from sigtest import BCaInterval, PairedPermutation, compare
 from sigtest._workflows.compare.shared import _SHARED_TAG, MIN_SHARED_SYSTEMS, shared_seed
-from sigtest._engine.shared import shared_draws, supplied_bootstrap
+from sigtest._engine.paired import prepare_paired
+from sigtest._engine.shared import SharedDeltas, shared_draws
 from sigtest.metrics import get_metric
 from sigtest.utils.validation import spawn_seeds
 
@@ -57,9 +58,9 @@ def test_rows_equal_bca_on_naive_shared_resamples():
                 y, preds[a], preds[b], metric=metric, labels=lab)
             assert row.pvalue == p.pvalue  # the p-value test keeps its own draws
             ia, ib = names.index(a), names.index(b)
-            with supplied_bootstrap(T[:, ib] - T[:, ia]):
-                ci = BCaInterval(n_resamples=B).test(y, preds[a], preds[b], metric=metric,
-                                                     labels=lab)
+            paired = prepare_paired(y, preds[a], preds[b], metric, labels=lab)
+            ci = BCaInterval(n_resamples=B).test_paired(
+                paired, resamples=SharedDeltas(T[:, ib] - T[:, ia], seed))
             np.testing.assert_allclose((row.ci_low, row.ci_high), tuple(ci.confidence_interval),
                                        rtol=1e-12, atol=1e-15)
             # and not the pair's own resamples (the scheme did change)
@@ -109,12 +110,42 @@ def test_supplied_deltas_only_for_matching_size():
     y, preds = _systems(k=2, n=100)
     a, b = preds["s0"], preds["s1"]
     fake = np.linspace(-0.1, 0.2, B)
-    with supplied_bootstrap(fake):
-        used = BCaInterval(n_resamples=B).test(y, a, b)
-        other = BCaInterval(n_resamples=B + 1, random_state=0).test(y, a, b)
+    paired = prepare_paired(y, a, b, "accuracy")
+    used = BCaInterval(n_resamples=B).test_paired(paired, resamples=SharedDeltas(fake, 0))
     np.testing.assert_array_equal(used.null_distribution, fake)
+    # another size is a caller bug: refused, never a silent fallback to own draws
+    with pytest.raises(ValueError, match="n_resamples"):
+        BCaInterval(n_resamples=B + 1, random_state=0).test_paired(
+            paired, resamples=SharedDeltas(fake, 0))
+    other = BCaInterval(n_resamples=B + 1, random_state=0).test_paired(paired)
     ref = BCaInterval(n_resamples=B + 1, random_state=0).test(y, a, b)
     assert other.confidence_interval == ref.confidence_interval
+
+
+def test_resamples_only_for_tests_that_declare_them():
+    from sigtest._engine.resampling import resampled_deltas
+    from sigtest.tests_ import accepts_resamples
+
+    y, preds = _systems(k=2, n=100)
+    paired = prepare_paired(y, preds["s0"], preds["s1"], "accuracy")
+    shared = SharedDeltas(np.linspace(-0.1, 0.2, B), 0)
+    assert not shared.deltas.flags.writeable  # handed over read-only
+    assert accepts_resamples(BCaInterval()) and not accepts_resamples(PairedPermutation())
+
+    class OwnEvaluate(BCaInterval):  # overrides evaluate without the keyword: left out
+        def evaluate(self, data, random_state):
+            return super().evaluate(data, random_state)
+
+    assert not accepts_resamples(OwnEvaluate())
+    for test in (PairedPermutation(n_resamples=B), OwnEvaluate(n_resamples=B)):
+        with pytest.raises(TypeError, match="resamples"):
+            test.test_paired(paired, resamples=shared)
+    for kwargs in ({"scheme": "permutation"}, {"sample_size": 0.5}):
+        with pytest.raises(ValueError, match="Supplied"):
+            resampled_deltas(paired, B, 0, supplied=shared, **kwargs)
+    got = resampled_deltas(paired, B, 0, supplied=shared)
+    np.testing.assert_array_equal(got, shared.deltas)
+    assert got.flags.writeable
 
 
 # ------------------------------------------------- several runs per system
@@ -247,11 +278,10 @@ def test_runs_average_rows_equal_the_pair_path_on_the_shared_draws(k, monkeypatc
                 paired = prepare_paired_runs(y, systems[a], systems[b], metric, labels=lab)
             own_p = PairedPermutation(n_resamples=B, random_state=seeds[2 * p]).test_paired(paired)
             assert row.pvalue == own_p.pvalue  # the p-value test keeps the pair's seed
-            deltas = captured[p][(0, mi, p, 0), 1]  # key (run, metric, pair, test), role CI
+            shared = captured[p][(0, mi, p, 0), 1]  # key (run, metric, pair, test), role CI
             ia, ib = names.index(a), names.index(b)
-            np.testing.assert_allclose(deltas, T[:, ib] - T[:, ia], rtol=0, atol=1e-12)
-            with supplied_bootstrap(deltas):
-                ci = BCaInterval(n_resamples=B).test_paired(paired)
+            np.testing.assert_allclose(shared.deltas, T[:, ib] - T[:, ia], rtol=0, atol=1e-12)
+            ci = BCaInterval(n_resamples=B).test_paired(paired, resamples=shared)
             assert (row.ci_low, row.ci_high) == tuple(ci.confidence_interval)
 
 

@@ -13,8 +13,13 @@ Layer between :mod:`sigtest.metrics` and the significance tests
 * :mod:`~sigtest._engine.rng`: seeds, per-resample keys, SplitMix64;
 * :mod:`~sigtest._engine.kernels` (numba) and
   :mod:`~sigtest._engine.kernels_numpy` (their bit-identical NumPy twins);
-* :mod:`~sigtest._engine.resampling`: bootstrap, permutation, exact
-  enumeration and jackknife drivers;
+* :mod:`~sigtest._engine.resampling` (a package): bootstrap, permutation,
+  exact enumeration and jackknife drivers, the slow path and
+  :func:`resampled_deltas`;
+* :mod:`~sigtest._engine.shared`: one bootstrap draw shared by all systems
+  (:func:`sigtest.compare`), and
+  :class:`~sigtest._engine.shared.SharedDeltas`, a pair's differences on
+  it, passed to the test as an argument;
 * :mod:`~sigtest._engine.intervals`: percentile, basic and BCa intervals and
   the p-value that inverts them;
 * :mod:`~sigtest._engine.small_sample`: discordant items, the sign-test floor;
@@ -55,12 +60,18 @@ from sigtest._engine.small_sample import (
     warn_small_sample,
 )
 
-# names of the numba-backed drivers, loaded lazily from .resampling
-_LAZY = frozenset({
-    "bootstrap_sums", "permutation_sums", "exact_permutation_sums",
-    "monte_carlo_permutation_seconds", "jackknife_values", "bootstrap_deltas",
-    "permutation_deltas", "resampled_deltas", "drop_nonfinite",
-})
+# the numba-backed drivers, loaded lazily: name -> defining module
+_LAZY = {
+    "bootstrap_sums": ".resampling.bootstrap",
+    "permutation_sums": ".resampling.permutation",
+    "exact_permutation_sums": ".resampling.permutation",
+    "monte_carlo_permutation_seconds": ".resampling.permutation",
+    "jackknife_values": ".resampling.jackknife",
+    "bootstrap_deltas": ".resampling.slow",
+    "permutation_deltas": ".resampling.slow",
+    "resampled_deltas": ".resampling.dispatch",
+    "drop_nonfinite": ".resampling.dispatch",
+}
 
 __all__ = [
     "BCA_SMALL_SAMPLE_LIMITS",
@@ -93,5 +104,5 @@ __all__ = [
 
 def __getattr__(name):
     if name in _LAZY:
-        return getattr(importlib.import_module(".resampling", __name__), name)
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -31,8 +31,7 @@ Two kernels, each with a NumPy twin of identical output:
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -40,8 +39,7 @@ from sigtest._engine.kernels import _numba_enabled  # read per call: tests switc
 from sigtest._engine.kernels_numpy import _bounded, _draws
 from sigtest._engine.rng import check_seed, resample_keys
 
-__all__ = ["shared_unit_rows", "shared_bootstrap_sums", "shared_draws", "supplied_bootstrap",
-           "supplied_deltas"]
+__all__ = ["SharedDeltas", "shared_bootstrap_sums", "shared_draws", "shared_unit_rows"]
 
 #: The count kernel is used when every system has at most this many distinct
 #: unit rows (hard labels with up to 64 classes have at most 4,096 cells).
@@ -408,33 +406,37 @@ def shared_bootstrap_sums(stats, n_resamples, seed, *, unit_strata=None, paralle
     return sums
 
 
-# ------------------------------------------------- supplied bootstrap deltas
-_SUPPLIED = contextvars.ContextVar("sigtest_supplied_bootstrap", default=None)
-
-
-@contextlib.contextmanager
-def supplied_bootstrap(deltas):
-    """Within the block, a full-size paired bootstrap returns ``deltas``.
+# ------------------------------------------------- shared bootstrap deltas
+@dataclass(frozen=True, eq=False)
+class SharedDeltas:
+    """One pair's RAW bootstrap differences on a comparison's shared resamples.
 
     :func:`sigtest.compare` computes every system's bootstrap scores once on
-    shared resamples and runs each pair's :class:`~sigtest.BCaInterval` on
-    the differences ``T[:, b] - T[:, a]`` of the two columns (RAW ``score_b*
-    - score_a*``): :func:`sigtest._engine.resampling.resampled_deltas`
-    returns them instead of drawing the pair's own resamples when
-    ``scheme="bootstrap"``, ``sample_size`` is None and ``n_resamples``
-    equals their length. ``None`` supplies nothing. The value is local to
-    the thread (a context variable).
+    shared resamples (:func:`shared_bootstrap_sums`) and hands each pair's
+    :class:`~sigtest.BCaInterval` the differences ``T[:, b] - T[:, a]`` of
+    the two columns (RAW ``score_b* - score_a*``) as an argument:
+    ``test_paired(data, resamples=...)`` -> ``evaluate(..., resamples=...)``
+    -> :func:`sigtest._engine.resampling.resampled_deltas` ``(supplied=...)``,
+    which returns them instead of drawing the pair's own resamples.
+
+    Attributes
+    ----------
+    deltas : ndarray of shape (B,)
+        float64, read-only (a read-only view when given a writable array:
+        handed over without a copy).
+    seed : int
+        The seed of the shared draws (:func:`sigtest._workflows.compare.shared.shared_seed`).
     """
-    token = _SUPPLIED.set(None if deltas is None else np.asarray(deltas, dtype=np.float64))
-    try:
-        yield
-    finally:
-        _SUPPLIED.reset(token)
 
+    deltas: np.ndarray
+    seed: int
 
-def supplied_deltas(n_resamples):
-    """The deltas supplied by :func:`supplied_bootstrap` for ``n_resamples``, or None."""
-    deltas = _SUPPLIED.get()
-    if deltas is None or deltas.shape[0] != int(n_resamples):
-        return None
-    return deltas.copy()
+    def __post_init__(self):
+        deltas = np.asarray(self.deltas, dtype=np.float64)
+        if deltas.ndim != 1:
+            raise ValueError(f"The 'deltas' of SharedDeltas must be 1-D. Got shape {deltas.shape}.")
+        if deltas.flags.writeable:
+            deltas = deltas.view()
+            deltas.flags.writeable = False
+        object.__setattr__(self, "deltas", deltas)
+        object.__setattr__(self, "seed", int(self.seed))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import inspect
 import math
 from abc import ABC, abstractmethod
 from numbers import Integral, Real
@@ -23,7 +24,7 @@ from sigtest.utils import check_random_state_seed, warn_external
 from sigtest.utils._estimator import ParamsMixin
 from sigtest.utils._param_validation import lazy, validate_parameter_constraints
 
-__all__ = ["MARGIN_ALTERNATIVES", "SignificanceTest", "warn_few_clusters"]
+__all__ = ["MARGIN_ALTERNATIVES", "SignificanceTest", "accepts_resamples", "warn_few_clusters"]
 
 #: Alternatives that test the difference against a margin (equivalence tests).
 MARGIN_ALTERNATIVES = ("non-inferiority", "equivalence")
@@ -156,6 +157,37 @@ def warn_few_clusters(test_name, data):
     return True
 
 
+def _declares_resamples(evaluate):
+    """Whether an ``evaluate`` takes a ``resamples`` keyword (read from its signature)."""
+    try:
+        param = inspect.signature(evaluate).parameters.get("resamples")
+    except (TypeError, ValueError):  # pragma: no cover - no signature
+        return False
+    return param is not None and param.kind in (inspect.Parameter.KEYWORD_ONLY,
+                                                inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+def accepts_resamples(test):
+    """Whether ``test`` can run on bootstrap resamples drawn elsewhere.
+
+    True for a :class:`SignificanceTest` whose :meth:`~SignificanceTest.evaluate`
+    declares a ``resamples`` keyword (:class:`~sigtest.BCaInterval`), checked
+    once per class: :func:`sigtest.compare` hands such a test the pair's
+    differences on its shared resamples (``test_paired(data,
+    resamples=...)``). A subclass that overrides ``evaluate`` without the
+    keyword is left out.
+
+    Parameters
+    ----------
+    test : object
+
+    Returns
+    -------
+    bool
+    """
+    return isinstance(test, SignificanceTest) and type(test)._accepts_resamples
+
+
 class SignificanceTest(ParamsMixin, ABC):
     r"""Base class of paired significance tests comparing a baseline A with a candidate B.
 
@@ -264,9 +296,13 @@ class SignificanceTest(ParamsMixin, ABC):
     # True for the tests of per-item differences (sign, Wilcoxon, paired t):
     # they need a per-item decomposable metric (see _check_suits)
     _per_item: bool = False
+    # True when ``evaluate`` declares a ``resamples`` keyword (set once per
+    # class from its signature, see accepts_resamples)
+    _accepts_resamples: bool = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        cls._accepts_resamples = _declares_resamples(cls.evaluate)
         # ``_name`` is the former spelling of ``name``: keep both in step
         if "name" in cls.__dict__:
             cls._name = cls.__dict__["name"]
@@ -400,7 +436,7 @@ class SignificanceTest(ParamsMixin, ABC):
         )
         return self._run(data)
 
-    def test_paired(self, data):
+    def test_paired(self, data, *, resamples=None):
         """Run the test on already prepared paired data.
 
         Parameters
@@ -409,19 +445,35 @@ class SignificanceTest(ParamsMixin, ABC):
             From the validated input path (``prepare_paired``); what
             :func:`sigtest.compare` prepares once per (pair, metric) for its
             p-value and interval tests.
+        resamples : SharedDeltas or None, default=None
+            Bootstrap differences of the pair drawn elsewhere (the shared
+            resamples of :func:`sigtest.compare`), used instead of the
+            test's own draws; only for a test whose :meth:`evaluate`
+            declares ``resamples`` (:func:`accepts_resamples`), e.g.
+            :class:`~sigtest.BCaInterval`.
 
         Returns
         -------
         SignificanceResult
             The result :meth:`test` gives on the same data.
+
+        Raises
+        ------
+        TypeError
+            ``resamples`` given to a test that does not accept them.
         """
         if not isinstance(data, PairedData):
             raise TypeError(
                 "The 'data' parameter of test_paired must be a PairedData (from the "
                 f"validated input path). Got {type(data).__name__} instead."
             )
+        if resamples is not None and not accepts_resamples(self):
+            raise TypeError(
+                f"{type(self).__name__} does not accept resamples (its evaluate has no "
+                "'resamples' parameter)."
+            )
         self._validate_params()
-        return self._run(data)
+        return self._run(data, resamples)
 
     def _validate_params(self):
         params = self.get_params(deep=False)
@@ -502,14 +554,21 @@ class SignificanceTest(ParamsMixin, ABC):
         """The test's ``alternative`` parameter, ``"two-sided"`` for a test without one."""
         return getattr(self, "alternative", None) or "two-sided"
 
-    def _run(self, data):
-        """Seed, threads, :meth:`evaluate`, the p-value, the result."""
+    def _run(self, data, resamples=None):
+        """Seed, threads, :meth:`evaluate`, the p-value, the result.
+
+        ``resamples`` (checked by :meth:`test_paired`) goes to
+        :meth:`evaluate` only when given.
+        """
         metric = data.metric
         seed = check_random_state_seed(getattr(self, "random_state", None))
         if not self._warns_few_clusters:
             warn_few_clusters(self._test_name(), data)
         with self._numba_threads():
-            outcome = self.evaluate(data, seed)
+            if resamples is None:
+                outcome = self.evaluate(data, seed)
+            else:
+                outcome = self.evaluate(data, seed, resamples=resamples)
         if not isinstance(outcome, TestOutcome):
             raise TypeError(
                 f"{type(self).__name__}.evaluate must return a TestOutcome. Got "
@@ -602,19 +661,24 @@ class SignificanceTest(ParamsMixin, ABC):
         finally:
             numba.set_num_threads(before)
 
-    def _resampled_deltas(self, paired, scheme, n_resamples, seed, sample_size=None):
+    def _resampled_deltas(self, paired, scheme, n_resamples, seed, sample_size=None, *,
+                          supplied=None, discordant=None):
         """Raw resampled differences ``score_b* - score_a*`` (non-finite ones dropped).
 
         ``scheme`` is ``"bootstrap"`` (paired, ``sample_size`` items with
         replacement) or ``"permutation"`` (A and B swapped per item with
         probability 1/2). Metrics with sufficient statistics use the numba
         kernels; others the slow path calling ``score_func`` on index batches.
+        ``supplied`` (:class:`~sigtest._engine.shared.SharedDeltas`) and
+        ``discordant`` go to
+        :func:`~sigtest._engine.resampling.dispatch.resampled_deltas`.
         """
         # imported here: the resampling engine imports numba
-        from sigtest._engine.resampling import drop_nonfinite, resampled_deltas
+        from sigtest._engine.resampling.dispatch import drop_nonfinite, resampled_deltas
 
         deltas = resampled_deltas(paired, n_resamples, seed, scheme=scheme,
-                                  sample_size=sample_size, parallel=self._parallel())
+                                  sample_size=sample_size, parallel=self._parallel(),
+                                  supplied=supplied, discordant=discordant)
         return drop_nonfinite(np.asarray(deltas, dtype=np.float64))
 
 

@@ -551,7 +551,7 @@ class BCaInterval(SignificanceTest):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def evaluate(self, data, random_state):
+    def evaluate(self, data, random_state, *, resamples=None):
         """Bootstrap the paired data; the interval and the p-value that inverts it.
 
         Parameters
@@ -560,6 +560,11 @@ class BCaInterval(SignificanceTest):
             The validated paired data (from :meth:`test` or :meth:`test_paired`).
         random_state : int
             The integer seed the base class derived from ``self.random_state``.
+        resamples : SharedDeltas or None, default=None
+            The pair's bootstrap differences on resamples drawn elsewhere
+            (:func:`sigtest.compare`'s shared resamples, given through
+            :meth:`test_paired`), used instead of the test's own draws; their
+            length must be ``n_resamples``.
 
         Returns
         -------
@@ -570,7 +575,7 @@ class BCaInterval(SignificanceTest):
         """
         n = data.n_units
         deltas = self._resampled_deltas(data, "bootstrap", self.n_resamples, random_state,
-                                        sample_size=None)
+                                        sample_size=None, supplied=resamples)
         delta = data.delta
         acceleration = None
         if np.isfinite(delta) and (self.method == "bca" or data.has_statistics):

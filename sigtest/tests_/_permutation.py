@@ -146,19 +146,23 @@ class PairedPermutation(SignificanceTest):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _exact_distribution(self, paired):
+    def _exact_distribution(self, paired, discordant):
         if self.exact is False:
             return None
         result = None
-        if paired.stats_a is not None:
-            from sigtest._engine import resampling as engine  # numba: imported when needed
+        if discordant is not None:
+            # numba: imported when needed
+            from sigtest._engine.resampling.permutation import (
+                exact_permutation_sums,
+                monte_carlo_permutation_seconds,
+            )
 
             budget = None
             if self.exact == "auto":
-                budget = max(_AUTO_EXACT_SECONDS,
-                             engine.monte_carlo_permutation_seconds(paired, self.n_resamples))
-            result = engine.exact_permutation_sums(paired, parallel=self._parallel(),
-                                                   max_seconds=budget)
+                budget = max(_AUTO_EXACT_SECONDS, monte_carlo_permutation_seconds(
+                    paired, self.n_resamples, discordant=discordant))
+            result = exact_permutation_sums(paired, parallel=self._parallel(),
+                                            max_seconds=budget, discordant=discordant)
         if result is None and self.exact is True:
             raise ValueError(
                 "The 'exact' parameter of PairedPermutation is True but the permutation "
@@ -186,13 +190,20 @@ class PairedPermutation(SignificanceTest):
             ``null_distribution`` (and ``null_weights`` when exact), no
             ``pvalue``: :class:`SignificanceTest` computes it.
         """
-        exact = self._exact_distribution(data)
+        discordant = None
+        if data.has_statistics:
+            # numba: imported when needed
+            from sigtest._engine.resampling.permutation import discordant_rows
+
+            # computed once for the cost estimate, the exact attempt and the Monte Carlo run
+            discordant = discordant_rows(data)
+        exact = self._exact_distribution(data, discordant)
         if exact is not None:
             deltas, weights = exact
             resampling = "exact permutation"
         else:
             deltas = self._resampled_deltas(data, "permutation", self.n_resamples,
-                                            random_state)
+                                            random_state, discordant=discordant)
             weights = None
             resampling = "permutation"
         return TestOutcome(null_distribution=deltas, null_weights=weights,

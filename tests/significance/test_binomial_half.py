@@ -8,6 +8,7 @@ from sigtest.metrics import get_metric
 from sigtest._engine import kernels as _kernels
 from sigtest._engine import kernels_numpy as _kernels_py
 from sigtest._engine import resampling as _resampling
+from sigtest._engine.resampling import rows as _rows
 from sigtest._engine.paired import prepare_paired
 
 
@@ -62,15 +63,15 @@ def test_memo_returns_what_the_kernel_returns():
     labels = np.arange(4)
     f1 = prepare_paired(y, a, b, get_metric("f1_macro"), labels=labels)
     recall = prepare_paired(y, a, b, get_metric("recall_macro"), labels=labels)
-    _resampling._MEMO.clear()
+    _rows._MEMO.clear()
     for scheme in (_resampling.bootstrap_sums, _resampling.permutation_sums):
         cold = scheme(f1, 500, seed=11)
-        assert len(_resampling._MEMO._data) >= 1
+        assert len(_rows._MEMO._data) >= 1
         warm = scheme(recall, 500, seed=11)  # same statistics: served by the memo
         for x, y_ in zip(cold, warm):
             np.testing.assert_array_equal(x, y_)
             assert x.flags.writeable  # callers get fresh arrays
-        _resampling._MEMO.clear()
+        _rows._MEMO.clear()
         np.testing.assert_array_equal(scheme(recall, 500, seed=11)[0], cold[0])
         # another seed is another key
         assert not np.array_equal(scheme(f1, 500, seed=12)[0], cold[0])

@@ -31,6 +31,7 @@ from sigtest import (
 )
 from sigtest.metrics import Metric, get_metric
 from sigtest._engine import resampling as _resampling
+from sigtest._engine.resampling import slow as _slow
 from sigtest._engine.small_sample import (
     BCA_SMALL_SAMPLE_LIMITS,
     BK_SMALL_SAMPLE_LIMITS,
@@ -497,7 +498,7 @@ def test_slow_path_memo_equals_naive_loop(scheme):
     assert _mcc(y, a) == pytest.approx(matthews_corrcoef(y, a))
     metric = Metric("mcc_slow", _mcc, greater_is_better=True)
     paired = prepare_paired(y, a, b, metric)
-    scorer = _resampling._SlowScorer(paired, _resampling._slow_params(paired))
+    scorer = _slow._SlowScorer(paired, _slow._slow_params(paired))
     assert scorer.memo is not None
     fn = _resampling.bootstrap_deltas if scheme == "bootstrap" else \
         _resampling.permutation_deltas
@@ -521,7 +522,7 @@ def test_slow_path_order_dependent_metric_is_not_memoised():
     b = np.where(rng.random(n) < 0.8, y, 1 - y)
     metric = Metric("ordered", _order_dependent, greater_is_better=True)
     paired = prepare_paired(y, a, b, metric)
-    assert _resampling._SlowScorer(paired, _resampling._slow_params(paired)).memo is None
+    assert _slow._SlowScorer(paired, _slow._slow_params(paired)).memo is None
     got = _resampling.permutation_deltas(paired, 300, seed=1)
     np.testing.assert_array_equal(got, _naive_slow(paired, "permutation", 300, 1))
 
@@ -537,7 +538,7 @@ def test_slow_path_progress_bar(monkeypatch, capsys):
     test = PairedPermutation(n_resamples=1000, random_state=0)
     quiet = test.test(y, a, b, metric=metric)
     assert "resample" not in capsys.readouterr().err  # short run: no bar
-    monkeypatch.setattr(_resampling, "_PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(_slow, "_PROGRESS_SECONDS", 0.0)
     test.test(y, a, b, metric=metric)
     assert "resample" not in capsys.readouterr().err  # stderr not a terminal: no bar
 

@@ -15,6 +15,9 @@ import pytest
 
 from sigtest import BergKirkpatrickBootstrap, PairedPermutation
 from sigtest._engine import kernels, kernels_numpy, resampling
+from sigtest._engine.resampling import bootstrap as resampling_bootstrap
+from sigtest._engine.resampling import permutation as resampling_permutation
+from sigtest._engine.resampling import rows as resampling_rows
 from sigtest._engine import paired as paired_mod
 from sigtest._engine.paired import SparseRows, _union_codes, prepare_paired
 from sigtest._engine.rng import resample_keys
@@ -87,8 +90,8 @@ def _sparse_case(monkeypatch, n=3000, k=40, metric="f1_macro"):
 
 def test_sparse_kernels_equal_their_numpy_twins(monkeypatch):
     _, sp = _sparse_case(monkeypatch, n=600, k=25)
-    joint = resampling._sparse_joint(sp)
-    rows, counts = resampling._merge_sparse_rows(joint, sp.counts)
+    joint = resampling_rows._sparse_joint(sp)
+    rows, counts = resampling_rows._merge_sparse_rows(joint, sp.counts)
     keys = resample_keys(11, 9)
     for parallel in (False, True):
         got = kernels.bootstrap_sums_cells_sparse(rows.indptr, rows.indices, rows.data,
@@ -96,8 +99,8 @@ def test_sparse_kernels_equal_their_numpy_twins(monkeypatch):
         want = kernels_numpy.bootstrap_sums_cells_sparse(rows.indptr, rows.indices, rows.data,
                                                          joint.shape[1], counts, 600, keys)
         np.testing.assert_array_equal(got, want)
-    D, w = resampling._discordant_sparse(sp)
-    D, c = resampling._merge_sparse_rows(D, w)
+    discordant = resampling_permutation.discordant_rows(sp)
+    D, c = resampling_rows._merge_sparse_rows(discordant.D, discordant.weights)
     for parallel in (False, True):
         got = kernels.permutation_sums_cells_sparse(D.indptr, D.indices, D.data, D.shape[1],
                                                     c, keys, parallel)
@@ -112,9 +115,9 @@ def test_sparse_cell_path_is_bit_identical_to_dense(monkeypatch, metric):
     assert (sp.score_a, sp.score_b) == (dense.score_a, dense.score_b)
     for parallel in (False, True):
         for fn in (resampling.bootstrap_sums, resampling.permutation_sums):
-            resampling._MEMO.clear()
+            resampling_rows._MEMO.clear()
             want = fn(dense, 64, seed=5, parallel=parallel)
-            resampling._MEMO.clear()
+            resampling_rows._MEMO.clear()
             got = fn(sp, 64, seed=5, parallel=parallel)
             np.testing.assert_array_equal(got[0], want[0])
             np.testing.assert_array_equal(got[1], want[1])
@@ -291,7 +294,7 @@ def test_large_soft_rows_bootstrap_without_joined_copy():
     pa = rng.dirichlet(np.ones(k), n)
     pb = 0.7 * pa + 0.3 * y
     paired = prepare_paired(y, pa, pb, "soft_f1_macro")
-    assert paired.stats_a.nbytes > resampling._JOINT_MAX_BYTES
+    assert paired.stats_a.nbytes > resampling_bootstrap._JOINT_MAX_BYTES
     resampling.bootstrap_sums(paired, 2, seed=0)  # warm up
     peak = _traced_peak(lambda: resampling.bootstrap_sums(paired, 10, seed=1))
     assert peak < 36 * 2**20, f"peak {peak / 2**20:.0f} MB"
@@ -300,12 +303,12 @@ def test_large_soft_rows_bootstrap_without_joined_copy():
                                   paired.stats_b[:40_000].copy(), None,
                                   paired.score_a, paired.score_b)
     joint = resampling.bootstrap_sums(small, 10, seed=1)
-    old = resampling._JOINT_MAX_BYTES
+    old = resampling_bootstrap._JOINT_MAX_BYTES
     try:
-        resampling._JOINT_MAX_BYTES = 0
+        resampling_bootstrap._JOINT_MAX_BYTES = 0
         split = resampling.bootstrap_sums(small, 10, seed=1)
     finally:
-        resampling._JOINT_MAX_BYTES = old
+        resampling_bootstrap._JOINT_MAX_BYTES = old
     np.testing.assert_array_equal(joint[0], split[0])
     np.testing.assert_array_equal(joint[1], split[1])
 
@@ -320,7 +323,7 @@ def test_item_values_of_sparse_rows_equal_dense(monkeypatch):
 
 
 def test_kernel_memo_keeps_its_byte_budget():
-    memo = resampling._KernelMemo(maxsize=16, maxbytes=3 * 8000)
+    memo = resampling_rows._KernelMemo(maxsize=16, maxbytes=3 * 8000)
     for i in range(5):
         memo.get_or_compute(bytes([i]), lambda: np.zeros(1000))  # 8,000 bytes each
     assert len(memo._data) == 3 and list(memo._data) == [bytes([2]), bytes([3]), bytes([4])]

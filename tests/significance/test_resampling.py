@@ -17,6 +17,7 @@ from _naive_engine import (
 )
 from sigtest._engine import kernels_numpy as P
 from sigtest._engine import resampling as R
+from sigtest._engine.rng import resample_keys
 from sigtest._engine.paired import prepare_paired
 
 
@@ -43,7 +44,7 @@ def test_generic_bootstrap_equals_naive_on_the_same_indices(metric, sample_size)
     m = R.resolve_sample_size(sample_size, 80)
     assert np.all(sums_a[:, -1 if metric is ACC else 0] >= 0)
     # Rebuild the kernel's indices from its documented counter generator.
-    idx = P._bounded(P._draws(R.resample_keys(9, 50), m), 80)
+    idx = P._bounded(P._draws(resample_keys(9, 50), m), 80)
     labels = paired.params.get("labels")
     want = naive_bootstrap_deltas(metric, y, a, b, idx, labels)
     np.testing.assert_allclose(paired.deltas(sums_a, sums_b), want, rtol=0, atol=1e-12)
@@ -55,7 +56,7 @@ def test_generic_permutation_equals_naive_on_the_same_swaps():
     paired = prepare_paired(y, qa, qb, SOFT)
     sums_a, sums_b = R.permutation_sums(paired, 40, seed=3, parallel=False)
     differ = np.flatnonzero(np.any(qa != qb, axis=1))
-    bits = P._swap_bits(R.resample_keys(3, 40), differ.size)
+    bits = P._swap_bits(resample_keys(3, 40), differ.size)
     for r in range(40):
         swap = np.zeros(70, dtype=bool)
         swap[differ[bits[r]]] = True

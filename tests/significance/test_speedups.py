@@ -7,6 +7,9 @@ import pytest
 
 from sigtest import BCaInterval, PairedPermutation
 from sigtest._engine import resampling as R
+from sigtest._engine.resampling import permutation as RP
+from sigtest._engine.resampling import rows as RR
+from sigtest._engine.rng import resample_keys
 from sigtest._engine.paired import prepare_paired
 
 
@@ -16,7 +19,7 @@ def test_resample_keys_equal_numpy_generate_state(seed, n_resamples):
     expected = np.random.SeedSequence(seed, spawn_key=(0,)).generate_state(
         n_resamples, dtype=np.uint64
     )
-    got = R.resample_keys(seed, n_resamples)
+    got = resample_keys(seed, n_resamples)
     assert got.dtype == np.uint64
     np.testing.assert_array_equal(got, expected)
 
@@ -25,11 +28,11 @@ def test_expand_places_varying_and_constant_columns():
     sums_red = np.arange(12.0).reshape(4, 3)
     source = np.array([2, -1, 0, 0, -1, 1])
     const = np.array([0.0, 5.0, 0.0, 0.0, -2.0, 0.0])
-    out = R._expand(sums_red, source, const, 3.0)
+    out = RR._expand(sums_red, source, const, 3.0)
     expected = np.column_stack([sums_red[:, 2], np.full(4, 15.0), sums_red[:, 0],
                                 sums_red[:, 0], np.full(4, -6.0), sums_red[:, 1]])
     np.testing.assert_array_equal(out, expected)
-    out0 = R._expand(np.zeros((4, 0)), np.array([-1, -1]), np.array([1.0, 2.0]), 2.0)
+    out0 = RR._expand(np.zeros((4, 0)), np.array([-1, -1]), np.array([1.0, 2.0]), 2.0)
     np.testing.assert_array_equal(out0, np.tile([2.0, 4.0], (4, 1)))
 
 
@@ -63,7 +66,7 @@ def test_cell_kernel_with_per_cell_constants_equals_twin(parallel, m_factor):
     stats = rng.normal(size=(counts.size, 3))
     stats[rng.random(stats.shape) < 0.5] = 0.0
     m = max(1, int(m_factor * counts.sum()))
-    keys = R.resample_keys(11, 150)
+    keys = resample_keys(11, 150)
     got = K.bootstrap_sums_cells(stats, counts, m, keys, parallel=parallel)
     np.testing.assert_array_equal(got, P.bootstrap_sums_cells(stats, counts, m, keys))
 
@@ -94,11 +97,11 @@ def test_add_swapped_equals_zero_filled_twin_bit_for_bit(cols):
         red = rng.normal(size=(B, cols.size)).round(1)
         red[0] = -0.0
         red[1] = 0.0
-    got = R._add_swapped(totals, B, cols, red)
+    got = RP._add_swapped(totals, B, cols, red)
     want = _swapped_twin(totals, B, cols, red)
     assert all(_same_bits(g, w) for g, w in zip(got, want))
     out = (np.full((B, s), np.nan), np.full((B, s), np.nan))
-    R._add_swapped(totals, B, cols, red, out=out)
+    RP._add_swapped(totals, B, cols, red, out=out)
     assert all(_same_bits(g, w) for g, w in zip(out, want))
 
 
@@ -110,12 +113,12 @@ def test_shared_permutation_sums_equal_the_plain_ones(metric):
     a = np.where(rng.random(500) < 0.6, y, rng.integers(0, 4, 500))
     b = np.where(rng.random(500) < 0.7, y, rng.integers(0, 4, 500))
     paired = prepare_paired(y, a, b, metric)
-    assert paired.compressed and R._reads_only(paired.metric)
-    R._MEMO.clear()
+    assert paired.compressed and RP._reads_only(paired.metric)
+    RR._MEMO.clear()
     plain = R.permutation_sums(paired, 400, 8, parallel=False)
     assert all(x.flags.writeable for x in plain)  # the public function's output stays the user's
     for _ in range(2):  # computed, then from the memo
-        shared = R._permutation_sums(paired, 400, 8, False, shared=True)
+        shared = RP._permutation_sums(paired, 400, 8, False, shared=True)
         assert all(_same_bits(s, p) for s, p in zip(shared, plain))
         assert not any(x.flags.writeable for x in shared)
     deltas = R.resampled_deltas(paired, 400, 8, scheme="permutation", parallel=False)
@@ -138,7 +141,7 @@ def test_custom_aggregate_gets_writable_permutation_sums():
     stats, agg = _acc_stats, _in_place_acc_agg
     metric = Metric("in_place_acc", score_from_statistics(stats, agg), statistics=stats,
                     aggregate=agg, cellwise=True)
-    assert not R._reads_only(metric)
+    assert not RP._reads_only(metric)
     rng = np.random.default_rng(2)
     y = rng.integers(0, 3, 200)
     a, b = rng.integers(0, 3, 200), rng.integers(0, 3, 200)
@@ -160,7 +163,7 @@ def test_metric_defined_through_exec_runs_the_permutation_test():
     assert agg.__module__ is None
     metric = register_metric("exec_acc", statistics=stats, aggregate=agg, cellwise=True)
     try:
-        assert not R._reads_only(metric)
+        assert not RP._reads_only(metric)
         rng = np.random.default_rng(5)
         y = rng.integers(0, 3, 300)
         a = np.where(rng.random(300) < 0.6, y, rng.integers(0, 3, 300))
@@ -179,7 +182,7 @@ def test_builtin_aggregates_are_recognised_by_identity_not_module():
 
     for name in ("accuracy", "f1_macro", "f1", "multilabel_f1_micro", "soft_f1_macro",
                  "po_jsd", "jsd", "entropy_correlation", "entropy_similarity"):
-        assert R._reads_only(get_metric(name)), name
+        assert RP._reads_only(get_metric(name)), name
 
     def impostor(sums, **params):  # a user function in a module named like sigtest's
         return sums[..., 0]

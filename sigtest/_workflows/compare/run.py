@@ -12,9 +12,14 @@ from sigtest._engine.paired import prepare_paired, prepare_paired_runs
 from sigtest.utils import warn_external
 
 
-def _run_test(test, paired, y, a, b, metric, kwargs):
+def _run_test(test, paired, y, a, b, metric, kwargs, resamples=None):
+    if paired is None and resamples is not None:
+        # the other test of the pair runs on the raw arrays: prepare for this one
+        paired = prepare_paired(y, a, b, metric, **kwargs)
     if paired is not None:
-        return test.test_paired(paired)
+        if resamples is None:
+            return test.test_paired(paired)
+        return test.test_paired(paired, resamples=resamples)
     return test.test(y, a, b, metric=metric, **kwargs)
 
 
@@ -54,7 +59,6 @@ def _pair_task(views, i, j, jobs, shared=None):
 
 def _pair_rows(views, i, j, jobs, shared):
     """The rows of :func:`_pair_task` (the arrays of an input type are copied once)."""
-    from sigtest._engine.shared import supplied_bootstrap
     from sigtest.tests_ import HierarchicalBootstrap
 
     arrays = {}
@@ -78,8 +82,7 @@ def _pair_rows(views, i, j, jobs, shared):
                 paired = prepare_paired_runs(y, a_runs, b_runs, metric, **kwargs)
             elif _plain(pvalue_test) and (interval_test is None or _plain(interval_test)):
                 paired = prepare_paired(y, a, b, metric, **kwargs)
-            with supplied_bootstrap(shared.get((key, 0))):
-                res = _run_test(pvalue_test, paired, y, a, b, metric, kwargs)
+            res = _run_test(pvalue_test, paired, y, a, b, metric, kwargs, shared.get((key, 0)))
             if two_sided and res.alternative not in (None, "two-sided"):
                 raise ValueError(
                     f"pairs='all' needs two-sided tests, but {res.test!r} returned "
@@ -87,8 +90,8 @@ def _pair_rows(views, i, j, jobs, shared):
                 )
             ires, itest = res, pvalue_test
             if interval_test is not None:
-                with supplied_bootstrap(shared.get((key, 1))):
-                    ires = _run_test(interval_test, paired, y, a, b, metric, kwargs)
+                ires = _run_test(interval_test, paired, y, a, b, metric, kwargs,
+                                 shared.get((key, 1)))
                 itest = interval_test
             ci, ci_level = _interval(ires, level, has_level, test_name(itest))
         rows.append((key, {

@@ -9,8 +9,10 @@ distribution is unchanged), at the cost of one pass over the items per
 resample for the whole comparison instead of one per pair.
 
 Used by :func:`sigtest.compare` with :data:`MIN_SHARED_SYSTEMS` (6) systems
-or more, for :class:`~sigtest.BCaInterval` (exactly that class: a subclass
-may resample differently) on metrics with additive statistics, and by
+or more, for the tests that accept resamples drawn elsewhere
+(:func:`sigtest.tests_.accepts_resamples`: :class:`~sigtest.BCaInterval`,
+not a subclass that overrides ``evaluate``) on metrics with additive
+statistics, handed to them as :class:`~sigtest._engine.shared.SharedDeltas`, and by
 :meth:`ComparisonResult.ranks`. The draws of one run are
 shared by every metric and every pair; their seed is a tagged child of the
 comparison's score seed (:func:`shared_seed`), so results do not depend on
@@ -27,7 +29,8 @@ import numpy as np
 from sigtest._engine.design import check_design
 from sigtest._engine.paired import prepare_paired, prepare_paired_runs
 from sigtest._engine.rng import check_seed
-from sigtest._engine.shared import shared_bootstrap_sums, shared_unit_rows
+from sigtest._engine.shared import SharedDeltas, shared_bootstrap_sums, shared_unit_rows
+from sigtest.tests_ import accepts_resamples
 
 __all__ = ["resampled_scores", "shared_bootstrap_deltas", "shared_seed", "system_data"]
 
@@ -106,11 +109,9 @@ def _n_systems(view):
     return len(next(iter(view.values()))[1])
 
 
-def _bca_resamples(test):
-    """``n_resamples`` of a plain :class:`~sigtest.BCaInterval`, else None."""
-    from sigtest.tests_._bootstrap import BCaInterval
-
-    if type(test) is not BCaInterval:
+def _shared_resamples(test):
+    """``n_resamples`` of a test that accepts shared resamples, else None."""
+    if not accepts_resamples(test):
         return None
     return int(test.n_resamples)
 
@@ -132,9 +133,10 @@ def shared_bootstrap_deltas(tasks, score_seed, n_jobs):
     Returns
     -------
     shared : list of dict
-        One dict per task: ``{(key, role): deltas}`` with ``role`` 0 (the
-        p-value test) or 1 (the interval test) and ``deltas`` the RAW
-        ``score_j* - score_i*`` of the task's pair (``i`` = A, ``j`` = B).
+        One dict per task: ``{(key, role): SharedDeltas}`` with ``role`` 0
+        (the p-value test) or 1 (the interval test) and the deltas the RAW
+        ``score_j* - score_i*`` of the task's pair (``i`` = A, ``j`` = B),
+        with the seed of the shared draws.
     """
     # (run, B) -> {metric index: (metric, kwargs)}, and the view of each run
     wanted, views = {}, {}
@@ -145,11 +147,11 @@ def shared_bootstrap_deltas(tasks, score_seed, n_jobs):
             if not metric.has_statistics:
                 continue
             for test in (ptest, itest):
-                B = None if test is None else _bca_resamples(test)
+                B = None if test is None else _shared_resamples(test)
                 if B is not None:
                     wanted.setdefault((key[0], B), {})[key[1]] = (metric, kwargs)
                     views[key[0]] = view
-    scores = {}
+    scores, seeds = {}, {}
     threads = max(1, joblib.effective_n_jobs(n_jobs))
     for (r, B), metrics in sorted(wanted.items()):
         view = views[r]
@@ -160,10 +162,10 @@ def shared_bootstrap_deltas(tasks, score_seed, n_jobs):
             data = [[system_data(view, s, *metrics[mi]) for s in range(k)] for mi in order]
         kwargs = metrics[order[0]][1]
         design = check_design(kwargs.get("groups"), kwargs.get("strata"), data[0][0].n_samples)
+        seeds[r] = shared_seed(score_seed, _SHARED_TAG, r)
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            per_metric = resampled_scores(data, design, B, shared_seed(score_seed, _SHARED_TAG, r),
-                                          threads=threads > 1)
+            per_metric = resampled_scores(data, design, B, seeds[r], threads=threads > 1)
         for mi, T in zip(order, per_metric):
             scores[r, B, mi] = T
     shared = []
@@ -171,9 +173,9 @@ def shared_bootstrap_deltas(tasks, score_seed, n_jobs):
         supplied = {}
         for key, _, _, ptest, itest, *_ in jobs:
             for role, test in enumerate((ptest, itest)):
-                B = None if test is None else _bca_resamples(test)
+                B = None if test is None else _shared_resamples(test)
                 T = scores.get((key[0], B, key[1]))
                 if T is not None:
-                    supplied[key, role] = T[:, j] - T[:, i]
+                    supplied[key, role] = SharedDeltas(T[:, j] - T[:, i], seeds[key[0]])
         shared.append(supplied)
     return shared
