@@ -198,7 +198,7 @@ def test_runs_average_rows_equal_the_pair_path_on_the_shared_draws(k, monkeypatc
     from sklearn.metrics import accuracy_score, f1_score
 
     import sigtest._workflows.compare.api as compare_module
-    from sigtest._engine.paired import prepare_paired, prepare_paired_runs
+    from sigtest._engine import prepare_paired, prepare_paired_runs
 
     captured = []
 

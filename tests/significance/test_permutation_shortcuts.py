@@ -11,7 +11,7 @@ import pytest
 
 from _naive_engine import ACC, F1
 from sigtest._engine import resampling as R
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 
 
 def _hard(n=400, k=4, seed=0):

@@ -7,7 +7,7 @@ import pytest
 
 from sigtest import BCaInterval, PairedPermutation
 from sigtest._engine import resampling as R
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 
 
 @pytest.mark.parametrize("n_resamples", [1, 2, 3, 5, 100, 10_001])
@@ -197,7 +197,7 @@ def _paired_fields_equal(p, q):
 
 
 def test_reusing_cells_gives_the_plain_cells_once_per_arrays(monkeypatch):
-    from sigtest._engine import paired as P
+    from sigtest._engine import cells as P
 
     rng = np.random.default_rng(4)
     y = rng.integers(0, 5, 600)

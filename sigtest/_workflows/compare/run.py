@@ -8,7 +8,7 @@ import numpy as np
 
 from sigtest._workflows.compare.plan import _plain
 from sigtest.tests_._registry import test_name
-from sigtest._engine.paired import prepare_paired, prepare_paired_runs
+from sigtest._engine import prepare_paired, prepare_paired_runs
 from sigtest.utils import warn_external
 
 
@@ -45,7 +45,7 @@ def _pair_task(views, i, j, jobs, shared=None):
     (:mod:`sigtest._workflows.compare.shared`), used by that test instead of its own
     draws.
     """
-    from sigtest._engine.paired import reusing_cells
+    from sigtest._engine.cells import reusing_cells
 
     shared = shared or {}
     with reusing_cells():  # one cell compression of (y, a, b) for all the pair's metrics

@@ -25,7 +25,7 @@ import joblib
 import numpy as np
 
 from sigtest._engine.design import check_design
-from sigtest._engine.paired import prepare_paired, prepare_paired_runs
+from sigtest._engine import prepare_paired, prepare_paired_runs
 from sigtest._engine.rng import check_seed
 from sigtest._engine.shared import shared_bootstrap_sums, shared_unit_rows
 
