@@ -10,7 +10,8 @@ Layer between :mod:`sigtest.metrics` and the significance tests
 * :mod:`~sigtest._engine.inputs`: its input checks (:func:`check_metric_params`,
   arrays, lengths, hard/soft predictions);
 * :mod:`~sigtest._engine.cells`: label codes, occupied cells ``(true, A, B)``
-  and the metric's statistics of rows;
+  (reused within a task through a :class:`CellCache`) and the metric's
+  statistics of rows;
 * :mod:`~sigtest._engine.sparse`: wide cell rows stored sparsely (``SparseRows``);
 * :mod:`~sigtest._engine.design`: the sampling design (``groups=`` clusters,
   ``strata=``): cluster rows and stratum codes;
@@ -42,6 +43,7 @@ from sigtest._engine.intervals import (
     is_degenerate,
     jackknife_acceleration,
 )
+from sigtest._engine.cells import CellCache
 from sigtest._engine.inputs import check_metric_params
 from sigtest._engine.paired import PairedData
 from sigtest._engine.prepare import prepare_paired, prepare_paired_runs, run_statistics
@@ -73,6 +75,7 @@ _LAZY = frozenset({
 __all__ = [
     "BCA_SMALL_SAMPLE_LIMITS",
     "BK_SMALL_SAMPLE_LIMITS",
+    "CellCache",
     "ConfidenceInterval",
     "NAN_INTERVAL",
     "PairedData",

@@ -3,8 +3,8 @@
 * label encoding: the sorted union of the labels and every array's codes in
   it (``O(N)`` for small integer labels, chunked for strings);
 * occupied cells: one representative row per distinct ``(true, A, B)`` with
-  its multiplicity (and the cell of every item), reused inside
-  :func:`reusing_cells`;
+  its multiplicity (and the cell of every item), reused within one task
+  through a :class:`CellCache` its caller creates and passes down;
 * statistics: the metric's per-row statistics of A and B, checked, named
   after the caller's arguments, dense or :class:`~sigtest._engine.sparse.SparseRows`
   for wide cell rows.
@@ -12,14 +12,11 @@
 
 from __future__ import annotations
 
-import threading
-from contextlib import contextmanager
-
 import numpy as np
 
 from sigtest._engine.sparse import SparseRows, dense_chunk_rows
 
-__all__ = ["reusing_cells"]
+__all__ = ["CellCache"]
 
 # --------------------------------------------------------------------------
 # label encoding (O(N) for small integer labels)
@@ -83,49 +80,63 @@ def _string_union_codes(arrays):
     return union, codes
 
 
+class CellCache:
+    """Cells of the last ``(y_true, a, b)`` seen, matched by identity. One per task; never shared.
 
-#: Per thread: the cells of the last (y_true, a, b) inside :func:`reusing_cells`.
-_CELL_REUSE = threading.local()
-
-
-@contextmanager
-def reusing_cells():
-    """Within the block, :func:`_cells` of the same array objects is computed once.
-
-    For the metrics of one pair (``sigtest.compare``): their label codes and
-    occupied cells ``(true, A, B)`` are the same, only the statistics per
-    cell differ. A later call with the *same objects* (``is``) returns copies
-    of the first call's arrays (equal to what a new computation gives); the
-    caller must not modify the arrays it passes in the block. Thread-local.
+    For the metrics of one pair (:func:`sigtest.compare`): their label codes
+    and occupied cells ``(true, A, B)`` are the same, only the statistics per
+    cell differ. The caller creates one cache per task and passes it to every
+    :func:`~sigtest._engine.prepare.prepare_paired` call of that task
+    (``cell_cache=``); a later call with the *same array objects* (``is``)
+    gets copies of the first call's cells (equal to what a new computation
+    gives). The caller must not modify the arrays it passes while it uses the
+    cache. Not thread-safe: a cache belongs to one task.
     """
-    previous = getattr(_CELL_REUSE, "entry", False)
-    _CELL_REUSE.entry = None
-    try:
-        yield
-    finally:
-        _CELL_REUSE.entry = previous
+
+    __slots__ = ("_entry",)
+
+    def __init__(self):
+        self._entry = None
+
+    def cells(self, y_true, a, b, *, with_rows=False):
+        """The occupied cells of ``(y_true, a, b)``, computed once for the same objects.
+
+        Parameters
+        ----------
+        y_true, a, b : ndarray of shape (n_samples,)
+            Checked hard labels.
+        with_rows : bool, default=False
+            Also return the cell (row) index of every item.
+
+        Returns
+        -------
+        cells : tuple of ndarray
+            ``(union, true, a, b, counts)`` and, with ``with_rows``, the row
+            of every item: copies the caller owns.
+        """
+        entry = self._entry
+        if entry is not None and entry[0] is y_true and entry[1] is a and entry[2] is b:
+            out = entry[3]
+        else:
+            out = _cells_computed(y_true, a, b, True)
+            self._entry = (y_true, a, b, out)
+        out = tuple(x.copy() for x in out)  # callers own (and may keep) what they get
+        return out if with_rows else out[:5]
 
 
-def _cells(y_true, a, b, with_rows=False):
+def _cells(y_true, a, b, with_rows=False, cache=None):
     """Occupied cells (t, a, b) as representative values and counts.
 
-    With ``with_rows``, also the cell (row) index of every item. Inside
-    :func:`reusing_cells`, computed once for the same array objects.
+    With ``with_rows``, also the cell (row) index of every item. With a
+    :class:`CellCache`, computed once for the same array objects.
     """
-    entry = getattr(_CELL_REUSE, "entry", False)
-    if entry is False:
+    if cache is None:
         return _cells_computed(y_true, a, b, with_rows)
-    if entry is not None and entry[0] is y_true and entry[1] is a and entry[2] is b:
-        out = entry[3]
-    else:
-        out = _cells_computed(y_true, a, b, True)
-        _CELL_REUSE.entry = (y_true, a, b, out)
-    out = tuple(x.copy() for x in out)  # callers own (and may keep) what they get
-    return out if with_rows else out[:5]
+    return cache.cells(y_true, a, b, with_rows=with_rows)
 
 
 def _cells_computed(y_true, a, b, with_rows=False):
-    """:func:`_cells` without reuse."""
+    """:func:`_cells` without a cache."""
     union, (ct, ca, cb) = _union_codes([y_true, a, b])
     K = union.shape[0]
     n = y_true.shape[0]

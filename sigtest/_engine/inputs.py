@@ -14,7 +14,8 @@ import numpy as np
 from sigtest.metrics._common import check_zero_division
 from sigtest._engine.checks import check_array_like as _as_array
 
-__all__ = ["DOCUMENTED_METRIC_PARAMS", "check_metric_params", "metric_keywords"]
+__all__ = ["DOCUMENTED_METRIC_PARAMS", "RESERVED_KEYWORDS", "check_metric_params",
+           "metric_keywords"]
 
 _COMPRESS_OPTIONS = ("auto", True, False)
 
@@ -34,6 +35,10 @@ DOCUMENTED_METRIC_PARAMS = frozenset(
     {"zero_division", "average", "labels", "pos_label", "multilabel", "eps", "base"}
 )
 _DATA_ARGUMENTS = frozenset({"y_true", "y_pred", "y_proba", "y_score", "sums", "sample_weight"})
+#: Keywords of the input path itself that no metric keyword may take: the
+#: workflows pass them to :func:`~sigtest._engine.prepare.prepare_paired`
+#: (``cell_cache``), so a metric's keyword of that name would be taken from it.
+RESERVED_KEYWORDS = frozenset({"cell_cache"})
 
 
 def _named_keywords(func):
@@ -63,7 +68,8 @@ def metric_keywords(metric):
     ``score_func``, its fixed ``kwargs`` and :data:`DOCUMENTED_METRIC_PARAMS`.
     A plain ``score_func`` (no statistics) that takes ``**kwargs`` accepts
     anything; the ``**params`` of ``statistics``/``aggregate`` do not count
-    (the contract requires them to ignore what they do not use).
+    (the contract requires them to ignore what they do not use). The
+    :data:`RESERVED_KEYWORDS` are never among them.
     """
     score_func = metric.score_func
     if not metric.has_statistics and _takes_var_keywords(score_func):
@@ -76,7 +82,7 @@ def metric_keywords(metric):
         if named is None:
             return None
         names |= named
-    return names
+    return names - RESERVED_KEYWORDS
 
 
 def check_metric_params(metric, metric_params, *, caller):
@@ -97,7 +103,9 @@ def check_metric_params(metric, metric_params, *, caller):
     Raises
     ------
     TypeError
-        Naming every unknown keyword and the accepted ones.
+        Naming every unknown keyword and the accepted ones, or a keyword
+        reserved for the input path (:data:`RESERVED_KEYWORDS`), whatever the
+        metric accepts.
     ValueError
         An invalid ``zero_division`` (see
         :func:`sigtest.metrics._common.check_zero_division`), also where the
@@ -107,6 +115,12 @@ def check_metric_params(metric, metric_params, *, caller):
         # checked even for a metric with no ratio to fill (accuracy), which
         # would otherwise accept any value silently
         check_zero_division(metric_params["zero_division"])
+    reserved = sorted(k for k in metric_params if k in RESERVED_KEYWORDS)
+    if reserved:
+        raise TypeError(
+            f"{caller}() got keyword argument(s) {reserved} reserved for the input path: "
+            "they are never passed to a metric."
+        )
     accepted = metric_keywords(metric)
     if accepted is None:
         return

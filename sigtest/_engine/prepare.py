@@ -16,6 +16,7 @@ import numpy as np
 
 from sigtest.metrics import get_metric
 from sigtest._engine.cells import (
+    CellCache,
     _cell_statistics,
     _cells,
     _statistics,
@@ -47,6 +48,7 @@ def prepare_paired(
     compress="auto",
     groups=None,
     strata=None,
+    cell_cache=None,
     **metric_params,
 ):
     """Validate paired predictions and compute their sufficient statistics.
@@ -76,6 +78,11 @@ def prepare_paired(
         (see :mod:`sigtest._engine.design`).
     strata : array-like of shape (n_samples,), optional
         Stratum id of every item: the bootstrap resamples within strata.
+    cell_cache : CellCache, optional
+        The occupied cells of the last ``(y_true, y_pred_a, y_pred_b)``
+        compressed with this cache, reused when the same array objects come
+        again (the metrics of one pair in :func:`sigtest.compare`); the
+        result is the same as without it. ``None``: computed afresh.
     **metric_params
         Extra parameters for the metric (e.g. ``zero_division``).
 
@@ -112,6 +119,10 @@ def prepare_paired(
     """
     metric = get_metric(metric)
     _check_compress(compress, _COMPRESS_OPTIONS)
+    if cell_cache is not None and not isinstance(cell_cache, CellCache):
+        raise TypeError(
+            f"The 'cell_cache' parameter must be a CellCache or None. Got {cell_cache!r} instead."
+        )
     y_true = _as_array(y_true, "y_true")
     a = _as_array(y_pred_a, "y_pred_a")
     b = _as_array(y_pred_b, "y_pred_b")
@@ -172,7 +183,8 @@ def prepare_paired(
 
     row_of_item = None
     if use_cells:
-        union, yt, ya, yb, counts, row_of_item = _cells(y_true, a, b, with_rows=True)
+        union, yt, ya, yb, counts, row_of_item = _cells(y_true, a, b, with_rows=True,
+                                                        cache=cell_cache)
         if params.get("labels") is None:
             params["labels"] = union
         stats_a, stats_b = _cell_statistics(metric, yt, ya, yb, params, sparse=design.empty)
