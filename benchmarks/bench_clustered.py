@@ -35,7 +35,7 @@ import time
 import numpy as np
 
 from sigtest import BergKirkpatrickBootstrap
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 from sigtest.metrics import get_metric
 
 G = 1_000

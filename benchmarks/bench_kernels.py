@@ -28,7 +28,7 @@ import numpy as np
 from sigtest.metrics import get_metric
 from sigtest._engine import kernels as _kernels
 from sigtest._engine import resampling as R
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 from sigtest._engine.resampling.rows import _reduce_columns
 from sigtest._engine.rng import resample_keys
 
@@ -154,7 +154,7 @@ def section_permutation(B, repeat):
 _FIRST_CALL = """
 import time; t0 = time.perf_counter()
 import numpy as np
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 from sigtest._engine import resampling as R
 y = np.arange(1000) % 3; a = (y + (np.arange(1000) % 7 == 0)) % 3; b = y.copy()
 p = prepare_paired(y, a, b, "accuracy")

@@ -18,7 +18,7 @@ import pytest
 
 import sigtest
 from sigtest import BCaInterval, PairedPermutation, compare
-from sigtest._engine.paired import prepare_paired, prepare_paired_runs
+from sigtest._engine import prepare_paired, prepare_paired_runs
 from sigtest.tests_._score import score_paired
 from sigtest.utils.validation import spawn_seeds
 

@@ -14,7 +14,7 @@ import pytest
 
 from sigtest import BCaInterval, PairedPermutation, compare
 from sigtest._workflows.compare.shared import _SHARED_TAG, MIN_SHARED_SYSTEMS, shared_seed
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 from sigtest._engine.shared import SharedDeltas, shared_draws
 from sigtest.metrics import get_metric
 from sigtest.utils.validation import spawn_seeds
@@ -229,7 +229,7 @@ def test_runs_average_rows_equal_the_pair_path_on_the_shared_draws(k, monkeypatc
     from sklearn.metrics import accuracy_score, f1_score
 
     import sigtest._workflows.compare.api as compare_module
-    from sigtest._engine.paired import prepare_paired, prepare_paired_runs
+    from sigtest._engine import prepare_paired, prepare_paired_runs
 
     captured = []
 

@@ -481,7 +481,7 @@ def test_averaged_runs_merge_identical_rows_without_changing_the_test():
     # data must hold the same rows and give the same test up to Monte Carlo error.
     import dataclasses
 
-    from sigtest._engine.paired import prepare_paired_runs
+    from sigtest._engine import prepare_paired_runs
 
     rng = np.random.default_rng(21)
     n = 3000

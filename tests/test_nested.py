@@ -11,7 +11,7 @@ from sigtest import DegenerateDistributionWarning, HierarchicalBootstrap, SmallS
 from sigtest import compare
 from sigtest._engine.kernels_numpy import _bounded, _draws
 from sigtest._engine.nested import nested_bootstrap_sums
-from sigtest._engine.paired import prepare_paired_runs
+from sigtest._engine import prepare_paired_runs
 from sigtest._engine.rng import resample_keys
 from sigtest.metrics import Metric
 from sigtest.tests_ import BergKirkpatrickBootstrap, PairedPermutation

@@ -12,7 +12,7 @@ from scipy.stats import binom
 
 from sigtest._workflows.runs import combine_runs, split_runs
 from sigtest.metrics import get_metric
-from sigtest._engine.paired import prepare_paired_runs
+from sigtest._engine import prepare_paired_runs
 from sigtest.utils.validation import spawn_seeds
 
 from _runs_data import null_runs

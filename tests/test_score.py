@@ -20,7 +20,7 @@ from scipy import stats
 
 import sigtest
 from sigtest import ConfidenceInterval, ScoreResult, SignificanceResult, get_metric
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 from sigtest.tests_._score import score_acceleration, score_paired
 from sigtest.exceptions import DegenerateDistributionWarning, SmallSampleWarning
 from sigtest.metrics import Metric

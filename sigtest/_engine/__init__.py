@@ -3,9 +3,16 @@
 Layer between :mod:`sigtest.metrics` and the significance tests
 (:mod:`sigtest.tests_`): the tests call the engine, never the other way.
 
-* :mod:`~sigtest._engine.paired`: :class:`PairedData` and the one validated
-  input path (:func:`prepare_paired`, :func:`prepare_paired_runs`,
-  :func:`check_metric_params`);
+* :mod:`~sigtest._engine.paired`: :class:`PairedData`, what a test sees;
+* :mod:`~sigtest._engine.prepare`: the one validated input path
+  (:func:`prepare_paired`, :func:`prepare_paired_runs`,
+  :func:`run_statistics`);
+* :mod:`~sigtest._engine.inputs`: its input checks (:func:`check_metric_params`,
+  arrays, lengths, hard/soft predictions);
+* :mod:`~sigtest._engine.cells`: label codes, occupied cells ``(true, A, B)``
+  (reused within a task through a :class:`CellCache`) and the metric's
+  statistics of rows;
+* :mod:`~sigtest._engine.sparse`: wide cell rows stored sparsely (``SparseRows``);
 * :mod:`~sigtest._engine.design`: the sampling design (``groups=`` clusters,
   ``strata=``): cluster rows and stratum codes;
 * :mod:`~sigtest._engine.bayesian`: Dirichlet (Bayesian bootstrap) weighted
@@ -41,7 +48,10 @@ from sigtest._engine.intervals import (
     is_degenerate,
     jackknife_acceleration,
 )
-from sigtest._engine.paired import PairedData, check_metric_params, prepare_paired, prepare_paired_runs
+from sigtest._engine.cells import CellCache
+from sigtest._engine.inputs import check_metric_params
+from sigtest._engine.paired import PairedData
+from sigtest._engine.prepare import prepare_paired, prepare_paired_runs, run_statistics
 from sigtest._engine.pvalues import (
     TIE_RTOL,
     berg_kirkpatrick_pvalue,
@@ -76,6 +86,7 @@ _LAZY = {
 __all__ = [
     "BCA_SMALL_SAMPLE_LIMITS",
     "BK_SMALL_SAMPLE_LIMITS",
+    "CellCache",
     "ConfidenceInterval",
     "NAN_INTERVAL",
     "PairedData",
@@ -94,6 +105,7 @@ __all__ = [
     "point_mass_pvalue",
     "prepare_paired",
     "prepare_paired_runs",
+    "run_statistics",
     "small_sample_reasons",
     "tie_tolerance",
     "warn_degenerate",

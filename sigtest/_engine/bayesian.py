@@ -177,7 +177,7 @@ def dirichlet_sums(paired, n_resamples, seed=0):
     Examples
     --------
     >>> import numpy as np
-    >>> from sigtest._engine.paired import prepare_paired
+    >>> from sigtest._engine import prepare_paired
     >>> from sigtest._engine.bayesian import dirichlet_sums
     >>> paired = prepare_paired([0, 1, 1, 0, 1], [0, 1, 0, 0, 1], [0, 1, 1, 1, 1], "accuracy")
     >>> sums_a, sums_b = dirichlet_sums(paired, 4, seed=0)

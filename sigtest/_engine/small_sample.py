@@ -61,7 +61,7 @@ def discordant_count(paired):
     Examples
     --------
     >>> from sigtest.metrics import get_metric
-    >>> from sigtest._engine.paired import prepare_paired
+    >>> from sigtest._engine import prepare_paired
     >>> paired = prepare_paired([0, 0, 0], [1, 1, 0], [0, 0, 0], get_metric("accuracy"))
     >>> discordant_count(paired)
     2

@@ -33,7 +33,7 @@ import numpy as np
 
 from sigtest._workflows.compare.plan import _pos_label_params
 from sigtest._engine.intervals import ConfidenceInterval, clopper_pearson
-from sigtest._engine.paired import check_metric_params, prepare_paired
+from sigtest._engine import check_metric_params, prepare_paired
 from sigtest._engine.rng import GOLDEN, check_seed, resample_keys, splitmix64
 from sigtest.metrics import Metric, get_metric
 from sigtest.metrics._common import union_labels

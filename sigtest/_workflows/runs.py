@@ -10,7 +10,7 @@ hypothesis:
     a run of B equals that of a run of A, on these items). Per item, each
     system's sufficient statistics are averaged over its runs (A and B may
     have different run counts), then one paired test runs over the ``N``
-    items (:func:`sigtest._engine.paired.prepare_paired_runs`). The observed
+    items (:func:`sigtest._engine.prepare.prepare_paired_runs`). The observed
     score is the pooled score (all runs together). The item is the
     resampling unit, so the correlation of the ``R`` copies of an item is
     respected: for additive statistics this is the cluster bootstrap /

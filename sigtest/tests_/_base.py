@@ -10,12 +10,8 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from sigtest._engine.paired import (
-    PairedData,
-    check_decomposable,
-    check_metric_params,
-    prepare_paired,
-)
+from sigtest._engine import check_metric_params, prepare_paired
+from sigtest._engine.paired import PairedData, check_decomposable
 from sigtest._engine.pvalues import null_pvalue
 from sigtest._results import SignificanceResult, TestOutcome
 from sigtest.exceptions import SmallSampleWarning

@@ -10,7 +10,8 @@ import numpy as np
 from sigtest._engine.intervals import bootstrap_interval, excludes_zero, is_degenerate
 from sigtest._engine.nested import nested_bootstrap_sums
 from sigtest._engine.checks import check_array_like
-from sigtest._engine.paired import check_metric_params, resample_params_of, run_statistics
+from sigtest._engine import check_metric_params, run_statistics
+from sigtest._engine.paired import resample_params_of
 from sigtest._engine.pvalues import TIE_RTOL, berg_kirkpatrick_pvalue, warn_degenerate
 from sigtest._engine.small_sample import (
     BK_SMALL_SAMPLE_LIMITS,

@@ -28,7 +28,7 @@ from sigtest._engine.intervals import (
     is_degenerate,
     jackknife_strata,
 )
-from sigtest._engine.paired import PairedData, check_metric_params, prepare_paired
+from sigtest._engine import PairedData, check_metric_params, prepare_paired
 from sigtest._engine.checks import check_n_resamples as _check_n_resamples
 from sigtest._engine.rng import check_seed
 from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, FEW_CLUSTERS
@@ -228,7 +228,7 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=10_
     Examples
     --------
     >>> import numpy as np
-    >>> from sigtest._engine.paired import prepare_paired
+    >>> from sigtest._engine import prepare_paired
     >>> rng = np.random.default_rng(0)
     >>> y = rng.integers(0, 2, 300)
     >>> p = np.where(rng.random(300) < 0.8, y, 1 - y)

@@ -18,7 +18,7 @@ from sigtest import (
     register_test,
 )
 from sigtest.tests_ import BooStSaBootstrap
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 from sigtest.tests_._registry import _TESTS
 from sigtest.utils._param_validation import InvalidParameterError
 

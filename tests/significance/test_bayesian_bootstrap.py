@@ -22,7 +22,7 @@ from scipy import stats
 from sigtest import BayesianBootstrap, BCaInterval, compare, get_test, get_test_names
 from sigtest._engine import bayesian
 from sigtest._engine.bayesian import dirichlet_sums, posterior_deltas, posterior_rng
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 from sigtest.exceptions import DegenerateDistributionWarning, SmallSampleWarning
 from sigtest.metrics import Metric
 

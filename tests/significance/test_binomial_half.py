@@ -9,7 +9,7 @@ from sigtest._engine import kernels as _kernels
 from sigtest._engine import kernels_numpy as _kernels_py
 from sigtest._engine import resampling as _resampling
 from sigtest._engine.resampling import rows as _rows
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 
 
 def _draws(n, reps, seed):

@@ -9,7 +9,8 @@ accuracy is 0.5.
 import numpy as np
 import pytest
 
-from sigtest._engine.paired import _cells, prepare_paired
+from sigtest._engine import prepare_paired
+from sigtest._engine.cells import _cells
 
 
 def _naive_cells(y, a, b):

@@ -43,7 +43,7 @@ from sigtest import (
     SignTest,
     WilcoxonSignedRank,
 )
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 from sigtest.metrics import get_metric
 
 pytestmark = pytest.mark.slow

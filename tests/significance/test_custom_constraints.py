@@ -70,7 +70,7 @@ def test_bad_common_parameter_is_refused_naming_it(param, bad):
 
 def _paired(y, a, b):
     # prepared data, as compare prepares it once per (pair, metric)
-    from sigtest._engine.paired import prepare_paired
+    from sigtest._engine import prepare_paired
     from sigtest.metrics import get_metric
 
     return prepare_paired(y, a, b, get_metric("accuracy"))

@@ -24,7 +24,7 @@ from sigtest._engine import kernels_numpy as P
 from sigtest._engine import resampling as R
 from sigtest._engine.design import check_design
 from sigtest._engine.intervals import jackknife_acceleration
-from sigtest._engine.paired import prepare_paired, prepare_paired_runs
+from sigtest._engine import prepare_paired, prepare_paired_runs
 from sigtest._engine.rng import resample_keys
 from sigtest.metrics import Metric, get_metric
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from sigtest import PairedPermutation
-from sigtest._engine.paired import prepare_paired_runs
+from sigtest._engine import prepare_paired_runs
 
 
 @pytest.mark.parametrize("metric", ["accuracy", "f1_macro", "precision_macro"])

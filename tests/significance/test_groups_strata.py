@@ -48,7 +48,7 @@ from sigtest import (
     SignTest,
     WilcoxonSignedRank,
 )
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 from sigtest._engine.resampling import bootstrap_sums
 from sigtest.exceptions import DegenerateDistributionWarning, SmallSampleWarning
 from sigtest.metrics import Metric, get_metric
@@ -622,7 +622,7 @@ def test_clustered_mcnemar_refuses_exact_methods_and_fractional_values():
     for method in ("exact", "mid-p"):
         with pytest.raises(ValueError, match="'method'.*chi2"):
             McNemar(method=method).test(y, a, b, groups=g)
-    from sigtest._engine.paired import prepare_paired_runs
+    from sigtest._engine import prepare_paired_runs
 
     runs = prepare_paired_runs(y, [a, b], [b], "accuracy", groups=g)
     with pytest.raises(ValueError, match="0 or 1"):

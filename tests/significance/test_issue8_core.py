@@ -38,7 +38,7 @@ from sigtest._engine.small_sample import (
     discordant_count,
     discreteness_floor,
 )
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 
 
 @contextlib.contextmanager

@@ -18,8 +18,12 @@ from sigtest._engine import kernels, kernels_numpy, resampling
 from sigtest._engine.resampling import bootstrap as resampling_bootstrap
 from sigtest._engine.resampling import permutation as resampling_permutation
 from sigtest._engine.resampling import rows as resampling_rows
+from sigtest._engine import cells as cells_mod
 from sigtest._engine import paired as paired_mod
-from sigtest._engine.paired import SparseRows, _union_codes, prepare_paired
+from sigtest._engine import sparse as sparse_mod
+from sigtest._engine import prepare_paired
+from sigtest._engine.cells import _union_codes
+from sigtest._engine.sparse import SparseRows
 from sigtest._engine.rng import resample_keys
 from sigtest.metrics import get_metric
 from sigtest.metrics._hard import _prf_statistics
@@ -36,15 +40,15 @@ def _hard(n, k, seed=0, acc_a=0.6, acc_b=0.65):
 @pytest.fixture
 def sparse_everywhere(monkeypatch):
     """Store cell rows sparsely from small sizes on (the path of many classes)."""
-    monkeypatch.setattr(paired_mod, "_SPARSE_MIN_ROWS", 8)
-    monkeypatch.setattr(paired_mod, "_SPARSE_MIN_ENTRIES", 64)
+    monkeypatch.setattr(cells_mod, "_SPARSE_MIN_ROWS", 8)
+    monkeypatch.setattr(cells_mod, "_SPARSE_MIN_ENTRIES", 64)
 
 
 def _dense_and_sparse(monkeypatch, y, a, b, metric, **kw):
-    monkeypatch.setattr(paired_mod, "_SPARSE_MIN_ENTRIES", 1 << 60)
+    monkeypatch.setattr(cells_mod, "_SPARSE_MIN_ENTRIES", 1 << 60)
     dense = prepare_paired(y, a, b, metric, **kw)
-    monkeypatch.setattr(paired_mod, "_SPARSE_MIN_ROWS", 8)
-    monkeypatch.setattr(paired_mod, "_SPARSE_MIN_ENTRIES", 64)
+    monkeypatch.setattr(cells_mod, "_SPARSE_MIN_ROWS", 8)
+    monkeypatch.setattr(cells_mod, "_SPARSE_MIN_ENTRIES", 64)
     sparse = prepare_paired(y, a, b, metric, **kw)
     assert isinstance(sparse.stats_a, SparseRows) and isinstance(dense.stats_a, np.ndarray)
     return dense, sparse
@@ -172,7 +176,7 @@ def test_generic_cellwise_metric_without_sparse_hook(monkeypatch, sparse_everywh
 
     f1 = get_metric("f1_macro")
     mine = dataclasses.replace(f1, name="my_f1", statistics=stats)
-    monkeypatch.setattr(paired_mod, "_SPARSE_CHUNK_ENTRIES", 500)  # many chunks
+    monkeypatch.setattr(sparse_mod, "_SPARSE_CHUNK_ENTRIES", 500)  # many chunks
     y, a, b = _hard(3000, 40, seed=7)
     got = prepare_paired(y, a, b, mine)
     want = prepare_paired(y, a, b, f1)
@@ -198,7 +202,7 @@ def test_bootstrap_sums_match_naive_resampled_f1(monkeypatch, sparse_everywhere)
     B, seed = 6, 13
     sums_a, sums_b = resampling.bootstrap_sums(paired, B, seed=seed)
     # naive: cells, their dense joint rows, merged by np.unique in first-occurrence order
-    union, yt, ya, yb, counts = paired_mod._cells(y, a, b)
+    union, yt, ya, yb, counts = cells_mod._cells(y, a, b)
     joint = np.hstack([_prf_statistics(yt, ya, labels=union), _prf_statistics(yt, yb, labels=union)])
     _, first, inverse = np.unique(joint, axis=0, return_index=True, return_inverse=True)
     keep = np.sort(first)
@@ -256,7 +260,7 @@ def test_string_labels_are_encoded_without_copies(monkeypatch):
     (1/3 of the input for 24-byte strings) and one chunk's temporaries
     (``_STRING_CHUNK`` items, here 50,000: a quarter of each array).
     """
-    monkeypatch.setattr(paired_mod, "_STRING_CHUNK", 50_000)
+    monkeypatch.setattr(cells_mod, "_STRING_CHUNK", 50_000)
     y, a, b = _hard(200_000, 7, seed=10)
     names = np.array([f"lab{j:03d}" for j in range(7)])
     arrays = [names[y], names[a], names[b][:, None].astype("<U5").ravel()]
@@ -315,7 +319,7 @@ def test_large_soft_rows_bootstrap_without_joined_copy():
 
 def test_item_values_of_sparse_rows_equal_dense(monkeypatch):
     # f1_micro is decomposable: per-item tests read item values of sparse rows in chunks
-    monkeypatch.setattr(paired_mod, "_SPARSE_CHUNK_ENTRIES", 1000)
+    monkeypatch.setattr(sparse_mod, "_SPARSE_CHUNK_ENTRIES", 1000)
     y, a, b = _hard(3000, 40, seed=12)
     dense, sp = _dense_and_sparse(monkeypatch, y, a, b, "f1_micro")
     for got, want in zip(sp.item_values(), dense.item_values()):

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from sigtest.exceptions import UndefinedMetricWarning
-from sigtest._engine.paired import PairedStatistics, prepare_paired
+from sigtest._engine import prepare_paired
+from sigtest._engine.paired import PairedStatistics
 
 from _naive_engine import ACC, ACC_SLOW, F1, SOFT, metric_value
 

@@ -13,7 +13,7 @@ from _naive_engine import ACC, F1
 from sigtest._engine import resampling as R
 from sigtest._engine.resampling import permutation as RP
 from sigtest._engine.resampling import rows as RR
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 
 
 def _hard(n=400, k=4, seed=0):

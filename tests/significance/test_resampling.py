@@ -18,7 +18,7 @@ from _naive_engine import (
 from sigtest._engine import kernels_numpy as P
 from sigtest._engine import resampling as R
 from sigtest._engine.rng import resample_keys
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 
 
 def _hard_data(n=300, k=3, seed=0, p_a=0.6, p_b=0.75):

@@ -20,7 +20,7 @@ import pytest
 from scipy import stats
 
 from sigtest import BCaInterval, BergKirkpatrickBootstrap, PairedPermutation, SmallSampleWarning
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 from sigtest._engine.small_sample import (
     BCA_SMALL_SAMPLE_LIMITS,
     BCA_SOFT_MIN_N,

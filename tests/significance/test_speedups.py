@@ -10,7 +10,7 @@ from sigtest._engine import resampling as R
 from sigtest._engine.resampling import permutation as RP
 from sigtest._engine.resampling import rows as RR
 from sigtest._engine.rng import resample_keys
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 
 
 @pytest.mark.parametrize("n_resamples", [1, 2, 3, 5, 100, 10_001])
@@ -199,8 +199,9 @@ def _paired_fields_equal(p, q):
     np.testing.assert_array_equal(p.params["labels"], q.params["labels"])
 
 
-def test_reusing_cells_gives_the_plain_cells_once_per_arrays(monkeypatch):
-    from sigtest._engine import paired as P
+def test_cell_cache_gives_the_plain_cells_once_per_arrays(monkeypatch):
+    from sigtest._engine import CellCache
+    from sigtest._engine import cells as C
 
     rng = np.random.default_rng(4)
     y = rng.integers(0, 5, 600)
@@ -209,23 +210,58 @@ def test_reusing_cells_gives_the_plain_cells_once_per_arrays(monkeypatch):
     metrics = ["accuracy", "f1_macro", "precision_macro", "recall_macro"]
     plain = [prepare_paired(y, a, b, m) for m in metrics]
     calls = []
-    computed = P._cells_computed
-    monkeypatch.setattr(P, "_cells_computed",
+    computed = C._cells_computed
+    monkeypatch.setattr(C, "_cells_computed",
                         lambda *args: calls.append(args) or computed(*args))
-    with P.reusing_cells():
-        reused = [prepare_paired(y, a, b, m) for m in metrics]
-        # the same values in other objects: computed again, then reused
-        a2 = a.copy()
-        again = [prepare_paired(y, a2, b, m) for m in metrics[:2]]
-        out1, out2 = P._cells(y, a2, b, True), P._cells(y, a2, b, True)
+    cache = CellCache()
+    reused = [prepare_paired(y, a, b, m, cell_cache=cache) for m in metrics]
+    # the same values in other objects: computed again, then reused
+    a2 = a.copy()
+    again = [prepare_paired(y, a2, b, m, cell_cache=cache) for m in metrics[:2]]
+    out1, out2 = C._cells(y, a2, b, True, cache=cache), C._cells(y, a2, b, True, cache=cache)
     assert len(calls) == 2  # one per distinct (y, a, b) objects
     for p, q in zip(plain, reused + again):
         _paired_fields_equal(p, q)
     # each call gets its own arrays (a caller may keep and change them)
     assert all(x is not z and np.array_equal(x, z) for x, z in zip(out1, out2))
     assert reused[0].counts is not reused[1].counts
-    # outside the block: no reuse, no state kept
+    # without a cache: no reuse, no state kept
     prepare_paired(y, a, b, "accuracy")
     assert len(calls) == 3
-    for x, z in zip(P._cells(y, a, b, True), computed(y, a, b, True)):
+    for x, z in zip(C._cells(y, a, b, True), computed(y, a, b, True)):
         np.testing.assert_array_equal(x, z)
+    # another cache (another task) shares nothing with the first
+    prepare_paired(y, a2, b, "accuracy", cell_cache=CellCache())
+    assert len(calls) == 5  # (the plain _cells call above was the 4th)
+
+
+def _lacks_cell_cache(metric):
+    from sigtest._engine.inputs import metric_keywords
+
+    accepted = metric_keywords(metric)
+    return accepted is None or "cell_cache" not in accepted
+
+
+def test_cell_cache_is_reserved_for_the_input_path():
+    from sigtest._engine import CellCache, check_metric_params
+    from sigtest.metrics import get_metric, register_metric, unregister_metric
+
+    y, a, b = [0, 1, 1, 0], [0, 1, 0, 0], [0, 1, 1, 1]
+    with pytest.raises(TypeError, match="cell_cache"):
+        check_metric_params(get_metric("accuracy"), {"cell_cache": CellCache()}, caller="f")
+    # even for a metric that accepts any keyword (or names it)
+    any_kw = register_metric("_any_keyword", lambda y_true, y_pred, **kw: 0.0)
+    named = register_metric("_names_cell_cache", lambda y_true, y_pred, cell_cache=None: 0.0)
+    try:
+        for metric in (any_kw, named):
+            assert _lacks_cell_cache(metric)
+            with pytest.raises(TypeError, match="reserved for the input path"):
+                check_metric_params(metric, {"cell_cache": 1}, caller="f")
+    finally:
+        unregister_metric("_any_keyword")
+        unregister_metric("_names_cell_cache")
+    with pytest.raises(TypeError, match="cell_cache"):
+        PairedPermutation(n_resamples=99, random_state=0).test(
+            y, a, b, metric="accuracy", cell_cache=CellCache())
+    with pytest.raises(TypeError, match="'cell_cache' parameter must be a CellCache"):
+        prepare_paired(y, a, b, "accuracy", cell_cache={})

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import sigtest
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 from sigtest.exceptions import DegenerateDistributionWarning, SmallSampleWarning
 from sigtest.metrics import get_metric
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from sigtest._engine import kernels as _kernels
 from sigtest._engine.checks import check_allocation, check_n_resamples as _check_n_resamples
-from sigtest._engine.paired import SparseRows
+from sigtest._engine.sparse import SparseRows
 from sigtest._engine.resampling.rows import (
     _MEMO,
     _MEMO_MAX_ENTRIES,
@@ -70,7 +70,7 @@ def bootstrap_sums(paired, n_resamples, sample_size=None, seed=0, *, parallel=Tr
     --------
     >>> import numpy as np
     >>> from sigtest.metrics import get_metric
-    >>> from sigtest._engine.paired import prepare_paired
+    >>> from sigtest._engine import prepare_paired
     >>> acc = get_metric("accuracy")  # statistics [correct, 1]
     >>> rng = np.random.default_rng(0)
     >>> y = rng.integers(0, 3, 500)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sigtest._engine.paired import SparseRows
+from sigtest._engine.sparse import SparseRows
 from sigtest._engine.resampling.rows import _check_paired
 from sigtest._engine.resampling.slow import _score, _slow_params, _SlowScorer
 
@@ -49,7 +49,7 @@ def jackknife_values(paired, *, chunk_rows=65536):
     --------
     >>> import numpy as np
     >>> from sigtest.metrics import get_metric
-    >>> from sigtest._engine.paired import prepare_paired
+    >>> from sigtest._engine import prepare_paired
     >>> acc = get_metric("accuracy")  # statistics [correct, 1]
     >>> y, a, b = [0, 0, 1, 0], [0, 1, 1, 0], [0, 0, 1, 0]
     >>> theta_a, theta_b, w = jackknife_values(prepare_paired(y, a, b, acc))

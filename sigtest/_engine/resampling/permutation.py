@@ -27,7 +27,8 @@ from sigtest.metrics._registry import is_builtin_aggregate
 from sigtest._engine import kernels as _kernels
 from sigtest._engine.checks import check_allocation, check_n_resamples as _check_n_resamples
 from sigtest._engine.checks import check_positive_int as _check_positive_int
-from sigtest._engine.paired import PairedData, SparseRows, sparse_difference
+from sigtest._engine.paired import PairedData
+from sigtest._engine.sparse import SparseRows, sparse_difference
 from sigtest._engine.resampling.rows import (
     _MEMO,
     _MEMO_MAX_ENTRIES,
@@ -163,7 +164,7 @@ def permutation_sums(paired, n_resamples, seed=0, *, parallel=True, discordant=N
     --------
     >>> import numpy as np
     >>> from sigtest.metrics import get_metric
-    >>> from sigtest._engine.paired import prepare_paired
+    >>> from sigtest._engine import prepare_paired
     >>> acc = get_metric("accuracy")  # statistics [correct, 1]
     >>> paired = prepare_paired([1, 1, 0, 0, 1], [1, 0, 0, 1, 1], [1, 1, 0, 0, 1], acc)
     >>> sums_a, sums_b = permutation_sums(paired, 1000, seed=0)
@@ -376,7 +377,7 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_sec
     --------
     >>> import numpy as np
     >>> from sigtest.metrics import get_metric
-    >>> from sigtest._engine.paired import prepare_paired
+    >>> from sigtest._engine import prepare_paired
     >>> acc = get_metric("accuracy")  # statistics [correct, 1]
     >>> y = np.zeros(10, int); a = y.copy(); b = y.copy()
     >>> a[:4] = 1; b[8:] = 1   # A wrong on 4 items, B wrong on 2 others

@@ -21,7 +21,8 @@ from collections import OrderedDict
 
 import numpy as np
 
-from sigtest._engine.paired import PairedData, SparseRows
+from sigtest._engine.paired import PairedData
+from sigtest._engine.sparse import SparseRows
 
 __all__ = ["resolve_sample_size"]
 

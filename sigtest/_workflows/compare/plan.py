@@ -21,7 +21,7 @@ import pandas as pd
 
 from sigtest._workflows.runs import _tile, combine_runs, split_runs
 from sigtest._engine.checks import check_array_like
-from sigtest._engine.paired import prepare_paired
+from sigtest._engine import prepare_paired
 from sigtest.metrics import Metric, get_metric
 from sigtest.metrics._common import union_labels
 from sigtest.utils import warn_external
@@ -391,7 +391,7 @@ def check_inputs(view_list, names, metric_objs, metric_kwargs):
     """Validate every system's predictions through the engine's single input path.
 
     Each run of each system is checked, for every metric, by
-    :func:`sigtest._engine.paired.prepare_paired` on exactly the arrays and
+    :func:`sigtest._engine.prepare.prepare_paired` on exactly the arrays and
     keyword arguments its pair tests will get (as ``y_pred_a``), so that an
     input means the same in ``compare`` as in ``SignificanceTest.test``: the
     same error type and wording (prefixed with the system and run), raised

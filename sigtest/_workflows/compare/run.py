@@ -8,7 +8,7 @@ import numpy as np
 
 from sigtest._workflows.compare.plan import _plain
 from sigtest.tests_._registry import test_name
-from sigtest._engine.paired import prepare_paired, prepare_paired_runs
+from sigtest._engine import CellCache, prepare_paired, prepare_paired_runs
 from sigtest.utils import warn_external
 
 
@@ -50,11 +50,8 @@ def _pair_task(views, i, j, jobs, shared=None):
     (:mod:`sigtest._workflows.compare.shared`), used by that test instead of its own
     draws.
     """
-    from sigtest._engine.paired import reusing_cells
-
     shared = shared or {}
-    with reusing_cells():  # one cell compression of (y, a, b) for all the pair's metrics
-        return _pair_rows(views, i, j, jobs, shared)
+    return _pair_rows(views, i, j, jobs, shared)
 
 
 def _pair_rows(views, i, j, jobs, shared):
@@ -63,6 +60,7 @@ def _pair_rows(views, i, j, jobs, shared):
 
     arrays = {}
     rows = []
+    cells = CellCache()  # one cell compression of (y, a, b) for all the pair's metrics
     for (key, metric, kwargs, pvalue_test, interval_test, two_sided, level,
          has_level) in jobs:
         if metric.input_type not in arrays:
@@ -81,7 +79,7 @@ def _pair_rows(views, i, j, jobs, shared):
             elif len(a_runs) > 1 or len(b_runs) > 1:
                 paired = prepare_paired_runs(y, a_runs, b_runs, metric, **kwargs)
             elif _plain(pvalue_test) and (interval_test is None or _plain(interval_test)):
-                paired = prepare_paired(y, a, b, metric, **kwargs)
+                paired = prepare_paired(y, a, b, metric, cell_cache=cells, **kwargs)
             res = _run_test(pvalue_test, paired, y, a, b, metric, kwargs, shared.get((key, 0)))
             if two_sided and res.alternative not in (None, "two-sided"):
                 raise ValueError(

@@ -27,7 +27,7 @@ import joblib
 import numpy as np
 
 from sigtest._engine.design import check_design
-from sigtest._engine.paired import prepare_paired, prepare_paired_runs
+from sigtest._engine import prepare_paired, prepare_paired_runs
 from sigtest._engine.rng import check_seed
 from sigtest._engine.shared import SharedDeltas, shared_bootstrap_sums, shared_unit_rows
 from sigtest.tests_ import accepts_resamples
