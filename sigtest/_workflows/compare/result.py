@@ -806,7 +806,7 @@ class ComparisonResult:
             (``groups=``) and ``sample_weight`` (the simulation resamples
             independent items), or bad parameters (naming them).
         """
-        from sigtest._workflows.power import comparison_mde_table
+        from sigtest._workflows.power.table import comparison_mde_table
 
         return comparison_mde_table(
             self._frame, self._inputs, alpha=self._alpha if alpha is None else alpha,
