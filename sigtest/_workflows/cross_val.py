@@ -18,8 +18,9 @@ from sklearn.model_selection import (
 from sklearn.utils.multiclass import type_of_target
 
 from sigtest import cv as _cv_module
-from sigtest._workflows.compare.api import _check_ids, _check_metrics, _compare_inputs, plan_inputs
-from sigtest._workflows.compare.plan import _check_pos_label, prepare_data
+from sigtest._workflows.compare.api import _check_ids, _compare_inputs, plan_inputs
+from sigtest._workflows.compare.checks import check_metrics, check_pos_label
+from sigtest._workflows.compare.plan import prepare_data
 from sigtest.tests_._corrections import CORRECTIONS
 from sigtest.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from sigtest.utils import warn_external
@@ -147,8 +148,8 @@ def fold_scores(targets, runs, classes, splits, *, metrics, labels=None, pos_lab
     items of each fold with the metric's keyword arguments of the
     comparison (the same class set and ``pos_label``).
     """
-    metric_objs = _check_metrics(metrics)
-    pos_params = _check_pos_label(metric_objs, pos_label)
+    metric_objs = check_metrics(metrics)
+    pos_params = check_pos_label(metric_objs, pos_label)
     names = list(runs)
     out = {(n, m.name): np.empty((len(splits), len(splits[0]))) for n in names
            for m in metric_objs}
@@ -457,7 +458,7 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         raise ValueError(
             f"The 'estimators' parameter must hold at least two estimators. Got {len(names)}."
         )
-    metric_objs = _check_metrics(metrics)
+    metric_objs = check_metrics(metrics)
     types = {m.input_type for m in metric_objs}
     if "multilabel" in types:
         raise ValueError("cross_val_compare supports hard-label and 'proba' metrics only; "

@@ -1,7 +1,8 @@
 """``compare``: pairwise significance tests between many systems, in parallel.
 
-The work is split in three small modules: :mod:`sigtest._workflows.compare.plan`
-(validation, pairs, seeds, the job list; pure), :mod:`sigtest._workflows.compare.run`
+The work is split in small modules: :mod:`sigtest._workflows.compare.checks`
+(the input checks), :mod:`sigtest._workflows.compare.plan` (pairs, seeds, the
+job list; pure), :mod:`sigtest._workflows.compare.run`
 (joblib execution of the jobs) and :mod:`sigtest._workflows.compare.assemble` (frame,
 corrections, result). This module keeps the public :func:`compare`.
 """
@@ -14,16 +15,8 @@ import numpy as np
 import pandas as pd
 
 from sigtest._workflows.compare.assemble import assemble, assemble_scores
-from sigtest._workflows.compare.plan import (  # noqa: F401  (re-exported for the other workflows)
-    _check_metrics,
-    _check_predictions,
-    _check_targets,
-    _check_tests,
-    _default_resamples,
-    _seeded,
-    plan_comparison,
-    plan_scores,
-)
+from sigtest._workflows.compare.checks import check_predictions, check_targets, check_tests
+from sigtest._workflows.compare.plan import plan_comparison, plan_scores
 from sigtest._workflows.compare.run import _run_parallel, run_scores
 from sigtest._workflows.compare.shared import shared_bootstrap_deltas
 from sigtest.tests_._corrections import CORRECTIONS
@@ -144,7 +137,7 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
                                 "random_state_shown": shown,
                                 "constraints": COMPARE_OPTIONS,
                                 "score_settings": plan.scores, "score_table": _score_table,
-                                "test_specs": _check_tests}))
+                                "test_specs": check_tests}))
 
 
 #: Lazy recipes of scikit-learn's constraints (see
@@ -413,9 +406,9 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
     >>> res.letters("accuracy")["letters"].tolist()
     ['a', 'b', 'c']
     """
-    targets, classes = _check_targets(y_true)
+    targets, classes = check_targets(y_true)
     n_samples = next(iter(targets.values())).shape[0]
-    runs_by_system = _check_predictions(predictions, n_samples)
+    runs_by_system = check_predictions(predictions, n_samples)
     return _compare_inputs(
         targets, runs_by_system, classes, metrics=metrics, test=test, pairs=pairs,
         baseline=baseline, correction=correction, alpha=alpha, n_jobs=n_jobs,

@@ -1,40 +1,52 @@
-"""Plan of a comparison (pure): validation, pairs, seeds and the job list.
+"""Input checks of a comparison: each returns the normalised value it checked.
 
-Everything :func:`sigtest.compare` decides before running a test: the
-metrics, tests, pairs and their canonical orientation, the class set, the
-per-metric keyword arguments, and one child seed per (run, pair, test role)
-drawn in canonical sorted pair order. Nothing here runs a test; the jobs are
-executed by :mod:`sigtest._workflows.compare.run` and the rows turned into a result by
-:mod:`sigtest._workflows.compare.assemble`.
+scipy's ``_bootstrap_iv`` pattern: one function per concern (metrics,
+targets, predictions, pairs, tests, positive label, class sets, the stacked
+views of the predictions), raising the error that names the parameter and
+returning what the planning uses (:mod:`sigtest._workflows.compare.plan`).
+:func:`check_inputs` runs every system's predictions through the engine's
+single input path before any test runs. Shared by :func:`sigtest.compare`,
+:func:`sigtest.cross_val_compare`, :func:`sigtest.compare_datasets` and the
+power table.
 """
 
 import itertools
 import math
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass
-from numbers import Integral, Real
 
-import joblib
 import numpy as np
 import pandas as pd
 
-from sigtest._workflows.runs import _tile, combine_runs, split_runs
+from sigtest._engine import prepare_paired
 from sigtest._engine.checks import check_array_like
-from sigtest._engine.paired import prepare_paired
+from sigtest._workflows.runs import split_runs
 from sigtest.metrics import Metric, get_metric
 from sigtest.metrics._common import union_labels
 from sigtest.utils import warn_external
-from sigtest.utils._estimator import clone  # noqa: F401  (compare's copies of the tests)
-from sigtest.utils.validation import spawn_seeds
 
-#: Test parameters that switch a test to its single-threaded kernels, tried in
-#: this order when joblib runs several jobs at once (see ``_serial_params``).
-_SERIAL_KNOBS = (("parallel", False), ("n_jobs", 1))
+__all__ = [
+    "MARGIN_ALTERNATIVES",
+    "check_inputs",
+    "check_margin_pair",
+    "check_metrics",
+    "check_nested",
+    "check_pairs",
+    "check_pos_label",
+    "check_predictions",
+    "check_runs_tests",
+    "check_targets",
+    "check_tests",
+    "check_tests_suit",
+    "class_sets",
+    "default_resamples",
+    "plain_test",
+    "pos_label_params",
+    "system_views",
+]
 
 
-# ----------------------------------------------------------------- validation
-def _check_metrics(metrics):
+def check_metrics(metrics):
     if isinstance(metrics, (str, Metric)):
         metrics = [metrics]
     metrics = [get_metric(m) for m in metrics]
@@ -47,12 +59,12 @@ def _check_metrics(metrics):
     return metrics
 
 
-def _default_resamples(m, alpha, floor):
+def default_resamples(m, alpha, floor):
     """Monte Carlo resamples so that ``m / (B + 1) <= alpha / 10``: ``max(floor, ceil(10 m / alpha) - 1)``."""
     return max(int(floor), int(math.ceil(10.0 * m / alpha - 1e-9)) - 1)
 
 
-def _check_tests(test, *, m=1, m_ci=1, alpha=0.05, simultaneous=False, runs_mode=None):
+def check_tests(test, *, m=1, m_ci=1, alpha=0.05, simultaneous=False, runs_mode=None):
     """Normalise ``test`` to a list of (name, pvalue_test, interval_test or None).
 
     With ``test=None`` the defaults get enough resamples for the family size
@@ -67,15 +79,15 @@ def _check_tests(test, *, m=1, m_ci=1, alpha=0.05, simultaneous=False, runs_mode
     if test is None and runs_mode == "nested":
         from sigtest.tests_ import HierarchicalBootstrap
 
-        b = _default_resamples(m, alpha, 9999)
+        b = default_resamples(m, alpha, 9999)
         if simultaneous:
-            b = max(b, _default_resamples(m_ci, alpha, 9999))
+            b = max(b, default_resamples(m_ci, alpha, 9999))
         test = HierarchicalBootstrap(n_resamples=b)
     if test is None:
         b_ci = BCaInterval().n_resamples
         if simultaneous:
-            b_ci = _default_resamples(m_ci, alpha, b_ci)
-        test = (PairedPermutation(n_resamples=_default_resamples(m, alpha, 9999)),
+            b_ci = default_resamples(m_ci, alpha, b_ci)
+        test = (PairedPermutation(n_resamples=default_resamples(m, alpha, 9999)),
                 BCaInterval(n_resamples=b_ci))
     raw = list(test) if isinstance(test, list) else [test]  # a tuple is one (p, CI) pair
     if not raw:
@@ -126,7 +138,7 @@ def _check_test_params(test):
         ) from exc
 
 
-def _check_targets(y_true):
+def check_targets(y_true):
     """Ground truth by input type, and the class set for 2-D predictions."""
     y = check_array_like(y_true, "y_true")
     if y.ndim == 1:  # emptiness and lengths: checked by the engine (check_inputs)
@@ -145,7 +157,7 @@ def _check_targets(y_true):
     )
 
 
-def _check_predictions(predictions, n_samples):
+def check_predictions(predictions, n_samples):
     """Return ``{name: [run, ...]}`` in input order."""
     if isinstance(predictions, pd.DataFrame):
         dup = predictions.columns[predictions.columns.duplicated()].tolist()
@@ -171,7 +183,7 @@ def _check_predictions(predictions, n_samples):
             for name, value in items}
 
 
-def _check_pairs(names, pairs, baseline):
+def check_pairs(names, pairs, baseline):
     """Pairs of indices ``(a, b)``: A is the baseline (or the earlier system)."""
     if pairs == "all":
         if baseline is not None:
@@ -212,7 +224,7 @@ def _as_runs(value):
     return list(value) if isinstance(value, list) else [value]
 
 
-def _views(targets, systems, metrics, classes):
+def system_views(targets, systems, metrics, classes):
     """Stack the runs of every system once per metric input type.
 
     Returns ``{input_type: (y, [stacked runs (R_s, N, ...) per system])}``.
@@ -278,7 +290,7 @@ def _views(targets, systems, metrics, classes):
     return views
 
 
-def _class_sets(view_list, names, classes, labels, *, warn=True):
+def class_sets(view_list, names, classes, labels, *, warn=True):
     """The class set of hard-label metrics and the union of every label seen.
 
     The class set is ``labels`` if given, else the labels present in
@@ -320,27 +332,11 @@ def _class_sets(view_list, names, classes, labels, *, warn=True):
     return class_set, union
 
 
-def _metric_labels(metric, class_set, union, user_labels):
-    """Labels passed to one metric: the class set for class-averaged metrics."""
-    if metric.input_type != "labels":
-        return None
-    if not metric.has_statistics:
-        return None if user_labels is None else class_set
-    if "average" in metric.kwargs:
-        if metric.kwargs["average"] == "micro" and user_labels is None:
-            # a micro average pools the classes: as in scikit-learn and test(), a
-            # prediction of a label absent from the gold is a false positive (with
-            # the gold set it vanished, and micro-F1 exceeded accuracy)
-            return union
-        return class_set
-    return union  # e.g. accuracy: no class average; every label seen must be valid
-
-
 def _uses_pos_label(metric):
     return metric.kwargs.get("average") == "binary"
 
 
-def _check_pos_label(metrics, pos_label):
+def check_pos_label(metrics, pos_label):
     """``{"pos_label": pos_label}``, or ``{}`` when not given (a default, if any, comes later).
 
     ``pos_label`` goes to the one-class metrics (``average="binary"``) only;
@@ -362,7 +358,7 @@ def _check_pos_label(metrics, pos_label):
 _BINARY_LABEL_SETS = ({0, 1}, {-1, 1})
 
 
-def _pos_label_params(metric, pos_params, union):
+def pos_label_params(metric, pos_params, union):
     """The ``pos_label`` keyword of one metric: given, defaulted, or none.
 
     A one-class metric gets ``pos_label``; without one, when every label
@@ -432,34 +428,11 @@ def _check_y_true(y, metric, kwargs):
     prepare_paired(y, y, y, metric, **kwargs)
 
 
-# ----------------------------------------------------------------------- jobs
-def _unspent(random_state):
-    """A copy of a ``SeedSequence``, so that spawning does not change the caller's.
-
-    ``SeedSequence.spawn`` advances the parent; without the copy, passing the
-    same object twice (or calling :meth:`ComparisonResult.recompare`) would
-    give other seeds, unlike a single test, which only reads it.
-    """
-    if isinstance(random_state, np.random.SeedSequence):
-        return np.random.SeedSequence(
-            entropy=random_state.entropy, spawn_key=random_state.spawn_key,
-            pool_size=random_state.pool_size,
-            n_children_spawned=random_state.n_children_spawned,
-        )
-    return random_state
-
-
-def _serial_params(test):
-    """Parameters that make ``test`` use single-threaded kernels, if it has any."""
-    params = test.get_params(deep=False)
-    return {k: v for k, v in _SERIAL_KNOBS if k in params}
-
-
 #: Alternatives of the equivalence tests (``SignificanceTest`` with a ``margin``).
-_MARGIN_ALTERNATIVES = ("non-inferiority", "equivalence")
+MARGIN_ALTERNATIVES = ("non-inferiority", "equivalence")
 
 
-def _check_margin_pair(sname, ptest, itest):
+def check_margin_pair(sname, ptest, itest):
     """A (p-value test, interval test) pair must agree on a margin alternative.
 
     The interval of a non-inferiority or equivalence test is the one its
@@ -472,7 +445,7 @@ def _check_margin_pair(sname, ptest, itest):
     def spec(test):
         params = test.get_params(deep=False) if hasattr(test, "get_params") else {}
         alt = params.get("alternative")
-        return (alt, params.get("margin")) if alt in _MARGIN_ALTERNATIVES else None
+        return (alt, params.get("margin")) if alt in MARGIN_ALTERNATIVES else None
 
     if spec(ptest) != spec(itest):
         raise ValueError(
@@ -484,57 +457,14 @@ def _check_margin_pair(sname, ptest, itest):
         )
 
 
-def _seeded(test, seed, serial):
-    """A clone of ``test`` with its ``random_state`` (if it has one) set to ``seed``."""
-    test = clone(test)
-    seeded = {"random_state": seed} if "random_state" in test.get_params(deep=False) else {}
-    test.set_params(**seeded, **(_serial_params(test) if serial else {}))
-    return test
-
-
-def _two_sided(test):
-    """A clone of ``test`` set to ``alternative="two-sided"`` (pairs="all")."""
-    params = test.get_params(deep=False) if hasattr(test, "get_params") else {}
-    if "alternative" not in params or params["alternative"] == "two-sided":
-        return test
-    if params["alternative"] in _MARGIN_ALTERNATIVES:
-        raise ValueError(
-            f"alternative={params['alternative']!r} (with a margin) is directional: B is "
-            "the candidate and A the reference, so it needs pairs='baseline' (each "
-            "candidate against the baseline). pairs='all' tests every pair two-sided, "
-            "where the order of the systems carries no meaning."
-        )
-    out = clone(test)
-    try:
-        out.set_params(alternative="two-sided")
-        validate = getattr(out, "_validate_params", None)
-        if validate is not None:
-            validate()
-    except (ValueError, TypeError) as exc:
-        raise ValueError(
-            f"pairs='all' tests every pair two-sided (the order of the systems carries no "
-            f"meaning), but {type(test).__name__} cannot be two-sided: {exc} Use "
-            "pairs='baseline' for a one-sided test of candidates against a baseline."
-        ) from None
-    return out
-
-
-def _with_level(test, level):
-    """A clone of ``test`` at ``confidence_level=level`` if it has that parameter."""
-    params = test.get_params(deep=False) if hasattr(test, "get_params") else {}
-    if "confidence_level" not in params:
-        return test, False
-    return clone(test).set_params(confidence_level=level), True
-
-
-def _plain(test):
+def plain_test(test):
     """Whether ``test`` is a SignificanceTest that does not override ``test``."""
     from sigtest.tests_._base import SignificanceTest
 
     return isinstance(test, SignificanceTest) and type(test).test is SignificanceTest.test
 
 
-def _check_nested(runs_mode, metrics, specs, sample_weight, groups, strata):
+def check_nested(runs_mode, metrics, specs, sample_weight, groups, strata):
     """``runs="nested"``: the hierarchical bootstrap, metrics with statistics, no design."""
     if runs_mode != "nested":
         return
@@ -564,7 +494,7 @@ def _check_nested(runs_mode, metrics, specs, sample_weight, groups, strata):
             )
 
 
-def _check_tests_suit(specs, metrics):
+def check_tests_suit(specs, metrics):
     """Each test must be able to run on each metric (what depends on the metric alone).
 
     E.g. the sign, Wilcoxon and paired t-tests need a per-item decomposable
@@ -585,7 +515,7 @@ def _check_tests_suit(specs, metrics):
                     ) from None
 
 
-def _check_runs_tests(runs, runs_mode, metrics, specs):
+def check_runs_tests(runs, runs_mode, metrics, specs):
     if runs_mode != "average" or all(len(r) == 1 for r in runs.values()):
         return
     slow = [m.name for m in metrics if not m.has_statistics]
@@ -595,244 +525,10 @@ def _check_runs_tests(runs, runs_mode, metrics, specs):
             f"metric(s) {slow} have none; use runs='each' (one test per run)."
         )
     custom = [name for name, pt, it in specs
-              if not _plain(pt) or (it is not None and not _plain(it))]
+              if not plain_test(pt) or (it is not None and not plain_test(it))]
     if custom:
         raise ValueError(
             f"runs='average' runs the tests on run-averaged statistics, which test(s) "
             f"{custom} (overriding test()) cannot take; use runs='each'."
         )
 
-
-@dataclass(frozen=True)
-class ComparePlan:
-    """What a comparison will run, decided before any test runs.
-
-    ``tasks`` holds one ``(views, i, j, jobs)`` per (run, pair), ``i`` and
-    ``j`` in the pair's canonical orientation; each job is ``(key, metric,
-    metric_kwargs, pvalue_test, interval_test, two_sided, level,
-    has_level)`` with ``key = (run, metric index, pair index, test index)``
-    and the tests already seeded. ``scores`` holds the settings of the
-    per-system score intervals (:func:`score_settings`) and their root
-    ``seed``.
-    """
-
-    names: list
-    metric_objs: list
-    specs: list
-    run_specs: list
-    pair_idx: list
-    canon: list
-    comparisons: list
-    multi: bool
-    m_eff: int
-    tasks: list
-    scores: dict
-
-
-def _n_items(targets):
-    return next(iter(targets.values())).shape[0]
-
-
-def _design_kwargs(targets, comparisons, groups, strata):
-    """The ``groups``/``strata`` keywords of the tests of ``comparisons``.
-
-    ``runs="pool"`` concatenates the ``R`` runs item-wise (``y_true`` tiled
-    ``R`` times): the ids are tiled the same way, so the ``R`` pooled copies
-    of an item stay in the item's cluster and stratum. Every other mode keeps
-    the ``N`` items. Ids not given are left out (a test overriding ``test()``
-    without these keywords still works when they are not used).
-    """
-    out = {}
-    for name, ids in (("groups", groups), ("strata", strata)):
-        if ids is None:
-            continue
-        reps = _n_items(comparisons[0][0]) // _n_items(targets)
-        out[name] = _tile(ids, reps) if reps > 1 else ids
-    return out
-
-
-def prepare_data(comparisons, classes, *, targets, metric_objs, names, labels, pos_params,
-                 sample_weight=None, groups=None, strata=None):
-    """The stacked views of the comparisons and each metric's keyword arguments.
-
-    What both the pair tests and the per-system score intervals
-    (:meth:`ComparisonResult.scores`) run on: the runs combined as
-    :func:`sigtest._workflows.runs.combine_runs` returned them (``comparisons``),
-    stacked once per metric input type, and per metric the class set,
-    ``pos_label``, ``sample_weight`` and the design (``groups``/``strata``,
-    tiled for ``runs="pool"``). Nothing is validated against the engine
-    here (see :func:`check_inputs`).
-    """
-    view_list = [_views(tg, systems, metric_objs, classes) for tg, systems in comparisons]
-    uses_class_set = any(_metric_labels(m, "class set", "union", labels) == "class set"
-                         for m in metric_objs)
-    class_set, union = _class_sets(view_list, names, classes, labels, warn=uses_class_set)
-    design = _design_kwargs(targets, comparisons, groups, strata)
-    metric_kwargs = []
-    for metric in metric_objs:
-        kw = _pos_label_params(metric, pos_params, union)
-        lab = _metric_labels(metric, class_set, union, labels)
-        if lab is not None:
-            kw["labels"] = lab
-        if sample_weight is not None:
-            kw["sample_weight"] = sample_weight
-        kw.update(design)
-        metric_kwargs.append(kw)
-    return view_list, metric_kwargs
-
-
-def score_settings(specs):
-    """Method, resamples and level of the per-system score intervals.
-
-    Taken from the interval test of the first test of the comparison (its
-    p-value test when it has no interval test) when it has a
-    ``confidence_level`` parameter (an interval test, e.g.
-    :class:`~sigtest.BCaInterval`): its ``method`` (if one of ``"bca"``,
-    ``"percentile"``, ``"basic"``), ``n_resamples`` and
-    ``confidence_level`` (the marginal level, also with
-    ``ci="simultaneous"``). Otherwise BCa with 10,000 resamples at 95 %.
-    """
-    _, ptest, itest = specs[0]
-    test = ptest if itest is None else itest
-    params = test.get_params(deep=False) if hasattr(test, "get_params") else {}
-    out = {"method": "bca", "n_resamples": 10_000, "confidence_level": 0.95}
-    if "confidence_level" not in params:
-        return out
-    if params.get("method") in ("bca", "percentile", "basic"):
-        out["method"] = params["method"]
-    b = params.get("n_resamples")
-    if isinstance(b, Integral) and not isinstance(b, bool) and b > 0:
-        out["n_resamples"] = int(b)
-    level = params.get("confidence_level")
-    if isinstance(level, Real) and 0 < level < 1:
-        out["confidence_level"] = float(level)
-    return out
-
-
-def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction, alpha,
-                    n_jobs, random_state, runs_mode, labels, pos_label, ci, targets,
-                    sample_weight=None, groups=None, strata=None):
-    """Validate the options and build the job list of a comparison (no test runs)."""
-    metric_objs = _check_metrics(metrics)
-    pos_params = _check_pos_label(metric_objs, pos_label)
-    names = list(runs)
-    pair_idx = _check_pairs(names, pairs, baseline)
-    m = len(pair_idx)
-    m_eff = m if correction is not None else 1
-    simultaneous = ci == "simultaneous"
-    specs = _check_tests(test, m=m_eff, m_ci=m, alpha=alpha, simultaneous=simultaneous,
-                         runs_mode=runs_mode)
-    _check_runs_tests(runs, runs_mode, metric_objs, specs)
-    _check_nested(runs_mode, metric_objs, specs, sample_weight, groups, strata)
-    _check_tests_suit(specs, metric_objs)
-    several = any(len(r) > 1 for r in runs.values())
-    if sample_weight is not None and several and runs_mode in ("average", "pool"):
-        raise ValueError(
-            f"The 'sample_weight' parameter cannot be combined with runs={runs_mode!r} and "
-            "several runs per system (the run-averaged and pooled statistics are "
-            "unweighted); use runs='each' or runs='mean'."
-        )
-    comparisons = combine_runs(targets, runs, runs_mode, clustered=groups is not None)
-    multi = len(comparisons) > 1
-    two_sided = pairs == "all"
-    level = 1.0 - alpha / m if simultaneous else None
-
-    # tests as run: two-sided for pairs="all"; simultaneous level on the interval
-    run_specs = []
-    for sname, ptest, itest in specs:
-        _check_margin_pair(sname, ptest, itest)
-        if two_sided:
-            ptest = _two_sided(ptest)
-        has_level = False
-        if level is not None:
-            if itest is None:
-                ptest, has_level = _with_level(ptest, level)
-            else:
-                itest, has_level = _with_level(itest, level)
-        run_specs.append((sname, ptest, itest, has_level))
-
-    # canonical orientation (names sorted for pairs="all"; baseline first
-    # otherwise) and seeds in canonical pair order: results do not depend on
-    # the order in which systems are listed
-    canon = [(i, j) if (pairs != "all" or names[i] < names[j]) else (j, i)
-             for i, j in pair_idx]
-    seed_order = sorted(range(m), key=lambda p: (names[canon[p][0]], names[canon[p][1]]))
-
-    n_roles = sum(1 if s[2] is None else 2 for s in specs)
-    # one more child than the pairs need: the root of the per-system score
-    # seeds (ComparisonResult.scores); spawning one more leaves the first
-    # children, hence every pair's seed, unchanged
-    n_pair_seeds = len(comparisons) * m * n_roles
-    all_seeds = spawn_seeds(_unspent(random_state), n_pair_seeds + 1)
-    seeds, score_seed = iter(all_seeds[:n_pair_seeds]), all_seeds[n_pair_seeds]
-    serial = joblib.effective_n_jobs(n_jobs) > 1
-
-    view_list, metric_kwargs = prepare_data(
-        comparisons, classes, targets=targets, metric_objs=metric_objs, names=names,
-        labels=labels, pos_params=pos_params,
-        sample_weight=sample_weight, groups=groups, strata=strata)
-    check_inputs(view_list, names, metric_objs, metric_kwargs)
-
-    tasks, jobs_by_pair = [], {}
-    for r in range(len(comparisons)):
-        # seeds in the fixed order run -> canonical pair -> test (p-value,
-        # interval); every metric of a pair uses the pair's seeds, i.e. the
-        # same resamples, so metrics sharing statistics share the kernel work
-        for pi in seed_order:
-            pair_seeds = [(next(seeds), None if itest is None else next(seeds))
-                          for _, _, itest, _ in run_specs]
-            for mi, metric in enumerate(metric_objs):
-                for si, (sname, ptest, itest, has_level) in enumerate(run_specs):
-                    ps, is_ = pair_seeds[si]
-                    pt = _seeded(ptest, ps, serial)
-                    it = None if itest is None else _seeded(itest, is_, serial)
-                    jobs_by_pair.setdefault((r, pi), []).append(
-                        ((r, mi, pi, si), metric, metric_kwargs[mi], pt, it, two_sided, level,
-                         has_level))
-    for (r, pi), jobs in jobs_by_pair.items():
-        i, j = canon[pi]
-        tasks.append((view_list[r], i, j, jobs))
-    return ComparePlan(names=names, metric_objs=metric_objs, specs=specs, run_specs=run_specs,
-                       pair_idx=pair_idx, canon=canon, comparisons=comparisons, multi=multi,
-                       m_eff=m_eff, tasks=tasks,
-                       scores={**score_settings(specs), "seed": score_seed})
-
-
-def plan_scores(runs, classes, *, targets, options, settings):
-    """The jobs of the per-system score intervals of a comparison (no test runs).
-
-    Rebuilt from what :class:`ComparisonResult` keeps (the stored runs,
-    targets and options of the comparison, already validated by it), so the
-    result holds no second copy of the data. One task per (run, system):
-    ``(view, system index, jobs, settings, seed)`` with one job ``(key,
-    metric, metric_kwargs)`` per metric, ``key = (run, system index,
-    metric index)``.
-
-    Seeds: ``settings["seed"]`` (the extra child of the comparison's seeds)
-    spawns one child per (run, system) in the order run -> system sorted by
-    name, shared by every metric of the system (the same resamples), so the
-    table does not depend on the order in which the systems were given.
-    """
-    metric_objs = _check_metrics(options["metrics"])
-    pos_params = _check_pos_label(metric_objs, options["pos_label"])
-    names = list(runs)
-    with warnings.catch_warnings():
-        # the pool and unseen-label warnings were given by compare already
-        warnings.simplefilter("ignore")
-        comparisons = combine_runs(targets, runs, options["runs_mode"],
-                                   clustered=options.get("groups") is not None)
-        view_list, metric_kwargs = prepare_data(
-            comparisons, classes, targets=targets, metric_objs=metric_objs, names=names,
-            labels=options["labels"], pos_params=pos_params,
-            sample_weight=options.get("sample_weight"), groups=options.get("groups"),
-            strata=options.get("strata"))
-    order = sorted(range(len(names)), key=lambda s: names[s])
-    seeds = iter(_unspent(settings["seed"]).spawn(len(comparisons) * len(names)))
-    run_settings = {k: v for k, v in settings.items() if k != "seed"}
-    tasks = []
-    for r, view in enumerate(view_list):
-        for s in order:
-            jobs = [((r, s, mi), metric, metric_kwargs[mi])
-                    for mi, metric in enumerate(metric_objs)]
-            tasks.append((view, s, jobs, run_settings, next(seeds)))
-    return names, metric_objs, len(comparisons) > 1, tasks
