@@ -9,7 +9,8 @@ import pandas as pd
 from sigtest._workflows.compare.checks import default_resamples
 from sigtest._workflows.compare.run import _reemit
 from sigtest._workflows.compare.run import OPTIONAL_COLUMNS
-from sigtest._workflows.compare.result import FRAME_COLUMNS, ComparisonResult
+from sigtest._workflows.compare.result import ComparisonResult
+from sigtest._workflows.compare.tables import FRAME_COLUMNS
 from sigtest.tests_._corrections import adjust_pvalues
 from sigtest.utils import warn_external
 
