@@ -18,7 +18,7 @@ from sklearn.model_selection import (
 from sklearn.utils.multiclass import type_of_target
 
 from sigtest import cv as _cv_module
-from sigtest._workflows.compare.api import _check_ids, _compare_inputs, plan_inputs
+from sigtest._workflows.compare.api import check_item_ids, compare_inputs, plan_inputs
 from sigtest._workflows.compare.checks import check_metrics, check_pos_label
 from sigtest._workflows.compare.plan import prepare_data
 from sigtest.tests_._corrections import CORRECTIONS
@@ -228,7 +228,7 @@ def _with_cv_tests(result, splits, cv_tests, rope, cv_seed):
 def _rerun_with_cv_tests(targets, runs, classes, *, splits, cv_tests, rope, cv_seed,
                          **options):
     """``recompare`` of a result with per-fold tests: the comparison, then the tests."""
-    result = _compare_inputs(targets, runs, classes, cv_splits=splits, cv_seed=cv_seed,
+    result = compare_inputs(targets, runs, classes, cv_splits=splits, cv_seed=cv_seed,
                              **options)
     return _with_cv_tests(result, splits, cv_tests, rope, cv_seed)
 
@@ -487,8 +487,8 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     elif soft:
         raise ValueError("Soft metrics need the 'soft_targets' parameter (n_samples, n_classes).")
 
-    groups = _check_ids(groups, "groups", y.shape[0])
-    strata = _check_ids(strata, "strata", y.shape[0])
+    groups = check_item_ids(groups, "groups", y.shape[0])
+    strata = check_item_ids(strata, "strata", y.shape[0])
     cv_tests = _check_cv_test(cv_test, rope)
 
     split_seed, test_seed = spawn_seeds(random_state, 2)
@@ -507,7 +507,7 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
                                          n_jobs=n_jobs))
             for folds in splits
         ]
-    result = _compare_inputs(
+    result = compare_inputs(
         # the metrics as given (names, usually): the result keeps them in its
         # options, and a Metric object (its kwargs a mappingproxy) does not pickle
         targets, runs, classes if method == "predict_proba" else None, verbose=verbose,

@@ -32,7 +32,7 @@ from sigtest._workflows.compare.checks import (
     pos_label_params,
     system_views,
 )
-from sigtest._workflows.runs import _tile, combine_runs
+from sigtest._workflows.runs import tile, combine_runs
 from sigtest.utils._estimator import clone  # noqa: F401  (compare's copies of the tests)
 from sigtest.utils.validation import spawn_seeds
 
@@ -87,7 +87,7 @@ def _design_kwargs(targets, comparisons, groups, strata):
         if ids is None:
             continue
         reps = _n_items(comparisons[0][0]) // _n_items(targets)
-        out[name] = _tile(ids, reps) if reps > 1 else ids
+        out[name] = tile(ids, reps) if reps > 1 else ids
     return out
 
 
