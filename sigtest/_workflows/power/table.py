@@ -1,4 +1,8 @@
-"""The minimum detectable effects of a comparison (``ComparisonResult.minimum_detectable_effects``)."""
+"""The minimum detectable effects of a comparison.
+
+The table of :meth:`ComparisonResult.minimum_detectable_effects`: one
+:func:`sigtest.minimum_detectable_effect` per (baseline, metric).
+"""
 
 import math
 import warnings
