@@ -98,7 +98,7 @@ def main(argv=None):
 
 def bench_defaults(args):
     """Time ``compare(y, preds, metrics="accuracy")`` with the default tests."""
-    from sigtest._workflows.compare.api import _default_resamples
+    from sigtest._workflows.compare.checks import default_resamples as _default_resamples
 
     systems = 50 if args.systems == 30 else args.systems
     y, preds = make_data(systems, args.samples)

@@ -378,7 +378,7 @@ def test_string_labels_in_pandas_objects_same_as_integer_codes():
 
 
 def test_serial_kernels_requested_only_when_joblib_runs_several_jobs():
-    from sigtest._workflows.compare.api import _seeded
+    from sigtest._workflows.compare.plan import _seeded
 
     seed = np.random.SeedSequence(0)
     inside = _seeded(PairedPermutation(), seed, serial=True)
@@ -483,7 +483,8 @@ def test_a_test_that_cannot_be_two_sided_is_an_error_in_all_pairs():
 
 # ----------------------------------------------- issue 8: resamples, many pairs
 def test_default_resamples_rule():
-    from sigtest._workflows.compare.api import _check_tests, _default_resamples
+    from sigtest._workflows.compare.checks import check_tests as _check_tests
+    from sigtest._workflows.compare.checks import default_resamples as _default_resamples
 
     assert _default_resamples(1, 0.05, 9999) == 9999
     assert _default_resamples(1225, 0.05, 9999) == 244999  # 50 systems

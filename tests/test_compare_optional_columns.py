@@ -23,7 +23,7 @@ def test_default_frame_has_no_optional_columns(data):
     y, preds = data
     frame = sigtest.compare(y, preds, metrics="accuracy", random_state=0,
                             test=sigtest.PairedPermutation(n_resamples=199)).to_frame()
-    assert list(frame.columns) == sigtest._workflows.compare.result.FRAME_COLUMNS
+    assert list(frame.columns) == sigtest._workflows.compare.tables.FRAME_COLUMNS
 
 
 def test_bayesian_rows_carry_the_probabilities_in_the_user_order(data):

@@ -26,7 +26,7 @@ from scipy.stats import binom
 
 import sigtest
 from sigtest import McNemar, PairedPermutation
-from sigtest._workflows.power import _Simulator
+from sigtest._workflows.power.simulator import Simulator as _Simulator
 from sigtest.metrics import get_metric
 
 Z999 = 3.29  # two-sided 99.9 % normal quantile
@@ -406,7 +406,7 @@ def test_comparison_result_mde_table():
 # common random numbers (what the searches rely on)
 # ----------------------------------------------------------------------------
 def test_common_random_numbers():
-    from sigtest._workflows.power import _offsets
+    from sigtest._workflows.power.simulate import key_offsets as _offsets
 
     y, a = pilot(300, 0.8, k=3, seed=21)
     sim = _Simulator(y, a, get_metric("accuracy"), labels=None, discordance=None, step=None,
@@ -459,7 +459,7 @@ def test_comparison_result_mde_refuses_runs_and_groups():
     ("soft_f1_macro", sigtest.BCaInterval(n_resamples=199)),
 ])
 def test_compressed_pair_equals_items(metric, test):
-    from sigtest._workflows.power import _offsets
+    from sigtest._workflows.power.simulate import key_offsets as _offsets
 
     rng = np.random.default_rng(24)
     n, k = 150, 3
@@ -506,7 +506,7 @@ def test_mde_interval_is_the_order_statistic_interval_of_the_quantile():
     # the simulated power is the empirical CDF of the simulations' detection
     # thresholds; evaluated at every threshold, the interval is exactly the
     # distribution-free interval of the target quantile: [d_(l), d_(u)]
-    from sigtest._workflows.power import mde_interval
+    from sigtest._workflows.power.result import mde_interval
 
     rng = np.random.default_rng(4)
     s = 400
@@ -552,7 +552,7 @@ def test_one_default_number_of_simulations_for_every_route():
                 for f in (sigtest.power, sigtest.minimum_detectable_effect,
                           sigtest.sample_size,
                           sigtest.ComparisonResult.minimum_detectable_effects)}
-    from sigtest._workflows.power import comparison_mde_table
+    from sigtest._workflows.power.table import comparison_mde_table
 
     defaults["table"] = inspect.signature(comparison_mde_table).parameters[
         "n_simulations"].default
@@ -585,7 +585,7 @@ def test_mde_interval_covers_the_true_mde(n_sims):
     # interval is conservative; the interpolation must not break that).
     from scipy.stats import gamma
 
-    from sigtest._workflows.power import mde_interval
+    from sigtest._workflows.power.result import mde_interval
 
     rng = np.random.default_rng(5)
     reps, target = 2000, 0.8

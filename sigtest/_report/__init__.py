@@ -8,6 +8,7 @@ a plot is drawn).
 
 * ``build.py``: the report of a comparison (sections, Markdown, HTML, LaTeX);
 * ``doc.py``: the document model and its renderers;
+* ``latex.py``: the LaTeX table of a comparison's frame (``to_latex``);
 * ``svg.py``: the interval chart of the HTML report;
 * ``format.py``: p-values, levels and correction names as printed;
 * ``letters.py``: the compact letter display (Piepho 2004);

@@ -15,7 +15,7 @@ in no other.
   folds);
 * ``datasets.py``: :func:`sigtest.compare_datasets` and
   :class:`sigtest.DatasetComparisonResult` (Friedman, post-hoc tests);
-* ``power.py``: :func:`sigtest.power`, :func:`sigtest.minimum_detectable_effect`,
+* ``power/``: :func:`sigtest.power`, :func:`sigtest.minimum_detectable_effect`,
   :func:`sigtest.sample_size` and :class:`sigtest.PowerResult`.
 """
 

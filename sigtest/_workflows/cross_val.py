@@ -18,8 +18,9 @@ from sklearn.model_selection import (
 from sklearn.utils.multiclass import type_of_target
 
 from sigtest import cv as _cv_module
-from sigtest._workflows.compare.api import _check_ids, _check_metrics, _compare_inputs, plan_inputs
-from sigtest._workflows.compare.plan import _check_pos_label, prepare_data
+from sigtest._workflows.compare.api import check_item_ids, compare_inputs, plan_inputs
+from sigtest._workflows.compare.checks import check_metrics, check_pos_label
+from sigtest._workflows.compare.plan import prepare_data
 from sigtest.tests_._corrections import CORRECTIONS
 from sigtest.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from sigtest.utils import warn_external
@@ -147,8 +148,8 @@ def fold_scores(targets, runs, classes, splits, *, metrics, labels=None, pos_lab
     items of each fold with the metric's keyword arguments of the
     comparison (the same class set and ``pos_label``).
     """
-    metric_objs = _check_metrics(metrics)
-    pos_params = _check_pos_label(metric_objs, pos_label)
+    metric_objs = check_metrics(metrics)
+    pos_params = check_pos_label(metric_objs, pos_label)
     names = list(runs)
     out = {(n, m.name): np.empty((len(splits), len(splits[0]))) for n in names
            for m in metric_objs}
@@ -227,7 +228,7 @@ def _with_cv_tests(result, splits, cv_tests, rope, cv_seed):
 def _rerun_with_cv_tests(targets, runs, classes, *, splits, cv_tests, rope, cv_seed,
                          **options):
     """``recompare`` of a result with per-fold tests: the comparison, then the tests."""
-    result = _compare_inputs(targets, runs, classes, cv_splits=splits, cv_seed=cv_seed,
+    result = compare_inputs(targets, runs, classes, cv_splits=splits, cv_seed=cv_seed,
                              **options)
     return _with_cv_tests(result, splits, cv_tests, rope, cv_seed)
 
@@ -457,7 +458,7 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         raise ValueError(
             f"The 'estimators' parameter must hold at least two estimators. Got {len(names)}."
         )
-    metric_objs = _check_metrics(metrics)
+    metric_objs = check_metrics(metrics)
     types = {m.input_type for m in metric_objs}
     if "multilabel" in types:
         raise ValueError("cross_val_compare supports hard-label and 'proba' metrics only; "
@@ -486,8 +487,8 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     elif soft:
         raise ValueError("Soft metrics need the 'soft_targets' parameter (n_samples, n_classes).")
 
-    groups = _check_ids(groups, "groups", y.shape[0])
-    strata = _check_ids(strata, "strata", y.shape[0])
+    groups = check_item_ids(groups, "groups", y.shape[0])
+    strata = check_item_ids(strata, "strata", y.shape[0])
     cv_tests = _check_cv_test(cv_test, rope)
 
     split_seed, test_seed = spawn_seeds(random_state, 2)
@@ -506,7 +507,7 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
                                          n_jobs=n_jobs))
             for folds in splits
         ]
-    result = _compare_inputs(
+    result = compare_inputs(
         # the metrics as given (names, usually): the result keeps them in its
         # options, and a Metric object (its kwargs a mappingproxy) does not pickle
         targets, runs, classes if method == "predict_proba" else None, verbose=verbose,

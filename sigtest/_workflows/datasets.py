@@ -148,11 +148,11 @@ def _warn_few_data(small, test, runs):
     (as with the default test); the intervals' under-coverage is said either
     way.
     """
-    from sigtest._workflows.compare.plan import _check_tests
+    from sigtest._workflows.compare.checks import check_tests
     from sigtest.tests_ import PairedPermutation
 
     exact = all(isinstance(p, PairedPermutation)
-                for _, p, _ in _check_tests(test, runs_mode=runs))
+                for _, p, _ in check_tests(test, runs_mode=runs))
     names = list(small)
     what = (f"compare_datasets: on {len(names)} dataset(s) ({', '.join(map(str, names[:5]))}"
             f"{', ...' if len(names) > 5 else ''}) some pairs differ on few items (fewer "

@@ -75,7 +75,7 @@ import numpy as np
 from sigtest._constants import RUNS_MODES
 from sigtest.utils import warn_external
 
-__all__ = ["RUNS_MODES", "split_runs", "combine_runs"]
+__all__ = ["RUNS_MODES", "split_runs", "combine_runs", "tile"]
 
 
 def _is_array_like(x):
@@ -132,7 +132,8 @@ def _n_runs_error(runs, mode):
     )
 
 
-def _tile(y, n):
+def tile(y, n):
+    """``y`` repeated ``n`` times along the items (``runs="pool"``: targets and ids)."""
     return np.concatenate([np.asarray(y)] * n, axis=0)
 
 
@@ -195,7 +196,7 @@ def combine_runs(targets, runs, mode, *, clustered=False):
         pooled = {
             name: np.concatenate(r if len(r) == n else r * n, axis=0) for name, r in runs.items()
         }
-        return [({k: _tile(y, n) for k, y in targets.items()}, pooled)]
+        return [({k: tile(y, n) for k, y in targets.items()}, pooled)]
     averaged = {}
     for name, r in runs.items():
         if len(r) > 1 and any(a.ndim != 2 or not _is_float(a) for a in r):

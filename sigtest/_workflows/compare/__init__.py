@@ -1,11 +1,13 @@
 """``compare``: many systems, all pairs or against a baseline.
 
 The data's way through this folder: ``api.compare`` validates its arguments
-and builds a plan (``plan.py``: metrics, tests, pairs, seeds, views of the
-predictions); ``shared.py`` draws the resamples shared by all pairs of a
-run; ``run.py`` runs each pair's tests (in parallel with joblib);
-``assemble.py`` orients the rows, applies the correction and builds the
-:class:`~sigtest.ComparisonResult` of ``result.py``.
+(``checks.py``: metrics, targets, predictions, pairs, tests, class sets,
+views of the predictions) and builds a plan (``plan.py``: pairs, tests as
+run, seeds, the job list); ``shared.py`` draws the resamples shared by all
+pairs of a run; ``run.py`` runs each pair's tests (in parallel with
+joblib); ``assemble.py`` orients the rows, applies the correction and builds
+the :class:`~sigtest.ComparisonResult` of ``result.py``, whose tables and
+text are computed in ``tables.py``.
 
 Part of the ``workflows`` layer (see ``sigtest/_workflows/__init__.py``);
 this ``__init__`` imports nothing.

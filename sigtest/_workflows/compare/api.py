@@ -1,7 +1,8 @@
 """``compare``: pairwise significance tests between many systems, in parallel.
 
-The work is split in three small modules: :mod:`sigtest._workflows.compare.plan`
-(validation, pairs, seeds, the job list; pure), :mod:`sigtest._workflows.compare.run`
+The work is split in small modules: :mod:`sigtest._workflows.compare.checks`
+(the input checks), :mod:`sigtest._workflows.compare.plan` (pairs, seeds, the
+job list; pure), :mod:`sigtest._workflows.compare.run`
 (joblib execution of the jobs) and :mod:`sigtest._workflows.compare.assemble` (frame,
 corrections, result). This module keeps the public :func:`compare`.
 """
@@ -14,16 +15,8 @@ import numpy as np
 import pandas as pd
 
 from sigtest._workflows.compare.assemble import assemble, assemble_scores
-from sigtest._workflows.compare.plan import (  # noqa: F401  (re-exported for the other workflows)
-    _check_metrics,
-    _check_predictions,
-    _check_targets,
-    _check_tests,
-    _default_resamples,
-    _seeded,
-    plan_comparison,
-    plan_scores,
-)
+from sigtest._workflows.compare.checks import check_predictions, check_targets, check_tests
+from sigtest._workflows.compare.plan import plan_comparison, plan_scores
 from sigtest._workflows.compare.run import _run_parallel, run_scores
 from sigtest._workflows.compare.shared import shared_bootstrap_deltas
 from sigtest.tests_._corrections import CORRECTIONS
@@ -32,7 +25,7 @@ from sigtest._workflows.runs import RUNS_MODES
 from sigtest.metrics import Metric
 from sigtest.utils._param_validation import lazy, validate_params
 
-__all__ = ["compare"]
+__all__ = ["check_item_ids", "compare", "compare_inputs", "plan_inputs"]
 
 
 def _read_only_copy(arr):
@@ -41,7 +34,7 @@ def _read_only_copy(arr):
     return out
 
 
-def _check_ids(ids, name, n_samples):
+def check_item_ids(ids, name, n_samples):
     """One id per item (``groups`` or ``strata``) as a read-only 1-D array, or None.
 
     Only the shape is checked here (the message names the parameter); the
@@ -83,8 +76,8 @@ def plan_inputs(targets, runs, classes, *, metrics, test, pairs, baseline, corre
             f"not a bool or 0. Got {n_jobs!r} instead."
         )
     n_samples = next(iter(targets.values())).shape[0]
-    groups = _check_ids(groups, "groups", n_samples)
-    strata = _check_ids(strata, "strata", n_samples)
+    groups = check_item_ids(groups, "groups", n_samples)
+    strata = check_item_ids(strata, "strata", n_samples)
     plan = plan_comparison(
         runs, classes, metrics=metrics, test=test, pairs=pairs, baseline=baseline,
         correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=random_state,
@@ -93,7 +86,7 @@ def plan_inputs(targets, runs, classes, *, metrics, test, pairs, baseline, corre
     return plan, groups, strata
 
 
-def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), test=None,
+def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), test=None,
                     pairs="all", baseline=None, correction="holm", alpha=0.05, n_jobs=None,
                     random_state=None, verbose=False, runs_mode="average", labels=None,
                     pos_label=None, ci="marginal", sample_weight=None, groups=None,
@@ -124,9 +117,9 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
     shown = random_state
     if cv_seed is not None and random_state is cv_seed[1]:
         shown = cv_seed[0]  # the seed the user gave, not the child the tests use
-    rerun = _compare_inputs
+    rerun = compare_inputs
     if cv_splits is not None or cv_seed is not None:
-        rerun = functools.partial(_compare_inputs, cv_splits=cv_splits, cv_seed=cv_seed)
+        rerun = functools.partial(compare_inputs, cv_splits=cv_splits, cv_seed=cv_seed)
     options = dict(metrics=metrics, test=test, pairs=pairs, baseline=baseline,
                    correction=correction, alpha=alpha, n_jobs=n_jobs,
                    random_state=random_state, verbose=verbose, runs_mode=runs_mode,
@@ -144,7 +137,7 @@ def _compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"),
                                 "random_state_shown": shown,
                                 "constraints": COMPARE_OPTIONS,
                                 "score_settings": plan.scores, "score_table": _score_table,
-                                "test_specs": _check_tests}))
+                                "test_specs": check_tests}))
 
 
 #: Lazy recipes of scikit-learn's constraints (see
@@ -415,10 +408,10 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
     >>> res.letters("accuracy")["letters"].tolist()
     ['a', 'b', 'c']
     """
-    targets, classes = _check_targets(y_true)
+    targets, classes = check_targets(y_true)
     n_samples = next(iter(targets.values())).shape[0]
-    runs_by_system = _check_predictions(predictions, n_samples)
-    return _compare_inputs(
+    runs_by_system = check_predictions(predictions, n_samples)
+    return compare_inputs(
         targets, runs_by_system, classes, metrics=metrics, test=test, pairs=pairs,
         baseline=baseline, correction=correction, alpha=alpha, n_jobs=n_jobs,
         random_state=random_state, verbose=verbose, runs_mode=runs, labels=labels,

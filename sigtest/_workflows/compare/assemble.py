@@ -6,10 +6,11 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
-from sigtest._workflows.compare.plan import _default_resamples
+from sigtest._workflows.compare.checks import default_resamples
 from sigtest._workflows.compare.run import _reemit
 from sigtest._workflows.compare.run import OPTIONAL_COLUMNS
-from sigtest._workflows.compare.result import FRAME_COLUMNS, ComparisonResult
+from sigtest._workflows.compare.result import ComparisonResult
+from sigtest._workflows.compare.tables import FRAME_COLUMNS
 from sigtest.tests_._corrections import adjust_pvalues
 from sigtest.utils import warn_external
 
@@ -35,7 +36,7 @@ def _warn_small_b(frame_rows, specs, m_eff, alpha):
         mc = [r for k, r in frame_rows if k == si and r is not None and "exact" not in r]
         if mc and m_eff / (b + 1) > alpha:
             need = int(math.ceil(m_eff / alpha - 1e-9)) - 1
-            good = _default_resamples(m_eff, alpha, 9999)
+            good = default_resamples(m_eff, alpha, 9999)
             warn_external(
                 f"Test {sname!r}: with n_resamples={b}, the smallest Monte Carlo p-value "
                 f"1/(B+1) times the {m_eff} comparisons of a family is "

@@ -1,606 +1,46 @@
-"""Plan of a comparison (pure): validation, pairs, seeds and the job list.
+"""Plan of a comparison (pure): pairs, seeds, tests as run and the job list.
 
-Everything :func:`sigtest.compare` decides before running a test: the
-metrics, tests, pairs and their canonical orientation, the class set, the
-per-metric keyword arguments, and one child seed per (run, pair, test role)
-drawn in canonical sorted pair order. Nothing here runs a test; the jobs are
-executed by :mod:`sigtest._workflows.compare.run` and the rows turned into a result by
+Everything :func:`sigtest.compare` decides before running a test, from
+options already checked by :mod:`sigtest._workflows.compare.checks`: the
+pairs and their canonical orientation, the tests as run (two-sided, at the
+simultaneous level, seeded), the per-metric keyword arguments, and one
+child seed per (run, pair, test role) drawn in canonical sorted pair order.
+Nothing here runs a test; the jobs are executed by
+:mod:`sigtest._workflows.compare.run` and the rows turned into a result by
 :mod:`sigtest._workflows.compare.assemble`.
 """
 
-import itertools
-import math
 import warnings
-from collections.abc import Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
 
 import joblib
 import numpy as np
-import pandas as pd
 
-from sigtest._workflows.runs import _tile, combine_runs, split_runs
-from sigtest._engine.checks import check_array_like
-from sigtest._engine import prepare_paired
-from sigtest.metrics import Metric, get_metric
-from sigtest.metrics._common import union_labels
-from sigtest.utils import warn_external
+from sigtest._workflows.compare.checks import (
+    MARGIN_ALTERNATIVES,
+    check_inputs,
+    check_margin_pair,
+    check_metrics,
+    check_nested,
+    check_pairs,
+    check_pos_label,
+    check_runs_tests,
+    check_tests,
+    check_tests_suit,
+    class_sets,
+    pos_label_params,
+    system_views,
+)
+from sigtest._workflows.runs import tile, combine_runs
 from sigtest.utils._estimator import clone  # noqa: F401  (compare's copies of the tests)
 from sigtest.utils.validation import spawn_seeds
+
+__all__ = ["ComparePlan", "plan_comparison", "plan_scores", "prepare_data", "score_settings"]
 
 #: Test parameters that switch a test to its single-threaded kernels, tried in
 #: this order when joblib runs several jobs at once (see ``_serial_params``).
 _SERIAL_KNOBS = (("parallel", False), ("n_jobs", 1))
-
-
-# ----------------------------------------------------------------- validation
-def _check_metrics(metrics):
-    if isinstance(metrics, (str, Metric)):
-        metrics = [metrics]
-    metrics = [get_metric(m) for m in metrics]
-    if not metrics:
-        raise ValueError("The 'metrics' parameter must name at least one metric.")
-    names = [m.name for m in metrics]
-    dup = sorted({n for n in names if names.count(n) > 1})
-    if dup:
-        raise ValueError(f"The 'metrics' parameter lists {dup} more than once.")
-    return metrics
-
-
-def _default_resamples(m, alpha, floor):
-    """Monte Carlo resamples so that ``m / (B + 1) <= alpha / 10``: ``max(floor, ceil(10 m / alpha) - 1)``."""
-    return max(int(floor), int(math.ceil(10.0 * m / alpha - 1e-9)) - 1)
-
-
-def _check_tests(test, *, m=1, m_ci=1, alpha=0.05, simultaneous=False, runs_mode=None):
-    """Normalise ``test`` to a list of (name, pvalue_test, interval_test or None).
-
-    With ``test=None`` the defaults get enough resamples for the family size
-    ``m`` (see :func:`compare`, Notes); with ``simultaneous`` the default
-    interval test gets enough for the Bonferroni level over ``m_ci`` pairs.
-    With ``runs_mode="nested"`` the default is the hierarchical bootstrap
-    (p-value and percentile interval from the same resamples).
-    """
-    from sigtest.tests_ import BCaInterval, PairedPermutation, get_test
-    from sigtest.tests_._registry import test_name
-
-    if test is None and runs_mode == "nested":
-        from sigtest.tests_ import HierarchicalBootstrap
-
-        b = _default_resamples(m, alpha, 9999)
-        if simultaneous:
-            b = max(b, _default_resamples(m_ci, alpha, 9999))
-        test = HierarchicalBootstrap(n_resamples=b)
-    if test is None:
-        b_ci = BCaInterval().n_resamples
-        if simultaneous:
-            b_ci = _default_resamples(m_ci, alpha, b_ci)
-        test = (PairedPermutation(n_resamples=_default_resamples(m, alpha, 9999)),
-                BCaInterval(n_resamples=b_ci))
-    raw = list(test) if isinstance(test, list) else [test]  # a tuple is one (p, CI) pair
-    if not raw:
-        raise ValueError("The 'test' parameter must hold at least one test.")
-    specs = []
-    for item in raw:
-        pair = item if isinstance(item, tuple) else (item, None)
-        # registered names (get_test_names()) are accepted wherever a test is
-        pair = tuple(get_test(t) if isinstance(t, str) else t for t in pair)
-        if len(pair) != 2 or not all(
-            t is None or callable(getattr(t, "test", None)) for t in pair
-        ) or pair[0] is None:
-            raise TypeError(
-                "The 'test' parameter must be a SignificanceTest, a (pvalue_test, "
-                f"interval_test) tuple of them, or a list of these. Got {item!r} instead."
-            )
-        for t in pair:
-            _check_test_params(t)
-        name = test_name(pair[0]) + ("" if pair[1] is None else "+" + test_name(pair[1]))
-        specs.append([name, pair[0], pair[1]])
-    names = [s[0] for s in specs]
-    for k, spec in enumerate(specs):
-        if names.count(spec[0]) > 1:
-            spec[0] = f"{spec[0]}#{names[:k + 1].count(spec[0])}"
-    return [tuple(s) for s in specs]
-
-
-def _check_test_params(test):
-    """The test's own parameter check, before a comparison overrides any of them.
-
-    A comparison sets ``alternative="two-sided"`` (``pairs="all"``), its own
-    ``random_state`` and, with ``ci="simultaneous"``, the
-    ``confidence_level`` of its copies of the tests, and runs the shared
-    bootstrap with the interval test's ``n_resamples``: an invalid value the
-    user gave must be an error naming it, not be replaced silently or fail
-    later in other words.
-    """
-    validate = getattr(test, "_validate_params", None)
-    if test is None or validate is None:
-        return
-    try:
-        validate()
-    except (ValueError, TypeError) as exc:
-        # a plain ValueError: validate_params would rename "parameter of
-        # <Test> must be" to the workflow's name, which has no such parameter
-        raise ValueError(
-            f"The 'test' parameter holds an invalid {type(test).__name__}: {exc}"
-        ) from exc
-
-
-def _check_targets(y_true):
-    """Ground truth by input type, and the class set for 2-D predictions."""
-    y = check_array_like(y_true, "y_true")
-    if y.ndim == 1:  # emptiness and lengths: checked by the engine (check_inputs)
-        return {"labels": y}, None
-    if y.ndim == 2:
-        if y.dtype.kind not in "biuf":  # e.g. strings: refused by the engine's check
-            return {"labels": y, "proba": y, "multilabel": y}, np.arange(y.shape[1])
-        return (
-            {"labels": np.argmax(y, axis=1), "proba": y.astype(np.float64),
-             "multilabel": y},
-            np.arange(y.shape[1]),
-        )
-    raise ValueError(
-        "The 'y_true' parameter must be 1-D labels or a 2-D (n_samples, n_classes) "
-        f"array of probabilities. Got shape {y.shape} instead."
-    )
-
-
-def _check_predictions(predictions, n_samples):
-    """Return ``{name: [run, ...]}`` in input order."""
-    if isinstance(predictions, pd.DataFrame):
-        dup = predictions.columns[predictions.columns.duplicated()].tolist()
-        if dup:
-            raise ValueError(f"The 'predictions' DataFrame has duplicate system names {dup}.")
-        items = [(col, predictions[col].to_numpy()) for col in predictions.columns]
-    elif isinstance(predictions, Mapping):
-        items = list(predictions.items())
-    else:
-        raise TypeError(
-            "The 'predictions' parameter must be a mapping name -> predictions or a "
-            f"DataFrame with one column per system. Got {type(predictions).__name__} instead."
-        )
-    names = [str(name) for name, _ in items]
-    dup = sorted({n for n in names if names.count(n) > 1})
-    if dup:
-        raise ValueError(f"Duplicate system names {dup} in 'predictions'.")
-    if len(items) < 2:
-        raise ValueError(
-            f"The 'predictions' parameter must hold at least two systems. Got {len(items)}."
-        )
-    return {str(name): split_runs(str(name), value, n_samples, check_length=False)
-            for name, value in items}
-
-
-def _check_pairs(names, pairs, baseline):
-    """Pairs of indices ``(a, b)``: A is the baseline (or the earlier system)."""
-    if pairs == "all":
-        if baseline is not None:
-            raise ValueError(
-                "The 'baseline' parameter is only used with pairs='baseline'; got "
-                f"baseline={baseline!r} with pairs='all'."
-            )
-        return list(itertools.combinations(range(len(names)), 2))
-    if baseline is None:
-        raise ValueError(
-            "pairs='baseline' needs the 'baseline' parameter (a system name or a list)."
-        )
-    base = [baseline] if isinstance(baseline, str) else list(baseline)
-    unknown = [b for b in base if b not in names]
-    if unknown or not base:
-        raise ValueError(
-            f"Unknown baseline {unknown if unknown else baseline!r}; systems are {names}."
-        )
-    others = [i for i, n in enumerate(names) if n not in base]
-    if not others:
-        raise ValueError("pairs='baseline' needs at least one system that is not a baseline.")
-    return [(names.index(b), i) for b in dict.fromkeys(base) for i in others]
-
-
-def _label_union(y, preds, names):
-    """Sorted union of the labels (:func:`sigtest.metrics._common.union_labels`)."""
-    try:
-        return union_labels(y, *preds)
-    except TypeError as exc:
-        raise ValueError(
-            f"The labels of y_true and of the systems {names} cannot be compared "
-            f"(mixed types?): {exc}"
-        ) from None
-
-
-def _as_runs(value):
-    """One system's predictions in a comparison as a list of runs."""
-    return list(value) if isinstance(value, list) else [value]
-
-
-def _views(targets, systems, metrics, classes):
-    """Stack the runs of every system once per metric input type.
-
-    Returns ``{input_type: (y, [stacked runs (R_s, N, ...) per system])}``.
-    """
-    views = {}
-    for itype in dict.fromkeys(m.input_type for m in metrics):
-        first = next(m.name for m in metrics if m.input_type == itype)
-        if itype == "labels":
-            y = targets["labels"]
-            if y.dtype.kind in "fc" and not np.all(np.isfinite(y)):
-                raise ValueError("The 'y_true' parameter must not contain NaN or infinity.")
-            stacks = []
-            for name, value in systems.items():
-                runs = []
-                for p in _as_runs(value):
-                    if p.dtype.kind in "fc" and not np.all(np.isfinite(p)):
-                        # before the union of the labels, which would blame
-                        # another system and a 'labels' parameter
-                        raise ValueError(
-                            f"System {name!r}: the predictions must not contain NaN or "
-                            "infinity."
-                        )
-                    # numeric (n, k) scores -> labels; anything else (e.g. 2-D
-                    # strings) reaches the engine's check as given
-                    if p.ndim == 2 and p.dtype.kind in "biuf":
-                        cls = classes
-                        if cls is None:
-                            cls = np.unique(y)
-                            if len(cls) != p.shape[1]:
-                                raise ValueError(
-                                    f"System {name!r} gives {p.shape[1]} probability columns "
-                                    f"but y_true has {len(cls)} classes; cannot map columns "
-                                    "to labels."
-                                )
-                        p = cls[np.argmax(p, axis=1)]
-                    runs.append(p)
-                stacks.append(np.stack(runs))
-            views[itype] = (y, stacks)
-            continue
-        if itype not in targets:
-            raise ValueError(
-                f"Metric {first!r} needs y_true as an (n_samples, n_classes) array "
-                "(soft targets); got 1-D labels."
-            )
-        y = targets[itype]
-        hard = [n for n, v in systems.items() if any(p.ndim != 2 for p in _as_runs(v))]
-        if hard:
-            raise ValueError(
-                f"Metric {first!r} needs (n_samples, n_classes) probability predictions "
-                f"from every system, but system(s) {hard} give hard labels (mixing hard and "
-                "soft predictions)."
-            )
-        bad = [n for n, v in systems.items()
-               if any(p.shape[1:] != y.shape[1:] for p in _as_runs(v))]
-        if bad:
-            raise ValueError(
-                f"System(s) {bad} have a number of columns different from y_true's "
-                f"{y.shape[1]} (metric {first!r})."
-            )
-        views[itype] = (y, [np.stack([np.asarray(p, dtype=np.float64)
-                                      if p.dtype.kind in "biuf" else p for p in _as_runs(v)])
-                            for v in systems.values()])
-    return views
-
-
-def _class_sets(view_list, names, classes, labels, *, warn=True):
-    """The class set of hard-label metrics and the union of every label seen.
-
-    The class set is ``labels`` if given, else the labels present in
-    ``y_true`` (the gold set; the column indices for 2-D ``y_true``), the
-    same for every pair and run. Labels a system predicts outside it are
-    reported with a ``UserWarning`` (they count for no class) when ``warn``
-    (some metric uses the class set: micro averages and accuracy count such a
-    prediction as an error, as scikit-learn does, and need no warning).
-    """
-    hard = [v["labels"] for v in view_list if "labels" in v]
-    if not hard:
-        return None, None
-    y = hard[0][0]
-    if labels is not None:
-        # the engine's check of a class set (non-empty, 1-D, no duplicates,
-        # comparable with the gold labels), as SignificanceTest.test applies it
-        class_set = prepare_paired(y, y, y, "f1_macro", labels=labels).params["labels"]
-    elif classes is not None:
-        class_set = np.asarray(classes)
-    else:
-        class_set = _label_union(y, [], names)
-    per_system = [np.concatenate([st[s].ravel() for _, st in hard]) for s in range(len(names))]
-    union = _label_union(class_set, [y, *per_system], names)
-    unseen = {}
-    for name, pred in zip(names, per_system):
-        extra = np.setdiff1d(np.unique(pred), class_set)
-        if extra.size:
-            unseen[name] = extra.tolist()
-    if unseen and warn:
-        where = "the 'labels' given" if labels is not None else "the gold labels (y_true)"
-        warn_external(
-            f"System(s) {list(unseen)} predict labels absent from {where}: "
-            + "; ".join(f"{n}: {v[:10]}" for n, v in unseen.items())
-            + ". They are not counted as classes of the per-class averages (an item "
-            "predicted so is a miss for its true class; micro averages and accuracy count it "
-            "as an error); pass labels= to set the class set explicitly.",
-            UserWarning,
-        )
-    return class_set, union
-
-
-def _metric_labels(metric, class_set, union, user_labels):
-    """Labels passed to one metric: the class set for class-averaged metrics."""
-    if metric.input_type != "labels":
-        return None
-    if not metric.has_statistics:
-        return None if user_labels is None else class_set
-    if "average" in metric.kwargs:
-        if metric.kwargs["average"] == "micro" and user_labels is None:
-            # a micro average pools the classes: as in scikit-learn and test(), a
-            # prediction of a label absent from the gold is a false positive (with
-            # the gold set it vanished, and micro-F1 exceeded accuracy)
-            return union
-        return class_set
-    return union  # e.g. accuracy: no class average; every label seen must be valid
-
-
-def _uses_pos_label(metric):
-    return metric.kwargs.get("average") == "binary"
-
-
-def _check_pos_label(metrics, pos_label):
-    """``{"pos_label": pos_label}``, or ``{}`` when not given (a default, if any, comes later).
-
-    ``pos_label`` goes to the one-class metrics (``average="binary"``) only;
-    the others ignore it, as in scikit-learn. Given with no metric using it,
-    it is an error (a keyword nobody uses).
-    """
-    if pos_label is None:
-        return {}
-    if not any(_uses_pos_label(m) for m in metrics):
-        raise ValueError(
-            f"The 'pos_label' parameter is only used by the one-class metrics ('f1', "
-            f"'precision', 'recall'), and none of the metrics {[m.name for m in metrics]} is "
-            "one. Remove pos_label or add such a metric."
-        )
-    return {"pos_label": pos_label}
-
-
-#: Label sets whose positive class defaults to 1, as in scikit-learn.
-_BINARY_LABEL_SETS = ({0, 1}, {-1, 1})
-
-
-def _pos_label_params(metric, pos_params, union):
-    """The ``pos_label`` keyword of one metric: given, defaulted, or none.
-
-    A one-class metric gets ``pos_label``; without one, when every label
-    seen (``union``: ``y_true``, the systems' predictions and ``labels``)
-    is in {0, 1} or in {-1, 1}, it gets 1 (of the labels' type), as
-    scikit-learn's ``pos_label=1`` default; any other label set needs
-    ``pos_label`` (a ``ValueError``). Other metrics get nothing.
-    """
-    if not _uses_pos_label(metric):
-        return {}
-    if pos_params:
-        return dict(pos_params)
-    values = np.asarray([] if union is None else union)
-    if values.dtype.kind in "biuf" and values.size and any(
-            set(values.tolist()) <= allowed for allowed in _BINARY_LABEL_SETS):
-        return {"pos_label": values.dtype.type(1).item()}
-    seen = "" if union is None else f" (labels seen: {values[:10].tolist()})"
-    raise ValueError(
-        f"Metric {metric.name!r} scores one class (average='binary'): pass its label with "
-        f"the 'pos_label' parameter. It defaults to 1 only for the labels {{0, 1}} or "
-        f"{{-1, 1}}{seen}."
-    )
-
-
-def check_inputs(view_list, names, metric_objs, metric_kwargs):
-    """Validate every system's predictions through the engine's single input path.
-
-    Each run of each system is checked, for every metric, by
-    :func:`sigtest._engine.prepare.prepare_paired` on exactly the arrays and
-    keyword arguments its pair tests will get (as ``y_pred_a``), so that an
-    input means the same in ``compare`` as in ``SignificanceTest.test``: the
-    same error type and wording (prefixed with the system and run), raised
-    before any test runs. ``y_true`` itself is checked first, without a
-    system prefix.
-    """
-    with warnings.catch_warnings():
-        # the warnings of these inputs come from the pair tests (re-emitted
-        # once each by compare), not twice
-        warnings.simplefilter("ignore")
-        _check_inputs(view_list, names, metric_objs, metric_kwargs)
-
-
-def _check_inputs(view_list, names, metric_objs, metric_kwargs):
-    for view in view_list:
-        for metric, kwargs in zip(metric_objs, metric_kwargs):
-            y, stacks = view[metric.input_type]
-            alone = {k: v for k, v in kwargs.items() if k != "labels"}
-            if any(k in kwargs for k in ("sample_weight", "groups", "strata")):
-                # the weights and the design against y_true alone: their
-                # errors name no system
-                _check_y_true(y, metric, alone)
-            for name, stack in zip(names, stacks):
-                for r, pred in enumerate(stack):
-                    try:
-                        prepare_paired(y, pred, pred, metric, **kwargs)
-                    except (ValueError, TypeError) as exc:
-                        _check_y_true(y, metric, alone)  # y_true's fault: no system named
-                        run = f" (run {r})" if len(stack) > 1 else ""
-                        raise type(exc)(
-                            f"System {name!r}{run}, checked as 'y_pred_a' for metric "
-                            f"{metric.name!r}: {exc}"
-                        ) from exc
-
-
-def _check_y_true(y, metric, kwargs):
-    """The engine's check of ``y_true`` (and weights) alone, as both systems."""
-    prepare_paired(y, y, y, metric, **kwargs)
-
-
-# ----------------------------------------------------------------------- jobs
-def _unspent(random_state):
-    """A copy of a ``SeedSequence``, so that spawning does not change the caller's.
-
-    ``SeedSequence.spawn`` advances the parent; without the copy, passing the
-    same object twice (or calling :meth:`ComparisonResult.recompare`) would
-    give other seeds, unlike a single test, which only reads it.
-    """
-    if isinstance(random_state, np.random.SeedSequence):
-        return np.random.SeedSequence(
-            entropy=random_state.entropy, spawn_key=random_state.spawn_key,
-            pool_size=random_state.pool_size,
-            n_children_spawned=random_state.n_children_spawned,
-        )
-    return random_state
-
-
-def _serial_params(test):
-    """Parameters that make ``test`` use single-threaded kernels, if it has any."""
-    params = test.get_params(deep=False)
-    return {k: v for k, v in _SERIAL_KNOBS if k in params}
-
-
-#: Alternatives of the equivalence tests (``SignificanceTest`` with a ``margin``).
-_MARGIN_ALTERNATIVES = ("non-inferiority", "equivalence")
-
-
-def _check_margin_pair(sname, ptest, itest):
-    """A (p-value test, interval test) pair must agree on a margin alternative.
-
-    The interval of a non-inferiority or equivalence test is the one its
-    p-value inverts; a two-sided p-value next to it (or the reverse) would
-    give a row whose p-value and interval answer different questions.
-    """
-    if itest is None:
-        return
-
-    def spec(test):
-        params = test.get_params(deep=False) if hasattr(test, "get_params") else {}
-        alt = params.get("alternative")
-        return (alt, params.get("margin")) if alt in _MARGIN_ALTERNATIVES else None
-
-    if spec(ptest) != spec(itest):
-        raise ValueError(
-            f"Test {sname!r}: the p-value test and the interval test of a (p-value, "
-            "interval) pair must have the same alternative and margin when one of them is "
-            f"a non-inferiority or equivalence test; got {spec(ptest)} and {spec(itest)} "
-            "(alternative, margin). Pass the margin test alone: it gives both the p-value "
-            "and the interval."
-        )
-
-
-def _seeded(test, seed, serial):
-    """A clone of ``test`` with its ``random_state`` (if it has one) set to ``seed``."""
-    test = clone(test)
-    seeded = {"random_state": seed} if "random_state" in test.get_params(deep=False) else {}
-    test.set_params(**seeded, **(_serial_params(test) if serial else {}))
-    return test
-
-
-def _two_sided(test):
-    """A clone of ``test`` set to ``alternative="two-sided"`` (pairs="all")."""
-    params = test.get_params(deep=False) if hasattr(test, "get_params") else {}
-    if "alternative" not in params or params["alternative"] == "two-sided":
-        return test
-    if params["alternative"] in _MARGIN_ALTERNATIVES:
-        raise ValueError(
-            f"alternative={params['alternative']!r} (with a margin) is directional: B is "
-            "the candidate and A the reference, so it needs pairs='baseline' (each "
-            "candidate against the baseline). pairs='all' tests every pair two-sided, "
-            "where the order of the systems carries no meaning."
-        )
-    out = clone(test)
-    try:
-        out.set_params(alternative="two-sided")
-        validate = getattr(out, "_validate_params", None)
-        if validate is not None:
-            validate()
-    except (ValueError, TypeError) as exc:
-        raise ValueError(
-            f"pairs='all' tests every pair two-sided (the order of the systems carries no "
-            f"meaning), but {type(test).__name__} cannot be two-sided: {exc} Use "
-            "pairs='baseline' for a one-sided test of candidates against a baseline."
-        ) from None
-    return out
-
-
-def _with_level(test, level):
-    """A clone of ``test`` at ``confidence_level=level`` if it has that parameter."""
-    params = test.get_params(deep=False) if hasattr(test, "get_params") else {}
-    if "confidence_level" not in params:
-        return test, False
-    return clone(test).set_params(confidence_level=level), True
-
-
-def _plain(test):
-    """Whether ``test`` is a SignificanceTest that does not override ``test``."""
-    from sigtest.tests_._base import SignificanceTest
-
-    return isinstance(test, SignificanceTest) and type(test).test is SignificanceTest.test
-
-
-def _check_nested(runs_mode, metrics, specs, sample_weight, groups, strata):
-    """``runs="nested"``: the hierarchical bootstrap, metrics with statistics, no design."""
-    if runs_mode != "nested":
-        return
-    from sigtest.tests_ import HierarchicalBootstrap
-
-    other = [name for name, pt, it in specs
-             if not isinstance(pt, HierarchicalBootstrap) or it is not None]
-    if other:
-        raise ValueError(
-            f"runs='nested' runs the hierarchical bootstrap over runs and items "
-            f"(sigtest.HierarchicalBootstrap, also the default with test=None); test(s) "
-            f"{other} cannot resample runs. Use runs='average' or runs='each' for them."
-        )
-    slow = [m.name for m in metrics if not m.has_statistics]
-    if slow:
-        raise ValueError(
-            f"runs='nested' computes each resample's metric from summed sufficient "
-            f"statistics, but metric(s) {slow} have none; use runs='each' (one test per run)."
-        )
-    for name, value in (("sample_weight", sample_weight), ("groups", groups),
-                        ("strata", strata)):
-        if value is not None:
-            raise ValueError(
-                f"The '{name}' parameter cannot be combined with runs='nested' (the "
-                "hierarchical bootstrap resamples runs and independent items); use "
-                "runs='average' or runs='each'."
-            )
-
-
-def _check_tests_suit(specs, metrics):
-    """Each test must be able to run on each metric (what depends on the metric alone).
-
-    E.g. the sign, Wilcoxon and paired t-tests need a per-item decomposable
-    metric and McNemar an accuracy: refused before any test runs (and, in
-    :func:`sigtest.cross_val_compare`, before any estimator is fitted).
-    """
-    for sname, ptest, itest in specs:
-        for test in (ptest, itest):
-            check = getattr(test, "_check_suits", None)
-            if check is None:
-                continue
-            for metric in metrics:
-                try:
-                    check(metric)
-                except ValueError as exc:
-                    raise ValueError(
-                        f"Test {sname!r} cannot run on metric {metric.name!r}: {exc}"
-                    ) from None
-
-
-def _check_runs_tests(runs, runs_mode, metrics, specs):
-    if runs_mode != "average" or all(len(r) == 1 for r in runs.values()):
-        return
-    slow = [m.name for m in metrics if not m.has_statistics]
-    if slow:
-        raise ValueError(
-            f"runs='average' averages per-item sufficient statistics over runs, but "
-            f"metric(s) {slow} have none; use runs='each' (one test per run)."
-        )
-    custom = [name for name, pt, it in specs
-              if not _plain(pt) or (it is not None and not _plain(it))]
-    if custom:
-        raise ValueError(
-            f"runs='average' runs the tests on run-averaged statistics, which test(s) "
-            f"{custom} (overriding test()) cannot take; use runs='each'."
-        )
 
 
 @dataclass(frozen=True)
@@ -647,7 +87,7 @@ def _design_kwargs(targets, comparisons, groups, strata):
         if ids is None:
             continue
         reps = _n_items(comparisons[0][0]) // _n_items(targets)
-        out[name] = _tile(ids, reps) if reps > 1 else ids
+        out[name] = tile(ids, reps) if reps > 1 else ids
     return out
 
 
@@ -663,14 +103,14 @@ def prepare_data(comparisons, classes, *, targets, metric_objs, names, labels, p
     tiled for ``runs="pool"``). Nothing is validated against the engine
     here (see :func:`check_inputs`).
     """
-    view_list = [_views(tg, systems, metric_objs, classes) for tg, systems in comparisons]
+    view_list = [system_views(tg, systems, metric_objs, classes) for tg, systems in comparisons]
     uses_class_set = any(_metric_labels(m, "class set", "union", labels) == "class set"
                          for m in metric_objs)
-    class_set, union = _class_sets(view_list, names, classes, labels, warn=uses_class_set)
+    class_set, union = class_sets(view_list, names, classes, labels, warn=uses_class_set)
     design = _design_kwargs(targets, comparisons, groups, strata)
     metric_kwargs = []
     for metric in metric_objs:
-        kw = _pos_label_params(metric, pos_params, union)
+        kw = pos_label_params(metric, pos_params, union)
         lab = _metric_labels(metric, class_set, union, labels)
         if lab is not None:
             kw["labels"] = lab
@@ -713,18 +153,18 @@ def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction
                     n_jobs, random_state, runs_mode, labels, pos_label, ci, targets,
                     sample_weight=None, groups=None, strata=None):
     """Validate the options and build the job list of a comparison (no test runs)."""
-    metric_objs = _check_metrics(metrics)
-    pos_params = _check_pos_label(metric_objs, pos_label)
+    metric_objs = check_metrics(metrics)
+    pos_params = check_pos_label(metric_objs, pos_label)
     names = list(runs)
-    pair_idx = _check_pairs(names, pairs, baseline)
+    pair_idx = check_pairs(names, pairs, baseline)
     m = len(pair_idx)
     m_eff = m if correction is not None else 1
     simultaneous = ci == "simultaneous"
-    specs = _check_tests(test, m=m_eff, m_ci=m, alpha=alpha, simultaneous=simultaneous,
+    specs = check_tests(test, m=m_eff, m_ci=m, alpha=alpha, simultaneous=simultaneous,
                          runs_mode=runs_mode)
-    _check_runs_tests(runs, runs_mode, metric_objs, specs)
-    _check_nested(runs_mode, metric_objs, specs, sample_weight, groups, strata)
-    _check_tests_suit(specs, metric_objs)
+    check_runs_tests(runs, runs_mode, metric_objs, specs)
+    check_nested(runs_mode, metric_objs, specs, sample_weight, groups, strata)
+    check_tests_suit(specs, metric_objs)
     several = any(len(r) > 1 for r in runs.values())
     if sample_weight is not None and several and runs_mode in ("average", "pool"):
         raise ValueError(
@@ -740,7 +180,7 @@ def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction
     # tests as run: two-sided for pairs="all"; simultaneous level on the interval
     run_specs = []
     for sname, ptest, itest in specs:
-        _check_margin_pair(sname, ptest, itest)
+        check_margin_pair(sname, ptest, itest)
         if two_sided:
             ptest = _two_sided(ptest)
         has_level = False
@@ -813,8 +253,8 @@ def plan_scores(runs, classes, *, targets, options, settings):
     name, shared by every metric of the system (the same resamples), so the
     table does not depend on the order in which the systems were given.
     """
-    metric_objs = _check_metrics(options["metrics"])
-    pos_params = _check_pos_label(metric_objs, options["pos_label"])
+    metric_objs = check_metrics(options["metrics"])
+    pos_params = check_pos_label(metric_objs, options["pos_label"])
     names = list(runs)
     with warnings.catch_warnings():
         # the pool and unseen-label warnings were given by compare already
@@ -836,3 +276,86 @@ def plan_scores(runs, classes, *, targets, options, settings):
                     for mi, metric in enumerate(metric_objs)]
             tasks.append((view, s, jobs, run_settings, next(seeds)))
     return names, metric_objs, len(comparisons) > 1, tasks
+
+
+# ---------------------------------------------------------------- helpers
+def _metric_labels(metric, class_set, union, user_labels):
+    """Labels passed to one metric: the class set for class-averaged metrics."""
+    if metric.input_type != "labels":
+        return None
+    if not metric.has_statistics:
+        return None if user_labels is None else class_set
+    if "average" in metric.kwargs:
+        if metric.kwargs["average"] == "micro" and user_labels is None:
+            # a micro average pools the classes: as in scikit-learn and test(), a
+            # prediction of a label absent from the gold is a false positive (with
+            # the gold set it vanished, and micro-F1 exceeded accuracy)
+            return union
+        return class_set
+    return union  # e.g. accuracy: no class average; every label seen must be valid
+
+
+def _unspent(random_state):
+    """A copy of a ``SeedSequence``, so that spawning does not change the caller's.
+
+    ``SeedSequence.spawn`` advances the parent; without the copy, passing the
+    same object twice (or calling :meth:`ComparisonResult.recompare`) would
+    give other seeds, unlike a single test, which only reads it.
+    """
+    if isinstance(random_state, np.random.SeedSequence):
+        return np.random.SeedSequence(
+            entropy=random_state.entropy, spawn_key=random_state.spawn_key,
+            pool_size=random_state.pool_size,
+            n_children_spawned=random_state.n_children_spawned,
+        )
+    return random_state
+
+
+def _serial_params(test):
+    """Parameters that make ``test`` use single-threaded kernels, if it has any."""
+    params = test.get_params(deep=False)
+    return {k: v for k, v in _SERIAL_KNOBS if k in params}
+
+
+def _seeded(test, seed, serial):
+    """A clone of ``test`` with its ``random_state`` (if it has one) set to ``seed``."""
+    test = clone(test)
+    seeded = {"random_state": seed} if "random_state" in test.get_params(deep=False) else {}
+    test.set_params(**seeded, **(_serial_params(test) if serial else {}))
+    return test
+
+
+def _two_sided(test):
+    """A clone of ``test`` set to ``alternative="two-sided"`` (pairs="all")."""
+    params = test.get_params(deep=False) if hasattr(test, "get_params") else {}
+    if "alternative" not in params or params["alternative"] == "two-sided":
+        return test
+    if params["alternative"] in MARGIN_ALTERNATIVES:
+        raise ValueError(
+            f"alternative={params['alternative']!r} (with a margin) is directional: B is "
+            "the candidate and A the reference, so it needs pairs='baseline' (each "
+            "candidate against the baseline). pairs='all' tests every pair two-sided, "
+            "where the order of the systems carries no meaning."
+        )
+    out = clone(test)
+    try:
+        out.set_params(alternative="two-sided")
+        validate = getattr(out, "_validate_params", None)
+        if validate is not None:
+            validate()
+    except (ValueError, TypeError) as exc:
+        raise ValueError(
+            f"pairs='all' tests every pair two-sided (the order of the systems carries no "
+            f"meaning), but {type(test).__name__} cannot be two-sided: {exc} Use "
+            "pairs='baseline' for a one-sided test of candidates against a baseline."
+        ) from None
+    return out
+
+
+def _with_level(test, level):
+    """A clone of ``test`` at ``confidence_level=level`` if it has that parameter."""
+    params = test.get_params(deep=False) if hasattr(test, "get_params") else {}
+    if "confidence_level" not in params:
+        return test, False
+    return clone(test).set_params(confidence_level=level), True
+

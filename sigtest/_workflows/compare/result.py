@@ -1,14 +1,18 @@
 """The result of :func:`sigtest.compare` and :func:`sigtest.cross_val_compare`."""
 
 import numpy as np
-import pandas as pd
 
-from sigtest._report.format import CORRECTION_NAMES as _CORRECTION_NAMES
-from sigtest._report.format import csv_safe, format_level, format_pvalue
-from sigtest._report.letters import compact_letter_display
-from sigtest._results import stars_of
+from sigtest._report.format import csv_safe
+from sigtest._report.latex import comparison_latex
+from sigtest._workflows.compare.checks import check_recompare_options
+from sigtest._workflows.compare.tables import (
+    comparison_text,
+    letters_table,
+    runs_summary_table,
+    summary_table,
+)
 
-__all__ = ["ComparisonResult", "FRAME_COLUMNS"]
+__all__ = ["ComparisonResult"]
 
 
 def _frozen(value):
@@ -20,24 +24,6 @@ def _frozen(value):
     arr = np.array(value, copy=True)
     arr.flags.writeable = False
     return arr
-
-FRAME_COLUMNS = [
-    "system_a",
-    "system_b",
-    "metric",
-    "test",
-    "alternative",
-    "score_a",
-    "score_b",
-    "delta",
-    "ci_low",
-    "ci_high",
-    "ci_level",
-    "pvalue",
-    "pvalue_adj",
-    "significant",
-    "n_resamples",
-]
 
 
 class ComparisonResult:
@@ -241,24 +227,8 @@ class ComparisonResult:
             ``"clustered by 60 groups"``, or ``"independent items"``), so a
             clustered or stratified comparison says so.
         """
-        rows = {}
-        frame = self._frame.drop_duplicates(
-            subset=[c for c in ("run", "system_a", "system_b", "metric") if c in self._frame]
-        )
-        for side in ("a", "b"):
-            part = frame[["metric", f"system_{side}", f"score_{side}"]
-                         + (["run"] if "run" in frame else [])]
-            part = part.rename(columns={f"system_{side}": "system", f"score_{side}": "score"})
-            rows[side] = part
-        both = pd.concat(rows.values())
-        both = both.drop_duplicates(subset=[c for c in ("run", "system", "metric") if c in both])
-        table = both.groupby(["system", "metric"], sort=False)["score"].mean().unstack("metric")
-        table = table.reindex(index=self.systems, columns=self.metrics)
-        table.index.name = "system"
-        table.columns.name = None
-        table.attrs.update(n_groups=self.n_groups, n_strata=self.n_strata,
-                           design=self._design_text().lstrip(", ") or "independent items")
-        return table
+        return summary_table(self._frame, systems=self.systems, metrics=self.metrics,
+                             n_groups=self.n_groups, n_strata=self.n_strata, inputs=self._inputs)
 
     def scores(self):
         r"""Each system's score on each metric, with its confidence interval.
@@ -396,31 +366,7 @@ class ComparisonResult:
         ValueError
             If the comparison has a single run.
         """
-        if "run" not in self._frame:
-            raise ValueError(
-                "runs_summary() needs several runs tested separately (runs='each' in "
-                "compare, or n_repeats > 1 in cross_val_compare)."
-            )
-        keys = ["system_a", "system_b", "metric", "test"]
-        g = self._frame.groupby(keys, sort=False)
-        out = g.agg(
-            score_a=("score_a", "mean"),
-            score_b=("score_b", "mean"),
-            pvalue_min=("pvalue", "min"),
-            pvalue_max=("pvalue", "max"),
-            pvalue_adj_min=("pvalue_adj", "min"),
-            pvalue_adj_max=("pvalue_adj", "max"),
-            n_significant=("significant", "sum"),
-            n_runs=("run", "nunique"),
-            ci_low_min=("ci_low", "min"),
-            ci_low_max=("ci_low", "max"),
-            delta_min=("delta", "min"),
-            delta_max=("delta", "max"),
-            ci_high_min=("ci_high", "min"),
-            ci_high_max=("ci_high", "max"),
-        )
-        out["n_significant"] = out["n_significant"].astype(int)
-        return out.reset_index()
+        return runs_summary_table(self._frame)
 
     # ------------------------------------------------------------------- ranks
     def ranks(self, metric=None, *, confidence_level=0.95, n_resamples=2000,
@@ -557,50 +503,9 @@ class ComparisonResult:
             (``pairs="baseline"``): letters summarise *all* pairwise
             comparisons.
         """
-        metric = self.metrics[0] if metric is None else metric
-        test = self.tests[0] if test is None else test
-        if metric not in self.metrics:
-            raise ValueError(f"Unknown metric {metric!r}; this result has {self.metrics}.")
-        if test not in self.tests:
-            raise ValueError(f"Unknown test {test!r}; this result has {self.tests}.")
-        frame = self._frame[(self._frame["metric"] == metric) & (self._frame["test"] == test)]
-        if "run" in frame:
-            if run is None:
-                raise ValueError(
-                    f"This result holds {self.n_runs} runs tested separately; pass run= "
-                    "(0-based) to letters(), or see runs_summary()."
-                )
-            if run not in set(frame["run"]):
-                raise ValueError(f"Unknown run {run!r}; runs are 0..{self.n_runs - 1}.")
-            frame = frame[frame["run"] == run]
-        k = len(self.systems)
-        index = {name: i for i, name in enumerate(self.systems)}
-        tested = np.eye(k, dtype=bool)
-        sig = np.zeros((k, k), dtype=bool)
-        scores = np.full(k, np.nan)
-        for row in frame.itertuples(index=False):
-            i, j = index[row.system_a], index[row.system_b]
-            tested[i, j] = tested[j, i] = True
-            sig[i, j] = sig[j, i] = bool(row.significant)
-            scores[i], scores[j] = row.score_a, row.score_b
-        if not tested.all():
-            raise ValueError(
-                "letters() needs every pair of systems to be tested (pairs='all'); "
-                f"this result was computed with pairs={self.pairs!r}."
-            )
-        sign = -1.0 if self._greater_is_better[metric] else 1.0
-        # ties broken by name, not by input order: the letters do not depend
-        # on the order in which the systems were given
-        name_rank = np.argsort(np.argsort(np.asarray(self.systems, dtype=object), kind="stable"),
-                               kind="stable")
-        order = np.lexsort((name_rank, sign * scores))
-        letters = compact_letter_display(sig, order=order)
-        names = [self.systems[i] for i in order]
-        out = pd.DataFrame(
-            {"score": scores[order], "letters": [letters[i] for i in order]},
-            index=pd.Index(names, name="system"),
-        )
-        return out
+        return letters_table(self._frame, metric, test, run, systems=self.systems,
+                             metrics=self.metrics, tests=self.tests, n_runs=self.n_runs,
+                             pairs=self.pairs, greater_is_better=self._greater_is_better)
 
     # ----------------------------------------------------------------- exports
     def to_csv(self, path_or_buf=None, **kwargs):
@@ -649,103 +554,15 @@ class ComparisonResult:
         latex : str or None
             The LaTeX text when ``buf`` is None, else None.
         """
-        frame = self._frame.copy()
-        frame["pvalue"] = [format_pvalue(p) for p in frame["pvalue"]]
-        frame["pvalue_adj"] = [f"{format_pvalue(p)}{stars_of(p)}" for p in frame["pvalue_adj"]]
-        frame = frame.drop(columns=["significant"]).rename(columns={
-            "pvalue": "p (raw)",
-            "pvalue_adj": f"p ({_CORRECTION_NAMES.get(self.correction, self.correction)})",
-            "n_resamples": "resamples (p-test)",
-        })
-        kwargs.setdefault("index", False)
-        kwargs.setdefault("escape", True)  # system and metric names often hold "_"
-        return frame.to_latex(buf, float_format=float_format, **kwargs)
-
-    def _ci_header(self):
-        levels = sorted({float(v) for v in self._frame["ci_level"] if np.isfinite(v)})
-        text = ", ".join(format_level(v) for v in levels) if levels else ""
-        if self.ci == "simultaneous":
-            return f"CI (simultaneous, {text})" if text else "CI (simultaneous)"
-        return f"CI {text} (unadjusted)" if text else "CI (unadjusted)"
-
-    def _display_frame(self):
-        f = self._frame
-        corr = _CORRECTION_NAMES.get(self.correction, self.correction)
-        out = pd.DataFrame({
-            **({"run": f["run"]} if "run" in f else {}),
-            "metric": f["metric"],
-            "A": f["system_a"],
-            "B": f["system_b"],
-            "score_a": f["score_a"].map("{:.4f}".format),
-            "score_b": f["score_b"].map("{:.4f}".format),
-            "delta": f["delta"].map("{:+.4f}".format),
-            self._ci_header(): [f"[{lo:+.4f}, {hi:+.4f}]"
-                                for lo, hi in zip(f["ci_low"], f["ci_high"])],
-            "p (raw)": [format_pvalue(p) for p in f["pvalue"]],
-            f"p ({corr})": [f"{format_pvalue(p)} {stars_of(p)}".rstrip()
-                            for p in f["pvalue_adj"]],
-        })
-        if "prob_better" in f:
-            out["P(B worse/equiv./better)"] = [
-                "" if np.isnan(w) else f"{w:.3f} / {e:.3f} / {b:.3f}"
-                for w, e, b in zip(f["prob_worse"], f["prob_equivalent"], f["prob_better"])]
-        if len(self.tests) > 1:
-            out.insert(1, "test", f["test"])
-        return out
+        return comparison_latex(self._frame, self.correction, buf, float_format=float_format,
+                                **kwargs)
 
     def __str__(self):
-        alts = sorted(set(self._frame["alternative"].dropna()))
-        if "margin" in self._frame:
-            margins = sorted({float(m) for m in self._frame["margin"] if np.isfinite(m)})
-            alts += [f"margin {m:g}" for m in margins]
-        head = (
-            f"ComparisonResult: {len(self.systems)} systems, {len(self.metrics)} metric(s), "
-            f"pairs={self.pairs!r}, correction={self.correction!r}, alpha={self.alpha}"
-            + (f", {self.n_runs} runs" if self.n_runs > 1 else "")
-            + self._design_text()
-            + f"\ntest: {', '.join(self.tests)} ({', '.join(alts) or 'n/a'}); delta = B - A; "
-            "stars on adjusted p: * <= .05, ** <= .01"
-        )
-        text = head + "\n" + self._display_frame().to_string(index=False)
-        if self._cv_tests is not None:
-            text += "\n" + self._cv_text()
-        return text
-
-    def _cv_text(self):
-        f = self._cv_tests
-        n_folds = sorted(set(f["n_folds"]))
-        out = pd.DataFrame({
-            "metric": f["metric"], "A": f["system_a"], "B": f["system_b"],
-            "cv test": f["cv_test"],
-            "mean delta": f["delta"].map("{:+.4f}".format),
-            "statistic": f["statistic"].map(lambda v: "" if np.isnan(v) else f"{v:.3f}"),
-            "p": [("" if np.isnan(p) else format_pvalue(p)) for p in f["pvalue"]],
-            "P(B worse/equiv./better)": [
-                "" if np.isnan(w) else f"{w:.3f} / {e:.3f} / {b:.3f}"
-                for w, e, b in zip(f["prob_worse"], f["prob_equivalent"], f["prob_better"])],
-        })
-        head = (f"per-fold CV tests ({', '.join(map(str, n_folds))} folds; uncorrected p; "
-                "delta = mean of B - A over folds):")
-        return head + "\n" + out.to_string(index=False)
-
-    def _design_text(self):
-        parts = []
-        if self.n_groups is not None:
-            parts.append(f"clustered by {self.n_groups} groups")
-        if self.n_strata is not None:
-            parts.append(f"stratified by {self.n_strata} strata")
-        parts.extend(self._runs_text())
-        return "".join(f", {p}" for p in parts)
-
-    def _runs_text(self):
-        """``runs=<mode> (runs per system: ...)`` when a system has several runs."""
-        inputs = self._inputs if isinstance(self._inputs, dict) else {}
-        runs = inputs.get("runs") or {}
-        mode = (inputs.get("options") or {}).get("runs_mode")
-        if mode is None or not any(len(r) > 1 for r in runs.values()):
-            return []
-        counts = ", ".join(f"{name} {len(r)}" for name, r in runs.items())
-        return [f"runs={mode!r} (runs per system: {counts})"]
+        return comparison_text(
+            self._frame, systems=self.systems, metrics=self.metrics, tests=self.tests,
+            pairs=self.pairs, correction=self.correction, alpha=self.alpha, n_runs=self.n_runs,
+            ci=self.ci, n_groups=self.n_groups, n_strata=self.n_strata, inputs=self._inputs,
+            cv_tests=self._cv_tests)
 
     def __repr__(self):
         return (
@@ -806,7 +623,7 @@ class ComparisonResult:
             (``groups=``) and ``sample_weight`` (the simulation resamples
             independent items), or bad parameters (naming them).
         """
-        from sigtest._workflows.power import comparison_mde_table
+        from sigtest._workflows.power.table import comparison_mde_table
 
         return comparison_mde_table(
             self._frame, self._inputs, alpha=self._alpha if alpha is None else alpha,
@@ -845,18 +662,8 @@ class ComparisonResult:
         ValueError
             An invalid value (the message names the parameter).
         """
-        from sigtest.utils._param_validation import validate_parameter_constraints
-
         data = self._inputs
-        constraints = data["constraints"]
-        unknown = set(kwargs) - set(constraints)
-        if unknown:
-            raise TypeError(f"recompare() got unexpected arguments {sorted(unknown)}.")
-        validate_parameter_constraints(
-            {k: constraints[k] for k in kwargs}, kwargs, caller_name="recompare")
-        if "runs" in kwargs:
-            kwargs["runs_mode"] = kwargs.pop("runs")
-        options = {**data["options"], **kwargs}
+        options = check_recompare_options(data["constraints"], data["options"], kwargs)
         return data["rerun"](data["targets"], data["runs"], data["classes"], **options)
 
     # ------------------------------------------------------------------ report

@@ -6,7 +6,7 @@ import warnings
 import joblib
 import numpy as np
 
-from sigtest._workflows.compare.plan import _plain
+from sigtest._workflows.compare.checks import plain_test
 from sigtest.tests_._registry import test_name
 from sigtest._engine import CellCache, prepare_paired, prepare_paired_runs
 from sigtest.utils import warn_external
@@ -78,7 +78,7 @@ def _pair_rows(views, i, j, jobs, shared):
                 a, b = list(a_runs), list(b_runs)
             elif len(a_runs) > 1 or len(b_runs) > 1:
                 paired = prepare_paired_runs(y, a_runs, b_runs, metric, **kwargs)
-            elif _plain(pvalue_test) and (interval_test is None or _plain(interval_test)):
+            elif plain_test(pvalue_test) and (interval_test is None or plain_test(interval_test)):
                 paired = prepare_paired(y, a, b, metric, cell_cache=cells, **kwargs)
             res = _run_test(pvalue_test, paired, y, a, b, metric, kwargs, shared.get((key, 0)))
             if two_sided and res.alternative not in (None, "two-sided"):
