@@ -1,8 +1,9 @@
-"""The report of a :class:`~sigtest.ComparisonResult`: tables, methods text, references, signature.
+"""The sections of the report of a :class:`~sigtest.ComparisonResult`: registry and builders.
 
 :meth:`ComparisonResult.report` builds a document from an ordered registry
-of *sections* (:func:`register_section`) and renders it as Markdown, HTML or
-LaTeX (:mod:`sigtest._report.doc`). Built-in sections, in order:
+of *sections* (:func:`register_section`), which
+:mod:`sigtest._report.build` runs and renders as Markdown, HTML or LaTeX
+(:mod:`sigtest._report.doc`). Built-in sections, in order:
 
 ``methods``    the generated methods paragraph;
 ``scores``     per metric, each system's score with its interval (and the
@@ -13,29 +14,34 @@ LaTeX (:mod:`sigtest._report.doc`). Built-in sections, in order:
                such a method;
 ``cv_tests``   optional: the per-fold CV tests of ``cross_val_compare``;
 ``references`` what to cite for the tests, the correction and the letters;
-``signature``  the reproducibility signature (:func:`signature`).
+``signature``  the reproducibility signature
+               (:func:`sigtest._report.signature.signature`).
 
 A section is ``build(result, ctx) -> list of blocks`` plus ``available(result)``;
 a later feature adds its section with one :func:`register_section` call
 (e.g. ``after="pairs"``), and users pick sections with ``sections=``.
 """
 
-import hashlib
 from dataclasses import dataclass
 from numbers import Integral
 
 import numpy as np
 
 from sigtest._report.format import CORRECTION_NAMES, format_level, format_pvalue
-from sigtest._report.doc import RENDERERS, Table, html_fragment, render
+from sigtest._report.doc import Table
+from sigtest._report.signature import (
+    _n_items,
+    _n_pairs,
+    _resample_counts,
+    _seed_text,
+    _shown_seed,
+    _specs,
+    signature,
+)
 from sigtest._report.svg import interval_chart
 from sigtest._results import stars_of
-from sigtest._version import __version__
 
-__all__ = ["register_section", "section_names", "build_report", "signature",
-           "methods_text", "report_html_fragment", "REPORT_FORMATS"]
-
-REPORT_FORMATS = tuple(RENDERERS)
+__all__ = ["method_table_section", "methods_text", "register_section", "section_names"]
 
 
 # ------------------------------------------------------------------ registry
@@ -92,6 +98,28 @@ def register_section(name, build, *, available=None, after=None, default=True,
 def section_names():
     """Names of the registered sections, in report order."""
     return [s.name for s in _SECTIONS]
+
+
+def _selected(result, sections):
+    """The sections to build, in registry order (``sections=None``: the default ones)."""
+    registry = {s.name: s for s in _SECTIONS}
+    if sections is None:
+        return [s for s in _SECTIONS if s.default and s.available(result)]
+    if isinstance(sections, str) or not all(isinstance(s, str) for s in sections):
+        raise TypeError("The 'sections' parameter must be a list of section names; got "
+                        f"{sections!r}.")
+    chosen = []
+    for name in sections:
+        if name not in registry:
+            raise ValueError(f"The 'sections' parameter names an unknown section {name!r}; "
+                             f"sections are {section_names()}.")
+        if not registry[name].available(result):
+            raise ValueError(f"The 'sections' parameter asks for {name!r}, which this result "
+                             "does not have.")
+        if name not in chosen:
+            chosen.append(name)
+    # references are collected while the other sections build: keep registry order
+    return [s for s in _SECTIONS if s.name in chosen]
 
 
 # ------------------------------------------------------------------- context
@@ -174,39 +202,14 @@ _CORRECTION_WORDS = {"holm": "Holm's method", "bonferroni": "the Bonferroni corr
                      "fdr_bh": "the Benjamini-Hochberg procedure (false discovery rate)"}
 
 
-def _specs(result):
-    """``[(name, pvalue_test, interval_test or None)]`` as the comparison built them."""
-    opts = result._inputs["options"]
-    m = _n_pairs(result)
-    return result._inputs["test_specs"](opts["test"], m=m if result.correction is not None else 1, m_ci=m,
-                        alpha=result.alpha, simultaneous=result.ci == "simultaneous")
-
-
 def _registry_name(test):
     from sigtest.tests_._registry import test_name
 
     return test_name(test)
 
 
-def _n_pairs(result):
-    frame = result._frame
-    first = frame[(frame["metric"] == result.metrics[0]) & (frame["test"] == result.tests[0])]
-    if "run" in first:
-        first = first[first["run"] == first["run"].iloc[0]]
-    return len(first)
-
-
-def _n_items(result):
-    return int(next(iter(result._inputs["targets"].values())).shape[0])
-
-
 def _int(n):
     return f"{int(n):,}"
-
-
-def _resample_counts(frame, name):
-    values = sorted({int(v) for v in frame.loc[frame["test"] == name, "n_resamples"]})
-    return [v for v in values if v > 0]
 
 
 def _test_phrase(test, counts, ctx):
@@ -226,22 +229,6 @@ def _test_phrase(test, counts, ctx):
                     else f"{_int(enumerated[0])}-{_int(enumerated[-1])}")
             extra.append(f"exact where cheaper: {span} patterns enumerated")
     return words + (f" ({'; '.join(extra)})" if extra else "")
-
-
-def _shown_seed(result):
-    """The ``random_state`` the user gave (cross_val_compare's, not its tests' child seed)."""
-    inputs = result._inputs
-    return inputs.get("random_state_shown", inputs["options"].get("random_state"))
-
-
-def _seed_text(random_state):
-    if random_state is None:
-        return "none"
-    if isinstance(random_state, Integral) and not isinstance(random_state, bool):
-        return str(int(random_state))
-    if isinstance(random_state, np.random.SeedSequence):
-        return f"seedseq({random_state.entropy})"
-    return type(random_state).__name__
 
 
 def methods_text(result, ctx=None):
@@ -321,105 +308,6 @@ def methods_text(result, ctx=None):
                     "letter display; Piepho 2004).")
         ctx.cite(_REFS["letters"])
     return " ".join(text)
-
-
-# ----------------------------------------------------------------- signature
-def _digest(array):
-    """sha256 of an array's values, shape and kind (ints and bools as int64, floats as float64)."""
-    a = np.asarray(array)
-    h = hashlib.sha256()
-    h.update(f"{a.dtype.kind in 'OUS' and 'text' or 'num'}{a.shape}".encode())
-    if a.dtype.kind in "OUS":
-        h.update("\x1f".join(str(v) for v in a.ravel().tolist()).encode("utf-8"))
-    elif a.dtype.kind in "biu":
-        h.update(np.ascontiguousarray(a, dtype="<i8").tobytes())
-    else:
-        h.update(np.ascontiguousarray(a, dtype="<f8").tobytes())
-    return h.hexdigest()
-
-
-def _partition_digest(ids):
-    """Digest of the partition of the items that ``ids`` define (not of the id labels).
-
-    Ids are renumbered by first appearance, so ``["d1", "d1", "d2"]`` and
-    ``[7, 7, 3]`` (the same clusters) have the same digest.
-    """
-    _, first, inverse = np.unique(np.asarray(ids), return_index=True, return_inverse=True)
-    rank = np.empty(first.shape[0], dtype=np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(first.shape[0])
-    return _digest(rank[inverse.ravel()])[:8]
-
-
-def _combined(parts):
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(part.encode("utf-8") + b"\x1e")
-    return h.hexdigest()[:8]
-
-
-def _clean(text):
-    return str(text).replace("|", "/").replace("\n", " ")
-
-
-def signature(result):
-    """The reproducibility signature of ``result`` (see :meth:`ComparisonResult.signature`)."""
-    r = result
-    opts = r._inputs["options"]
-    frame = r._frame
-    specs = _specs(r)
-    b_p, b_ci = [], []
-    for name, ptest, itest in specs:
-        counts = _resample_counts(frame, name)
-        params = ptest.get_params(deep=False) if hasattr(ptest, "get_params") else {}
-        b = params.get("n_resamples")
-        b_p.append(str(b) if isinstance(b, Integral) else (str(counts[-1]) if counts else "-"))
-        if itest is not None:
-            ib = itest.get_params(deep=False).get("n_resamples") \
-                if hasattr(itest, "get_params") else None
-            b_ci.append(str(ib) if isinstance(ib, Integral) else "-")
-    targets = r._inputs["targets"]
-    y = _combined(f"{key}:{_digest(targets[key])}" for key in sorted(targets))
-    preds = []
-    for name in sorted(r.systems):
-        value = r._predictions[name]
-        runs = value if isinstance(value, list) else [value]
-        preds.append(name + "=" + ",".join(_digest(v) for v in runs))
-    alts = sorted(set(frame["alternative"].dropna()))
-    fields = [
-        ("sigtest", __version__),
-        ("test", ",".join(r.tests)),
-        ("B", ",".join(b_p)),
-    ]
-    if b_ci:
-        fields.append(("B_ci", ",".join(b_ci)))
-    fields += [
-        ("seed", _seed_text(_shown_seed(r))),
-        ("metric", ",".join(r.metrics)),
-        ("corr", r.correction or "none"),
-        ("alpha", f"{r.alpha:g}"),
-        ("pairs", r.pairs if r.pairs == "all"
-         else "baseline:" + ",".join(sorted(set(frame["system_a"])))),
-        ("alt", ",".join(alts)),
-        ("ci", r.ci),
-        ("n", str(_n_items(r))),
-        ("k", str(len(r.systems))),
-        ("y", y),
-        ("pred", _combined(preds)),
-    ]
-    if "margin" in frame:
-        fields.append(("margin", ",".join(f"{v:g}" for v in sorted(
-            {float(v) for v in frame["margin"] if np.isfinite(v)}))))
-    if any(isinstance(v, list) for v in r._predictions.values()) and r.cv_splits is None:
-        fields.append(("runs", str(opts.get("runs_mode", "average"))))
-    if r.cv_splits is not None:
-        fields.append(("cv", f"{len(r.cv_splits[0])}x{len(r.cv_splits)}"))
-    if r.n_groups is not None:
-        fields.append(("groups", f"{r.n_groups}:{_partition_digest(opts['groups'])}"))
-    if r.n_strata is not None:
-        fields.append(("strata", f"{r.n_strata}:{_partition_digest(opts['strata'])}"))
-    if opts.get("sample_weight") is not None:
-        fields.append(("weights", _digest(opts["sample_weight"])[:8]))
-    return "|".join(f"{key}:{_clean(value)}" for key, value in fields)
 
 
 # ------------------------------------------------------------------ sections
@@ -677,60 +565,3 @@ def _mde_section(result, ctx):
 
 
 register_section("mde", _mde_section, after="pairs", default=False)
-
-
-# -------------------------------------------------------------------- report
-def _title(result):
-    return f"Comparison of {len(result.systems)} systems"
-
-
-def _selected(result, sections):
-    registry = {s.name: s for s in _SECTIONS}
-    if sections is None:
-        return [s for s in _SECTIONS if s.default and s.available(result)]
-    if isinstance(sections, str) or not all(isinstance(s, str) for s in sections):
-        raise TypeError("The 'sections' parameter must be a list of section names; got "
-                        f"{sections!r}.")
-    chosen = []
-    for name in sections:
-        if name not in registry:
-            raise ValueError(f"The 'sections' parameter names an unknown section {name!r}; "
-                             f"sections are {section_names()}.")
-        if not registry[name].available(result):
-            raise ValueError(f"The 'sections' parameter asks for {name!r}, which this result "
-                             "does not have.")
-        if name not in chosen:
-            chosen.append(name)
-    # references are collected while the other sections build: keep registry order
-    return [s for s in _SECTIONS if s.name in chosen]
-
-
-def _blocks(result, sections):
-    ctx = _Context(result)
-    blocks = []
-    chosen = _selected(result, sections)
-    late = {"references", "signature"}
-    for section in chosen:
-        if section.name not in late:
-            blocks += section.build(result, ctx)
-    for section in chosen:
-        if section.name in late:
-            blocks += section.build(result, ctx)
-    return blocks
-
-
-def build_report(result, fmt="markdown", path=None, sections=None):
-    """The report of ``result`` as text (see :meth:`ComparisonResult.report`)."""
-    if fmt not in RENDERERS:
-        raise ValueError(f"The 'format' parameter must be one of {list(REPORT_FORMATS)}; got "
-                         f"{fmt!r} instead.")
-    text = render(_blocks(result, sections), _title(result), fmt)
-    if path is not None:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    return text
-
-
-def report_html_fragment(result):
-    """The HTML report as one ``<div>`` (for Jupyter's ``_repr_html_``)."""
-    return html_fragment(_blocks(result, None), _title(result))

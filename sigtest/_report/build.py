@@ -1,0 +1,51 @@
+"""Build and render the report of a :class:`~sigtest.ComparisonResult`.
+
+:func:`build_report` runs the registered sections of
+:mod:`sigtest._report.sections` (the ones chosen with ``sections=``, or the
+default ones) on one shared context, then renders the blocks as Markdown,
+HTML or LaTeX (:mod:`sigtest._report.doc`); :func:`report_html_fragment` is
+the HTML of Jupyter's ``_repr_html_``.
+"""
+
+from sigtest._report.doc import RENDERERS, html_fragment, render
+from sigtest._report.sections import _Context, _selected
+
+__all__ = ["REPORT_FORMATS", "build_report", "report_html_fragment"]
+
+REPORT_FORMATS = tuple(RENDERERS)
+
+
+# -------------------------------------------------------------------- report
+def _title(result):
+    return f"Comparison of {len(result.systems)} systems"
+
+
+def _blocks(result, sections):
+    ctx = _Context(result)
+    blocks = []
+    chosen = _selected(result, sections)
+    late = {"references", "signature"}
+    for section in chosen:
+        if section.name not in late:
+            blocks += section.build(result, ctx)
+    for section in chosen:
+        if section.name in late:
+            blocks += section.build(result, ctx)
+    return blocks
+
+
+def build_report(result, fmt="markdown", path=None, sections=None):
+    """The report of ``result`` as text (see :meth:`ComparisonResult.report`)."""
+    if fmt not in RENDERERS:
+        raise ValueError(f"The 'format' parameter must be one of {list(REPORT_FORMATS)}; got "
+                         f"{fmt!r} instead.")
+    text = render(_blocks(result, sections), _title(result), fmt)
+    if path is not None:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    return text
+
+
+def report_html_fragment(result):
+    """The HTML report as one ``<div>`` (for Jupyter's ``_repr_html_``)."""
+    return html_fragment(_blocks(result, None), _title(result))
