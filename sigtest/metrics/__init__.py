@@ -28,13 +28,8 @@ from sigtest.metrics._soft_accuracy import (
     soft_recall_score,
 )
 from sigtest.metrics._soft_entropy import entropy_correlation_score, entropy_similarity_score
-from sigtest.metrics._hard import (
-    accuracy_score,
-    f1_score,
-    multilabel_f1_score,
-    precision_score,
-    recall_score,
-)
+from sigtest.metrics._hard import accuracy_score, f1_score, precision_score, recall_score
+from sigtest.metrics._hard_multilabel import multilabel_f1_score
 
 __all__ = [
     "cross_entropy_loss",

@@ -22,17 +22,19 @@ from sigtest.metrics._hard import (
     _accuracy_statistics,
     _f1_aggregate,
     _f1_statistics,
-    _multilabel_f1_aggregate,
-    _multilabel_f1_statistics,
     _precision_aggregate,
     _precision_statistics,
     _recall_aggregate,
     _recall_statistics,
     accuracy_score,
     f1_score,
-    multilabel_f1_score,
     precision_score,
     recall_score,
+)
+from sigtest.metrics._hard_multilabel import (
+    _multilabel_f1_aggregate,
+    _multilabel_f1_statistics,
+    multilabel_f1_score,
 )
 from sigtest.metrics._registry import _mark_builtin, register_metric
 
