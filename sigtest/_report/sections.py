@@ -40,6 +40,7 @@ from sigtest._report.signature import (
 )
 from sigtest._report.svg import interval_chart
 from sigtest._results import stars_of
+from sigtest.tests_._registry import test_name
 
 __all__ = ["method_table_section", "methods_text", "register_section", "section_names"]
 
@@ -203,8 +204,6 @@ _CORRECTION_WORDS = {"holm": "Holm's method", "bonferroni": "the Bonferroni corr
 
 
 def _registry_name(test):
-    from sigtest.tests_._registry import test_name
-
     return test_name(test)
 
 
