@@ -24,7 +24,7 @@ _LAZY = {
     "get_scorer_names": "sigtest.metrics",
     "register_metric": "sigtest.metrics",
     "ConfidenceInterval": "sigtest._results",
-    "ScoreResult": "sigtest._results",
+    "ScoreResult": "sigtest.tests_._score",
     "score": "sigtest.tests_._score",
     "SignificanceResult": "sigtest._results",
     "TestOutcome": "sigtest._results",

@@ -1,14 +1,15 @@
-"""Passive result objects: :class:`SignificanceResult`, :class:`ScoreResult`, :class:`TestOutcome`.
+"""Passive result objects: :class:`SignificanceResult`, :class:`TestOutcome`.
 
 :class:`SignificanceResult` is what every :class:`~sigtest.SignificanceTest`
 returns. It keeps the resampled distribution of the difference, so that
 :meth:`SignificanceResult.ci` can recompute a confidence interval at another
 level or by another method without resampling again (like
 ``scipy.stats.bootstrap(..., bootstrap_result=...)``); the interval maths live
-in :mod:`sigtest._engine.intervals`. :class:`ScoreResult` is what
-:func:`sigtest.score` returns (one system's score and its interval).
-:class:`TestOutcome` is what the hook :meth:`~sigtest.SignificanceTest.evaluate`
-of a test returns.
+in :mod:`sigtest._engine.intervals`. :class:`TestOutcome` is what the hook
+:meth:`~sigtest.SignificanceTest.evaluate` of a test returns. The helpers
+``readonly_array``, ``optional_count``, ``sampling_design`` and
+``design_lines`` are shared with :class:`~sigtest.ScoreResult`, which lives
+next to :func:`sigtest.score` in :mod:`sigtest.tests_._score`.
 """
 
 from __future__ import annotations
@@ -30,7 +31,17 @@ from sigtest._engine.intervals import (
 )
 from sigtest._engine.pvalues import tie_tolerance
 
-__all__ = ["ConfidenceInterval", "ScoreResult", "SignificanceResult", "TestOutcome", "stars_of"]
+__all__ = [
+    "ConfidenceInterval",
+    "FieldsDictMixin",
+    "SignificanceResult",
+    "TestOutcome",
+    "design_lines",
+    "optional_count",
+    "readonly_array",
+    "sampling_design",
+    "stars_of",
+]
 
 
 def stars_of(pvalue):
@@ -40,7 +51,7 @@ def stars_of(pvalue):
     return "**" if pvalue <= 0.01 else "*" if pvalue <= 0.05 else ""
 
 
-def _readonly(array):
+def readonly_array(array):
     if array is None:
         return None
     array = np.array(array, dtype=np.float64)
@@ -48,7 +59,7 @@ def _readonly(array):
     return array
 
 
-def _optional_count(value, name):
+def optional_count(value, name):
     """``value`` as an int >= 1, or ``None``."""
     if value is None:
         return None
@@ -57,7 +68,7 @@ def _optional_count(value, name):
     return int(value)
 
 
-def _sampling_design(n_groups, n_strata):
+def sampling_design(n_groups, n_strata):
     """The ``n_groups`` / ``n_strata`` entries of ``to_dict`` (only those that are set)."""
     out = {}
     if n_groups is not None:
@@ -67,7 +78,7 @@ def _sampling_design(n_groups, n_strata):
     return out
 
 
-def _design_lines(n_groups, n_strata):
+def design_lines(n_groups, n_strata):
     """Lines of ``__str__`` saying that the resampling was clustered / stratified."""
     lines = []
     if n_groups is not None:
@@ -305,10 +316,10 @@ class SignificanceResult:
             if value is not None:
                 object.__setattr__(self, name, float(value))
         object.__setattr__(self, "params", dict(self.params))
-        object.__setattr__(self, "null_distribution", _readonly(self.null_distribution))
-        object.__setattr__(self, "null_weights", _readonly(self.null_weights))
-        object.__setattr__(self, "n_groups", _optional_count(self.n_groups, "n_groups"))
-        object.__setattr__(self, "n_strata", _optional_count(self.n_strata, "n_strata"))
+        object.__setattr__(self, "null_distribution", readonly_array(self.null_distribution))
+        object.__setattr__(self, "null_weights", readonly_array(self.null_weights))
+        object.__setattr__(self, "n_groups", optional_count(self.n_groups, "n_groups"))
+        object.__setattr__(self, "n_strata", optional_count(self.n_strata, "n_strata"))
 
     @property
     def stars(self):
@@ -447,7 +458,7 @@ class SignificanceResult:
             "acceleration": self.acceleration,
             "params": dict(self.params),
         }
-        out.update(_sampling_design(self.n_groups, self.n_strata))
+        out.update(sampling_design(self.n_groups, self.n_strata))
         for name in ("margin", "prob_worse", "prob_equivalent", "prob_better"):
             if getattr(self, name) is not None:
                 out[name] = getattr(self, name)
@@ -522,208 +533,5 @@ class SignificanceResult:
         if self.prob_better is not None:
             lines.append(f"  P(B better) = {self.prob_better:.4g}, P(practically equivalent) = "
                          f"{self.prob_equivalent:.4g}, P(B worse) = {self.prob_worse:.4g}")
-        lines.extend(_design_lines(self.n_groups, self.n_strata))
-        return "\n".join(lines)
-
-
-@dataclass(frozen=True)
-class ScoreResult:
-    r"""One system's score and its bootstrap confidence interval.
-
-    What :func:`sigtest.score` returns: the observed metric value of one
-    system and a confidence interval from resampling the test items (or
-    whole clusters, within strata), by the same interval code as
-    :class:`~sigtest.BCaInterval`. Immutable; :meth:`ci` recomputes the
-    interval at another level or by another method from the stored
-    bootstrap distribution, without resampling again.
-
-    Parameters
-    ----------
-    metric : str
-        Metric name.
-    estimate : float
-        Observed value of the metric on all items.
-    confidence_interval : ConfidenceInterval
-        ``(low, high)`` at ``confidence_level``; for a degenerate bootstrap
-        distribution (every resample equal) the exact Clopper-Pearson
-        interval (see ``n_trials``) or the point ``[estimate, estimate]``.
-    confidence_level : float
-        Level of ``confidence_interval``.
-    method : {"bca", "percentile", "basic"}
-        Interval method.
-    n_resamples : int
-        Number of bootstrap resamples used (finite ones).
-    n_samples : int
-        Number of test items N.
-    n_groups : int or None, default=None
-        Number of clusters G when whole clusters were resampled
-        (``groups=``), else ``None``.
-    n_strata : int or None, default=None
-        Number of strata H when the bootstrap resampled within strata
-        (``strata=``), else ``None``.
-    greater_is_better : bool, default=True
-        Orientation of the metric (``False`` for a loss).
-    bootstrap_distribution : ndarray of shape (n_resamples,) or None, default=None
-        The resampled metric values :math:`\hat\theta^*_b`. Read-only.
-    acceleration : float or None, default=None
-        BCa acceleration from the (delete-one-unit) jackknife, when computed.
-    seed : int or None, default=None
-        The integer seed drawn from ``random_state``.
-    n_trials : int or None, default=None
-        Set when every one of ``n_trials`` independent items scored 0, or
-        every one 1, on a 0/1 metric (e.g. a perfect system's accuracy): the
-        bootstrap distribution is then a single point and the interval is
-        the exact Clopper-Pearson interval of ``estimate * n_trials``
-        successes in ``n_trials`` (also from :meth:`ci`). ``None`` otherwise.
-
-    See Also
-    --------
-    sigtest.score : Computes it.
-    SignificanceResult : The result of comparing two systems.
-
-    Examples
-    --------
-    >>> from sigtest import ScoreResult, ConfidenceInterval
-    >>> res = ScoreResult(metric="accuracy", estimate=0.8,
-    ...                   confidence_interval=ConfidenceInterval(0.75, 0.85),
-    ...                   confidence_level=0.95, method="bca", n_resamples=1000,
-    ...                   n_samples=250)
-    >>> res.confidence_interval.low
-    0.75
-    """
-
-    metric: str
-    estimate: float
-    confidence_interval: ConfidenceInterval
-    confidence_level: float
-    method: str
-    n_resamples: int
-    n_samples: int
-    n_groups: int | None = None
-    n_strata: int | None = None
-    greater_is_better: bool = True
-    bootstrap_distribution: np.ndarray | None = field(default=None, repr=False,
-                                                      compare=False)
-    acceleration: float | None = field(default=None, repr=False)
-    seed: int | None = field(default=None, repr=False)
-    n_trials: int | None = field(default=None, repr=False)
-
-    def __post_init__(self):
-        ci = self.confidence_interval
-        if ci is None:
-            ci = NAN_INTERVAL
-        object.__setattr__(self, "confidence_interval",
-                           ConfidenceInterval(float(ci[0]), float(ci[1])))
-        object.__setattr__(self, "estimate", float(self.estimate))
-        object.__setattr__(self, "n_trials", _optional_count(self.n_trials, "n_trials"))
-        object.__setattr__(self, "bootstrap_distribution",
-                           _readonly(self.bootstrap_distribution))
-        object.__setattr__(self, "n_groups", _optional_count(self.n_groups, "n_groups"))
-        object.__setattr__(self, "n_strata", _optional_count(self.n_strata, "n_strata"))
-
-    def ci(self, confidence_level=None, method=None):
-        """Recompute the interval from the stored bootstrap distribution.
-
-        No new resampling (like ``scipy.stats.bootstrap(...,
-        bootstrap_result=res, n_resamples=0)``).
-
-        Parameters
-        ----------
-        confidence_level : float in (0, 1), default=None
-            Defaults to ``self.confidence_level``.
-        method : {"bca", "percentile", "basic"}, default=None
-            Defaults to ``self.method``. ``"bca"`` needs the stored
-            jackknife ``acceleration``.
-
-        Returns
-        -------
-        interval : ConfidenceInterval
-            ``(low, high)`` of the score (a degenerate distribution gives the
-            Clopper-Pearson interval or the point, see ``n_trials``).
-
-        Raises
-        ------
-        ValueError
-            If no bootstrap distribution is stored, for ``method="bca"``
-            without an acceleration, or for a bad ``confidence_level`` /
-            ``method``.
-
-        Warns
-        -----
-        DegenerateDistributionWarning
-            If the distribution is degenerate (every resample equal): the
-            interval is then the exact Clopper-Pearson one (``n_trials``
-            set) or the point ``[estimate, estimate]``.
-        """
-        if confidence_level is None:
-            confidence_level = self.confidence_level
-        if method is None:
-            method = self.method
-        if self.bootstrap_distribution is None:
-            raise ValueError("This result holds no bootstrap distribution; call "
-                             "sigtest.score() again with the new level or method.")
-        if method == "bca" and self.acceleration is None:
-            raise ValueError("method='bca' needs the jackknife acceleration, which this "
-                             "result does not hold.")
-        return bootstrap_interval(self.bootstrap_distribution, self.estimate,
-                                  confidence_level, method, self.acceleration, of="score",
-                                  n_trials=self.n_trials)
-
-    def to_dict(self, include_distribution=False):
-        """Flat ``dict`` of the result (``ci_low``/``ci_high`` instead of the tuple).
-
-        Parameters
-        ----------
-        include_distribution : bool, default=False
-            Also include ``bootstrap_distribution`` (as a list).
-
-        Returns
-        -------
-        result : dict
-            ``metric, estimate, ci_low, ci_high, confidence_level, method,
-            n_resamples, n_samples, greater_is_better, acceleration, seed``,
-            plus ``n_groups`` / ``n_strata`` when set.
-        """
-        out = {
-            "metric": self.metric,
-            "estimate": self.estimate,
-            "ci_low": self.confidence_interval.low,
-            "ci_high": self.confidence_interval.high,
-            "confidence_level": self.confidence_level,
-            "method": self.method,
-            "n_resamples": self.n_resamples,
-            "n_samples": self.n_samples,
-            "greater_is_better": self.greater_is_better,
-            "acceleration": self.acceleration,
-            "seed": self.seed,
-        }
-        out.update(_sampling_design(self.n_groups, self.n_strata))
-        if include_distribution:
-            dist = self.bootstrap_distribution
-            out["bootstrap_distribution"] = None if dist is None else dist.tolist()
-        return out
-
-    def summary(self):
-        """The result in words: what ``str(result)`` prints.
-
-        Returns
-        -------
-        text : str
-            Estimate, interval, and whether the resampling was clustered
-            (``"clustered: 60 groups"``) or stratified.
-        """
-        return str(self)
-
-    def __str__(self):
-        orient = "higher" if self.greater_is_better else "lower"
-        lines = [
-            f"{self.metric} ({orient} is better), N={self.n_samples}, "
-            f"{self.n_resamples} bootstrap resamples",
-            f"  estimate: {self.estimate:.6g}",
-        ]
-        low, high = self.confidence_interval
-        level = f"{100 * self.confidence_level:g}%"
-        method = self.method if self.n_trials is None else "exact Clopper-Pearson"
-        lines.append(f"  {level} CI ({method}): [{low:.6g}, {high:.6g}]")
-        lines.extend(_design_lines(self.n_groups, self.n_strata))
+        lines.extend(design_lines(self.n_groups, self.n_strata))
         return "\n".join(lines)

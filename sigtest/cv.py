@@ -27,12 +27,14 @@ NumPy and SciPy are imported when a function runs, not with the module.
 from sigtest.tests_._cv import (  # noqa: F401
     BayesianCVResult,
     CVTestResult,
-    bayesian_correlated_ttest,
-    combined_ftest_5x2cv,
     corrected_resampled_ttest,
+)
+from sigtest.tests_._cv_5x2 import (  # noqa: F401
+    combined_ftest_5x2cv,
     five_by_two,
     paired_ttest_5x2cv,
 )
+from sigtest.tests_._cv_bayesian import bayesian_correlated_ttest  # noqa: F401
 
 __all__ = [
     "BayesianCVResult",

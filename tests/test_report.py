@@ -20,7 +20,7 @@ from markdown_it import MarkdownIt
 
 from sigtest import BCaInterval, ComparisonResult, PairedPermutation, compare
 from sigtest._report.format import format_pvalue
-from sigtest._report.build import register_section, section_names
+from sigtest._report.sections import register_section, section_names
 from sigtest._report.doc import escape_latex, escape_markdown
 from sigtest._report.svg import interval_chart, nice_ticks
 
@@ -129,7 +129,7 @@ def test_ranks_table_prints_yes_no_and_shares_with_three_decimals(result, report
 
 
 def test_share_is_never_rounded_to_zero_or_one():
-    from sigtest._report.build import _share
+    from sigtest._report.sections import _share
 
     assert [_share(p) for p in (0.0, 0.0004, 0.0005, 0.5, 0.9994, 0.9996, 1.0, np.nan)] == [
         "0.000", "<0.001", "0.001", "0.500", "0.999", ">0.999", "1.000", "nan"]
@@ -274,7 +274,7 @@ def test_methods_follow_the_options():
 
 
 def test_sections_registry_takes_a_new_section(result, monkeypatch):
-    import sigtest._report.build as _report
+    import sigtest._report.sections as _report
 
     assert section_names()[:3] == ["methods", "scores", "pairs"]
     # the leaderboard of ComparisonResult.ranks() is part of the default report
@@ -439,7 +439,7 @@ def test_report_describes_each_design(options, phrases, field):
 
 
 def test_one_sided_intervals_and_margins():
-    from sigtest._report.build import _interval
+    from sigtest._report.sections import _interval
 
     assert _interval(0.1, np.inf, True) == "[+0.1000, +inf)"
     assert _interval(-np.inf, 0.2) == "(-inf, 0.2000]"

@@ -6,7 +6,11 @@ import ``metrics``, ``utils``, ``_engine``, ``_results``, ``tests_`` and
 reverse. This ``__init__`` imports nothing (matplotlib is imported only when
 a plot is drawn).
 
-* ``build.py``: the report of a comparison (sections, Markdown, HTML, LaTeX);
+* ``sections.py``: the registry of report sections, their builders and the
+  methods text;
+* ``build.py``: the report of a comparison (runs the sections, renders
+  Markdown, HTML or LaTeX);
+* ``signature.py``: the reproducibility signature of a comparison;
 * ``doc.py``: the document model and its renderers;
 * ``latex.py``: the LaTeX table of a comparison's frame (``to_latex``);
 * ``svg.py``: the interval chart of the HTML report;

@@ -17,23 +17,19 @@ from sigtest.metrics._scorers import get_scorer, get_scorer_names
 from sigtest.metrics import _builtin  # noqa: F401  (registers the built-in metrics)
 from sigtest.metrics._soft import (
     cross_entropy_loss,
-    entropy_correlation_score,
-    entropy_similarity_score,
     jensen_shannon_distance,
     jensen_shannon_divergence,
     po_jsd_score,
+)
+from sigtest.metrics._soft_accuracy import (
     soft_accuracy_score,
     soft_f1_score,
     soft_precision_score,
     soft_recall_score,
 )
-from sigtest.metrics._hard import (
-    accuracy_score,
-    f1_score,
-    multilabel_f1_score,
-    precision_score,
-    recall_score,
-)
+from sigtest.metrics._soft_entropy import entropy_correlation_score, entropy_similarity_score
+from sigtest.metrics._hard import accuracy_score, f1_score, precision_score, recall_score
+from sigtest.metrics._hard_multilabel import multilabel_f1_score
 
 __all__ = [
     "cross_entropy_loss",

@@ -22,17 +22,19 @@ from sigtest.metrics._hard import (
     _accuracy_statistics,
     _f1_aggregate,
     _f1_statistics,
-    _multilabel_f1_aggregate,
-    _multilabel_f1_statistics,
     _precision_aggregate,
     _precision_statistics,
     _recall_aggregate,
     _recall_statistics,
     accuracy_score,
     f1_score,
-    multilabel_f1_score,
     precision_score,
     recall_score,
+)
+from sigtest.metrics._hard_multilabel import (
+    _multilabel_f1_aggregate,
+    _multilabel_f1_statistics,
+    multilabel_f1_score,
 )
 from sigtest.metrics._registry import _mark_builtin, register_metric
 
@@ -108,28 +110,32 @@ del _prefix, _func, _stats, _agg, _title, _average
 
 from sigtest.metrics._soft import (  # noqa: E402
     _cross_entropy_statistics,
-    _entropy_correlation_aggregate,
-    _entropy_correlation_statistics,
-    _entropy_similarity_aggregate,
-    _entropy_similarity_statistics,
     _jsd_statistics,
     _mean_aggregate,
     _po_jsd_aggregate,
+    cross_entropy_loss,
+    jensen_shannon_divergence,
+    po_jsd_score,
+)
+from sigtest.metrics._soft_accuracy import (  # noqa: E402
     _soft_accuracy_aggregate,
     _soft_accuracy_statistics,
     _soft_f1_aggregate,
     _soft_precision_aggregate,
     _soft_prf_statistics,
     _soft_recall_aggregate,
-    cross_entropy_loss,
-    entropy_correlation_score,
-    entropy_similarity_score,
-    jensen_shannon_divergence,
-    po_jsd_score,
     soft_accuracy_score,
     soft_f1_score,
     soft_precision_score,
     soft_recall_score,
+)
+from sigtest.metrics._soft_entropy import (  # noqa: E402
+    _entropy_correlation_aggregate,
+    _entropy_correlation_statistics,
+    _entropy_similarity_aggregate,
+    _entropy_similarity_statistics,
+    entropy_correlation_score,
+    entropy_similarity_score,
 )
 
 

@@ -12,16 +12,21 @@ comes from the same code as :class:`~sigtest.BCaInterval`
 Metrics without sufficient statistics (a plain ``score_func``) take the
 engine's slow path: resampled index sets drawn in seeded batches, one
 ``score_func`` call per resample.
+
+:class:`ScoreResult`, what :func:`score` returns, is defined here, next to
+its function (as SciPy keeps ``BootstrapResult`` beside ``bootstrap``).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
 
 from sigtest._engine.intervals import (
+    NAN_INTERVAL,
     acceleration_from_jackknife,
     bootstrap_interval,
     check_interval_args,
@@ -32,13 +37,220 @@ from sigtest._engine import PairedData, check_metric_params, prepare_paired
 from sigtest._engine.checks import check_n_resamples as _check_n_resamples
 from sigtest._engine.rng import check_seed
 from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, FEW_CLUSTERS
-from sigtest._results import ScoreResult
+from sigtest._results import (ConfidenceInterval, design_lines, optional_count, readonly_array,
+                              sampling_design)
 from sigtest.exceptions import DegenerateDistributionWarning, SmallSampleWarning
 from sigtest.metrics import Metric, get_metric
 from sigtest.utils import check_random_state_seed, warn_external
 from sigtest.utils._param_validation import lazy, validate_params
 
-__all__ = ["score", "score_paired"]
+__all__ = ["ScoreResult", "score", "score_paired"]
+
+# --------------------------------------------------------------------------
+# the result
+# --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ScoreResult:
+    r"""One system's score and its bootstrap confidence interval.
+
+    What :func:`sigtest.score` returns: the observed metric value of one
+    system and a confidence interval from resampling the test items (or
+    whole clusters, within strata), by the same interval code as
+    :class:`~sigtest.BCaInterval`. Immutable; :meth:`ci` recomputes the
+    interval at another level or by another method from the stored
+    bootstrap distribution, without resampling again.
+
+    Parameters
+    ----------
+    metric : str
+        Metric name.
+    estimate : float
+        Observed value of the metric on all items.
+    confidence_interval : ConfidenceInterval
+        ``(low, high)`` at ``confidence_level``; for a degenerate bootstrap
+        distribution (every resample equal) the exact Clopper-Pearson
+        interval (see ``n_trials``) or the point ``[estimate, estimate]``.
+    confidence_level : float
+        Level of ``confidence_interval``.
+    method : {"bca", "percentile", "basic"}
+        Interval method.
+    n_resamples : int
+        Number of bootstrap resamples used (finite ones).
+    n_samples : int
+        Number of test items N.
+    n_groups : int or None, default=None
+        Number of clusters G when whole clusters were resampled
+        (``groups=``), else ``None``.
+    n_strata : int or None, default=None
+        Number of strata H when the bootstrap resampled within strata
+        (``strata=``), else ``None``.
+    greater_is_better : bool, default=True
+        Orientation of the metric (``False`` for a loss).
+    bootstrap_distribution : ndarray of shape (n_resamples,) or None, default=None
+        The resampled metric values :math:`\hat\theta^*_b`. Read-only.
+    acceleration : float or None, default=None
+        BCa acceleration from the (delete-one-unit) jackknife, when computed.
+    seed : int or None, default=None
+        The integer seed drawn from ``random_state``.
+    n_trials : int or None, default=None
+        Set when every one of ``n_trials`` independent items scored 0, or
+        every one 1, on a 0/1 metric (e.g. a perfect system's accuracy): the
+        bootstrap distribution is then a single point and the interval is
+        the exact Clopper-Pearson interval of ``estimate * n_trials``
+        successes in ``n_trials`` (also from :meth:`ci`). ``None`` otherwise.
+
+    See Also
+    --------
+    sigtest.score : Computes it.
+    SignificanceResult : The result of comparing two systems.
+
+    Examples
+    --------
+    >>> from sigtest import ScoreResult, ConfidenceInterval
+    >>> res = ScoreResult(metric="accuracy", estimate=0.8,
+    ...                   confidence_interval=ConfidenceInterval(0.75, 0.85),
+    ...                   confidence_level=0.95, method="bca", n_resamples=1000,
+    ...                   n_samples=250)
+    >>> res.confidence_interval.low
+    0.75
+    """
+
+    metric: str
+    estimate: float
+    confidence_interval: ConfidenceInterval
+    confidence_level: float
+    method: str
+    n_resamples: int
+    n_samples: int
+    n_groups: int | None = None
+    n_strata: int | None = None
+    greater_is_better: bool = True
+    bootstrap_distribution: np.ndarray | None = field(default=None, repr=False,
+                                                      compare=False)
+    acceleration: float | None = field(default=None, repr=False)
+    seed: int | None = field(default=None, repr=False)
+    n_trials: int | None = field(default=None, repr=False)
+
+    def __post_init__(self):
+        ci = self.confidence_interval
+        if ci is None:
+            ci = NAN_INTERVAL
+        object.__setattr__(self, "confidence_interval",
+                           ConfidenceInterval(float(ci[0]), float(ci[1])))
+        object.__setattr__(self, "estimate", float(self.estimate))
+        object.__setattr__(self, "n_trials", optional_count(self.n_trials, "n_trials"))
+        object.__setattr__(self, "bootstrap_distribution",
+                           readonly_array(self.bootstrap_distribution))
+        object.__setattr__(self, "n_groups", optional_count(self.n_groups, "n_groups"))
+        object.__setattr__(self, "n_strata", optional_count(self.n_strata, "n_strata"))
+
+    def ci(self, confidence_level=None, method=None):
+        """Recompute the interval from the stored bootstrap distribution.
+
+        No new resampling (like ``scipy.stats.bootstrap(...,
+        bootstrap_result=res, n_resamples=0)``).
+
+        Parameters
+        ----------
+        confidence_level : float in (0, 1), default=None
+            Defaults to ``self.confidence_level``.
+        method : {"bca", "percentile", "basic"}, default=None
+            Defaults to ``self.method``. ``"bca"`` needs the stored
+            jackknife ``acceleration``.
+
+        Returns
+        -------
+        interval : ConfidenceInterval
+            ``(low, high)`` of the score (a degenerate distribution gives the
+            Clopper-Pearson interval or the point, see ``n_trials``).
+
+        Raises
+        ------
+        ValueError
+            If no bootstrap distribution is stored, for ``method="bca"``
+            without an acceleration, or for a bad ``confidence_level`` /
+            ``method``.
+
+        Warns
+        -----
+        DegenerateDistributionWarning
+            If the distribution is degenerate (every resample equal): the
+            interval is then the exact Clopper-Pearson one (``n_trials``
+            set) or the point ``[estimate, estimate]``.
+        """
+        if confidence_level is None:
+            confidence_level = self.confidence_level
+        if method is None:
+            method = self.method
+        if self.bootstrap_distribution is None:
+            raise ValueError("This result holds no bootstrap distribution; call "
+                             "sigtest.score() again with the new level or method.")
+        if method == "bca" and self.acceleration is None:
+            raise ValueError("method='bca' needs the jackknife acceleration, which this "
+                             "result does not hold.")
+        return bootstrap_interval(self.bootstrap_distribution, self.estimate,
+                                  confidence_level, method, self.acceleration, of="score",
+                                  n_trials=self.n_trials)
+
+    def to_dict(self, include_distribution=False):
+        """Flat ``dict`` of the result (``ci_low``/``ci_high`` instead of the tuple).
+
+        Parameters
+        ----------
+        include_distribution : bool, default=False
+            Also include ``bootstrap_distribution`` (as a list).
+
+        Returns
+        -------
+        result : dict
+            ``metric, estimate, ci_low, ci_high, confidence_level, method,
+            n_resamples, n_samples, greater_is_better, acceleration, seed``,
+            plus ``n_groups`` / ``n_strata`` when set.
+        """
+        out = {
+            "metric": self.metric,
+            "estimate": self.estimate,
+            "ci_low": self.confidence_interval.low,
+            "ci_high": self.confidence_interval.high,
+            "confidence_level": self.confidence_level,
+            "method": self.method,
+            "n_resamples": self.n_resamples,
+            "n_samples": self.n_samples,
+            "greater_is_better": self.greater_is_better,
+            "acceleration": self.acceleration,
+            "seed": self.seed,
+        }
+        out.update(sampling_design(self.n_groups, self.n_strata))
+        if include_distribution:
+            dist = self.bootstrap_distribution
+            out["bootstrap_distribution"] = None if dist is None else dist.tolist()
+        return out
+
+    def summary(self):
+        """The result in words: what ``str(result)`` prints.
+
+        Returns
+        -------
+        text : str
+            Estimate, interval, and whether the resampling was clustered
+            (``"clustered: 60 groups"``) or stratified.
+        """
+        return str(self)
+
+    def __str__(self):
+        orient = "higher" if self.greater_is_better else "lower"
+        lines = [
+            f"{self.metric} ({orient} is better), N={self.n_samples}, "
+            f"{self.n_resamples} bootstrap resamples",
+            f"  estimate: {self.estimate:.6g}",
+        ]
+        low, high = self.confidence_interval
+        level = f"{100 * self.confidence_level:g}%"
+        method = self.method if self.n_trials is None else "exact Clopper-Pearson"
+        lines.append(f"  {level} CI ({method}): [{low:.6g}, {high:.6g}]")
+        lines.extend(design_lines(self.n_groups, self.n_strata))
+        return "\n".join(lines)
+
 
 # --------------------------------------------------------------------------
 # resampled scores and the acceleration

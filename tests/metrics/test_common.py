@@ -16,7 +16,7 @@ from sigtest.metrics import (
     soft_accuracy_score,
     soft_precision_score,
 )
-from sigtest.metrics import _hard, _soft
+from sigtest.metrics import _hard, _soft_accuracy
 from sigtest.metrics._common import check_zero_division, divide, fill_doc, nan_mean
 from sigtest.utils import find_stack_level, warn_external
 from sigtest.utils._param_validation import InvalidParameterError
@@ -62,7 +62,7 @@ def test_hard_and_soft_ratios_follow_one_rule(which, average, zd):
     hard = _hard._prf_aggregate(
         which, np.concatenate([tp, pred, true, n], axis=1), average=average, zero_division=zd
     )
-    soft = _soft._soft_prf_aggregate(
+    soft = _soft_accuracy._soft_prf_aggregate(
         np.concatenate([tp, true, pred], axis=1), kind=which, average=average, zero_division=zd
     )
     np.testing.assert_array_equal(hard, soft)

@@ -22,12 +22,11 @@ from sigtest.metrics._hard import (
     _accuracy_aggregate,
     _accuracy_statistics,
     _f1_aggregate,
-    _multilabel_f1_aggregate,
-    _multilabel_f1_statistics,
     _precision_aggregate,
     _prf_statistics,
     _recall_aggregate,
 )
+from sigtest.metrics._hard_multilabel import _multilabel_f1_aggregate, _multilabel_f1_statistics
 
 PRF = {
     "precision": (precision_score, _precision_aggregate, 0),

@@ -781,7 +781,7 @@ class ComparisonResult:
         ----------
         M. Post (2018). A call for clarity in reporting BLEU scores. WMT.
         """
-        from sigtest._report.build import signature
+        from sigtest._report.signature import signature
 
         return signature(self)
 
