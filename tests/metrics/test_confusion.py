@@ -380,3 +380,28 @@ def test_cli_compare_with_new_metric(tmp_path):
 def test_lazy_table_untouched():
     # the metrics are reached through the registry; nothing new at top level
     assert "matthews_corrcoef" in sigtest.get_metric_names()
+
+
+# --------------------------------------------------------------------------- size
+@pytest.mark.slow
+@pytest.mark.parametrize("name, kw", [("matthews_corrcoef", {}),
+                                      ("cohen_kappa", {"weights": "quadratic"})])
+def test_permutation_size_under_the_null(name, kw):
+    """A and B draw from one error model: the paired permutation test on the new
+    metrics rejects at about alpha.
+
+    R = 300 null data sets (N = 200, K = 4, 70 % right, errors uniform), B = 199
+    permutations, alpha = 0.05: the rejection count is Binomial(300, <= 0.05)
+    (the p-value (1 + #)/(B + 1) is valid); the 99.9 % band of the rate is
+    0.05 +- 3.29 sqrt(0.05 * 0.95 / 300) = [0.009, 0.091].
+    """
+    rng = np.random.default_rng(2024)
+    test = get_test("permutation")
+    rejections, reps = 0, 300
+    for r in range(reps):
+        y = rng.integers(0, 4, 200)
+        a = np.where(rng.random(200) < 0.7, y, rng.integers(0, 4, 200))
+        b = np.where(rng.random(200) < 0.7, y, rng.integers(0, 4, 200))
+        test.set_params(n_resamples=199, random_state=r)
+        rejections += test.test(y, a, b, metric=name, **kw).pvalue <= 0.05
+    assert 0.009 <= rejections / reps <= 0.091, rejections
