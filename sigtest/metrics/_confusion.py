@@ -52,7 +52,7 @@ from numbers import Real
 import numpy as np
 
 from ..utils._param_validation import validate_params
-from ._common import check_zero_division, divide, fill_doc, nan_mean, warn_undefined
+from ._common import check_zero_division, divide, fill_doc, warn_undefined
 from ._hard import (
     _PRF_CONSTRAINTS,
     _PRF_PARAMS_DOC,
@@ -390,8 +390,8 @@ def _samples_aggregate(which, sums, zero_division):
         warn_undefined(f"{title} is ill-defined and being set to 0.0 in samples with no "
                        f"{modifier} labels.")
     with np.errstate(divide="ignore", invalid="ignore"):
-        if np.isnan(fill):
-            return nan_mean(total[..., None] / (n - n_undefined)[..., None])
+        if np.isnan(fill):  # the mean over the defined items; nan if there is none
+            return total / (n - n_undefined)
         return (total + fill * n_undefined) / n
 
 
