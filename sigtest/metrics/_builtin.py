@@ -251,4 +251,104 @@ _register_soft(
 
 del _prefix, _func, _agg, _title, _average
 
+# --- confusion-matrix metrics (scikit-learn's scorer names) ---
+
+from sigtest.metrics._confusion import (  # noqa: E402
+    _balanced_accuracy_aggregate,
+    _confusion_statistics,
+    _f1_samples_aggregate,
+    _f1_samples_statistics,
+    _jaccard_aggregate,
+    _jaccard_samples_aggregate,
+    _jaccard_samples_statistics,
+    _kappa_aggregate,
+    _kappa_statistics,
+    _lr_statistics,
+    _mcc_aggregate,
+    _negative_lr_aggregate,
+    _positive_lr_aggregate,
+    _precision_samples_aggregate,
+    _precision_samples_statistics,
+    _recall_samples_aggregate,
+    _recall_samples_statistics,
+    jaccard_score,
+)
+
+
+def _register_cells(name, stats, agg, description, score_func=None, **kwargs):
+    register_metric(name, score_func, response_method="predict", input_type="labels",
+                    statistics=stats, aggregate=agg, cellwise=True,
+                    description=description, **kwargs)
+
+
+_register_cells(
+    "balanced_accuracy",
+    _confusion_statistics,
+    _balanced_accuracy_aggregate,
+    "Balanced accuracy: mean recall over the classes of y_true, in [0, 1] (adjusted=)",
+)
+_register_cells(
+    "matthews_corrcoef",
+    _confusion_statistics,
+    _mcc_aggregate,
+    "Matthews correlation coefficient (multiclass R_K), in [-1, 1]; 0 if undefined",
+)
+_register_cells(
+    "cohen_kappa",
+    _kappa_statistics,
+    _kappa_aggregate,
+    "Cohen's kappa of gold vs prediction, in [-1, 1] (weights=None|'linear'|'quadratic')",
+)
+# Jaccard shares the statistics of P/R/F1 (TP_k, pred_k, true_k, 1)
+_register_cells(
+    "jaccard",
+    _f1_statistics,
+    _jaccard_aggregate,
+    "Jaccard index of the class 'pos_label' (required), in [0, 1]",
+    score_func=jaccard_score,
+    average="binary",
+)
+for _average in ("macro", "micro", "weighted"):
+    _register_cells(
+        f"jaccard_{_average}",
+        _f1_statistics,
+        _jaccard_aggregate,
+        f"Jaccard index, {_average}-averaged over the classes of 'labels', in [0, 1]",
+        score_func=jaccard_score,
+        average=_average,
+    )
+_register_cells(
+    "positive_likelihood_ratio",
+    _lr_statistics,
+    _positive_lr_aggregate,
+    "LR+ = recall / (1 - specificity), binary (or pos_label vs rest), in [1, inf)",
+)
+_register_cells(
+    "negative_likelihood_ratio",
+    _lr_statistics,
+    _negative_lr_aggregate,
+    "LR- = (1 - recall) / specificity, binary (or pos_label vs rest); a loss",
+    greater_is_better=False,
+)
+
+_SAMPLES = {
+    "precision": (_precision_samples_statistics, _precision_samples_aggregate, "Precision"),
+    "recall": (_recall_samples_statistics, _recall_samples_aggregate, "Recall"),
+    "f1": (_f1_samples_statistics, _f1_samples_aggregate, "F1"),
+    "jaccard": (_jaccard_samples_statistics, _jaccard_samples_aggregate, "Jaccard"),
+}
+for _prefix, (_stats, _agg, _title) in _SAMPLES.items():
+    register_metric(
+        f"{_prefix}_samples",
+        response_method="predict",
+        input_type="multilabel",
+        statistics=_stats,
+        aggregate=_agg,
+        decomposable=True,  # the mean of per-item values
+        description=f"Multilabel {_title} of each sample's label set (x > 0.5), averaged "
+        "over samples, in [0, 1]",
+    )
+
+del _prefix, _stats, _agg, _title, _average
+
 _mark_builtin()  # the engine recognises these aggregates by identity

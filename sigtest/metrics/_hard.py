@@ -199,7 +199,15 @@ def _prf_statistics(y_true, y_pred, *, labels=None, pos_label=None, **params):
     A row depends only on (y_true, y_pred): the statistics are cellwise.
     """
     t, p, labels = _resolve_prf_labels(y_true, y_pred, labels, pos_label)
-    k = labels.shape[0]
+    return prf_rows(t, p, labels.shape[0])
+
+
+def prf_rows(t, p, k):
+    """The rows of :func:`_prf_statistics` from class codes (``-1``: no class).
+
+    Shared with the confusion-matrix metrics (:mod:`._confusion`), which
+    code an item out of ``labels`` as ``-1`` on both sides.
+    """
     n = t.shape[0]
     rows = np.arange(n)
     stats = np.zeros((n, 3 * k + 1), dtype=np.float64)
@@ -229,7 +237,11 @@ def _prf_sparse_statistics(y_true, y_pred, *, labels=None, pos_label=None, **par
         ``3 K + 1``.
     """
     t, p, labels = _resolve_prf_labels(y_true, y_pred, labels, pos_label)
-    k = labels.shape[0]
+    return prf_sparse_rows(t, p, labels.shape[0])
+
+
+def prf_sparse_rows(t, p, k):
+    """:func:`prf_rows` in the sparse form of :func:`_prf_sparse_statistics`."""
     n = t.shape[0]
     t = t.astype(np.int64, copy=False)
     p = p.astype(np.int64, copy=False)
@@ -279,6 +291,7 @@ _PRF_TEXT = {
     "precision": ("Precision", "predicted"),
     "recall": ("Recall", "true"),
     "f1": ("F-score", "true nor predicted"),
+    "jaccard": ("Jaccard", "true or predicted"),
 }
 
 
@@ -331,6 +344,8 @@ def _prf_aggregate(
         values, undefined = divide(tp, pred, zero_division)
     elif which == "recall":
         values, undefined = divide(tp, true, zero_division)
+    elif which == "jaccard":  # |T and P| / |T or P| (sklearn's jaccard_score)
+        values, undefined = divide(tp, pred + true - tp, zero_division)
     else:
         values, undefined = divide(2.0 * tp, pred + true, zero_division)
     if isinstance(zero_division, str) and np.any(undefined):

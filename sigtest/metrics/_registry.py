@@ -440,6 +440,14 @@ class _StatisticsScore:
         sums = weighted_column_sums(stats, sample_weight)
         return float(self.aggregate(sums, **params))
 
+    def __eq__(self, other):
+        # equal after a pickle round trip (a metric registered without score_func)
+        return (isinstance(other, _StatisticsScore) and other.statistics == self.statistics
+                and other.aggregate == self.aggregate)
+
+    def __hash__(self):
+        return hash((self.statistics, self.aggregate))
+
     def __repr__(self):
         return f"score_from_statistics({self.statistics!r}, {self.aggregate!r})"
 

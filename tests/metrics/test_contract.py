@@ -46,7 +46,9 @@ def _make_inputs(metric, seed, string_labels=False, n=N_SAMPLES):
         if string_labels:
             y_true, y_pred, labels = (STRING_CLASSES[a] for a in (y_true, y_pred, labels))
         call = {"labels": labels}
-        if metric.kwargs.get("average") == "binary":  # "f1", "precision", "recall"
+        # "f1", "precision", "recall", "jaccard"; the likelihood ratios score
+        # one class against the rest on multiclass data
+        if metric.kwargs.get("average") == "binary" or "likelihood_ratio" in metric.name:
             call["pos_label"] = labels[1]
         return y_true, y_pred, call
     if metric.input_type == "proba":
@@ -55,7 +57,14 @@ def _make_inputs(metric, seed, string_labels=False, n=N_SAMPLES):
             rng.dirichlet(np.ones(N_COLUMNS), size=n),
             {},
         )
-    return rng.uniform(0, 1, (n, N_COLUMNS)), rng.uniform(0, 1, (n, N_COLUMNS)), {}
+    y_true, y_pred = rng.uniform(0, 1, (n, N_COLUMNS)), rng.uniform(0, 1, (n, N_COLUMNS))
+    # every row has a true and a predicted label (> 0.5), so that the per-sample
+    # scores (f1_samples, ...) are defined without a warning
+    rows = np.arange(n)
+    y_true[rows, rows % N_COLUMNS] = np.maximum(y_true[rows, rows % N_COLUMNS], 0.75)
+    y_pred[rows, (rows // 2) % N_COLUMNS] = np.maximum(y_pred[rows, (rows // 2) % N_COLUMNS],
+                                                       0.75)
+    return y_true, y_pred, {}
 
 
 def _statistics(metric, y_true, y_pred, call):

@@ -29,7 +29,7 @@ def _data(metric, seed):
     params = metric.params()
     if metric.input_type == "labels":
         params["labels"] = np.arange(K)
-    if params.get("average") == "binary":
+    if params.get("average") == "binary" or "likelihood_ratio" in metric.name:
         params["pos_label"] = 1
     weights = rng.integers(1, 6, n).astype(np.float64)
     return y_true, y_pred, params, weights

@@ -8,6 +8,7 @@ from sklearn.metrics import matthews_corrcoef
 
 import sigtest
 from sigtest.metrics import Metric
+from sigtest.metrics._registry import score_from_statistics
 
 
 @pytest.mark.parametrize("name", sigtest.get_metric_names())
@@ -30,3 +31,14 @@ def test_compare_result_with_a_user_metric_pickles():
                           test=sigtest.PairedPermutation(n_resamples=99), random_state=0)
     again = pickle.loads(pickle.dumps(res))
     assert again.to_frame().equals(res.to_frame())
+
+
+def test_metric_from_statistics_only_round_trips():
+    # score_func derived from statistics/aggregate (matthews_corrcoef, the user's
+    # register_metric(name, statistics=..., aggregate=...)) equals its unpickled copy
+    acc = sigtest.get_metric("accuracy")
+    metric = Metric("acc_stats_only", score_from_statistics(acc.statistics, acc.aggregate),
+                    statistics=acc.statistics, aggregate=acc.aggregate)
+    assert pickle.loads(pickle.dumps(metric)) == metric
+    assert score_from_statistics(acc.statistics, acc.aggregate) != score_from_statistics(
+        acc.statistics, sigtest.get_metric("f1_macro").aggregate)

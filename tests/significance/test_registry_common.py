@@ -54,7 +54,9 @@ def _make(name, **extra):
 
 
 def _run(test, metric, y, a, b):
-    kw = {"pos_label": 1} if metric.kwargs.get("average") == "binary" else {}
+    # one target class: the binary averages and the likelihood ratios (one vs rest)
+    one_class = metric.kwargs.get("average") == "binary" or "likelihood_ratio" in metric.name
+    kw = {"pos_label": 1} if one_class else {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return test.test(y, a, b, metric=metric.name, **kw)
