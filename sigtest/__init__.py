@@ -33,7 +33,7 @@ _LAZY = {
     "compare": "sigtest._workflows.compare.api",
     "cross_val_compare": "sigtest._workflows.cross_val",
     "compare_datasets": "sigtest._workflows.datasets",
-    "DatasetComparisonResult": "sigtest._workflows.datasets",
+    "DatasetComparisonResult": "sigtest._workflows.datasets_result",
     "Experiment": "sigtest.experiment",
     "BCaInterval": "sigtest.tests_",
     "BayesianBootstrap": "sigtest.tests_",

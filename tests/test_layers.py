@@ -12,7 +12,11 @@ included:
 * a module never imports an underscore name (``from x import _y``) from a
   module of another layer;
 * the module import graph has no cycle;
-* every module belongs to a layer (a new module must be placed).
+* every module belongs to a layer (a new module must be placed);
+* the public modules are exactly ``PUBLIC_MODULES`` (scipy's rule: a dotted
+  name with an underscore part is private), every module declares
+  ``__all__``, every folder's ``__init__`` says what lives there, and the
+  package root holds at most ``ROOT_MODULES_MAX`` modules (issue 21).
 
 The checker is exercised on a synthetic package with deliberately bad imports.
 """
@@ -198,6 +202,62 @@ def test_the_check_sees_the_whole_package():
     assert ranks["sigtest._engine.paired"] < ranks["sigtest._results"] \
         < ranks["sigtest.tests_._base"] < ranks["sigtest._workflows.compare.api"] < ranks["sigtest.cli"]
     assert ranks["sigtest.metrics._registry"] == ranks["sigtest.exceptions"] == 0
+
+
+#: The public modules (scipy's ``test_public_api`` rule): a module is private
+#: when any part of its dotted name starts with an underscore.
+PUBLIC_MODULES = {"sigtest", "sigtest.cli", "sigtest.cv", "sigtest.demo", "sigtest.exceptions",
+                  "sigtest.experiment", "sigtest.metrics", "sigtest.plotting", "sigtest.tests_",
+                  "sigtest.utils", "sigtest.utils.validation"}
+#: Module files that declare no ``__all__`` (nothing to export).
+WITHOUT_ALL = {"sigtest.__main__", "sigtest._version"}
+#: At most this many modules in the package root; the rest live in the layer folders.
+ROOT_MODULES_MAX = 12
+
+
+def _sigtest_modules():
+    root = Path(sigtest.__file__).resolve().parents[1]
+    return _modules(root, "sigtest")
+
+
+def test_public_modules_are_exactly_the_listed_ones():
+    public = {m for m in _sigtest_modules()
+              if not any(part.startswith("_") for part in m.split(".")[1:])}
+    assert public == PUBLIC_MODULES
+
+
+def test_every_module_declares_all():
+    missing = []
+    for module, path in _sigtest_modules().items():
+        if module in WITHOUT_ALL:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+                 for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                 if isinstance(t, ast.Name)}
+        if "__all__" not in names:
+            missing.append(module)
+    assert not missing, missing
+
+
+def test_every_folder_says_what_lives_there():
+    for module, path in _sigtest_modules().items():
+        if path.name == "__init__.py":
+            doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+            assert doc and len(doc.split()) >= 8, f"{module}: its __init__ needs a docstring"
+
+
+def test_the_root_holds_few_modules():
+    root = [m for m, path in _sigtest_modules().items()
+            if m.count(".") == 1 and path.name != "__init__.py"]
+    assert len(root) <= ROOT_MODULES_MAX, sorted(root)
+
+
+def test_every_layer_folder_exists():
+    modules = _sigtest_modules()
+    for _, patterns in LAYERS:
+        for pattern in patterns:
+            assert pattern in modules, f"{pattern} is in LAYERS but not in the package"
 
 
 # --------------------------------------------------------- the checker can fail

@@ -14,7 +14,7 @@ from numbers import Real
 import numpy as np
 
 from sigtest._report.letters import check_pvalue_matrix, letter_columns
-from sigtest._report.pyplot import _pyplot
+from sigtest._report.pyplot import import_pyplot
 from sigtest.tests_._rank_tests import nemenyi_critical_difference
 from sigtest.utils._param_validation import lazy, validate_params
 
@@ -198,7 +198,7 @@ def plot_critical_difference(result, pvalues=None, *, alpha=None, ax=None):
         cd = 0.0
         cd_label = f"bars: pairwise p > {alpha:g}"
     names = [str(s) for s in names]
-    plt = _pyplot()
+    plt = import_pyplot()
 
     fontsize = 10.0
     line = 1.6 * fontsize  # points per row

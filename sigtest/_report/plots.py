@@ -30,7 +30,7 @@ from numbers import Integral
 
 import numpy as np
 
-from sigtest._report.pyplot import _pyplot
+from sigtest._report.pyplot import import_pyplot
 from sigtest.utils._param_validation import lazy, validate_params
 
 __all__ = ["plot_comparison", "plot_posterior", "plot_resampling_distribution"]
@@ -41,7 +41,7 @@ from sigtest._report.plot_cd import plot_critical_difference  # noqa: E402
 def _axes(ax, figsize=None):
     # constrained layout: a plain savefig keeps long tick labels and titles inside
     if ax is None:
-        _, ax = _pyplot().subplots(layout="constrained", figsize=figsize)
+        _, ax = import_pyplot().subplots(layout="constrained", figsize=figsize)
     return ax
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+__all__ = ["import_pyplot"]
 
-def _pyplot():
+
+def import_pyplot():
     try:
         import matplotlib.pyplot as plt
     except ImportError as exc:  # pragma: no cover - depends on the environment

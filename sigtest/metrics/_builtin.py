@@ -17,6 +17,8 @@ the entropy correlation and similarity are ratios or correlations of totals
 over all items, not means of per-item values.
 """
 
+__all__ = []  # registers the built-in metrics; exports nothing
+
 from sigtest.metrics._hard import (
     _accuracy_aggregate,
     _accuracy_statistics,

@@ -17,7 +17,7 @@ import pandas as pd
 from sigtest._workflows.compare.assemble import assemble, assemble_scores
 from sigtest._workflows.compare.checks import check_predictions, check_targets, check_tests
 from sigtest._workflows.compare.plan import plan_comparison, plan_scores
-from sigtest._workflows.compare.run import _run_parallel, run_scores
+from sigtest._workflows.compare.run import run_pairs, run_scores
 from sigtest._workflows.compare.shared import shared_bootstrap_deltas
 from sigtest.tests_._corrections import CORRECTIONS
 from sigtest._engine.design import check_ids
@@ -109,7 +109,7 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
     # BCa intervals on resamples shared by all pairs (one pass per resample)
     shared = shared_bootstrap_deltas(plan.tasks, plan.scores["seed"], n_jobs)
     tasks = [(*task, extra) for task, extra in zip(plan.tasks, shared)]
-    out = [row for task_rows in _run_parallel(tasks, n_jobs, verbose) for row in task_rows]
+    out = [row for task_rows in run_pairs(tasks, n_jobs, verbose) for row in task_rows]
     # the result keeps read-only copies: a caller reusing its buffers changes
     # neither result.predictions nor what recompare() tests
     runs = {n: [_read_only_copy(r) for r in rs] for n, rs in runs.items()}

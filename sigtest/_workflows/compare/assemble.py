@@ -7,12 +7,14 @@ import numpy as np
 import pandas as pd
 
 from sigtest._workflows.compare.checks import default_resamples
-from sigtest._workflows.compare.run import _reemit
+from sigtest._workflows.compare.run import reemit_warnings
 from sigtest._workflows.compare.run import OPTIONAL_COLUMNS
 from sigtest._workflows.compare.result import ComparisonResult
 from sigtest._workflows.compare.tables import FRAME_COLUMNS
 from sigtest.tests_._corrections import adjust_pvalues
 from sigtest.utils import warn_external
+
+__all__ = ["assemble", "assemble_scores"]
 
 
 def _reorient(values):
@@ -60,7 +62,7 @@ def assemble(plan, out, *, alpha, correction, pairs, ci, result_kwargs):
     for key, values, _, _ in out:
         pi = key[2]
         results[key] = values if plan.canon[pi] == pair_idx[pi] else _reorient(values)
-    _reemit([(f"{names[pair_idx[k[2]][0]]} vs {names[pair_idx[k[2]][1]]}, "
+    reemit_warnings([(f"{names[pair_idx[k[2]][0]]} vs {names[pair_idx[k[2]][1]]}, "
               f"{metric_objs[k[1]].name}, {specs[k[3]][0]}" + (f", run {k[0]}" if multi else ""),
               w) for k, _, _, w in out])
     _warn_small_b([(k[3], resampling) for k, _, resampling, _ in out], plan.run_specs,
@@ -113,7 +115,7 @@ def assemble_scores(names, metric_objs, multi, rows):
     requested), whatever order the tasks ran in; the warnings of the tasks
     are re-emitted once per distinct message, naming the systems.
     """
-    _reemit([(f"{names[k[1]]}, {metric_objs[k[2]].name}" + (f", run {k[0]}" if multi else ""),
+    reemit_warnings([(f"{names[k[1]]}, {metric_objs[k[2]].name}" + (f", run {k[0]}" if multi else ""),
               w) for k, _, w in rows])
     records = []
     for key, values, _ in sorted(rows, key=lambda row: row[0]):

@@ -11,6 +11,8 @@ from sigtest.tests_._registry import test_name
 from sigtest._engine import CellCache, prepare_paired, prepare_paired_runs
 from sigtest.utils import warn_external
 
+__all__ = ["OPTIONAL_COLUMNS", "reemit_warnings", "run_pairs", "run_scores"]
+
 
 def _run_test(test, paired, y, a, b, metric, kwargs, resamples=None):
     if paired is None and resamples is not None:
@@ -124,7 +126,7 @@ def _optional_fields(res, ires):
     return out
 
 
-def _reemit(caught):
+def reemit_warnings(caught):
     """Re-emit the warnings of the jobs once per distinct message, in the caller.
 
     Warnings raised in joblib workers would otherwise be lost (processes) or
@@ -140,7 +142,7 @@ def _reemit(caught):
         warn_external(f"{message} [in {len(where)} job(s): {shown}]", category)
 
 
-def _run_parallel(tasks, n_jobs, verbose):
+def run_pairs(tasks, n_jobs, verbose):
     parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator" if verbose else "list")
     out = parallel(joblib.delayed(_pair_task)(*task) for task in tasks)
     if verbose:
