@@ -1,31 +1,8 @@
-r"""Tests on per-fold cross-validation scores: results, checks, corrected t-test.
+r"""Cross-validation tests: the result classes, the checks and the corrected t-test.
 
-The fold scores of k-fold cross-validation are not independent: every two
-training sets share :math:`(k - 2)/(k - 1)` of their items, so the plain
-paired t-test on fold scores underestimates the variance of the mean
-difference and rejects far too often (Dietterich 1998; Nadeau and Bengio
-2003). The tests built for fold scores live in three modules, all public
-through :mod:`sigtest.cv`:
-
-* this module: the result classes :class:`CVTestResult` and
-  :class:`BayesianCVResult`, the checks and variance helpers the tests
-  share, and :func:`corrected_resampled_ttest`, the corrected resampled
-  t-test of Nadeau and Bengio (2003), also for repeated k-fold (Bouckaert
-  and Frank 2004);
-* :mod:`sigtest.tests_._cv_5x2`: :func:`~sigtest.cv.paired_ttest_5x2cv`
-  (Dietterich 1998), :func:`~sigtest.cv.combined_ftest_5x2cv` (Alpaydin
-  1999) and their splitter :func:`~sigtest.cv.five_by_two`;
-* :mod:`sigtest.tests_._cv_bayesian`:
-  :func:`~sigtest.cv.bayesian_correlated_ttest` with a region of practical
-  equivalence (Corani and Benavoli 2015).
-
-Every function takes the scores of system A and of system B on the *same*
-folds and orients the differences so that a positive difference means that
-B is better: :math:`d_j = b_j - a_j` for a score (``greater_is_better=True``),
-:math:`d_j = a_j - b_j` for a loss. :func:`sigtest.cross_val_compare` runs
-them on the folds it fits (``cv_test=``).
-
-NumPy and SciPy are imported when a function runs, not with the module.
+The public page is the docstring of :mod:`sigtest.cv`; the 5x2cv tests live
+in :mod:`sigtest.tests_._cv_5x2`, the Bayesian correlated t-test in
+:mod:`sigtest.tests_._cv_bayesian`.
 """
 
 import math
