@@ -290,3 +290,12 @@ def test_studentized_clusters_and_a_nonlinear_metric_match_a_naive_twin():
         clusters = np.repeat(np.arange(G), w)
         assert th == pytest.approx(theta(clusters), rel=1e-10, abs=1e-12)
         assert t == pytest.approx((theta(clusters) - t0) / jack_se(clusters), rel=1e-8)
+
+
+def test_compare_score_intervals_follow_normal_but_not_studentized():
+    from sigtest._workflows.compare.plan import score_settings
+
+    for method, want in (("normal", "normal"), ("studentized", "bca"), ("basic", "basic")):
+        spec = [("accuracy", None, BCaInterval(method=method, n_resamples=500))]
+        assert score_settings(spec) == {"method": want, "n_resamples": 500,
+                                        "confidence_level": 0.95}
