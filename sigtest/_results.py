@@ -350,9 +350,12 @@ class SignificanceResult:
         ----------
         confidence_level : float in (0, 1), default=None
             Defaults to ``self.confidence_level`` or 0.95.
-        method : {"bca", "percentile", "basic"}, default=None
+        method : {"bca", "percentile", "basic", "normal", "studentized"}, default=None
             Defaults to ``self.interval_method`` or ``"percentile"``. ``"bca"``
-            needs the stored jackknife ``acceleration``.
+            needs the stored jackknife ``acceleration``; ``"studentized"``
+            is only available at the stored level of a studentized
+            :class:`~sigtest.BCaInterval` result (the per-resample standard
+            errors are not stored).
 
         Returns
         -------
@@ -404,6 +407,14 @@ class SignificanceResult:
                 "computed from it; use BCaInterval, or BergKirkpatrickBootstrap with "
                 "sample_size=1.0."
             )
+        if method == "studentized":
+            if (method == self.interval_method
+                    and confidence_level == self.confidence_level):
+                return self.confidence_interval
+            raise ValueError("method='studentized' needs the standard error of every "
+                             "resample, which the result does not store; run "
+                             "BCaInterval(method='studentized', confidence_level=...) "
+                             "again.")
         if method == "bca" and self.acceleration is None:
             raise ValueError("method='bca' needs the jackknife acceleration, which this "
                              "result does not hold.")

@@ -27,8 +27,10 @@ Layer between :mod:`sigtest.metrics` and the significance tests
   (:func:`sigtest.compare`), and
   :class:`~sigtest._engine.shared.SharedDeltas`, a pair's differences on
   it, passed to the test as an argument;
-* :mod:`~sigtest._engine.intervals`: percentile, basic and BCa intervals and
-  the p-value that inverts them;
+* :mod:`~sigtest._engine.intervals`: percentile, basic, BCa, normal and
+  studentized intervals and the p-value that inverts them;
+* :mod:`~sigtest._engine.studentized`: bootstrap-t resamples (every
+  resample's jackknife standard error from the statistics);
 * :mod:`~sigtest._engine.small_sample`: discordant items, the sign-test floor;
 * :mod:`~sigtest._engine.pvalues`: p-values from resampled distributions.
 

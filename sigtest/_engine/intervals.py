@@ -1,4 +1,5 @@
-"""Bootstrap interval maths: percentile, basic and BCa intervals, their p inversion.
+"""Bootstrap interval maths: percentile, basic, BCa, normal and studentized intervals,
+their p inversion.
 
 One place computes an interval (:func:`interval_at`): :func:`bootstrap_interval`
 and the inversion :func:`interval_pvalue` both call it, so a p-value and an
@@ -19,6 +20,7 @@ from sigtest.utils import warn_external
 __all__ = [
     "ConfidenceInterval",
     "INTERVAL_METHODS",
+    "NEEDS_RESAMPLE_SE",
     "NAN_INTERVAL",
     "acceleration_from_jackknife",
     "bootstrap_interval",
@@ -50,7 +52,10 @@ low, high : float
 """
 
 NAN_INTERVAL = ConfidenceInterval(math.nan, math.nan)
-INTERVAL_METHODS = ("bca", "percentile", "basic")
+INTERVAL_METHODS = ("bca", "percentile", "basic", "normal", "studentized")
+#: Methods that need the per-resample standard errors of a bootstrap-t
+#: (:mod:`sigtest._engine.studentized`), which a stored distribution lacks.
+NEEDS_RESAMPLE_SE = ("studentized",)
 # scipy's tolerance for ties of floating-point statistics (permutation_test).
 TIE_RTOL = 100 * np.finfo(np.float64).eps
 
@@ -174,6 +179,8 @@ def quantile_sorted(sorted_dist, q):
     j = min(i + 1, n - 1)
     g = h - i
     lo, hi = float(sorted_dist[i]), float(sorted_dist[j])
+    if g == 0.0 or lo == hi:  # the same number for finite values; exact for infinite ones
+        return lo
     diff = hi - lo
     return lo + diff * g if g < 0.5 else hi - diff * (1.0 - g)
 
@@ -185,14 +192,38 @@ def interval_at(sorted_dist, delta, confidence_level, method, acceleration, z0):
     and the inversion :func:`interval_pvalue` both call it, so a p-value and
     an interval of the same distribution can never disagree.
     """
+    if method == "normal":
+        return normal_interval(sorted_dist, delta, confidence_level)
     levels = interval_quantiles(sorted_dist, delta, confidence_level, method,
                                  acceleration, z0)
     if not all(np.isfinite(levels)):
         return NAN_INTERVAL
     low, high = (quantile_sorted(sorted_dist, q) for q in levels)
-    if method == "basic":
+    if method in ("basic", "studentized"):
+        # studentized: ``sorted_dist`` is delta + se * t* (studentized.pseudo_distribution),
+        # so 2 delta - q_hi = delta - se t*_(1-alpha/2) and 2 delta - q_lo = delta - se t*_(alpha/2)
         low, high = 2.0 * delta - high, 2.0 * delta - low
     return ConfidenceInterval(float(low), float(high))
+
+
+def normal_interval(dist, delta, confidence_level):
+    r"""Bias-corrected normal bootstrap interval (R ``boot.ci(type="norm")``).
+
+    .. math:: \hat	heta - b \mp z_{1-lpha/2}\, s,\quad
+              b = ar	heta^* - \hat	heta,\quad
+              s^2 = rac{1}{B - 1}\sum_b (	heta^*_b - ar	heta^*)^2
+
+    (Davison & Hinkley 1997, eq. 5.5; Efron & Tibshirani 1993, eq. 12.8 with
+    the bias correction of §10.6). Nested in the level, so the p-value that
+    inverts it is :math:`2\,(1 - \Phi(|\hat	heta - b| / s))` up to the
+    float bisection. ``nan`` for ``B < 2``.
+    """
+    dist = np.asarray(dist, dtype=np.float64)
+    if dist.size < 2:
+        return NAN_INTERVAL
+    centre = 2.0 * float(delta) - float(np.mean(dist))  # delta - bias
+    merr = float(np.std(dist, ddof=1)) * float(_ndtri(0.5 + confidence_level / 2.0))
+    return ConfidenceInterval(centre - merr, centre + merr)
 
 
 # Wording of the degenerate-interval warnings, by what is bootstrapped.
@@ -301,6 +332,15 @@ def bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
     :math:`1 - a (z_0 + z_\alpha) \le 0` the level is held at its limit (0 or
     1, see :func:`interval_quantiles`; scipy returns a level from the wrong
     tail there).
+
+    ``normal``: :math:`\delta - b \mp z_{1-\alpha/2} s` with the bootstrap
+    bias :math:`b` and standard deviation :math:`s` (:func:`normal_interval`,
+    R ``boot.ci``'s ``"norm"``). ``studentized`` (bootstrap-t): ``dist`` is
+    then the pseudo-distribution :math:`\delta + \widehat{se}\, t^*`
+    (:func:`sigtest._engine.studentized.pseudo_distribution`) and the basic
+    formula on it gives :math:`(\delta - \widehat{se}\, t^*_{(1-\alpha/2)},
+    \delta - \widehat{se}\, t^*_{(\alpha/2)})` (Efron & Tibshirani 1993,
+    eq. 12.22).
 
     A degenerate distribution (all :math:`\delta^*` equal) is a point mass
     at :math:`\delta`, whatever the method, and gives a

@@ -171,7 +171,9 @@ def accepts_resamples(test):
     once per class: :func:`sigtest.compare` hands such a test the pair's
     differences on its shared resamples (``test_paired(data,
     resamples=...)``). A subclass that overrides ``evaluate`` without the
-    keyword is left out.
+    keyword is left out, and so is a test with ``method="studentized"`` (a
+    bootstrap-t needs every resample's own standard error, not only its
+    difference).
 
     Parameters
     ----------
@@ -181,7 +183,8 @@ def accepts_resamples(test):
     -------
     bool
     """
-    return isinstance(test, SignificanceTest) and type(test)._accepts_resamples
+    return (isinstance(test, SignificanceTest) and type(test)._accepts_resamples
+            and getattr(test, "method", None) != "studentized")
 
 
 class SignificanceTest(ParamsMixin, ABC):

@@ -8,6 +8,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from sigtest._engine.intervals import (
+    INTERVAL_METHODS,
     ConfidenceInterval,
     bootstrap_interval,
     excludes_zero,
@@ -366,6 +367,26 @@ class BCaInterval(SignificanceTest):
       :math:`\delta` count one half, as scipy, so the interval equals
       ``scipy.stats.bootstrap(..., method="BCa", bootstrap_result=...)`` on the
       same distribution. Quantiles use linear interpolation.
+    * ``"normal"``: :math:`\delta - b \mp z_{1-\alpha/2}\, s` with the
+      bootstrap bias :math:`b = \bar\delta^* - \delta` and standard
+      deviation :math:`s` of :math:`\delta^*` (``ddof=1``), R
+      ``boot.ci(type="norm")``;
+    * ``"studentized"`` (bootstrap-t, Efron & Tibshirani 1993, ch. 12.5):
+      :math:`t^*_b = (\delta^*_b - \delta)/\widehat{se}^*_b` with
+      :math:`\widehat{se}^*_b` the jackknife standard error computed on
+      resample :math:`b` (one metric evaluation per occupied row of the
+      resample: ``O(B R s)``, :mod:`sigtest._engine.studentized`), and the
+      interval :math:`(\delta - \widehat{se}\, t^*_{(1-\alpha/2)},\
+      \delta - \widehat{se}\, t^*_{(\alpha/2)})`, :math:`\widehat{se}`
+      the jackknife standard error of the data (R ``boot.ci(type="stud")``
+      with jackknife variances). It draws its own resamples
+      (``numpy.random.default_rng(seed).multinomial`` over rows), needs a
+      metric with sufficient statistics and refuses ``strata=``; ``compare``
+      does not share its resamples.
+
+    Every method's p-value inverts the same interval code, so ``p <= 1 -
+    confidence_level`` exactly when the interval excludes 0 (before the
+    floors below, which widen the interval where they raise p).
 
     **Clusters and strata.** With ``groups=`` every resample draws ``G``
     whole clusters with replacement (the cluster bootstrap, Davison &
@@ -451,8 +472,9 @@ class BCaInterval(SignificanceTest):
         ``confidence_level`` (it must then be above 0.5).
     n_resamples : int, default=10_000
         Number of bootstrap resamples B (>= 1).
-    method : {"bca", "percentile", "basic"}, default="bca"
-        Interval method; the p-value inverts the same method.
+    method : {"bca", "percentile", "basic", "normal", "studentized"}, default="bca"
+        Interval method (R ``boot.ci``'s types); the p-value inverts the same
+        method.
     alternative : {"two-sided", "non-inferiority", "equivalence"}, default="two-sided"
         ``"two-sided"``: the interval of ``delta`` and the p-value of
         :math:`\delta = 0`; the other two test ``delta`` against ``margin``
@@ -534,7 +556,7 @@ class BCaInterval(SignificanceTest):
     _parameter_constraints: dict = {
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
         "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
-        "method": [lazy.StrOptions({"bca", "percentile", "basic"})],
+        "method": [lazy.StrOptions(set(INTERVAL_METHODS))],
         "alternative": [lazy.StrOptions({"two-sided", *MARGIN_ALTERNATIVES})],
         "margin": [None, lazy.Interval(Real, 0, None, closed="neither")],
         "random_state": _RANDOM_STATE,
@@ -574,20 +596,34 @@ class BCaInterval(SignificanceTest):
             details.
         """
         n = data.n_units
-        deltas = self._resampled_deltas(data, "bootstrap", self.n_resamples, random_state,
-                                        sample_size=None, supplied=resamples)
+        if self.method == "studentized":
+            if resamples is not None:
+                raise ValueError("BCaInterval(method='studentized') draws its own resamples "
+                                 "(each needs its jackknife standard error); shared "
+                                 "resamples cannot be used.")
+            from sigtest._engine.studentized import pseudo_distribution, studentized_resamples
+
+            deltas, t_star, se = studentized_resamples(data, self.n_resamples, random_state)
+            # the interval and its p-value are the basic ones of delta + se t*
+            dist = pseudo_distribution(data.delta, se, t_star)
+            if is_degenerate(deltas):
+                dist = deltas
+        else:
+            deltas = self._resampled_deltas(data, "bootstrap", self.n_resamples, random_state,
+                                            sample_size=None, supplied=resamples)
+            dist = deltas
         delta = data.delta
         acceleration = None
         if np.isfinite(delta) and (self.method == "bca" or data.has_statistics):
             acceleration = jackknife_acceleration(data)
         if self.alternative in MARGIN_ALTERNATIVES:
-            return self._evaluate_margin(data, deltas, acceleration)
+            return self._evaluate_margin(data, deltas, acceleration, dist)
         level = float(self.confidence_level)
         d = data.n_discordant
         atol = tie_tolerance(data)
         # a point mass (every resample equal): nan for identical systems, else the
         # point [delta, delta]; its warning says which
-        ci = bootstrap_interval(deltas, delta, level, self.method, acceleration, atol=atol,
+        ci = bootstrap_interval(dist, delta, level, self.method, acceleration, atol=atol,
                                 n_discordant=d)
         floor = max(1.0 / (deltas.size + 1), discreteness_floor(d, "two-sided"))
         if is_degenerate(deltas):
@@ -595,7 +631,7 @@ class BCaInterval(SignificanceTest):
             # floor: more resamples would all be equal too); identical systems: 1
             raw = pvalue = floor = point_mass_pvalue(delta, d, "two-sided", atol=atol)
         else:
-            raw = interval_pvalue(deltas, delta, self.method, acceleration)
+            raw = interval_pvalue(dist, delta, self.method, acceleration)
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
             reasons = (small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
                                             unit="clusters" if data.clustered else "items")
@@ -623,8 +659,12 @@ class BCaInterval(SignificanceTest):
             details={"n_discordant": d, "pvalue_floor": floor, "pvalue_unfloored": raw},
         )
 
-    def _evaluate_margin(self, data, deltas, acceleration):
-        """Non-inferiority / equivalence (TOST) by inverting the interval at the margins."""
+    def _evaluate_margin(self, data, deltas, acceleration, dist):
+        """Non-inferiority / equivalence (TOST) by inverting the interval at the margins.
+
+        ``dist`` is what the interval is computed from: ``deltas``, or the
+        studentized pseudo-distribution.
+        """
         delta, n, d = data.delta, data.n_units, data.n_discordant
         margin = float(self.margin)
         level = float(self.confidence_level)
@@ -633,7 +673,7 @@ class BCaInterval(SignificanceTest):
         # the two-sided 1 - 2 alpha interval of the raw delta: its lower end is the
         # one-sided 1 - alpha bound (exact: 2 level - 1 and 1 - level are floats)
         atol = tie_tolerance(data)
-        ci2 = bootstrap_interval(deltas, delta, 2.0 * level - 1.0, self.method, acceleration,
+        ci2 = bootstrap_interval(dist, delta, 2.0 * level - 1.0, self.method, acceleration,
                                  atol=atol, n_discordant=d)
         # oriented hypotheses on the raw delta: "lower" is H0: B worse by >= margin
         # (delta <= -margin for a score, delta >= +margin for a loss), "upper" is
@@ -650,7 +690,7 @@ class BCaInterval(SignificanceTest):
             if degenerate:
                 raw[key] = point_mass_pvalue(delta, d, side, null_value, atol=atol)
             else:
-                raw[key] = interval_pvalue(deltas, delta, self.method, acceleration,
+                raw[key] = interval_pvalue(dist, delta, self.method, acceleration,
                                            null_value=null_value, side=side)
             pvals[key] = max(raw[key], floor) if math.isfinite(raw[key]) else raw[key]
         keys = ("lower",) if self.alternative == "non-inferiority" else ("lower", "upper")

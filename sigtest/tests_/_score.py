@@ -27,6 +27,8 @@ import numpy as np
 
 from sigtest._engine.intervals import (
     NAN_INTERVAL,
+    INTERVAL_METHODS,
+    NEEDS_RESAMPLE_SE,
     acceleration_from_jackknife,
     bootstrap_interval,
     check_interval_args,
@@ -72,7 +74,7 @@ class ScoreResult:
         interval (see ``n_trials``) or the point ``[estimate, estimate]``.
     confidence_level : float
         Level of ``confidence_interval``.
-    method : {"bca", "percentile", "basic"}
+    method : {"bca", "percentile", "basic", "normal", "studentized"}
         Interval method.
     n_resamples : int
         Number of bootstrap resamples used (finite ones).
@@ -154,8 +156,9 @@ class ScoreResult:
         ----------
         confidence_level : float in (0, 1), default=None
             Defaults to ``self.confidence_level``.
-        method : {"bca", "percentile", "basic"}, default=None
-            Defaults to ``self.method``. ``"bca"`` needs the stored
+        method : {"bca", "percentile", "basic", "normal", "studentized"}, default=None
+            Defaults to ``self.method``; ``"studentized"`` only at the stored
+            level of a studentized result. ``"bca"`` needs the stored
             jackknife ``acceleration``.
 
         Returns
@@ -185,6 +188,12 @@ class ScoreResult:
         if self.bootstrap_distribution is None:
             raise ValueError("This result holds no bootstrap distribution; call "
                              "sigtest.score() again with the new level or method.")
+        if method in NEEDS_RESAMPLE_SE:
+            if method == self.method and confidence_level == self.confidence_level:
+                return self.confidence_interval
+            raise ValueError("method='studentized' needs the standard error of every "
+                             "resample, which is not stored; call sigtest.score() again "
+                             "with method='studentized' and the new level.")
         if method == "bca" and self.acceleration is None:
             raise ValueError("method='bca' needs the jackknife acceleration, which this "
                              "result does not hold.")
@@ -396,8 +405,11 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=10_
         (``paired.n_strata``) are resampled as the data say.
     confidence_level : float in (0, 1), default=0.95
         Level of the two-sided interval.
-    method : {"bca", "percentile", "basic"}, default="bca"
+    method : {"bca", "percentile", "basic", "normal", "studentized"}, default="bca"
         Interval method (the code of :class:`~sigtest.BCaInterval`).
+        ``"studentized"``: bootstrap-t with the jackknife standard error of
+        every resample (:mod:`sigtest._engine.studentized`; a metric with
+        sufficient statistics, no ``strata=``).
     n_resamples : int, default=10_000
         Number of bootstrap resamples B.
     seed : int or random_state, default=0
@@ -453,7 +465,14 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=10_
     B = _check_n_resamples(n_resamples)
     seed = check_seed(seed)
     estimate = float(paired.score_a)
-    dist = resampled_scores(paired, B, seed)
+    if method == "studentized":
+        from sigtest._engine.studentized import pseudo_distribution, studentized_resamples
+
+        dist, t_star, se = studentized_resamples(paired, B, seed, of="score")
+        pseudo = pseudo_distribution(estimate, se, t_star)
+    else:
+        dist = resampled_scores(paired, B, seed)
+        pseudo = None
     finite = np.isfinite(dist)
     if not finite.all():
         warn_external(
@@ -463,13 +482,18 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=10_
             DegenerateDistributionWarning,
         )
         dist = dist[finite]
+        if pseudo is not None:
+            pseudo = pseudo[finite]
     n_trials = exact_trials(paired) if dist.size and is_degenerate(dist) else None
     if n_trials is None:  # the Clopper-Pearson interval is exact at any N
         _warn_small(paired, method)
     acceleration = None
     if method == "bca" and math.isfinite(estimate):
         acceleration = score_acceleration(paired)
-    ci = bootstrap_interval(dist, estimate, float(confidence_level), method, acceleration,
+    # studentized: the basic interval of estimate + se t* (a point mass stays one)
+    ci = bootstrap_interval(dist if pseudo is None or n_trials is not None or
+                            is_degenerate(dist) else pseudo,
+                            estimate, float(confidence_level), method, acceleration,
                             of="score", n_trials=n_trials)
     return ScoreResult(
         metric=paired.metric.name,
@@ -506,7 +530,7 @@ def _one_system_message(message):
         "y_pred": ["array-like"],
         "metric": [str, Metric],
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
-        "method": [lazy.StrOptions({"bca", "percentile", "basic"})],
+        "method": [lazy.StrOptions(set(INTERVAL_METHODS))],
         "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
         "groups": ["array-like", None],
         "strata": ["array-like", None],
@@ -542,8 +566,11 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
         :class:`~sigtest.metrics.Metric`.
     confidence_level : float in (0, 1), default=0.95
         Level of the two-sided interval.
-    method : {"bca", "percentile", "basic"}, default="bca"
+    method : {"bca", "percentile", "basic", "normal", "studentized"}, default="bca"
         Interval method, as :class:`~sigtest.BCaInterval`.
+        ``"studentized"``: bootstrap-t with the jackknife standard error of
+        every resample (:mod:`sigtest._engine.studentized`; a metric with
+        sufficient statistics, no ``strata=``).
     n_resamples : int, default=10_000
         Number of bootstrap resamples B.
     groups : array-like of shape (n_samples,), default=None

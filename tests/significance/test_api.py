@@ -229,7 +229,7 @@ def test_result_ci_recompute(data):
     with pytest.raises(ValueError, match="confidence_level"):
         res.ci(confidence_level=1.5)
     with pytest.raises(ValueError, match="method"):
-        res.ci(method="normal")
+        res.ci(method="bootstrap-t")
     perm = PairedPermutation(n_resamples=100, exact=False, random_state=0).test(*data)
     with pytest.raises(ValueError, match="no\\s+paired bootstrap distribution"):
         perm.ci()

@@ -128,7 +128,9 @@ def score_settings(specs):
     p-value test when it has no interval test) when it has a
     ``confidence_level`` parameter (an interval test, e.g.
     :class:`~sigtest.BCaInterval`): its ``method`` (if one of ``"bca"``,
-    ``"percentile"``, ``"basic"``), ``n_resamples`` and
+    ``"percentile"``, ``"basic"``, ``"normal"``; a ``"studentized"`` test
+    gets BCa score intervals, which every metric and design supports),
+    ``n_resamples`` and
     ``confidence_level`` (the marginal level, also with
     ``ci="simultaneous"``). Otherwise BCa with 10,000 resamples at 95 %.
     """
@@ -138,7 +140,7 @@ def score_settings(specs):
     out = {"method": "bca", "n_resamples": 10_000, "confidence_level": 0.95}
     if "confidence_level" not in params:
         return out
-    if params.get("method") in ("bca", "percentile", "basic"):
+    if params.get("method") in ("bca", "percentile", "basic", "normal"):
         out["method"] = params["method"]
     b = params.get("n_resamples")
     if isinstance(b, Integral) and not isinstance(b, bool) and b > 0:

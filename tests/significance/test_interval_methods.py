@@ -1,0 +1,301 @@
+"""R ``boot.ci``'s normal and studentized intervals (issue 24).
+
+References written naively here: the normal interval is boot.ci's
+``norm.ci`` (``t0 - bias -/+ qnorm((1+conf)/2) * sqrt(var(t))``) on the
+stored bootstrap distribution; the studentized interval is a NumPy
+bootstrap-t on the same draws (the row multiplicities of
+``default_rng(seed).multinomial``) with an explicit leave-one-item-out
+jackknife of every resample, expanded to items.
+"""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from scipy.stats import norm
+
+import sigtest
+from sigtest import BCaInterval
+from sigtest._engine import prepare_paired
+from sigtest._engine.intervals import interval_pvalue
+from sigtest._engine.studentized import jackknife_se, studentized_resamples
+from sigtest.tests_ import accepts_resamples
+from sigtest.tests_._score import score_paired
+
+
+def _data(n=120, seed=0, pa=0.72, pb=0.8):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    a = np.where(rng.random(n) < pa, y, 1 - y)
+    b = np.where(rng.random(n) < pb, y, 1 - y)
+    return y, a, b
+
+
+def _quiet(fn, *args, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kw)
+
+
+def _norm_ci(t, t0, conf):
+    """R boot:::norm.ci, written out."""
+    bias = np.mean(t) - t0
+    merr = math.sqrt(np.var(t, ddof=1)) * norm.ppf((1 + conf) / 2)
+    return t0 - bias - merr, t0 - bias + merr
+
+
+@pytest.mark.parametrize("conf", [0.8, 0.9, 0.95, 0.99])
+def test_normal_matches_boot_ci_norm(conf):
+    y, a, b = _data()
+    res = _quiet(BCaInterval(method="normal", confidence_level=conf, n_resamples=3000,
+                             random_state=1).test, y, a, b)
+    low, high = _norm_ci(res.null_distribution, res.delta, conf)
+    np.testing.assert_allclose(res.confidence_interval, (low, high), rtol=1e-12, atol=1e-14)
+    # the same from another method's stored distribution
+    other = _quiet(BCaInterval(method="percentile", n_resamples=3000, random_state=1).test,
+                   y, a, b)
+    np.testing.assert_allclose(other.ci(conf, "normal"), (low, high), rtol=1e-12)
+
+
+def test_normal_pvalue_is_the_normal_tail():
+    y, a, b = _data(n=200, pa=0.75, pb=0.79)
+    res = _quiet(BCaInterval(method="normal", n_resamples=4000, random_state=2).test, y, a, b)
+    t = res.null_distribution
+    centre = 2 * res.delta - t.mean()
+    expected = 2 * norm.sf(abs(centre) / t.std(ddof=1))
+    assert expected > res.params["pvalue_floor"]  # above every floor
+    assert res.pvalue == pytest.approx(expected, rel=1e-9)
+
+
+def _naive_bootstrap_t(item_a, item_b, W_items, of):
+    """Bootstrap-t by hand: every resample as a list of items, its jackknife by deletion."""
+    def theta(ia, ib):
+        return ib.mean() - ia.mean() if of == "difference" else ia.mean()
+
+    def jack_se(ia, ib):
+        n = ia.size
+        loo = np.array([theta(np.delete(ia, i), np.delete(ib, i)) for i in range(n)])
+        return math.sqrt((n - 1) / n * np.sum((loo - loo.mean()) ** 2))
+
+    t0 = theta(item_a, item_b)
+    se = jack_se(item_a, item_b)
+    ts, thetas = [], []
+    for w in W_items:
+        idx = np.repeat(np.arange(item_a.size), w)
+        ra, rb = item_a[idx], item_b[idx]
+        th, s = theta(ra, rb), jack_se(ra, rb)
+        thetas.append(th)
+        ts.append(0.0 if s == 0 and th == t0 else (th - t0) / s)
+    return t0, se, np.array(thetas), np.array(ts)
+
+
+@pytest.mark.parametrize("of", ["difference", "score"])
+def test_studentized_matches_naive_bootstrap_t(of):
+    y, a, b = _data(n=40, seed=3)
+    paired = prepare_paired(y, a, b, "accuracy")
+    B, seed = 150, 11
+    theta_star, t_star, se = studentized_resamples(paired, B, seed, of=of)
+    # the same draws: multinomial row multiplicities, rows expanded to items
+    counts = (np.ones(paired.stats_a.shape[0]) if paired.counts is None
+              else paired.counts)
+    n = int(counts.sum())
+    W = np.random.default_rng(seed).multinomial(n, counts / n, size=B)
+    row_of_item = np.repeat(np.arange(counts.size), counts.astype(int))
+    val_a = paired.stats_a[:, 0] / paired.stats_a[:, 1]
+    val_b = paired.stats_b[:, 0] / paired.stats_b[:, 1]
+    item_a, item_b = val_a[row_of_item], val_b[row_of_item]
+    # sanity of the expansion: the items are those of (y, a, b)
+    assert sorted(zip(item_a, item_b)) == sorted(zip((a == y) * 1.0, (b == y) * 1.0))
+    # resampling a cell w times = resampling its first item w times (items of a cell
+    # are interchangeable); item-level multiplicities of the naive twin
+    first = np.searchsorted(row_of_item, np.arange(counts.size))
+    W_items = np.zeros((B, n), dtype=int)
+    W_items[:, first] = W
+    t0, se_naive, th_naive, t_naive = _naive_bootstrap_t(item_a, item_b, W_items, of)
+    assert se == pytest.approx(se_naive, rel=1e-12)
+    np.testing.assert_allclose(theta_star, th_naive, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(t_star, t_naive, rtol=1e-9, atol=1e-12)
+    # and the interval of boot.ci(type="stud"): t0 - se t*_(1-a/2), t0 - se t*_(a/2)
+    conf = 0.9
+    if of == "difference":
+        res = _quiet(BCaInterval(method="studentized", confidence_level=conf,
+                                 n_resamples=B).evaluate, paired, seed)
+    else:
+        res = _quiet(score_paired, paired, method="studentized", confidence_level=conf,
+                     n_resamples=B, seed=seed)
+    q_lo, q_hi = np.quantile(t_naive, [(1 - conf) / 2, (1 + conf) / 2])
+    np.testing.assert_allclose(res.confidence_interval,
+                               (t0 - se_naive * q_hi, t0 - se_naive * q_lo), rtol=1e-9)
+
+
+def test_jackknife_se_of_a_mean_is_the_standard_error():
+    x = np.random.default_rng(0).normal(size=50)
+    assert jackknife_se(x.mean() - (x - x.mean()) / 49, np.ones(50)) == pytest.approx(
+        x.std(ddof=1) / math.sqrt(50), rel=1e-12)
+
+
+@pytest.mark.parametrize("method", ["normal", "studentized"])
+def test_pvalue_agrees_with_the_interval(method):
+    y, a, b = _data(n=150, seed=4, pa=0.74, pb=0.8)
+    for level in (0.5, 0.8, 0.9, 0.95, 0.99):
+        res = _quiet(BCaInterval(method=method, confidence_level=level, n_resamples=1500,
+                                 random_state=5).test, y, a, b)
+        low, high = res.confidence_interval
+        assert (res.pvalue <= 1 - level) == (low > 0 or high < 0), (level, res.pvalue)
+
+
+def test_normal_inversion_is_exact_at_the_float_level():
+    rng = np.random.default_rng(0)
+    dist = rng.normal(0.05, 0.02, 2000)
+    p = interval_pvalue(dist, 0.05, "normal")
+    c = 1 - p
+    lo = sigtest._engine.intervals.bootstrap_interval(dist, 0.05, c, "normal")[0]
+    hi_c = float(np.nextafter(c, 1.0))
+    lo_next = sigtest._engine.intervals.bootstrap_interval(dist, 0.05, hi_c, "normal")[0]
+    assert lo > 0 >= lo_next
+
+
+def test_score_normal_and_studentized():
+    y, a, _ = _data(n=200, seed=6)
+    res = _quiet(sigtest.score, y, a, method="normal", n_resamples=2000, random_state=0)
+    low, high = _norm_ci(res.bootstrap_distribution, res.estimate, 0.95)
+    np.testing.assert_allclose(res.confidence_interval, (low, high), rtol=1e-12)
+    stud = _quiet(sigtest.score, y, a, method="studentized", n_resamples=2000, random_state=0)
+    assert stud.confidence_interval.low < stud.estimate < stud.confidence_interval.high
+    assert stud.ci() == stud.confidence_interval
+    with pytest.raises(ValueError, match="studentized"):
+        stud.ci(0.9)
+
+
+def test_studentized_refusals():
+    y, a, b = _data(n=60)
+    strata = np.arange(60) % 2
+    with pytest.raises(ValueError, match="strata"):
+        _quiet(BCaInterval(method="studentized", n_resamples=100).test, y, a, b,
+               strata=strata)
+    res = _quiet(BCaInterval(method="studentized", n_resamples=200, random_state=0).test,
+                 y, a, b)
+    with pytest.raises(ValueError, match="studentized"):
+        res.ci(0.9, "studentized")
+    assert res.ci(res.confidence_level, "studentized") == res.confidence_interval
+    assert not accepts_resamples(BCaInterval(method="studentized"))
+    assert accepts_resamples(BCaInterval(method="normal"))
+    with pytest.raises(ValueError, match="method"):
+        BCaInterval(method="t").test(y, a, b)
+
+
+def test_studentized_point_mass():
+    # every item favours B by the same amount: the point [delta, delta], p = 2**(1-d)
+    y = np.zeros(30, dtype=int)
+    res = _quiet(BCaInterval(method="studentized", n_resamples=200, random_state=0).test,
+                 y, np.ones(30, dtype=int), y)
+    assert res.confidence_interval == (1.0, 1.0)
+    assert res.pvalue == 2.0 ** -29
+
+
+def _coverage(interval_of, truth, seed, runs=400):
+    """Share of ``runs`` seeded data sets whose interval covers ``truth``."""
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for r in range(runs):
+        low, high = interval_of(rng, r)
+        hits += low <= truth <= high
+    return hits / runs
+
+
+@pytest.mark.slow
+def test_studentized_coverage():
+    # mean of 0/1 items, p = 0.7, N = 60: 400 data sets x 400 resamples, 95 % interval;
+    # measured 0.9525. Binomial sd of the coverage at 400 runs is ~1.1 %; band [0.91, 0.98].
+    def interval_of(rng, r):
+        p = np.where(rng.random(60) < 0.7, 1, 0)
+        return _quiet(score_paired, prepare_paired(np.ones(60, dtype=int), p, p, "accuracy"),
+                      method="studentized", n_resamples=400, seed=r).confidence_interval
+
+    assert 0.91 <= _coverage(interval_of, 0.7, 2024) <= 0.98
+
+
+@pytest.mark.slow
+def test_studentized_difference_coverage():
+    # accuracy difference of independent 0/1 items, true delta = 0.80 - 0.72 = 0.08,
+    # N = 80: 400 data sets x 400 resamples, 95 % interval; measured 0.935.
+    # Binomial sd of the coverage at 400 runs is ~1.1 %; band [0.91, 0.98].
+    def interval_of(rng, r):
+        y, a, b = _data(n=80, seed=int(rng.integers(2**31)), pa=0.72, pb=0.80)
+        return _quiet(BCaInterval(method="studentized", n_resamples=400,
+                                  random_state=r).test, y, a, b).confidence_interval
+
+    assert 0.91 <= _coverage(interval_of, 0.08, 7) <= 0.98
+
+
+def test_compare_runs_studentized_on_its_own_draws():
+    # compare shares one bootstrap draw with BCaInterval tests, not with a bootstrap-t:
+    # each pair's result is the test's own, run on the pair
+    y, a, b = _data(n=150, seed=8)
+    test = BCaInterval(method="studentized", n_resamples=300, random_state=0)
+    res = _quiet(sigtest.compare, y, {"A": a, "B": b}, metrics="accuracy", test=test,
+                 random_state=0)
+    frame = res.to_frame()
+    own = _quiet(test.test, y, a, b)
+    row = frame.iloc[0]
+    assert math.isfinite(row["ci_low"]) and row["ci_low"] < row["ci_high"]
+    assert own.confidence_interval.low < own.delta < own.confidence_interval.high
+
+
+@pytest.mark.parametrize("method", ["normal", "studentized"])
+def test_margin_tests_agree_with_their_bound(method):
+    y, a, b = _data(n=300, seed=9, pa=0.78, pb=0.78)
+    for margin in (0.02, 0.05, 0.1):
+        res = _quiet(BCaInterval(method=method, alternative="non-inferiority", margin=margin,
+                                 n_resamples=1000, random_state=3).test, y, a, b)
+        assert (res.pvalue <= 0.05) == (res.confidence_interval.low > -margin)
+        eq = _quiet(BCaInterval(method=method, alternative="equivalence", margin=margin,
+                                n_resamples=1000, random_state=3).test, y, a, b)
+        low, high = eq.confidence_interval
+        assert (eq.pvalue <= 0.05) == (low > -margin and high < margin)
+
+
+def test_studentized_clusters_and_a_nonlinear_metric_match_a_naive_twin():
+    # macro F1 from scikit-learn on the resampled items, whole clusters resampled and
+    # deleted one at a time: the same draws (row multiplicities over the 12 clusters)
+    from sklearn.metrics import f1_score
+
+    rng = np.random.default_rng(12)
+    G, size = 12, 4
+    y = rng.integers(0, 3, G * size)
+    a = np.where(rng.random(G * size) < 0.6, y, (y + 1) % 3)
+    b = np.where(rng.random(G * size) < 0.75, y, (y + 2) % 3)
+    groups = np.repeat(np.arange(G), size)
+    paired = prepare_paired(y, a, b, "f1_macro", groups=groups)
+    assert paired.counts is None and paired.stats_a.shape[0] == G
+    B, seed = 30, 4
+    theta_star, t_star, se = studentized_resamples(paired, B, seed)
+    W = np.random.default_rng(seed).multinomial(G, np.ones(G) / G, size=B)
+
+    def theta(clusters):
+        idx = np.concatenate([np.flatnonzero(groups == g) for g in clusters])
+        return (f1_score(y[idx], b[idx], average="macro", labels=[0, 1, 2], zero_division=0)
+                - f1_score(y[idx], a[idx], average="macro", labels=[0, 1, 2],
+                           zero_division=0))
+
+    def jack_se(clusters):
+        k = len(clusters)
+        loo = np.array([theta(np.delete(clusters, i)) for i in range(k)])
+        return math.sqrt((k - 1) / k * np.sum((loo - loo.mean()) ** 2))
+
+    t0 = theta(np.arange(G))
+    assert se == pytest.approx(jack_se(np.arange(G)), rel=1e-10)
+    for w, th, t in zip(W, theta_star, t_star):
+        clusters = np.repeat(np.arange(G), w)
+        assert th == pytest.approx(theta(clusters), rel=1e-10, abs=1e-12)
+        assert t == pytest.approx((theta(clusters) - t0) / jack_se(clusters), rel=1e-8)
+
+
+def test_compare_score_intervals_follow_normal_but_not_studentized():
+    from sigtest._workflows.compare.plan import score_settings
+
+    for method, want in (("normal", "normal"), ("studentized", "bca"), ("basic", "basic")):
+        spec = [("accuracy", None, BCaInterval(method=method, n_resamples=500))]
+        assert score_settings(spec) == {"method": want, "n_resamples": 500,
+                                        "confidence_level": 0.95}
