@@ -238,3 +238,40 @@ def test_a_list_is_a_pair_and_str_says_the_bounds():
     assert "B is not worse than A by 0.05 or more" in str(ni)
     assert res.to_dict()["margin"] == (-0.05, 0.1)
 
+
+def test_compare_and_cli_pass_a_pair_through(tmp_path, capsys):
+    import io
+
+    from test_equivalence import _systems, _write
+
+    from sigtest import compare
+    from sigtest.cli import main
+
+    y, preds = _systems()
+    test = PairedTTest(alternative="equivalence", margin=(-0.03, 0.05))
+    res = compare(y, preds, metrics="accuracy", test=test, pairs="baseline", baseline="base")
+    frame = res.to_frame()
+    assert "margin" not in frame  # a pair is in margin_low and margin_high
+    assert list(frame["margin_low"]) == [-0.03, -0.03]
+    assert list(frame["margin_high"]) == [0.05, 0.05]
+    for _, row in frame.iterrows():
+        direct = test.test(y, preds["base"], preds[row["system_b"]])
+        assert row["pvalue"] == pytest.approx(direct.pvalue, rel=1e-12)
+    assert "margin (-0.03, 0.05)" in str(res)
+    assert "margin (-0.03, 0.05)" in res.report("markdown")
+    assert "margin:-0.03..0.05" in res.signature()
+
+    args = _write(tmp_path, y, preds)
+    out = io.StringIO()
+    assert main(["compare", *args, "-m", "accuracy", "--baseline", "base",
+                 "--margin=-0.03,0.05", "--alternative", "equivalence", "--test", "paired_t",
+                 "--format", "csv"], out=out) == 0
+    direct = test.test(y, preds["base"], preds["same"])
+    assert f"{direct.pvalue:.6g}"[:6] in out.getvalue()
+    for bad, message in (("0.05,-0.03", "low < 0 < high"), ("0.01,0.05", "low < 0 < high"),
+                         ("-0.1,0.1,0.2", "two numbers"), ("a,b", "low,high")):
+        capsys.readouterr()
+        assert main(["compare", *args, "-m", "accuracy", "--baseline", "base",
+                     f"--margin={bad}", "--alternative", "equivalence"],
+                    out=io.StringIO()) == 2
+        assert message in capsys.readouterr().err
