@@ -275,3 +275,59 @@ def test_compare_and_cli_pass_a_pair_through(tmp_path, capsys):
                      f"--margin={bad}", "--alternative", "equivalence"],
                     out=io.StringIO()) == 2
         assert message in capsys.readouterr().err
+
+
+def test_report_marks_are_the_margins_on_the_raw_axis():
+    """The chart's dotted margins sit on the B - A axis: for a loss (theta = -delta) the
+    non-inferiority bound m is at +m, and the oriented pair (low, high) at (-high, -low)."""
+    import re
+
+    from _error_rate import error_rate_metric
+    from test_equivalence import _systems
+
+    from sigtest import compare
+
+    y, preds = _systems()
+    marks = {}
+    with error_rate_metric("error_rate_asym_margin") as name:
+        for metric in ("accuracy", name):
+            for margin, alt in ((0.03, "non-inferiority"), ((-0.03, 0.05), "equivalence")):
+                res = compare(y, preds, metrics=metric, pairs="baseline", baseline="base",
+                              test=PairedTTest(alternative=alt, margin=margin))
+                marks[metric != "accuracy", alt] = sorted(
+                    re.findall(r'text-anchor="middle" fill="#555">([^<]*)<',
+                               res.report("html")))
+    assert marks[False, "non-inferiority"] == ["-0.03"]
+    assert marks[False, "equivalence"] == ["+0.05", "-0.03"]
+    assert marks[True, "non-inferiority"] == ["+0.03"]
+    assert marks[True, "equivalence"] == ["+0.03", "-0.05"]
+
+
+# ------------------------------------------------------------ type-I error (slow)
+ASYM = (-0.05, 0.10)
+AT_LOW = (0.70, 0.10, 0.05, 0.15)  # the true difference q01 - q10 = -0.05 = low
+AT_HIGH = (0.70, 0.025, 0.125, 0.15)  # q01 - q10 = +0.10 = high
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cls, reps", [(PairedTTest, 1000), (McNemar, 1000)])
+def test_type_one_error_at_each_asymmetric_margin(cls, reps):
+    """Equivalence with margins (-0.05, 0.10), N = 400, at a true difference exactly
+    at either margin. The region is 0.15 wide, about 7.8 standard errors (se =
+    sqrt(.15/400) = .0194), so the other one-sided test rejects almost surely and the
+    rate is about alpha = .05 at both ends (normal approximation: .05 - Phi(1.645 -
+    7.8) = .05); band .05 +- 3.09 sqrt(.05 .95 / reps) = [.029, .071] for 1000 reps.
+    The pair's ends are used: the symmetric (-0.05, 0.05) would reject about 0 at
+    +0.10 and (-0.10, 0.10) about .6 at -0.05.
+
+    Measured (the seeds below): at low / at high, paired_t .057 / .054, mcnemar
+    .056 / .051 (about 6 s each)."""
+    from test_equivalence import _simulate
+
+    eq = cls(alternative="equivalence", margin=ASYM)
+    rate_low = _simulate(eq, AT_LOW, 400, reps, seed=21)
+    rate_high = _simulate(eq, AT_HIGH, 400, reps, seed=22)
+    print(f"{cls.__name__}: EQ at low {rate_low:.4f}, at high {rate_high:.4f}")
+    half = 3.09 * math.sqrt(0.05 * 0.95 / reps)
+    assert abs(rate_low - 0.05) <= half
+    assert abs(rate_high - 0.05) <= half
