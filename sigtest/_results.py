@@ -152,8 +152,9 @@ class TestOutcome:
         ``"bca"``, ``"percentile"``, ``"basic"`` or a test's own word.
     acceleration : float or None
         BCa acceleration, if computed.
-    margin : float or None
-        Margin of a non-inferiority or equivalence test (in metric units),
+    margin : float, tuple of two floats or None
+        Margin of a non-inferiority or equivalence test (in metric units; a
+        pair ``(low, high)`` of the oriented difference when asymmetric),
         if the test used one (default: the test's ``margin`` parameter).
     prob_worse, prob_equivalent, prob_better : float or None
         Posterior probabilities that B is worse than A by more than the
@@ -187,7 +188,7 @@ class TestOutcome:
     resampling: str | None = None
     interval_method: str | None = None
     acceleration: float | None = None
-    margin: float | None = None
+    margin: float | tuple[float, float] | None = None
     prob_worse: float | None = None
     prob_equivalent: float | None = None
     prob_better: float | None = None
@@ -254,8 +255,11 @@ class SignificanceResult:
     n_strata : int or None
         Number of strata H when the bootstrap resampled within strata
         (``strata=``), else ``None``.
-    margin : float or None
-        Margin of a non-inferiority or equivalence test, else ``None``.
+    margin : float, tuple of two floats or None
+        Margin of a non-inferiority or equivalence test, else ``None``: the
+        test's ``margin`` :math:`m` (the oriented margins :math:`(-m, m)`),
+        or its pair ``(low, high)`` of the oriented difference (positive: B
+        better; non-inferiority uses ``low``).
     prob_worse, prob_equivalent, prob_better : float or None
         Posterior probabilities (Bayesian tests) that B is worse than A by
         more than the region of practical equivalence, within it, or better
@@ -294,7 +298,7 @@ class SignificanceResult:
     interval_method: str | None = None
     n_groups: int | None = None
     n_strata: int | None = None
-    margin: float | None = None
+    margin: float | tuple[float, float] | None = None
     prob_worse: float | None = None
     prob_equivalent: float | None = None
     prob_better: float | None = None
@@ -313,7 +317,9 @@ class SignificanceResult:
         object.__setattr__(self, "log10_pvalue", float(log10_p))
         for name in ("margin", "prob_worse", "prob_equivalent", "prob_better"):
             value = getattr(self, name)
-            if value is not None:
+            if isinstance(value, (tuple, list)):  # an asymmetric margin (low, high)
+                object.__setattr__(self, name, tuple(float(v) for v in value))
+            elif value is not None:
                 object.__setattr__(self, name, float(value))
         object.__setattr__(self, "params", dict(self.params))
         object.__setattr__(self, "null_distribution", readonly_array(self.null_distribution))
@@ -492,7 +498,8 @@ class SignificanceResult:
             alpha = 1.0 - level if level else 0.05
         else:
             alpha = (1.0 - level) / 2.0 if level else 0.05
-        m = f"{self.margin:.6g}"
+        pair = isinstance(self.margin, tuple)
+        m = (f"{-self.margin[0]:.6g}" if pair else f"{self.margin:.6g}")
         if math.isnan(self.pvalue):
             verdict, cmp = "not shown", "p undefined"
         elif self.pvalue <= alpha:
@@ -501,6 +508,11 @@ class SignificanceResult:
             verdict, cmp = "not shown", f"p = {self.pvalue:.4g} > {alpha:.4g}"
         if self.alternative == "non-inferiority":
             return f"{verdict}: B is not worse than A by {m} or more (non-inferiority, {cmp})"
+        if pair:  # the oriented difference: B - A for a score, A - B for a loss
+            low, high = self.margin
+            diff = "B - A" if self.greater_is_better else "A - B"
+            return (f"{verdict}: {low:.6g} < {diff} < {high:.6g} (equivalence, TOST "
+                    f"{cmp})")
         return f"{verdict}: |B - A| < {m} (equivalence, TOST {cmp})"
 
     def summary(self):
@@ -540,7 +552,8 @@ class SignificanceResult:
         if self.margin is not None and self.alternative in ("non-inferiority", "equivalence"):
             lines.append(f"  {self._margin_sentence()}")
         elif self.margin is not None:
-            lines.append(f"  margin: {self.margin:.6g}")
+            lines.append(f"  margin: {self.margin!s}" if isinstance(self.margin, tuple)
+                         else f"  margin: {self.margin:.6g}")
         if self.prob_better is not None:
             lines.append(f"  P(B better) = {self.prob_better:.4g}, P(practically equivalent) = "
                          f"{self.prob_equivalent:.4g}, P(B worse) = {self.prob_worse:.4g}")

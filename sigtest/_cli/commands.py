@@ -89,9 +89,10 @@ def _margin_test(args):
     if args.baseline is None:
         raise _UsageError("--margin needs --baseline: non-inferiority and equivalence are "
                           "tested for each system against the baseline.")
-    if not args.margin > 0:
-        raise _UsageError(f"--margin must be a positive number (metric units). Got "
-                          f"{args.margin!r}.")
+    pair = isinstance(args.margin, tuple)
+    if not (args.margin[0] < 0 < args.margin[1] if pair else args.margin > 0):
+        raise _UsageError("--margin must be a positive number or a pair low,high with low < 0 "
+                          f"< high (metric units). Got {args.margin!r}.")
     test = get_test(args.test or "bca")
     params = test.get_params(deep=False)
     if "margin" not in params:

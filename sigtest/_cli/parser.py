@@ -22,6 +22,22 @@ REPORT_FORMATS = ("markdown", "html", "latex")
 
 
 # ------------------------------------------------------------------ parser
+def _margin_arg(text):
+    """``--margin``: a number m, or ``low,high`` (an asymmetric pair, as a tuple)."""
+    parts = text.split(",")
+    try:
+        values = [float(v) for v in parts]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number or low,high (e.g. 0.01 or -0.01,0.02), got {text!r}") from None
+    if len(values) == 1:
+        return values[0]
+    if len(values) != 2:
+        raise argparse.ArgumentTypeError(
+            f"expected a number or low,high (two numbers), got {text!r}")
+    return tuple(values)
+
+
 def build_parser():
     """The ``sigtest`` parser: one subparser per command."""
     from sigtest import __version__
@@ -169,9 +185,11 @@ def _add_test_options(cmd):
                           "(the default with --margin)")
     cmd.add_argument("--baseline", action="append", default=None,
                      help="baseline system name (repeatable); implies --pairs baseline")
-    cmd.add_argument("--margin", type=float, default=None,
+    cmd.add_argument("--margin", type=_margin_arg, default=None,
                      help="margin of a non-inferiority or equivalence test, in metric units "
-                          "(e.g. 0.01); needs --alternative and --baseline")
+                          "(e.g. 0.01), or an asymmetric pair low,high of the oriented "
+                          "difference with low < 0 < high (write --margin=-0.01,0.02; "
+                          "non-inferiority uses low); needs --alternative and --baseline")
     cmd.add_argument("--alternative", choices=ALTERNATIVES, default=None,
                      help="alternative hypothesis of each system B against --baseline A "
                           "(default: the test's own, two-sided for the default test): "

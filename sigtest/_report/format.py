@@ -2,7 +2,8 @@
 
 import math
 
-__all__ = ["format_pvalue", "format_level", "CORRECTION_NAMES", "csv_safe", "csv_unsafe"]
+__all__ = ["format_pvalue", "format_level", "CORRECTION_NAMES", "csv_safe", "csv_unsafe",
+           "frame_margins", "format_margin"]
 
 #: Short names of the corrections in table headers (``p (Holm)``).
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "BH", "bh": "BH",
@@ -118,3 +119,24 @@ def csv_unsafe(values):
     """Undo :func:`csv_safe` on the text cells ``values`` (a pandas Series)."""
     return values.map(lambda v: v[1:] if isinstance(v, str) and v[:1] == "'"
                       and _is_formula(v[1:]) else v)
+
+
+def frame_margins(frame):
+    """The margins of a comparison frame as sorted oriented pairs ``(low, high)``.
+
+    A scalar ``margin`` m (column ``margin``) is ``(-m, m)``; an asymmetric
+    pair is in the columns ``margin_low`` and ``margin_high``.
+    """
+    out = set()
+    if "margin" in frame:
+        out |= {(-float(m), float(m)) for m in frame["margin"] if math.isfinite(m)}
+    if "margin_low" in frame:
+        out |= {(float(lo), float(hi)) for lo, hi in zip(frame["margin_low"],
+                                                          frame["margin_high"])
+                if math.isfinite(lo)}
+    return sorted(out)
+
+
+def format_margin(low, high):
+    """``"m"`` for the symmetric margins ``(-m, m)``, else ``"(low, high)"``."""
+    return f"{high:g}" if low == -high else f"({low:g}, {high:g})"

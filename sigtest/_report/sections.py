@@ -27,7 +27,13 @@ from numbers import Integral
 
 import numpy as np
 
-from sigtest._report.format import CORRECTION_NAMES, format_level, format_pvalue
+from sigtest._report.format import (
+    CORRECTION_NAMES,
+    format_level,
+    format_margin,
+    format_pvalue,
+    frame_margins,
+)
 from sigtest._report.doc import Table
 from sigtest._report.signature import (
     _n_items,
@@ -296,9 +302,9 @@ def methods_text(result, ctx=None):
         elif levels and (np.isfinite(rows["ci_low"]) | np.isfinite(rows["ci_high"])).any():
             phrase += f" with its {level} interval of the difference"
         tests.append(phrase)
-    if "margin" in frame:
-        margins = sorted({float(v) for v in frame["margin"] if np.isfinite(v)})
-        tests.append("margin " + ", ".join(f"{v:g}" for v in margins))
+    if "margin" in frame or "margin_low" in frame:
+        tests.append("margin " + ", ".join(format_margin(lo, hi)
+                                           for lo, hi in frame_margins(frame)))
     text.append(f"{who} was compared with " + "; ".join(tests)
                 + (f", with random seed {seed}." if seed != "none" else
                    ", with no fixed random seed (the resamples cannot be repeated)."))
@@ -415,7 +421,8 @@ def _pairs_section(result, ctx):
     frame = ctx.frame
     corr = CORRECTION_NAMES.get(result.correction, result.correction)
     blocks = [("heading", 1, "Pairwise differences (B - A)")]
-    optional = [c for c in ("margin", "prob_better") if c in frame]
+    optional = [c for c in ("margin", "prob_better")
+                if c in frame or (c == "margin" and "margin_low" in frame)]
     for metric in result.metrics:
         part = frame[frame["metric"] == metric]
         columns = (["run"] if "run" in part else []) + (["test"] if len(result.tests) > 1
@@ -435,7 +442,9 @@ def _pairs_section(result, ctx):
                       _interval(row.ci_low, row.ci_high, True), format_pvalue(row.pvalue),
                       format_pvalue(row.pvalue_adj), stars_of(row.pvalue_adj)]
             if "margin" in optional:
-                cells.append(_num(row.margin) if np.isfinite(row.margin) else "")
+                m, lo = getattr(row, "margin", np.nan), getattr(row, "margin_low", np.nan)
+                cells.append(_num(m) if np.isfinite(m) else format_margin(
+                    lo, row.margin_high) if np.isfinite(lo) else "")
             if "prob_better" in optional:
                 cells.append("" if not np.isfinite(row.prob_worse) else
                              f"{row.prob_worse:.3f} / {row.prob_equivalent:.3f} / "
@@ -451,14 +460,14 @@ def _pairs_section(result, ctx):
         notes = [f"delta = score(B) - score(A); CI: {level + ' ' if level else ''}interval of "
                  f"delta ({result.ci}); stars on adjusted p: * <= .05, ** <= .01."]
         marks = []
-        if "margin" in part:
+        if "margin" in part or "margin_low" in part:
             first = part[part["test"] == result.tests[0]]
-            for alt, margin in sorted({(a, float(m)) for a, m in
-                                       zip(first["alternative"], first["margin"])
-                                       if np.isfinite(m)}):
-                marks.append((-margin, f"-{margin:g}"))
-                if alt == "equivalence":
-                    marks.append((margin, f"+{margin:g}"))
+            gib = getattr(result, "_greater_is_better", {}).get(metric, True)
+            for alt in sorted(set(first["alternative"])):
+                # oriented margins as marks on the raw B - A axis (a loss flips them)
+                for low, high in frame_margins(first[first["alternative"] == alt]):
+                    ends = [low] if alt == "non-inferiority" else [low, high]
+                    marks += [(v if gib else -v, f"{v if gib else -v:+g}") for v in ends]
         blocks += [("heading", 2, metric),
                    ("table", Table(columns, rows, caption=f"{metric}: pairwise differences",
                                    align=align, notes=notes)),

@@ -14,6 +14,7 @@ from numbers import Integral
 
 import numpy as np
 
+from sigtest._report.format import frame_margins
 from sigtest._version import __version__
 
 __all__ = ["signature"]
@@ -144,9 +145,9 @@ def signature(result):
         ("y", y),
         ("pred", _combined(preds)),
     ]
-    if "margin" in frame:
-        fields.append(("margin", ",".join(f"{v:g}" for v in sorted(
-            {float(v) for v in frame["margin"] if np.isfinite(v)}))))
+    if "margin" in frame or "margin_low" in frame:
+        fields.append(("margin", ",".join(
+            f"{hi:g}" if lo == -hi else f"{lo:g}..{hi:g}" for lo, hi in frame_margins(frame))))
     if any(isinstance(v, list) for v in r._predictions.values()) and r.cv_splits is None:
         fields.append(("runs", str(opts.get("runs_mode", "average"))))
     if r.cv_splits is not None:

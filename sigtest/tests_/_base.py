@@ -20,7 +20,8 @@ from sigtest.utils import check_random_state_seed, warn_external
 from sigtest.utils._estimator import ParamsMixin
 from sigtest.utils._param_validation import lazy, validate_parameter_constraints
 
-__all__ = ["MARGIN_ALTERNATIVES", "SignificanceTest", "accepts_resamples", "warn_few_clusters"]
+__all__ = ["MARGIN_ALTERNATIVES", "MARGIN_CONSTRAINT", "SignificanceTest", "accepts_resamples",
+           "margin_bounds", "result_margin", "warn_few_clusters"]
 
 #: Alternatives that test the difference against a margin (equivalence tests).
 MARGIN_ALTERNATIVES = ("non-inferiority", "equivalence")
@@ -49,6 +50,33 @@ _COMMON_CONSTRAINTS = {
 }
 
 
+#: ``margin`` of the tests with an interval: a positive real or a pair ``(low, high)``
+#: (its values are checked by ``SignificanceTest._check_margin_params``).
+MARGIN_CONSTRAINT = [None, lazy.Interval(Real, 0, None, closed="neither"), tuple, list]
+
+
+def margin_bounds(margin):
+    r"""The margins :math:`(m_L, m_U)` of the oriented difference (positive: B better).
+
+    A scalar ``margin`` :math:`m > 0` is the symmetric pair :math:`(-m, m)`;
+    a pair ``(low, high)`` (checked by the test: :math:`low < 0 < high`) is
+    returned as floats. Non-inferiority tests :math:`H_0: \theta \le m_L`,
+    equivalence :math:`H_0: \theta \le m_L` or :math:`\theta \ge m_U`.
+    """
+    if isinstance(margin, (tuple, list)):
+        low, high = margin
+        return float(low), float(high)
+    m = float(margin)
+    return -m, m
+
+
+def result_margin(margin):
+    """A test's ``margin`` as results store it: a float, or a ``(low, high)`` pair of floats."""
+    if isinstance(margin, (tuple, list)):
+        return margin_bounds(margin)
+    return float(margin)
+
+
 #: ``alternative`` of the tests with an interval: the usual three and the margin ones.
 _ALTERNATIVES_MARGIN = lazy.StrOptions({"two-sided", "greater", "less", *MARGIN_ALTERNATIVES})
 
@@ -62,21 +90,25 @@ def margin_location_test(estimate, se, alternative, margin, confidence_level, df
     r"""Non-inferiority or equivalence (TOST) test of an oriented location estimate.
 
     With the oriented estimate :math:`\hat\theta` (positive: B better), its
-    standard error :math:`s` and the margin :math:`m`, on a t distribution
-    with ``df`` degrees of freedom (the normal for ``df=None``):
+    standard error :math:`s` and the margins :math:`(m_L, m_U)` of
+    :func:`margin_bounds` (:math:`(-m, m)` for a scalar ``margin`` :math:`m`),
+    on a t distribution with ``df`` degrees of freedom (the normal for
+    ``df=None``):
 
-    .. math:: p_{\text{lower}} = P\Big(T \ge \frac{\hat\theta + m}{s}\Big),
+    .. math:: p_{\text{lower}} = P\Big(T \ge \frac{\hat\theta - m_L}{s}\Big),
               \qquad
-              p_{\text{upper}} = P\Big(T \le \frac{\hat\theta - m}{s}\Big),
+              p_{\text{upper}} = P\Big(T \le \frac{\hat\theta - m_U}{s}\Big),
 
-    the one-sided tests of :math:`H_0: \theta \le -m` (B worse by ``m`` or
-    more) and :math:`H_0: \theta \ge m`. Non-inferiority: :math:`p =
+    the one-sided tests of :math:`H_0: \theta \le m_L` (B worse by
+    :math:`|m_L|` or more) and :math:`H_0: \theta \ge m_U`, as statsmodels'
+    ``ttost_paired(x1, x2, low, upp)`` with ``low`` :math:`= m_L`, ``upp``
+    :math:`= m_U` and the oriented differences as ``x1 - x2``. Non-inferiority: :math:`p =
     p_{\text{lower}}` with the one-sided interval :math:`(\hat\theta -
     q_{1-\alpha} s, \infty)`; equivalence (Schuirmann 1987): :math:`p =
     \max(p_{\text{lower}}, p_{\text{upper}})` with the two-sided
     :math:`1 - 2\alpha` interval :math:`\hat\theta \pm q_{1-\alpha} s`,
     :math:`\alpha = 1 -` ``confidence_level``. So ``p <= alpha`` exactly
-    when the interval lies beyond :math:`-m` (inside :math:`(-m, m)`).
+    when the interval lies beyond :math:`m_L` (inside :math:`(m_L, m_U)`).
 
     The p-values are never 0 (at least
     :data:`~sigtest._engine.pvalues.SMALLEST_PVALUE`, the smallest positive double).
@@ -91,8 +123,9 @@ def margin_location_test(estimate, se, alternative, margin, confidence_level, df
         sf, q = (lambda x: float(ndtr(-x))), float(ndtri(confidence_level))
     else:
         sf, q = (lambda x: float(stdtr(df, -x))), float(stdtrit(df, confidence_level))
-    p_lower = max(SMALLEST_PVALUE, sf((estimate + margin) / se))
-    p_upper = max(SMALLEST_PVALUE, sf(-(estimate - margin) / se))
+    low, high = margin_bounds(margin)
+    p_lower = max(SMALLEST_PVALUE, sf((estimate - low) / se))
+    p_upper = max(SMALLEST_PVALUE, sf(-(estimate - high) / se))
     if alternative == "non-inferiority":
         return p_lower, (estimate - q * se, math.inf), p_lower, p_upper
     return (max(p_lower, p_upper), (estimate - q * se, estimate + q * se), p_lower,
@@ -104,11 +137,14 @@ def margin_from_intervals(interval_fn, alternative, margin, confidence_level,
     r"""Non-inferiority or equivalence (TOST) test by inverting a family of intervals.
 
     ``interval_fn(c)`` is the two-sided interval of the raw ``delta`` at
-    level ``c`` (nested in ``c``). The one-sided p-values of :math:`H_0`: B
-    worse by ``margin`` or more (``p_lower``) and B better by ``margin`` or
-    more (``p_upper``), in the oriented sense (a loss flips the sides), come
-    from :func:`~sigtest._engine.intervals.invert_interval` at the null values
-    :math:`\mp` ``margin``; the reported interval is the two-sided
+    level ``c`` (nested in ``c``). With the margins :math:`(m_L, m_U)` of
+    :func:`margin_bounds` (oriented; :math:`(-m, m)` for a scalar), the
+    one-sided p-values of :math:`H_0: \theta \le m_L` (B worse by
+    :math:`|m_L|` or more, ``p_lower``) and :math:`H_0: \theta \ge m_U`
+    (``p_upper``), :math:`\theta` the oriented difference (a loss flips the
+    sides: :math:`\theta = -\delta`), come from
+    :func:`~sigtest._engine.intervals.invert_interval` at those null values;
+    the reported interval is the two-sided
     :math:`1 - 2\alpha` interval (its lower end, oriented, is the one-sided
     :math:`1 - \alpha` bound), one-sided for non-inferiority.
 
@@ -117,8 +153,9 @@ def margin_from_intervals(interval_fn, alternative, margin, confidence_level,
     from sigtest._engine.intervals import invert_interval
 
     gib = bool(greater_is_better)
-    lower = ("greater", -margin) if gib else ("less", margin)
-    upper = ("less", margin) if gib else ("greater", -margin)
+    m_low, m_high = margin_bounds(margin)
+    lower = ("greater", m_low) if gib else ("less", -m_low)
+    upper = ("less", m_high) if gib else ("greater", -m_high)
     p_lower = invert_interval(interval_fn, lower[1], lower[0])
     p_upper = invert_interval(interval_fn, upper[1], upper[0])
     raw_low, raw_high = interval_fn(2.0 * confidence_level - 1.0)
@@ -534,11 +571,32 @@ class SignificanceTest(ParamsMixin, ABC):
                 "largest difference that does not matter, a positive real in metric units "
                 "(e.g. margin=0.01 for one accuracy point)."
             )
-        if (isinstance(margin, bool) or not isinstance(margin, Real)
+        if isinstance(margin, (tuple, list)):
+            def finite_real(v):
+                return (isinstance(v, Real) and not isinstance(v, (bool, np.bool_))
+                        and math.isfinite(v))
+
+            if len(margin) != 2 or not all(finite_real(v) for v in margin):
+                raise error(
+                    f"The 'margin' parameter of {name} must be a positive finite real or a "
+                    f"pair (low, high) of finite reals (metric units). Got {margin!r} instead."
+                )
+            if not margin[0] < margin[1]:
+                raise error(
+                    f"The 'margin' parameter of {name} as a pair (low, high) needs low < "
+                    f"high. Got {margin!r} instead."
+                )
+            if not margin[0] < 0 < margin[1]:
+                raise error(
+                    f"The 'margin' parameter of {name} as a pair (low, high) of the oriented "
+                    "difference (positive: B better) needs low < 0 < high: the differences "
+                    f"that do not matter include 0. Got {margin!r} instead."
+                )
+        elif (isinstance(margin, bool) or not isinstance(margin, Real)
                 or not math.isfinite(margin) or margin <= 0):
             raise error(
-                f"The 'margin' parameter of {name} must be a positive finite real (metric "
-                f"units). Got {margin!r} instead."
+                f"The 'margin' parameter of {name} must be a positive finite real or a pair "
+                f"(low, high) with low < 0 < high (metric units). Got {margin!r} instead."
             )
         level = params.get("confidence_level")
         if isinstance(level, Real) and not isinstance(level, bool) and not level > 0.5:
@@ -619,7 +677,8 @@ class SignificanceTest(ParamsMixin, ABC):
             interval_method=outcome.interval_method,
             n_groups=data.n_groups,
             n_strata=data.n_strata,
-            margin=outcome.margin if outcome.margin is not None else getattr(self, "margin", None),
+            margin=(outcome.margin if outcome.margin is not None
+                    else getattr(self, "margin", None)),
             prob_worse=outcome.prob_worse,
             prob_equivalent=outcome.prob_equivalent,
             prob_better=outcome.prob_better,

@@ -29,7 +29,15 @@ from sigtest._engine.small_sample import (
 )
 from sigtest._results import TestOutcome
 from sigtest.utils._param_validation import lazy
-from sigtest.tests_._base import _N_JOBS, _RANDOM_STATE, MARGIN_ALTERNATIVES, SignificanceTest
+from sigtest.tests_._base import (
+    _N_JOBS,
+    _RANDOM_STATE,
+    MARGIN_ALTERNATIVES,
+    MARGIN_CONSTRAINT,
+    SignificanceTest,
+    margin_bounds,
+    result_margin,
+)
 
 __all__ = ["BergKirkpatrickBootstrap", "BooStSaBootstrap", "BCaInterval"]
 
@@ -479,10 +487,13 @@ class BCaInterval(SignificanceTest):
         ``"two-sided"``: the interval of ``delta`` and the p-value of
         :math:`\delta = 0`; the other two test ``delta`` against ``margin``
         (above).
-    margin : float > 0, default=None
+    margin : float > 0 or (low, high), default=None
         Largest difference that does not matter, in metric units (e.g.
         ``0.01``: one accuracy point); required with ``"non-inferiority"``
         and ``"equivalence"``, refused otherwise (``ValueError``).
+        A pair ``(low, high)``, ``low < 0 < high``: asymmetric margins of the
+        oriented difference (a scalar :math:`m` is :math:`(-m, m)`);
+        non-inferiority uses ``low`` (see ``docs/equivalence.md``).
     random_state : None, int, SeedSequence or Generator, default=None
         Seed of the resamples; the base class turns it into one integer
         seed, so equal seeds give bit-identical results for any ``n_jobs``.
@@ -558,7 +569,7 @@ class BCaInterval(SignificanceTest):
         "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
         "method": [lazy.StrOptions(set(INTERVAL_METHODS))],
         "alternative": [lazy.StrOptions({"two-sided", *MARGIN_ALTERNATIVES})],
-        "margin": [None, lazy.Interval(Real, 0, None, closed="neither")],
+        "margin": MARGIN_CONSTRAINT,
         "random_state": _RANDOM_STATE,
         "n_jobs": _N_JOBS,
     }
@@ -666,7 +677,7 @@ class BCaInterval(SignificanceTest):
         studentized pseudo-distribution.
         """
         delta, n, d = data.delta, data.n_units, data.n_discordant
-        margin = float(self.margin)
+        m_low, m_high = margin_bounds(self.margin)  # oriented: (-m, m) for a scalar
         level = float(self.confidence_level)
         alpha = 1.0 - level
         gib = bool(data.metric.greater_is_better)
@@ -675,11 +686,11 @@ class BCaInterval(SignificanceTest):
         atol = tie_tolerance(data)
         ci2 = bootstrap_interval(dist, delta, 2.0 * level - 1.0, self.method, acceleration,
                                  atol=atol, n_discordant=d)
-        # oriented hypotheses on the raw delta: "lower" is H0: B worse by >= margin
-        # (delta <= -margin for a score, delta >= +margin for a loss), "upper" is
-        # H0: B better by >= margin; their one-sided p-values invert the interval
-        sides = {"lower": ("greater", -margin) if gib else ("less", margin),
-                 "upper": ("less", margin) if gib else ("greater", -margin)}
+        # oriented hypotheses on the raw delta: "lower" is H0: theta <= m_low, B worse
+        # by |m_low| or more (delta <= m_low for a score, delta >= -m_low for a loss),
+        # "upper" is H0: theta >= m_high; their one-sided p-values invert the interval
+        sides = {"lower": ("greater", m_low) if gib else ("less", -m_low),
+                 "upper": ("less", m_high) if gib else ("greater", -m_high)}
         degenerate = is_degenerate(deltas)
         # a point mass: the exact sign-test p where the point is beyond the margin
         # (no Monte Carlo floor); identical systems (d = 0): 1
@@ -708,12 +719,12 @@ class BCaInterval(SignificanceTest):
         low, high = (ci2.low, ci2.high) if gib else (-ci2.high, -ci2.low)  # oriented
         # a floor that raised p above alpha moves the bound to the margin, so that
         # "p <= alpha" iff "the bound is beyond the margin" still holds
-        if pvals["lower"] > alpha and low > -margin:
-            low = -margin
+        if pvals["lower"] > alpha and low > m_low:
+            low = m_low
         if self.alternative == "non-inferiority":
             high = math.inf
-        elif pvals["upper"] > alpha and high < margin:
-            high = margin
+        elif pvals["upper"] > alpha and high < m_high:
+            high = m_high
         ci = ConfidenceInterval(low, high) if gib else ConfidenceInterval(-high, -low)
         details = {"n_discordant": d, "pvalue_floor": floor, "pvalue_unfloored": raw_p,
                    "pvalue_lower": pvals["lower"]}
@@ -728,6 +739,6 @@ class BCaInterval(SignificanceTest):
             resampling="bootstrap",
             acceleration=acceleration,
             interval_method=self.method,
-            margin=margin,
+            margin=result_margin(self.margin),
             details=details,
         )

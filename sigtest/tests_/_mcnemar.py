@@ -12,10 +12,13 @@ from sigtest.utils._param_validation import lazy
 from sigtest.tests_._base import (
     _ALTERNATIVES_MARGIN,
     MARGIN_ALTERNATIVES,
+    MARGIN_CONSTRAINT,
     SignificanceTest,
     _to_raw,
+    margin_bounds,
     margin_from_intervals,
     margin_location_test,
+    result_margin,
 )
 from sigtest.tests_._sign import binomial_half_pvalue, frequency_weights, warn_outside
 
@@ -130,15 +133,18 @@ def conditional_margin_test(n_better, n_worse, alternative, margin, confidence_l
     :math:`\pi = q_+ / (q_+ + q_-)`, given :math:`d` the count
     :math:`n_+ \sim \mathrm{Bin}(d, \pi)`, and
     :math:`\theta = (2\pi - 1)(q_+ + q_-)`. Under :math:`H_0: \theta \le
-    -m` (B worse by the margin or more), :math:`2\pi - 1 \le -m / (q_+ +
-    q_-) \le -m`, so :math:`\pi \le \pi_0 = (1 - m)/2` whatever the
-    discordance rate (the nuisance parameter), and
+    m_L` (B worse by :math:`|m_L|` or more; :math:`(m_L, m_U)` the margins
+    of :func:`~sigtest.tests_._base.margin_bounds`, :math:`(-m, m)` for a
+    scalar ``margin``, :math:`m_L < 0 < m_U`), :math:`2\pi - 1 \le m_L /
+    (q_+ + q_-) \le m_L`, so :math:`\pi \le \pi_L^0 = (1 + m_L)/2`
+    whatever the discordance rate (the nuisance parameter), and
 
-    .. math:: p_{\text{lower}} = P(\mathrm{Bin}(d, \pi_0) \ge n_+),
+    .. math:: p_{\text{lower}} = P(\mathrm{Bin}(d, \pi_L^0) \ge n_+),
               \qquad
-              p_{\text{upper}} = P(\mathrm{Bin}(d, \pi_0) \ge n_-)
+              p_{\text{upper}} = P(\mathrm{Bin}(d, \pi_U^0) \ge n_-),
+              \quad \pi_U^0 = (1 - m_U)/2
 
-    (the mirror test of :math:`H_0: \theta \ge m`) are valid p-values at
+    (the mirror test of :math:`H_0: \theta \ge m_U`) are valid p-values at
     every :math:`N`, conditionally on :math:`d` and hence unconditionally;
     their size is at most :math:`\alpha` for every table probability
     (sharp when every item is discordant). Non-inferiority:
@@ -150,10 +156,10 @@ def conditional_margin_test(n_better, n_worse, alternative, margin, confidence_l
     :math:`\min(0, 2\pi_L - 1)` and :math:`\max(0, 2\pi_U - 1)` (a
     conditional test cannot exclude values of :math:`\theta` of its own
     sign: :math:`q_+ + q_-` may be small). Hence ``p_lower <= alpha``
-    exactly when the lower bound is above :math:`-m` (Clopper & Pearson
-    1934: :math:`P(\mathrm{Bin}(d, \pi_0) \ge n_+) \le \alpha \iff \pi_0
-    \le \pi_L`). It is conservative when few items are discordant
-    (:math:`\pi_0` assumes every item is), which is why McNemar uses it
+    exactly when the lower bound is above :math:`m_L` (Clopper & Pearson
+    1934: :math:`P(\mathrm{Bin}(d, \pi_L^0) \ge n_+) \le \alpha \iff
+    \pi_L^0 \le \pi_L`). It is conservative when few items are discordant
+    (:math:`\pi_L^0` assumes every item is), which is why McNemar uses it
     only below :data:`MARGIN_EXACT_BELOW` items. ``d = 0`` gives ``p = 1``
     and the interval (-1, 1).
 
@@ -164,15 +170,17 @@ def conditional_margin_test(n_better, n_worse, alternative, margin, confidence_l
 
     alpha = 1.0 - float(confidence_level)
     d = int(n_better) + int(n_worse)
-    pi0 = (1.0 - float(margin)) / 2.0
+    m_low, m_high = margin_bounds(margin)
+    # pi <= (1 + m_low) / 2 under theta <= m_low; 1 - pi <= (1 - m_high) / 2 under theta >= m_high
+    pi_lower, pi_upper = (1.0 + m_low) / 2.0, (1.0 - m_high) / 2.0
 
-    def tail(k):  # P(Bin(d, pi0) >= k)
+    def tail(k, pi0):  # P(Bin(d, pi0) >= k)
         return 1.0 if k <= 0 else float(binom.sf(k - 1, d, pi0))
 
     def lower_pi(k):  # one-sided 1 - alpha Clopper-Pearson lower bound of k / d
         return 0.0 if k <= 0 else float(beta.ppf(alpha, k, d - k + 1))
 
-    p_lower, p_upper = tail(n_better), tail(n_worse)
+    p_lower, p_upper = tail(n_better, pi_lower), tail(n_worse, pi_upper)
     low = min(0.0, 2.0 * lower_pi(n_better) - 1.0)
     high = max(0.0, 1.0 - 2.0 * lower_pi(n_worse))
     if alternative == "non-inferiority":
@@ -315,9 +323,12 @@ class McNemar(SignificanceTest):
     confidence_level : float, default=0.95
         Level of the interval, in (0, 1); with a margin ``alternative`` the
         test's level is :math:`\alpha = 1 -` ``confidence_level`` (above 0.5).
-    margin : float > 0, default=None
+    margin : float > 0 or (low, high), default=None
         With ``alternative="non-inferiority"`` or ``"equivalence"`` (and only
         then), the largest difference of accuracies that does not matter.
+        A pair ``(low, high)``, ``low < 0 < high``: asymmetric margins of the
+        oriented difference (a scalar :math:`m` is :math:`(-m, m)`);
+        non-inferiority uses ``low`` (see ``docs/equivalence.md``).
         From ``MARGIN_EXACT_BELOW`` = 50 items on, the p-values invert the
         interval (``method`` and ``correction`` are not used): non-inferiority, :math:`H_0`: B worse by ``margin`` or
         more, :math:`p = \Phi(-z^*)` with :math:`z^*` the normal deviate at
@@ -423,7 +434,7 @@ class McNemar(SignificanceTest):
         "correction": ["boolean"],
         "alternative": [_ALTERNATIVES_MARGIN],
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
-        "margin": [None, lazy.Interval(Real, 0, None, closed="neither")],
+        "margin": MARGIN_CONSTRAINT,
     }
 
     def __init__(self, *, method="exact", correction=True, alternative="two-sided",
@@ -443,7 +454,7 @@ class McNemar(SignificanceTest):
         return TestOutcome(
             pvalue=pvalue, confidence_interval=ci,
             confidence_level=2 * level - 1 if equivalence else level,
-            resampling=None, interval_method=method, margin=float(self.margin),
+            resampling=None, interval_method=method, margin=result_margin(self.margin),
             details=details)
 
     def _check_suits(self, metric):
@@ -550,7 +561,7 @@ class McNemar(SignificanceTest):
                                             "durkalski", details)
             pvalue, (low, high), p_lower, p_upper = margin_location_test(
                 total / n_items, math.sqrt(sum_squares) / n_items, self.alternative,
-                float(self.margin), float(self.confidence_level))
+                self.margin, float(self.confidence_level))
             return self._margin_outcome(
                 data, pvalue, _to_raw(low, high, data.metric.greater_is_better),
                 p_lower, p_upper, "durkalski", details)
@@ -651,7 +662,7 @@ class McNemar(SignificanceTest):
 
     def _evaluate_margin(self, data, table, better, worse, counts):
         """Non-inferiority / equivalence: exact conditional below MARGIN_EXACT_BELOW items."""
-        margin, level = float(self.margin), float(self.confidence_level)
+        margin, level = self.margin, float(self.confidence_level)
         gib = bool(data.metric.greater_is_better)
         if sum(table) < MARGIN_EXACT_BELOW:
             if better + worse == 0:

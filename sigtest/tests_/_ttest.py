@@ -12,9 +12,11 @@ from sigtest.utils._param_validation import lazy
 from sigtest.tests_._base import (
     _ALTERNATIVES_MARGIN,
     MARGIN_ALTERNATIVES,
+    MARGIN_CONSTRAINT,
     SignificanceTest,
     _to_raw,
     margin_location_test,
+    result_margin,
 )
 from sigtest.tests_._sign import item_differences, sign_test_pvalue, warn_outside
 
@@ -91,9 +93,15 @@ class PairedTTest(SignificanceTest):
     confidence_level : float, default=0.95
         Level of the interval, in (0, 1); with a margin ``alternative`` the
         test's level is :math:`\alpha = 1 -` ``confidence_level`` (above 0.5).
-    margin : float > 0, default=None
+    margin : float > 0 or (low, high), default=None
         With ``alternative="non-inferiority"`` or ``"equivalence"`` (and only
         then), the largest difference that does not matter, in metric units.
+        A pair ``(low, high)``, ``low < 0 < high``: asymmetric margins of the
+        oriented difference (a scalar :math:`m` is :math:`(-m, m)`);
+        non-inferiority uses ``low`` (see ``docs/equivalence.md``).
+        Equivalence with ``(low, high)`` equals statsmodels'
+        ``ttost_paired(x1, x2, low, high)`` with ``x1 - x2`` the oriented
+        per-item differences.
         Non-inferiority: :math:`H_0: \theta \le -m` (B worse by ``margin``
         or more, :math:`\theta` the oriented mean difference), :math:`p =
         P(T_{N-1} \ge (\bar d + m)/(s/\sqrt N))`, with the one-sided
@@ -184,7 +192,7 @@ class PairedTTest(SignificanceTest):
     _parameter_constraints: dict = {
         "alternative": [_ALTERNATIVES_MARGIN],
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
-        "margin": [None, lazy.Interval(Real, 0, None, closed="neither")],
+        "margin": MARGIN_CONSTRAINT,
     }
 
     def __init__(self, *, alternative="two-sided", confidence_level=0.95, margin=None):
@@ -268,7 +276,7 @@ class PairedTTest(SignificanceTest):
         t, _, _, df, mean, sd, _ = paired_t(diff, w, "two-sided", level)
         se = sd / math.sqrt(float(w.sum()))
         pvalue, (low, high), p_lower, p_upper = margin_location_test(
-            mean, se, self.alternative, float(self.margin), level, df=df)
+            mean, se, self.alternative, self.margin, level, df=df)
         details = {"df": df, "pvalue_lower": p_lower}
         if self.alternative == "equivalence":
             details["pvalue_upper"] = p_upper
@@ -277,4 +285,4 @@ class PairedTTest(SignificanceTest):
             pvalue=pvalue, statistic=t,
             confidence_interval=_to_raw(low, high, data.metric.greater_is_better),
             confidence_level=2 * level - 1 if equivalence else level,
-            margin=float(self.margin), details=details)
+            margin=result_margin(self.margin), details=details)

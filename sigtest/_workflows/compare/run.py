@@ -110,19 +110,28 @@ def _pair_rows(views, i, j, jobs, shared):
 
 
 #: Result fields shown as extra frame columns when some test sets them: the
-#: margin of a non-inferiority / equivalence test and a Bayesian test's
-#: posterior probabilities.
-OPTIONAL_COLUMNS = ("margin", "prob_worse", "prob_equivalent", "prob_better")
+#: margin of a non-inferiority / equivalence test (an asymmetric pair as
+#: ``margin_low`` and ``margin_high``, its ``margin`` nan) and a Bayesian
+#: test's posterior probabilities.
+OPTIONAL_COLUMNS = ("margin", "margin_low", "margin_high", "prob_worse", "prob_equivalent",
+                    "prob_better")
 
 
 def _optional_fields(res, ires):
     """The optional columns of one row (nan where neither result sets them)."""
     out = {}
     for name in OPTIONAL_COLUMNS:
+        if name in ("margin_low", "margin_high"):
+            continue
         value = getattr(res, name, None)
         if value is None:
             value = getattr(ires, name, None)
+        if name == "margin" and isinstance(value, tuple):  # asymmetric (low, high)
+            out["margin_low"], out["margin_high"] = value
+            value = None
         out[name] = math.nan if value is None else float(value)
+    out.setdefault("margin_low", math.nan)
+    out.setdefault("margin_high", math.nan)
     return out
 
 

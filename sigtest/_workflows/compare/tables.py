@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from sigtest._report.format import CORRECTION_NAMES as _CORRECTION_NAMES
-from sigtest._report.format import format_level, format_pvalue
+from sigtest._report.format import format_level, format_margin, format_pvalue, frame_margins
 from sigtest._report.letters import compact_letter_display
 from sigtest._results import stars_of
 
@@ -142,9 +142,7 @@ def comparison_text(frame, *, systems, metrics, tests, pairs, correction, alpha,
                     n_groups, n_strata, inputs, cv_tests):
     """The text of ``str(result)``: a header, the pair rows, the per-fold CV tests."""
     alts = sorted(set(frame["alternative"].dropna()))
-    if "margin" in frame:
-        margins = sorted({float(m) for m in frame["margin"] if np.isfinite(m)})
-        alts += [f"margin {m:g}" for m in margins]
+    alts += [f"margin {format_margin(lo, hi)}" for lo, hi in frame_margins(frame)]
     head = (
         f"ComparisonResult: {len(systems)} systems, {len(metrics)} metric(s), "
         f"pairs={pairs!r}, correction={correction!r}, alpha={alpha}"
