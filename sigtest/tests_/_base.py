@@ -15,7 +15,7 @@ from sigtest._engine.paired import PairedData, check_decomposable
 from sigtest._engine.pvalues import null_pvalue
 from sigtest._results import SignificanceResult, TestOutcome
 from sigtest.exceptions import SmallSampleWarning
-from sigtest.metrics import get_metric
+from sigtest.metrics import as_metric
 from sigtest.utils import check_random_state_seed, warn_external
 from sigtest.utils._estimator import ParamsMixin
 from sigtest.utils._param_validation import lazy, validate_parameter_constraints
@@ -423,7 +423,7 @@ class SignificanceTest(ParamsMixin, ABC):
             ones (bootstrap, t, chi-square) can exceed their level.
         """
         self._validate_params()
-        metric = get_metric(metric)
+        metric = as_metric(metric)
         check_metric_params(metric, metric_params, caller=f"{type(self).__name__}.test")
         data = prepare_paired(
             y_true, y_pred_a, y_pred_b, metric,

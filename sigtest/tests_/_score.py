@@ -40,7 +40,7 @@ from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, FEW_CLUSTERS
 from sigtest._results import (ConfidenceInterval, design_lines, optional_count, readonly_array,
                               sampling_design)
 from sigtest.exceptions import DegenerateDistributionWarning, SmallSampleWarning
-from sigtest.metrics import Metric, get_metric
+from sigtest.metrics import Metric, as_metric
 from sigtest.utils import check_random_state_seed, warn_external
 from sigtest.utils._param_validation import lazy, validate_params
 
@@ -504,7 +504,7 @@ def _one_system_message(message):
     {
         "y_true": ["array-like"],
         "y_pred": ["array-like"],
-        "metric": [str, Metric],
+        "metric": [str, Metric, callable],
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
         "method": [lazy.StrOptions({"bca", "percentile", "basic"})],
         "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
@@ -643,7 +643,7 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
     >>> sigtest.score(y, p, groups=docs, n_resamples=2000, random_state=0).n_groups
     60
     """
-    metric = get_metric(metric)
+    metric = as_metric(metric)
     check_metric_params(metric, metric_params, caller="score")
     seed = check_random_state_seed(random_state)
     try:

@@ -144,7 +144,7 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
 #: :mod:`sigtest.utils._param_validation`): valid arguments are recognised
 #: without importing scikit-learn, anything else gets its validator and error.
 COMPARE_OPTIONS = {
-    "metrics": [str, Metric, list, tuple],
+    "metrics": [str, Metric, callable, list, tuple],
     "test": [lazy.HasMethods(["test"]), str, list, tuple, None],
     "pairs": [lazy.StrOptions({"all", "baseline"})],
     "baseline": [str, list, tuple, None],
