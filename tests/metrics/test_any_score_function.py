@@ -260,3 +260,23 @@ def test_callable_permutation_is_valid_under_the_null():
         test.set_params(random_state=rep)
         rejected += test.test(y, a, b, metric=_mcc_twin).pvalue <= 0.05
     assert 0.017 <= rejected / 400 <= 0.083
+
+
+@pytest.mark.parametrize("weighted", [False, True])  # memoised label tables / one call each
+def test_slow_path_threads_give_the_same_result(weighted):
+    from sigtest import BCaInterval
+
+    y, a, b = _labels(n=150, seed=4)
+    w = np.random.default_rng(1).integers(1, 3, y.size).astype(float) if weighted else None
+
+    def mcc(y_true, y_pred, sample_weight=None):
+        return matthews_corrcoef(y_true, y_pred, sample_weight=sample_weight)
+
+    for test in (PairedPermutation(n_resamples=299, exact=False), BCaInterval(n_resamples=299)):
+        one = test.set_params(n_jobs=1, random_state=0).test(
+            y, a, b, metric=mcc, sample_weight=w)
+        two = test.set_params(n_jobs=2, random_state=0).test(
+            y, a, b, metric=mcc, sample_weight=w)
+        np.testing.assert_array_equal(
+            [one.pvalue, one.delta, *one.confidence_interval],
+            [two.pvalue, two.delta, *two.confidence_interval])
