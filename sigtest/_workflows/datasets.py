@@ -215,7 +215,9 @@ def compare_datasets(data, metric="accuracy", test=None, *, alpha=0.05, random_s
           test of every pair runs on every dataset through
           :func:`sigtest.compare` (for :meth:`~DatasetComparisonResult.replicability`).
     metric : str or Metric, default="accuracy"
-        A registered metric (:func:`sigtest.get_metric_names`). For score
+        A registered metric (:func:`sigtest.get_metric_names`), a function
+        ``f(y_true, y_pred, **kw) -> float`` or a scikit-learn scorer
+        (:func:`sigtest.as_metric`). For score
         tables it fixes the orientation (``greater_is_better``) and the label;
         any name is accepted there when ``greater_is_better`` is given.
     test : SignificanceTest, str or tuple, optional

@@ -363,9 +363,12 @@ class SignificanceTest(ParamsMixin, ABC):
         y_pred_a, y_pred_b : array-like
             Predictions of the baseline A and the candidate B, same kind as
             the metric expects.
-        metric : str or Metric, default="accuracy"
-            A registered metric name (see :func:`sigtest.get_metric_names`) or
-            a :class:`~sigtest.metrics.Metric`.
+        metric : str, Metric, callable or scorer, default="accuracy"
+            A registered metric name (see :func:`sigtest.get_metric_names`),
+            a :class:`~sigtest.metrics.Metric`, a function
+            ``f(y_true, y_pred, **kw) -> float`` or a scikit-learn scorer
+            (:func:`sigtest.as_metric`; such a metric takes the slow path,
+            one call per resample).
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative item weights.
         labels : array-like, default=None

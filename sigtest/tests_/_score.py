@@ -537,9 +537,11 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
     y_pred : array-like
         Predictions of the system (hard labels or soft outputs, as the
         metric expects).
-    metric : str or Metric, default="accuracy"
-        A registered metric name (see :func:`sigtest.get_metric_names`) or a
-        :class:`~sigtest.metrics.Metric`.
+    metric : str, Metric, callable or scorer, default="accuracy"
+        A registered metric name (see :func:`sigtest.get_metric_names`), a
+        :class:`~sigtest.metrics.Metric`, a function
+        ``f(y_true, y_pred, **kw) -> float`` or a scikit-learn scorer
+        (:func:`sigtest.as_metric`; slow path, one call per resample).
     confidence_level : float in (0, 1), default=0.95
         Level of the two-sided interval.
     method : {"bca", "percentile", "basic"}, default="bca"

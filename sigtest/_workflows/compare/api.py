@@ -191,8 +191,12 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         then use its argmax; with 1-D ``y_true`` column ``k`` is the ``k``-th
         class of ``np.unique(y_true)``). A list of such arrays is several runs
         of the system (see ``runs``). A DataFrame gives one system per column.
-    metrics : str, Metric or sequence, default=("accuracy", "f1_macro")
-        Registered metric names (see :func:`sigtest.get_metric_names`).
+    metrics : str, Metric, callable, scorer or sequence, default=("accuracy", "f1_macro")
+        Registered metric names (see :func:`sigtest.get_metric_names`),
+        :class:`~sigtest.metrics.Metric` objects, functions
+        ``f(y_true, y_pred, **kw) -> float`` or scikit-learn scorers
+        (:func:`sigtest.as_metric`; shown under the function's name, slow
+        path).
     test : SignificanceTest, str, tuple or list, optional
         A test or a registered test name (:func:`sigtest.get_test_names`,
         e.g. ``"mcnemar"``), a ``(pvalue_test, interval_test)`` tuple
