@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sigtest.metrics import get_metric
+from sigtest.metrics import as_metric
 from sigtest._engine.cells import (
     CellCache,
     _cell_statistics,
@@ -117,7 +117,7 @@ def prepare_paired(
     >>> paired.counts
     array([1., 1., 1., 1.])
     """
-    metric = get_metric(metric)
+    metric = as_metric(metric)
     _check_compress(compress, _COMPRESS_OPTIONS)
     if cell_cache is not None and not isinstance(cell_cache, CellCache):
         raise TypeError(
@@ -244,7 +244,7 @@ def run_statistics(y_true, runs_a, runs_b, metric, *, labels=None, groups=None, 
     stats_a, stats_b : list of ndarray of shape (n_samples, s)
         One array of per-item statistics per run of A and of B.
     """
-    metric = get_metric(metric)
+    metric = as_metric(metric)
     if not metric.has_statistics:
         raise ValueError(
             f"Metric {metric.name!r} has no sufficient statistics, so its per-item values "

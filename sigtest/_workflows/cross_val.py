@@ -331,8 +331,9 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         of Bestgen (2022): per pair and metric, min/max p-value, how many
         repeats are significant, min/max of the difference and of the CI
         bounds.
-    metrics : str, Metric or sequence, default=("accuracy", "f1_macro")
-        Hard-label (``input_type="labels"``) and soft (``"proba"``) metrics.
+    metrics : str, Metric, callable, scorer or sequence, default=("accuracy", "f1_macro")
+        Hard-label (``input_type="labels"``) and soft (``"proba"``) metrics;
+        functions and scikit-learn scorers as in :func:`sigtest.as_metric`.
     test : SignificanceTest, str, tuple or list, optional
         As in :func:`sigtest.compare`.
     method : {"auto", "predict", "predict_proba"}, default="auto"

@@ -17,7 +17,7 @@ import pandas as pd
 from sigtest._constants import RUNS_MODES
 from sigtest._workflows.compare.api import compare
 from sigtest.exceptions import SmallSampleWarning
-from sigtest.metrics import Metric, get_metric
+from sigtest.metrics import Metric, as_metric
 from sigtest.utils import warn_external
 from sigtest.utils._param_validation import lazy, validate_params
 from sigtest.utils.validation import spawn_seeds
@@ -185,7 +185,7 @@ def _item_tests(data, metric, test, *, alpha, random_state, n_jobs, runs):
 # ------------------------------------------------------------------ result
 # ------------------------------------------------------------------ public entry
 @validate_params(
-    {"data": [pd.DataFrame, Mapping], "metric": [str, Metric],
+    {"data": [pd.DataFrame, Mapping], "metric": [str, Metric, callable],
      "test": [lazy.HasMethods(["test"]), str, tuple, None],
      "alpha": [lazy.Interval(Real, 0, 1, closed="neither")],
      "random_state": [None, Integral, np.random.SeedSequence, np.random.Generator],
@@ -215,7 +215,9 @@ def compare_datasets(data, metric="accuracy", test=None, *, alpha=0.05, random_s
           test of every pair runs on every dataset through
           :func:`sigtest.compare` (for :meth:`~DatasetComparisonResult.replicability`).
     metric : str or Metric, default="accuracy"
-        A registered metric (:func:`sigtest.get_metric_names`). For score
+        A registered metric (:func:`sigtest.get_metric_names`), a function
+        ``f(y_true, y_pred, **kw) -> float`` or a scikit-learn scorer
+        (:func:`sigtest.as_metric`). For score
         tables it fixes the orientation (``greater_is_better``) and the label;
         any name is accepted there when ``greater_is_better`` is given.
     test : SignificanceTest, str or tuple, optional
@@ -326,10 +328,12 @@ def compare_datasets(data, metric="accuracy", test=None, *, alpha=0.05, random_s
                                           random_state=random_state, n_jobs=n_jobs, runs=runs)
         n_runs = max((len(p) if isinstance(p, list) else 1)
                      for _, preds in data.values() for p in preds.values())
+    # a score table may name an unregistered metric when greater_is_better is given
+    metric_obj = None if isinstance(metric, str) and greater_is_better is not None \
+        else as_metric(metric)
     if greater_is_better is None:
-        metric_obj = get_metric(metric)
         greater_is_better = metric_obj.greater_is_better
-    name = metric if isinstance(metric, str) else metric.name
+    name = metric if isinstance(metric, str) else metric_obj.name
     kept, dropped_systems, dropped_datasets = _drop_missing(scores)
     _check_sizes(kept)
     result = DatasetComparisonResult(

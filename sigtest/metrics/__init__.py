@@ -8,6 +8,7 @@ a scikit-learn scorer through :func:`get_scorer`.
 
 from sigtest.metrics._registry import (
     Metric,
+    as_metric,
     get_metric,
     get_metric_names,
     register_metric,
@@ -48,6 +49,7 @@ __all__ = [
     "multilabel_f1_score",
     "precision_score",
     "recall_score",
+    "as_metric",
     "get_metric",
     "get_metric_names",
     "get_scorer",

@@ -58,7 +58,9 @@ __all__ = [
     "unregister_metric",
     "get_metric",
     "get_metric_names",
+    "as_metric",
     "PlainScore",
+    "CheckedScore",
 ]
 
 _INPUT_TYPES = ("labels", "proba", "multilabel")
@@ -405,6 +407,121 @@ def get_metric(name):
     )
 
 
+def as_metric(metric):
+    """Turn any accepted ``metric=`` value into a :class:`Metric`.
+
+    The one validation path of every entry point (the tests' ``test``,
+    :func:`sigtest.score`, :func:`sigtest.compare`,
+    :func:`sigtest.compare_datasets`, :func:`sigtest.cross_val_compare`).
+
+    Parameters
+    ----------
+    metric : str, Metric, scikit-learn scorer or callable
+        * a registered name (or a loss's ``"neg_<name>"``) or a
+          :class:`Metric`: as :func:`get_metric`;
+        * a scikit-learn scorer (:func:`sklearn.metrics.make_scorer`,
+          :func:`sklearn.metrics.get_scorer`, or :func:`sigtest.get_scorer`):
+          its score function and fixed keywords, ``greater_is_better`` from
+          its sign (``_sign``), hard labels when its ``response_method`` is
+          ``"predict"`` and probabilities (``input_type="proba"``; of a
+          binary problem the function receives the column of the second
+          class, as scikit-learn's scorer does) when it asks for
+          ``"predict_proba"``. A scorer of sigtest's own registry is that
+          metric (fast path kept);
+        * any other callable ``f(y_true, y_pred, **kw) -> float`` (a
+          scikit-learn metric function or the user's own): hard labels,
+          ``greater_is_better=True`` (register it with
+          :func:`register_metric` for a loss).
+
+    Returns
+    -------
+    metric : Metric
+        A scorer or a callable gives an *unregistered* metric named after
+        the function (``f.__name__``), without sufficient statistics: every
+        resample calls the function (the slow path; see the docs' "Any score
+        function" for its cost, and :func:`register_metric` with
+        ``statistics``/``aggregate`` for the fast one). Keyword arguments
+        pass to the function only if its signature accepts them.
+
+    Raises
+    ------
+    TypeError
+        ``metric`` of another type.
+    ValueError
+        Unknown name; a scorer that needs ``decision_function`` only. At
+        call time, the function raising or returning a non-scalar is a
+        ``ValueError`` naming ``metric``.
+
+    Examples
+    --------
+    >>> from sklearn.metrics import matthews_corrcoef, get_scorer
+    >>> from sigtest.metrics import as_metric
+    >>> m = as_metric(matthews_corrcoef)
+    >>> m.name, m.greater_is_better, m.has_statistics
+    ('matthews_corrcoef', True, False)
+    >>> m([0, 1, 1, 0], [0, 1, 0, 0])
+    0.5773502691896258
+    >>> loss = as_metric(get_scorer("neg_log_loss"))
+    >>> loss.name, loss.greater_is_better, loss.input_type
+    ('log_loss', False, 'proba')
+    """
+    if isinstance(metric, (str, Metric)):
+        return get_metric(metric)
+    if _is_scorer(metric):
+        return _scorer_metric(metric)
+    if callable(metric) and not isinstance(metric, type):
+        return Metric(name=_func_name(metric), score_func=CheckedScore(metric))
+    raise TypeError(
+        "The 'metric' parameter must be a registered metric name (str), a Metric, a "
+        "scikit-learn scorer or a callable f(y_true, y_pred, **kw) -> float. "
+        f"Got {type(metric).__name__} instead."
+    )
+
+
+def _is_scorer(obj):
+    return all(hasattr(obj, a) for a in ("_score_func", "_sign", "_kwargs", "_response_method"))
+
+
+def _func_name(func):
+    name = getattr(func, "__name__", None)
+    if not isinstance(name, str) or not name:
+        name = type(func).__name__
+    return name
+
+
+def _scorer_metric(scorer):
+    kwargs = dict(scorer._kwargs or {})
+    registered = getattr(scorer, "_metric_name", None)
+    if isinstance(registered, str) and registered in _REGISTRY:
+        base = _REGISTRY[registered]
+        extra = {k: v for k, v in kwargs.items() if base.kwargs.get(k, _MISSING) is not v}
+        if not extra:
+            return base
+        return Metric(**{**{f.name: getattr(base, f.name) for f in fields(base) if f.init},
+                         "kwargs": {**base.kwargs, **extra}})
+    methods = scorer._response_method
+    methods = (methods,) if isinstance(methods, str) else tuple(methods)
+    if "predict" in methods:
+        response, input_type, func = "predict", "labels", CheckedScore(scorer._score_func)
+    elif "predict_proba" in methods:
+        response, input_type = "predict_proba", "proba"
+        func = CheckedScore(scorer._score_func, binary_column=True)
+    else:
+        raise ValueError(
+            f"The 'metric' parameter: the scorer of {_func_name(scorer._score_func)!r} asks "
+            f"for {methods}; sigtest compares predicted labels ('predict') or probabilities "
+            "('predict_proba')."
+        )
+    return Metric(
+        name=_func_name(scorer._score_func), score_func=func,
+        greater_is_better=bool(scorer._sign > 0), response_method=response,
+        input_type=input_type, kwargs=kwargs,
+    )
+
+
+_MISSING = object()
+
+
 def get_metric_names():
     """Sorted list of registered metric names.
 
@@ -504,7 +621,7 @@ class PlainScore:
         """Whether ``func`` takes the keyword argument ``name``."""
         return self._accepted is None or name in self._accepted
 
-    def __call__(self, y_true, y_pred, **kwargs):
+    def _keywords(self, kwargs):
         if self._accepted is not None:
             bad = [k for k in kwargs if k not in self._accepted and k not in self.internal]
             if bad:
@@ -514,16 +631,83 @@ class PlainScore:
                     "them)."
                 )
             kwargs = {k: v for k, v in kwargs.items() if k in self._accepted}
-        return self.func(y_true, y_pred, **kwargs)
+        return kwargs
+
+    def __call__(self, y_true, y_pred, **kwargs):
+        return self.func(y_true, y_pred, **self._keywords(kwargs))
 
     def __eq__(self, other):
-        return isinstance(other, PlainScore) and other.func == self.func
+        return type(other) is type(self) and other.func == self.func
 
     def __hash__(self):
         return hash(self.func)
 
     def __repr__(self):
-        return f"PlainScore({self.func!r})"
+        return f"{type(self).__name__}({self.func!r})"
+
+
+class CheckedScore(PlainScore):
+    """A user's score function given as ``metric=``: :class:`PlainScore` that checks its result.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(y_true, y_pred, **kwargs) -> float``.
+    binary_column : bool, default=False
+        For a scikit-learn scorer that asks for probabilities: a 2-column
+        ``y_pred`` (a binary problem) is passed as its second column, the
+        probability of the positive class, as scikit-learn's scorer does.
+
+    Notes
+    -----
+    The function raising, or returning anything but a real scalar, is a
+    ``ValueError`` naming the ``metric`` parameter and the function (the
+    original exception chained). A keyword the function does not take is
+    the ``TypeError`` of :class:`PlainScore`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sigtest.metrics._registry import CheckedScore
+    >>> CheckedScore(lambda y, p: np.asarray(y) == p)([0, 1], [0, 0])
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'metric' function '<lambda>' must return a real scalar; it returned an array of shape (2,).
+    """
+
+    def __init__(self, func, binary_column=False):
+        super().__init__(func)
+        self.binary_column = bool(binary_column)
+
+    def __call__(self, y_true, y_pred, **kwargs):
+        kwargs = self._keywords(kwargs)
+        if self.binary_column and np.ndim(y_pred) == 2 and np.shape(y_pred)[1] == 2:
+            y_pred = np.asarray(y_pred)[:, 1]
+        try:
+            value = self.func(y_true, y_pred, **kwargs)
+        except Exception as exc:
+            raise ValueError(
+                f"The 'metric' function {self.__name__!r} raised "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
+        if np.ndim(value) != 0:
+            raise ValueError(
+                f"The 'metric' function {self.__name__!r} must return a real scalar; it "
+                f"returned an array of shape {np.shape(value)}."
+            )
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"The 'metric' function {self.__name__!r} must return a real scalar; it "
+                f"returned {type(value).__name__}."
+            ) from None
+
+    def __eq__(self, other):
+        return super().__eq__(other) and other.binary_column == self.binary_column
+
+    def __hash__(self):
+        return hash((self.func, self.binary_column))
 
 
 def weighted_column_sums(stats, sample_weight=None):

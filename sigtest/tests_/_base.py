@@ -15,7 +15,7 @@ from sigtest._engine.paired import PairedData, check_decomposable
 from sigtest._engine.pvalues import null_pvalue
 from sigtest._results import SignificanceResult, TestOutcome
 from sigtest.exceptions import SmallSampleWarning
-from sigtest.metrics import get_metric
+from sigtest.metrics import as_metric
 from sigtest.utils import check_random_state_seed, warn_external
 from sigtest.utils._estimator import ParamsMixin
 from sigtest.utils._param_validation import lazy, validate_parameter_constraints
@@ -403,9 +403,12 @@ class SignificanceTest(ParamsMixin, ABC):
         y_pred_a, y_pred_b : array-like
             Predictions of the baseline A and the candidate B, same kind as
             the metric expects.
-        metric : str or Metric, default="accuracy"
-            A registered metric name (see :func:`sigtest.get_metric_names`) or
-            a :class:`~sigtest.metrics.Metric`.
+        metric : str, Metric, callable or scorer, default="accuracy"
+            A registered metric name (see :func:`sigtest.get_metric_names`),
+            a :class:`~sigtest.metrics.Metric`, a function
+            ``f(y_true, y_pred, **kw) -> float`` or a scikit-learn scorer
+            (:func:`sigtest.as_metric`; such a metric takes the slow path,
+            one call per resample).
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative item weights.
         labels : array-like, default=None
@@ -463,7 +466,7 @@ class SignificanceTest(ParamsMixin, ABC):
             ones (bootstrap, t, chi-square) can exceed their level.
         """
         self._validate_params()
-        metric = get_metric(metric)
+        metric = as_metric(metric)
         check_metric_params(metric, metric_params, caller=f"{type(self).__name__}.test")
         data = prepare_paired(
             y_true, y_pred_a, y_pred_b, metric,

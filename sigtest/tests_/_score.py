@@ -42,7 +42,7 @@ from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, FEW_CLUSTERS
 from sigtest._results import (ConfidenceInterval, design_lines, optional_count, readonly_array,
                               sampling_design)
 from sigtest.exceptions import DegenerateDistributionWarning, SmallSampleWarning
-from sigtest.metrics import Metric, get_metric
+from sigtest.metrics import Metric, as_metric
 from sigtest.utils import check_random_state_seed, warn_external
 from sigtest.utils._param_validation import lazy, validate_params
 
@@ -528,7 +528,7 @@ def _one_system_message(message):
     {
         "y_true": ["array-like"],
         "y_pred": ["array-like"],
-        "metric": [str, Metric],
+        "metric": [str, Metric, callable],
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
         "method": [lazy.StrOptions(set(INTERVAL_METHODS))],
         "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
@@ -561,9 +561,11 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
     y_pred : array-like
         Predictions of the system (hard labels or soft outputs, as the
         metric expects).
-    metric : str or Metric, default="accuracy"
-        A registered metric name (see :func:`sigtest.get_metric_names`) or a
-        :class:`~sigtest.metrics.Metric`.
+    metric : str, Metric, callable or scorer, default="accuracy"
+        A registered metric name (see :func:`sigtest.get_metric_names`), a
+        :class:`~sigtest.metrics.Metric`, a function
+        ``f(y_true, y_pred, **kw) -> float`` or a scikit-learn scorer
+        (:func:`sigtest.as_metric`; slow path, one call per resample).
     confidence_level : float in (0, 1), default=0.95
         Level of the two-sided interval.
     method : {"bca", "percentile", "basic", "normal", "studentized"}, default="bca"
@@ -670,7 +672,7 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
     >>> sigtest.score(y, p, groups=docs, n_resamples=2000, random_state=0).n_groups
     60
     """
-    metric = get_metric(metric)
+    metric = as_metric(metric)
     check_metric_params(metric, metric_params, caller="score")
     seed = check_random_state_seed(random_state)
     try:

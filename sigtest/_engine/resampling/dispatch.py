@@ -66,8 +66,8 @@ def resampled_deltas(
                                      shared=_reads_only(paired.metric), discordant=discordant)
         return paired.deltas(*sums)
     if scheme == "bootstrap":
-        return bootstrap_deltas(paired, n_resamples, sample_size, seed)
-    return permutation_deltas(paired, n_resamples, seed)
+        return bootstrap_deltas(paired, n_resamples, sample_size, seed, parallel=parallel)
+    return permutation_deltas(paired, n_resamples, seed, parallel=parallel)
 
 
 def _supplied(supplied, n_resamples, scheme, sample_size):

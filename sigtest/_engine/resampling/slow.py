@@ -5,7 +5,9 @@
 ``Generator`` seeded with the integer seed and call the metric's
 ``score_func`` once per system and resample; hard labels without weights
 share the calls of resamples with equal label tables (:class:`_SlowScorer`).
-Clusters (``groups=``) are drawn or swapped whole, strata keep their sizes.
+With ``parallel=True`` the calls of a batch run on a thread pool of numba's
+thread count (a test's ``n_jobs``); the draws stay sequential, so the result
+does not depend on it. Clusters (``groups=``) are drawn or swapped whole, strata keep their sizes.
 """
 
 from __future__ import annotations
@@ -30,6 +32,26 @@ def _slow_params(paired):
 def _score(paired, params, y, p, w):
     kw = {} if w is None else {"sample_weight": w}
     return float(paired.metric.score_func(y, p, **kw, **params))
+
+
+def _thread_map(parallel):
+    """``map`` over a thread pool of numba's thread count when ``parallel``, else in order."""
+    n = 1
+    if parallel:
+        import numba
+
+        n = int(numba.get_num_threads())
+
+    def run(func, items):
+        items = list(items)
+        if n <= 1 or len(items) < 2:
+            return [func(x) for x in items]
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=min(n, len(items))) as pool:
+            return list(pool.map(func, items))
+
+    return run
 
 
 # Above this estimated duration (seconds) the slow path shows a progress bar.
@@ -90,9 +112,10 @@ class _SlowScorer:
     metrics, for instance). Results are deterministic either way.
     """
 
-    def __init__(self, paired, params):
+    def __init__(self, paired, params, parallel=False):
         self.paired = paired
         self.params = params
+        self.map = _thread_map(parallel)
         y, a, b, w = _data(paired)
         self.memo = None
         if w is not None or np.ndim(y) != 1 or np.ndim(a) != 1 or np.ndim(b) != 1:
@@ -130,18 +153,18 @@ class _SlowScorer:
         KK = self.K * self.K
         counts = np.bincount((cells + KK * np.arange(r)[:, None]).ravel(),
                              minlength=r * KK).reshape(r, KK)
-        out = np.empty(r)
         memo = self.memo
-        for i in range(r):
-            key = counts[i].tobytes()
-            value = memo.get(key)
-            if value is None:
-                value = memo[key] = self._call(counts[i])
-            out[i] = value
-        return out
+        keys = [row.tobytes() for row in counts]
+        missing = {}
+        for i, key in enumerate(keys):
+            if key not in memo and key not in missing:
+                missing[key] = i
+        for key, value in zip(missing, self.map(self._call, [counts[i] for i in missing.values()])):
+            memo[key] = value
+        return np.array([memo[key] for key in keys], dtype=np.float64).reshape(r)
 
 
-def _slow_scores(paired, n_resamples, seed, batch_size, what, batch_scores):
+def _slow_scores(paired, n_resamples, seed, batch_size, what, batch_scores, parallel=False):
     """Shared driver of the slow paths: seeded batches, the scorer, a progress bar.
 
     ``batch_scores(rng, size, scorer, params)`` draws one batch of ``size``
@@ -154,7 +177,7 @@ def _slow_scores(paired, n_resamples, seed, batch_size, what, batch_scores):
     check_allocation(B, 16)
     rng = np.random.default_rng(check_seed(seed))
     params = _slow_params(paired)
-    scorer = _SlowScorer(paired, params)
+    scorer = _SlowScorer(paired, params, parallel)
     out = np.empty((B, 2))
     progress = _Progress(B, f"{what} ({paired.metric.name})")
     try:
@@ -167,7 +190,8 @@ def _slow_scores(paired, n_resamples, seed, batch_size, what, batch_scores):
     return out
 
 
-def bootstrap_scores(paired, n_resamples, sample_size=None, seed=0, *, batch_size=256):
+def bootstrap_scores(paired, n_resamples, sample_size=None, seed=0, *, batch_size=256,
+                     parallel=False):
     """Slow-path paired bootstrap: the resampled scores of A and B.
 
     Index batches of shape ``(batch_size, m)`` come from
@@ -215,21 +239,26 @@ def bootstrap_scores(paired, n_resamples, sample_size=None, seed=0, *, batch_siz
             rows = drawn
         else:
             rows = [units.items(u) for u in drawn]
-        for r in range(size):
-            i = rows[r]
-            if scorer.memo is not None:
+        if scorer.memo is not None:
+            for r in range(size):
+                i = rows[r]
                 out[r, 0] = scorer.scores(scorer.cell_a[i][None, :])[0]
                 out[r, 1] = scorer.scores(scorer.cell_b[i][None, :])[0]
-                continue
+            return out
+
+        def one(i):
             wi = None if w is None else w[i]
-            out[r, 0] = _score(paired, params, y[i], a[i], wi)
-            out[r, 1] = _score(paired, params, y[i], b[i], wi)
+            return (_score(paired, params, y[i], a[i], wi),
+                    _score(paired, params, y[i], b[i], wi))
+
+        out[:] = scorer.map(one, (rows[r] for r in range(size)))
         return out
 
-    return _slow_scores(paired, n_resamples, seed, batch_size, "bootstrap", batch)
+    return _slow_scores(paired, n_resamples, seed, batch_size, "bootstrap", batch, parallel)
 
 
-def bootstrap_deltas(paired, n_resamples, sample_size=None, seed=0, *, batch_size=256):
+def bootstrap_deltas(paired, n_resamples, sample_size=None, seed=0, *, batch_size=256,
+                     parallel=False):
     """Slow-path paired bootstrap: raw deltas ``score_b* - score_a*``.
 
     The resamples of :func:`bootstrap_scores` (same seed, same batches).
@@ -238,7 +267,8 @@ def bootstrap_deltas(paired, n_resamples, sample_size=None, seed=0, *, batch_siz
     -------
     deltas : ndarray of shape (n_resamples,)
     """
-    scores = bootstrap_scores(paired, n_resamples, sample_size, seed, batch_size=batch_size)
+    scores = bootstrap_scores(paired, n_resamples, sample_size, seed, batch_size=batch_size,
+                              parallel=parallel)
     return scores[:, 1] - scores[:, 0]
 
 
@@ -279,7 +309,7 @@ class _Units:
         return self.order[offsets + np.arange(total)]
 
 
-def permutation_deltas(paired, n_resamples, seed=0, *, batch_size=256):
+def permutation_deltas(paired, n_resamples, seed=0, *, batch_size=256, parallel=False):
     """Slow-path paired permutation: raw deltas after random A/B swaps.
 
     Swap masks of shape ``(batch_size, N)`` come from
@@ -308,13 +338,17 @@ def permutation_deltas(paired, n_resamples, seed=0, *, batch_size=256):
             out[:, 0] = scorer.scores(np.where(swaps, scorer.cell_b, scorer.cell_a))
             out[:, 1] = scorer.scores(np.where(swaps, scorer.cell_a, scorer.cell_b))
             return out
-        for r in range(size):
-            sw = swaps[r].reshape((n,) + (1,) * (a.ndim - 1))
-            out[r, 0] = _score(paired, params, y, np.where(sw, b, a), w)
-            out[r, 1] = _score(paired, params, y, np.where(sw, a, b), w)
+
+        def one(swap):
+            sw = swap.reshape((n,) + (1,) * (a.ndim - 1))
+            return (_score(paired, params, y, np.where(sw, b, a), w),
+                    _score(paired, params, y, np.where(sw, a, b), w))
+
+        out[:] = scorer.map(one, swaps)
         return out
 
-    scores = _slow_scores(paired, n_resamples, seed, batch_size, "permutation", batch)
+    scores = _slow_scores(paired, n_resamples, seed, batch_size, "permutation", batch,
+                          parallel)
     return scores[:, 1] - scores[:, 0]
 
 

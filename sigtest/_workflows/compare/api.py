@@ -144,7 +144,7 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
 #: :mod:`sigtest.utils._param_validation`): valid arguments are recognised
 #: without importing scikit-learn, anything else gets its validator and error.
 COMPARE_OPTIONS = {
-    "metrics": [str, Metric, list, tuple],
+    "metrics": [str, Metric, callable, list, tuple],
     "test": [lazy.HasMethods(["test"]), str, list, tuple, None],
     "pairs": [lazy.StrOptions({"all", "baseline"})],
     "baseline": [str, list, tuple, None],
@@ -191,8 +191,12 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         then use its argmax; with 1-D ``y_true`` column ``k`` is the ``k``-th
         class of ``np.unique(y_true)``). A list of such arrays is several runs
         of the system (see ``runs``). A DataFrame gives one system per column.
-    metrics : str, Metric or sequence, default=("accuracy", "f1_macro")
-        Registered metric names (see :func:`sigtest.get_metric_names`).
+    metrics : str, Metric, callable, scorer or sequence, default=("accuracy", "f1_macro")
+        Registered metric names (see :func:`sigtest.get_metric_names`),
+        :class:`~sigtest.metrics.Metric` objects, functions
+        ``f(y_true, y_pred, **kw) -> float`` or scikit-learn scorers
+        (:func:`sigtest.as_metric`; shown under the function's name, slow
+        path).
     test : SignificanceTest, str, tuple or list, optional
         A test or a registered test name (:func:`sigtest.get_test_names`,
         e.g. ``"mcnemar"``), a ``(pvalue_test, interval_test)`` tuple

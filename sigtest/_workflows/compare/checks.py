@@ -21,7 +21,7 @@ import pandas as pd
 from sigtest._engine import prepare_paired
 from sigtest._engine.checks import check_array_like
 from sigtest._workflows.runs import split_runs
-from sigtest.metrics import Metric, get_metric
+from sigtest.metrics import Metric, as_metric
 from sigtest.metrics._common import union_labels
 from sigtest.utils import warn_external
 from sigtest.utils._param_validation import validate_parameter_constraints
@@ -49,9 +49,9 @@ __all__ = [
 
 
 def check_metrics(metrics):
-    if isinstance(metrics, (str, Metric)):
+    if not isinstance(metrics, (list, tuple)):
         metrics = [metrics]
-    metrics = [get_metric(m) for m in metrics]
+    metrics = [as_metric(m) for m in metrics]
     if not metrics:
         raise ValueError("The 'metrics' parameter must name at least one metric.")
     names = [m.name for m in metrics]
