@@ -278,6 +278,23 @@ def _degenerate(d, tol, what, caller):
     return "constant"
 
 
+def _fold_differences(a, b, n_train, n_test, greater_is_better, variance, caller):
+    """The checked orientation and variance, then the fold differences of both tests.
+
+    Returns ``(d, j, mean, factor, kind)``: the oriented differences, their
+    number, their mean, the variance factor of :func:`_variance_factor` and
+    the degenerate kind of :func:`_degenerate` (None when the test is defined).
+    """
+    import numpy as np
+
+    greater_is_better = _check_flag(greater_is_better, "greater_is_better", caller)
+    variance = _check_variance(variance, caller)
+    d, tol = _differences(a.ravel(), b.ravel(), greater_is_better)
+    j = d.shape[0]
+    factor = _variance_factor(j, n_train, n_test, variance, caller)
+    return d, j, float(np.mean(d)), factor, _degenerate(d, tol, "fold difference", caller)
+
+
 def _t_pvalue(t, df, alternative):
     from scipy import stats
 
@@ -417,13 +434,8 @@ def corrected_resampled_ttest(scores_a, scores_b, *, n_train, n_test, alternativ
     n_train = _check_size(n_train, "n_train", caller)
     n_test = _check_size(n_test, "n_test", caller)
     alternative = _check_alternative(alternative, caller)
-    greater_is_better = _check_flag(greater_is_better, "greater_is_better", caller)
-    variance = _check_variance(variance, caller)
-    d, tol = _differences(a.ravel(), b.ravel(), greater_is_better)
-    j = d.shape[0]
-    mean = float(np.mean(d))
-    factor = _variance_factor(j, n_train, n_test, variance, caller)
-    kind = _degenerate(d, tol, "fold difference", caller)
+    d, j, mean, factor, kind = _fold_differences(a, b, n_train, n_test, greater_is_better,
+                                                 variance, caller)
     if kind == "zero":
         t, p = 0.0, 1.0
     elif kind == "constant":

@@ -11,14 +11,10 @@ import math
 
 from sigtest.tests_._cv import (
     BayesianCVResult,
-    _check_flag,
     _check_rope,
     _check_scores,
     _check_size,
-    _check_variance,
-    _degenerate,
-    _differences,
-    _variance_factor,
+    _fold_differences,
 )
 
 __all__ = ["bayesian_correlated_ttest"]
@@ -143,13 +139,8 @@ def bayesian_correlated_ttest(scores_a, scores_b, *, n_train, n_test, rope,
     n_train = _check_size(n_train, "n_train", caller)
     n_test = _check_size(n_test, "n_test", caller)
     rope = _check_rope(rope, caller)
-    greater_is_better = _check_flag(greater_is_better, "greater_is_better", caller)
-    variance = _check_variance(variance, caller)
-    d, tol = _differences(a.ravel(), b.ravel(), greater_is_better)
-    j = d.shape[0]
-    mean = float(np.mean(d))
-    factor = _variance_factor(j, n_train, n_test, variance, caller)
-    kind = _degenerate(d, tol, "fold difference", caller)
+    d, j, mean, factor, kind = _fold_differences(a, b, n_train, n_test, greater_is_better,
+                                                 variance, caller)
     if kind is not None:
         scale = 0.0
         if kind == "zero":
