@@ -575,3 +575,31 @@ def test_public_names():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert "plot_simplex" in __import__("sigtest.plotting").plotting.__all__
+
+
+def test_ranks_friedman_cd_and_cliff_delta_equal_autorank():
+    # autorank (Herbold 2020) in its non-parametric mode on a 20 x 5 table: mean ranks,
+    # Friedman p, Nemenyi's critical difference and Cliff's delta against its first
+    # row. autorank's CD takes q_alpha from statsmodels' qsturng approximation
+    # (ours: scipy.stats.studentized_range), so it agrees to 1e-4, not 1e-12;
+    # its Cohen's d pools the two systems' sd and its Akinshin gamma uses plain
+    # medians and MADs (sigtest: the paired d_z and Harrell-Davis medians), so those
+    # two differ by convention (docs/datasets_seeds.md) and are not compared.
+    autorank = pytest.importorskip("autorank")
+    rng = np.random.default_rng(0)
+    table = pd.DataFrame(rng.normal(0, 1, (20, 5)) + np.array([0, .3, .6, .9, 1.2]),
+                         columns=list("ABCDE"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = autorank.autorank(table, alpha=0.05, verbose=False,
+                                force_mode="nonparametric", effect_size="cliff_delta")
+    res = compare_datasets(table)
+    assert ref.omnibus == "friedman"
+    np.testing.assert_allclose(res.average_ranks[ref.rankdf.index], ref.rankdf["meanrank"],
+                               rtol=1e-12)
+    assert res.friedman.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+    assert res.critical_difference == pytest.approx(ref.cd, rel=1e-4)
+    first = ref.rankdf.index[0]  # autorank's effect sizes are against its first row
+    ours = res.effect_sizes(reference=first)["cliff_delta"]
+    np.testing.assert_allclose(ours[ref.rankdf.index],
+                               ref.rankdf["effect_size"].astype(float), atol=1e-12)

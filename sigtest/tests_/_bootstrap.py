@@ -388,8 +388,10 @@ class BCaInterval(SignificanceTest):
       \delta - \widehat{se}\, t^*_{(\alpha/2)})`, :math:`\widehat{se}`
       the jackknife standard error of the data (R ``boot.ci(type="stud")``
       with jackknife variances). It draws its own resamples
-      (``numpy.random.default_rng(seed).multinomial`` over rows), needs a
-      metric with sufficient statistics and refuses ``strata=``; ``compare``
+      (``numpy.random.default_rng(seed).multinomial`` over rows, within
+      each stratum with ``strata=``, where the standard errors are the
+      stratified jackknife's) and needs a metric with sufficient
+      statistics; ``compare``
       does not share its resamples.
 
     Every method's p-value inverts the same interval code, so ``p <= 1 -

@@ -409,7 +409,7 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=10_
         Interval method (the code of :class:`~sigtest.BCaInterval`).
         ``"studentized"``: bootstrap-t with the jackknife standard error of
         every resample (:mod:`sigtest._engine.studentized`; a metric with
-        sufficient statistics, no ``strata=``).
+        sufficient statistics; with ``strata=`` the stratified jackknife).
     n_resamples : int, default=10_000
         Number of bootstrap resamples B.
     seed : int or random_state, default=0
@@ -572,7 +572,7 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
         Interval method, as :class:`~sigtest.BCaInterval`.
         ``"studentized"``: bootstrap-t with the jackknife standard error of
         every resample (:mod:`sigtest._engine.studentized`; a metric with
-        sufficient statistics, no ``strata=``).
+        sufficient statistics; with ``strata=`` the stratified jackknife).
     n_resamples : int, default=10_000
         Number of bootstrap resamples B.
     groups : array-like of shape (n_samples,), default=None
