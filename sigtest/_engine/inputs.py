@@ -11,6 +11,7 @@ import inspect
 
 import numpy as np
 
+from sigtest.metrics._check_regression import check_regression
 from sigtest.metrics._common import check_zero_division
 from sigtest._engine.checks import check_array_like as _as_array
 
@@ -193,6 +194,9 @@ def _check_hard_soft(metric, y_true, a, b):
                 f"or all be numbers (got dtypes {[str(x.dtype) for x in out]})."
             )
         return tuple(out)
+    if metric.input_type == "regression":  # 1-D floats: the metric's one check
+        y_true, a = check_regression(y_true, a, metric.name)
+        return (y_true, a, check_regression(y_true, b, metric.name)[1])
     for arr, name in ((a, "y_pred_a"), (b, "y_pred_b")):
         if arr.ndim != 2:
             raise ValueError(
