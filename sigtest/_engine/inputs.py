@@ -195,8 +195,8 @@ def _check_hard_soft(metric, y_true, a, b):
             )
         return tuple(out)
     if metric.input_type == "regression":  # 1-D floats: the metric's one check
-        y_true, a = check_regression(y_true, a, metric.name)
-        return (y_true, a, check_regression(y_true, b, metric.name)[1])
+        y_true, a = check_regression(y_true, a, metric.name, pred_name="y_pred_a")
+        return y_true, a, check_regression(y_true, b, metric.name, pred_name="y_pred_b")[1]
     for arr, name in ((a, "y_pred_a"), (b, "y_pred_b")):
         if arr.ndim != 2:
             raise ValueError(

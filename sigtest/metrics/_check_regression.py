@@ -79,7 +79,7 @@ def _check_rule(arr, rule, name, metric, what):
         )
 
 
-def check_regression(y_true, y_pred, metric, *, domain=None):
+def check_regression(y_true, y_pred, metric, *, domain=None, pred_name="y_pred"):
     """Validate regression targets and predictions; return them as 1-D float64.
 
     Parameters
@@ -90,6 +90,8 @@ def check_regression(y_true, y_pred, metric, *, domain=None):
         The metric's name, shown in the messages.
     domain : {None, "log", "poisson", "gamma"}, default=None
         The metric's domain rule (see :data:`REGRESSION_DOMAINS`).
+    pred_name : str, default="y_pred"
+        The caller's name of ``y_pred`` in the messages (``"y_pred_a"``).
 
     Returns
     -------
@@ -118,7 +120,7 @@ def check_regression(y_true, y_pred, metric, *, domain=None):
             f"Got {domain!r} instead."
         )
     y_true = _as_float(y_true, "y_true", metric)
-    y_pred = _as_float(y_pred, "y_pred", metric)
+    y_pred = _as_float(y_pred, pred_name, metric)
     if y_true.shape[0] == 0:
         raise ValueError(
             f"The 'y_true' parameter of the regression metric {metric!r} is empty; at least "
@@ -126,10 +128,10 @@ def check_regression(y_true, y_pred, metric, *, domain=None):
         )
     if y_pred.shape[0] != y_true.shape[0]:
         raise ValueError(
-            f"The 'y_pred' parameter of the regression metric {metric!r} has "
+            f"The '{pred_name}' parameter of the regression metric {metric!r} has "
             f"{y_pred.shape[0]} samples but 'y_true' has {y_true.shape[0]}."
         )
     rule_true, rule_pred, what = REGRESSION_DOMAINS[domain]
     _check_rule(y_true, rule_true, "y_true", metric, what)
-    _check_rule(y_pred, rule_pred, "y_pred", metric, what)
+    _check_rule(y_pred, rule_pred, pred_name, metric, what)
     return y_true, y_pred
