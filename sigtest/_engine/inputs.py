@@ -168,6 +168,9 @@ def _check_lengths(arrays, names, sample_weight):
 
 def _check_hard_soft(metric, y_true, a, b):
     """Reject hard/soft mixtures; return the arrays (column vectors raveled)."""
+    if metric.input_type == "regression":  # 1-D floats: the metric's one check
+        y_true, a = check_regression(y_true, a, metric.name, pred_name="y_pred_a")
+        return y_true, a, check_regression(y_true, b, metric.name, pred_name="y_pred_b")[1]
     if a.ndim != b.ndim:
         hard, soft = ("y_pred_a", "y_pred_b") if a.ndim < b.ndim else ("y_pred_b", "y_pred_a")
         raise ValueError(
@@ -194,9 +197,6 @@ def _check_hard_soft(metric, y_true, a, b):
                 f"or all be numbers (got dtypes {[str(x.dtype) for x in out]})."
             )
         return tuple(out)
-    if metric.input_type == "regression":  # 1-D floats: the metric's one check
-        y_true, a = check_regression(y_true, a, metric.name, pred_name="y_pred_a")
-        return y_true, a, check_regression(y_true, b, metric.name, pred_name="y_pred_b")[1]
     for arr, name in ((a, "y_pred_a"), (b, "y_pred_b")):
         if arr.ndim != 2:
             raise ValueError(

@@ -25,14 +25,13 @@ import numpy as np
 __all__ = ["REGRESSION_DOMAINS", "check_regression"]
 
 #: The domain rules of :func:`check_regression`: ``domain -> (rule of y_true,
-#: rule of y_pred, what the message says)``; a rule is ``(kind, bound)`` with
-#: ``kind`` ``"gt"`` (values must be > bound) or ``"ge"`` (>= bound).
+#: rule of y_pred)``; a rule is ``(kind, bound, text)`` with ``kind`` ``"gt"``
+#: (values must be > bound) or ``"ge"`` (>= bound), or None.
 REGRESSION_DOMAINS = {
-    None: (None, None, ""),
-    "log": (("gt", -1.0), ("gt", -1.0), "greater than -1"),
-    "poisson": (("ge", 0.0), ("gt", 0.0), "non-negative (y_true) and strictly positive "
-                "(predictions)"),
-    "gamma": (("gt", 0.0), ("gt", 0.0), "strictly positive"),
+    None: (None, None),
+    "log": (("gt", -1.0, "greater than -1"), ("gt", -1.0, "greater than -1")),
+    "poisson": (("ge", 0.0, "non-negative"), ("gt", 0.0, "strictly positive")),
+    "gamma": (("gt", 0.0, "strictly positive"), ("gt", 0.0, "strictly positive")),
 }
 
 
@@ -66,16 +65,16 @@ def _as_float(values, name, metric):
     return arr
 
 
-def _check_rule(arr, rule, name, metric, what):
+def _check_rule(arr, rule, name, metric):
     if rule is None:
         return
-    kind, bound = rule
+    kind, bound, what = rule
     bad = arr <= bound if kind == "gt" else arr < bound
     if np.any(bad):
         i = int(np.argmax(bad))
         raise ValueError(
             f"The '{name}' parameter of the regression metric {metric!r} must be {what}; "
-            f"it has {int(bad.sum())} value(s) outside, e.g. {arr[i]!r} at index {i}."
+            f"it has {int(bad.sum())} value(s) outside, e.g. {float(arr[i])!r} at index {i}."
         )
 
 
@@ -131,7 +130,7 @@ def check_regression(y_true, y_pred, metric, *, domain=None, pred_name="y_pred")
             f"The '{pred_name}' parameter of the regression metric {metric!r} has "
             f"{y_pred.shape[0]} samples but 'y_true' has {y_true.shape[0]}."
         )
-    rule_true, rule_pred, what = REGRESSION_DOMAINS[domain]
-    _check_rule(y_true, rule_true, "y_true", metric, what)
-    _check_rule(y_pred, rule_pred, pred_name, metric, what)
+    rule_true, rule_pred = REGRESSION_DOMAINS[domain]
+    _check_rule(y_true, rule_true, "y_true", metric)
+    _check_rule(y_pred, rule_pred, pred_name, metric)
     return y_true, y_pred
