@@ -391,3 +391,13 @@ def test_unknown_keyword_and_max_error_weights():
         PairedPermutation(n_resamples=9).test(y, a, b, metric="r2", no_such=1)
     with pytest.raises(TypeError, match="sample_weight"):
         get_metric("neg_max_error")(y, a, sample_weight=np.ones(20))
+
+
+def test_bayesian_bootstrap_on_a_slow_metric_without_zero_division():
+    """The Bayesian bootstrap's slow path passed zero_division=0.0 to every score
+    function; median_absolute_error (and a user's r2_score) do not take it."""
+    y, a, b = _data(19, n=40)
+    test = sigtest.get_test("bayesian_bootstrap").set_params(n_resamples=99, random_state=0)
+    for metric in ("neg_median_absolute_error", skm.r2_score):
+        result = test.test(y, a, b, metric=metric)
+        assert 0.0 <= result.prob_better <= 1.0
