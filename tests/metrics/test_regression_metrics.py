@@ -157,17 +157,22 @@ def _item_counts():
                   aggregate=lambda sums, **k: sums[..., 0])
 
 
+@pytest.mark.parametrize("clustered", [False, True])
 @pytest.mark.parametrize("name", [n for n in NAMES if n not in SLOW])
-def test_resampled_score_equals_sklearn_on_the_drawn_items(name):
+def test_resampled_score_equals_sklearn_on_the_drawn_items(name, clustered):
     """The engine's bootstrap draw b (read off as item counts, same seed, same rows)
-    scored by the metric equals scikit-learn on y[idx], a[idx] of that draw."""
+    scored by the metric equals scikit-learn on y[idx], a[idx] of that draw; with
+    groups= the rows are clusters and a drawn cluster brings all its items."""
     y, a, b = _data(7, n=40, positive=SKLEARN[name][2])
-    counts, _ = bootstrap_sums(prepare_paired(y, a, b, _item_counts()), 25, seed=3)
-    sums_a, sums_b = bootstrap_sums(prepare_paired(y, a, b, name), 25, seed=3)
+    design = {"groups": np.arange(40) // 4} if clustered else {}
+    counts, _ = bootstrap_sums(prepare_paired(y, a, b, _item_counts(), **design), 25, seed=3)
+    sums_a, sums_b = bootstrap_sums(prepare_paired(y, a, b, name, **design), 25, seed=3)
     metric = get_metric(name)
     for r in range(25):
         idx = np.repeat(np.arange(y.size), counts[r].astype(int))
         assert idx.size == y.size
+        if clustered:  # whole clusters of 4 items
+            assert np.all(counts[r].reshape(10, 4) == counts[r].reshape(10, 4)[:, :1])
         assert float(metric.aggregate(sums_a[r])) == pytest.approx(
             _sk(name, y[idx], a[idx]), rel=0, abs=TOL)
         assert float(metric.aggregate(sums_b[r])) == pytest.approx(
