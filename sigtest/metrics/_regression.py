@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sigtest.metrics._check_labels import check_sample_weight
 from sigtest.metrics._check_regression import check_regression
 from sigtest.metrics._common import warn_undefined, xlogy
 from sigtest.metrics._soft import _mean_ratio
@@ -204,16 +205,10 @@ def _sklearn_weighted(name, y, p, sample_weight):
     return float(getattr(skm, name)(y, p, sample_weight=sample_weight))
 
 
-def _checked_weight(sample_weight, n):
-    from sigtest.metrics._check_labels import check_sample_weight
-
-    return check_sample_weight(sample_weight, n)
-
-
 def median_absolute_error(y_true, y_pred, *, sample_weight=None):
     """Median of ``|y_true - y_pred|`` (weighted: scikit-learn's weighted median)."""
     y, p = check_regression(y_true, y_pred, "median_absolute_error")
-    w = _checked_weight(sample_weight, y.shape[0])
+    w = check_sample_weight(sample_weight, y.shape[0])
     if w is None:
         return float(np.median(np.abs(y - p)))
     return _sklearn_weighted("median_absolute_error", y, p, w)
@@ -234,7 +229,7 @@ def d2_absolute_error_score(y_true, y_pred, *, sample_weight=None):
             f"The 'y_true' parameter of the regression metric {name!r} has {y.shape[0]} "
             "sample; the metric needs at least 2 (scikit-learn returns NaN)."
         )
-    w = _checked_weight(sample_weight, y.shape[0])
+    w = check_sample_weight(sample_weight, y.shape[0])
     if w is not None:
         return _sklearn_weighted(name, y, p, w)
     num = np.abs(y - p).sum()
