@@ -466,7 +466,8 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     metric_objs = check_metrics(metrics)
     types = {m.input_type for m in metric_objs}
     if "multilabel" in types:
-        raise ValueError("cross_val_compare supports hard-label and 'proba' metrics only; "
+        raise ValueError("cross_val_compare supports hard-label, 'proba' and regression "
+                         "metrics only; "
                          "use compare() on saved multilabel predictions.")
     if "regression" in types and types != {"regression"}:
         raise ValueError(

@@ -172,9 +172,9 @@ def get_scorer(name, *, classes=None, **metric_params):
         if classes is not None:
             raise ValueError(
                 f"The 'classes' parameter of get_scorer applies to soft multiclass "
-                f"metrics only; {metric.name!r} is a {metric.input_type!r} metric"
-                + (": pass its full label set as labels=... instead."
-                   if metric.input_type == "labels" else ".")
+                f"metrics only; {metric.name!r} is a "
+                + ("hard-label metric: pass its full label set as labels=... instead."
+                   if metric.input_type == "labels" else "regression metric.")
             )
         scorer = _scorer_classes._LabelScorer(
             metric.score_func, sign, kwargs, metric.response_method

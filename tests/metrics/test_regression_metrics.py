@@ -305,6 +305,8 @@ def test_get_scorer_equals_sklearn_scorer(name):
     est = KNeighborsRegressor(n_neighbors=3).fit(X[:50], y[:50])
     ours, theirs = get_scorer(name), skm.get_scorer(name)
     assert ours(est, X[50:], y[50:]) == pytest.approx(theirs(est, X[50:], y[50:]), abs=TOL)
+    with pytest.raises(ValueError, match="'classes'.*regression metric"):
+        get_scorer(name, classes=[0, 1])
 
 
 def test_cli_compare_reads_float_files(tmp_path):
