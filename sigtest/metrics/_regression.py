@@ -23,8 +23,8 @@ and without ``sample_weight``). With ``e_i = y_i - \hat y_i`` and weights
 The shifts ``c`` and ``c_e`` are the medians of ``y_true`` and of ``e`` on
 the data given (one value shared by both systems and every resample, so
 the sums stay additive). A shift changes no variance but keeps the one-pass
-formula ``s2 - s1^2 / s0`` accurate (``|mean - median| <= sd``, so
-``s2 <= 2 W Var``), and makes a constant ``y_true`` give exactly zero. A
+formula ``s2 - s1^2 / s0`` accurate (unweighted, ``|mean - median| <= sd``,
+so ``s2 <= 2 W Var``), and makes a constant ``y_true`` give exactly zero. A
 variance below ``1e-12 * s2`` (the rounding of a constant resample) counts
 as zero. Zero variance follows scikit-learn's ``force_finite=True``: a
 zero numerator scores 1.0 (perfect predictions), else a zero denominator
