@@ -359,11 +359,13 @@ def _first_rows_unseen(files, header):
     When each 1-D file's first value occurs nowhere else in any of the files
     (e.g. ``gold``, ``pred_a``, ``pred_b`` over a few labels), line 1 is a
     header in each; real data would need a class seen only once, in line 1,
-    of every file.
+    of every file. Files of real numbers (regression targets and predictions,
+    read as float64 because some value is not whole) are not labels: their
+    values are all distinct, so the rule does not apply to them.
     """
     if header is not None or len(files) < 2:
         return
-    if any(v.ndim != 1 or len(v) < 3 for _, _, v in files):
+    if any(v.ndim != 1 or len(v) < 3 or v.dtype.kind == "f" for _, _, v in files):
         return
     firsts = [str(v[0]) for _, _, v in files]
     rest = {str(x) for _, _, v in files for x in v[1:].tolist()}

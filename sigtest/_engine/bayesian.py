@@ -61,6 +61,7 @@ import numpy as np
 
 from sigtest._engine.checks import check_allocation
 from sigtest._engine.kernels import weighted_sums
+from sigtest._engine.paired import resample_params_of
 from sigtest._engine.checks import check_n_resamples as _check_n_resamples
 from sigtest._engine.rng import check_seed
 
@@ -276,7 +277,8 @@ def dirichlet_scores(paired, n_resamples, seed=0):
         raise ValueError("The slow path needs the raw data; this PairedData holds only "
                          "statistics.")
     y, a, b, w = paired.data
-    params = dict(paired.resample_params)
+    # an unset zero_division stays unset: the function may not take the keyword
+    params = resample_params_of(paired.params, fill_unset=False)
     unit_of_item, n_units, unit_strata = _slow_units(paired)
     design = _DirichletDesign(np.ones(n_units), unit_strata)
     rng = posterior_rng(seed)

@@ -11,6 +11,7 @@ import inspect
 
 import numpy as np
 
+from sigtest.metrics._check_regression import check_regression
 from sigtest.metrics._common import check_zero_division
 from sigtest._engine.checks import check_array_like as _as_array
 
@@ -167,6 +168,9 @@ def _check_lengths(arrays, names, sample_weight):
 
 def _check_hard_soft(metric, y_true, a, b):
     """Reject hard/soft mixtures; return the arrays (column vectors raveled)."""
+    if metric.input_type == "regression":  # 1-D floats: the metric's one check
+        y_true, a = check_regression(y_true, a, metric.name, pred_name="y_pred_a")
+        return y_true, a, check_regression(y_true, b, metric.name, pred_name="y_pred_b")[1]
     if a.ndim != b.ndim:
         hard, soft = ("y_pred_a", "y_pred_b") if a.ndim < b.ndim else ("y_pred_b", "y_pred_a")
         raise ValueError(

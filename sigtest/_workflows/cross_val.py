@@ -316,7 +316,8 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     X : array-like or sparse matrix of shape (n_samples, n_features)
         Features the estimators are fit on and predict from.
     y : array-like of shape (n_samples,)
-        Labels the estimators are fit on (and the truth of hard metrics).
+        Labels (or real targets, for regressors) the estimators are fit on,
+        and the truth of the metrics.
     cv : int, cross-validation generator or iterable, default=5
         An int ``k`` gives shuffled ``StratifiedKFold(k)`` for classifiers
         (``KFold`` otherwise) seeded from ``random_state``; other values go
@@ -332,8 +333,11 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         repeats are significant, min/max of the difference and of the CI
         bounds.
     metrics : str, Metric, callable, scorer or sequence, default=("accuracy", "f1_macro")
-        Hard-label (``input_type="labels"``) and soft (``"proba"``) metrics;
-        functions and scikit-learn scorers as in :func:`sigtest.as_metric`.
+        Hard-label (``input_type="labels"``) and soft (``"proba"``) metrics,
+        or regression metrics (``"regression"``: ``"r2"``,
+        ``"neg_mean_absolute_error"``, ...; regressors compared on their
+        out-of-fold ``predict``, with ``KFold`` folds); functions and
+        scikit-learn scorers as in :func:`sigtest.as_metric`.
     test : SignificanceTest, str, tuple or list, optional
         As in :func:`sigtest.compare`.
     method : {"auto", "predict", "predict_proba"}, default="auto"
@@ -462,8 +466,17 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     metric_objs = check_metrics(metrics)
     types = {m.input_type for m in metric_objs}
     if "multilabel" in types:
-        raise ValueError("cross_val_compare supports hard-label and 'proba' metrics only; "
+        raise ValueError("cross_val_compare supports hard-label, 'proba' and regression "
+                         "metrics only; "
                          "use compare() on saved multilabel predictions.")
+    if "regression" in types and types != {"regression"}:
+        raise ValueError(
+            "The 'metrics' parameter mixes regression metrics with classification metrics "
+            f"({sorted(m.name for m in metric_objs)}); compare regressors or classifiers."
+        )
+    if "regression" in types and method == "predict_proba":
+        raise ValueError("Regression metrics compare predict() outputs: use method='predict' "
+                         "(or 'auto'), not 'predict_proba'.")
     soft = "proba" in types
     if method == "auto":
         method = "predict_proba" if soft else "predict"
@@ -482,7 +495,7 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     if y.ndim != 1:
         raise ValueError(f"The 'y' parameter must be 1-D labels. Got shape {y.shape} instead.")
     classes = np.unique(y)
-    targets = {"labels": y}
+    targets = {"labels": y, "regression": y}
     if soft_targets is not None:
         targets["proba"] = _check_soft_targets(soft_targets, y.shape[0], len(classes))
     elif soft:

@@ -1,7 +1,9 @@
 """Evaluation metrics, their sufficient statistics, and scikit-learn scorers.
 
 Hard-label metrics take ``(y_true, y_pred)``; soft-label metrics take
-``(y_true, y_proba)`` with ``(n_samples, n_classes)`` distributions. Every
+``(y_true, y_proba)`` with ``(n_samples, n_classes)`` distributions;
+regression metrics (``_regression``, checked by ``_check_regression``) take
+1-D real ``(y_true, y_pred)``. Every
 built-in metric is registered (see :func:`get_metric_names`) and available as
 a scikit-learn scorer through :func:`get_scorer`.
 """

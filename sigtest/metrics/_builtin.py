@@ -353,4 +353,64 @@ for _prefix, (_stats, _agg, _title) in _SAMPLES.items():
 
 del _prefix, _stats, _agg, _title, _average
 
+# --- regression (scikit-learn's regression scorer names; sigtest.metrics._regression) ---
+
+from sigtest.metrics._regression import (  # noqa: E402
+    RegressionStatistics,
+    _explained_variance_aggregate,
+    _mean_loss_aggregate,
+    _r2_aggregate,
+    _root_mean_loss_aggregate,
+    d2_absolute_error_score,
+    max_error,
+    median_absolute_error,
+)
+
+_REGRESSION = [  # name, statistics kind, domain, aggregate, greater_is_better, description
+    ("r2", "r2", None, _r2_aggregate, True,
+     "R^2 = 1 - sum w e^2 / sum w (y - mean y)^2 (force_finite=)"),
+    ("explained_variance", "explained_variance", None, _explained_variance_aggregate, True,
+     "Explained variance 1 - Var(e) / Var(y) (force_finite=)"),
+    ("mean_absolute_error", "absolute", None, _mean_loss_aggregate, False,
+     "Mean absolute error; a loss"),
+    ("mean_squared_error", "squared", None, _mean_loss_aggregate, False,
+     "Mean squared error; a loss"),
+    ("root_mean_squared_error", "squared", None, _root_mean_loss_aggregate, False,
+     "Root mean squared error (root of the resampled mean); a loss"),
+    ("mean_squared_log_error", "squared_log", "log", _mean_loss_aggregate, False,
+     "Mean squared error of log1p (values > -1); a loss"),
+    ("root_mean_squared_log_error", "squared_log", "log", _root_mean_loss_aggregate, False,
+     "Root mean squared error of log1p (values > -1); a loss"),
+    ("mean_absolute_percentage_error", "absolute_percentage", None, _mean_loss_aggregate,
+     False, "Mean |e| / max(|y|, eps), eps = float64 eps; a loss"),
+    ("mean_poisson_deviance", "poisson", "poisson", _mean_loss_aggregate, False,
+     "Mean Poisson deviance (y >= 0, y_pred > 0); a loss"),
+    ("mean_gamma_deviance", "gamma", "gamma", _mean_loss_aggregate, False,
+     "Mean Gamma deviance (y > 0, y_pred > 0); a loss"),
+]
+for _name, _kind, _domain, _agg, _gib, _text in _REGRESSION:
+    register_metric(
+        _name,
+        response_method="predict",
+        input_type="regression",
+        statistics=RegressionStatistics(_name, _kind, _domain),
+        aggregate=_agg,
+        greater_is_better=_gib,
+        # a mean of per-item losses; a root of a mean or a ratio of variances is not
+        decomposable=_agg is _mean_loss_aggregate,
+        description=_text,
+    )
+# slow path: order statistics, and D^2 whose denominator needs each resample's median
+register_metric("median_absolute_error", median_absolute_error, greater_is_better=False,
+                response_method="predict", input_type="regression",
+                description="Median absolute error (slow path); a loss")
+register_metric("max_error", max_error, greater_is_better=False, response_method="predict",
+                input_type="regression",
+                description="Maximum absolute error (slow path, no sample_weight); a loss")
+register_metric("d2_absolute_error_score", d2_absolute_error_score, response_method="predict",
+                input_type="regression",
+                description="D^2 = 1 - sum w |e| / sum w |y - median y| (slow path)")
+
+del _name, _kind, _domain, _agg, _gib, _text
+
 _mark_builtin()  # the engine recognises these aggregates by identity

@@ -63,7 +63,7 @@ __all__ = [
     "CheckedScore",
 ]
 
-_INPUT_TYPES = ("labels", "proba", "multilabel")
+_INPUT_TYPES = ("labels", "proba", "multilabel", "regression")
 _RESPONSE_METHODS = ("predict", "predict_proba", "decision_function")
 
 
@@ -84,10 +84,11 @@ class Metric:
         lower value, and every significance test respects it.
     response_method : {"predict", "predict_proba", "decision_function"}
         What a scorer asks the estimator for.
-    input_type : {"labels", "proba", "multilabel"}
+    input_type : {"labels", "proba", "multilabel", "regression"}
         ``"labels"``: 1-D hard labels (2-D scores are reduced by argmax).
         ``"proba"``: ``(n_samples, n_classes)`` distributions, rows sum to 1.
         ``"multilabel"``: ``(n_samples, n_labels)`` values in [0, 1].
+        ``"regression"``: 1-D real targets and predictions (``predict``).
     statistics, aggregate : callable or None
         The sufficient-statistic pair described in the module docstring.
     cellwise : bool, default=False
@@ -262,9 +263,9 @@ def register_metric(
     greater_is_better : bool, default=True
         ``False`` for a loss (lower is better).
     response_method : str, optional
-        Defaults to ``"predict"`` for ``input_type="labels"`` and
-        ``"predict_proba"`` otherwise.
-    input_type : {"labels", "proba", "multilabel"}, default="labels"
+        Defaults to ``"predict"`` for ``input_type="labels"`` or
+        ``"regression"`` and ``"predict_proba"`` otherwise.
+    input_type : {"labels", "proba", "multilabel", "regression"}, default="labels"
     statistics, aggregate : callable, optional
         The fast path (see :mod:`sigtest.metrics`).
     cellwise : bool, default=False
@@ -331,7 +332,8 @@ def register_metric(
             f"A metric named {name!r} is already registered; pass overwrite=True to replace it."
         )
     if response_method is None:
-        response_method = "predict" if input_type == "labels" else "predict_proba"
+        response_method = ("predict" if input_type in ("labels", "regression")
+                           else "predict_proba")
     if score_func is None:
         score_func = score_from_statistics(statistics, aggregate)
     metric = Metric(

@@ -168,17 +168,18 @@ def get_scorer(name, *, classes=None, **metric_params):
     metric_params = copy.deepcopy(metric_params)
     kwargs = {**metric.kwargs, **metric_params}
     sign = 1 if metric.greater_is_better else -1
-    if metric.input_type == "labels":
+    if metric.input_type in ("labels", "regression"):  # predict(X) against y
         if classes is not None:
             raise ValueError(
                 f"The 'classes' parameter of get_scorer applies to soft multiclass "
-                f"metrics only; {metric.name!r} is a hard-label metric: pass its full "
-                "label set as labels=... instead."
+                f"metrics only; {metric.name!r} is a "
+                + ("hard-label metric: pass its full label set as labels=... instead."
+                   if metric.input_type == "labels" else "regression metric.")
             )
         scorer = _scorer_classes._LabelScorer(
             metric.score_func, sign, kwargs, metric.response_method
         )
-        scorer._pass_labels = _accepts_labels(metric)
+        scorer._pass_labels = metric.input_type == "labels" and _accepts_labels(metric)
     else:
         if classes is not None:
             if metric.input_type != "proba":

@@ -51,6 +51,9 @@ def _make_inputs(metric, seed, string_labels=False, n=N_SAMPLES):
         if metric.kwargs.get("average") == "binary" or "likelihood_ratio" in metric.name:
             call["pos_label"] = labels[1]
         return y_true, y_pred, call
+    if metric.input_type == "regression":  # positive, for the deviances
+        y_true = rng.gamma(2.0, 1.0, n) + 0.1
+        return y_true, y_true * rng.uniform(0.5, 1.5, n), {}
     if metric.input_type == "proba":
         return (
             rng.dirichlet(np.ones(N_COLUMNS), size=n),
@@ -250,7 +253,8 @@ def test_non_finite_values(name, bad, position):
 
 
 @pytest.mark.parametrize("position", [0, 1])
-@pytest.mark.parametrize("name", [n for n in NAMES if get_metric(n).input_type != "labels"])
+@pytest.mark.parametrize("name", [n for n in NAMES
+                                  if get_metric(n).input_type in ("proba", "multilabel")])
 def test_mass_outside_unit_interval(name, position):
     metric = get_metric(name)
     names = _arg_names(metric)[position]
@@ -299,6 +303,8 @@ def test_wrong_number_of_dimensions(name, position):
     args = [y_true, y_pred]
     if metric.input_type == "labels":
         args[position] = np.zeros((N_SAMPLES, 2, 2))  # 3-D is never labels
+    elif metric.input_type == "regression":  # multi-output is refused
+        args[position] = np.column_stack([args[position], args[position]])
     else:
         args[position] = np.argmax(args[position], axis=1)  # hard labels for a soft metric
     _expect_error(metric, *args, _arg_names(metric)[position], call)

@@ -22,6 +22,8 @@ def _data(metric, seed):
     n = 57
     if metric.input_type == "labels":
         y_true, y_pred = rng.integers(0, K, n), rng.integers(0, K, n)
+    elif metric.input_type == "regression":  # positive, for the deviances
+        y_true, y_pred = rng.gamma(2.0, 1.0, n) + 0.1, rng.gamma(2.0, 1.0, n) + 0.1
     elif metric.input_type == "proba":
         y_true, y_pred = rng.dirichlet(np.ones(K), n), rng.dirichlet(np.ones(K), n)
     else:

@@ -26,6 +26,9 @@ def _data(metric, seed):
         a = np.where(rng.random(N) < 0.6, y, (y + rng.integers(1, k, N)) % k)
         b = np.where(rng.random(N) < 0.8, y, (y + rng.integers(1, k, N)) % k)
         return y, a, b
+    if metric.input_type == "regression":  # positive, for the deviances
+        y = rng.gamma(2.0, 1.0, N) + 0.1
+        return y, y * rng.uniform(0.5, 1.5, N), y * rng.uniform(0.8, 1.2, N)
     if metric.input_type == "proba":
         p = rng.dirichlet(np.ones(k), N)
         qa = 0.4 * p + 0.6 * rng.dirichlet(np.ones(k), N)

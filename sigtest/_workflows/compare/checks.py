@@ -144,7 +144,7 @@ def check_targets(y_true):
     """Ground truth by input type, and the class set for 2-D predictions."""
     y = check_array_like(y_true, "y_true")
     if y.ndim == 1:  # emptiness and lengths: checked by the engine (check_inputs)
-        return {"labels": y}, None
+        return {"labels": y, "regression": y}, None
     if y.ndim == 2:
         if y.dtype.kind not in "biuf":  # e.g. strings: refused by the engine's check
             return {"labels": y, "proba": y, "multilabel": y}, np.arange(y.shape[1])
@@ -265,6 +265,15 @@ def system_views(targets, systems, metrics, classes):
                     runs.append(p)
                 stacks.append(np.stack(runs))
             views[itype] = (y, stacks)
+            continue
+        if itype == "regression":  # 1-D floats: the engine's check names the system
+            if "regression" not in targets:
+                raise ValueError(
+                    f"Metric {first!r} is a regression metric: y_true must be 1-D (one "
+                    f"real target per sample); got shape {targets['multilabel'].shape}."
+                )
+            views[itype] = (targets["regression"],
+                            [np.stack(_as_runs(v)) for v in systems.values()])
             continue
         if itype not in targets:
             raise ValueError(
