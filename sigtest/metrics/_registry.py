@@ -63,7 +63,7 @@ __all__ = [
     "CheckedScore",
 ]
 
-_INPUT_TYPES = ("labels", "proba", "multilabel")
+_INPUT_TYPES = ("labels", "proba", "multilabel", "labels_proba")
 _RESPONSE_METHODS = ("predict", "predict_proba", "decision_function")
 
 
@@ -84,10 +84,14 @@ class Metric:
         lower value, and every significance test respects it.
     response_method : {"predict", "predict_proba", "decision_function"}
         What a scorer asks the estimator for.
-    input_type : {"labels", "proba", "multilabel"}
+    input_type : {"labels", "proba", "multilabel", "labels_proba"}
         ``"labels"``: 1-D hard labels (2-D scores are reduced by argmax).
         ``"proba"``: ``(n_samples, n_classes)`` distributions, rows sum to 1.
         ``"multilabel"``: ``(n_samples, n_labels)`` values in [0, 1].
+        ``"labels_proba"``: hard labels ``y_true`` scored by ``y_pred`` of
+        shape ``(n_samples, n_classes)`` or, binary, ``(n_samples,)``
+        (scikit-learn's probability scorers; checked by
+        ``sigtest.metrics._check_scores.check_labels_proba``).
     statistics, aggregate : callable or None
         The sufficient-statistic pair described in the module docstring.
     cellwise : bool, default=False
@@ -264,7 +268,7 @@ def register_metric(
     response_method : str, optional
         Defaults to ``"predict"`` for ``input_type="labels"`` and
         ``"predict_proba"`` otherwise.
-    input_type : {"labels", "proba", "multilabel"}, default="labels"
+    input_type : {"labels", "proba", "multilabel", "labels_proba"}, default="labels"
     statistics, aggregate : callable, optional
         The fast path (see :mod:`sigtest.metrics`).
     cellwise : bool, default=False
