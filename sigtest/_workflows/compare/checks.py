@@ -144,13 +144,15 @@ def check_targets(y_true):
     """Ground truth by input type, and the class set for 2-D predictions."""
     y = check_array_like(y_true, "y_true")
     if y.ndim == 1:  # emptiness and lengths: checked by the engine (check_inputs)
-        return {"labels": y}, None
+        return {"labels": y, "labels_proba": y}, None
     if y.ndim == 2:
         if y.dtype.kind not in "biuf":  # e.g. strings: refused by the engine's check
-            return {"labels": y, "proba": y, "multilabel": y}, np.arange(y.shape[1])
+            return ({"labels": y, "proba": y, "multilabel": y, "labels_proba": y},
+                    np.arange(y.shape[1]))
+        hard = np.argmax(y, axis=1)
         return (
-            {"labels": np.argmax(y, axis=1), "proba": y.astype(np.float64),
-             "multilabel": y},
+            {"labels": hard, "proba": y.astype(np.float64), "multilabel": y,
+             "labels_proba": hard},
             np.arange(y.shape[1]),
         )
     raise ValueError(
@@ -265,6 +267,11 @@ def system_views(targets, systems, metrics, classes):
                     runs.append(p)
                 stacks.append(np.stack(runs))
             views[itype] = (y, stacks)
+            continue
+        if itype == "labels_proba":
+            # hard y_true scored by 1-D or 2-D scores: every run goes through the
+            # metric's own check (check_labels_proba) in check_inputs
+            views[itype] = (targets[itype], [np.stack(_as_runs(v)) for v in systems.values()])
             continue
         if itype not in targets:
             raise ValueError(
