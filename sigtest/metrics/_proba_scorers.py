@@ -26,7 +26,8 @@ the one-hot true class, ``q_{ik}`` the predicted probability (a 1-D binary
 * **top-k accuracy** (``top_k_accuracy``): the weighted fraction of items
   whose true class is among the ``k`` highest scores, ties going to the
   higher column index; binary with ``k = 1``: ``p > 0.5`` (``p > 0`` for
-  scores outside ``[0, 1]``) (:func:`sklearn.metrics.top_k_accuracy_score`).
+  scores outside ``[0, 1]``); ``k >= n_classes``: 1 with an
+  ``UndefinedMetricWarning`` (:func:`sklearn.metrics.top_k_accuracy_score`).
 
 Statistics: ``[loss_i, 1]`` (log loss, Brier) and ``[hit_i, 1]`` (top-k),
 means of per-item values (``decomposable``); the D² scores keep
@@ -153,17 +154,19 @@ def _d2_brier_aggregate(sums, *, zero_division="warn", **params):
 
 
 def _check_k(k, n_classes):
+    """``k`` an int >= 1; ``k >= n_classes`` makes every item a hit (warned, as scikit-learn)."""
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, Integral):
         raise TypeError(
             f"The 'k' parameter of metric 'top_k_accuracy' must be an int. Got {k!r} instead."
         )
-    if not 1 <= k < n_classes:
+    if k < 1:
         raise ValueError(
-            f"The 'k' parameter of metric 'top_k_accuracy' must be in [1, n_classes - 1] = "
-            f"[1, {n_classes - 1}] for the {n_classes} classes. Got k={k!r}"
-            + (" (every item would be a hit: scikit-learn returns 1.0 with a warning)."
-               if k >= n_classes else ".")
+            f"The 'k' parameter of metric 'top_k_accuracy' must be at least 1. Got k={k!r}."
         )
+    if k >= n_classes:
+        warn_undefined(
+            f"'k' ({k}) greater than or equal to 'n_classes' ({n_classes}) will result in a "
+            "perfect score and is therefore meaningless.", hint=False)
     return int(k)
 
 
@@ -172,7 +175,9 @@ def _top_k_statistics(y_true, y_pred, *, k=2, labels=None, **params):
     codes, scores, classes = check_labels_proba(y_true, y_pred, labels=labels,
                                                 metric="top_k_accuracy", kind="scores")
     k = _check_k(k, classes.shape[0])
-    if classes.shape[0] == 2:  # binary, k == 1: scikit-learn thresholds the positive score
+    if k >= classes.shape[0]:
+        hits = np.ones(codes.shape[0])
+    elif classes.shape[0] == 2:  # binary, k == 1: scikit-learn thresholds the positive score
         s = scores[:, 1] if scores.ndim == 2 else scores
         threshold = 0.5 if s.min() >= 0 and s.max() <= 1 else 0.0
         hits = (s > threshold).astype(np.intp) == codes
