@@ -136,9 +136,10 @@ def check_labels_proba(y_true, y_pred, *, labels=None, metric=None, kind="proba"
         ``y_true`` outside ``labels``, unsorted ``labels``; ``y_pred`` of
         another length, a 1-D score for more than two classes, a number of
         columns other than the number of classes, NaN/inf, and for
-        ``kind="proba"`` values outside ``[0, 1]`` or rows not summing to 1.
+        ``kind="proba"`` values outside ``[0, 1]`` or rows not summing to 1;
+        string (label) or other non-numeric predictions.
     TypeError
-        String (label) predictions, or non-numeric input.
+        A scalar or string ``y_pred``.
 
     Examples
     --------
@@ -167,7 +168,7 @@ def check_labels_proba(y_true, y_pred, *, labels=None, metric=None, kind="proba"
             f"The '{pred_name}' parameter could not be converted to an array: {exc}"
         ) from None
     if raw.dtype.kind not in "biuf":
-        raise TypeError(
+        raise ValueError(
             f"The '{pred_name}' parameter{_subject(metric)} must hold numeric "
             f"probabilities or scores, not labels; got dtype {raw.dtype}. Hard predicted "
             "labels belong to the label metrics (accuracy, f1_macro, ...)."
