@@ -259,7 +259,6 @@ def test_compare_binary_1d_and_labels():
 def test_cross_val_compare_and_score_and_compare_datasets():
     from sklearn.datasets import load_iris
     from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import cross_val_predict
     from sklearn.naive_bayes import GaussianNB
 
     X, y = load_iris(return_X_y=True)
@@ -267,9 +266,14 @@ def test_cross_val_compare_and_score_and_compare_datasets():
     ests = {"nb": GaussianNB(), "lr": LogisticRegression(max_iter=500)}
     res = sigtest.cross_val_compare(ests, X, y, cv=3, metrics=["neg_log_loss", "accuracy"],
                                     test=PairedPermutation(n_resamples=99), random_state=0)
-    row = res.to_frame().set_index("metric").loc["log_loss"]
-    oof = cross_val_predict(GaussianNB(), X, y, cv=3, method="predict_proba")
+    frame = res.to_frame().set_index("metric")
+    oof = np.asarray(res.predictions["nb"])  # its out-of-fold predict_proba
+    assert oof.shape == (y.size, 3)
+    row = frame.loc["log_loss"]
+    assert row["system_a"] == "nb"
     assert row["score_a"] == pytest.approx(skm.log_loss(y, oof), abs=ATOL)
+    assert frame.loc["accuracy", "score_a"] == pytest.approx(
+        skm.accuracy_score(y, oof.argmax(1)), abs=ATOL)
 
     s = sigtest.score(y, oof, metric="d2_log_loss_score", n_resamples=99, random_state=0)
     assert s.estimate == pytest.approx(skm.d2_log_loss_score(y, oof), abs=ATOL)
@@ -304,19 +308,29 @@ def test_cli_metric_option(tmp_path):
 
 
 def test_get_scorer_matches_sklearn_in_cross_validation():
-    from sklearn.datasets import load_breast_cancer, load_iris
-    from sklearn.linear_model import LogisticRegression
+    from sklearn.datasets import load_iris
     from sklearn.model_selection import cross_val_score
+    from sklearn.naive_bayes import GaussianNB
 
-    for X, y in (load_iris(return_X_y=True), load_breast_cancer(return_X_y=True)):
-        X = X[:, :3]
-        est = LogisticRegression(max_iter=2000)
+    X, y = load_iris(return_X_y=True)
+    X = X[:, :2]  # overlapping classes: probabilities away from 0 and 1
+    binary = y > 0  # versicolor + virginica vs setosa: the scorer passes the 1-D column
+    for target in (y, binary.astype(int)):
         for name in SCORER_NAMES.values():
-            ours = cross_val_score(est, X, y, cv=3, scoring=get_scorer(name))
+            ours = cross_val_score(GaussianNB(), X, target, cv=3, scoring=get_scorer(name))
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                ref = cross_val_score(est, X, y, cv=3, scoring=skm.get_scorer(name))
+                ref = cross_val_score(GaussianNB(), X, target, cv=3,
+                                      scoring=skm.get_scorer(name))
             np.testing.assert_allclose(ours, ref, rtol=0, atol=ATOL)
+    # string classes: the 1-D column is the second class's; scikit-learn's
+    # brier_score_loss then needs pos_label (its scorer gives nan), sigtest's does not
+    words = np.where(binary, "yes", "no")
+    ours = cross_val_score(GaussianNB(), X, words, cv=3, scoring=get_scorer("neg_brier_score"))
+    ref = cross_val_score(GaussianNB(), X, words, cv=3, scoring=skm.make_scorer(
+        skm.brier_score_loss, greater_is_better=False, response_method="predict_proba",
+        pos_label="yes"))
+    np.testing.assert_allclose(ours, ref, rtol=0, atol=ATOL)
     assert "neg_log_loss" in sigtest.get_scorer_names()
     assert "log_loss" not in sigtest.get_scorer_names()
 
@@ -341,7 +355,7 @@ def test_bad_input_names_the_argument_and_the_metric():
     # string labels for a probability metric
     s = np.array(["a", "b", "c"])
     _raises(ValueError, ["'y_pred_a'", "'brier_score'", "not labels"], s[y], s[labels_a],
-            pb, metric="neg_brier_score")
+            s[pb.argmax(1)], metric="neg_brier_score")
     # probabilities for a label metric
     _raises(ValueError, ["'y_pred_a'", "'accuracy'", "non-integral"], y % 2, pa[:, 1],
             pb[:, 1], metric="accuracy")
