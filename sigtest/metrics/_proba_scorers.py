@@ -57,6 +57,21 @@ def _one_hot(codes, k):
     return out
 
 
+#: Keywords documented for other built-in metrics (accepted by the engine for any
+#: metric) that these metrics do not use: given, they are an error, never ignored.
+_FOREIGN = ("eps", "base", "multilabel", "average", "pos_label")
+
+
+def _reject_foreign(params, metric):
+    given = [k for k in _FOREIGN if params.get(k) is not None]
+    if given:
+        hint = (" (scikit-learn removed log_loss's eps in 1.5: probabilities are clipped at "
+                "the float64 epsilon)" if "eps" in given else "")
+        raise TypeError(
+            f"Metric {metric!r} does not take the keyword argument(s) {given}{hint}."
+        )
+
+
 def _item_log_loss(y_true, y_pred, labels, metric):
     codes, q, classes = check_labels_proba(y_true, y_pred, labels=labels, metric=metric)
     q = binary_columns(q)
@@ -64,10 +79,23 @@ def _item_log_loss(y_true, y_pred, labels, metric):
     return -np.log(p), codes, classes.shape[0]
 
 
-def _item_brier(y_true, y_pred, labels, metric):
+def _item_brier(y_true, y_pred, labels, pos_label, metric):
     codes, q, classes = check_labels_proba(y_true, y_pred, labels=labels, metric=metric,
                                            complete_binary=True)
     k = classes.shape[0]
+    if pos_label is not None:  # scikit-learn's: the class of a 1-D probability
+        if q.ndim != 1:
+            raise ValueError(
+                f"The 'pos_label' parameter of metric {metric!r} applies to a 1-D y_pred (the "
+                "probability of that class); a 2-D y_pred has a column per class."
+            )
+        if pos_label not in classes.tolist():
+            raise ValueError(
+                f"The 'pos_label' parameter of metric {metric!r} must be one of the classes "
+                f"{classes.tolist()}. Got {pos_label!r}."
+            )
+        if pos_label == classes[0]:
+            q = 1.0 - q
     sq = ((_one_hot(codes, k) - binary_columns(q)) ** 2).sum(axis=1)
     return sq, codes, k
 
@@ -84,14 +112,17 @@ def _check_scale_by_half(scale_by_half):
 
 def _log_loss_statistics(y_true, y_pred, *, labels=None, **params):
     """``[-log clip(q_{i, y_i}), 1]`` per item."""
+    _reject_foreign(params, "log_loss")
     loss, _, _ = _item_log_loss(y_true, y_pred, labels, "log_loss")
     return np.column_stack([loss, np.ones_like(loss)])
 
 
-def _brier_statistics(y_true, y_pred, *, labels=None, scale_by_half="auto", **params):
+def _brier_statistics(y_true, y_pred, *, labels=None, pos_label=None, scale_by_half="auto",
+                      **params):
     """``[s * sum_k (y_ik - q_ik)^2, 1]`` per item (``s = 1/2`` for two classes, auto)."""
     scale_by_half = _check_scale_by_half(scale_by_half)
-    sq, _, k = _item_brier(y_true, y_pred, labels, "brier_score")
+    _reject_foreign(params, "brier_score")
+    sq, _, k = _item_brier(y_true, y_pred, labels, pos_label, "brier_score")
     if scale_by_half == "auto":
         scale_by_half = k < 3
     if scale_by_half:
@@ -107,13 +138,15 @@ def _mean_aggregate(sums, **params):
 
 def _d2_log_loss_statistics(y_true, y_pred, *, labels=None, **params):
     """``[-log clip(q_{i, y_i}), one-hot y_i]`` per item."""
+    _reject_foreign(params, "d2_log_loss_score")
     loss, codes, k = _item_log_loss(y_true, y_pred, labels, "d2_log_loss_score")
     return np.column_stack([loss, _one_hot(codes, k)])
 
 
-def _d2_brier_statistics(y_true, y_pred, *, labels=None, **params):
+def _d2_brier_statistics(y_true, y_pred, *, labels=None, pos_label=None, **params):
     """``[sum_k (y_ik - q_ik)^2, one-hot y_i]`` per item (scaling cancels in D²)."""
-    sq, codes, k = _item_brier(y_true, y_pred, labels, "d2_brier_score")
+    _reject_foreign(params, "d2_brier_score")
+    sq, codes, k = _item_brier(y_true, y_pred, labels, pos_label, "d2_brier_score")
     return np.column_stack([sq, _one_hot(codes, k)])
 
 
@@ -172,6 +205,7 @@ def _check_k(k, n_classes):
 
 def _top_k_statistics(y_true, y_pred, *, k=2, labels=None, **params):
     """``[1[true class among the k highest scores], 1]`` per item (scikit-learn's ties)."""
+    _reject_foreign(params, "top_k_accuracy")
     codes, scores, classes = check_labels_proba(y_true, y_pred, labels=labels,
                                                 metric="top_k_accuracy", kind="scores")
     k = _check_k(k, classes.shape[0])

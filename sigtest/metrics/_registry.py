@@ -538,7 +538,7 @@ _SKLEARN_FAST = {"log_loss": "log_loss", "brier_score_loss": "brier_score",
                  "d2_log_loss_score": "d2_log_loss_score", "d2_brier_score": "d2_brier_score",
                  "top_k_accuracy_score": "top_k_accuracy"}
 #: Their keywords that the registered metrics take as scikit-learn does.
-_SKLEARN_FAST_KEYWORDS = frozenset({"labels", "k", "scale_by_half"})
+_SKLEARN_FAST_KEYWORDS = frozenset({"labels", "k", "scale_by_half", "pos_label"})
 
 
 def _sklearn_builtin(func, kwargs):

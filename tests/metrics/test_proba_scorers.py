@@ -404,6 +404,28 @@ def test_unknown_keyword_is_an_error():
         skm.brier_score_loss(y % 2, pa[:, 1], scale_by_half=False), abs=ATOL)
 
 
+@pytest.mark.parametrize("name", ["brier_score", "d2_brier_score"])
+def test_brier_pos_label_as_sklearn(name):
+    y, pa, _, w = _data(2, seed=14)
+    words = np.array(["neg", "pos"])[y]
+    for pos in ("neg", "pos"):
+        p = pa[:, 1] if pos == "pos" else pa[:, 0]  # the probability of class pos
+        assert get_metric(name)(words, p, pos_label=pos, sample_weight=w) == pytest.approx(
+            _sk(name, words, p, w, pos_label=pos), abs=ATOL)
+    with pytest.raises(ValueError, match="'pos_label'.*one of the classes"):
+        get_metric(name)(words, pa[:, 1], pos_label="other")
+    with pytest.raises(ValueError, match="'pos_label'.*1-D"):
+        get_metric(name)(words, pa, pos_label="pos")
+
+
+@pytest.mark.parametrize("name", ["log_loss", "d2_log_loss_score", "top_k_accuracy"])
+def test_keywords_of_other_metrics_are_errors_not_ignored(name):
+    y, pa, pb, _ = _data(3, n=20, seed=15)
+    for kw in ({"eps": 1e-3}, {"pos_label": 1}, {"average": "macro"}):
+        with pytest.raises(TypeError, match=f"{name}.*{next(iter(kw))}"):
+            PairedPermutation(n_resamples=9).test(y, pa, pb, metric=name, **kw)
+
+
 # ------------------------------------------------------------------- calibration
 
 
