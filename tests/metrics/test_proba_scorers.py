@@ -246,6 +246,33 @@ def test_compare_with_two_probability_metrics_and_a_label_metric():
         skm.accuracy_score(y, pa.argmax(1)), abs=ATOL)
 
 
+def test_compare_runs_groups_and_order_of_systems():
+    """Several runs per system (averaged per item), clusters (groups= also checks
+    y_true alone), and the same rows whatever the order of the systems."""
+    rng = np.random.default_rng(16)
+    y, _, _, _ = _data(3, n=60, seed=16)
+    one_hot = np.eye(3)[y]
+
+    def system(sharp):
+        return [sharp * one_hot + (1 - sharp) * rng.dirichlet(np.ones(3), 60) for _ in range(2)]
+
+    systems = {"a": system(0.4), "b": system(0.6), "c": system(0.5)[0]}
+    groups = np.repeat(np.arange(20), 3)
+    frames = []
+    for order in (["a", "b", "c"], ["c", "b", "a"]):
+        res = compare(y, {k: systems[k] for k in order}, metrics=["neg_log_loss", "d2_brier_score"],
+                      groups=groups, random_state=0, test=PairedPermutation(n_resamples=99))
+        frame = res.to_frame()
+        frames.append({(r.metric, frozenset((r.system_a, r.system_b))): r.pvalue
+                       for r in frame.itertuples()})
+        row = frame[(frame.metric == "log_loss") & (frame.system_a == "a")].iloc[0] if (
+            "a" in frame.system_a.values) else None
+        if row is not None:  # pooled runs: the runs' items concatenated
+            assert row["score_a"] == pytest.approx(
+                skm.log_loss(np.tile(y, 2), np.vstack(systems["a"])), abs=ATOL)
+    assert frames[0] == frames[1]
+
+
 def test_compare_binary_1d_and_labels():
     y, pa, pb, _ = _data(2, n=60, seed=8)
     names = np.array(["neg", "pos"])

@@ -414,7 +414,8 @@ def _check_inputs(view_list, names, metric_objs, metric_kwargs):
     for view in view_list:
         for metric, kwargs in zip(metric_objs, metric_kwargs):
             y, stacks = view[metric.input_type]
-            alone = {k: v for k, v in kwargs.items() if k != "labels"}
+            alone = {k: v for k, v in kwargs.items()
+                     if k != "labels" or metric.input_type == "labels_proba"}
             if any(k in kwargs for k in ("sample_weight", "groups", "strata")):
                 # the weights and the design against y_true alone: their
                 # errors name no system
@@ -433,8 +434,17 @@ def _check_inputs(view_list, names, metric_objs, metric_kwargs):
 
 
 def _check_y_true(y, metric, kwargs):
-    """The engine's check of ``y_true`` (and weights) alone, as both systems."""
-    prepare_paired(y, y, y, metric, **kwargs)
+    """The engine's check of ``y_true`` (and weights) alone, as both systems.
+
+    A metric scoring hard labels by probabilities (``"labels_proba"``) gets
+    uniform probabilities over the class set as the systems instead.
+    """
+    pred = y
+    if metric.input_type == "labels_proba" and np.ndim(y) == 1:
+        classes = kwargs.get("labels")
+        k = len(np.unique(y) if classes is None else classes)
+        pred = np.full((len(y), max(k, 2)), 1.0 / max(k, 2))
+    prepare_paired(y, pred, pred, metric, **kwargs)
 
 
 #: Alternatives of the equivalence tests (``SignificanceTest`` with a ``margin``).
