@@ -244,6 +244,15 @@ def test_compare_with_two_probability_metrics_and_a_label_metric():
     # a label metric on the same predict_proba arrays: the argmax class
     assert frame.loc["accuracy", "score_a"] == pytest.approx(
         skm.accuracy_score(y, pa.argmax(1)), abs=ATOL)
+    # weighted, only probability metrics (y_true is checked alone with the weights)
+    w = np.random.default_rng(1).random(y.size)
+    res = compare(y, {"a": pa, "b": pb}, metrics=["neg_log_loss", "d2_log_loss_score"],
+                  sample_weight=w, test=PairedPermutation(n_resamples=99), random_state=0)
+    frame = res.to_frame().set_index("metric")
+    assert frame.loc["log_loss", "score_b"] == pytest.approx(
+        skm.log_loss(y, pb, sample_weight=w), abs=ATOL)
+    assert frame.loc["d2_log_loss_score", "score_a"] == pytest.approx(
+        skm.d2_log_loss_score(y, pa, sample_weight=w), abs=ATOL)
 
 
 def test_compare_runs_groups_and_order_of_systems():
