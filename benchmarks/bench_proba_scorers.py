@@ -21,12 +21,12 @@ N = 10^4 only).
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 import warnings
 
 import numpy as np
 from sklearn import metrics as skm
+
+from bench_clustered import median_time  # this folder: warm-up call, then the median
 
 from sigtest import BergKirkpatrickBootstrap
 
@@ -62,16 +62,6 @@ def data(n, seed=0):
     pa = 0.4 * one_hot + 0.6 * rng.dirichlet(np.ones(K), n)
     pb = 0.5 * one_hot + 0.5 * rng.dirichlet(np.ones(K), n)
     return y, pa, pb
-
-
-def median_time(fn, repeats):
-    fn()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def main(argv=None):
