@@ -503,7 +503,7 @@ def _list(args, out):
         for name in get_metric_names():
             m = get_metric(name)
             orient = "higher" if m.greater_is_better else "lower"
-            out.write(f"{name:34s} {m.input_type:10s} {orient} is better\n")
+            out.write(f"{name:34s} {m.input_type:12s} {orient} is better\n")
     else:
         from sigtest.tests_ import get_test_names
 

@@ -173,21 +173,31 @@ def _cells_of_codes(union, code, K, decode, with_rows):
     return out + (inverse.ravel(),) if with_rows else out
 
 
-def _named_errors(call, name):
-    """``call()``, a ValueError naming 'y_pred' renamed to the caller's argument ``name``."""
+def _named_errors(call, name, metric=None):
+    """``call()``, a ValueError naming 'y_pred' renamed to the caller's argument ``name``.
+
+    The message also names ``metric`` when it does not already: a 1-D
+    probability given to a label metric says which metric wanted labels.
+    """
     try:
         return call()
     except ValueError as exc:
         # the metric's checks call its prediction 'y_pred': name the caller's
         # argument ('y_pred_a' or 'y_pred_b') instead
         message = str(exc)
+        changed = False
         if type(exc) is ValueError and name != "y_pred" and "'y_pred'" in message:
-            raise ValueError(message.replace("'y_pred'", f"'{name}'")) from exc
+            message, changed = message.replace("'y_pred'", f"'{name}'"), True
+        if type(exc) is ValueError and metric is not None and repr(metric.name) not in message:
+            message, changed = f"{message} (metric {metric.name!r})", True
+        if changed:
+            raise ValueError(message) from exc
         raise
 
 
 def _statistics(metric, y_true, y_pred, params, name):
-    stats = _named_errors(lambda: metric.statistics(y_true, y_pred, **params), name)
+    stats = _named_errors(lambda: metric.statistics(y_true, y_pred, **params), name,
+                           metric)
     stats = np.ascontiguousarray(stats, dtype=np.float64)
     if stats.ndim != 2 or stats.shape[0] != len(y_true):
         raise ValueError(
@@ -241,7 +251,7 @@ def _cell_statistics(metric, yt, ya, yb, params, *, sparse=True):
         out = []
         for y_pred, name in ((ya, "y_pred_a"), (yb, "y_pred_b")):
             indptr, indices, data, n_cols = _named_errors(
-                lambda y_pred=y_pred: sparse(yt, y_pred, **params), name)
+                lambda y_pred=y_pred: sparse(yt, y_pred, **params), name, metric)
             rows = SparseRows(indptr, indices, data, n_cols)
             if rows.shape != (C, s):
                 raise ValueError(

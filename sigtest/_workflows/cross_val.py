@@ -333,7 +333,8 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         repeats are significant, min/max of the difference and of the CI
         bounds.
     metrics : str, Metric, callable, scorer or sequence, default=("accuracy", "f1_macro")
-        Hard-label (``input_type="labels"``) and soft (``"proba"``) metrics,
+        Hard-label (``input_type="labels"``), soft (``"proba"``) and
+        probability-scored (``"labels_proba"``: ``"neg_log_loss"``, ...) metrics,
         or regression metrics (``"regression"``: ``"r2"``,
         ``"neg_mean_absolute_error"``, ...; regressors compared on their
         out-of-fold ``predict``, with ``KFold`` folds); functions and
@@ -342,7 +343,7 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         As in :func:`sigtest.compare`.
     method : {"auto", "predict", "predict_proba"}, default="auto"
         Out-of-fold prediction method. ``"auto"`` uses ``predict_proba`` when
-        a soft metric is requested, else ``predict``. With
+        a soft or probability-scored metric is requested, else ``predict``. With
         ``predict_proba``, the columns are aligned to ``np.unique(y)`` (a
         class missing from a training fold gets probability 0) and hard
         metrics use the argmax class.
@@ -478,11 +479,13 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         raise ValueError("Regression metrics compare predict() outputs: use method='predict' "
                          "(or 'auto'), not 'predict_proba'.")
     soft = "proba" in types
+    needs_proba = soft or "labels_proba" in types  # soft or probability-scored metrics
     if method == "auto":
-        method = "predict_proba" if soft else "predict"
-    if soft and method == "predict":
+        method = "predict_proba" if needs_proba else "predict"
+    if needs_proba and method == "predict":
         raise ValueError(
-            "Soft metrics need probabilities: use method='predict_proba' (or 'auto')."
+            f"The metrics {[m.name for m in metric_objs if m.input_type != 'labels']} need "
+            "probabilities: use method='predict_proba' (or 'auto')."
         )
     if method == "predict_proba":
         missing = [n for n, est in estimators.items() if not hasattr(est, "predict_proba")]
@@ -495,7 +498,7 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     if y.ndim != 1:
         raise ValueError(f"The 'y' parameter must be 1-D labels. Got shape {y.shape} instead.")
     classes = np.unique(y)
-    targets = {"labels": y, "regression": y}
+    targets = {"labels": y, "regression": y, "labels_proba": y}
     if soft_targets is not None:
         targets["proba"] = _check_soft_targets(soft_targets, y.shape[0], len(classes))
     elif soft:

@@ -412,5 +412,37 @@ register_metric("d2_absolute_error_score", d2_absolute_error_score, response_met
                 description="D^2 = 1 - sum w |e| / sum w |y - median y| (slow path)")
 
 del _name, _kind, _domain, _agg, _gib, _text
+# --- probability scorers: hard y_true scored by probabilities (input "labels_proba") ---
+
+from sigtest.metrics._proba_scorers import (  # noqa: E402
+    _brier_statistics,
+    _d2_brier_aggregate,
+    _d2_brier_statistics,
+    _d2_log_loss_aggregate,
+    _d2_log_loss_statistics,
+    _log_loss_statistics,
+    _mean_aggregate as _item_mean_aggregate,
+    _top_k_statistics,
+    d2_brier_score,
+    d2_log_loss_score,
+)
+
+for _name, _func, _stats, _agg, _gib, _dec, _text in (
+    ("log_loss", None, _log_loss_statistics, _item_mean_aggregate, False, True,
+     "Log loss -mean log q(true class), q clipped to [eps, 1 - eps]; a loss"),
+    ("brier_score", None, _brier_statistics, _item_mean_aggregate, False, True,
+     "Brier score mean sum_k (y_k - q_k)^2, halved for two classes; a loss"),
+    ("d2_log_loss_score", d2_log_loss_score, _d2_log_loss_statistics, _d2_log_loss_aggregate,
+     True, False, "D^2 of the log loss vs the class-frequency null model, <= 1"),
+    ("d2_brier_score", d2_brier_score, _d2_brier_statistics, _d2_brier_aggregate, True,
+     False, "D^2 of the Brier score (Brier skill score) vs the class frequencies, <= 1"),
+    ("top_k_accuracy", None, _top_k_statistics, _item_mean_aggregate, True, True,
+     "Top-k accuracy: true class among the k highest scores (k=2), in [0, 1]"),
+):
+    register_metric(_name, _func, greater_is_better=_gib, response_method="predict_proba",
+                    input_type="labels_proba", statistics=_stats, aggregate=_agg,
+                    decomposable=_dec, description=_text)
+
+del _name, _func, _stats, _agg, _gib, _dec, _text
 
 _mark_builtin()  # the engine recognises these aggregates by identity

@@ -63,7 +63,7 @@ __all__ = [
     "CheckedScore",
 ]
 
-_INPUT_TYPES = ("labels", "proba", "multilabel", "regression")
+_INPUT_TYPES = ("labels", "proba", "multilabel", "regression", "labels_proba")
 _RESPONSE_METHODS = ("predict", "predict_proba", "decision_function")
 
 
@@ -84,11 +84,15 @@ class Metric:
         lower value, and every significance test respects it.
     response_method : {"predict", "predict_proba", "decision_function"}
         What a scorer asks the estimator for.
-    input_type : {"labels", "proba", "multilabel", "regression"}
+    input_type : {"labels", "proba", "multilabel", "regression", "labels_proba"}
         ``"labels"``: 1-D hard labels (2-D scores are reduced by argmax).
         ``"proba"``: ``(n_samples, n_classes)`` distributions, rows sum to 1.
         ``"multilabel"``: ``(n_samples, n_labels)`` values in [0, 1].
         ``"regression"``: 1-D real targets and predictions (``predict``).
+        ``"labels_proba"``: hard labels ``y_true`` scored by ``y_pred`` of
+        shape ``(n_samples, n_classes)`` or, binary, ``(n_samples,)``
+        (scikit-learn's probability scorers; checked by
+        ``sigtest.metrics._check_scores.check_labels_proba``).
     statistics, aggregate : callable or None
         The sufficient-statistic pair described in the module docstring.
     cellwise : bool, default=False
@@ -265,7 +269,7 @@ def register_metric(
     response_method : str, optional
         Defaults to ``"predict"`` for ``input_type="labels"`` or
         ``"regression"`` and ``"predict_proba"`` otherwise.
-    input_type : {"labels", "proba", "multilabel", "regression"}, default="labels"
+    input_type : {"labels", "proba", "multilabel", "regression", "labels_proba"}, default="labels"
     statistics, aggregate : callable, optional
         The fast path (see :mod:`sigtest.metrics`).
     cellwise : bool, default=False
@@ -425,11 +429,14 @@ def as_metric(metric):
           :func:`sklearn.metrics.get_scorer`, or :func:`sigtest.get_scorer`):
           its score function and fixed keywords, ``greater_is_better`` from
           its sign (``_sign``), hard labels when its ``response_method`` is
-          ``"predict"`` and probabilities (``input_type="proba"``; of a
-          binary problem the function receives the column of the second
-          class, as scikit-learn's scorer does) when it asks for
-          ``"predict_proba"``. A scorer of sigtest's own registry is that
-          metric (fast path kept);
+          ``"predict"`` and hard labels scored by probabilities
+          (``input_type="labels_proba"``; of a binary problem the function
+          receives the column of the second class, as scikit-learn's scorer
+          does) when it asks for ``"predict_proba"``. A scorer of sigtest's
+          own registry is that metric (fast path kept), and so is a scorer
+          of scikit-learn's ``log_loss``, ``brier_score_loss``,
+          ``d2_log_loss_score``, ``d2_brier_score`` or
+          ``top_k_accuracy_score`` (``neg_log_loss``, ...);
         * any other callable ``f(y_true, y_pred, **kw) -> float`` (a
           scikit-learn metric function or the user's own): hard labels,
           ``greater_is_better=True`` (register it with
@@ -464,8 +471,8 @@ def as_metric(metric):
     >>> m([0, 1, 1, 0], [0, 1, 0, 0])
     0.5773502691896258
     >>> loss = as_metric(get_scorer("neg_log_loss"))
-    >>> loss.name, loss.greater_is_better, loss.input_type
-    ('log_loss', False, 'proba')
+    >>> loss.name, loss.greater_is_better, loss.input_type, loss.has_statistics
+    ('log_loss', False, 'labels_proba', True)
     """
     if isinstance(metric, (str, Metric)):
         return get_metric(metric)
@@ -501,12 +508,16 @@ def _scorer_metric(scorer):
             return base
         return Metric(**{**{f.name: getattr(base, f.name) for f in fields(base) if f.init},
                          "kwargs": {**base.kwargs, **extra}})
+    fast = _sklearn_builtin(scorer._score_func, kwargs)
+    if fast is not None:
+        return fast
     methods = scorer._response_method
     methods = (methods,) if isinstance(methods, str) else tuple(methods)
     if "predict" in methods:
         response, input_type, func = "predict", "labels", CheckedScore(scorer._score_func)
     elif "predict_proba" in methods:
-        response, input_type = "predict_proba", "proba"
+        # scikit-learn's probability scorers score hard labels y
+        response, input_type = "predict_proba", "labels_proba"
         func = CheckedScore(scorer._score_func, binary_column=True)
     else:
         raise ValueError(
@@ -522,6 +533,27 @@ def _scorer_metric(scorer):
 
 
 _MISSING = object()
+
+#: scikit-learn's probability score functions that sigtest computes on
+#: sufficient statistics: a scorer of one of them is the registered metric.
+_SKLEARN_FAST = {"log_loss": "log_loss", "brier_score_loss": "brier_score",
+                 "d2_log_loss_score": "d2_log_loss_score", "d2_brier_score": "d2_brier_score",
+                 "top_k_accuracy_score": "top_k_accuracy"}
+#: Their keywords that the registered metrics take as scikit-learn does.
+_SKLEARN_FAST_KEYWORDS = frozenset({"labels", "k", "scale_by_half", "pos_label"})
+
+
+def _sklearn_builtin(func, kwargs):
+    """The registered metric computing scikit-learn's ``func``, or ``None``."""
+    name = _SKLEARN_FAST.get(getattr(func, "__name__", None))
+    if (name is None or not str(getattr(func, "__module__", "")).startswith("sklearn.metrics")
+            or name not in _REGISTRY or not set(kwargs) <= _SKLEARN_FAST_KEYWORDS):
+        return None
+    base = _REGISTRY[name]
+    if not kwargs:
+        return base
+    return Metric(**{**{f.name: getattr(base, f.name) for f in fields(base) if f.init},
+                     "kwargs": {**base.kwargs, **kwargs}})
 
 
 def get_metric_names():

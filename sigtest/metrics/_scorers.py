@@ -168,7 +168,10 @@ def get_scorer(name, *, classes=None, **metric_params):
     metric_params = copy.deepcopy(metric_params)
     kwargs = {**metric.kwargs, **metric_params}
     sign = 1 if metric.greater_is_better else -1
-    if metric.input_type in ("labels", "regression"):  # predict(X) against y
+    if metric.input_type in ("labels", "regression", "labels_proba"):
+        # predict(X) against y; hard y_true of a probability scorer: scikit-learn's own
+        # response handling (a binary predict_proba gives the positive class's column,
+        # as its scorers do)
         if classes is not None:
             raise ValueError(
                 f"The 'classes' parameter of get_scorer applies to soft multiclass "

@@ -62,7 +62,12 @@ def test_as_metric_of_sklearn_scorers():
         "balanced_accuracy_score", True, "labels")
     loss = as_metric(get_scorer("neg_log_loss"))
     assert (loss.name, loss.greater_is_better, loss.input_type, loss.response_method) == (
-        "log_loss", False, "proba", "predict_proba")
+        "log_loss", False, "labels_proba", "predict_proba")
+    # scikit-learn's log loss is a registered metric: its fast path (issue 22)
+    assert loss is sigtest.get_metric("log_loss")
+    unnormalised = as_metric(make_scorer(log_loss, greater_is_better=False,
+                                  response_method="predict_proba", normalize=False))
+    assert not unnormalised.has_statistics  # a keyword sigtest's log loss does not take: slow path
     f1m = as_metric(get_scorer("f1_macro"))
     assert f1m.kwargs["average"] == "macro"
     y, a, _ = _labels()

@@ -26,6 +26,8 @@ def _data(metric, seed):
         y_true, y_pred = rng.gamma(2.0, 1.0, n) + 0.1, rng.gamma(2.0, 1.0, n) + 0.1
     elif metric.input_type == "proba":
         y_true, y_pred = rng.dirichlet(np.ones(K), n), rng.dirichlet(np.ones(K), n)
+    elif metric.input_type == "labels_proba":
+        y_true, y_pred = rng.integers(0, K, n), rng.dirichlet(np.ones(K), n)
     else:
         y_true, y_pred = rng.random((n, 4)), rng.random((n, 4))
     params = metric.params()

@@ -29,6 +29,12 @@ def _data(metric, seed):
     if metric.input_type == "regression":  # positive, for the deviances
         y = rng.gamma(2.0, 1.0, N) + 0.1
         return y, y * rng.uniform(0.5, 1.5, N), y * rng.uniform(0.8, 1.2, N)
+    if metric.input_type == "labels_proba":  # hard gold, predict_proba of each system
+        y = rng.integers(0, k, N)
+        one_hot = np.eye(k)[y]
+        qa = 0.4 * one_hot + 0.6 * rng.dirichlet(np.ones(k), N)
+        qb = 0.8 * one_hot + 0.2 * rng.dirichlet(np.ones(k), N)
+        return y, qa, qb
     if metric.input_type == "proba":
         p = rng.dirichlet(np.ones(k), N)
         qa = 0.4 * p + 0.6 * rng.dirichlet(np.ones(k), N)

@@ -159,15 +159,18 @@ def test_bca_warns_on_entropy_metrics_below_their_measured_n(metric):
     rng = np.random.default_rng(3)
     multilabel = metric.startswith("multilabel")
     n = BCA_SOFT_MIN_N[metric]
+    # the probability scorers (log loss, Brier) score hard gold labels
+    hard = get_metric(metric).input_type == "labels_proba"
     for size, warned in ((n - 1, True), (n, False)):
         p, qa, qb = _soft_null(rng, size)
+        p = p.argmax(1) if hard else p
         _, messages = _small_sample_messages(BCaInterval(n_resamples=200, random_state=0),
                                              p, qa, qb, metric=metric)
         assert any(f"< {n} for {metric!r}" in m for m in messages) == warned, messages
     # the permutation test and the hard-label rule are unaffected
     p, qa, qb = _soft_null(rng, 60)
     _, messages = _small_sample_messages(PairedPermutation(n_resamples=200, random_state=0),
-                                         p, qa, qb, metric=metric)
+                                         p.argmax(1) if hard else p, qa, qb, metric=metric)
     assert messages == []
     assert multilabel == (get_metric(metric).input_type == "multilabel")
 

@@ -144,13 +144,15 @@ def check_targets(y_true):
     """Ground truth by input type, and the class set for 2-D predictions."""
     y = check_array_like(y_true, "y_true")
     if y.ndim == 1:  # emptiness and lengths: checked by the engine (check_inputs)
-        return {"labels": y, "regression": y}, None
+        return {"labels": y, "regression": y, "labels_proba": y}, None
     if y.ndim == 2:
         if y.dtype.kind not in "biuf":  # e.g. strings: refused by the engine's check
-            return {"labels": y, "proba": y, "multilabel": y}, np.arange(y.shape[1])
+            return ({"labels": y, "proba": y, "multilabel": y, "labels_proba": y},
+                    np.arange(y.shape[1]))
+        hard = np.argmax(y, axis=1)
         return (
-            {"labels": np.argmax(y, axis=1), "proba": y.astype(np.float64),
-             "multilabel": y},
+            {"labels": hard, "proba": y.astype(np.float64), "multilabel": y,
+             "labels_proba": hard},
             np.arange(y.shape[1]),
         )
     raise ValueError(
@@ -274,6 +276,11 @@ def system_views(targets, systems, metrics, classes):
                 )
             views[itype] = (targets["regression"],
                             [np.stack(_as_runs(v)) for v in systems.values()])
+            continue
+        if itype == "labels_proba":
+            # hard y_true scored by 1-D or 2-D scores: every run goes through the
+            # metric's own check (check_labels_proba) in check_inputs
+            views[itype] = (targets[itype], [np.stack(_as_runs(v)) for v in systems.values()])
             continue
         if itype not in targets:
             raise ValueError(
@@ -416,7 +423,8 @@ def _check_inputs(view_list, names, metric_objs, metric_kwargs):
     for view in view_list:
         for metric, kwargs in zip(metric_objs, metric_kwargs):
             y, stacks = view[metric.input_type]
-            alone = {k: v for k, v in kwargs.items() if k != "labels"}
+            alone = {k: v for k, v in kwargs.items()
+                     if k != "labels" or metric.input_type == "labels_proba"}
             if any(k in kwargs for k in ("sample_weight", "groups", "strata")):
                 # the weights and the design against y_true alone: their
                 # errors name no system
@@ -435,8 +443,17 @@ def _check_inputs(view_list, names, metric_objs, metric_kwargs):
 
 
 def _check_y_true(y, metric, kwargs):
-    """The engine's check of ``y_true`` (and weights) alone, as both systems."""
-    prepare_paired(y, y, y, metric, **kwargs)
+    """The engine's check of ``y_true`` (and weights) alone, as both systems.
+
+    A metric scoring hard labels by probabilities (``"labels_proba"``) gets
+    uniform probabilities over the class set as the systems instead.
+    """
+    pred = y
+    if metric.input_type == "labels_proba" and np.ndim(y) == 1:
+        classes = kwargs.get("labels")
+        k = len(np.unique(y) if classes is None else classes)
+        pred = np.full((len(y), max(k, 2)), 1.0 / max(k, 2))
+    prepare_paired(y, pred, pred, metric, **kwargs)
 
 
 #: Alternatives of the equivalence tests (``SignificanceTest`` with a ``margin``).

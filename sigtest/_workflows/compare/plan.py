@@ -112,6 +112,10 @@ def prepare_data(comparisons, classes, *, targets, metric_objs, names, labels, p
     for metric in metric_objs:
         kw = pos_label_params(metric, pos_params, union)
         lab = _metric_labels(metric, class_set, union, labels)
+        if metric.input_type == "labels_proba":
+            # y_pred's columns are the class set: the user's, or 2-D y_true's columns;
+            # else the metric takes the classes of y_true (scikit-learn's rule)
+            lab = labels if labels is not None else classes
         if lab is not None:
             kw["labels"] = lab
         if sample_weight is not None:
