@@ -75,10 +75,10 @@ def _supplied(supplied, n_resamples, scheme, sample_size):
     if not isinstance(supplied, SharedDeltas):
         raise TypeError(f"The 'supplied' parameter must be a SharedDeltas or None. Got "
                         f"{type(supplied).__name__} instead.")
-    if scheme != "bootstrap" or sample_size is not None:
+    if scheme != supplied.scheme or sample_size is not None:
         raise ValueError(
-            "Supplied bootstrap differences answer only scheme='bootstrap' with "
-            f"sample_size=None. Got scheme={scheme!r}, sample_size={sample_size!r}."
+            f"Supplied {supplied.scheme} differences answer only scheme={supplied.scheme!r} "
+            f"with sample_size=None. Got scheme={scheme!r}, sample_size={sample_size!r}."
         )
     if supplied.deltas.shape[0] != int(n_resamples):
         raise ValueError(

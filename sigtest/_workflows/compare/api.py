@@ -227,7 +227,9 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         Parallel jobs over pairs (joblib; ``None`` means 1 unless inside a
         ``joblib.parallel_config`` context, -1 means all cores). Any joblib
         backend works, e.g. ``parallel_config(backend="dask")``. When several
-        jobs run at once, each test uses its single-threaded kernels.
+        jobs run at once, and with ``n_jobs=1`` (one core), each test uses its
+        single-threaded kernels; with ``None`` and one job, its kernels use
+        numba's threads. Results do not depend on it.
     random_state : None, int, SeedSequence or Generator
         Seed of the comparison. Each (run, pair) gets one child seed per test
         role (p-value test, interval test) from ``spawn_seeds(random_state,

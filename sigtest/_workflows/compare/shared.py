@@ -28,11 +28,14 @@ import numpy as np
 
 from sigtest._engine.design import check_design
 from sigtest._engine import prepare_paired, prepare_paired_runs
+from sigtest._engine.paired import metric_values
 from sigtest._engine.rng import check_seed
-from sigtest._engine.shared import SharedDeltas, shared_bootstrap_sums, shared_unit_rows
-from sigtest.tests_ import accepts_resamples
+from sigtest._engine.shared import SharedDeltas
+from sigtest._engine.shared_blocks import shared_sums_range, shared_units, system_units
+from sigtest.tests_ import shared_scheme
 
-__all__ = ["resampled_scores", "shared_bootstrap_deltas", "shared_seed", "system_data"]
+__all__ = ["resampled_scores", "shared_bootstrap_deltas", "shared_seed", "system_data",
+           "system_view"]
 
 #: Spawn-key tag of the seed of compare's shared bootstrap (ASCII "shbs").
 _SHARED_TAG = 0x73686273
@@ -74,6 +77,10 @@ def system_data(view, s, metric, kwargs):
 def resampled_scores(data_by_metric, design, n_resamples, seed, *, threads=True):
     """Raw bootstrap scores ``(B, k)`` of every system, per metric, on the same draws.
 
+    The in-process form of what :func:`shared_bootstrap_deltas` spreads over
+    workers (the same pieces, the same output), used by
+    :meth:`ComparisonResult.ranks`.
+
     Parameters
     ----------
     data_by_metric : list of list of PairedData
@@ -84,24 +91,70 @@ def resampled_scores(data_by_metric, design, n_resamples, seed, *, threads=True)
     n_resamples : int
     seed : int
     threads : bool, default=True
+        Run the kernel on numba's thread count (the output does not depend
+        on it).
 
     Returns
     -------
     scores : list of ndarray of shape (B, k)
     """
-    widths = [data[0].n_statistics for data in data_by_metric]
     k = len(data_by_metric[0])
-    item_stats = [np.hstack([data[s].stats_a for data in data_by_metric]) for s in range(k)]
-    stats, unit_strata = shared_unit_rows(item_stats, design)
-    del item_stats
-    sums = shared_bootstrap_sums(stats, n_resamples, seed, unit_strata=unit_strata,
-                                 parallel=threads)
-    out, start = [], 0
-    for data, width in zip(data_by_metric, widths):
-        cols = slice(start, start + width)
-        out.append(np.stack([data[s].values(sums[:, s, cols]) for s in range(k)], axis=1))
+    units = shared_units([system_units(np.hstack([data[s].stats_a for data in data_by_metric]),
+                                       design) for s in range(k)])
+    spec = _values_spec([data[0].metric for data in data_by_metric],
+                        [_system_info([data[s] for data in data_by_metric]) for s in range(k)])
+    return _scores_range(units, n_resamples, seed, 0, int(n_resamples), spec, threads)
+
+
+def _system_info(data):
+    """``[(width, resample params)]`` of one system's data, one per metric."""
+    return [(d.n_statistics, d.resample_params) for d in data]
+
+
+def _values_spec(metrics, info_by_system):
+    """``[(metric, columns, [resample params of each system])]``: how to score the sums.
+
+    ``info_by_system``: one :func:`_system_info` per system.
+    """
+    spec, start = [], 0
+    for mi, metric in enumerate(metrics):
+        width = info_by_system[0][mi][0]
+        spec.append((metric, slice(start, start + width),
+                     [info[mi][1] for info in info_by_system]))
         start += width
-    return out
+    return spec
+
+
+def _scores_range(units, n_resamples, seed, start, stop, spec, parallel=False):
+    """Every system's raw scores on resamples ``start:stop``, per metric ``(stop - start, k)``."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")  # the pair tests give the metric's warnings
+        sums = shared_sums_range(units, n_resamples, seed, start, stop, parallel=parallel)
+        return [np.stack([metric_values(metric, params[s], sums[:, s, cols])
+                          for s in range(len(params))], axis=1)
+                for metric, cols, params in spec]
+
+
+def _system_task(view, s, metrics, design):
+    """One system's units on every metric (a worker's piece of the shared bootstrap).
+
+    Returns ``(codes, rows, unit_strata)`` of :func:`system_units` on the
+    system's statistics of all ``metrics`` side by side, and per metric its
+    width and resample parameters (what :func:`_scores_range` needs).
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the pair tests give the metric's warnings
+        data = [system_data(view, s, metric, kwargs) for metric, kwargs in metrics]
+    return system_units(np.hstack([d.stats_a for d in data]), design), _system_info(data)
+
+
+def system_view(view, *systems):
+    """The part of a view (``{input type: (y, stacks)}``) that reads ``systems``.
+
+    ``{input type: (y, {s: stacks[s]})}``: what a task sends a worker instead
+    of every system's predictions.
+    """
+    return {itype: (y, {s: stacks[s] for s in systems}) for itype, (y, stacks) in view.items()}
 
 
 def _n_systems(view):
@@ -110,14 +163,26 @@ def _n_systems(view):
 
 
 def _shared_resamples(test):
-    """``n_resamples`` of a test that accepts shared resamples, else None."""
-    if not accepts_resamples(test):
+    """``n_resamples`` of a test that consumes shared bootstrap differences, else None."""
+    if test is None or shared_scheme(test) != "bootstrap":
         return None
     return int(test.n_resamples)
 
 
+#: Resamples per task of the shared bootstrap (a multiple of the count
+#: kernel's block of 64): enough work per task, enough tasks for the workers.
+_RANGE = 1024
+
+
 def shared_bootstrap_deltas(tasks, score_seed, n_jobs):
-    """The bootstrap differences every pair's BCa interval runs on, from shared resamples.
+    """The bootstrap differences every pair's tests run on, from shared resamples.
+
+    Two rounds of small joblib tasks (the same on any backend, dask
+    included): one per system (its unit codes, :func:`_system_task`: the
+    system's predictions go to one task), then one per range of 1,024
+    resamples (every system's scores on them, :func:`_scores_range`: the
+    ``N x k`` int32 codes and the small tables go to each task). The
+    parent then takes each pair's differences of two columns.
 
     Parameters
     ----------
@@ -128,7 +193,7 @@ def shared_bootstrap_deltas(tasks, score_seed, n_jobs):
     score_seed : SeedSequence or int
         The comparison's score seed (``plan.scores["seed"]``).
     n_jobs : int or None
-        Threads of the resampling kernel (the output does not depend on it).
+        joblib's ``n_jobs`` (the output does not depend on it).
 
     Returns
     -------
@@ -136,7 +201,8 @@ def shared_bootstrap_deltas(tasks, score_seed, n_jobs):
         One dict per task: ``{(key, role): SharedDeltas}`` with ``role`` 0
         (the p-value test) or 1 (the interval test) and the deltas the RAW
         ``score_j* - score_i*`` of the task's pair (``i`` = A, ``j`` = B),
-        with the seed of the shared draws.
+        with the seed of the shared draws, for each test that consumes
+        shared bootstrap differences (:func:`sigtest.tests_.shared_scheme`).
     """
     # (run, B) -> {metric index: (metric, kwargs)}, and the view of each run
     wanted, views = {}, {}
@@ -147,35 +213,53 @@ def shared_bootstrap_deltas(tasks, score_seed, n_jobs):
             if not metric.has_statistics:
                 continue
             for test in (ptest, itest):
-                B = None if test is None else _shared_resamples(test)
+                B = _shared_resamples(test)
                 if B is not None:
                     wanted.setdefault((key[0], B), {})[key[1]] = (metric, kwargs)
                     views[key[0]] = view
-    scores, seeds = {}, {}
-    threads = max(1, joblib.effective_n_jobs(n_jobs))
+    if not wanted:
+        return [{} for _ in tasks]
+    groups = []  # (r, B, metric order, k, design, seed)
     for (r, B), metrics in sorted(wanted.items()):
-        view = views[r]
         order = sorted(metrics)
-        k = len(view[metrics[order[0]][0].input_type][1])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the pair tests give the metric's warnings
-            data = [[system_data(view, s, *metrics[mi]) for s in range(k)] for mi in order]
+        view = views[r]
+        k = _n_systems(view)
         kwargs = metrics[order[0]][1]
-        design = check_design(kwargs.get("groups"), kwargs.get("strata"), data[0][0].n_samples)
-        seeds[r] = shared_seed(score_seed, _SHARED_TAG, r)
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            per_metric = resampled_scores(data, design, B, seeds[r], threads=threads > 1)
-        for mi, T in zip(order, per_metric):
-            scores[r, B, mi] = T
+        n = next(iter(view.values()))[0].shape[0]
+        design = check_design(kwargs.get("groups"), kwargs.get("strata"), n)
+        groups.append((r, B, order, k, design, shared_seed(score_seed, _SHARED_TAG, r)))
+    parallel = joblib.Parallel(n_jobs=n_jobs, return_as="list")
+    # round 1: every system's unit codes (one task per (group, system))
+    firsts = parallel(
+        joblib.delayed(_system_task)(system_view(views[r], s), s,
+                                     [wanted[r, B][mi] for mi in order], design)
+        for r, B, order, k, design, _ in groups for s in range(k))
+    # round 2: every system's scores on ranges of resamples
+    calls, at = [], 0
+    for r, B, order, k, design, seed in groups:
+        per = firsts[at:at + k]
+        at += k
+        units = shared_units([u for u, _ in per])
+        spec = _values_spec([wanted[r, B][mi][0] for mi in order], [info for _, info in per])
+        for b0 in range(0, B, _RANGE):
+            calls.append(((r, B, order), (units, B, seed, b0, min(B, b0 + _RANGE), spec)))
+    blocks = parallel(joblib.delayed(_scores_range)(*args) for _, args in calls)
+    scores, seeds = {}, {r: seed for r, _, _, _, _, seed in groups}
+    parts = {}
+    for (r, B, order), block in zip((c for c, _ in calls), blocks):
+        parts.setdefault((r, B, tuple(order)), []).append(block)
+    for (r, B, order), chunks in parts.items():
+        for pos, mi in enumerate(order):
+            # (k, B): a system's resamples contiguous, for the pairs' differences
+            scores[r, B, mi] = np.ascontiguousarray(
+                np.concatenate([chunk[pos] for chunk in chunks], axis=0).T)
     shared = []
     for _, i, j, jobs in tasks:
         supplied = {}
         for key, _, _, ptest, itest, *_ in jobs:
             for role, test in enumerate((ptest, itest)):
-                B = None if test is None else _shared_resamples(test)
-                T = scores.get((key[0], B, key[1]))
+                T = scores.get((key[0], _shared_resamples(test), key[1]))
                 if T is not None:
-                    supplied[key, role] = SharedDeltas(T[:, j] - T[:, i], seeds[key[0]])
+                    supplied[key, role] = SharedDeltas(T[j] - T[i], seeds[key[0]], "bootstrap")
         shared.append(supplied)
     return shared
