@@ -130,16 +130,19 @@ def test_resamples_only_for_tests_that_declare_them():
     paired = prepare_paired(y, preds["s0"], preds["s1"], "accuracy")
     shared = SharedDeltas(np.linspace(-0.1, 0.2, B), 0)
     assert not shared.deltas.flags.writeable  # handed over read-only
-    assert accepts_resamples(BCaInterval()) and not accepts_resamples(PairedPermutation())
+    assert accepts_resamples(BCaInterval()) and not accepts_resamples(PairedPermutation(exact=True))
 
     class OwnEvaluate(BCaInterval):  # overrides evaluate without the keyword: left out
         def evaluate(self, data, random_state):
             return super().evaluate(data, random_state)
 
     assert not accepts_resamples(OwnEvaluate())
-    for test in (PairedPermutation(n_resamples=B), OwnEvaluate(n_resamples=B)):
+    for test in (PairedPermutation(n_resamples=B, exact=True), OwnEvaluate(n_resamples=B)):
         with pytest.raises(TypeError, match="resamples"):
             test.test_paired(paired, resamples=shared)
+    # a test refuses resamples of another kind than it consumes
+    with pytest.raises(ValueError, match="'permutation' resamples"):
+        PairedPermutation(n_resamples=B).test_paired(paired, resamples=shared)
     for kwargs in ({"scheme": "permutation"}, {"sample_size": 0.5}):
         with pytest.raises(ValueError, match="Supplied"):
             resampled_deltas(paired, B, 0, supplied=shared, **kwargs)
@@ -234,11 +237,11 @@ def test_runs_average_rows_equal_the_pair_path_on_the_shared_draws(k, monkeypatc
     captured = []
 
     def spy(*args):
-        captured.extend(compare_module.shared_bootstrap_deltas.__wrapped__(*args))
+        captured.extend(compare_module.shared_deltas.__wrapped__(*args))
         return captured
 
-    spy.__wrapped__ = compare_module.shared_bootstrap_deltas
-    monkeypatch.setattr(compare_module, "shared_bootstrap_deltas", spy)
+    spy.__wrapped__ = compare_module.shared_deltas
+    monkeypatch.setattr(compare_module, "shared_deltas", spy)
     y, systems = _runs_systems(k)
     metrics = ["accuracy", "f1_macro"]
     frame = compare(y, systems, metrics=metrics, test=_tests(), random_state=42).to_frame()

@@ -119,7 +119,7 @@ def test_schemes_declared_by_the_tests():
         with pytest.raises(TypeError, match="resamples"):
             test.test_paired(paired, resamples=fake)
     with pytest.raises(ValueError, match="scheme"):
-        SharedDeltas(fake.deltas, 0, "permutation")
+        SharedDeltas(fake.deltas, 0, "jackknife")
     # a direct call of evaluate with a subsample is refused too
     with pytest.raises(ValueError, match="sample_size=1.0"):
         BergKirkpatrickBootstrap(n_resamples=B, sample_size=0.5).evaluate(

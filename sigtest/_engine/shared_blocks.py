@@ -28,7 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sigtest._engine.rng import check_seed
+from sigtest._engine import kernels
+from sigtest._engine.rng import check_seed, resample_keys
 from sigtest._engine.shared import (
     _codes,
     _keys,
@@ -38,7 +39,8 @@ from sigtest._engine.shared import (
     shared_unit_rows,
 )
 
-__all__ = ["SharedUnits", "shared_sums_range", "shared_units", "system_units"]
+__all__ = ["SharedUnits", "shared_flip_sums_range", "shared_sums_range", "shared_units",
+           "system_units"]
 
 
 def system_units(item_stats, design=None):
@@ -99,6 +101,13 @@ class SharedUnits:
         if self.codes is not None:
             return self.codes.shape + (self.table.shape[2],)
         return self.stats.shape
+
+    def rows(self):
+        """Every system's unit rows ``(U, k, s)`` (codes expanded through the tables)."""
+        if self.stats is not None:
+            return self.stats
+        return np.ascontiguousarray(np.stack(
+            [self.table[j][self.codes[:, j]] for j in range(self.codes.shape[1])], axis=1))
 
 
 def shared_units(per_system):
@@ -163,3 +172,52 @@ def shared_sums_range(units, n_resamples, seed, start, stop, *, parallel=False):
         return kernel_sums(keys, members, offsets, codes=units.codes, table=units.table,
                            threads=threads)
     return kernel_sums(keys, members, offsets, stats=units.stats, threads=threads)
+
+
+def shared_flip_sums_range(units, n_resamples, seed, start, stop, *, parallel=False):
+    r"""Sign-flip sums of resamples ``start <= b < stop`` of every system.
+
+    One swap vector per resample, shared by every system: unit ``u`` is
+    swapped in resample ``b`` when bit ``u mod 64`` of
+    ``splitmix64(key_b + (floor(u / 64) + 1) * GOLDEN)`` is set, with
+    ``key_b = resample_keys(seed, B)[b]`` (the generic permutation kernel's
+    rule, applied to every unit in unit order). A pair (A, B)'s permuted
+    sums on resample ``b`` are then
+
+    .. math:: A^*_b = S_A + F_{b,B} - F_{b,A}, \qquad
+              B^*_b = S_B + F_{b,A} - F_{b,B},
+
+    with :math:`S` the totals and :math:`F_{b,j} = \sum_u f_{bu} x_{j,u}`
+    (returned here): swapping unit ``u`` moves its row from one system to
+    the other, so every pair gets an exact paired permutation (each swap
+    pattern equally likely), on swaps shared with every other pair.
+
+    Parameters
+    ----------
+    units : SharedUnits
+    n_resamples : int
+        ``B`` of the whole run.
+    seed : int
+    start, stop : int
+        ``0 <= start <= stop <= B``.
+    parallel : bool, default=False
+        Run the kernel on numba's threads (the output does not depend on it).
+
+    Returns
+    -------
+    flips : ndarray of shape (stop - start, k, s)
+        :math:`F_{b,j}` for ``start <= b < stop``, bit-identical for any
+        split into ranges and any thread count; permuting the systems
+        permutes the output.
+    """
+    B = int(n_resamples)
+    start, stop = int(start), int(stop)
+    if not 0 <= start <= stop <= B:
+        raise ValueError(f"The range of resamples must satisfy 0 <= start <= stop <= "
+                         f"n_resamples={B}. Got start={start}, stop={stop}.")
+    rows = units.rows()
+    U, k, s = rows.shape
+    keys = np.ascontiguousarray(resample_keys(check_seed(seed), stop)[start:])
+    flips = kernels.permutation_sums_generic(rows.reshape(U, k * s), keys,
+                                             parallel=bool(parallel))
+    return np.asarray(flips).reshape(stop - start, k, s)

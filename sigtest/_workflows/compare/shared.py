@@ -31,11 +31,15 @@ from sigtest._engine import prepare_paired, prepare_paired_runs
 from sigtest._engine.paired import metric_values
 from sigtest._engine.rng import check_seed
 from sigtest._engine.shared import SharedDeltas
-from sigtest._engine.shared_blocks import shared_sums_range, shared_units, system_units
+from sigtest._engine.shared_blocks import (
+    shared_flip_sums_range,
+    shared_sums_range,
+    shared_units,
+    system_units,
+)
 from sigtest.tests_ import shared_scheme
 
-__all__ = ["resampled_scores", "shared_bootstrap_deltas", "shared_seed", "system_data",
-           "system_view"]
+__all__ = ["resampled_scores", "shared_deltas", "shared_seed", "system_data", "system_view"]
 
 #: Spawn-key tag of the seed of compare's shared bootstrap (ASCII "shbs").
 _SHARED_TAG = 0x73686273
@@ -77,7 +81,7 @@ def system_data(view, s, metric, kwargs):
 def resampled_scores(data_by_metric, design, n_resamples, seed, *, threads=True):
     """Raw bootstrap scores ``(B, k)`` of every system, per metric, on the same draws.
 
-    The in-process form of what :func:`shared_bootstrap_deltas` spreads over
+    The in-process form of what :func:`shared_deltas` spreads over
     workers (the same pieces, the same output), used by
     :meth:`ComparisonResult.ranks`.
 
@@ -162,27 +166,70 @@ def _n_systems(view):
     return len(next(iter(view.values()))[1])
 
 
-def _shared_resamples(test):
-    """``n_resamples`` of a test that consumes shared bootstrap differences, else None."""
-    if test is None or shared_scheme(test) != "bootstrap":
+def _shared_kind(test, metric):
+    """``(scheme, n_resamples)`` of the shared resamples ``test`` consumes on ``metric``, or None.
+
+    Bootstrap differences for every metric with statistics; permutations
+    only for metrics whose statistics are per item (not ``cellwise``): for
+    hard labels the pair's own permutation kernel draws one binomial per
+    occupied cell, ``B x cells`` per pair, less than the shared pass over
+    ``B x N x k`` (see ``docs/leaderboards.md``).
+    """
+    scheme = None if test is None else shared_scheme(test)
+    if scheme is None or not metric.has_statistics:
         return None
-    return int(test.n_resamples)
+    if scheme == "permutation" and metric.cellwise:
+        return None
+    return scheme, int(test.n_resamples)
 
 
-#: Resamples per task of the shared bootstrap (a multiple of the count
+#: Resamples per task of the shared resamples (a multiple of the count
 #: kernel's block of 64): enough work per task, enough tasks for the workers.
 _RANGE = 1024
 
+#: Spawn-key tag of the seed of compare's shared permutations (ASCII "shpf").
+_FLIP_TAG = 0x73687066
 
-def shared_bootstrap_deltas(tasks, score_seed, n_jobs):
-    """The bootstrap differences every pair's tests run on, from shared resamples.
 
-    Two rounds of small joblib tasks (the same on any backend, dask
-    included): one per system (its unit codes, :func:`_system_task`: the
-    system's predictions go to one task), then one per range of 1,024
-    resamples (every system's scores on them, :func:`_scores_range`: the
-    ``N x k`` int32 codes and the small tables go to each task). The
-    parent then takes each pair's differences of two columns.
+def _flip_deltas_range(units, totals, n_resamples, seed, start, stop, spec, pairs):
+    """Every pair's permuted differences on resamples ``start:stop``, per metric ``(m, nb)``.
+
+    ``totals`` ``(k, s)``: every system's column sums; pair ``(i, j)`` (A, B)
+    has ``A* = S_i + F_j - F_i`` and ``B* = S_j + F_i - F_j`` on the shared
+    swaps ``F`` (:func:`shared_flip_sums_range`), and the RAW differences
+    ``values(B*) - values(A*)``.
+    """
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")  # the pair tests give the metric's warnings
+        flips = shared_flip_sums_range(units, n_resamples, seed, start, stop)
+        out = []
+        for metric, cols, params in spec:
+            F, S = flips[:, :, cols], totals[:, cols]
+            deltas = np.empty((len(pairs), stop - start))
+            for p, (i, j) in enumerate(pairs):
+                swap = F[:, j] - F[:, i]
+                deltas[p] = (metric_values(metric, params[j], S[j] - swap)
+                             - metric_values(metric, params[i], S[i] + swap))
+            out.append(deltas)
+        return out
+
+
+def shared_deltas(tasks, score_seed, n_jobs):
+    """The differences every pair's tests run on, from resamples shared by all pairs.
+
+    For the tests that consume shared resamples
+    (:func:`sigtest.tests_.shared_scheme`): bootstrap differences
+    (:class:`~sigtest.BCaInterval`, :class:`~sigtest.BergKirkpatrickBootstrap`)
+    and permuted differences (:class:`~sigtest.PairedPermutation`, metrics
+    with per-item statistics). Two rounds of small joblib tasks (the same on
+    any backend, dask included): one per system (its unit codes,
+    :func:`_system_task`: the system's predictions go to one task), then one
+    per range of 1,024 resamples (the ``N x k`` int32 codes or unit rows and
+    the small tables go to each task): every system's bootstrap scores on
+    them (:func:`_scores_range`; the parent then takes each pair's
+    differences of two columns), or every pair's permuted differences
+    (:func:`_flip_deltas_range`, the pairs' aggregates computed in the
+    workers).
 
     Parameters
     ----------
@@ -199,67 +246,87 @@ def shared_bootstrap_deltas(tasks, score_seed, n_jobs):
     -------
     shared : list of dict
         One dict per task: ``{(key, role): SharedDeltas}`` with ``role`` 0
-        (the p-value test) or 1 (the interval test) and the deltas the RAW
+        (the p-value test) or 1 (the interval test) and the RAW differences
         ``score_j* - score_i*`` of the task's pair (``i`` = A, ``j`` = B),
-        with the seed of the shared draws, for each test that consumes
-        shared bootstrap differences (:func:`sigtest.tests_.shared_scheme`).
+        the seed of the shared draws and their scheme.
     """
-    # (run, B) -> {metric index: (metric, kwargs)}, and the view of each run
-    wanted, views = {}, {}
     if not tasks or _n_systems(tasks[0][0]) < MIN_SHARED_SYSTEMS:
         return [{} for _ in tasks]
+    # (run, scheme, B) -> {metric index: (metric, kwargs)}, and the view of each run
+    wanted, views = {}, {}
     for view, _, _, jobs in tasks:
         for key, metric, kwargs, ptest, itest, *_ in jobs:
-            if not metric.has_statistics:
-                continue
             for test in (ptest, itest):
-                B = _shared_resamples(test)
-                if B is not None:
-                    wanted.setdefault((key[0], B), {})[key[1]] = (metric, kwargs)
+                kind = _shared_kind(test, metric)
+                if kind is not None:
+                    wanted.setdefault((key[0], *kind), {})[key[1]] = (metric, kwargs)
                     views[key[0]] = view
     if not wanted:
         return [{} for _ in tasks]
-    groups = []  # (r, B, metric order, k, design, seed)
-    for (r, B), metrics in sorted(wanted.items()):
+    groups = []  # (group key, metric order, k, design, seed)
+    for gkey, metrics in sorted(wanted.items()):
+        r, scheme, _ = gkey
         order = sorted(metrics)
         view = views[r]
-        k = _n_systems(view)
         kwargs = metrics[order[0]][1]
         n = next(iter(view.values()))[0].shape[0]
         design = check_design(kwargs.get("groups"), kwargs.get("strata"), n)
-        groups.append((r, B, order, k, design, shared_seed(score_seed, _SHARED_TAG, r)))
+        tag = _SHARED_TAG if scheme == "bootstrap" else _FLIP_TAG
+        groups.append((gkey, order, _n_systems(view), design, shared_seed(score_seed, tag, r)))
     parallel = joblib.Parallel(n_jobs=n_jobs, return_as="list")
     # round 1: every system's unit codes (one task per (group, system))
     firsts = parallel(
-        joblib.delayed(_system_task)(system_view(views[r], s), s,
-                                     [wanted[r, B][mi] for mi in order], design)
-        for r, B, order, k, design, _ in groups for s in range(k))
-    # round 2: every system's scores on ranges of resamples
+        joblib.delayed(_system_task)(system_view(views[gkey[0]], s), s,
+                                     [wanted[gkey][mi] for mi in order], design)
+        for gkey, order, k, design, _ in groups for s in range(k))
+    # the pairs of each run, in task order
+    pairs = {}  # run -> {(i, j): row of the pair in the permutation deltas}
+    for _, i, j, jobs in tasks:
+        rows = pairs.setdefault(jobs[0][0][0], {})
+        rows.setdefault((i, j), len(rows))
+    # round 2: ranges of resamples
     calls, at = [], 0
-    for r, B, order, k, design, seed in groups:
+    for gkey, order, k, design, seed in groups:
+        r, scheme, B = gkey
         per = firsts[at:at + k]
         at += k
         units = shared_units([u for u, _ in per])
-        spec = _values_spec([wanted[r, B][mi][0] for mi in order], [info for _, info in per])
+        spec = _values_spec([wanted[gkey][mi][0] for mi in order], [info for _, info in per])
+        if scheme == "permutation":
+            totals = units.rows().sum(axis=0)
+            pair_list = list(pairs[r])
         for b0 in range(0, B, _RANGE):
-            calls.append(((r, B, order), (units, B, seed, b0, min(B, b0 + _RANGE), spec)))
-    blocks = parallel(joblib.delayed(_scores_range)(*args) for _, args in calls)
-    scores, seeds = {}, {r: seed for r, _, _, _, _, seed in groups}
+            b1 = min(B, b0 + _RANGE)
+            if scheme == "bootstrap":
+                call = joblib.delayed(_scores_range)(units, B, seed, b0, b1, spec)
+            else:
+                call = joblib.delayed(_flip_deltas_range)(units, totals, B, seed, b0, b1, spec,
+                                                          pair_list)
+            calls.append((gkey, call))
+    blocks = parallel(call for _, call in calls)
     parts = {}
-    for (r, B, order), block in zip((c for c, _ in calls), blocks):
-        parts.setdefault((r, B, tuple(order)), []).append(block)
-    for (r, B, order), chunks in parts.items():
+    for (gkey, _), block in zip(calls, blocks):
+        parts.setdefault(gkey, []).append(block)
+    # per (run, scheme, B, metric): bootstrap (k, B) scores, or permutation (m, B) deltas
+    arrays, seeds = {}, {gkey: seed for gkey, _, _, _, seed in groups}
+    for gkey, order, _, _, _ in groups:
         for pos, mi in enumerate(order):
-            # (k, B): a system's resamples contiguous, for the pairs' differences
-            scores[r, B, mi] = np.ascontiguousarray(
-                np.concatenate([chunk[pos] for chunk in chunks], axis=0).T)
+            joined = np.concatenate([chunk[pos] for chunk in parts[gkey]],
+                                    axis=0 if gkey[1] == "bootstrap" else 1)
+            # bootstrap: (k, B), a system's resamples contiguous for the pairs' differences
+            arrays[(*gkey, mi)] = np.ascontiguousarray(
+                joined.T if gkey[1] == "bootstrap" else joined)
     shared = []
     for _, i, j, jobs in tasks:
         supplied = {}
-        for key, _, _, ptest, itest, *_ in jobs:
+        for key, metric, _, ptest, itest, *_ in jobs:
             for role, test in enumerate((ptest, itest)):
-                T = scores.get((key[0], _shared_resamples(test), key[1]))
-                if T is not None:
-                    supplied[key, role] = SharedDeltas(T[j] - T[i], seeds[key[0]], "bootstrap")
+                kind = _shared_kind(test, metric)
+                if kind is None:
+                    continue
+                gkey = (key[0], *kind)
+                A = arrays[(*gkey, key[1])]
+                deltas = A[j] - A[i] if kind[0] == "bootstrap" else A[pairs[key[0]][i, j]]
+                supplied[key, role] = SharedDeltas(deltas, seeds[gkey], kind[0])
         shared.append(supplied)
     return shared
