@@ -428,9 +428,10 @@ def kernel_sums(keys, members, offsets, *, codes=None, table=None, stats=None, t
 
 # ------------------------------------------------- shared bootstrap deltas
 #: The kinds of shared resamples: the bootstrap of the units (one draw of the
-#: items, or clusters within strata, per resample for every system) and the
-#: permutation (one swap vector of the units per resample for every pair).
-SHARED_SCHEMES = ("bootstrap", "permutation")
+#: items, or clusters within strata, per resample for every system), the
+#: permutation (one swap vector of the units per resample for every pair) and
+#: the Bayesian bootstrap (one Dirichlet weight vector per resample).
+SHARED_SCHEMES = ("bootstrap", "permutation", "bayesian")
 
 
 @dataclass(frozen=True, eq=False)
@@ -454,12 +455,15 @@ class SharedDeltas:
         handed over without a copy).
     seed : int
         The seed of the shared draws (:func:`sigtest._workflows.compare.shared.shared_seed`).
-    scheme : {"bootstrap", "permutation"}, default="bootstrap"
+    scheme : {"bootstrap", "permutation", "bayesian"}, default="bootstrap"
         The kind of resamples (:data:`SHARED_SCHEMES`); a test refuses
         another kind than it consumes. ``"permutation"``: the pair's
         permuted differences on swap vectors shared by all pairs
         (:func:`sigtest._engine.shared_blocks.shared_flip_sums_range`),
-        consumed by :class:`~sigtest.PairedPermutation`.
+        consumed by :class:`~sigtest.PairedPermutation`; ``"bayesian"``:
+        differences of the systems' Dirichlet-weighted scores
+        (:func:`sigtest._engine.shared_blocks.shared_dirichlet_sums_range`),
+        consumed by :class:`~sigtest.BayesianBootstrap`.
     """
 
     deltas: np.ndarray

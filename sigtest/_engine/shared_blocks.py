@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sigtest._engine import kernels
+from sigtest._engine.bayesian import POSTERIOR_STREAM, _DirichletDesign
 from sigtest._engine.rng import check_seed, resample_keys
 from sigtest._engine.shared import (
     _codes,
@@ -39,8 +40,8 @@ from sigtest._engine.shared import (
     shared_unit_rows,
 )
 
-__all__ = ["SharedUnits", "shared_flip_sums_range", "shared_sums_range", "shared_units",
-           "system_units"]
+__all__ = ["SharedUnits", "shared_dirichlet_sums_range", "shared_flip_sums_range",
+           "shared_sums_range", "shared_units", "system_units"]
 
 
 def system_units(item_stats, design=None):
@@ -160,11 +161,7 @@ def shared_sums_range(units, n_resamples, seed, start, stop, *, parallel=False):
         :func:`~sigtest._engine.shared.shared_bootstrap_sums` on the same
         units and seed: :math:`S^*_{b,j} = \sum_t x_{j, u_{b,t}}`.
     """
-    B = int(n_resamples)
-    start, stop = int(start), int(stop)
-    if not 0 <= start <= stop <= B:
-        raise ValueError(f"The range of resamples must satisfy 0 <= start <= stop <= "
-                         f"n_resamples={B}. Got start={start}, stop={stop}.")
+    _, start, stop = _check_range(n_resamples, start, stop)
     members, offsets = _strata_layout(units.shape[0], units.unit_strata)
     keys = np.ascontiguousarray(_keys(check_seed(seed), stop, offsets.shape[0] - 1)[:, start:])
     threads = _threads(parallel)
@@ -210,14 +207,72 @@ def shared_flip_sums_range(units, n_resamples, seed, start, stop, *, parallel=Fa
         split into ranges and any thread count; permuting the systems
         permutes the output.
     """
-    B = int(n_resamples)
-    start, stop = int(start), int(stop)
-    if not 0 <= start <= stop <= B:
-        raise ValueError(f"The range of resamples must satisfy 0 <= start <= stop <= "
-                         f"n_resamples={B}. Got start={start}, stop={stop}.")
+    _, start, stop = _check_range(n_resamples, start, stop)
     rows = units.rows()
     U, k, s = rows.shape
     keys = np.ascontiguousarray(resample_keys(check_seed(seed), stop)[start:])
     flips = kernels.permutation_sums_generic(rows.reshape(U, k * s), keys,
                                              parallel=bool(parallel))
     return np.asarray(flips).reshape(stop - start, k, s)
+
+
+#: Resamples per stream of the shared Bayesian bootstrap: block ``q`` (resamples
+#: ``128 q`` to ``128 q + 127``) draws its weights from its own generator, so a
+#: range of resamples can be drawn alone, and at most ``128 U`` weights are
+#: held at a time.
+DIRICHLET_BLOCK = 128
+
+
+def _check_range(n_resamples, start, stop):
+    B, start, stop = int(n_resamples), int(start), int(stop)
+    if not 0 <= start <= stop <= B:
+        raise ValueError(f"The range of resamples must satisfy 0 <= start <= stop <= "
+                         f"n_resamples={B}. Got start={start}, stop={stop}.")
+    return B, start, stop
+
+
+def shared_dirichlet_sums_range(units, n_resamples, seed, start, stop):
+    r"""Bayesian-bootstrap sums of resamples ``start <= b < stop`` of every system.
+
+    One Dirichlet(1, ..., 1) weight vector of the units per resample, shared
+    by every system (within each stratum, scaled to its number of units, as
+    :func:`sigtest._engine.bayesian.dirichlet_sums` does for one pair):
+
+    .. math:: W_{b,j} = \sum_u w_{bu}\, x_{j,u}, \qquad
+              w_{b\cdot} = n_h\,G_{b\cdot} / \textstyle\sum_{u \in h} G_{bu},
+              \quad G_{bu} \sim \operatorname{Exp}(1).
+
+    The weights of block ``q`` of :data:`DIRICHLET_BLOCK` resamples come
+    from ``default_rng(SeedSequence(seed, spawn_key=(7, q)))``, unit after
+    unit, resample after resample; sums in unit order (no BLAS), so the
+    output is bit-identical for any split into ranges and any thread count.
+
+    Parameters
+    ----------
+    units : SharedUnits
+    n_resamples : int
+        ``B`` of the whole run.
+    seed : int
+    start, stop : int
+        ``0 <= start <= stop <= B``.
+
+    Returns
+    -------
+    sums : ndarray of shape (stop - start, k, s)
+    """
+    B, start, stop = _check_range(n_resamples, start, stop)
+    seed = check_seed(seed)
+    rows = units.rows()
+    U, k, s = rows.shape
+    flat = rows.reshape(U, k * s)
+    design = _DirichletDesign(np.ones(U), units.unit_strata)
+    out = np.empty((stop - start, k * s))
+    for q in range(start // DIRICHLET_BLOCK, -(-stop // DIRICHLET_BLOCK)):
+        b0 = q * DIRICHLET_BLOCK
+        b1 = min(B, b0 + DIRICHLET_BLOCK)
+        rng = np.random.default_rng(np.random.SeedSequence(seed,
+                                                           spawn_key=(POSTERIOR_STREAM, q)))
+        lo, hi = max(start, b0), min(stop, b1)
+        W = design.weights(rng, b1 - b0)[lo - b0:hi - b0]
+        out[lo - start:hi - start] = kernels.weighted_sums(W, flat)
+    return out.reshape(stop - start, k, s)

@@ -206,7 +206,11 @@ def shared_scheme(test):
     ``"bootstrap"``: the pair's differences on full bootstrap resamples of
     the units (:class:`~sigtest.BCaInterval` except ``method="studentized"``,
     which needs every resample's own standard error;
-    :class:`~sigtest.BergKirkpatrickBootstrap` with ``sample_size=1.0``).
+    :class:`~sigtest.BergKirkpatrickBootstrap` with ``sample_size=1.0``);
+    ``"permutation"``: permuted differences on swap vectors of the units
+    (:class:`~sigtest.PairedPermutation` except ``exact=True``);
+    ``"bayesian"``: posterior draws on Dirichlet weights of the units
+    (:class:`~sigtest.BayesianBootstrap`).
     A test declares it with a ``resamples`` keyword of its
     :meth:`~SignificanceTest.evaluate` (read once per class) and its
     ``_shared_scheme()``; a subclass that overrides ``evaluate`` without the

@@ -32,6 +32,7 @@ from sigtest._engine.paired import metric_values
 from sigtest._engine.rng import check_seed
 from sigtest._engine.shared import SharedDeltas
 from sigtest._engine.shared_blocks import (
+    shared_dirichlet_sums_range,
     shared_flip_sums_range,
     shared_sums_range,
     shared_units,
@@ -129,11 +130,19 @@ def _values_spec(metrics, info_by_system):
     return spec
 
 
-def _scores_range(units, n_resamples, seed, start, stop, spec, parallel=False):
-    """Every system's raw scores on resamples ``start:stop``, per metric ``(stop - start, k)``."""
+def _scores_range(units, n_resamples, seed, start, stop, spec, parallel=False,
+                  scheme="bootstrap"):
+    """Every system's raw scores on resamples ``start:stop``, per metric ``(stop - start, k)``.
+
+    ``scheme``: ``"bootstrap"`` (shared draws of the units) or
+    ``"bayesian"`` (shared Dirichlet weights).
+    """
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")  # the pair tests give the metric's warnings
-        sums = shared_sums_range(units, n_resamples, seed, start, stop, parallel=parallel)
+        if scheme == "bayesian":
+            sums = shared_dirichlet_sums_range(units, n_resamples, seed, start, stop)
+        else:
+            sums = shared_sums_range(units, n_resamples, seed, start, stop, parallel=parallel)
         return [np.stack([metric_values(metric, params[s], sums[:, s, cols])
                           for s in range(len(params))], axis=1)
                 for metric, cols, params in spec]
@@ -170,15 +179,16 @@ def _shared_kind(test, metric):
     """``(scheme, n_resamples)`` of the shared resamples ``test`` consumes on ``metric``, or None.
 
     Bootstrap differences for every metric with statistics; permutations
-    only for metrics whose statistics are per item (not ``cellwise``): for
-    hard labels the pair's own permutation kernel draws one binomial per
-    occupied cell, ``B x cells`` per pair, less than the shared pass over
-    ``B x N x k`` (see ``docs/leaderboards.md``).
+    and Bayesian-bootstrap draws only for metrics whose statistics are per
+    item (not ``cellwise``): for hard labels the pair's own kernels draw one
+    binomial (permutation) or Gamma (Dirichlet) variable per occupied cell,
+    ``B x cells`` per pair, less than the shared pass over ``B x N x k``
+    (see ``docs/leaderboards.md``).
     """
     scheme = None if test is None else shared_scheme(test)
     if scheme is None or not metric.has_statistics:
         return None
-    if scheme == "permutation" and metric.cellwise:
+    if scheme in ("permutation", "bayesian") and metric.cellwise:
         return None
     return scheme, int(test.n_resamples)
 
@@ -187,8 +197,11 @@ def _shared_kind(test, metric):
 #: kernel's block of 64): enough work per task, enough tasks for the workers.
 _RANGE = 1024
 
-#: Spawn-key tag of the seed of compare's shared permutations (ASCII "shpf").
+#: Spawn-key tags of the seeds of compare's shared permutations (ASCII "shpf")
+#: and Bayesian bootstrap (ASCII "shbb").
 _FLIP_TAG = 0x73687066
+_DIRICHLET_TAG = 0x73686262
+_TAGS = {"bootstrap": _SHARED_TAG, "permutation": _FLIP_TAG, "bayesian": _DIRICHLET_TAG}
 
 
 def _flip_deltas_range(units, totals, n_resamples, seed, start, stop, spec, pairs):
@@ -220,14 +233,16 @@ def shared_deltas(tasks, score_seed, n_jobs):
     For the tests that consume shared resamples
     (:func:`sigtest.tests_.shared_scheme`): bootstrap differences
     (:class:`~sigtest.BCaInterval`, :class:`~sigtest.BergKirkpatrickBootstrap`)
-    and permuted differences (:class:`~sigtest.PairedPermutation`, metrics
-    with per-item statistics). Two rounds of small joblib tasks (the same on
+    permuted differences (:class:`~sigtest.PairedPermutation`) and
+    posterior draws (:class:`~sigtest.BayesianBootstrap`), the last two on
+    metrics with per-item statistics. Two rounds of small joblib tasks (the same on
     any backend, dask included): one per system (its unit codes,
     :func:`_system_task`: the system's predictions go to one task), then one
     per range of 1,024 resamples (the ``N x k`` int32 codes or unit rows and
     the small tables go to each task): every system's bootstrap scores on
-    them (:func:`_scores_range`; the parent then takes each pair's
-    differences of two columns), or every pair's permuted differences
+    them, or on Dirichlet weights (:func:`_scores_range`; the parent then
+    takes each pair's differences of two columns), or every pair's permuted
+    differences
     (:func:`_flip_deltas_range`, the pairs' aggregates computed in the
     workers).
 
@@ -271,8 +286,8 @@ def shared_deltas(tasks, score_seed, n_jobs):
         kwargs = metrics[order[0]][1]
         n = next(iter(view.values()))[0].shape[0]
         design = check_design(kwargs.get("groups"), kwargs.get("strata"), n)
-        tag = _SHARED_TAG if scheme == "bootstrap" else _FLIP_TAG
-        groups.append((gkey, order, _n_systems(view), design, shared_seed(score_seed, tag, r)))
+        seed = shared_seed(score_seed, _TAGS[scheme], r)
+        groups.append((gkey, order, _n_systems(view), design, seed))
     parallel = joblib.Parallel(n_jobs=n_jobs, return_as="list")
     # round 1: every system's unit codes (one task per (group, system))
     firsts = parallel(
@@ -297,8 +312,8 @@ def shared_deltas(tasks, score_seed, n_jobs):
             pair_list = list(pairs[r])
         for b0 in range(0, B, _RANGE):
             b1 = min(B, b0 + _RANGE)
-            if scheme == "bootstrap":
-                call = joblib.delayed(_scores_range)(units, B, seed, b0, b1, spec)
+            if scheme != "permutation":
+                call = joblib.delayed(_scores_range)(units, B, seed, b0, b1, spec, False, scheme)
             else:
                 call = joblib.delayed(_flip_deltas_range)(units, totals, B, seed, b0, b1, spec,
                                                           pair_list)
@@ -311,11 +326,10 @@ def shared_deltas(tasks, score_seed, n_jobs):
     arrays, seeds = {}, {gkey: seed for gkey, _, _, _, seed in groups}
     for gkey, order, _, _, _ in groups:
         for pos, mi in enumerate(order):
-            joined = np.concatenate([chunk[pos] for chunk in parts[gkey]],
-                                    axis=0 if gkey[1] == "bootstrap" else 1)
-            # bootstrap: (k, B), a system's resamples contiguous for the pairs' differences
-            arrays[(*gkey, mi)] = np.ascontiguousarray(
-                joined.T if gkey[1] == "bootstrap" else joined)
+            scores = gkey[1] != "permutation"
+            joined = np.concatenate([chunk[pos] for chunk in parts[gkey]], axis=0 if scores else 1)
+            # scores: (k, B), a system's resamples contiguous for the pairs' differences
+            arrays[(*gkey, mi)] = np.ascontiguousarray(joined.T if scores else joined)
     shared = []
     for _, i, j, jobs in tasks:
         supplied = {}
@@ -326,7 +340,7 @@ def shared_deltas(tasks, score_seed, n_jobs):
                     continue
                 gkey = (key[0], *kind)
                 A = arrays[(*gkey, key[1])]
-                deltas = A[j] - A[i] if kind[0] == "bootstrap" else A[pairs[key[0]][i, j]]
+                deltas = A[pairs[key[0]][i, j]] if kind[0] == "permutation" else A[j] - A[i]
                 supplied[key, role] = SharedDeltas(deltas, seeds[gkey], kind[0])
         shared.append(supplied)
     return shared

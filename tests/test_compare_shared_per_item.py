@@ -1,4 +1,4 @@
-"""compare with many systems: the permutation test on swap vectors shared by all pairs.
+"""compare with many systems: permutations and Bayesian bootstrap shared by all pairs.
 
 Metrics with per-item statistics (soft probabilities): every pair's permuted
 differences come from one swap vector per resample shared by all pairs. Each
@@ -6,7 +6,9 @@ row's p-value must be the Monte Carlo permutation p of the pair on those
 swaps, reconstructed here naively (the swaps recomputed from SplitMix64 in
 Python, the swapped predictions scored by the metric's own function);
 results do not depend on n_jobs or on the order of the systems, and each
-pair's test keeps its size.
+pair's test keeps its size. The Bayesian bootstrap draws one Dirichlet
+weight vector per resample for all systems: each row's interval and
+probabilities are recomputed from naively reweighted scores.
 """
 
 import itertools
@@ -15,11 +17,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sigtest import PairedPermutation, compare
+from sigtest import BayesianBootstrap, PairedPermutation, compare
 from sigtest._engine import prepare_paired
 from sigtest._engine.rng import resample_keys
 from sigtest._engine.shared import SharedDeltas
-from sigtest._workflows.compare.shared import _FLIP_TAG, MIN_SHARED_SYSTEMS, shared_seed
+from sigtest._workflows.compare.shared import (
+    _DIRICHLET_TAG,
+    _FLIP_TAG,
+    MIN_SHARED_SYSTEMS,
+    shared_seed,
+)
 from sigtest.metrics import get_metric
 from sigtest.tests_ import shared_scheme
 from sigtest.utils.validation import spawn_seeds
@@ -55,6 +62,7 @@ def _soft_systems(k=MIN_SHARED_SYSTEMS, n=120, seed=0, sharp=None):
 
 
 def test_paired_permutation_declares_the_permutation_scheme():
+    assert shared_scheme(BayesianBootstrap()) == "bayesian"
     assert shared_scheme(PairedPermutation()) == "permutation"
     assert shared_scheme(PairedPermutation(exact=False)) == "permutation"
     assert shared_scheme(PairedPermutation(exact=True)) is None
@@ -154,3 +162,74 @@ def test_shared_permutation_size_on_null_systems():
         rejected.append(frame.pvalue.to_numpy() <= 0.05)
     rate = float(np.mean(rejected))
     assert 0.02 <= rate <= 0.10, rate
+
+
+def _naive_dirichlet(seed, n_units, block=128):
+    """``(B, n_units)`` weights: block q from default_rng(SeedSequence(seed, (7, q))), sum n."""
+    out = []
+    for q in range(-(-B // block)):
+        size = min(B, (q + 1) * block) - q * block
+        rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(7, q)))
+        G = rng.standard_exponential((size, n_units))
+        out.append(G * (n_units / G.sum(axis=1, keepdims=True)))
+    return np.concatenate(out)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_bayesian_rows_equal_naive_reweighted_scores():
+    Y, preds = _soft_systems(n=80)
+    names = list(preds)
+    test = BayesianBootstrap(n_resamples=B, rope=0.01)
+    frame = compare(Y, preds, metrics="soft_accuracy", test=test, random_state=9).to_frame()
+    pairs = list(itertools.combinations(names, 2))
+    seeds = spawn_seeds(9, len(pairs) + 1)
+    seed = shared_seed(seeds[-1], _DIRICHLET_TAG, 0)
+    W = _naive_dirichlet(seed, Y.shape[0])
+    func = get_metric("soft_accuracy").score_func
+    T = np.array([[func(Y, preds[s], sample_weight=w) for s in names] for w in W])
+    for a, b in pairs:
+        row = frame[(frame.system_a == a) & (frame.system_b == b)].iloc[0]
+        d = T[:, names.index(b)] - T[:, names.index(a)]
+        low, high = np.quantile(d, [0.025, 0.975])
+        np.testing.assert_allclose((row.ci_low, row.ci_high), (low, high), rtol=1e-9)
+        # probabilities: counts of draws beyond the rope (no draw sits within 1e-9 of it)
+        assert row.prob_better == pytest.approx(np.mean(d > 0.01), abs=1e-12)
+        assert row.prob_worse == pytest.approx(np.mean(d < -0.01), abs=1e-12)
+        own = BayesianBootstrap(n_resamples=B, rope=0.01, random_state=seeds[0]).test(
+            Y, preds[a], preds[b], metric="soft_accuracy")
+        assert (row.ci_low, row.ci_high) != tuple(own.confidence_interval)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_bayesian_identical_for_any_n_jobs_order_and_range_split():
+    from sigtest._engine.shared_blocks import (
+        shared_dirichlet_sums_range,
+        shared_units,
+        system_units,
+    )
+    from sigtest._engine.design import check_design
+
+    Y, preds = _soft_systems(k=7, n=90)
+    args = dict(metrics=["soft_accuracy"], test=BayesianBootstrap(n_resamples=B),
+                random_state=4, strata=np.arange(90) % 3)
+    ref = compare(Y, preds, n_jobs=1, **args).to_frame()
+    pd.testing.assert_frame_equal(ref, compare(Y, preds, n_jobs=2, **args).to_frame(),
+                                  check_exact=True)
+    other = compare(Y, dict(reversed(list(preds.items()))), n_jobs=1, **args).to_frame()
+    rows = {frozenset((r.system_a, r.system_b)): r for r in other.itertuples()}
+    for r1 in ref.itertuples():
+        r2 = rows[frozenset((r1.system_a, r1.system_b))]
+        same = r1.system_a == r2.system_a
+        assert (r1.ci_low, r1.ci_high) == ((r2.ci_low, r2.ci_high) if same
+                                           else (-r2.ci_high, -r2.ci_low))
+    # ranges of resamples (across the 128-resample streams) give the whole run's rows
+    d = check_design(None, np.arange(90) % 3, 90)
+    rng = np.random.default_rng(0)
+    units = shared_units([system_units(rng.random((90, 2)), d) for _ in range(3)])
+    whole = shared_dirichlet_sums_range(units, 300, 8, 0, 300)
+    parts = np.concatenate([shared_dirichlet_sums_range(units, 300, 8, lo, min(300, lo + 100))
+                            for lo in range(0, 300, 100)])
+    np.testing.assert_array_equal(parts, whole)
+    # each stratum keeps its number of units: the weights of a stratum sum to 30
+    ones = shared_units([system_units(np.c_[np.arange(90) % 3 == h], d) for h in range(3)])
+    np.testing.assert_allclose(shared_dirichlet_sums_range(ones, 300, 8, 0, 300)[:, :, 0], 30.0)
