@@ -16,18 +16,15 @@ from sigtest import BCaInterval, PairedPermutation, compare
 from sigtest._workflows.compare.shared import _SHARED_TAG, MIN_SHARED_SYSTEMS, shared_seed
 from sigtest._engine import prepare_paired
 from sigtest._engine.shared import SharedDeltas, shared_draws
-from sigtest.metrics import get_metric
 from sigtest.utils.validation import spawn_seeds
+
+from _shared_data import hard_systems, naive_shared_scores, pair_row
 
 B = 199
 
 
 def _systems(k=MIN_SHARED_SYSTEMS, n=300, n_classes=3, seed=0):
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, n_classes, n)
-    preds = {f"s{i}": np.where(rng.random(n) < acc, y, rng.integers(0, n_classes, n))
-             for i, acc in enumerate(np.linspace(0.5, 0.8, k))}
-    return y, preds
+    return hard_systems(k, n, n_classes, seed)
 
 
 def _tests():
@@ -46,13 +43,10 @@ def test_rows_equal_bca_on_naive_shared_resamples():
     draws = shared_draws(y.shape[0], B, seed)
     labels = np.unique(y)
     for metric in metrics:
-        func = get_metric(metric)
-        kw = {"labels": labels, "zero_division": 0.0} if metric == "f1_macro" else {}
         # naive twin: every system scored on the same drawn items
-        T = np.array([[func(y[d], preds[s][d], **kw) for s in names] for d in draws])
+        T = naive_shared_scores(y, preds, draws, metric, labels)
         for k, (a, b) in enumerate(pairs):
-            row = frame[(frame.metric == metric) & (frame.system_a == a)
-                        & (frame.system_b == b)].iloc[0]
+            row = pair_row(frame, metric, a, b)
             lab = labels if metric == "f1_macro" else np.unique(np.r_[y, *preds.values()])
             p = PairedPermutation(n_resamples=B, random_state=seeds[2 * k]).test(
                 y, preds[a], preds[b], metric=metric, labels=lab)

@@ -20,19 +20,16 @@ from sigtest._engine.design import check_design
 from sigtest._engine.shared import SharedDeltas, shared_bootstrap_sums, shared_draws
 from sigtest._engine.shared_blocks import shared_sums_range, shared_units, system_units
 from sigtest._workflows.compare.shared import _SHARED_TAG, MIN_SHARED_SYSTEMS, shared_seed
-from sigtest.metrics import get_metric
 from sigtest.tests_ import BooStSaBootstrap, accepts_resamples, shared_scheme
 from sigtest.utils.validation import spawn_seeds
+
+from _shared_data import hard_systems, naive_shared_scores, pair_row
 
 B = 199
 
 
-def _systems(k=MIN_SHARED_SYSTEMS, n=300, n_classes=3, seed=0, spread=(0.5, 0.8)):
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, n_classes, n)
-    preds = {f"s{i}": np.where(rng.random(n) < acc, y, rng.integers(0, n_classes, n))
-             for i, acc in enumerate(np.linspace(*spread, k))}
-    return y, preds
+def _systems(k=MIN_SHARED_SYSTEMS, n=300, seed=0, spread=(0.5, 0.8)):
+    return hard_systems(k, n, seed=seed, spread=spread)
 
 
 def _naive_bk_two_sided(d_star, delta, sign, atol, n_discordant):
@@ -61,12 +58,9 @@ def test_bk_rows_equal_the_2_delta_rule_on_naive_shared_resamples():
     draws = shared_draws(y.shape[0], B, seed)
     labels = np.unique(y)
     for metric in metrics:
-        func = get_metric(metric)
-        kw = {"labels": labels, "zero_division": 0.0} if metric == "f1_macro" else {}
-        T = np.array([[func(y[d], preds[s][d], **kw) for s in names] for d in draws])
+        T = naive_shared_scores(y, preds, draws, metric, labels)
         for k, (a, b) in enumerate(pairs):
-            row = frame[(frame.metric == metric) & (frame.system_a == a)
-                        & (frame.system_b == b)].iloc[0]
+            row = pair_row(frame, metric, a, b)
             lab = labels if metric == "f1_macro" else np.unique(np.r_[y, *preds.values()])
             paired = prepare_paired(y, preds[a], preds[b], metric, labels=lab)
             d_star = T[:, names.index(b)] - T[:, names.index(a)]
