@@ -161,8 +161,10 @@ def run_pairs(tasks, n_jobs, verbose):
     floats per job that uses them).
     """
     parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator" if verbose else "list")
-    out = parallel(joblib.delayed(_pair_task)(system_view(view, i, j), i, j, *rest)
-                   for view, i, j, *rest in tasks)
+    # joblib reads this generator as it dispatches: a task's shared differences
+    # are built (dict(shared)) only then
+    out = parallel(joblib.delayed(_pair_task)(system_view(view, i, j), i, j, jobs, dict(shared))
+                   for view, i, j, jobs, shared in tasks)
     if verbose:
         from tqdm.auto import tqdm  # a dependency; imported late (import time)
 

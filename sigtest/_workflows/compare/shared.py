@@ -22,6 +22,7 @@ comparison's score seed (:func:`shared_seed`), so results do not depend on
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 
 import joblib
 import numpy as np
@@ -40,7 +41,8 @@ from sigtest._engine.shared_blocks import (
 )
 from sigtest.tests_ import shared_scheme
 
-__all__ = ["resampled_scores", "shared_deltas", "shared_seed", "system_data", "system_view"]
+__all__ = ["TaskDeltas", "resampled_scores", "shared_deltas", "shared_seed", "system_data",
+           "system_view"]
 
 #: Spawn-key tag of the seed of compare's shared bootstrap (ASCII "shbs").
 _SHARED_TAG = 0x73686273
@@ -259,11 +261,11 @@ def shared_deltas(tasks, score_seed, n_jobs):
 
     Returns
     -------
-    shared : list of dict
-        One dict per task: ``{(key, role): SharedDeltas}`` with ``role`` 0
+    shared : list of TaskDeltas
+        One mapping per task: ``{(key, role): SharedDeltas}`` with ``role`` 0
         (the p-value test) or 1 (the interval test) and the RAW differences
         ``score_j* - score_i*`` of the task's pair (``i`` = A, ``j`` = B),
-        the seed of the shared draws and their scheme.
+        the seed of the shared draws and their scheme (built when read).
     """
     if not tasks or _n_systems(tasks[0][0]) < MIN_SHARED_SYSTEMS:
         return [{} for _ in tasks]
@@ -332,15 +334,44 @@ def shared_deltas(tasks, score_seed, n_jobs):
             arrays[(*gkey, mi)] = np.ascontiguousarray(joined.T if scores else joined)
     shared = []
     for _, i, j, jobs in tasks:
-        supplied = {}
+        supplied = TaskDeltas()
         for key, metric, _, ptest, itest, *_ in jobs:
             for role, test in enumerate((ptest, itest)):
                 kind = _shared_kind(test, metric)
                 if kind is None:
                     continue
                 gkey = (key[0], *kind)
-                A = arrays[(*gkey, key[1])]
-                deltas = A[pairs[key[0]][i, j]] if kind[0] == "permutation" else A[j] - A[i]
-                supplied[key, role] = SharedDeltas(deltas, seeds[gkey], kind[0])
+                where = pairs[key[0]][i, j] if kind[0] == "permutation" else (i, j)
+                supplied.add((key, role), arrays[(*gkey, key[1])], where, seeds[gkey], kind[0])
         shared.append(supplied)
     return shared
+
+
+class TaskDeltas(Mapping):
+    """One pair task's shared differences, built from the shared arrays when read.
+
+    ``{(key, role): SharedDeltas}`` as a read-only mapping that holds only
+    references to the comparison's arrays (every system's scores ``(k, B)``,
+    or every pair's permuted differences ``(m, B)``): a pair's ``B``
+    differences exist only while its task is sent (``dict(task_deltas)`` in
+    :func:`~sigtest._workflows.compare.run.run_pairs`, which joblib calls as
+    it dispatches), not for all pairs at once.
+    """
+
+    def __init__(self):
+        self._entries = {}
+
+    def add(self, key, array, where, seed, scheme):
+        """Row ``where`` of ``array`` (permutation), or rows ``j - i`` of ``where = (i, j)``."""
+        self._entries[key] = (array, where, seed, scheme)
+
+    def __getitem__(self, key):
+        array, where, seed, scheme = self._entries[key]
+        deltas = array[where] if scheme == "permutation" else array[where[1]] - array[where[0]]
+        return SharedDeltas(deltas, seed, scheme)
+
+    def __iter__(self):
+        return iter(self._entries)
+
+    def __len__(self):
+        return len(self._entries)
