@@ -13,6 +13,13 @@ Each configuration is timed after a warm-up call on 3 systems with the same
 (they are paid once per process / worker pool). The script also checks that the frames for
 every ``n_jobs`` are identical.
 
+``--bk`` times instead the bootstrap test alone,
+``BergKirkpatrickBootstrap(n_resamples=B, alternative="two-sided")`` (issue 23:
+21-22 s before the bootstrap test used the shared resamples, goal <= 3 s).
+Every case prints the ratio of each ``n_jobs`` to the first one (``n_jobs=1``
+vs ``2``: goal >= 1.6x on 2 cores) and the machine's load average, since the
+figures are only comparable on an idle machine.
+
 ``--defaults`` times instead the cost of ``compare``'s default resamples rule
 (issue 8, item 8): 50 systems (1,225 pairs), N = 10^4 hard labels, accuracy,
 ``test=None``, i.e. the permutation p-value with ``B = max(9999,
@@ -23,12 +30,13 @@ accuracy the exact test is cheaper and is used, so ``B`` does not matter).
 """
 
 import argparse
+import os
 import time
 
 import numpy as np
 import pandas as pd
 
-from sigtest import BCaInterval, PairedPermutation, compare
+from sigtest import BCaInterval, BergKirkpatrickBootstrap, PairedPermutation, compare
 
 METRICS = ["accuracy", "f1_macro", "precision_macro", "recall_macro"]
 
@@ -57,6 +65,8 @@ def main(argv=None):
     parser.add_argument("--resamples", type=int, default=10_000)
     parser.add_argument("--quick", action="store_true",
                         help="smoke run: 10 systems (45 pairs), B = 2000")
+    parser.add_argument("--bk", action="store_true",
+                        help="time BergKirkpatrickBootstrap(alternative='two-sided') alone")
     parser.add_argument("--defaults", action="store_true",
                         help="time compare's defaults (test=None) on 50 systems, accuracy")
     parser.add_argument("--metric", default="accuracy",
@@ -70,30 +80,69 @@ def main(argv=None):
         args.systems, args.resamples = 10, 2000
     if args.defaults:
         return bench_defaults(args)
+    if args.bk:
+        return bench_bk(args)
 
     y, preds = make_data(args.systems, args.samples)
     n_pairs = args.systems * (args.systems - 1) // 2
     print(f"{args.systems} systems ({n_pairs} pairs) x {len(METRICS)} metrics, "
           f"N={args.samples}, B={args.resamples}, tests=permutation+bca")
-    frames = {}
-    for n_jobs in args.n_jobs:
-        small = dict(list(preds.items())[:3])
-        # warm-up with the timed B: numba compile / load cache, start workers, and the
-        # one-time import of scipy.stats by the exact permutation test (accuracy)
-        run(y, small, n_jobs, args.resamples)
+    frame = time_n_jobs(y, preds, args.n_jobs,
+                        lambda systems, n_jobs: run(y, systems, n_jobs, args.resamples))
+    sig = frame.groupby("metric").significant.sum()
+    print("significant pairs per metric (Holm):", sig.to_dict())
+
+
+def _load():
+    """The 1-minute load average (other processes sharing the cores), or nan."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return float("nan")
+
+
+def time_n_jobs(y, preds, n_jobs_list, run_one):
+    """Time ``run_one(preds, n_jobs)`` per ``n_jobs`` (after a 3-system warm-up).
+
+    Prints the seconds, the ratio to the first ``n_jobs`` and the load
+    average before each run; checks that the frames are identical.
+    """
+    frames, times = {}, {}
+    for n_jobs in n_jobs_list:
+        run_one(dict(list(preds.items())[:3]), n_jobs)  # warm-up: compile, start workers
+        load = _load()
         start = time.perf_counter()
-        res = run(y, preds, n_jobs, args.resamples)
-        elapsed = time.perf_counter() - start
+        res = run_one(preds, n_jobs)
+        times[n_jobs] = time.perf_counter() - start
         frames[n_jobs] = res.to_frame()
-        jobs = n_pairs * len(METRICS)
-        print(f"n_jobs={n_jobs}: {elapsed:6.1f} s  ({1000 * elapsed / jobs:.1f} ms per "
-              f"(pair, metric) job, {jobs} jobs)")
+        first = n_jobs_list[0]
+        print(f"n_jobs={n_jobs}: {times[n_jobs]:6.2f} s  (x{times[first] / times[n_jobs]:.2f} "
+              f"vs n_jobs={first}; load average {load:.1f} on {_cores()} cores)")
     first = next(iter(frames.values()))
-    for n_jobs, frame in frames.items():
+    for frame in frames.values():
         pd.testing.assert_frame_equal(first, frame, check_exact=True)
     print("frames identical across n_jobs:", list(frames))
-    sig = first.groupby("metric").significant.sum()
-    print("significant pairs per metric (Holm):", sig.to_dict())
+    return first
+
+
+def _cores():
+    return os.cpu_count()
+
+
+def bench_bk(args):
+    """Time the two-sided bootstrap test alone on the 30-system case (issue 23)."""
+    y, preds = make_data(args.systems, args.samples)
+    n_pairs = args.systems * (args.systems - 1) // 2
+    print(f"{args.systems} systems ({n_pairs} pairs) x {len(METRICS)} metrics, "
+          f"N={args.samples}, B={args.resamples}, test=BergKirkpatrickBootstrap two-sided")
+
+    def run_one(systems, n_jobs):
+        test = BergKirkpatrickBootstrap(n_resamples=args.resamples, alternative="two-sided")
+        return compare(y, systems, metrics=METRICS, test=test, n_jobs=n_jobs, random_state=0)
+
+    frame = time_n_jobs(y, preds, args.n_jobs, run_one)
+    print("significant pairs per metric (Holm):",
+          frame.groupby("metric").significant.sum().to_dict())
 
 
 def bench_defaults(args):

@@ -16,18 +16,15 @@ from sigtest import BCaInterval, PairedPermutation, compare
 from sigtest._workflows.compare.shared import _SHARED_TAG, MIN_SHARED_SYSTEMS, shared_seed
 from sigtest._engine import prepare_paired
 from sigtest._engine.shared import SharedDeltas, shared_draws
-from sigtest.metrics import get_metric
 from sigtest.utils.validation import spawn_seeds
+
+from _shared_data import hard_systems, naive_shared_scores, pair_row
 
 B = 199
 
 
 def _systems(k=MIN_SHARED_SYSTEMS, n=300, n_classes=3, seed=0):
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, n_classes, n)
-    preds = {f"s{i}": np.where(rng.random(n) < acc, y, rng.integers(0, n_classes, n))
-             for i, acc in enumerate(np.linspace(0.5, 0.8, k))}
-    return y, preds
+    return hard_systems(k, n, n_classes, seed)
 
 
 def _tests():
@@ -46,13 +43,10 @@ def test_rows_equal_bca_on_naive_shared_resamples():
     draws = shared_draws(y.shape[0], B, seed)
     labels = np.unique(y)
     for metric in metrics:
-        func = get_metric(metric)
-        kw = {"labels": labels, "zero_division": 0.0} if metric == "f1_macro" else {}
         # naive twin: every system scored on the same drawn items
-        T = np.array([[func(y[d], preds[s][d], **kw) for s in names] for d in draws])
+        T = naive_shared_scores(y, preds, draws, metric, labels)
         for k, (a, b) in enumerate(pairs):
-            row = frame[(frame.metric == metric) & (frame.system_a == a)
-                        & (frame.system_b == b)].iloc[0]
+            row = pair_row(frame, metric, a, b)
             lab = labels if metric == "f1_macro" else np.unique(np.r_[y, *preds.values()])
             p = PairedPermutation(n_resamples=B, random_state=seeds[2 * k]).test(
                 y, preds[a], preds[b], metric=metric, labels=lab)
@@ -130,16 +124,19 @@ def test_resamples_only_for_tests_that_declare_them():
     paired = prepare_paired(y, preds["s0"], preds["s1"], "accuracy")
     shared = SharedDeltas(np.linspace(-0.1, 0.2, B), 0)
     assert not shared.deltas.flags.writeable  # handed over read-only
-    assert accepts_resamples(BCaInterval()) and not accepts_resamples(PairedPermutation())
+    assert accepts_resamples(BCaInterval()) and not accepts_resamples(PairedPermutation(exact=True))
 
     class OwnEvaluate(BCaInterval):  # overrides evaluate without the keyword: left out
         def evaluate(self, data, random_state):
             return super().evaluate(data, random_state)
 
     assert not accepts_resamples(OwnEvaluate())
-    for test in (PairedPermutation(n_resamples=B), OwnEvaluate(n_resamples=B)):
+    for test in (PairedPermutation(n_resamples=B, exact=True), OwnEvaluate(n_resamples=B)):
         with pytest.raises(TypeError, match="resamples"):
             test.test_paired(paired, resamples=shared)
+    # a test refuses resamples of another kind than it consumes
+    with pytest.raises(ValueError, match="'permutation' resamples"):
+        PairedPermutation(n_resamples=B).test_paired(paired, resamples=shared)
     for kwargs in ({"scheme": "permutation"}, {"sample_size": 0.5}):
         with pytest.raises(ValueError, match="Supplied"):
             resampled_deltas(paired, B, 0, supplied=shared, **kwargs)
@@ -234,11 +231,11 @@ def test_runs_average_rows_equal_the_pair_path_on_the_shared_draws(k, monkeypatc
     captured = []
 
     def spy(*args):
-        captured.extend(compare_module.shared_bootstrap_deltas.__wrapped__(*args))
+        captured.extend(compare_module.shared_deltas.__wrapped__(*args))
         return captured
 
-    spy.__wrapped__ = compare_module.shared_bootstrap_deltas
-    monkeypatch.setattr(compare_module, "shared_bootstrap_deltas", spy)
+    spy.__wrapped__ = compare_module.shared_deltas
+    monkeypatch.setattr(compare_module, "shared_deltas", spy)
     y, systems = _runs_systems(k)
     metrics = ["accuracy", "f1_macro"]
     frame = compare(y, systems, metrics=metrics, test=_tests(), random_state=42).to_frame()

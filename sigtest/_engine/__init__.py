@@ -27,6 +27,9 @@ Layer between :mod:`sigtest.metrics` and the significance tests
   (:func:`sigtest.compare`), and
   :class:`~sigtest._engine.shared.SharedDeltas`, a pair's differences on
   it, passed to the test as an argument;
+* :mod:`~sigtest._engine.shared_blocks`: the shared bootstrap, swap vectors
+  (permutation) and Dirichlet weights (Bayesian bootstrap) in pieces for
+  parallel workers: per-system unit codes, then ranges of resamples;
 * :mod:`~sigtest._engine.intervals`: percentile, basic, BCa, normal and
   studentized intervals and the p-value that inverts them;
 * :mod:`~sigtest._engine.studentized`: bootstrap-t resamples (every

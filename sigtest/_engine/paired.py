@@ -18,7 +18,27 @@ from sigtest.metrics import Metric
 from sigtest._engine.small_sample import discordant_count
 from sigtest._engine.sparse import SparseRows, dense_chunk_rows, sparse_difference
 
-__all__ = ["PairedData", "PairedStatistics", "check_decomposable", "resample_params_of"]
+__all__ = ["PairedData", "PairedStatistics", "check_decomposable", "metric_values",
+           "resample_params_of"]
+
+
+def metric_values(metric, resample_params, sums):
+    """``metric.aggregate(sums, **resample_params)`` as float64 (:meth:`PairedData.values`).
+
+    Parameters
+    ----------
+    metric : Metric
+        With sufficient statistics.
+    resample_params : dict
+        :attr:`PairedData.resample_params`.
+    sums : array-like of shape (..., s)
+
+    Returns
+    -------
+    values : ndarray of shape (...)
+    """
+    sums = np.asarray(sums, dtype=np.float64)
+    return np.asarray(metric.aggregate(sums, **resample_params), dtype=np.float64)
 
 
 def resample_params_of(params, *, fill_unset=True):
@@ -253,8 +273,7 @@ class PairedData:
             ``metric.aggregate(sums)`` with ``resample_params`` (0/0 filled
             silently when the user asked ``zero_division="warn"``).
         """
-        sums = np.asarray(sums, dtype=np.float64)
-        return np.asarray(self.metric.aggregate(sums, **self.resample_params), dtype=np.float64)
+        return metric_values(self.metric, self.resample_params, sums)
 
     def deltas(self, sums_a, sums_b):
         """Raw resampled differences ``values(sums_b) - values(sums_a)``.

@@ -39,7 +39,8 @@ from sigtest._engine.kernels import _numba_enabled  # read per call: tests switc
 from sigtest._engine.kernels_numpy import _bounded, _draws
 from sigtest._engine.rng import check_seed, resample_keys
 
-__all__ = ["SharedDeltas", "shared_bootstrap_sums", "shared_draws", "shared_unit_rows"]
+__all__ = ["SHARED_SCHEMES", "SharedDeltas", "kernel_sums", "shared_bootstrap_sums", "shared_draws",
+           "shared_unit_rows"]
 
 #: The count kernel is used when every system has at most this many distinct
 #: unit rows (hard labels with up to 64 classes have at most 4,096 cells).
@@ -381,10 +382,31 @@ def shared_bootstrap_sums(stats, n_resamples, seed, *, unit_strata=None, paralle
     coded = None if method == "generic" else _codes(systems)
     if method == "counts" and coded is None:
         raise ValueError("method='counts' needs at most 4,096 distinct unit rows per system.")
-    use_numba = _numba_enabled()
     threads = _threads(parallel) if B * U * k >= 2_000_000 else 1
     if coded is not None:
-        codes, table, C = coded
+        codes, table, _ = coded
+        return kernel_sums(keys, members, offsets, codes=codes, table=table, threads=threads)
+    stats = np.ascontiguousarray(np.stack(systems, axis=1))
+    del systems
+    return kernel_sums(keys, members, offsets, stats=stats, threads=threads)
+
+
+def kernel_sums(keys, members, offsets, *, codes=None, table=None, stats=None, threads=1):
+    """Sums of the resamples of ``keys`` (``(H, B)``) with the count or generic kernel.
+
+    The count kernel (``codes (U, k)`` int32 and ``table (k, C, s)``) or
+    the generic one (``stats (U, k, s)``), numba or its NumPy twin; row
+    ``b`` depends only on ``keys[:, b]``, so a slice of the keys gives the
+    same rows as the whole.
+
+    Returns
+    -------
+    sums : ndarray of shape (B, k, s)
+    """
+    B = keys.shape[1]
+    use_numba = _numba_enabled()
+    if codes is not None:
+        k, C, s = table.shape
         sums = np.zeros((B, k, s))
         if use_numba:
             _run_blocks(_shared_counts, B, threads, keys, members, offsets,
@@ -396,9 +418,7 @@ def shared_bootstrap_sums(stats, n_resamples, seed, *, unit_strata=None, paralle
         for c in range(C):  # the kernel's order: bit-identical, no BLAS
             sums += counts[:, :, c, None] * table[None, :, c, :]
         return sums
-    stats = np.ascontiguousarray(np.stack(systems, axis=1))
-    del systems
-    sums = np.zeros((B, k, s))
+    sums = np.zeros((B,) + stats.shape[1:])
     if use_numba:
         _run_blocks(_shared_sums, B, threads, keys, members, offsets, stats, sums)
     else:
@@ -407,14 +427,23 @@ def shared_bootstrap_sums(stats, n_resamples, seed, *, unit_strata=None, paralle
 
 
 # ------------------------------------------------- shared bootstrap deltas
+#: The kinds of shared resamples: the bootstrap of the units (one draw of the
+#: items, or clusters within strata, per resample for every system), the
+#: permutation (one swap vector of the units per resample for every pair) and
+#: the Bayesian bootstrap (one Dirichlet weight vector per resample).
+SHARED_SCHEMES = ("bootstrap", "permutation", "bayesian")
+
+
 @dataclass(frozen=True, eq=False)
 class SharedDeltas:
-    """One pair's RAW bootstrap differences on a comparison's shared resamples.
+    """One pair's RAW resampled differences on a comparison's shared resamples.
 
     :func:`sigtest.compare` computes every system's bootstrap scores once on
     shared resamples (:func:`shared_bootstrap_sums`) and hands each pair's
-    :class:`~sigtest.BCaInterval` the differences ``T[:, b] - T[:, a]`` of
-    the two columns (RAW ``score_b* - score_a*``) as an argument:
+    tests that consume them (:func:`sigtest.tests_.shared_scheme`:
+    :class:`~sigtest.BCaInterval`, :class:`~sigtest.BergKirkpatrickBootstrap`)
+    the differences ``T[:, b] - T[:, a]`` of the two columns (RAW
+    ``score_b* - score_a*``) as an argument:
     ``test_paired(data, resamples=...)`` -> ``evaluate(..., resamples=...)``
     -> :func:`sigtest._engine.resampling.resampled_deltas` ``(supplied=...)``,
     which returns them instead of drawing the pair's own resamples.
@@ -426,15 +455,28 @@ class SharedDeltas:
         handed over without a copy).
     seed : int
         The seed of the shared draws (:func:`sigtest._workflows.compare.shared.shared_seed`).
+    scheme : {"bootstrap", "permutation", "bayesian"}, default="bootstrap"
+        The kind of resamples (:data:`SHARED_SCHEMES`); a test refuses
+        another kind than it consumes. ``"permutation"``: the pair's
+        permuted differences on swap vectors shared by all pairs
+        (:func:`sigtest._engine.shared_blocks.shared_flip_sums_range`),
+        consumed by :class:`~sigtest.PairedPermutation`; ``"bayesian"``:
+        differences of the systems' Dirichlet-weighted scores
+        (:func:`sigtest._engine.shared_blocks.shared_dirichlet_sums_range`),
+        consumed by :class:`~sigtest.BayesianBootstrap`.
     """
 
     deltas: np.ndarray
     seed: int
+    scheme: str = "bootstrap"
 
     def __post_init__(self):
         deltas = np.asarray(self.deltas, dtype=np.float64)
         if deltas.ndim != 1:
             raise ValueError(f"The 'deltas' of SharedDeltas must be 1-D. Got shape {deltas.shape}.")
+        if self.scheme not in SHARED_SCHEMES:
+            raise ValueError(f"The 'scheme' of SharedDeltas must be one of {SHARED_SCHEMES}. "
+                             f"Got {self.scheme!r} instead.")
         if deltas.flags.writeable:
             deltas = deltas.view()
             deltas.flags.writeable = False

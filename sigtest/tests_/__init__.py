@@ -10,7 +10,7 @@ Every test is a :class:`SignificanceTest` with one method,
 equivalence instead of a p-value).
 """
 
-from sigtest.tests_._base import SignificanceTest, accepts_resamples
+from sigtest.tests_._base import SignificanceTest, accepts_resamples, shared_scheme
 from sigtest.tests_._bayesian import BayesianBootstrap
 from sigtest.tests_._bootstrap import BCaInterval, BergKirkpatrickBootstrap, BooStSaBootstrap
 from sigtest.tests_._mcnemar import McNemar
@@ -47,4 +47,5 @@ __all__ = [
     "get_test",
     "get_test_names",
     "register_test",
+    "shared_scheme",
 ]

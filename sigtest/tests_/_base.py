@@ -21,7 +21,7 @@ from sigtest.utils._estimator import ParamsMixin
 from sigtest.utils._param_validation import lazy, validate_parameter_constraints
 
 __all__ = ["MARGIN_ALTERNATIVES", "MARGIN_CONSTRAINT", "SignificanceTest", "accepts_resamples",
-           "margin_bounds", "result_margin", "warn_few_clusters"]
+           "margin_bounds", "result_margin", "shared_scheme", "warn_few_clusters"]
 
 #: Alternatives that test the difference against a margin (equivalence tests).
 MARGIN_ALTERNATIVES = ("non-inferiority", "equivalence")
@@ -200,17 +200,39 @@ def _declares_resamples(evaluate):
                                                 inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
 
-def accepts_resamples(test):
-    """Whether ``test`` can run on bootstrap resamples drawn elsewhere.
+def shared_scheme(test):
+    """The kind of resamples drawn elsewhere that ``test`` consumes, or None.
 
-    True for a :class:`SignificanceTest` whose :meth:`~SignificanceTest.evaluate`
-    declares a ``resamples`` keyword (:class:`~sigtest.BCaInterval`), checked
-    once per class: :func:`sigtest.compare` hands such a test the pair's
-    differences on its shared resamples (``test_paired(data,
-    resamples=...)``). A subclass that overrides ``evaluate`` without the
-    keyword is left out, and so is a test with ``method="studentized"`` (a
-    bootstrap-t needs every resample's own standard error, not only its
-    difference).
+    ``"bootstrap"``: the pair's differences on full bootstrap resamples of
+    the units (:class:`~sigtest.BCaInterval` except ``method="studentized"``,
+    which needs every resample's own standard error;
+    :class:`~sigtest.BergKirkpatrickBootstrap` with ``sample_size=1.0``);
+    ``"permutation"``: permuted differences on swap vectors of the units
+    (:class:`~sigtest.PairedPermutation` except ``exact=True``);
+    ``"bayesian"``: posterior draws on Dirichlet weights of the units
+    (:class:`~sigtest.BayesianBootstrap`).
+    A test declares it with a ``resamples`` keyword of its
+    :meth:`~SignificanceTest.evaluate` (read once per class) and its
+    ``_shared_scheme()``; a subclass that overrides ``evaluate`` without the
+    keyword consumes none. :func:`sigtest.compare` hands such a test the
+    pair's differences of that kind on its shared resamples
+    (``test_paired(data, resamples=SharedDeltas(..., scheme=...))``).
+
+    Parameters
+    ----------
+    test : object
+
+    Returns
+    -------
+    str or None
+    """
+    if not (isinstance(test, SignificanceTest) and type(test)._accepts_resamples):
+        return None
+    return test._shared_scheme()
+
+
+def accepts_resamples(test):
+    """Whether ``test`` can run on resamples drawn elsewhere (:func:`shared_scheme` not None).
 
     Parameters
     ----------
@@ -220,8 +242,7 @@ def accepts_resamples(test):
     -------
     bool
     """
-    return (isinstance(test, SignificanceTest) and type(test)._accepts_resamples
-            and getattr(test, "method", None) != "studentized")
+    return shared_scheme(test) is not None
 
 
 class SignificanceTest(ParamsMixin, ABC):
@@ -333,8 +354,16 @@ class SignificanceTest(ParamsMixin, ABC):
     # they need a per-item decomposable metric (see _check_suits)
     _per_item: bool = False
     # True when ``evaluate`` declares a ``resamples`` keyword (set once per
-    # class from its signature, see accepts_resamples)
+    # class from its signature, see shared_scheme)
     _accepts_resamples: bool = False
+
+    def _shared_scheme(self):
+        """The kind of shared resamples :meth:`evaluate` consumes (see :func:`shared_scheme`).
+
+        Only asked of a class whose ``evaluate`` declares ``resamples``;
+        ``"bootstrap"`` by default (the one kind before there were others).
+        """
+        return "bootstrap"
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -485,11 +514,13 @@ class SignificanceTest(ParamsMixin, ABC):
             :func:`sigtest.compare` prepares once per (pair, metric) for its
             p-value and interval tests.
         resamples : SharedDeltas or None, default=None
-            Bootstrap differences of the pair drawn elsewhere (the shared
+            Differences of the pair on resamples drawn elsewhere (the shared
             resamples of :func:`sigtest.compare`), used instead of the
             test's own draws; only for a test whose :meth:`evaluate`
-            declares ``resamples`` (:func:`accepts_resamples`), e.g.
-            :class:`~sigtest.BCaInterval`.
+            declares ``resamples``, and of the kind it consumes
+            (:func:`shared_scheme`: ``resamples.scheme``), e.g.
+            :class:`~sigtest.BCaInterval` and
+            :class:`~sigtest.BergKirkpatrickBootstrap` (``"bootstrap"``).
 
         Returns
         -------
@@ -500,17 +531,27 @@ class SignificanceTest(ParamsMixin, ABC):
         ------
         TypeError
             ``resamples`` given to a test that does not accept them.
+        ValueError
+            ``resamples`` of another kind than the test consumes.
         """
         if not isinstance(data, PairedData):
             raise TypeError(
                 "The 'data' parameter of test_paired must be a PairedData (from the "
                 f"validated input path). Got {type(data).__name__} instead."
             )
-        if resamples is not None and not accepts_resamples(self):
-            raise TypeError(
-                f"{type(self).__name__} does not accept resamples (its evaluate has no "
-                "'resamples' parameter)."
-            )
+        if resamples is not None:
+            scheme = shared_scheme(self)
+            if scheme is None:
+                raise TypeError(
+                    f"{type(self).__name__} does not accept resamples (its evaluate has no "
+                    "'resamples' parameter, or its settings need its own draws)."
+                )
+            got = getattr(resamples, "scheme", None)
+            if got != scheme:
+                raise ValueError(
+                    f"The 'resamples' parameter of {type(self).__name__}.test_paired must "
+                    f"carry {scheme!r} resamples. Got {got!r} ones instead."
+                )
         self._validate_params()
         return self._run(data, resamples)
 

@@ -166,7 +166,11 @@ class BayesianBootstrap(SignificanceTest):
                 f"The 'rope' parameter of {type(self).__name__} must be a finite float >= 0. "
                 f"Got {self.rope!r} instead.")
 
-    def evaluate(self, data, random_state):
+    def _shared_scheme(self):
+        """Posterior draws on Dirichlet weights shared by all pairs."""
+        return "bayesian"
+
+    def evaluate(self, data, random_state, *, resamples=None):
         """Draw the posterior of the difference; the three probabilities and the interval.
 
         Parameters
@@ -175,6 +179,11 @@ class BayesianBootstrap(SignificanceTest):
             The validated paired data (from :meth:`test` or :meth:`test_paired`).
         random_state : int
             The integer seed the base class derived from ``self.random_state``.
+        resamples : SharedDeltas or None, default=None
+            The pair's posterior draws on Dirichlet weights drawn elsewhere
+            (:func:`sigtest.compare`'s shared Bayesian bootstrap, scheme
+            ``"bayesian"``, given through :meth:`test_paired`), used instead
+            of the test's own draws; their length must be ``n_resamples``.
 
         Returns
         -------
@@ -183,10 +192,15 @@ class BayesianBootstrap(SignificanceTest):
             ``null_distribution``, the equal-tailed credible interval,
             ``prob_worse``, ``prob_equivalent`` and ``prob_better``.
         """
-        from sigtest._engine.resampling import drop_nonfinite  # the one rule for undefined draws
+        # the one rule for undefined draws; the one check of supplied draws
+        from sigtest._engine.resampling import drop_nonfinite
+        from sigtest._engine.resampling.dispatch import supplied_deltas
 
-        draws = np.asarray(posterior_deltas(data, self.n_resamples, random_state),
-                           dtype=np.float64)
+        if resamples is not None:
+            draws = supplied_deltas(resamples, self.n_resamples, "bayesian")
+        else:
+            draws = np.asarray(posterior_deltas(data, self.n_resamples, random_state),
+                               dtype=np.float64)
         draws = drop_nonfinite(draws)
         rope = float(self.rope)
         level = float(self.confidence_level)

@@ -273,7 +273,13 @@ class BergKirkpatrickBootstrap(SignificanceTest):
                     f"(BooStSa's range); sample_size={m} {unit} is outside it."
                 )
 
-    def evaluate(self, data, random_state):
+    def _shared_scheme(self):
+        """Full bootstraps (``sample_size=1.0``) run on shared resamples; subsamples do not."""
+        size = self.sample_size
+        full = isinstance(size, Real) and not isinstance(size, (Integral, bool)) and size == 1.0
+        return "bootstrap" if full else None
+
+    def evaluate(self, data, random_state, *, resamples=None):
         """Bootstrap the paired data; p from the 2-delta rule, floored at ``2**-d``.
 
         Parameters
@@ -282,6 +288,12 @@ class BergKirkpatrickBootstrap(SignificanceTest):
             The validated paired data (from :meth:`test` or :meth:`test_paired`).
         random_state : int
             The integer seed the base class derived from ``self.random_state``.
+        resamples : SharedDeltas or None, default=None
+            The pair's bootstrap differences on full resamples drawn
+            elsewhere (:func:`sigtest.compare`'s shared resamples, given
+            through :meth:`test_paired`; ``sample_size=1.0`` only), used
+            instead of the test's own draws; their length must be
+            ``n_resamples``. The p-value is the same 2-delta rule on them.
 
         Returns
         -------
@@ -293,8 +305,13 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         n = data.n_units
         unit = "clusters" if data.clustered else "items"
         size, m, full = self._engine_sample_size(data)
+        if resamples is not None:
+            if not full:  # test_paired checks the scheme; a direct call lands here
+                raise ValueError(f"The 'resamples' parameter of {type(self).__name__}."
+                                 "evaluate needs sample_size=1.0 (full bootstraps).")
+            size = None  # the supplied draws: full bootstraps of the units
         deltas = self._resampled_deltas(data, "bootstrap", self.n_resamples, random_state,
-                                        sample_size=size)
+                                        sample_size=size, supplied=resamples)
         delta, t = data.delta, data.statistic
         t_star = data.orient(deltas)
         d = data.n_discordant
@@ -585,6 +602,10 @@ class BCaInterval(SignificanceTest):
         self.margin = margin
         self.random_state = random_state
         self.n_jobs = n_jobs
+
+    def _shared_scheme(self):
+        """Shared bootstrap differences, except for a bootstrap-t (per-resample SEs)."""
+        return None if self.method == "studentized" else "bootstrap"
 
     def evaluate(self, data, random_state, *, resamples=None):
         """Bootstrap the paired data; the interval and the p-value that inverts it.

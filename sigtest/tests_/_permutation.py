@@ -146,7 +146,11 @@ class PairedPermutation(SignificanceTest):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _exact_distribution(self, paired, discordant):
+    def _shared_scheme(self):
+        """Monte Carlo permutations on shared swaps; ``exact=True`` always enumerates."""
+        return None if self.exact is True else "permutation"
+
+    def _exact_distribution(self, paired, discordant, supplied=False):
         if self.exact is False:
             return None
         result = None
@@ -159,8 +163,10 @@ class PairedPermutation(SignificanceTest):
 
             budget = None
             if self.exact == "auto":
-                budget = max(_AUTO_EXACT_SECONDS, monte_carlo_permutation_seconds(
-                    paired, self.n_resamples, discordant=discordant))
+                # supplied permutations cost nothing more: enumerate only if cheap
+                budget = _AUTO_EXACT_SECONDS if supplied else max(
+                    _AUTO_EXACT_SECONDS, monte_carlo_permutation_seconds(
+                        paired, self.n_resamples, discordant=discordant))
             result = exact_permutation_sums(paired, parallel=self._parallel(),
                                             max_seconds=budget, discordant=discordant)
         if result is None and self.exact is True:
@@ -174,7 +180,7 @@ class PairedPermutation(SignificanceTest):
         sums_a, sums_b, probs = result
         return np.asarray(paired.deltas(sums_a, sums_b), dtype=np.float64), np.asarray(probs)
 
-    def evaluate(self, data, random_state):
+    def evaluate(self, data, random_state, *, resamples=None):
         """The permutation distribution (exact or Monte Carlo); the base class counts p.
 
         Parameters
@@ -183,6 +189,13 @@ class PairedPermutation(SignificanceTest):
             The validated paired data (from :meth:`test` or :meth:`test_paired`).
         random_state : int
             The integer seed the base class derived from ``self.random_state``.
+        resamples : SharedDeltas or None, default=None
+            The pair's permuted differences on swap vectors drawn elsewhere
+            (:func:`sigtest.compare`'s shared permutations, scheme
+            ``"permutation"``, given through :meth:`test_paired`), used
+            instead of the test's own Monte Carlo draws; their length must be
+            ``n_resamples``. With ``exact="auto"`` the exact distribution is
+            still used when it takes less than 2 ms to enumerate.
 
         Returns
         -------
@@ -197,13 +210,14 @@ class PairedPermutation(SignificanceTest):
 
             # computed once for the cost estimate, the exact attempt and the Monte Carlo run
             discordant = discordant_rows(data)
-        exact = self._exact_distribution(data, discordant)
+        exact = self._exact_distribution(data, discordant, supplied=resamples is not None)
         if exact is not None:
             deltas, weights = exact
             resampling = "exact permutation"
         else:
             deltas = self._resampled_deltas(data, "permutation", self.n_resamples,
-                                            random_state, discordant=discordant)
+                                            random_state, discordant=discordant,
+                                            supplied=resamples)
             weights = None
             resampling = "permutation"
         return TestOutcome(null_distribution=deltas, null_weights=weights,

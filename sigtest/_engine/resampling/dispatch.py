@@ -12,7 +12,7 @@ from sigtest._engine.resampling.rows import _check_paired
 from sigtest._engine.resampling.slow import bootstrap_deltas, permutation_deltas
 from sigtest._engine.shared import SharedDeltas
 
-__all__ = ["drop_nonfinite", "resampled_deltas"]
+__all__ = ["drop_nonfinite", "resampled_deltas", "supplied_deltas"]
 
 _SCHEMES = ("bootstrap", "permutation")
 
@@ -55,7 +55,7 @@ def resampled_deltas(
         raise ValueError("The 'discordant' parameter only applies to scheme='permutation' on "
                          "sufficient statistics.")
     if supplied is not None:
-        return _supplied(supplied, n_resamples, scheme, sample_size)
+        return supplied_deltas(supplied, n_resamples, scheme, sample_size)
     if paired.has_statistics:
         if scheme == "bootstrap":
             sums = bootstrap_sums(paired, n_resamples, sample_size, seed, parallel=parallel)
@@ -70,15 +70,38 @@ def resampled_deltas(
     return permutation_deltas(paired, n_resamples, seed, parallel=parallel)
 
 
-def _supplied(supplied, n_resamples, scheme, sample_size):
-    """The deltas of ``supplied`` (a writable copy), if they answer this call; else ValueError."""
+def supplied_deltas(supplied, n_resamples, scheme, sample_size=None):
+    """The deltas of ``supplied`` (a writable copy), if they answer this call.
+
+    Parameters
+    ----------
+    supplied : SharedDeltas
+    n_resamples : int
+        Their length must be this.
+    scheme : str
+        Their scheme must be this (``"bootstrap"``, ``"permutation"`` or
+        ``"bayesian"``).
+    sample_size : None
+        Anything else (a subsample bootstrap) is refused.
+
+    Returns
+    -------
+    deltas : ndarray of shape (n_resamples,)
+
+    Raises
+    ------
+    TypeError
+        ``supplied`` not a :class:`~sigtest._engine.shared.SharedDeltas`.
+    ValueError
+        Another scheme, a ``sample_size`` or another length.
+    """
     if not isinstance(supplied, SharedDeltas):
         raise TypeError(f"The 'supplied' parameter must be a SharedDeltas or None. Got "
                         f"{type(supplied).__name__} instead.")
-    if scheme != "bootstrap" or sample_size is not None:
+    if scheme != supplied.scheme or sample_size is not None:
         raise ValueError(
-            "Supplied bootstrap differences answer only scheme='bootstrap' with "
-            f"sample_size=None. Got scheme={scheme!r}, sample_size={sample_size!r}."
+            f"Supplied {supplied.scheme} differences answer only scheme={supplied.scheme!r} "
+            f"with sample_size=None. Got scheme={scheme!r}, sample_size={sample_size!r}."
         )
     if supplied.deltas.shape[0] != int(n_resamples):
         raise ValueError(

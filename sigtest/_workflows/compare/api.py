@@ -18,7 +18,7 @@ from sigtest._workflows.compare.assemble import assemble, assemble_scores
 from sigtest._workflows.compare.checks import check_predictions, check_targets, check_tests
 from sigtest._workflows.compare.plan import plan_comparison, plan_scores
 from sigtest._workflows.compare.run import run_pairs, run_scores
-from sigtest._workflows.compare.shared import shared_bootstrap_deltas
+from sigtest._workflows.compare.shared import shared_deltas
 from sigtest.tests_._corrections import CORRECTIONS
 from sigtest._engine.design import check_ids
 from sigtest._workflows.runs import RUNS_MODES
@@ -106,8 +106,8 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
         correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=random_state,
         runs_mode=runs_mode, labels=labels, pos_label=pos_label, ci=ci,
         sample_weight=sample_weight, groups=groups, strata=strata)
-    # BCa intervals on resamples shared by all pairs (one pass per resample)
-    shared = shared_bootstrap_deltas(plan.tasks, plan.scores["seed"], n_jobs)
+    # resampling tests on resamples shared by all pairs (one pass per resample)
+    shared = shared_deltas(plan.tasks, plan.scores["seed"], n_jobs)
     tasks = [(*task, extra) for task, extra in zip(plan.tasks, shared)]
     out = [row for task_rows in run_pairs(tasks, n_jobs, verbose) for row in task_rows]
     # the result keeps read-only copies: a caller reusing its buffers changes
@@ -227,7 +227,9 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         Parallel jobs over pairs (joblib; ``None`` means 1 unless inside a
         ``joblib.parallel_config`` context, -1 means all cores). Any joblib
         backend works, e.g. ``parallel_config(backend="dask")``. When several
-        jobs run at once, each test uses its single-threaded kernels.
+        jobs run at once, and with ``n_jobs=1`` (one core), each test uses its
+        single-threaded kernels; with ``None`` and one job, its kernels use
+        numba's threads. Results do not depend on it.
     random_state : None, int, SeedSequence or Generator
         Seed of the comparison. Each (run, pair) gets one child seed per test
         role (p-value test, interval test) from ``spawn_seeds(random_state,

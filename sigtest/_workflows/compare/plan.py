@@ -39,7 +39,8 @@ from sigtest.utils.validation import spawn_seeds
 __all__ = ["ComparePlan", "plan_comparison", "plan_scores", "prepare_data", "score_settings"]
 
 #: Test parameters that switch a test to its single-threaded kernels, tried in
-#: this order when joblib runs several jobs at once (see ``_serial_params``).
+#: this order when joblib runs several jobs at once, or with ``n_jobs=1`` (one
+#: core: no numba threads either; see ``_serial_params``).
 _SERIAL_KNOBS = (("parallel", False), ("n_jobs", 1))
 
 
@@ -211,7 +212,8 @@ def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction
     n_pair_seeds = len(comparisons) * m * n_roles
     all_seeds = spawn_seeds(_unspent(random_state), n_pair_seeds + 1)
     seeds, score_seed = iter(all_seeds[:n_pair_seeds]), all_seeds[n_pair_seeds]
-    serial = joblib.effective_n_jobs(n_jobs) > 1
+    # several joblib jobs: each test on one thread; n_jobs=1: one core in all
+    serial = n_jobs == 1 or joblib.effective_n_jobs(n_jobs) > 1
 
     view_list, metric_kwargs = prepare_data(
         comparisons, classes, targets=targets, metric_objs=metric_objs, names=names,
@@ -225,13 +227,15 @@ def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction
         # interval); every metric of a pair uses the pair's seeds, i.e. the
         # same resamples, so metrics sharing statistics share the kernel work
         for pi in seed_order:
-            pair_seeds = [(next(seeds), None if itest is None else next(seeds))
-                          for _, _, itest, _ in run_specs]
+            # one seeded copy of each test per pair, run on every metric (a
+            # test's parameters are not changed by running it)
+            seeded = []
+            for _, ptest, itest, _ in run_specs:
+                pt = _seeded(ptest, next(seeds), serial)
+                seeded.append((pt, None if itest is None else _seeded(itest, next(seeds), serial)))
             for mi, metric in enumerate(metric_objs):
                 for si, (sname, ptest, itest, has_level) in enumerate(run_specs):
-                    ps, is_ = pair_seeds[si]
-                    pt = _seeded(ptest, ps, serial)
-                    it = None if itest is None else _seeded(itest, is_, serial)
+                    pt, it = seeded[si]
                     jobs_by_pair.setdefault((r, pi), []).append(
                         ((r, mi, pi, si), metric, metric_kwargs[mi], pt, it, two_sided, level,
                          has_level))

@@ -7,6 +7,7 @@ import joblib
 import numpy as np
 
 from sigtest._workflows.compare.checks import plain_test
+from sigtest._workflows.compare.shared import system_view
 from sigtest.tests_._registry import test_name
 from sigtest._engine import CellCache, prepare_paired, prepare_paired_runs
 from sigtest.utils import warn_external
@@ -152,8 +153,18 @@ def reemit_warnings(caught):
 
 
 def run_pairs(tasks, n_jobs, verbose):
+    """Run the pair tasks ``(view, i, j, jobs, shared)`` with joblib; rows in task order.
+
+    Each task sends the worker only its pair's arrays (``y`` and the two
+    systems' runs, :func:`~sigtest._workflows.compare.shared.system_view`),
+    its jobs (metric, seeded tests) and its shared differences (``B``
+    floats per job that uses them).
+    """
     parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator" if verbose else "list")
-    out = parallel(joblib.delayed(_pair_task)(*task) for task in tasks)
+    # joblib reads this generator as it dispatches: a task's shared differences
+    # are built (dict(shared)) only then
+    out = parallel(joblib.delayed(_pair_task)(system_view(view, i, j), i, j, jobs, dict(shared))
+                   for view, i, j, jobs, shared in tasks)
     if verbose:
         from tqdm.auto import tqdm  # a dependency; imported late (import time)
 

@@ -22,17 +22,27 @@ comparison's score seed (:func:`shared_seed`), so results do not depend on
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 
 import joblib
 import numpy as np
 
 from sigtest._engine.design import check_design
 from sigtest._engine import prepare_paired, prepare_paired_runs
+from sigtest._engine.paired import metric_values
 from sigtest._engine.rng import check_seed
-from sigtest._engine.shared import SharedDeltas, shared_bootstrap_sums, shared_unit_rows
-from sigtest.tests_ import accepts_resamples
+from sigtest._engine.shared import SharedDeltas
+from sigtest._engine.shared_blocks import (
+    shared_dirichlet_sums_range,
+    shared_flip_sums_range,
+    shared_sums_range,
+    shared_units,
+    system_units,
+)
+from sigtest.tests_ import shared_scheme
 
-__all__ = ["resampled_scores", "shared_bootstrap_deltas", "shared_seed", "system_data"]
+__all__ = ["TaskDeltas", "resampled_scores", "shared_deltas", "shared_seed", "system_data",
+           "system_view"]
 
 #: Spawn-key tag of the seed of compare's shared bootstrap (ASCII "shbs").
 _SHARED_TAG = 0x73686273
@@ -74,6 +84,10 @@ def system_data(view, s, metric, kwargs):
 def resampled_scores(data_by_metric, design, n_resamples, seed, *, threads=True):
     """Raw bootstrap scores ``(B, k)`` of every system, per metric, on the same draws.
 
+    The in-process form of what :func:`shared_deltas` spreads over
+    workers (the same pieces, the same output), used by
+    :meth:`ComparisonResult.ranks`.
+
     Parameters
     ----------
     data_by_metric : list of list of PairedData
@@ -84,24 +98,78 @@ def resampled_scores(data_by_metric, design, n_resamples, seed, *, threads=True)
     n_resamples : int
     seed : int
     threads : bool, default=True
+        Run the kernel on numba's thread count (the output does not depend
+        on it).
 
     Returns
     -------
     scores : list of ndarray of shape (B, k)
     """
-    widths = [data[0].n_statistics for data in data_by_metric]
     k = len(data_by_metric[0])
-    item_stats = [np.hstack([data[s].stats_a for data in data_by_metric]) for s in range(k)]
-    stats, unit_strata = shared_unit_rows(item_stats, design)
-    del item_stats
-    sums = shared_bootstrap_sums(stats, n_resamples, seed, unit_strata=unit_strata,
-                                 parallel=threads)
-    out, start = [], 0
-    for data, width in zip(data_by_metric, widths):
-        cols = slice(start, start + width)
-        out.append(np.stack([data[s].values(sums[:, s, cols]) for s in range(k)], axis=1))
+    units = shared_units([system_units(np.hstack([data[s].stats_a for data in data_by_metric]),
+                                       design) for s in range(k)])
+    spec = _values_spec([data[0].metric for data in data_by_metric],
+                        [_system_info([data[s] for data in data_by_metric]) for s in range(k)])
+    return _scores_range(units, n_resamples, seed, 0, int(n_resamples), spec, threads)
+
+
+def _system_info(data):
+    """``[(width, resample params)]`` of one system's data, one per metric."""
+    return [(d.n_statistics, d.resample_params) for d in data]
+
+
+def _values_spec(metrics, info_by_system):
+    """``[(metric, columns, [resample params of each system])]``: how to score the sums.
+
+    ``info_by_system``: one :func:`_system_info` per system.
+    """
+    spec, start = [], 0
+    for mi, metric in enumerate(metrics):
+        width = info_by_system[0][mi][0]
+        spec.append((metric, slice(start, start + width),
+                     [info[mi][1] for info in info_by_system]))
         start += width
-    return out
+    return spec
+
+
+def _scores_range(units, n_resamples, seed, start, stop, spec, parallel=False,
+                  scheme="bootstrap"):
+    """Every system's raw scores on resamples ``start:stop``, per metric ``(stop - start, k)``.
+
+    ``scheme``: ``"bootstrap"`` (shared draws of the units) or
+    ``"bayesian"`` (shared Dirichlet weights).
+    """
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")  # the pair tests give the metric's warnings
+        if scheme == "bayesian":
+            sums = shared_dirichlet_sums_range(units, n_resamples, seed, start, stop)
+        else:
+            sums = shared_sums_range(units, n_resamples, seed, start, stop, parallel=parallel)
+        return [np.stack([metric_values(metric, params[s], sums[:, s, cols])
+                          for s in range(len(params))], axis=1)
+                for metric, cols, params in spec]
+
+
+def _system_task(view, s, metrics, design):
+    """One system's units on every metric (a worker's piece of the shared bootstrap).
+
+    Returns ``(codes, rows, unit_strata)`` of :func:`system_units` on the
+    system's statistics of all ``metrics`` side by side, and per metric its
+    width and resample parameters (what :func:`_scores_range` needs).
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the pair tests give the metric's warnings
+        data = [system_data(view, s, metric, kwargs) for metric, kwargs in metrics]
+    return system_units(np.hstack([d.stats_a for d in data]), design), _system_info(data)
+
+
+def system_view(view, *systems):
+    """The part of a view (``{input type: (y, stacks)}``) that reads ``systems``.
+
+    ``{input type: (y, {s: stacks[s]})}``: what a task sends a worker instead
+    of every system's predictions.
+    """
+    return {itype: (y, {s: stacks[s] for s in systems}) for itype, (y, stacks) in view.items()}
 
 
 def _n_systems(view):
@@ -109,15 +177,76 @@ def _n_systems(view):
     return len(next(iter(view.values()))[1])
 
 
-def _shared_resamples(test):
-    """``n_resamples`` of a test that accepts shared resamples, else None."""
-    if not accepts_resamples(test):
+def _shared_kind(test, metric):
+    """``(scheme, n_resamples)`` of the shared resamples ``test`` consumes on ``metric``, or None.
+
+    Bootstrap differences for every metric with statistics; permutations
+    and Bayesian-bootstrap draws only for metrics whose statistics are per
+    item (not ``cellwise``): for hard labels the pair's own kernels draw one
+    binomial (permutation) or Gamma (Dirichlet) variable per occupied cell,
+    ``B x cells`` per pair, less than the shared pass over ``B x N x k``
+    (see ``docs/leaderboards.md``).
+    """
+    scheme = None if test is None else shared_scheme(test)
+    if scheme is None or not metric.has_statistics:
         return None
-    return int(test.n_resamples)
+    if scheme in ("permutation", "bayesian") and metric.cellwise:
+        return None
+    return scheme, int(test.n_resamples)
 
 
-def shared_bootstrap_deltas(tasks, score_seed, n_jobs):
-    """The bootstrap differences every pair's BCa interval runs on, from shared resamples.
+#: Resamples per task of the shared resamples (a multiple of the count
+#: kernel's block of 64): enough work per task, enough tasks for the workers.
+_RANGE = 1024
+
+#: Spawn-key tags of the seeds of compare's shared permutations (ASCII "shpf")
+#: and Bayesian bootstrap (ASCII "shbb").
+_FLIP_TAG = 0x73687066
+_DIRICHLET_TAG = 0x73686262
+_TAGS = {"bootstrap": _SHARED_TAG, "permutation": _FLIP_TAG, "bayesian": _DIRICHLET_TAG}
+
+
+def _flip_deltas_range(units, totals, n_resamples, seed, start, stop, spec, pairs):
+    """Every pair's permuted differences on resamples ``start:stop``, per metric ``(m, nb)``.
+
+    ``totals`` ``(k, s)``: every system's column sums; pair ``(i, j)`` (A, B)
+    has ``A* = S_i + F_j - F_i`` and ``B* = S_j + F_i - F_j`` on the shared
+    swaps ``F`` (:func:`shared_flip_sums_range`), and the RAW differences
+    ``values(B*) - values(A*)``.
+    """
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")  # the pair tests give the metric's warnings
+        flips = shared_flip_sums_range(units, n_resamples, seed, start, stop)
+        out = []
+        for metric, cols, params in spec:
+            F, S = flips[:, :, cols], totals[:, cols]
+            deltas = np.empty((len(pairs), stop - start))
+            for p, (i, j) in enumerate(pairs):
+                swap = F[:, j] - F[:, i]
+                deltas[p] = (metric_values(metric, params[j], S[j] - swap)
+                             - metric_values(metric, params[i], S[i] + swap))
+            out.append(deltas)
+        return out
+
+
+def shared_deltas(tasks, score_seed, n_jobs):
+    """The differences every pair's tests run on, from resamples shared by all pairs.
+
+    For the tests that consume shared resamples
+    (:func:`sigtest.tests_.shared_scheme`): bootstrap differences
+    (:class:`~sigtest.BCaInterval`, :class:`~sigtest.BergKirkpatrickBootstrap`)
+    permuted differences (:class:`~sigtest.PairedPermutation`) and
+    posterior draws (:class:`~sigtest.BayesianBootstrap`), the last two on
+    metrics with per-item statistics. Two rounds of small joblib tasks (the same on
+    any backend, dask included): one per system (its unit codes,
+    :func:`_system_task`: the system's predictions go to one task), then one
+    per range of 1,024 resamples (the ``N x k`` int32 codes or unit rows and
+    the small tables go to each task): every system's bootstrap scores on
+    them, or on Dirichlet weights (:func:`_scores_range`; the parent then
+    takes each pair's differences of two columns), or every pair's permuted
+    differences
+    (:func:`_flip_deltas_range`, the pairs' aggregates computed in the
+    workers).
 
     Parameters
     ----------
@@ -128,54 +257,121 @@ def shared_bootstrap_deltas(tasks, score_seed, n_jobs):
     score_seed : SeedSequence or int
         The comparison's score seed (``plan.scores["seed"]``).
     n_jobs : int or None
-        Threads of the resampling kernel (the output does not depend on it).
+        joblib's ``n_jobs`` (the output does not depend on it).
 
     Returns
     -------
-    shared : list of dict
-        One dict per task: ``{(key, role): SharedDeltas}`` with ``role`` 0
-        (the p-value test) or 1 (the interval test) and the deltas the RAW
+    shared : list of TaskDeltas
+        One mapping per task: ``{(key, role): SharedDeltas}`` with ``role`` 0
+        (the p-value test) or 1 (the interval test) and the RAW differences
         ``score_j* - score_i*`` of the task's pair (``i`` = A, ``j`` = B),
-        with the seed of the shared draws.
+        the seed of the shared draws and their scheme (built when read).
     """
-    # (run, B) -> {metric index: (metric, kwargs)}, and the view of each run
-    wanted, views = {}, {}
     if not tasks or _n_systems(tasks[0][0]) < MIN_SHARED_SYSTEMS:
         return [{} for _ in tasks]
+    # (run, scheme, B) -> {metric index: (metric, kwargs)}, and the view of each run
+    wanted, views = {}, {}
     for view, _, _, jobs in tasks:
         for key, metric, kwargs, ptest, itest, *_ in jobs:
-            if not metric.has_statistics:
-                continue
             for test in (ptest, itest):
-                B = None if test is None else _shared_resamples(test)
-                if B is not None:
-                    wanted.setdefault((key[0], B), {})[key[1]] = (metric, kwargs)
+                kind = _shared_kind(test, metric)
+                if kind is not None:
+                    wanted.setdefault((key[0], *kind), {})[key[1]] = (metric, kwargs)
                     views[key[0]] = view
-    scores, seeds = {}, {}
-    threads = max(1, joblib.effective_n_jobs(n_jobs))
-    for (r, B), metrics in sorted(wanted.items()):
-        view = views[r]
+    if not wanted:
+        return [{} for _ in tasks]
+    groups = []  # (group key, metric order, k, design, seed)
+    for gkey, metrics in sorted(wanted.items()):
+        r, scheme, _ = gkey
         order = sorted(metrics)
-        k = len(view[metrics[order[0]][0].input_type][1])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the pair tests give the metric's warnings
-            data = [[system_data(view, s, *metrics[mi]) for s in range(k)] for mi in order]
+        view = views[r]
         kwargs = metrics[order[0]][1]
-        design = check_design(kwargs.get("groups"), kwargs.get("strata"), data[0][0].n_samples)
-        seeds[r] = shared_seed(score_seed, _SHARED_TAG, r)
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            per_metric = resampled_scores(data, design, B, seeds[r], threads=threads > 1)
-        for mi, T in zip(order, per_metric):
-            scores[r, B, mi] = T
+        n = next(iter(view.values()))[0].shape[0]
+        design = check_design(kwargs.get("groups"), kwargs.get("strata"), n)
+        seed = shared_seed(score_seed, _TAGS[scheme], r)
+        groups.append((gkey, order, _n_systems(view), design, seed))
+    parallel = joblib.Parallel(n_jobs=n_jobs, return_as="list")
+    # round 1: every system's unit codes (one task per (group, system))
+    firsts = parallel(
+        joblib.delayed(_system_task)(system_view(views[gkey[0]], s), s,
+                                     [wanted[gkey][mi] for mi in order], design)
+        for gkey, order, k, design, _ in groups for s in range(k))
+    # the pairs of each run, in task order
+    pairs = {}  # run -> {(i, j): row of the pair in the permutation deltas}
+    for _, i, j, jobs in tasks:
+        rows = pairs.setdefault(jobs[0][0][0], {})
+        rows.setdefault((i, j), len(rows))
+    # round 2: ranges of resamples
+    calls, at = [], 0
+    for gkey, order, k, design, seed in groups:
+        r, scheme, B = gkey
+        per = firsts[at:at + k]
+        at += k
+        units = shared_units([u for u, _ in per])
+        spec = _values_spec([wanted[gkey][mi][0] for mi in order], [info for _, info in per])
+        if scheme == "permutation":
+            totals = units.rows().sum(axis=0)
+            pair_list = list(pairs[r])
+        for b0 in range(0, B, _RANGE):
+            b1 = min(B, b0 + _RANGE)
+            if scheme != "permutation":
+                call = joblib.delayed(_scores_range)(units, B, seed, b0, b1, spec, False, scheme)
+            else:
+                call = joblib.delayed(_flip_deltas_range)(units, totals, B, seed, b0, b1, spec,
+                                                          pair_list)
+            calls.append((gkey, call))
+    blocks = parallel(call for _, call in calls)
+    parts = {}
+    for (gkey, _), block in zip(calls, blocks):
+        parts.setdefault(gkey, []).append(block)
+    # per (run, scheme, B, metric): bootstrap (k, B) scores, or permutation (m, B) deltas
+    arrays, seeds = {}, {gkey: seed for gkey, _, _, _, seed in groups}
+    for gkey, order, _, _, _ in groups:
+        for pos, mi in enumerate(order):
+            scores = gkey[1] != "permutation"
+            joined = np.concatenate([chunk[pos] for chunk in parts[gkey]], axis=0 if scores else 1)
+            # scores: (k, B), a system's resamples contiguous for the pairs' differences
+            arrays[(*gkey, mi)] = np.ascontiguousarray(joined.T if scores else joined)
     shared = []
     for _, i, j, jobs in tasks:
-        supplied = {}
-        for key, _, _, ptest, itest, *_ in jobs:
+        supplied = TaskDeltas()
+        for key, metric, _, ptest, itest, *_ in jobs:
             for role, test in enumerate((ptest, itest)):
-                B = None if test is None else _shared_resamples(test)
-                T = scores.get((key[0], B, key[1]))
-                if T is not None:
-                    supplied[key, role] = SharedDeltas(T[:, j] - T[:, i], seeds[key[0]])
+                kind = _shared_kind(test, metric)
+                if kind is None:
+                    continue
+                gkey = (key[0], *kind)
+                where = pairs[key[0]][i, j] if kind[0] == "permutation" else (i, j)
+                supplied.add((key, role), arrays[(*gkey, key[1])], where, seeds[gkey], kind[0])
         shared.append(supplied)
     return shared
+
+
+class TaskDeltas(Mapping):
+    """One pair task's shared differences, built from the shared arrays when read.
+
+    ``{(key, role): SharedDeltas}`` as a read-only mapping that holds only
+    references to the comparison's arrays (every system's scores ``(k, B)``,
+    or every pair's permuted differences ``(m, B)``): a pair's ``B``
+    differences exist only while its task is sent (``dict(task_deltas)`` in
+    :func:`~sigtest._workflows.compare.run.run_pairs`, which joblib calls as
+    it dispatches), not for all pairs at once.
+    """
+
+    def __init__(self):
+        self._entries = {}
+
+    def add(self, key, array, where, seed, scheme):
+        """Row ``where`` of ``array`` (permutation), or rows ``j - i`` of ``where = (i, j)``."""
+        self._entries[key] = (array, where, seed, scheme)
+
+    def __getitem__(self, key):
+        array, where, seed, scheme = self._entries[key]
+        deltas = array[where] if scheme == "permutation" else array[where[1]] - array[where[0]]
+        return SharedDeltas(deltas, seed, scheme)
+
+    def __iter__(self):
+        return iter(self._entries)
+
+    def __len__(self):
+        return len(self._entries)
