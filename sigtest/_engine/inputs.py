@@ -174,6 +174,8 @@ def _check_hard_soft(metric, y_true, a, b):
             f"'{soft}' is {max(a.ndim, b.ndim)}-D. Both systems must give the same kind of "
             f"output for metric {metric.name!r}."
         )
+    if metric.input_type == "labels_proba":  # checked by the metric (check_labels_proba)
+        return y_true, a, b
     if metric.input_type == "labels":
         out = []
         for arr, name in ((y_true, "y_true"), (a, "y_pred_a"), (b, "y_pred_b")):
