@@ -48,13 +48,12 @@ positive class found in y_true"); resamples fill silently.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 
-from sigtest.exceptions import UndefinedMetricWarning
+from sigtest.metrics._common import warn_undefined
 
 __all__ = [
     "RankedScores",
@@ -351,11 +350,10 @@ def roc_auc_score(y_true, y_score, *, sample_weight=None, multi_class=None, aver
                              labels=labels)
     value = ranked_value(ranked, _check_weights(sample_weight, ranked.n_items, metric))
     if np.isnan(value):
-        warnings.warn(
+        warn_undefined(
             f"{metric}: a class is absent from 'y_true' (only one class in a binary "
             "component), so the ROC AUC is not defined; returning nan (as scikit-learn).",
-            UndefinedMetricWarning, stacklevel=2,
-        )
+            hint=False)
     return value
 
 
@@ -390,11 +388,9 @@ def average_precision_score(y_true, y_score, *, sample_weight=None, pos_label=1,
     w = _check_weights(sample_weight, ranked.n_items, "average_precision")
     q = np.ones(ranked.n_items) if w is None else w
     if not np.dot(q[ranked.items], ranked.positive) > 0:
-        warnings.warn(
+        warn_undefined(
             "average_precision: no positive item in 'y_true'; the average precision is "
-            "0.0 (as scikit-learn, where recall is undefined).",
-            UndefinedMetricWarning, stacklevel=2,
-        )
+            "0.0 (as scikit-learn, where recall is undefined).", hint=False)
     return ranked_value(ranked, q)
 
 
