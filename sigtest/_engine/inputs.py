@@ -174,8 +174,6 @@ def _check_hard_soft(metric, y_true, a, b):
             f"'{soft}' is {max(a.ndim, b.ndim)}-D. Both systems must give the same kind of "
             f"output for metric {metric.name!r}."
         )
-    if metric.input_type == "labels_proba":  # checked by the metric (check_labels_proba)
-        return y_true, a, b
     if metric.input_type == "labels":
         out = []
         for arr, name in ((y_true, "y_true"), (a, "y_pred_a"), (b, "y_pred_b")):
@@ -195,6 +193,12 @@ def _check_hard_soft(metric, y_true, a, b):
                 f"or all be numbers (got dtypes {[str(x.dtype) for x in out]})."
             )
         return tuple(out)
+    if metric.input_type == "labels_proba":
+        # hard y_true, 1-D (binary) or 2-D scores: the metric's statistics run
+        # the one check (metrics._check_scores.check_labels_proba)
+        if y_true.ndim == 2 and y_true.shape[1] == 1:
+            y_true = y_true.ravel()
+        return y_true, a, b
     for arr, name in ((a, "y_pred_a"), (b, "y_pred_b")):
         if arr.ndim != 2:
             raise ValueError(
