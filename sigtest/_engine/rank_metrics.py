@@ -14,9 +14,11 @@ counted one half, or the step-wise average precision over the tie groups):
 * **Bayesian bootstrap**: :math:`q_i = w_i\,\pi_{u(i)}` with the Dirichlet
   weights of :mod:`sigtest._engine.bayesian` (same draws as the slow path);
 * **permutation**: A and B swapped per unit. The mixed system's order is a
-  *merge* of two pre-sorted subsequences, the items kept from A's order and
-  those taken from B's order; tie groups are formed across both by equal
-  values. ``O(N)`` per permutation, no sort.
+  merge of two pre-sorted subsequences (the items kept from A's order and
+  those taken from B's); that merge is done once for all permutations: A's
+  and B's scores are pooled and sorted once, and a permutation is the weight
+  vector that keeps, for every item, its entry of the system it takes (the
+  other entry weighs 0). ``O(N)`` per permutation, no sort, no merge.
 
 The kernels run in parallel over blocks of resamples (``prange``); every
 resample draws from its own counter-based SplitMix64 stream
@@ -25,8 +27,10 @@ count. Item ids are relabelled once to the positions of A's first sorted
 component, so that A's pass reads the weights sequentially.
 
 The unstratified bootstrap draws unit ``floor(z_j U / 2**64)`` from word
-``j`` of resample ``b``'s stream, the same draws as the generic kernel of
-:mod:`sigtest._engine.kernels` (``_boot_one``) on the same seed.
+``j`` of resample ``b``'s stream (a cluster, or an item in the relabelled
+order); with strata, stratum after stratum from the same stream. Without
+clusters and sample weights the counts themselves (``uint16`` when no count
+can reach 65535) are the item weights.
 
 :func:`auc_placements` gives the structural components of DeLong et al.
 (1988) (placement values) under item weights, the basis of the
@@ -64,9 +68,11 @@ class RankedPair:
     ----------
     kind : int
         0 ROC AUC, 1 average precision.
-    values, items, positive, new_group : ndarray of shape (2, L)
+    values, items, positive : ndarray of shape (2, L)
         Row 0 system A, row 1 system B; ``items`` relabelled (see module
-        docstring); ``new_group`` 1 where a tie group starts.
+        docstring).
+    ties : ndarray of shape (2, C + 1 + G_max), int64
+        The tie groups of each system (:func:`_tie_table`).
     starts, unit : ndarray
         Components (shared by A and B: they depend on ``y_true`` only).
     n_units, weighting : int
@@ -100,7 +106,8 @@ class RankedPair:
         self.values = np.ascontiguousarray(np.stack([ra.values, rb.values]))
         self.items = np.ascontiguousarray(np.stack([relabel[ra.items], relabel[rb.items]]))
         self.positive = np.ascontiguousarray(np.stack([ra.positive, rb.positive]))
-        self.new_group = np.ascontiguousarray(np.stack([ra.tie_starts(), rb.tie_starts()]))
+        self.positive_weight = self.positive.astype(np.float64)
+        self.ties = _tie_table([ra.tie_starts(), rb.tie_starts()], ra.starts)
         self.starts = np.ascontiguousarray(ra.starts, dtype=np.int64)
         self.unit = np.ascontiguousarray(ra.unit, dtype=np.int64)
         self.n_units = int(ra.n_units)
@@ -123,9 +130,30 @@ class RankedPair:
     def value(self, system, q):
         """The metric of ``system`` (0: A, 1: B) under relabelled item weights ``q``."""
         scratch = np.zeros((3, self.n_units))
-        return _value(self.kind, self.items[system], self.positive[system],
-                      self.new_group[system], self.starts, self.unit, self.weighting,
+        return _value(self.kind, self.items[system], self.positive_weight[system],
+                      self.ties[system], self.starts, self.unit, self.weighting,
                       np.ascontiguousarray(q, dtype=np.float64), scratch)
+
+
+def _tie_table(new_groups, starts):
+    """The tie groups of both systems, packed for the kernels.
+
+    Row ``s``: entries ``0 .. C`` give, for component ``c``, the position in
+    the row where its group starts begin (``row[c] .. row[c + 1]``); after
+    them come the entry indices at which each tie group starts. A component
+    whose groups number its entries has no ties.
+    """
+    C = starts.shape[0] - 1
+    rows = []
+    for new in new_groups:
+        first = np.flatnonzero(new).astype(np.int64)
+        bounds = np.searchsorted(first, starts).astype(np.int64) + (C + 1)
+        rows.append(np.concatenate([bounds, first]))
+    width = max(r.shape[0] for r in rows)
+    table = np.zeros((2, width), dtype=np.int64)
+    for k, r in enumerate(rows):
+        table[k, :r.shape[0]] = r
+    return table
 
 
 def uses_ranking(paired):
@@ -180,8 +208,14 @@ def ranked_pair(paired):
 # one evaluation over the sorted order
 # --------------------------------------------------------------------------
 @_jit
-def _value(kind, items, pos, newg, starts, unit, weighting, q, scratch):
-    """Metric value under item weights ``q``; ``scratch`` (3, n_units) is overwritten."""
+def _value(kind, items, pos, ties, starts, unit, weighting, q, scratch):
+    """Metric value under item weights ``q``; ``scratch`` (3, n_units) is overwritten.
+
+    One pass over each component's sorted entries, tie group by tie group
+    (``ties``: one row of :func:`_tie_table`); a component without ties takes
+    a loop without group bookkeeping. The positive flags are 0/1 floats, so
+    that a label costs a multiplication, not a mispredicted branch.
+    """
     n_units = scratch.shape[1]
     for u in range(n_units):
         scratch[0, u] = 0.0
@@ -190,13 +224,29 @@ def _value(kind, items, pos, newg, starts, unit, weighting, q, scratch):
     for c in range(starts.shape[0] - 1):
         lo = starts[c]
         hi = starts[c + 1]
+        g0 = ties[c]
+        g1 = ties[c + 1]
         P = 0.0
         N0 = 0.0
         num = 0.0
-        gp = 0.0
-        gn = 0.0
-        for k in range(lo, hi + 1):
-            if k == hi or (newg[k] and k > lo):
+        if kind == 0 and g1 - g0 == hi - lo:  # AUC without ties
+            for k in range(lo, hi):
+                w = float(q[items[k]])
+                wp = w * pos[k]
+                wn = w - wp
+                num += wn * P
+                P += wp
+                N0 += wn
+        else:
+            for g in range(g0, g1):
+                end = ties[g + 1] if g + 1 < g1 else hi
+                gp = 0.0
+                gn = 0.0
+                for k in range(ties[g], end):
+                    w = float(q[items[k]])
+                    wp = w * pos[k]
+                    gp += wp
+                    gn += w - wp
                 if kind == 0:
                     num += gn * (P + 0.5 * gp)
                     P += gp
@@ -205,15 +255,6 @@ def _value(kind, items, pos, newg, starts, unit, weighting, q, scratch):
                     P += gp
                     N0 += gn
                     num += gp * P / (P + N0)
-                gp = 0.0
-                gn = 0.0
-                if k == hi:
-                    break
-            w = q[items[k]]
-            if pos[k]:
-                gp += w
-            else:
-                gn += w
         if kind == 0:
             value = num / (P * N0) if P * N0 > 0.0 else np.nan
         else:
@@ -245,55 +286,63 @@ def _combine(scratch, weighting):
 # bootstrap: unit counts -> item weights -> both systems
 # --------------------------------------------------------------------------
 @_jit
-def _boot_block(lo_b, hi_b, keys, kind, items, pos, newg, starts, unit, weighting, n_units,
-                strat_units, strat_starts, strat_draws, unit_of_item, item_weight,
-                plain, out):
+def _boot_block(lo_b, hi_b, keys, kind, items, pos, ties, starts, unit, weighting, n_units,
+                strat_units, strat_starts, strat_draws, direct, unit_of_item, item_weight,
+                plain, counts_like, out):
     n_items = item_weight.shape[0]
-    cnt = np.zeros(strat_units.shape[0])
-    q = np.zeros(n_items)
+    # plain: the counts are the item weights (uint16 when no count can overflow it)
+    cnt = np.zeros_like(counts_like)
+    q = np.zeros(0 if plain else n_items)
     scratch = np.zeros((3, n_units))
     for b in range(lo_b, hi_b):
-        for u in range(cnt.shape[0]):
-            cnt[u] = 0.0
+        cnt[:] = 0
         z = keys[b]
         for h in range(strat_draws.shape[0]):
             s0 = strat_starts[h]
             size = np.uint64(strat_starts[h + 1] - s0)
-            for _ in range(strat_draws[h]):
-                z = z + _GOLDEN
-                cnt[strat_units[s0 + _bounded(_splitmix(z), size)]] += 1.0
+            if direct:  # one stratum of units 0 .. U - 1
+                for _ in range(strat_draws[h]):
+                    z = z + _GOLDEN
+                    cnt[_bounded(_splitmix(z), size)] += 1
+            else:
+                for _ in range(strat_draws[h]):
+                    z = z + _GOLDEN
+                    cnt[strat_units[s0 + _bounded(_splitmix(z), size)]] += 1
         if plain:
-            weights = cnt
+            for s in range(2):
+                out[b, s] = _value(kind, items[s], pos[s], ties[s], starts, unit, weighting,
+                                   cnt, scratch)
         else:
             for i in range(n_items):
                 q[i] = cnt[unit_of_item[i]] * item_weight[i]
-            weights = q
-        for s in range(2):
-            out[b, s] = _value(kind, items[s], pos[s], newg[s], starts, unit, weighting,
-                               weights, scratch)
+            for s in range(2):
+                out[b, s] = _value(kind, items[s], pos[s], ties[s], starts, unit, weighting,
+                                   q, scratch)
 
 
 @_jit
-def _rank_bootstrap(keys, kind, items, pos, newg, starts, unit, weighting, n_units,
-                    strat_units, strat_starts, strat_draws, unit_of_item, item_weight, plain):
+def _rank_bootstrap(keys, kind, items, pos, ties, starts, unit, weighting, n_units,
+                    strat_units, strat_starts, strat_draws, direct, unit_of_item, item_weight,
+                    plain, counts_like):
     B = keys.shape[0]
     out = np.empty((B, 2))
-    _boot_block(0, B, keys, kind, items, pos, newg, starts, unit, weighting, n_units,
-                strat_units, strat_starts, strat_draws, unit_of_item, item_weight, plain, out)
+    _boot_block(0, B, keys, kind, items, pos, ties, starts, unit, weighting, n_units,
+                strat_units, strat_starts, strat_draws, direct, unit_of_item, item_weight,
+                plain, counts_like, out)
     return out
 
 
 @_pjit
-def _rank_bootstrap_parallel(keys, kind, items, pos, newg, starts, unit, weighting, n_units,
-                             strat_units, strat_starts, strat_draws, unit_of_item,
-                             item_weight, plain, block):
+def _rank_bootstrap_parallel(keys, kind, items, pos, ties, starts, unit, weighting, n_units,
+                             strat_units, strat_starts, strat_draws, direct, unit_of_item,
+                             item_weight, plain, counts_like, block):
     B = keys.shape[0]
     out = np.empty((B, 2))
     n_blocks = (B + block - 1) // block
     for j in prange(n_blocks):
-        _boot_block(j * block, min(B, (j + 1) * block), keys, kind, items, pos, newg, starts,
-                    unit, weighting, n_units, strat_units, strat_starts, strat_draws,
-                    unit_of_item, item_weight, plain, out)
+        _boot_block(j * block, min(B, (j + 1) * block), keys, kind, items, pos, ties, starts,
+                    unit, weighting, n_units, strat_units, strat_starts, strat_draws, direct,
+                    unit_of_item, item_weight, plain, counts_like, out)
     return out
 
 
@@ -348,10 +397,14 @@ def rank_bootstrap_scores(paired, n_resamples, sample_size=None, seed=0, *, para
     strat_units, strat_starts, strat_draws = _strata_layout(rp, sample_size)
     # units are the (relabelled) items and no sample weights: the counts are the weights
     plain = paired.item_groups is None and paired.sample_weight is None
+    # no strata: draw the units directly (relabelled items or clusters)
+    direct = rp.unit_strata is None
+    small = plain and int(strat_draws.max()) < np.iinfo(np.uint16).max
+    counts_like = np.zeros(rp.n_resampling_units, dtype=np.uint16 if small else np.float64)
     keys = resample_keys(seed, B)
-    args = (keys, rp.kind, rp.items, rp.positive, rp.new_group, rp.starts, rp.unit,
-            rp.weighting, rp.n_units, strat_units, strat_starts, strat_draws,
-            rp.unit_of_item, rp.item_weight, plain)
+    args = (keys, rp.kind, rp.items, rp.positive_weight, rp.ties, rp.starts, rp.unit,
+            rp.weighting, rp.n_units, strat_units, strat_starts, strat_draws, direct,
+            rp.unit_of_item, rp.item_weight, plain, counts_like)
     if parallel and B > _BLOCK:
         return _rank_bootstrap_parallel(*args, _BLOCK)
     return _rank_bootstrap(*args)
@@ -361,7 +414,7 @@ def rank_bootstrap_scores(paired, n_resamples, sample_size=None, seed=0, *, para
 # given weights (Bayesian bootstrap)
 # --------------------------------------------------------------------------
 @_pjit
-def _rank_weighted(W, kind, items, pos, newg, starts, unit, weighting, n_units, unit_of_item,
+def _rank_weighted(W, kind, items, pos, ties, starts, unit, weighting, n_units, unit_of_item,
                    item_weight):
     R = W.shape[0]
     out = np.empty((R, 2))
@@ -374,7 +427,7 @@ def _rank_weighted(W, kind, items, pos, newg, starts, unit, weighting, n_units, 
             for i in range(n_items):
                 q[i] = W[r, unit_of_item[i]] * item_weight[i]
             for s in range(2):
-                out[r, s] = _value(kind, items[s], pos[s], newg[s], starts, unit, weighting,
+                out[r, s] = _value(kind, items[s], pos[s], ties[s], starts, unit, weighting,
                                    q, scratch)
     return out
 
@@ -398,93 +451,59 @@ def rank_weighted_scores(ranked, unit_weights):
     # columns by draw index -> columns by unit (relabelled items, or clusters)
     W = np.ascontiguousarray(np.asarray(unit_weights, dtype=np.float64)[
         :, np.argsort(rp.unit_ids)])
-    return _rank_weighted(W, rp.kind, rp.items, rp.positive, rp.new_group, rp.starts,
+    return _rank_weighted(W, rp.kind, rp.items, rp.positive_weight, rp.ties, rp.starts,
                           rp.unit, rp.weighting, rp.n_units, rp.unit_of_item, rp.item_weight)
 
 
 # --------------------------------------------------------------------------
-# permutation: merge of two pre-sorted streams per component
+# permutation: one pooled order of both systems' scores, weights switch entries
 # --------------------------------------------------------------------------
-@_jit
-def _merged_value(kind, values, items, pos, starts, unit, weighting, q, swap, unit_of_item,
-                  take_b, scratch):
-    """Value of the mixed system scoring item ``i`` by B where ``swap[unit(i)] == take_b``.
+def _pooled(rp):
+    """Both systems' entries of every component in one order sorted once.
 
-    Per component, the entries of A's sorted order whose item stays with A
-    and those of B's sorted order whose item goes to B form two descending
-    sequences; their merge is the mixed system's order. A tie group takes
-    every entry of either sequence equal to the current largest value.
+    Entry ``e`` of A's order stands for the virtual item ``i`` (its
+    relabelled item), entry of B's order for ``N + i``. A mixed system that
+    scores item ``i`` by B where it is swapped is the pooled order with
+    weights ``w_i (1 - s_i)`` on ``i`` and ``w_i s_i`` on ``N + i``: its own
+    order is the pooled one with the other system's entries at weight 0,
+    and its tie groups are the pooled groups of equal value (entries of
+    weight 0 add nothing). The merge of the two pre-sorted orders is done
+    once, here; a permutation is then a weight vector.
+
+    Returns ``(items, positive_weight, ties, starts)`` for :func:`_value`.
     """
-    n_units = scratch.shape[1]
-    for u in range(n_units):
-        scratch[0, u] = 0.0
-        scratch[1, u] = 0.0
-        scratch[2, u] = 0.0
-    va = values[0]
-    vb = values[1]
-    ia = items[0]
-    ib = items[1]
-    for c in range(starts.shape[0] - 1):
-        hi = starts[c + 1]
-        i = starts[c]
-        j = starts[c]
-        P = 0.0
-        N0 = 0.0
-        num = 0.0
-        while True:
-            while i < hi and swap[unit_of_item[ia[i]]] == take_b:
-                i += 1
-            while j < hi and swap[unit_of_item[ib[j]]] != take_b:
-                j += 1
-            if i >= hi and j >= hi:
-                break
-            if j >= hi or (i < hi and va[i] >= vb[j]):
-                v = va[i]
-            else:
-                v = vb[j]
-            gp = 0.0
-            gn = 0.0
-            while i < hi:
-                if swap[unit_of_item[ia[i]]] != take_b:
-                    if va[i] != v:
-                        break
-                    if pos[0, i]:
-                        gp += q[ia[i]]
-                    else:
-                        gn += q[ia[i]]
-                i += 1
-            while j < hi:
-                if swap[unit_of_item[ib[j]]] == take_b:
-                    if vb[j] != v:
-                        break
-                    if pos[1, j]:
-                        gp += q[ib[j]]
-                    else:
-                        gn += q[ib[j]]
-                j += 1
-            if kind == 0:
-                num += gn * (P + 0.5 * gp)
-                P += gp
-                N0 += gn
-            elif gp + gn > 0.0:
-                P += gp
-                N0 += gn
-                num += gp * P / (P + N0)
-        if kind == 0:
-            value = num / (P * N0) if P * N0 > 0.0 else np.nan
-        else:
-            value = num / P if P > 0.0 else 0.0
-        u = unit[c]
-        scratch[0, u] += value
-        scratch[1, u] += 1.0
-        scratch[2, u] = P if weighting == 1 else P + N0
-    return _combine(scratch, weighting)
+    if getattr(rp, "_pooled_cache", None) is not None:
+        return rp._pooled_cache
+    n = rp.n_items
+    values, items, pos, starts = [], [], [], [0]
+    for c in range(rp.starts.shape[0] - 1):
+        lo, hi = rp.starts[c], rp.starts[c + 1]
+        v = np.concatenate([rp.values[0, lo:hi], rp.values[1, lo:hi]])
+        it = np.concatenate([rp.items[0, lo:hi], rp.items[1, lo:hi] + n])
+        p = np.concatenate([rp.positive_weight[0, lo:hi], rp.positive_weight[1, lo:hi]])
+        order = np.argsort(-v, kind="stable")
+        values.append(v[order])
+        items.append(it[order])
+        pos.append(p[order])
+        starts.append(starts[-1] + order.shape[0])
+    values = np.concatenate(values)
+    starts = np.asarray(starts, dtype=np.int64)
+    new = np.ones(values.shape[0], dtype=np.uint8)
+    new[1:] = values[1:] != values[:-1]
+    first = starts[:-1]
+    new[first[first < values.shape[0]]] = 1
+    ties = _tie_table([new], starts)[0]
+    rp._pooled_cache = (np.ascontiguousarray(np.concatenate(items)),
+                        np.ascontiguousarray(np.concatenate(pos)), ties, starts)
+    return rp._pooled_cache
 
 
 @_jit
-def _perm_block(lo_b, hi_b, keys, kind, values, items, pos, starts, unit, weighting, n_units,
-                n_res_units, unit_of_item, q, out):
-    swap = np.zeros(n_res_units, dtype=np.uint8)
+def _perm_block(lo_b, hi_b, keys, kind, items, pos, ties, starts, unit, weighting, n_units,
+                n_res_units, unit_of_item, item_weight, out):
+    n = item_weight.shape[0]
+    swap = np.zeros(n_res_units)
+    q = np.empty(2 * n)
     scratch = np.zeros((3, n_units))
     for b in range(lo_b, hi_b):
         z = keys[b]
@@ -494,41 +513,47 @@ def _perm_block(lo_b, hi_b, keys, kind, values, items, pos, starts, unit, weight
             if r == 0:
                 z = z + _GOLDEN
                 word = _splitmix(z)
-            swap[u] = np.uint8((word >> np.uint64(r)) & np.uint64(1))
-        out[b, 0] = _merged_value(kind, values, items, pos, starts, unit, weighting, q, swap,
-                                  unit_of_item, np.uint8(1), scratch)
-        out[b, 1] = _merged_value(kind, values, items, pos, starts, unit, weighting, q, swap,
-                                  unit_of_item, np.uint8(0), scratch)
+            swap[u] = float((word >> np.uint64(r)) & np.uint64(1))
+        for t in range(2):  # t = 0: B's score where swapped; t = 1: the reverse
+            for i in range(n):
+                s = swap[unit_of_item[i]]
+                if t == 1:
+                    s = 1.0 - s
+                q[i] = item_weight[i] * (1.0 - s)
+                q[n + i] = item_weight[i] * s
+            out[b, t] = _value(kind, items, pos, ties, starts, unit, weighting, q, scratch)
 
 
 @_jit
-def _rank_permutation(keys, kind, values, items, pos, starts, unit, weighting, n_units,
-                      n_res_units, unit_of_item, q):
+def _rank_permutation(keys, kind, items, pos, ties, starts, unit, weighting, n_units,
+                      n_res_units, unit_of_item, item_weight):
     out = np.empty((keys.shape[0], 2))
-    _perm_block(0, keys.shape[0], keys, kind, values, items, pos, starts, unit, weighting,
-                n_units, n_res_units, unit_of_item, q, out)
+    _perm_block(0, keys.shape[0], keys, kind, items, pos, ties, starts, unit, weighting,
+                n_units, n_res_units, unit_of_item, item_weight, out)
     return out
 
 
 @_pjit
-def _rank_permutation_parallel(keys, kind, values, items, pos, starts, unit, weighting,
-                               n_units, n_res_units, unit_of_item, q, block):
+def _rank_permutation_parallel(keys, kind, items, pos, ties, starts, unit, weighting,
+                               n_units, n_res_units, unit_of_item, item_weight, block):
     B = keys.shape[0]
     out = np.empty((B, 2))
     n_blocks = (B + block - 1) // block
     for j in prange(n_blocks):
-        _perm_block(j * block, min(B, (j + 1) * block), keys, kind, values, items, pos,
-                    starts, unit, weighting, n_units, n_res_units, unit_of_item, q, out)
+        _perm_block(j * block, min(B, (j + 1) * block), keys, kind, items, pos, ties, starts,
+                    unit, weighting, n_units, n_res_units, unit_of_item, item_weight, out)
     return out
 
 
 def rank_permutation_scores(paired, n_resamples, seed=0, *, parallel=True, ranked=None):
-    """Permutation scores of a rank metric: A and B swapped per unit, merged in ``O(N)``.
+    """Permutation scores of a rank metric: A and B swapped per unit, ``O(N)`` each.
 
-    Unit ``u`` (an item, or a cluster with ``groups=``) is swapped when bit
-    ``u % 64`` of word ``u // 64 + 1`` of resample ``b``'s stream is 1. The
-    first system of a resample takes B's score on the swapped units and A's
-    elsewhere; the second the reverse.
+    Unit ``u`` (an item in the relabelled order, or a cluster with
+    ``groups=``) is swapped when bit ``u % 64`` of word ``u // 64 + 1`` of
+    resample ``b``'s stream is 1. The first system of a resample takes B's
+    score on the swapped units and A's elsewhere; the second the reverse.
+    Both are weight vectors over the pooled order of A's and B's scores
+    sorted once (:func:`_pooled`): no merge or sort per permutation.
 
     Returns
     -------
@@ -538,9 +563,10 @@ def rank_permutation_scores(paired, n_resamples, seed=0, *, parallel=True, ranke
 
     B = check_n_resamples(n_resamples)
     rp = ranked_pair(paired) if ranked is None else ranked
+    items, pos, ties, starts = _pooled(rp)
     keys = resample_keys(seed, B)
-    args = (keys, rp.kind, rp.values, rp.items, rp.positive, rp.starts, rp.unit,
-            rp.weighting, rp.n_units, rp.n_resampling_units, rp.unit_of_item, rp.item_weight)
+    args = (keys, rp.kind, items, pos, ties, starts, rp.unit, rp.weighting, rp.n_units,
+            rp.n_resampling_units, rp.unit_of_item, rp.item_weight)
     if parallel and B > _BLOCK:
         return _rank_permutation_parallel(*args, _BLOCK)
     return _rank_permutation(*args)

@@ -64,8 +64,10 @@ def test_bootstrap_equals_sklearn_on_the_same_draws(binary, name, weighted):
     y, a, b, w = binary
     sw = w if weighted else None
     paired = prepare_paired(y, a, b, name, sample_weight=sw)
-    scores = rank_bootstrap_scores(paired, B, seed=3, parallel=False)
-    idx = _bounded(_draws(resample_keys(3, B), y.size), y.size)
+    rp = ranked_pair(paired)
+    scores = rank_bootstrap_scores(paired, B, seed=3, parallel=False, ranked=rp)
+    # draws are relabelled item ids (positions in A's sorted order)
+    idx = np.argsort(rp.relabel)[_bounded(_draws(resample_keys(3, B), y.size), y.size)]
     ref = [[_sk(name, y[i], p[i], None if sw is None else sw[i]) for p in (a, b)] for i in idx]
     assert _close(scores, ref)
 
@@ -79,8 +81,9 @@ def test_multiclass_bootstrap_equals_sklearn(name):
     pa = rng.dirichlet(np.ones(K), n)
     pb = 0.6 * pa + 0.4 * np.eye(K)[y]
     paired = prepare_paired(y, pa, pb, name)
-    scores = rank_bootstrap_scores(paired, 20, seed=5, parallel=False)
-    idx = _bounded(_draws(resample_keys(5, 20), n), n)
+    rp = ranked_pair(paired)
+    scores = rank_bootstrap_scores(paired, 20, seed=5, parallel=False, ranked=rp)
+    idx = np.argsort(rp.relabel)[_bounded(_draws(resample_keys(5, 20), n), n)]
     # scikit-learn needs every class in a resample: labels fixes the columns
     ref = []
     for i in idx:
