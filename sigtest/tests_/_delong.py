@@ -160,7 +160,7 @@ class DeLong(SignificanceTest):
 
     def test(self, y_true, y_pred_a, y_pred_b, *, metric="roc_auc", sample_weight=None,
              labels=None, groups=None, strata=None, **metric_params):
-        """DeLong's test of ``AUC(B) - AUC(A)``; see :meth:`SignificanceTest.test`.
+        """Test ``AUC(B) - AUC(A)`` by DeLong's z; see :meth:`SignificanceTest.test`.
 
         Parameters
         ----------
@@ -170,16 +170,20 @@ class DeLong(SignificanceTest):
             Scores of the positive class (any real scale).
         metric : str, default="roc_auc"
             Must be ``"roc_auc"``.
-        sample_weight, groups, strata : None
+        sample_weight : None
             Not supported (``ValueError`` if given).
         labels : array-like, optional
             The two classes, sorted.
+        groups, strata : None
+            Not supported (``ValueError`` if given).
         **metric_params
             Passed to the metric.
 
         Returns
         -------
         SignificanceResult
+            AUCs of A and B, ``delta``, the p-value, the interval of ``delta``
+            and, in ``params``, ``test_statistic`` (z) and the standard error.
         """
         return super().test(y_true, y_pred_a, y_pred_b, metric=metric,
                             sample_weight=sample_weight, labels=labels, groups=groups,
@@ -194,7 +198,7 @@ class DeLong(SignificanceTest):
             )
 
     def evaluate(self, data, random_state):
-        """DeLong's z, its normal p-value and the interval of ``delta``.
+        """Compute DeLong's z, its normal p-value and the interval of ``delta``.
 
         Parameters
         ----------
