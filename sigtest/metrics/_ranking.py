@@ -176,8 +176,9 @@ def ranked_scores(y_true, y_score, *, kind="roc_auc", multi_class=None, average=
     if multi_class is None:
         if K != 2:
             raise ValueError(
-                f"Metric {metric!r} is binary, but the class set has {K} classes; use "
-                "'roc_auc_ovr' / 'roc_auc_ovo' with 2-D probabilities for a multiclass task."
+                f"The 'y_true' parameter of metric {metric!r} holds {K} classes, but the "
+                "metric is binary; use 'roc_auc_ovr' / 'roc_auc_ovo' with 2-D "
+                "probabilities for a multiclass task."
             )
         positive = 1
         if kind == "average_precision":

@@ -51,6 +51,10 @@ def _make_inputs(metric, seed, string_labels=False, n=N_SAMPLES):
         if metric.kwargs.get("average") == "binary" or "likelihood_ratio" in metric.name:
             call["pos_label"] = labels[1]
         return y_true, y_pred, call
+    if metric.input_type == "labels_proba":  # hard gold, predict_proba columns
+        y_true = rng.integers(0, N_COLUMNS, n)
+        y_true[:N_COLUMNS] = np.arange(N_COLUMNS)
+        return y_true, rng.dirichlet(np.ones(N_COLUMNS), size=n), {}
     if metric.input_type == "proba":
         return (
             rng.dirichlet(np.ones(N_COLUMNS), size=n),
@@ -249,8 +253,13 @@ def test_non_finite_values(name, bad, position):
     _expect_error(metric, *args, _arg_names(metric)[position], call)
 
 
+# top_k_accuracy and the binary ROC AUC / average precision rank any decision scores
+# (scikit-learn's response_method ("decision_function", "predict_proba")): values
+# outside [0, 1] are valid there
 @pytest.mark.parametrize("position", [0, 1])
-@pytest.mark.parametrize("name", [n for n in NAMES if get_metric(n).input_type != "labels"])
+@pytest.mark.parametrize("name", [n for n in NAMES if get_metric(n).input_type != "labels"
+                                  and n not in ("top_k_accuracy", "roc_auc",
+                                                "average_precision")])
 def test_mass_outside_unit_interval(name, position):
     metric = get_metric(name)
     names = _arg_names(metric)[position]
@@ -299,6 +308,10 @@ def test_wrong_number_of_dimensions(name, position):
     args = [y_true, y_pred]
     if metric.input_type == "labels":
         args[position] = np.zeros((N_SAMPLES, 2, 2))  # 3-D is never labels
+    elif metric.input_type == "labels_proba":
+        # a distribution as y_true; predicted labels as y_pred (1-D, 4 classes)
+        args[position] = (np.eye(N_COLUMNS)[y_true] if position == 0
+                          else np.argmax(y_pred, axis=1))
     else:
         args[position] = np.argmax(args[position], axis=1)  # hard labels for a soft metric
     _expect_error(metric, *args, _arg_names(metric)[position], call)

@@ -26,6 +26,12 @@ def _data(metric, seed):
         a = np.where(rng.random(N) < 0.6, y, (y + rng.integers(1, k, N)) % k)
         b = np.where(rng.random(N) < 0.8, y, (y + rng.integers(1, k, N)) % k)
         return y, a, b
+    if metric.input_type == "labels_proba":  # hard gold, predict_proba of each system
+        y = rng.integers(0, k, N)
+        one_hot = np.eye(k)[y]
+        qa = 0.4 * one_hot + 0.6 * rng.dirichlet(np.ones(k), N)
+        qb = 0.8 * one_hot + 0.2 * rng.dirichlet(np.ones(k), N)
+        return y, qa, qb
     if metric.input_type == "proba":
         p = rng.dirichlet(np.ones(k), N)
         qa = 0.4 * p + 0.6 * rng.dirichlet(np.ones(k), N)
