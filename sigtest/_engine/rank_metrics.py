@@ -48,6 +48,7 @@ from sigtest._engine.rng import resample_keys
 __all__ = [
     "RankedPair",
     "uses_ranking",
+    "auc_cluster_jackknife",
     "auc_jackknife",
     "auc_placements",
     "rank_bootstrap_scores",
@@ -653,5 +654,73 @@ def auc_jackknife(ranked, weights=None):
     with np.errstate(invalid="ignore", divide="ignore"):
         theta[is_pos] = (T - q[is_pos] * N0 * v10[is_pos]) / ((P - q[is_pos]) * N0)
         theta[~is_pos] = (T - q[~is_pos] * P * v01[~is_pos]) / (P * (N0 - q[~is_pos]))
+    theta[~np.isfinite(theta)] = np.nan
+    return theta
+
+
+def auc_cluster_jackknife(ranked, groups, n_groups, weights=None):
+    r"""Delete-one-cluster AUCs of a binary AUC in closed form, ``O(N log N)`` in all.
+
+    Leaving out cluster :math:`g` removes its positives' and negatives'
+    placement sums from the numerator :math:`T` and adds back the pairs
+    inside the cluster, which were subtracted twice:
+
+    .. math:: \theta_{(g)} = \frac{T - \sum_{i \in g^+} w_i N_0 V_{10}(i)
+              - \sum_{j \in g^-} w_j P V_{01}(j)
+              + \sum_{i \in g^+, j \in g^-} w_i w_j \psi(s_i, s_j)}
+              {(P - P_g)(N_0 - N_{0,g})},
+
+    the last sum from one sort of the items by (cluster, score) with the
+    tie-group sums of :func:`auc_placements` inside each cluster (``nan``
+    when a class empties).
+
+    Parameters
+    ----------
+    ranked : RankedScores
+        A binary ROC AUC ranking.
+    groups : ndarray of shape (n_items,)
+        Cluster code ``0 .. n_groups - 1`` of every item.
+    n_groups : int
+    weights : ndarray of shape (n_items,), optional
+
+    Returns
+    -------
+    theta : ndarray of shape (n_groups,)
+    """
+    n = ranked.n_items
+    q = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+    groups = np.asarray(groups, dtype=np.int64)
+    v10, v01 = auc_placements(ranked, q)
+    is_pos = ~np.isnan(v10)
+    P = float(q[is_pos].sum())
+    N0 = float(q[~is_pos].sum())
+    T = float(np.dot(q[is_pos], v10[is_pos])) * N0
+    out_pos = np.bincount(groups[is_pos], weights=q[is_pos] * N0 * v10[is_pos],
+                          minlength=n_groups)
+    out_neg = np.bincount(groups[~is_pos], weights=q[~is_pos] * P * v01[~is_pos],
+                          minlength=n_groups)
+    Pg = np.bincount(groups[is_pos], weights=q[is_pos], minlength=n_groups)
+    Ng = np.bincount(groups[~is_pos], weights=q[~is_pos], minlength=n_groups)
+    # pairs inside each cluster: items sorted by (cluster, score descending)
+    score = np.empty(n)
+    score[ranked.items] = ranked.values
+    order = np.lexsort((-score, groups))
+    g, s, w = groups[order], score[order], q[order]
+    pos = is_pos[order]
+    new = np.ones(n, dtype=bool)
+    new[1:] = (g[1:] != g[:-1]) | (s[1:] != s[:-1])
+    tid = np.cumsum(new) - 1
+    gp = np.bincount(tid, weights=np.where(pos, w, 0.0))
+    gn = np.bincount(tid, weights=np.where(pos, 0.0, w))
+    tg = g[new]  # cluster of every tie group
+    # negatives of the same cluster strictly below each group: cluster total - cumulative
+    cum_n = np.cumsum(gn)
+    cluster_end = np.bincount(tg, weights=gn, minlength=n_groups)
+    first_group = np.searchsorted(tg, np.arange(n_groups))
+    before = np.concatenate([[0.0], cum_n])[first_group]  # cumulative before the cluster
+    below = (before[tg] + cluster_end[tg]) - cum_n
+    inside = np.bincount(tg, weights=gp * (below + 0.5 * gn), minlength=n_groups)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        theta = (T - out_pos - out_neg + inside) / ((P - Pg) * (N0 - Ng))
     theta[~np.isfinite(theta)] = np.nan
     return theta

@@ -240,3 +240,19 @@ def test_dispatch_uses_the_kernels_for_bca(binary):
     fast = rank_bootstrap_scores(paired, 2000, seed=res.params["seed"])
     assert np.array_equal(deltas, fast[:, 1] - fast[:, 0])
     assert res.confidence_interval.low < res.delta < res.confidence_interval.high
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_closed_form_cluster_jackknife_equals_deleting_each_cluster(binary, weighted):
+    y, a, b, w = binary
+    sw = w if weighted else None
+    groups = np.arange(y.size) % 9
+    paired = prepare_paired(y, a, b, "roc_auc", groups=groups, sample_weight=sw)
+    theta_a, theta_b, weights = jackknife_values(paired)
+    assert np.array_equal(weights, np.ones(9))
+    for g in range(9):
+        keep = groups != g
+        for theta, p in ((theta_a, a), (theta_b, b)):
+            ref = skm.roc_auc_score(y[keep], p[keep],
+                                    sample_weight=None if sw is None else sw[keep])
+            assert theta[g] == pytest.approx(ref, abs=1e-12)

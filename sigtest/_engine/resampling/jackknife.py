@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sigtest._engine.rank_metrics import auc_jackknife, uses_ranking
+from sigtest._engine.rank_metrics import auc_cluster_jackknife, auc_jackknife, uses_ranking
 from sigtest._engine.sparse import SparseRows
 from sigtest._engine.resampling.rows import _check_paired
 from sigtest._engine.resampling.slow import _score, _slow_params, _SlowScorer
@@ -82,16 +82,21 @@ def _jackknife_auc(paired):
 
     From the placement values (DeLong's structural components) of the one
     sort: ``O(N)`` instead of ``2 N`` calls of ``score_func``
-    (:func:`sigtest._engine.rank_metrics.auc_jackknife`). Clusters and the
-    other rank metrics take the slow path.
+    (:func:`sigtest._engine.rank_metrics.auc_jackknife`; clusters:
+    :func:`~sigtest._engine.rank_metrics.auc_cluster_jackknife`). The other
+    rank metrics take the slow path.
     """
-    if not uses_ranking(paired) or paired.item_groups is not None:
+    if not uses_ranking(paired):
         return None
     y, a, b, w = paired.data
     ra = paired.metric.ranking(y, a, **paired.params)
     if ra.kind != "roc_auc" or ra.n_components != 1:
         return None
     rb = paired.metric.ranking(y, b, **paired.params)
+    if paired.item_groups is not None:  # delete-one-cluster
+        G = int(paired.n_groups)
+        return (auc_cluster_jackknife(ra, paired.item_groups, G, w),
+                auc_cluster_jackknife(rb, paired.item_groups, G, w), np.ones(G))
     return auc_jackknife(ra, w), auc_jackknife(rb, w), np.ones(paired.n_samples)
 
 
