@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sigtest._engine.rank_metrics import auc_cluster_jackknife, auc_jackknife, uses_ranking
+from sigtest._engine.rank_metrics import auc_cluster_jackknife, auc_jackknife
 from sigtest._engine.sparse import SparseRows
 from sigtest._engine.resampling.rows import _check_paired
 from sigtest._engine.resampling.slow import _score, _slow_params, _SlowScorer
@@ -86,7 +86,9 @@ def _jackknife_auc(paired):
     :func:`~sigtest._engine.rank_metrics.auc_cluster_jackknife`). The other
     rank metrics take the slow path.
     """
-    if not uses_ranking(paired):
+    # numpy only: also without numba (SIGTEST_DISABLE_NUMBA=1)
+    if (getattr(paired.metric, "ranking", None) is None or paired.has_statistics
+            or paired.data is None):
         return None
     y, a, b, w = paired.data
     ra = paired.metric.ranking(y, a, **paired.params)
