@@ -72,6 +72,10 @@ class RankedPair:
     values, items, positive : ndarray of shape (2, L)
         Row 0 system A, row 1 system B; ``items`` relabelled (see module
         docstring).
+    positive_weight : ndarray of shape (2, L)
+        ``positive`` as 0.0/1.0 (the kernels multiply by it).
+    relabel : ndarray of shape (n_items,), int64
+        The relabelled id of every original item.
     ties : ndarray of shape (2, C + 1 + G_max), int64
         The tie groups of each system (:func:`_tie_table`).
     starts, unit : ndarray
