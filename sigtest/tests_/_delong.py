@@ -9,7 +9,14 @@ import numpy as np
 
 from sigtest._engine.rank_metrics import auc_placements
 from sigtest._results import TestOutcome
-from sigtest.tests_._base import SignificanceTest
+from sigtest.tests_._base import (
+    _ALTERNATIVES_MARGIN,
+    MARGIN_ALTERNATIVES,
+    MARGIN_CONSTRAINT,
+    SignificanceTest,
+    margin_location_test,
+    result_margin,
+)
 from sigtest.tests_._sign import warn_outside
 from sigtest.utils._param_validation import lazy
 
@@ -91,10 +98,22 @@ class DeLong(SignificanceTest):
 
     Parameters
     ----------
-    alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        ``"greater"``: B's AUC above A's.
+    alternative : str, default="two-sided"
+        ``"two-sided"``, ``"greater"`` (B's AUC above A's), ``"less"``,
+        ``"non-inferiority"`` or ``"equivalence"`` (these two need
+        ``margin``).
     confidence_level : float, default=0.95
-        Level of the interval of ``delta``, in (0, 1).
+        Level of the interval of ``delta``, in (0, 1); with a margin
+        ``alternative`` the test's level is :math:`\alpha = 1 -`
+        ``confidence_level`` (above 0.5).
+    margin : float > 0 or (low, high), default=None
+        With ``alternative="non-inferiority"`` or ``"equivalence"`` (and only
+        then), the largest AUC difference that does not matter (a pair:
+        asymmetric margins, ``low < 0 < high``). Non-inferiority:
+        :math:`p = P(Z \ge (\delta - m_L)/\mathrm{se})` with the one-sided
+        interval; equivalence: TOST (Schuirmann 1987), the larger of the two
+        one-sided p-values, with the :math:`1 - 2\alpha` interval (see
+        ``docs/equivalence.md``).
 
     Warns
     -----
@@ -130,6 +149,9 @@ class DeLong(SignificanceTest):
     Sun, Xu (2014). Fast implementation of DeLong's algorithm for comparing
     the areas under correlated receiver operating characteristic curves.
     IEEE Signal Processing Letters 21(11), 1389-1393.
+    Schuirmann (1987). A comparison of the two one-sided tests procedure and
+    the power approach for assessing the equivalence of average
+    bioavailability. J. Pharmacokinetics and Biopharmaceutics 15(6).
     Robin et al. (2011). pROC: an open-source package for R and S+ to
     analyze and compare ROC curves. BMC Bioinformatics 12, 77.
 
@@ -150,13 +172,15 @@ class DeLong(SignificanceTest):
 
     name = "delong"
     _parameter_constraints: dict = {
-        "alternative": [lazy.StrOptions({"two-sided", "greater", "less"})],
+        "alternative": [_ALTERNATIVES_MARGIN],
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
+        "margin": MARGIN_CONSTRAINT,
     }
 
-    def __init__(self, *, alternative="two-sided", confidence_level=0.95):
+    def __init__(self, *, alternative="two-sided", confidence_level=0.95, margin=None):
         self.alternative = alternative
         self.confidence_level = confidence_level
+        self.margin = margin
 
     def test(self, y_true, y_pred_a, y_pred_b, *, metric="roc_auc", sample_weight=None,
              labels=None, groups=None, strata=None, **metric_params):
@@ -249,6 +273,17 @@ class DeLong(SignificanceTest):
         se = math.sqrt(var)
         z = delta / se
         level = float(self.confidence_level)
+        details["standard_error"] = se
+        if self.alternative in MARGIN_ALTERNATIVES:  # the AUC is a score: raw = oriented
+            pvalue, ci, p_lower, p_upper = margin_location_test(
+                delta, se, self.alternative, self.margin, level)
+            details["pvalue_lower"] = p_lower
+            if self.alternative == "equivalence":
+                details["pvalue_upper"] = p_upper
+            return TestOutcome(
+                pvalue=pvalue, statistic=z, confidence_interval=ci,
+                confidence_level=2 * level - 1 if self.alternative == "equivalence" else level,
+                margin=result_margin(self.margin), details=details)
         if self.alternative == "greater":
             p = float(ndtr(-z))
             ci = (delta - float(ndtri(level)) * se, math.inf)
@@ -263,4 +298,4 @@ class DeLong(SignificanceTest):
                                  lambda: log10_normal_pvalue(z, self.alternative))
         return TestOutcome(pvalue=p, log10_pvalue=log10_p, statistic=z,
                            confidence_interval=ci, confidence_level=self.confidence_level,
-                           details={**details, "standard_error": se})
+                           details=details)

@@ -204,3 +204,31 @@ def test_size_under_the_null_is_nominal():
         b = common + rng.normal(size=200) + y
         rejections += DeLong().test(y, a, b).pvalue < 0.05
     assert 0.035 <= rejections / runs <= 0.065
+
+
+def test_non_inferiority_and_equivalence_from_the_naive_variance(asah):
+    """Margins: one-sided normal tests at delta - m_L and delta - m_U, as PairedTTest's
+    margin_location_test with the normal law; the twin recomputes them from the naive
+    DeLong variance."""
+    from scipy.stats import norm
+
+    y, wfns, s100b, _ = asah
+    auc, cov, _, _ = _naive_delong(y, s100b, wfns)
+    delta = auc[1] - auc[0]
+    se = math.sqrt(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
+    res = DeLong(alternative="non-inferiority", margin=0.05).test(y, s100b, wfns)
+    assert res.pvalue == pytest.approx(norm.sf((delta + 0.05) / se), abs=1e-12)
+    assert res.confidence_interval.low == pytest.approx(delta - norm.ppf(0.95) * se,
+                                                        abs=1e-12)
+    assert res.confidence_interval.high == math.inf and res.margin == 0.05
+    eq = DeLong(alternative="equivalence", margin=(-0.1, 0.2)).test(y, s100b, wfns)
+    p_lower = norm.sf((delta + 0.1) / se)
+    p_upper = norm.cdf((delta - 0.2) / se)
+    assert eq.pvalue == pytest.approx(max(p_lower, p_upper), abs=1e-12)
+    assert eq.confidence_level == pytest.approx(0.9)
+    assert tuple(eq.confidence_interval) == pytest.approx(
+        (delta - norm.ppf(0.95) * se, delta + norm.ppf(0.95) * se), abs=1e-12)
+    with pytest.raises(ValueError, match="margin"):
+        DeLong(alternative="equivalence").test(y, s100b, wfns)
+    with pytest.raises(ValueError, match="margin"):
+        DeLong(margin=0.05).test(y, s100b, wfns)
