@@ -62,6 +62,7 @@ import numpy as np
 from sigtest._engine.checks import check_allocation
 from sigtest._engine.kernels import weighted_sums
 from sigtest._engine.paired import resample_params_of
+from sigtest._engine.rank_metrics import rank_weighted_scores, ranked_pair, uses_ranking
 from sigtest._engine.checks import check_n_resamples as _check_n_resamples
 from sigtest._engine.rng import check_seed
 
@@ -240,7 +241,9 @@ def dirichlet_scores(paired, n_resamples, seed=0):
     stratum with ``strata=``, as :func:`dirichlet_sums`) and calls
     ``score_func(y_true, y_pred, sample_weight=w)`` for A and for B with the
     item weights ``w`` (the weight of the item's unit, times any
-    ``sample_weight``).
+    ``sample_weight``). A rank metric (ROC AUC, average precision) gets the
+    same weights through :func:`sigtest._engine.rank_metrics.rank_weighted_scores`
+    (sorted once, ``O(N)`` per draw).
 
     Parameters
     ----------
@@ -284,9 +287,15 @@ def dirichlet_scores(paired, n_resamples, seed=0):
     rng = posterior_rng(seed)
     out = np.empty((B, 2))
     step = min(design.chunk(), 256)
+    ranked = None
+    if uses_ranking(paired):  # rank metrics: the same weights, no sort per draw
+        ranked = ranked_pair(paired)
     for lo in range(0, B, step):
         hi = min(B, lo + step)
         weights = design.weights(rng, hi - lo)
+        if ranked is not None:
+            out[lo:hi] = rank_weighted_scores(ranked, weights)
+            continue
         if unit_of_item is not None:
             weights = weights[:, unit_of_item]
         if w is not None:

@@ -38,6 +38,12 @@ from sigtest.metrics._hard_multilabel import (
     _multilabel_f1_statistics,
     multilabel_f1_score,
 )
+from sigtest.metrics._ranking import (
+    average_precision_ranking,
+    average_precision_score,
+    roc_auc_ranking,
+    roc_auc_score,
+)
 from sigtest.metrics._registry import _mark_builtin, register_metric
 
 # --- hard-label metrics --------------------------------------------------------------
@@ -412,6 +418,7 @@ register_metric("d2_absolute_error_score", d2_absolute_error_score, response_met
                 description="D^2 = 1 - sum w |e| / sum w |y - median y| (slow path)")
 
 del _name, _kind, _domain, _agg, _gib, _text
+
 # --- probability scorers: hard y_true scored by probabilities (input "labels_proba") ---
 
 from sigtest.metrics._proba_scorers import (  # noqa: E402
@@ -444,5 +451,20 @@ for _name, _func, _stats, _agg, _gib, _dec, _text in (
                     decomposable=_dec, description=_text)
 
 del _name, _func, _stats, _agg, _gib, _dec, _text
+# --- ranking metrics of hard labels and scores (no statistics; sorted once) -----------
+for _name, _kw in {"roc_auc": {}, "roc_auc_ovr": {"multi_class": "ovr"},
+                   "roc_auc_ovo": {"multi_class": "ovo"},
+                   "roc_auc_ovr_weighted": {"multi_class": "ovr", "average": "weighted"},
+                   "roc_auc_ovo_weighted": {"multi_class": "ovo", "average": "weighted"}}.items():
+    register_metric(_name, roc_auc_score, response_method="predict_proba",
+                    input_type="labels_proba", ranking=roc_auc_ranking,
+                    description="ROC AUC (weighted Mann-Whitney, ties 1/2)"
+                    + (f", multiclass {_kw['multi_class']} {_kw.get('average', 'macro')}"
+                       if _kw else ", binary; any real score") + ", in [0, 1]", **_kw)
+register_metric("average_precision", average_precision_score,
+                response_method="predict_proba", input_type="labels_proba",
+                ranking=average_precision_ranking,
+                description="Average precision sum_k (R_k - R_k-1) P_k, binary, in [0, 1]")
+del _name, _kw
 
 _mark_builtin()  # the engine recognises these aggregates by identity

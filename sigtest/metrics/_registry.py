@@ -33,6 +33,15 @@ PO-JSD, cross entropy, JSD). The classical tests on per-item differences
 (sign, Wilcoxon, paired t) need it; a macro-average or a correlation is not
 such a mean.
 
+``ranking(y_true, y_pred, **params) -> RankedScores`` (optional, for a
+metric without statistics such as ROC AUC or average precision): the
+system's scores sorted once (:class:`sigtest.metrics._ranking.RankedScores`),
+from which the engine computes the metric under any vector of item weights
+(bootstrap multiplicities, Bayesian-bootstrap weights, a permutation's
+merged order) in one pass over the sorted order, without calling
+``score_func`` or sorting again. ``score_func`` must equal the ranking's
+value with the item weights ``sample_weight``.
+
 A metric registered with only a ``score_func`` is valid too: the engine then
 falls back to calling it on resampled index batches (slow path). Such a
 plain callable (e.g. ``sklearn.metrics.matthews_corrcoef``) is wrapped in
@@ -108,6 +117,11 @@ class Metric:
         Tests on per-item differences
         (:class:`~sigtest.SignTest`, :class:`~sigtest.WilcoxonSignedRank`,
         :class:`~sigtest.PairedTTest`) require it. Requires ``statistics``.
+    ranking : callable or None, default=None
+        ``ranking(y_true, y_pred, **params) -> RankedScores`` for a metric
+        without statistics whose value is a weighted rank statistic (ROC
+        AUC, average precision): the engine's fast resampling path (see the
+        module docstring). Not together with ``statistics``.
     """
 
     name: str
@@ -121,6 +135,7 @@ class Metric:
     kwargs: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
     decomposable: bool = False
+    ranking: Callable[..., Any] | None = None
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -158,6 +173,10 @@ class Metric:
                 "Metric 'decomposable=True' requires 'statistics' and 'aggregate' (the "
                 "per-item value of row i is aggregate(statistics row i))."
             )
+        if self.ranking is not None and (self.statistics is not None
+                                         or not callable(self.ranking)):
+            raise ValueError("Metric 'ranking' must be a callable, and only for a metric "
+                             "without 'statistics'.")
         if self.statistics is None and not isinstance(self.score_func, PlainScore):
             object.__setattr__(self, "score_func", PlainScore(self.score_func))
         if isinstance(self.score_func, PlainScore):
@@ -251,6 +270,7 @@ def register_metric(
     decomposable=False,
     description="",
     overwrite=False,
+    ranking=None,
     **kwargs,
 ):
     """Register a metric under ``name``; usable as a decorator.
@@ -282,6 +302,9 @@ def register_metric(
         One line for tables and the docs.
     overwrite : bool, default=False
         Replace an existing entry instead of raising ``ValueError``.
+    ranking : callable, optional
+        The sorted form of a rank metric without statistics (see
+        :class:`Metric`): the engine's fast resampling path.
     **kwargs
         Fixed keyword parameters passed to ``score_func``/``statistics``/
         ``aggregate``.
@@ -318,6 +341,7 @@ def register_metric(
                 decomposable=decomposable,
                 description=description,
                 overwrite=overwrite,
+                ranking=ranking,
                 **kwargs,
             )
             return func
@@ -352,6 +376,7 @@ def register_metric(
         kwargs=kwargs,
         description=description,
         decomposable=decomposable,
+        ranking=ranking,
     )
     _REGISTRY[name] = metric
     return metric

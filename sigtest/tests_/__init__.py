@@ -5,7 +5,8 @@ Every test is a :class:`SignificanceTest` with one method,
 :class:`~sigtest.SignificanceResult`. Tests are registered by name
 (:func:`get_test_names`): ``"bootstrap"`` (alias ``"berg_kirkpatrick"``),
 ``"boostsa"``, ``"bca"``, ``"permutation"``, and the classical tests
-``"mcnemar"``, ``"sign"``, ``"wilcoxon"`` and ``"paired_t"``, and the Bayesian
+``"mcnemar"``, ``"sign"``, ``"wilcoxon"`` and ``"paired_t"``, DeLong's test of two
+ROC AUCs ``"delong"``, and the Bayesian
 ``"bayesian_bootstrap"`` (posterior probabilities with a region of practical
 equivalence instead of a p-value).
 """
@@ -13,6 +14,7 @@ equivalence instead of a p-value).
 from sigtest.tests_._base import SignificanceTest, accepts_resamples, shared_scheme
 from sigtest.tests_._bayesian import BayesianBootstrap
 from sigtest.tests_._bootstrap import BCaInterval, BergKirkpatrickBootstrap, BooStSaBootstrap
+from sigtest.tests_._delong import DeLong
 from sigtest.tests_._mcnemar import McNemar
 from sigtest.tests_._nested import HierarchicalBootstrap
 from sigtest.tests_._permutation import PairedPermutation
@@ -31,12 +33,14 @@ register_test("sign", SignTest, overwrite=True)
 register_test("wilcoxon", WilcoxonSignedRank, overwrite=True)
 register_test("paired_t", PairedTTest, overwrite=True)
 register_test("bayesian_bootstrap", BayesianBootstrap, overwrite=True)
+register_test("delong", DeLong, overwrite=True)
 
 __all__ = [
     "BCaInterval",
     "BayesianBootstrap",
     "BergKirkpatrickBootstrap",
     "BooStSaBootstrap",
+    "DeLong",
     "McNemar",
     "PairedPermutation",
     "PairedTTest",

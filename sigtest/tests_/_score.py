@@ -269,17 +269,22 @@ def resampled_scores(paired, n_resamples, seed):
 
     Fast path: ``paired.values(sums_a)`` of the engine's bootstrap column
     sums (:func:`sigtest._engine.resampling.bootstrap_sums`: items, cells,
-    whole clusters, within strata, as ``paired`` says). Slow path (metric
-    without statistics): column A of the engine's slow bootstrap
-    (:func:`sigtest._engine.resampling.bootstrap_scores`, one ``score_func``
-    call per resample, the same clusters and strata).
+    whole clusters, within strata, as ``paired`` says). Rank metrics (ROC
+    AUC, average precision): the rank kernels, sorted once
+    (:func:`sigtest._engine.rank_metrics.rank_bootstrap_scores`). Slow path
+    (other metrics without statistics): column A of the engine's slow
+    bootstrap (:func:`sigtest._engine.resampling.bootstrap_scores`, one
+    ``score_func`` call per resample, the same clusters and strata).
     """
     # imported here: the resampling drivers import numba
+    from sigtest._engine.rank_metrics import rank_bootstrap_scores, uses_ranking
     from sigtest._engine.resampling import bootstrap_scores, bootstrap_sums
 
     if paired.has_statistics:
         sums_a, _ = bootstrap_sums(paired, n_resamples, seed=seed)
         return np.asarray(paired.values(sums_a), dtype=np.float64)
+    if uses_ranking(paired):
+        return np.ascontiguousarray(rank_bootstrap_scores(paired, n_resamples, seed=seed)[:, 0])
     return np.ascontiguousarray(bootstrap_scores(paired, n_resamples, seed=seed)[:, 0],
                                 dtype=np.float64)
 

@@ -256,12 +256,14 @@ def test_non_finite_values(name, bad, position):
     _expect_error(metric, *args, _arg_names(metric)[position], call)
 
 
-# top_k_accuracy ranks any decision scores (scikit-learn's response_method
-# ("decision_function", "predict_proba")): values outside [0, 1] are valid there
+# top_k_accuracy and the binary ROC AUC / average precision rank any decision scores
+# (scikit-learn's response_method ("decision_function", "predict_proba")): values
+# outside [0, 1] are valid there
 @pytest.mark.parametrize("position", [0, 1])
 @pytest.mark.parametrize("name", [n for n in NAMES if get_metric(n).input_type in
                                   ("proba", "multilabel", "labels_proba")
-                                  and n != "top_k_accuracy"])
+                                  and n not in ("top_k_accuracy", "roc_auc",
+                                                "average_precision")])
 def test_mass_outside_unit_interval(name, position):
     metric = get_metric(name)
     names = _arg_names(metric)[position]
