@@ -26,6 +26,8 @@ def _data(metric, seed):
         a = np.where(rng.random(N) < 0.6, y, (y + rng.integers(1, k, N)) % k)
         b = np.where(rng.random(N) < 0.8, y, (y + rng.integers(1, k, N)) % k)
         return y, a, b
+    if metric.input_type == "scores":  # per-item 0/1 scores (McNemar applies too)
+        return None, (rng.random(N) < 0.6).astype(float), (rng.random(N) < 0.8).astype(float)
     if metric.input_type == "proba":
         p = rng.dirichlet(np.ones(k), N)
         qa = 0.4 * p + 0.6 * rng.dirichlet(np.ones(k), N)
