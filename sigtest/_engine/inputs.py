@@ -163,8 +163,8 @@ def check_targets(metric, y_true, predictions, names):
         n = scores[0].shape[0]
         if y_true is not None and y_true.shape[0] != n:  # the per-item form of None
             raise ValueError(
-                f"The 'y_true' parameter has {y_true.shape[0]} entries (None) but "
-                f"'{names[0]}' has {n} items."
+                f"The '{names[0]}' parameter has {n} items but {y_true.shape[0]} were expected "
+                "(the items of the other systems); every system must score the same items."
             )
         return np.zeros(n), scores
     return _as_array(y_true, "y_true"), [_as_array(p, name)
