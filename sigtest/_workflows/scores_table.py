@@ -34,6 +34,15 @@ class ScoreTable:
 
     Made by :func:`read_scores`; not meant to be built by hand.
 
+    Parameters
+    ----------
+    data : dict
+        ``{dataset: (None, {system: scores}, groups, items)}``, aligned.
+    systems : list of str
+        The systems, in order of first appearance.
+    n_dropped : dict
+        Rows dropped per dataset by ``on_missing="intersect"``.
+
     Attributes
     ----------
     systems : list of str
@@ -94,7 +103,18 @@ class ScoreTable:
             None if groups is None else groups.copy())
 
     def items(self, dataset=None):
-        """Item id of every unit (row of :meth:`arrays`) of one dataset, as an array."""
+        """Item id of every unit (row of :meth:`arrays`) of one dataset.
+
+        Parameters
+        ----------
+        dataset : hashable, optional
+            Required when the table has several datasets.
+
+        Returns
+        -------
+        items : ndarray of shape (n_units,)
+            Sorted by id; an id repeats once per sample.
+        """
         return self._data[self._dataset(dataset)][3].copy()
 
     def compare(self, dataset=None, **kwargs):
@@ -113,6 +133,7 @@ class ScoreTable:
         Returns
         -------
         ComparisonResult
+            The comparison of every pair of systems on ``"mean"``.
         """
         from sigtest._workflows.compare.api import compare
 
@@ -134,6 +155,8 @@ class ScoreTable:
         Returns
         -------
         DatasetComparisonResult
+            Ranks, Friedman and post-hoc tests over the datasets, and each
+            dataset's item-level comparison.
         """
         from sigtest._workflows.datasets import compare_datasets
 
