@@ -199,3 +199,37 @@ def test_bad_arguments(long_table, tmp_path):
     bools = long_table.assign(score=long_table.score.astype(bool))
     np.testing.assert_array_equal(read_scores(bools).arrays("arc")[1]["m1"],
                                   read_scores(long_table).arrays("arc")[1]["m1"])
+
+
+@pytest.mark.slow
+def test_repeated_samples_clustered_by_item_keep_the_level():
+    """H0 simulation: read_scores' clusters keep the permutation test's size.
+
+    Each question q has a model-question interaction u_q ~ N(0, 1) that favours A
+    or B (zero on average: H0 holds over questions); 5 sampled answers per question
+    share it, so they are correlated. 400 tables of 30 questions x 5 samples; the
+    permutation test (B = 199) on the table's clusters rejects at alpha = 0.05 in
+    about 5 % of them; the same test on the 150 samples as independent items in far
+    more. Band: 400 Bernoulli(0.05) trials have sd 0.011, so <= 0.05 + 3 sd = 0.083;
+    the item-level rate is about 0.3 here (its effective N is ~1/4 of 150), far
+    above 0.12.
+    """
+    rng = np.random.default_rng(12345)
+    n_q, n_s, reps = 30, 5, 400
+    clustered = naive = 0
+    for _ in range(reps):
+        base, u = rng.normal(0, 1, n_q), rng.normal(0, 1.0, n_q)
+        rows = []
+        for system, sign in (("A", 1), ("B", -1)):
+            p = 1 / (1 + np.exp(-(base + sign * u)))
+            for q in range(n_q):
+                rows += [(system, q, int(rng.random() < p[q])) for _ in range(n_s)]
+        table = read_scores(pd.DataFrame(rows, columns=["system", "item", "score"]))
+        _, scores, groups = table.arrays()
+        test = sigtest.PairedPermutation(n_resamples=199, random_state=0)
+        kw = dict(metric="mean")
+        clustered += _quiet(test.test, None, scores["A"], scores["B"], groups=groups,
+                            **kw).pvalue <= 0.05
+        naive += _quiet(test.test, None, scores["A"], scores["B"], **kw).pvalue <= 0.05
+    assert clustered / reps <= 0.083, clustered / reps
+    assert naive / reps >= 0.12, naive / reps
