@@ -241,6 +241,10 @@ def test_labels_keyword_is_refused_for_scores(binary):
     a, b = binary
     with pytest.raises(ValueError, match="'labels' parameter has no meaning"):
         sigtest.PairedPermutation().test(None, a, b, metric="mean", labels=[0, 1])
+    with pytest.raises(ValueError, match="'labels' parameter has no meaning"):
+        sigtest.compare(None, {"x": a, "y": b}, metrics="mean", labels=[0, 1])
+    with pytest.raises(ValueError, match="'pos_label' parameter is only used"):
+        sigtest.compare(None, {"x": a, "y": b}, metrics="mean", pos_label=1)
 
 
 @pytest.mark.parametrize("side", ["y_pred_a", "y_pred_b"])
