@@ -253,3 +253,19 @@ def test_mcnemar_refuses_graded_scores_naming_the_argument(binary, side):
     graded = {"y_pred_a": (a * 0.5, b), "y_pred_b": (a, b * 0.5)}[side]
     with pytest.raises(ValueError, match=f"McNemar needs per-item scores 0 or 1.*'{side}'"):
         sigtest.McNemar().test(None, *graded, metric="mean")
+
+
+def test_cells_only_when_they_pay(binary, graded):
+    """0/1 scores: at most 4 cells (accuracy's path); graded scores: one row per item."""
+    from sigtest._engine import prepare_paired
+
+    a, b = binary
+    assert prepare_paired(None, a, b, "mean").counts.shape[0] <= 4
+    ga, gb = graded  # 40 items, ~35 distinct pairs of ratings: more than 40 / 20 cells
+    assert prepare_paired(None, ga, gb, "mean").counts is None
+    assert prepare_paired(None, ga, gb, "mean", compress=True).counts is not None
+    # both paths give the same exact permutation p-value
+    test = sigtest.PairedPermutation(n_resamples=999, random_state=0)
+    cells = test.test_paired(prepare_paired(None, ga[:12], gb[:12], "mean", compress=True))
+    items = test.test_paired(prepare_paired(None, ga[:12], gb[:12], "mean"))
+    assert cells.pvalue == pytest.approx(items.pvalue, rel=1e-12)

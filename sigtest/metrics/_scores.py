@@ -14,7 +14,10 @@ so the sign, Wilcoxon and paired t-tests run on the per-item differences
 ``s_{B,i} - s_{A,i}`` and McNemar's test on 0/1 scores. The statistics of a
 row depend only on the score, so equal scores share a cell
 (``cellwise=True``): 0/1 scores compress to at most four cells ``(A, B)``,
-exactly as accuracy with ``y_true`` all 1 and ``y_pred`` the scores.
+exactly as accuracy with ``y_true`` all 1 and ``y_pred`` the scores. Graded
+scores with about as many pairs of values as items keep one row per item
+(the engine compresses scores only when there are at most 1/20 as many
+cells as items).
 
 :func:`check_y_true` is the one check of ``y_true`` against a metric's input
 type (``None`` exactly for score metrics), :func:`check_scores` the one check
