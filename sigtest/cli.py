@@ -8,6 +8,7 @@ Examples
     sigtest compare gold.txt a.txt b.txt --labels pos,neg,neu -m f1_macro
     sigtest compare gold.txt a.txt b.txt --pos-label pos -o table.csv --format csv
     sigtest compare gold.txt a.txt b.txt --groups docs.txt --strata domains.txt
+    sigtest compare --scores runs.csv --dataset gsm8k --baseline base
     sigtest feed store/ h0 h0_seed0.txt --gold gold.txt --ids ids_seed0.txt --groups docs.txt
     sigtest feed store/ h1 h1_seed0.txt --ids ids_seed0.txt
     sigtest run store/ --pairs baseline --baseline h0 --runs each
@@ -48,6 +49,16 @@ for 0/1 or -1/1 labels, as in scikit-learn).
 Both are converted to the type of the gold labels (integers when the gold
 labels are integers).
 
+``compare --scores TABLE`` reads a long table of per-item scores instead of
+a gold file and prediction files (one row per system and item, as evaluation
+harnesses write them; :func:`sigtest.read_scores`): columns ``system``,
+``item``, ``score`` and, when present, ``group`` (cluster ids) and
+``dataset`` (choose one with ``--dataset NAME``); other names with
+``--system-column``, ``--item-column``, ``--score-column``,
+``--group-column``, ``--dataset-column``; items missing for some system are
+an error unless ``--on-missing intersect``. The metric is ``mean``; repeated
+rows of an item are its samples, and the tests resample whole items.
+
 ``--groups FILE`` (``compare`` and ``feed``) gives the cluster id of every
 item, one per line in the order of the gold (of the ``--ids`` for ``feed``):
 e.g. the document of each sentence. The tests then resample whole clusters
@@ -86,7 +97,7 @@ import sys
 import warnings
 
 from sigtest._cli.commands import COMMANDS
-from sigtest._cli.parser import build_parser
+from sigtest._cli.parser import build_parser, check_usage
 
 # numpy, pandas and the library are imported inside the functions that need
 # them (sigtest._cli.commands), so that ``sigtest --help`` starts fast (issue 9).
@@ -110,6 +121,8 @@ _CLI_WORDS = (
     ("the 'groups' parameter", "--groups"), ("The 'groups' parameter", "--groups"),
     ("the 'strata' parameter", "--strata"), ("The 'strata' parameter", "--strata"),
     ("call run() first", "run 'sigtest run' first"),
+    *((f"(the '{k}' parameter)", f"(--{k}-column)")
+      for k in ("system", "item", "score", "group", "dataset")),
 )
 
 
@@ -145,6 +158,7 @@ def main(argv=None, out=None):
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        check_usage(parser, args)
     except SystemExit as exc:  # argparse printed its usage and error
         return exc.code if isinstance(exc.code, int) else 2
     with warnings.catch_warnings():

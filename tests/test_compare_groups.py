@@ -121,6 +121,17 @@ def test_every_registered_test_gets_the_design(name):
     strata = np.array(["even" if int(g[-1]) % 2 == 0 else "odd" for g in groups])
     a, b = preds["s0"], preds["s1"]
     test = sigtest.get_test(name)
+    if name == "delong":
+        # DeLong's variance assumes independent items: it refuses a design, directly and
+        # through compare (binary labels and scores: it tests the ROC AUC only)
+        rng = np.random.default_rng(0)
+        yb = rng.integers(0, 2, y.size)
+        sa, sb = rng.random(y.size) + yb, rng.random(y.size) + 2 * yb
+        with pytest.raises(ValueError, match="groups"):
+            test.test(yb, sa, sb, metric="roc_auc", groups=groups)
+        with pytest.raises(ValueError, match="groups"):
+            compare(yb, {"s0": sa, "s1": sb}, metrics="roc_auc", test=test, groups=groups)
+        return
     params = test.get_params()
     test.set_params(**({"n_resamples": B} if "n_resamples" in params else {}),
                     **({"method": "chi2"} if name == "mcnemar" else {}))  # clustered McNemar

@@ -18,7 +18,7 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 @pytest.mark.slow  # about 20 s: a fresh interpreter compiles the kernels
-@pytest.mark.parametrize("page", ["workflows.md", "extending.md"])
+@pytest.mark.parametrize("page", ["workflows.md", "extending.md", "per_item_scores.md"])
 def test_page_code_runs(page, tmp_path):
     blocks = re.findall(r"```python\n(.*?)```", (DOCS / page).read_text(), re.S)
     assert blocks, page

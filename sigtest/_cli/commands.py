@@ -387,10 +387,69 @@ def _parse_system(spec):
     return name, path
 
 
+#: Options of a comparison of files that a table of scores (--scores) has no use for.
+_FILE_OPTIONS = ("groups", "strata", "labels", "pos_label", "label_column", "id_column",
+                 "header")
+_SCORES_OPTIONS = ("scores_system", "scores_item", "scores_score", "scores_group",
+                   "scores_dataset", "dataset", "on_missing")
+
+
+def _option(name):
+    return "--" + {"scores_" + k: k + "-column" for k in
+                   ("system", "item", "score", "group", "dataset")}.get(
+                       name, name).replace("_", "-")
+
+
+def _run_compare_scores(args, out):
+    """``compare --scores TABLE``: :func:`sigtest.read_scores` then ``compare``."""
+    from sigtest._workflows.scores_table import read_scores
+
+    if args.gold is not None or args.predictions:
+        raise _UsageError("--scores reads every system from one table: give no gold file "
+                          "and no prediction files.")
+    given = [o for o in _FILE_OPTIONS if getattr(args, o) is not None]
+    if given:
+        raise _UsageError(f"{_option(given[0])} is for gold and prediction files, not for "
+                          "--scores (a group column of the table gives the clusters).")
+    columns = {k: getattr(args, "scores_" + k) for k in ("system", "item", "score", "group",
+                                                         "dataset")}
+    table = read_scores(_existing_table(args.scores),
+                        **{k: v for k, v in columns.items() if v is not None},
+                        on_missing=args.on_missing or "error")
+    if args.dataset is None and len(table.datasets) > 1:
+        raise _UsageError(f"The table holds {len(table.datasets)} datasets "
+                          f"{[str(d) for d in table.datasets]}: choose one with --dataset.")
+    dataset = args.dataset
+    if dataset is not None and dataset not in table.datasets:
+        # dataset names read from a file may be numbers: match them as text
+        dataset = next((d for d in table.datasets if str(d) == dataset), dataset)
+    result = table.compare(
+        dataset=dataset, metrics=tuple(args.metrics or ("mean",)), test=_build_test(args),
+        pairs=_pairs(args), baseline=_baseline(args),
+        correction=None if args.correction == "none" else args.correction,
+        alpha=args.alpha, n_jobs=args.n_jobs, random_state=args.seed, verbose=args.progress,
+    )
+    _emit(_render(result, _output_format(args)), args, out)
+
+
+def _existing_table(path):
+    if not Path(path).is_file():
+        raise _UsageError(f"The --scores table {path!r} does not exist.")
+    return path
+
+
 def _run_compare(args, out):
     from sigtest._workflows.compare.api import compare
 
     _check_output(args.output, args.overwrite)
+    if getattr(args, "scores", None) is not None:
+        return _run_compare_scores(args, out)
+    given = [o for o in _SCORES_OPTIONS if getattr(args, o, None) is not None]
+    if given:
+        raise _UsageError(f"{_option(given[0])} is for --scores TABLE.")
+    if args.gold is None or not args.predictions:
+        raise _UsageError("compare needs the gold file and at least one prediction file, or "
+                          "--scores TABLE (a long table of per-item scores).")
     metrics = _metrics(args)
     multilabel = _multilabel(metrics)
     gold_ids, y_true = _read_file(args.gold, args, multilabel)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["ALTERNATIVES", "FORMATS", "MARGIN_ALTERNATIVES", "REPORT_FORMATS", "build_parser"]
+__all__ = ["ALTERNATIVES", "FORMATS", "MARGIN_ALTERNATIVES", "REPORT_FORMATS", "build_parser",
+           "check_usage"]
 
 #: ``--alternative``: the tests' ``alternative`` values (sigtest.tests_._base).
 ALTERNATIVES = ("two-sided", "greater", "less", "non-inferiority", "equivalence")
@@ -49,11 +50,14 @@ def build_parser():
     sub = parser.add_subparsers(dest="command", required=True)
 
     cmp_ = sub.add_parser("compare", help="test every pair of systems (or each vs a baseline)")
-    cmp_.add_argument("gold", help="file with the gold labels (or gold distributions)")
+    cmp_.add_argument("gold", nargs="?", default=None,
+                      help="file with the gold labels (or gold distributions); none with "
+                           "--scores")
     cmp_.add_argument(
-        "predictions", nargs="+",
+        "predictions", nargs="*",
         help="prediction files, as PATH or NAME=PATH (name defaults to the file stem)",
     )
+    _add_scores_options(cmp_)
     _add_test_options(cmp_)
     _add_design_options(cmp_, "in the order of the gold file")
     _add_header_option(cmp_)
@@ -111,7 +115,19 @@ def build_parser():
 
     sub.add_parser("metrics", help="list the registered metrics")
     sub.add_parser("tests", help="list the registered significance tests")
+    parser.compare_parser = cmp_  # for check_usage
     return parser
+
+
+def check_usage(parser, args):
+    """Usage rules argparse cannot express; a violation exits as argparse's own errors do.
+
+    ``compare`` takes a gold file and prediction files, or ``--scores TABLE``.
+    """
+    if args.command == "compare" and args.scores is None and (
+            args.gold is None or not args.predictions):
+        parser.compare_parser.error("the following arguments are required: gold, predictions "
+                                    "(or --scores TABLE)")
 
 
 def _add_store_options(cmd):
@@ -129,6 +145,22 @@ def _add_store_options(cmd):
     cmd.add_argument("--systems", nargs="+", default=None, metavar="NAME",
                      help="compare only these systems, in this order (default: all, in feed "
                           "order)")
+
+
+def _add_scores_options(cmd):
+    """``compare --scores TABLE``: a long table of per-item scores (sigtest.read_scores)."""
+    cmd.add_argument("--scores", default=None, metavar="TABLE",
+                     help="long table of per-item scores (.csv, .tsv, .parquet, .jsonl) with "
+                          "columns system, item, score (and group, dataset when present), "
+                          "instead of a gold file and prediction files; the metric is 'mean'")
+    for key in ("system", "item", "score", "group", "dataset"):
+        cmd.add_argument(f"--{key}-column", dest=f"scores_{key}", default=None, metavar="COL",
+                         help=f"with --scores: name of the {key} column (default: {key})")
+    cmd.add_argument("--dataset", default=None, metavar="NAME",
+                     help="with --scores and a dataset column: the dataset to compare")
+    cmd.add_argument("--on-missing", choices=("error", "intersect"), default=None,
+                     help="with --scores: items some system did not score are an error "
+                          "(default), or only the items every system scored are tested")
 
 
 def _add_header_option(cmd):

@@ -13,10 +13,11 @@ import numpy as np
 
 from sigtest.metrics._check_regression import check_regression
 from sigtest.metrics._common import check_zero_division
+from sigtest.metrics._scores import check_scores, check_y_true
 from sigtest._engine.checks import check_array_like as _as_array
 
 __all__ = ["DOCUMENTED_METRIC_PARAMS", "RESERVED_KEYWORDS", "check_metric_params",
-           "metric_keywords"]
+           "check_targets", "metric_keywords"]
 
 _COMPRESS_OPTIONS = ("auto", True, False)
 
@@ -134,6 +135,43 @@ def check_metric_params(metric, metric_params, *, caller):
         )
 
 
+def check_targets(metric, y_true, predictions, names):
+    """``y_true`` and the predictions as arrays, checked against the metric's input type.
+
+    Per-item scores (``input_type="scores"``): ``y_true`` must be ``None``
+    (:func:`~sigtest.metrics._scores.check_y_true`), the predictions are
+    checked as scores (:func:`~sigtest.metrics._scores.check_scores`: 1-D,
+    finite, equal lengths) and ``y_true`` becomes a constant placeholder
+    (zeros), which the score metrics ignore and which puts every item with
+    the same pair of scores into one cell. Any other metric refuses
+    ``y_true=None`` and gets its arrays as given.
+
+    Parameters
+    ----------
+    metric : Metric
+    y_true : array-like or None
+    predictions : sequence of array-like
+    names : sequence of str
+        The caller's names of the predictions.
+
+    Returns
+    -------
+    y_true : ndarray
+    predictions : list of ndarray
+    """
+    if check_y_true(metric, y_true) is None:
+        scores = check_scores(predictions, names)
+        n = scores[0].shape[0]
+        if y_true is not None and y_true.shape[0] != n:  # the per-item form of None
+            raise ValueError(
+                f"The '{names[0]}' parameter has {n} items but {y_true.shape[0]} were expected "
+                "(the items of the other systems); every system must score the same items."
+            )
+        return np.zeros(n), scores
+    return _as_array(y_true, "y_true"), [_as_array(p, name)
+                                         for p, name in zip(predictions, names)]
+
+
 def _check_lengths(arrays, names, sample_weight):
     n = arrays[0].shape[0]
     if n == 0:
@@ -178,6 +216,8 @@ def _check_hard_soft(metric, y_true, a, b):
             f"'{soft}' is {max(a.ndim, b.ndim)}-D. Both systems must give the same kind of "
             f"output for metric {metric.name!r}."
         )
+    if metric.input_type == "scores":  # checked by check_targets
+        return y_true, a, b
     if metric.input_type == "labels":
         out = []
         for arr, name in ((y_true, "y_true"), (a, "y_pred_a"), (b, "y_pred_b")):

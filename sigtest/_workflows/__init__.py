@@ -15,6 +15,8 @@ in no other.
   folds);
 * ``datasets.py``: :func:`sigtest.compare_datasets` and
   :class:`sigtest.DatasetComparisonResult` (Friedman, post-hoc tests);
+* ``scores_table.py``: :func:`sigtest.read_scores` and :class:`sigtest.ScoreTable`
+  (long tables of per-item scores, aligned by item, handed to ``compare``);
 * ``power/``: :func:`sigtest.power`, :func:`sigtest.minimum_detectable_effect`,
   :func:`sigtest.sample_size` and :class:`sigtest.PowerResult`.
 """

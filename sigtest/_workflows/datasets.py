@@ -108,12 +108,14 @@ def _check_sizes(scores):
 def _check_predictions(data):
     out = {}
     for name, value in data.items():
-        if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], Mapping)):
+        if not (isinstance(value, tuple) and len(value) in (2, 3)
+                and isinstance(value[1], Mapping)):
             raise TypeError(
-                f"The 'data' parameter must map each dataset to (y_true, {{system: predictions}}); "
-                f"dataset {name!r} maps to {type(value).__name__}.")
-        y, preds = value
-        out[name] = (y, dict(preds))
+                f"The 'data' parameter must map each dataset to (y_true, {{system: predictions}}) "
+                f"or (y_true, {{system: predictions}}, groups); dataset {name!r} maps to "
+                f"{type(value).__name__}.")
+        groups = value[2] if len(value) == 3 else None
+        out[name] = (value[0], dict(value[1]), groups)
     if not out:
         raise ValueError("The 'data' parameter holds no dataset.")
     return out
@@ -152,7 +154,7 @@ def _item_tests(data, metric, test, *, alpha, random_state, n_jobs, runs):
     seeds = dict(zip(order, spawn_seeds(random_state, len(order))))
     comparisons, cells, small = {}, {}, {}
     for name in data:
-        y, preds = data[name]
+        y, preds, groups = data[name]
         cells[name] = {}
         if len(preds) < 2:
             for system, pred in preds.items():
@@ -162,7 +164,7 @@ def _item_tests(data, metric, test, *, alpha, random_state, n_jobs, runs):
             warnings.simplefilter("always")
             result = compare(y, preds, metrics=metric, test=test, pairs="all",
                              correction=None, alpha=alpha, n_jobs=n_jobs,
-                             random_state=seeds[name], runs=runs)
+                             random_state=seeds[name], runs=runs, groups=groups)
         for w in caught:  # compare's warnings, once each; few data: one note for all
             if issubclass(w.category, SmallSampleWarning):
                 small.setdefault(name, 0)
@@ -210,6 +212,9 @@ def compare_datasets(data, metric="accuracy", test=None, *, alpha=0.05, random_s
           ``run`` (one row per seed): the runs of a cell are **averaged**
           before ranking;
         * per-dataset predictions ``{dataset: (y_true, {system: pred})}``
+          or ``{dataset: (y_true, {system: pred}, groups)}`` (``groups``:
+          the cluster id of every item, as ``compare``'s; ``y_true=None``
+          with per-item scores and ``metric="mean"``)
           (``pred`` an array, or a list of arrays for several runs): each
           cell's score is computed with ``metric``, and the item-level paired
           test of every pair runs on every dataset through
@@ -327,7 +332,7 @@ def compare_datasets(data, metric="accuracy", test=None, *, alpha=0.05, random_s
         scores, comparisons = _item_tests(data, metric, test, alpha=alpha,
                                           random_state=random_state, n_jobs=n_jobs, runs=runs)
         n_runs = max((len(p) if isinstance(p, list) else 1)
-                     for _, preds in data.values() for p in preds.values())
+                     for _, preds, _ in data.values() for p in preds.values())
     # a score table may name an unregistered metric when greater_is_better is given
     metric_obj = None if isinstance(metric, str) and greater_is_better is not None \
         else as_metric(metric)

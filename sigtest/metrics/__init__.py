@@ -33,6 +33,7 @@ from sigtest.metrics._soft_accuracy import (
 from sigtest.metrics._soft_entropy import entropy_correlation_score, entropy_similarity_score
 from sigtest.metrics._hard import accuracy_score, f1_score, precision_score, recall_score
 from sigtest.metrics._hard_multilabel import multilabel_f1_score
+from sigtest.metrics._scores import mean_score
 
 __all__ = [
     "cross_entropy_loss",
@@ -49,6 +50,7 @@ __all__ = [
     "accuracy_score",
     "f1_score",
     "multilabel_f1_score",
+    "mean_score",
     "precision_score",
     "recall_score",
     "as_metric",

@@ -467,4 +467,21 @@ register_metric("average_precision", average_precision_score,
                 description="Average precision sum_k (R_k - R_k-1) P_k, binary, in [0, 1]")
 del _name, _kw
 
+
+# --- per-item scores (y_true=None) ---
+
+from sigtest.metrics._scores import _mean_statistics, mean_score  # noqa: E402
+
+register_metric(
+    "mean",
+    mean_score,
+    response_method="predict",
+    input_type="scores",
+    statistics=_mean_statistics,
+    aggregate=_mean_aggregate,
+    cellwise=True,  # a row's statistics depend on its score only
+    decomposable=True,
+    description="Mean of per-item scores (y_true=None; 0/1, judge scores, sentence BLEU)",
+)
+
 _mark_builtin()  # the engine recognises these aggregates by identity

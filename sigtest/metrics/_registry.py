@@ -72,7 +72,7 @@ __all__ = [
     "CheckedScore",
 ]
 
-_INPUT_TYPES = ("labels", "proba", "multilabel", "regression", "labels_proba")
+_INPUT_TYPES = ("labels", "proba", "multilabel", "regression", "labels_proba", "scores")
 _RESPONSE_METHODS = ("predict", "predict_proba", "decision_function")
 
 
@@ -93,7 +93,7 @@ class Metric:
         lower value, and every significance test respects it.
     response_method : {"predict", "predict_proba", "decision_function"}
         What a scorer asks the estimator for.
-    input_type : {"labels", "proba", "multilabel", "regression", "labels_proba"}
+    input_type : {"labels", "proba", "multilabel", "regression", "labels_proba", "scores"}
         ``"labels"``: 1-D hard labels (2-D scores are reduced by argmax).
         ``"proba"``: ``(n_samples, n_classes)`` distributions, rows sum to 1.
         ``"multilabel"``: ``(n_samples, n_labels)`` values in [0, 1].
@@ -102,6 +102,8 @@ class Metric:
         shape ``(n_samples, n_classes)`` or, binary, ``(n_samples,)``
         (scikit-learn's probability scorers; checked by
         ``sigtest.metrics._check_scores.check_labels_proba``).
+        ``"scores"``: 1-D per-item scores as the predictions and
+        ``y_true=None`` (:mod:`sigtest.metrics._scores`).
     statistics, aggregate : callable or None
         The sufficient-statistic pair described in the module docstring.
     cellwise : bool, default=False
@@ -287,9 +289,9 @@ def register_metric(
     greater_is_better : bool, default=True
         ``False`` for a loss (lower is better).
     response_method : str, optional
-        Defaults to ``"predict"`` for ``input_type="labels"`` or
-        ``"regression"`` and ``"predict_proba"`` otherwise.
-    input_type : {"labels", "proba", "multilabel", "regression", "labels_proba"}, default="labels"
+        Defaults to ``"predict"`` for ``input_type="labels"``,
+        ``"regression"`` or ``"scores"`` and ``"predict_proba"`` otherwise.
+    input_type : {"labels", "proba", "multilabel", "regression", "labels_proba", "scores"}, default="labels"
     statistics, aggregate : callable, optional
         The fast path (see :mod:`sigtest.metrics`).
     cellwise : bool, default=False
@@ -360,7 +362,7 @@ def register_metric(
             f"A metric named {name!r} is already registered; pass overwrite=True to replace it."
         )
     if response_method is None:
-        response_method = ("predict" if input_type in ("labels", "regression")
+        response_method = ("predict" if input_type in ("labels", "regression", "scores")
                            else "predict_proba")
     if score_func is None:
         score_func = score_from_statistics(statistics, aggregate)

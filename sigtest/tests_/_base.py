@@ -426,12 +426,13 @@ class SignificanceTest(ParamsMixin, ABC):
 
         Parameters
         ----------
-        y_true : array-like
+        y_true : array-like or None
             Hard labels of shape (n_samples,) or, for soft metrics, the true
-            distributions of shape (n_samples, n_classes).
+            distributions of shape (n_samples, n_classes); ``None`` for
+            per-item scores (``metric="mean"``).
         y_pred_a, y_pred_b : array-like
             Predictions of the baseline A and the candidate B, same kind as
-            the metric expects.
+            the metric expects (per-item scores for ``metric="mean"``).
         metric : str, Metric, callable or scorer, default="accuracy"
             A registered metric name (see :func:`sigtest.get_metric_names`),
             a :class:`~sigtest.metrics.Metric`, a function

@@ -459,7 +459,8 @@ class McNemar(SignificanceTest):
 
     def _check_suits(self, metric):
         """ValueError unless the metric scores each item right or wrong."""
-        if metric.input_type != "labels" or not getattr(metric, "decomposable", False):
+        if (metric.input_type not in ("labels", "scores")
+                or not getattr(metric, "decomposable", False)):
             raise ValueError(
                 f"McNemar compares accuracies (each item right or wrong); metric "
                 f"{metric.name!r} is not one. Use SignTest, WilcoxonSignedRank or "
@@ -475,6 +476,14 @@ class McNemar(SignificanceTest):
         w = frequency_weights(w, "McNemar")
         keep = w > 0
         va, vb, w = va[keep], vb[keep], w[keep]
+        for values, name in ((va, "y_pred_a"), (vb, "y_pred_b")):
+            if metric.input_type == "scores" and not np.all((values == 0) | (values == 1)):
+                raise ValueError(
+                    f"McNemar needs per-item scores 0 or 1 (right or wrong); the '{name}' "
+                    f"parameter holds other values (e.g. {_first_not_binary(values)!r}). Use "
+                    "SignTest, WilcoxonSignedRank, PairedTTest or PairedPermutation on "
+                    "graded scores."
+                )
         binary = np.all((va == 0) | (va == 1)) and np.all((vb == 0) | (vb == 1))
         if not binary:
             raise ValueError(
@@ -693,3 +702,8 @@ class McNemar(SignificanceTest):
         b_better = self.alternative == "greater"
         keep_low = b_better == bool(data.metric.greater_is_better)
         return (low, math.inf) if keep_low else (-math.inf, high)
+
+
+def _first_not_binary(values):
+    """The first per-item value that is neither 0 nor 1 (for the messages)."""
+    return float(values[(values != 0) & (values != 1)][0])

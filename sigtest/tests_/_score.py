@@ -531,7 +531,7 @@ def _one_system_message(message):
 # --------------------------------------------------------------------------
 @validate_params(
     {
-        "y_true": ["array-like"],
+        "y_true": ["array-like", None],
         "y_pred": ["array-like"],
         "metric": [str, Metric, callable],
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
@@ -561,11 +561,12 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
-        Gold labels, or gold distributions for soft metrics.
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes), or None
+        Gold labels, or gold distributions for soft metrics; ``None`` for
+        per-item scores (``metric="mean"``).
     y_pred : array-like
         Predictions of the system (hard labels or soft outputs, as the
-        metric expects).
+        metric expects), or its per-item scores (``metric="mean"``).
     metric : str, Metric, callable or scorer, default="accuracy"
         A registered metric name (see :func:`sigtest.get_metric_names`), a
         :class:`~sigtest.metrics.Metric`, a function

@@ -28,6 +28,8 @@ def _data(metric, seed):
         y_true, y_pred = rng.dirichlet(np.ones(K), n), rng.dirichlet(np.ones(K), n)
     elif metric.input_type == "labels_proba":
         y_true, y_pred = rng.integers(0, K, n), rng.dirichlet(np.ones(K), n)
+    elif metric.input_type == "scores":  # per-item scores, no gold labels
+        y_true, y_pred = None, rng.uniform(0, 10, n)
     else:
         y_true, y_pred = rng.random((n, 4)), rng.random((n, 4))
     params = metric.params()
@@ -71,7 +73,7 @@ def test_decomposable_flag_matches_the_weighted_mean_identity(name):
 def test_expected_decomposable_metrics():
     flagged = {n for n in get_metric_names() if get_metric(n).decomposable}
     assert {"accuracy", "soft_accuracy", "po_jsd", "multilabel_po_jsd", "cross_entropy",
-            "jsd"} <= flagged
+            "jsd", "mean"} <= flagged
     assert not flagged & {"f1_macro", "entropy_correlation", "entropy_similarity",
                           "multilabel_f1_micro", "f1"}
 

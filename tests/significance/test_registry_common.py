@@ -35,6 +35,8 @@ def _data(metric, seed):
         qa = 0.4 * one_hot + 0.6 * rng.dirichlet(np.ones(k), N)
         qb = 0.8 * one_hot + 0.2 * rng.dirichlet(np.ones(k), N)
         return y, qa, qb
+    if metric.input_type == "scores":  # per-item 0/1 scores (McNemar applies too)
+        return None, (rng.random(N) < 0.6).astype(float), (rng.random(N) < 0.8).astype(float)
     if metric.input_type == "proba":
         p = rng.dirichlet(np.ones(k), N)
         qa = 0.4 * p + 0.6 * rng.dirichlet(np.ones(k), N)

@@ -164,7 +164,7 @@ COMPARE_OPTIONS = {
 
 
 @validate_params(
-    {"y_true": ["array-like"], "predictions": [Mapping, pd.DataFrame], **COMPARE_OPTIONS,
+    {"y_true": ["array-like", None], "predictions": [Mapping, pd.DataFrame], **COMPARE_OPTIONS,
      "sample_weight": ["array-like", None]},
     prefer_skip_nested_validation=True,
 )
@@ -181,10 +181,13 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes), or None
         Gold labels, or gold distributions (soft targets) for soft metrics.
         With 2-D ``y_true``, hard-label metrics use its row-wise argmax and
-        the classes are the column indices ``0 .. n_classes - 1``.
+        the classes are the column indices ``0 .. n_classes - 1``. ``None``
+        for per-item scores (``metrics="mean"``): each system's predictions
+        are then its scores (:func:`sigtest.read_scores` builds them from a
+        long table).
     predictions : mapping of str -> array-like, or pandas.DataFrame
         One entry per system (at least two): 1-D labels or an
         ``(n_samples, n_classes)`` array of probabilities (hard-label metrics
@@ -414,7 +417,7 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
     >>> res.letters("accuracy")["letters"].tolist()
     ['a', 'b', 'c']
     """
-    targets, classes = check_targets(y_true)
+    targets, classes = check_targets(y_true, predictions)
     n_samples = next(iter(targets.values())).shape[0]
     runs_by_system = check_predictions(predictions, n_samples)
     return compare_inputs(

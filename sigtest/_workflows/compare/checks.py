@@ -23,6 +23,7 @@ from sigtest._engine.checks import check_array_like
 from sigtest._workflows.runs import split_runs
 from sigtest.metrics import Metric, as_metric
 from sigtest.metrics._common import union_labels
+from sigtest.metrics._scores import check_y_true, is_no_targets
 from sigtest.utils import warn_external
 from sigtest.utils._param_validation import validate_parameter_constraints
 
@@ -140,8 +141,16 @@ def _check_test_params(test):
         ) from exc
 
 
-def check_targets(y_true):
-    """Ground truth by input type, and the class set for 2-D predictions."""
+def check_targets(y_true, predictions=None):
+    """Ground truth by input type, and the class set for 2-D predictions.
+
+    ``y_true=None`` (per-item scores, metric ``"mean"``) gives
+    ``{"scores": array of None}`` with one entry per item of the first
+    system in ``predictions``: the per-item form of ``None`` that the
+    engine reads as "no gold labels" and that the runs can be tiled with.
+    """
+    if is_no_targets(y_true):
+        return {"scores": np.full(_n_scored_items(predictions), None, dtype=object)}, None
     y = check_array_like(y_true, "y_true")
     if y.ndim == 1:  # emptiness and lengths: checked by the engine (check_inputs)
         return {"labels": y, "regression": y, "labels_proba": y}, None
@@ -159,6 +168,18 @@ def check_targets(y_true):
         "The 'y_true' parameter must be 1-D labels or a 2-D (n_samples, n_classes) "
         f"array of probabilities. Got shape {y.shape} instead."
     )
+
+
+def _n_scored_items(predictions):
+    """Number of items of the first system (its first run) when ``y_true`` is None."""
+    if isinstance(predictions, pd.DataFrame):
+        return predictions.shape[0]
+    if not isinstance(predictions, Mapping) or not predictions:
+        return 0  # check_predictions names the problem
+    first = next(iter(predictions.values()))
+    if isinstance(first, (list, tuple)) and first and all(np.ndim(r) >= 1 for r in first):
+        first = first[0]  # a list of runs
+    return int(np.shape(first)[0]) if np.ndim(first) >= 1 else 0
 
 
 def check_predictions(predictions, n_samples):
@@ -234,8 +255,15 @@ def system_views(targets, systems, metrics, classes):
     Returns ``{input_type: (y, [stacked runs (R_s, N, ...) per system])}``.
     """
     views = {}
+    given = targets["scores"] if "scores" in targets else targets["labels"]
+    for metric in metrics:  # y_true None exactly for per-item scores
+        check_y_true(metric, given)
     for itype in dict.fromkeys(m.input_type for m in metrics):
         first = next(m.name for m in metrics if m.input_type == itype)
+        if itype == "scores":  # checked per system by the engine (check_inputs)
+            views[itype] = (targets["scores"], [np.stack([np.asarray(p) for p in _as_runs(v)])
+                                                for v in systems.values()])
+            continue
         if itype == "labels":
             y = targets["labels"]
             if y.dtype.kind in "fc" and not np.all(np.isfinite(y)):
@@ -446,8 +474,14 @@ def _check_y_true(y, metric, kwargs):
     """The engine's check of ``y_true`` (and weights) alone, as both systems.
 
     A metric scoring hard labels by probabilities (``"labels_proba"``) gets
-    uniform probabilities over the class set as the systems instead.
+    uniform probabilities over the class set as the systems instead. Per-item
+    scores have no ``y_true`` to check: the weights and the design are checked
+    with constant scores of the items' number.
     """
+    if metric.input_type == "scores":
+        zeros = np.zeros(y.shape[0])
+        prepare_paired(y, zeros, zeros, metric, **kwargs)
+        return
     pred = y
     if metric.input_type == "labels_proba" and np.ndim(y) == 1:
         classes = kwargs.get("labels")

@@ -105,6 +105,11 @@ def prepare_data(comparisons, classes, *, targets, metric_objs, names, labels, p
     here (see :func:`check_inputs`).
     """
     view_list = [system_views(tg, systems, metric_objs, classes) for tg, systems in comparisons]
+    if labels is not None and all(m.input_type == "scores" for m in metric_objs):
+        raise ValueError(
+            "The 'labels' parameter has no meaning for per-item scores (metric 'mean': no "
+            "classes); leave it None."
+        )
     uses_class_set = any(_metric_labels(m, "class set", "union", labels) == "class set"
                          for m in metric_objs)
     class_set, union = class_sets(view_list, names, classes, labels, warn=uses_class_set)
