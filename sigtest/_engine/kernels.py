@@ -22,6 +22,7 @@ __all__ = [
     "NUMBA_ENABLED",
     "bootstrap_sums_generic",
     "bootstrap_sums_cells",
+    "count_sums_range",
     "permutation_sums_generic",
     "permutation_sums_cells",
     "exact_swap_sums",
@@ -77,47 +78,42 @@ def _splitmix(z):
     return z ^ (z >> _U31)
 
 
+_TWO32 = np.uint64(1 << 32)
+
+
 @_jit
-def _bounded(z, n):
-    hi = (z >> _U32) * n
-    lo = ((z & _M32) * n) >> _U32
-    return np.intp((hi + lo) >> _U32)
+def _threshold(nn):
+    """``2**32 mod n``: Lemire's rejection threshold for ``0 < n < 2**32``."""
+    return _TWO32 % nn
 
 
 # --------------------------------------------------------------------------
-# generic bootstrap: gather m rows per resample, sum in registers
+# generic bootstrap, gather path: m drawn rows added in draw order
 # --------------------------------------------------------------------------
 @_jit
 def _boot_one(stats, m, key, out, b):
     n, s = stats.shape
     nn = np.uint64(n)
+    thr = _threshold(nn)
+    acc = np.zeros(s)
     z = key
-    if s == 1:
-        a0 = 0.0
-        for _ in range(m):
-            z = z + _GOLDEN
-            i = _bounded(_splitmix(z), nn)
-            a0 += stats[i, 0]
-        out[b, 0] = a0
-    elif s == 2:
-        a0 = 0.0
-        a1 = 0.0
-        for _ in range(m):
-            z = z + _GOLDEN
-            i = _bounded(_splitmix(z), nn)
-            a0 += stats[i, 0]
-            a1 += stats[i, 1]
-        out[b, 0] = a0
-        out[b, 1] = a1
-    else:
-        acc = np.zeros(s)
-        for _ in range(m):
-            z = z + _GOLDEN
-            i = _bounded(_splitmix(z), nn)
-            for c in range(s):
-                acc[c] += stats[i, c]
-        for c in range(s):
-            out[b, c] = acc[c]
+    got = 0
+    while got < m:
+        z = z + _GOLDEN
+        w = _splitmix(z)
+        for half in range(2):  # low 32 bits, then high (module docstring of the twin)
+            p = ((w >> _U32) if half else (w & _M32)) * nn
+            if (p & _M32) >= thr and got < m:
+                i = np.intp(p >> _U32)
+                got += 1
+                if s == 2:
+                    acc[0] += stats[i, 0]
+                    acc[1] += stats[i, 1]
+                else:
+                    for c in range(s):
+                        acc[c] += stats[i, c]
+    for c in range(s):
+        out[b, c] = acc[c]
 
 
 @_jit
@@ -133,6 +129,199 @@ def _bootstrap_sums_generic_parallel(stats, m, keys):
     out = np.zeros((keys.shape[0], stats.shape[1]))
     for b in prange(keys.shape[0]):
         _boot_one(stats, m, keys[b], out, b)
+    return out
+
+
+# --------------------------------------------------------------------------
+# generic bootstrap, count path: count the draws, then stream the rows
+# --------------------------------------------------------------------------
+# A random gather of ``stats[i]`` misses the cache once the rows outgrow it
+# (16 MB of soft-accuracy rows at N = 1e6). The count path never gathers:
+# 1. the m draws of a resample are tallied in a uint8 count row (n bytes).
+#    Draws are first queued by bucket of 2**15 rows (a 32 KiB slice of the
+#    count row) and a bucket's queue is flushed into its slice when it holds
+#    _FLUSH draws, so the increments hit L1 instead of a 1 MB row spread over
+#    L2/L3; integer counts do not depend on the order of the increments.
+# 2. _LANES resamples are counted, then the rows are streamed once,
+#    sequentially, for all of them: lane r adds float(count_r[i]) * stats[i, c]
+#    for i = 0 .. n-1 (a fixed order, the twin's), eight independent
+#    accumulators per column instead of one dependent chain.
+# A count above 255 wraps the uint8: that resample is then recomputed with
+# int32 counts and the same sum (_wide_one), so the result is exact.
+_LANES = 8
+_SHIFT = 15
+_FLUSH = 256
+_CHUNK = 256
+
+
+@_jit
+def _flush(row, queue, k, fill):
+    wrapped = False
+    for e in range(fill[k]):
+        i = queue[k, e]
+        row[i] += 1  # stored modulo 256
+        wrapped |= row[i] == 0
+    fill[k] = 0
+    return wrapped
+
+
+@_jit
+def _count_row(row, key, n, m, members, lo, queue, fill):
+    """Add the multiplicities of the ``m`` draws of ``key`` from ``[0, n)`` to ``row``.
+
+    Draw ``t`` is the ``t``-th accepted index (the twin's ``_indices``),
+    or ``members[lo + index]`` when ``members`` is non-empty (a stratum's
+    units). Returns True if a uint8 count wrapped.
+    """
+    nn = np.uint64(n)
+    thr = _threshold(nn)
+    mapped = members.shape[0] > 0
+    n_buckets = ((row.shape[0] - 1) >> _SHIFT) + 1
+    fill[:n_buckets] = 0
+    wrapped = False
+    z = key
+    got = 0
+    while got < m:
+        z = z + _GOLDEN
+        w = _splitmix(z)
+        for half in range(2):
+            p = ((w >> _U32) if half else (w & _M32)) * nn
+            if (p & _M32) >= thr and got < m:
+                i = np.int32(p >> _U32)
+                if mapped:
+                    i = np.int32(members[lo + i])
+                got += 1
+                k = i >> _SHIFT
+                queue[k, fill[k]] = i
+                fill[k] += 1
+                if fill[k] == _FLUSH:
+                    wrapped |= _flush(row, queue, k, fill)
+    for k in range(n_buckets):
+        wrapped |= _flush(row, queue, k, fill)
+    return wrapped
+
+
+@_jit
+def _wide_one(stats, keys, members, offsets, sizes, out, b):
+    """One resample of the count path with int32 counts (after a uint8 count wrapped)."""
+    n, s = stats.shape
+    counts = np.zeros(n, dtype=np.int32)
+    mapped = members.shape[0] > 0
+    for h in range(offsets.shape[0] - 1):
+        lo = offsets[h]
+        nn = np.uint64(offsets[h + 1] - lo)
+        if nn == 0:
+            continue
+        thr = _threshold(nn)
+        z = keys[h, b]
+        got = 0
+        while got < sizes[h]:
+            z = z + _GOLDEN
+            w = _splitmix(z)
+            for half in range(2):
+                p = ((w >> _U32) if half else (w & _M32)) * nn
+                if (p & _M32) >= thr and got < sizes[h]:
+                    i = np.intp(p >> _U32)
+                    counts[members[lo + i] if mapped else i] += 1
+                    got += 1
+    for c in range(s):
+        a = 0.0
+        for i in range(n):
+            a += float(counts[i]) * stats[i, c]
+        out[b, c] = a
+
+
+@_jit
+def _count_lanes(stats, keys, members, offsets, sizes, out, b0, rows, queue, fill, w):
+    """Resamples ``b0 .. b0 + _LANES - 1`` of the count path (all strata)."""
+    n, s = stats.shape
+    nb = min(_LANES, keys.shape[1] - b0)
+    rows[:, :] = 0
+    wrapped = np.zeros(_LANES, dtype=np.bool_)
+    for r in range(nb):
+        for h in range(offsets.shape[0] - 1):
+            n_h = offsets[h + 1] - offsets[h]
+            if n_h > 0:
+                wrapped[r] |= _count_row(rows[r], keys[h, b0 + r], n_h, sizes[h], members,
+                                         offsets[h], queue, fill)
+    acc = np.zeros((s, _LANES))
+    for i0 in range(0, n, _CHUNK):
+        i1 = min(n, i0 + _CHUNK)
+        for r in range(_LANES):  # counts of a chunk, row-major by item, as floats
+            row = rows[r]
+            for i in range(i0, i1):
+                w[i - i0, r] = row[i]
+        for c in range(s):
+            a = acc[c]
+            a0, a1, a2, a3 = a[0], a[1], a[2], a[3]
+            a4, a5, a6, a7 = a[4], a[5], a[6], a[7]
+            for i in range(i0, i1):
+                x = stats[i, c]
+                wi = w[i - i0]
+                a0 += wi[0] * x
+                a1 += wi[1] * x
+                a2 += wi[2] * x
+                a3 += wi[3] * x
+                a4 += wi[4] * x
+                a5 += wi[5] * x
+                a6 += wi[6] * x
+                a7 += wi[7] * x
+            a[0], a[1], a[2], a[3] = a0, a1, a2, a3
+            a[4], a[5], a[6], a[7] = a4, a5, a6, a7
+    for r in range(nb):
+        if wrapped[r]:
+            _wide_one(stats, keys, members, offsets, sizes, out, b0 + r)
+        else:
+            for c in range(s):
+                out[b0 + r, c] = acc[c, r]
+
+
+@_jit
+def count_sums_range(stats, keys, members, offsets, sizes, out, start, stop):
+    """Count-path sums of resamples ``start <= b < stop`` into ``out`` (B, s).
+
+    ``keys`` (H, B): stratum ``h`` draws ``sizes[h]`` times from its
+    ``offsets[h+1] - offsets[h]`` units ``members[offsets[h]:offsets[h+1]]``
+    (``members`` empty: the units are the indices themselves, one stratum).
+    ``out[b, c] = sum_i float(count_{b,i}) * stats[i, c]``, ``i`` in row order
+    from 0.0, for every ``b``: independent of ``start``/``stop`` and threads.
+    """
+    n = stats.shape[0]
+    rows = np.empty((_LANES, n), dtype=np.uint8)
+    queue = np.empty((((n - 1) >> _SHIFT) + 1, _FLUSH), dtype=np.int32)
+    fill = np.zeros(queue.shape[0], dtype=np.int64)
+    w = np.empty((_CHUNK, _LANES))
+    for b0 in range(start, stop, _LANES):
+        _count_lanes(stats, keys[:, :stop], members, offsets, sizes, out, b0, rows, queue,
+                     fill, w)
+    return out
+
+
+_NO_MEMBERS = np.zeros(0, dtype=np.int64)
+
+
+@_jit
+def _bootstrap_sums_counts(stats, m, keys, n_parts):
+    out = np.zeros((keys.shape[0], stats.shape[1]))
+    offsets = np.array([0, stats.shape[0]], dtype=np.int64)
+    sizes = np.array([m], dtype=np.int64)
+    count_sums_range(stats, keys.reshape(1, -1), _NO_MEMBERS, offsets, sizes, out, 0,
+                     keys.shape[0])
+    return out
+
+
+@_pjit
+def _bootstrap_sums_counts_parallel(stats, m, keys, n_parts):
+    B = keys.shape[0]
+    out = np.zeros((B, stats.shape[1]))
+    offsets = np.array([0, stats.shape[0]], dtype=np.int64)
+    sizes = np.array([m], dtype=np.int64)
+    keys2 = keys.reshape(1, -1)
+    n_blocks = (B + _LANES - 1) // _LANES
+    per = (n_blocks + n_parts - 1) // n_parts * _LANES
+    for t in prange(n_parts):  # one range of resamples (and one set of buffers) per part
+        count_sums_range(stats, keys2, _NO_MEMBERS, offsets, sizes, out, min(B, t * per),
+                         min(B, (t + 1) * per))
     return out
 
 
@@ -524,8 +713,20 @@ def bootstrap_sums_generic(stats, m, keys, parallel=False):
     """Jitted :func:`sigtest._engine.kernels_numpy.bootstrap_sums_generic`."""
     if not NUMBA_ENABLED:
         return _py.bootstrap_sums_generic(stats, m, keys)
+    if stats.shape[0] >= 2**32:
+        raise ValueError("The generic bootstrap supports at most 2**32 - 1 rows.")
+    if keys.shape[0] and m and _py.count_path(stats, m):
+        parts = _threads() if parallel else 1
+        kernel = _bootstrap_sums_counts_parallel if parts > 1 else _bootstrap_sums_counts
+        return kernel(stats, np.int64(m), keys, np.int64(parts))
     kernel = _bootstrap_sums_generic_parallel if parallel else _bootstrap_sums_generic
     return kernel(stats, np.int64(m), keys)
+
+
+def _threads():
+    import numba
+
+    return int(numba.get_num_threads())
 
 
 def bootstrap_sums_cells(cell_stats, counts, m, keys, parallel=False):

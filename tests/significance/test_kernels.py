@@ -27,12 +27,43 @@ def test_splitmix64_known_answer():
     assert P.splitmix64(np.array([P.GOLDEN]))[0] == np.uint64(0xE220A8397B1DCDAF)
 
 
-def test_bounded_draws_are_uniform():
+def test_indices_are_uniform():
     # 70k draws over 7 bins: a chi-square test; p < 1e-4 would flag a bias
-    # far larger than floor(z * n / 2**64) can have (< 7 / 2**64).
-    idx = P._bounded(P._draws(_keys(10), 7000).ravel(), 7)
+    # (Lemire's rejection makes every index exactly floor(2**32 / 7) / (2**32 - 4) likely).
+    idx = P._indices(_keys(10), 7000, 7).ravel()
     assert idx.min() == 0 and idx.max() == 6
     assert sps.chisquare(np.bincount(idx, minlength=7)).pvalue > 1e-4
+
+
+def _naive_indices(key, m, n):
+    """Lemire (2019) with rejection on the 32-bit halves, written with Python ints."""
+    out, j, thr = [], 0, (1 << 32) % n
+    while len(out) < m:
+        j += 1
+        z = (int(key) + j * 0x9E3779B97F4A7C15) & (2**64 - 1)
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
+        z ^= z >> 31
+        for h in (z & 0xFFFFFFFF, z >> 32):
+            p = h * n
+            if p & 0xFFFFFFFF >= thr and len(out) < m:
+                out.append(p >> 32)
+    return out
+
+
+@pytest.mark.parametrize("n", [1, 3, 7, 1000, 2**31 - 1, 3 * 2**30, 2**32 - 1])
+def test_indices_equal_naive_lemire(n):
+    # 3 * 2**30 rejects a quarter of the candidates: the rejection path is exercised
+    keys = _keys(4, n % 1000)
+    got = P._indices(keys, 301, n)
+    for b in range(4):
+        assert got[b].tolist() == _naive_indices(keys[b], 301, n)
+    assert got.min() >= 0 and got.max() < n
+
+
+def test_indices_reject_too_many_rows():
+    with pytest.raises(ValueError, match="rows"):
+        P._indices(_keys(1), 3, 2**32)
 
 
 @numba.njit(cache=False)
@@ -94,14 +125,45 @@ def test_binomial_sampler_distribution(n, p):
 # ---------------------------------------------------------------- twin == jit
 @pytest.mark.parametrize("s", [1, 2, 5])
 @pytest.mark.parametrize("parallel", [False, True])
-@pytest.mark.parametrize("n,m", [(1, 3), (37, 37), (500, 120)])
+@pytest.mark.parametrize("n,m", [(1, 3), (37, 37), (500, 120), (3, 700), (9, 17)])
 def test_bootstrap_generic_twin(s, parallel, n, m):
+    # (500, 120): the gather path (4 m < n); (3, 700): uint8 counts wrap (> 255)
     stats = np.random.default_rng(n + s).normal(size=(n, s))
     keys = _keys(300, s)
     np.testing.assert_array_equal(
         K.bootstrap_sums_generic(stats, m, keys, parallel=parallel),
         P.bootstrap_sums_generic(stats, m, keys),
     )
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_bootstrap_count_path_several_buckets_and_naive_draws(parallel):
+    # 70,000 rows: three 2**15-row buckets, queues flushed mid-resample; 21 keys:
+    # a partial block of 8 lanes
+    n = 70_000
+    stats = np.random.default_rng(3).normal(size=(n, 2))
+    keys = _keys(21, 5)
+    assert P.count_path(stats, n)
+    got = K.bootstrap_sums_generic(stats, n, keys, parallel=parallel)
+    np.testing.assert_array_equal(got, P.bootstrap_sums_generic(stats, n, keys))
+    for b in (0, 20):  # the documented draws, summed naively (another order: rounding only)
+        want = stats[_naive_indices(keys[b], n, n)].sum(axis=0)
+        np.testing.assert_allclose(got[b], want, rtol=1e-12)
+
+
+def test_bootstrap_non_finite_rows_use_the_gather_path():
+    # 0 * inf would make every resample NaN: rows with inf are gathered instead,
+    # so only the resamples that draw the infinite row are infinite
+    stats = np.random.default_rng(4).normal(size=(40, 2))
+    stats[7, 1] = np.inf
+    keys = _keys(200, 6)
+    assert not P.count_path(stats, 40)
+    got = K.bootstrap_sums_generic(stats, 40, keys)
+    np.testing.assert_array_equal(got, P.bootstrap_sums_generic(stats, 40, keys))
+    drew = np.array([7 in _naive_indices(k, 40, 40) for k in keys])
+    assert 0 < drew.sum() < 200
+    np.testing.assert_array_equal(np.isinf(got[:, 1]), drew)
+    assert np.isfinite(got[:, 0]).all()
 
 
 @pytest.mark.parametrize("s", [1, 6])
@@ -214,13 +276,15 @@ from sigtest._engine import kernels as K, kernels_numpy as P
 rng = np.random.default_rng(7)
 stats = rng.random((23, 2)); keys = np.random.SeedSequence(1).generate_state(20, dtype=np.uint64)
 counts = np.array([3, 9, 1], dtype=np.int64)
-raw = [K._bootstrap_sums_generic(stats, np.int64(23), keys),
+raw = [K._bootstrap_sums_counts(stats, np.int64(23), keys, np.int64(1)),
        K._permutation_sums_generic(stats, keys),
        K._bootstrap_sums_cells(stats[:3], counts, np.int64(13), keys),
        K._permutation_sums_cells(stats[:3], counts, keys)]
 twin = [P.bootstrap_sums_generic(stats, 23, keys), P.permutation_sums_generic(stats, keys),
         P.bootstrap_sums_cells(stats[:3], counts, 13, keys),
         P.permutation_sums_cells(stats[:3], counts, keys)]
+raw.append(K._bootstrap_sums_generic(stats, np.int64(5), keys))  # the gather path
+twin.append(P.bootstrap_sums_generic(stats, 5, keys))
 dispatch = K.bootstrap_sums_generic(stats, 23, keys, parallel=True)
 print(json.dumps({"enabled": K.NUMBA_ENABLED,
                   "equal": [bool(np.array_equal(r, t)) for r, t in zip(raw, twin)],
@@ -244,7 +308,7 @@ def test_disabled_jit_runs_twins_and_python_kernels(env):
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["enabled"] is False
     if env == "NUMBA_DISABLE_JIT":
-        assert out["equal"] == [True] * 4
+        assert out["equal"] == [True] * 5
     rng = np.random.default_rng(7)
     stats = rng.random((23, 2))
     keys = np.random.SeedSequence(1).generate_state(20, dtype=np.uint64)
