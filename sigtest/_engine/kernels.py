@@ -91,27 +91,42 @@ def _threshold(nn):
 # generic bootstrap, gather path: m drawn rows added in draw order
 # --------------------------------------------------------------------------
 @_jit
+def _gather_add(stats, i, acc, a0, a1):
+    s = stats.shape[1]
+    if s == 1:
+        return a0 + stats[i, 0], a1
+    if s == 2:
+        return a0 + stats[i, 0], a1 + stats[i, 1]
+    for c in range(s):
+        acc[c] += stats[i, c]
+    return a0, a1
+
+
+@_jit
 def _boot_one(stats, m, key, out, b):
     n, s = stats.shape
     nn = np.uint64(n)
     thr = _threshold(nn)
-    acc = np.zeros(s)
+    acc = np.zeros(s)  # s > 2; s <= 2 sum in registers (a0, a1)
+    a0 = 0.0
+    a1 = 0.0
     z = key
     got = 0
     while got < m:
         z = z + _GOLDEN
         w = _splitmix(z)
-        for half in range(2):  # low 32 bits, then high (module docstring of the twin)
-            p = ((w >> _U32) if half else (w & _M32)) * nn
-            if (p & _M32) >= thr and got < m:
-                i = np.intp(p >> _U32)
-                got += 1
-                if s == 2:
-                    acc[0] += stats[i, 0]
-                    acc[1] += stats[i, 1]
-                else:
-                    for c in range(s):
-                        acc[c] += stats[i, c]
+        p = (w & _M32) * nn  # low 32 bits, then high (module docstring of the twin)
+        if (p & _M32) >= thr:
+            a0, a1 = _gather_add(stats, np.intp(p >> _U32), acc, a0, a1)
+            got += 1
+        p = (w >> _U32) * nn
+        if (p & _M32) >= thr and got < m:
+            a0, a1 = _gather_add(stats, np.intp(p >> _U32), acc, a0, a1)
+            got += 1
+    if s <= 2:
+        acc[0] = a0
+        if s == 2:
+            acc[1] = a1
     for c in range(s):
         out[b, c] = acc[c]
 
@@ -149,56 +164,40 @@ def _bootstrap_sums_generic_parallel(stats, m, keys):
 # A count above 255 wraps the uint8: that resample is then recomputed with
 # int32 counts and the same sum (_wide_one), so the result is exact.
 _LANES = 8
-_SHIFT = 15
-_FLUSH = 256
 _CHUNK = 256
 
 
 @_jit
-def _flush(row, queue, k, fill):
-    wrapped = False
-    for e in range(fill[k]):
-        i = queue[k, e]
-        row[i] += 1  # stored modulo 256
-        wrapped |= row[i] == 0
-    fill[k] = 0
-    return wrapped
-
-
-@_jit
-def _count_row(row, key, n, m, members, lo, queue, fill):
+def _count_row(row, key, n, m, members, lo):
     """Add the multiplicities of the ``m`` draws of ``key`` from ``[0, n)`` to ``row``.
 
-    Draw ``t`` is the ``t``-th accepted index (the twin's ``_indices``),
-    or ``members[lo + index]`` when ``members`` is non-empty (a stratum's
-    units). Returns True if a uint8 count wrapped.
+    Draw ``t`` is the ``t``-th accepted index (the twin's ``_indices``), or
+    ``members[lo + index]`` when ``members`` is non-empty (a stratum's
+    units). Counts are stored modulo 256: the caller detects a wrap from the
+    total (:func:`_count_lanes`).
     """
     nn = np.uint64(n)
     thr = _threshold(nn)
     mapped = members.shape[0] > 0
-    n_buckets = ((row.shape[0] - 1) >> _SHIFT) + 1
-    fill[:n_buckets] = 0
-    wrapped = False
     z = key
     got = 0
     while got < m:
         z = z + _GOLDEN
         w = _splitmix(z)
-        for half in range(2):
-            p = ((w >> _U32) if half else (w & _M32)) * nn
-            if (p & _M32) >= thr and got < m:
-                i = np.int32(p >> _U32)
-                if mapped:
-                    i = np.int32(members[lo + i])
-                got += 1
-                k = i >> _SHIFT
-                queue[k, fill[k]] = i
-                fill[k] += 1
-                if fill[k] == _FLUSH:
-                    wrapped |= _flush(row, queue, k, fill)
-    for k in range(n_buckets):
-        wrapped |= _flush(row, queue, k, fill)
-    return wrapped
+        p = (w & _M32) * nn
+        if (p & _M32) >= thr:
+            i = np.intp(p >> _U32)
+            if mapped:
+                i = members[lo + i]
+            row[i] += 1  # stored modulo 256
+            got += 1
+        p = (w >> _U32) * nn
+        if (p & _M32) >= thr and got < m:
+            i = np.intp(p >> _U32)
+            if mapped:
+                i = members[lo + i]
+            row[i] += 1
+            got += 1
 
 
 @_jit
@@ -232,25 +231,31 @@ def _wide_one(stats, keys, members, offsets, sizes, out, b):
 
 
 @_jit
-def _count_lanes(stats, keys, members, offsets, sizes, out, b0, rows, queue, fill, w):
+def _count_lanes(stats, keys, members, offsets, sizes, out, b0, rows, w):
     """Resamples ``b0 .. b0 + _LANES - 1`` of the count path (all strata)."""
     n, s = stats.shape
     nb = min(_LANES, keys.shape[1] - b0)
     rows[:, :] = 0
-    wrapped = np.zeros(_LANES, dtype=np.bool_)
+    drawn = 0
+    for h in range(offsets.shape[0] - 1):
+        if offsets[h + 1] > offsets[h]:
+            drawn += sizes[h]
     for r in range(nb):
         for h in range(offsets.shape[0] - 1):
             n_h = offsets[h + 1] - offsets[h]
             if n_h > 0:
-                wrapped[r] |= _count_row(rows[r], keys[h, b0 + r], n_h, sizes[h], members,
-                                         offsets[h], queue, fill)
+                _count_row(rows[r], keys[h, b0 + r], n_h, sizes[h], members, offsets[h])
     acc = np.zeros((s, _LANES))
+    total = np.zeros(_LANES, dtype=np.int64)  # sum of the stored counts: < drawn iff one wrapped
     for i0 in range(0, n, _CHUNK):
         i1 = min(n, i0 + _CHUNK)
         for r in range(_LANES):  # counts of a chunk, row-major by item, as floats
             row = rows[r]
+            t = 0
             for i in range(i0, i1):
+                t += row[i]
                 w[i - i0, r] = row[i]
+            total[r] += t
         for c in range(s):
             a = acc[c]
             a0, a1, a2, a3 = a[0], a[1], a[2], a[3]
@@ -269,7 +274,7 @@ def _count_lanes(stats, keys, members, offsets, sizes, out, b0, rows, queue, fil
             a[0], a[1], a[2], a[3] = a0, a1, a2, a3
             a[4], a[5], a[6], a[7] = a4, a5, a6, a7
     for r in range(nb):
-        if wrapped[r]:
+        if total[r] != drawn:
             _wide_one(stats, keys, members, offsets, sizes, out, b0 + r)
         else:
             for c in range(s):
@@ -288,12 +293,9 @@ def count_sums_range(stats, keys, members, offsets, sizes, out, start, stop):
     """
     n = stats.shape[0]
     rows = np.empty((_LANES, n), dtype=np.uint8)
-    queue = np.empty((((n - 1) >> _SHIFT) + 1, _FLUSH), dtype=np.int32)
-    fill = np.zeros(queue.shape[0], dtype=np.int64)
     w = np.empty((_CHUNK, _LANES))
     for b0 in range(start, stop, _LANES):
-        _count_lanes(stats, keys[:, :stop], members, offsets, sizes, out, b0, rows, queue,
-                     fill, w)
+        _count_lanes(stats, keys[:, :stop], members, offsets, sizes, out, b0, rows, w)
     return out
 
 

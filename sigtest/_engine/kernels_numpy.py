@@ -29,9 +29,10 @@ SplitMix64 word, where a 64-bit ``floor(z * n / 2**64)`` needs two
 multiplies and a word per draw.
 
 Bootstrap sums (:func:`bootstrap_sums_generic`) are added in one of two
-documented orders. When the resample draws at least a quarter as many rows as
-there are (``4 m >= n``, ``n <= 2**23``) and every statistic is finite
-(:func:`count_path`), the kernel counts how often each row is drawn and adds
+documented orders. When the rows outgrow a core's cache (``8 n s >= 2**19``
+bytes, ``n <= 2**23``), the resample draws at least a quarter as many rows as
+there are (``4 m >= n``) and every statistic is finite (:func:`count_path`),
+the kernel counts how often each row is drawn and adds
 ``float(count_i) * stats[i]`` row by row, ``i = 0 .. n-1`` (the count
 path: no random gather, see :mod:`sigtest._engine.kernels`); otherwise it adds
 the drawn rows in draw order.
@@ -118,16 +119,22 @@ def _indices(keys, m, n):
 #: per row and thread); beyond it, drawn rows are gathered.
 COUNT_MAX_ROWS = 1 << 23
 
+#: ... and from this many bytes of rows: smaller rows stay in a core's L2
+#: cache (512 KiB of its 1 MiB), where gathering them is faster.
+COUNT_MIN_BYTES = 1 << 19
+
 
 def count_path(stats, m):
     """True when :func:`bootstrap_sums_generic` adds ``float(count_i) * stats[i]`` in row order.
 
-    That is when ``4 m >= n``, ``n <= 2**23`` and every statistic is finite
-    (``0 * inf`` would turn an undrawn infinite row into NaN); otherwise the
-    drawn rows are added in draw order. The jitted kernel uses the same rule.
+    That is when the rows outgrow the cache (``8 n s >= 2**19`` bytes), ``4 m
+    >= n``, ``n <= 2**23`` and every statistic is finite (``0 * inf`` would
+    turn an undrawn infinite row into NaN); otherwise the drawn rows are added
+    in draw order. The jitted kernel uses the same rule.
     """
-    n = stats.shape[0]
-    return 0 < n <= COUNT_MAX_ROWS and 4 * int(m) >= n and bool(np.isfinite(stats).all())
+    n, s = stats.shape
+    return (0 < n <= COUNT_MAX_ROWS and 8 * n * s >= COUNT_MIN_BYTES and 4 * int(m) >= n
+            and bool(np.isfinite(stats).all()))
 
 
 # --------------------------------------------------------------------------
@@ -274,12 +281,16 @@ def bootstrap_sums_generic(stats, m, keys):
     -------
     sums : ndarray of shape (B, s)
     """
+    return _bootstrap_sums(stats, m, keys, count_path(stats, m))
+
+
+def _bootstrap_sums(stats, m, keys, counted):
+    """:func:`bootstrap_sums_generic` in the order of the count path, or the gather path."""
     n, s = stats.shape
     B = keys.shape[0]
     out = np.zeros((B, s))
     if m == 0 or B == 0:
         return out
-    counted = count_path(stats, m)
     chunk = max(1, _CHUNK_ITEMS // (max(m, n if counted else 1) * max(s, 1)))
     for start in range(0, B, chunk):
         stop = min(B, start + chunk)

@@ -125,15 +125,31 @@ def test_binomial_sampler_distribution(n, p):
 # ---------------------------------------------------------------- twin == jit
 @pytest.mark.parametrize("s", [1, 2, 5])
 @pytest.mark.parametrize("parallel", [False, True])
-@pytest.mark.parametrize("n,m", [(1, 3), (37, 37), (500, 120), (3, 700), (9, 17)])
+@pytest.mark.parametrize("n,m", [(1, 3), (37, 37), (500, 120), (9, 17)])
 def test_bootstrap_generic_twin(s, parallel, n, m):
-    # (500, 120): the gather path (4 m < n); (3, 700): uint8 counts wrap (> 255)
     stats = np.random.default_rng(n + s).normal(size=(n, s))
     keys = _keys(300, s)
     np.testing.assert_array_equal(
         K.bootstrap_sums_generic(stats, m, keys, parallel=parallel),
         P.bootstrap_sums_generic(stats, m, keys),
     )
+
+
+@pytest.mark.parametrize("s", [1, 2, 5])
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("n,m", [(1, 3), (37, 37), (3, 700), (9, 17), (300, 80)])
+def test_bootstrap_count_kernel_twin(s, parallel, n, m):
+    # the count path's kernel on small rows (the dispatch gathers them: they fit
+    # in cache); (3, 700): uint8 counts wrap (> 255) and the resample is redone
+    # with int32 counts; 300 keys: a partial block of 8 lanes at the end
+    stats = np.random.default_rng(n + s).normal(size=(n, s))
+    keys = _keys(300, s)
+    kernel = K._bootstrap_sums_counts_parallel if parallel else K._bootstrap_sums_counts
+    got = kernel(stats, np.int64(m), keys, np.int64(3 if parallel else 1))
+    np.testing.assert_array_equal(got, P._bootstrap_sums(stats, m, keys, True))
+    # the documented draws, summed naively in draw order (another order: rounding only)
+    want = np.array([stats[_naive_indices(k, m, n)].sum(axis=0) for k in keys[:5]])
+    np.testing.assert_allclose(got[:5], want, rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("parallel", [False, True])
@@ -152,16 +168,19 @@ def test_bootstrap_count_path_several_buckets_and_naive_draws(parallel):
 
 
 def test_bootstrap_non_finite_rows_use_the_gather_path():
-    # 0 * inf would make every resample NaN: rows with inf are gathered instead,
-    # so only the resamples that draw the infinite row are infinite
-    stats = np.random.default_rng(4).normal(size=(40, 2))
+    # 0 * inf would make every resample NaN: rows with inf are gathered instead
+    # (even when large enough for the count path), so only the resamples that
+    # draw the infinite row are infinite
+    n = 40_000
+    stats = np.random.default_rng(4).normal(size=(n, 2))
+    assert P.count_path(stats, n)
     stats[7, 1] = np.inf
-    keys = _keys(200, 6)
-    assert not P.count_path(stats, 40)
-    got = K.bootstrap_sums_generic(stats, 40, keys)
-    np.testing.assert_array_equal(got, P.bootstrap_sums_generic(stats, 40, keys))
-    drew = np.array([7 in _naive_indices(k, 40, 40) for k in keys])
-    assert 0 < drew.sum() < 200
+    keys = _keys(12, 6)
+    assert not P.count_path(stats, n)
+    got = K.bootstrap_sums_generic(stats, n, keys)
+    np.testing.assert_array_equal(got, P.bootstrap_sums_generic(stats, n, keys))
+    drew = np.array([7 in P._indices(keys[b:b + 1], n, n)[0] for b in range(12)])
+    assert 0 < drew.sum() < 12
     np.testing.assert_array_equal(np.isinf(got[:, 1]), drew)
     assert np.isfinite(got[:, 0]).all()
 
@@ -280,7 +299,7 @@ raw = [K._bootstrap_sums_counts(stats, np.int64(23), keys, np.int64(1)),
        K._permutation_sums_generic(stats, keys),
        K._bootstrap_sums_cells(stats[:3], counts, np.int64(13), keys),
        K._permutation_sums_cells(stats[:3], counts, keys)]
-twin = [P.bootstrap_sums_generic(stats, 23, keys), P.permutation_sums_generic(stats, keys),
+twin = [P._bootstrap_sums(stats, 23, keys, True), P.permutation_sums_generic(stats, keys),
         P.bootstrap_sums_cells(stats[:3], counts, 13, keys),
         P.permutation_sums_cells(stats[:3], counts, keys)]
 raw.append(K._bootstrap_sums_generic(stats, np.int64(5), keys))  # the gather path
