@@ -91,44 +91,68 @@ def _threshold(nn):
 # generic bootstrap, gather path: m drawn rows added in draw order
 # --------------------------------------------------------------------------
 @_jit
-def _gather_add(stats, i, acc, a0, a1):
-    s = stats.shape[1]
-    if s == 1:
-        return a0 + stats[i, 0], a1
-    if s == 2:
-        return a0 + stats[i, 0], a1 + stats[i, 1]
-    for c in range(s):
-        acc[c] += stats[i, c]
-    return a0, a1
-
-
-@_jit
 def _boot_one(stats, m, key, out, b):
+    # three copies of the draw loop (s = 1, s = 2 in registers, any s): the
+    # low 32-bit half of a word is drawn first, then the high one (the twin's
+    # ``_indices``); m draws, each added in draw order
     n, s = stats.shape
     nn = np.uint64(n)
     thr = _threshold(nn)
-    acc = np.zeros(s)  # s > 2; s <= 2 sum in registers (a0, a1)
-    a0 = 0.0
-    a1 = 0.0
     z = key
     got = 0
-    while got < m:
-        z = z + _GOLDEN
-        w = _splitmix(z)
-        p = (w & _M32) * nn  # low 32 bits, then high (module docstring of the twin)
-        if (p & _M32) >= thr:
-            a0, a1 = _gather_add(stats, np.intp(p >> _U32), acc, a0, a1)
-            got += 1
-        p = (w >> _U32) * nn
-        if (p & _M32) >= thr and got < m:
-            a0, a1 = _gather_add(stats, np.intp(p >> _U32), acc, a0, a1)
-            got += 1
-    if s <= 2:
-        acc[0] = a0
-        if s == 2:
-            acc[1] = a1
-    for c in range(s):
-        out[b, c] = acc[c]
+    if s == 1:
+        a0 = 0.0
+        while got < m:
+            z = z + _GOLDEN
+            w = _splitmix(z)
+            p = (w & _M32) * nn
+            if (p & _M32) >= thr:
+                a0 += stats[np.intp(p >> _U32), 0]
+                got += 1
+            p = (w >> _U32) * nn
+            if (p & _M32) >= thr and got < m:
+                a0 += stats[np.intp(p >> _U32), 0]
+                got += 1
+        out[b, 0] = a0
+    elif s == 2:
+        a0 = 0.0
+        a1 = 0.0
+        while got < m:
+            z = z + _GOLDEN
+            w = _splitmix(z)
+            p = (w & _M32) * nn
+            if (p & _M32) >= thr:
+                i = np.intp(p >> _U32)
+                a0 += stats[i, 0]
+                a1 += stats[i, 1]
+                got += 1
+            p = (w >> _U32) * nn
+            if (p & _M32) >= thr and got < m:
+                i = np.intp(p >> _U32)
+                a0 += stats[i, 0]
+                a1 += stats[i, 1]
+                got += 1
+        out[b, 0] = a0
+        out[b, 1] = a1
+    else:
+        acc = np.zeros(s)
+        while got < m:
+            z = z + _GOLDEN
+            w = _splitmix(z)
+            p = (w & _M32) * nn
+            if (p & _M32) >= thr:
+                i = np.intp(p >> _U32)
+                for c in range(s):
+                    acc[c] += stats[i, c]
+                got += 1
+            p = (w >> _U32) * nn
+            if (p & _M32) >= thr and got < m:
+                i = np.intp(p >> _U32)
+                for c in range(s):
+                    acc[c] += stats[i, c]
+                got += 1
+        for c in range(s):
+            out[b, c] = acc[c]
 
 
 @_jit
