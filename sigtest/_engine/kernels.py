@@ -7,6 +7,16 @@ module for the random-number design). The jitted kernels are compiled with
 ``prange`` variant over resamples. Because every random stream belongs to a
 resample, never to a thread, results do not depend on the number of threads.
 
+The generic bootstrap has two paths (the rule is
+:func:`sigtest._engine.kernels_numpy.count_path`): rows that fit in a core's
+L2 cache are gathered in draw order; larger rows take the count path
+(``_bootstrap_sums_counts``: the draws of 8 resamples are counted in uint8
+rows, then the rows are streamed once, ``sum_i float(count_i) * stats[i]`` in
+row order), which replaces a cache miss per draw by one sequential pass per 8
+resamples: ~7x the old gather at N = 1e6 (``benchmarks/bench_peritem.py``).
+Indices come from Lemire's multiply-shift with rejection on 32-bit halves of
+the SplitMix64 words (one multiply per draw, two draws per word).
+
 Set the environment variable ``SIGTEST_DISABLE_NUMBA=1`` (or numba's own
 ``NUMBA_DISABLE_JIT=1``) to run the NumPy twins instead.
 """
@@ -176,17 +186,17 @@ def _bootstrap_sums_generic_parallel(stats, m, keys):
 # --------------------------------------------------------------------------
 # A random gather of ``stats[i]`` misses the cache once the rows outgrow it
 # (16 MB of soft-accuracy rows at N = 1e6). The count path never gathers:
-# 1. the m draws of a resample are tallied in a uint8 count row (n bytes).
-#    Draws are first queued by bucket of 2**15 rows (a 32 KiB slice of the
-#    count row) and a bucket's queue is flushed into its slice when it holds
-#    _FLUSH draws, so the increments hit L1 instead of a 1 MB row spread over
-#    L2/L3; integer counts do not depend on the order of the increments.
+# 1. the m draws of a resample are tallied in a uint8 count row (n bytes: a
+#    1 MB row stays in L2 where 16-byte rows did not);
 # 2. _LANES resamples are counted, then the rows are streamed once,
 #    sequentially, for all of them: lane r adds float(count_r[i]) * stats[i, c]
 #    for i = 0 .. n-1 (a fixed order, the twin's), eight independent
 #    accumulators per column instead of one dependent chain.
-# A count above 255 wraps the uint8: that resample is then recomputed with
-# int32 counts and the same sum (_wide_one), so the result is exact.
+# A count above 255 wraps the uint8: the total of the stored counts is then
+# below the number of draws, and that resample is recomputed with int32
+# counts and the same sum (_wide_one), so the result is exact. (Queueing the
+# draws by 32 KiB slice of the count row and flushing a queue into its slice
+# was measured and was slower: a flush touches more lines than it reuses.)
 _LANES = 8
 _CHUNK = 256
 

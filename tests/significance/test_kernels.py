@@ -334,3 +334,33 @@ def test_disabled_jit_runs_twins_and_python_kernels(env):
     np.testing.assert_array_equal(
         np.array(out["dispatch"]), K.bootstrap_sums_generic(stats, 23, keys, parallel=True)
     )
+
+
+@pytest.mark.slow
+def test_count_path_resamples_have_the_bootstrap_moments():
+    # The count path (N = 40,000 rows of s = 2: 640 KB, beyond the 512 KB
+    # threshold) must draw each resample as n i.i.d. uniform rows: the
+    # resampled sums S* have mean n * xbar and variance n * sigma^2 (sigma^2
+    # the population variance of the rows), and the two columns' covariance
+    # n * cov. With B = 2000 the sample variance has relative s.e.
+    # sqrt(2 / (B - 1)) = 3.2 %: a 5-s.e. band (16 %) keeps the false-alarm
+    # rate < 1e-6 and fails counts that are not those of n i.i.d. uniform
+    # draws (e.g. rows never or doubly counted: a 1 % region of rows missed
+    # moves the mean by ~0.01 n xbar >= 400, 9 times the 5-s.e. band 5 sqrt(n)
+    # sigma / sqrt(B) = 22 sigma <= 46). The correlation of the columns (Fisher's
+    # s.e. (1 - rho^2) / sqrt(B - 3)) checks that both are read at the same rows.
+    n, B = 40_000, 2000
+    rng = np.random.default_rng(11)
+    stats = np.column_stack([rng.exponential(1.0, n), rng.normal(1.0, 2.0, n)])
+    stats[:, 1] += 0.5 * stats[:, 0]
+    keys = _keys(B, 12)
+    assert P.count_path(stats, n)
+    S = K.bootstrap_sums_generic(stats, n, keys, parallel=True)
+    mean, cov = stats.mean(axis=0), np.cov(stats.T, bias=True)
+    se_mean = np.sqrt(n * np.diag(cov) / B)
+    assert np.all(np.abs(S.mean(axis=0) - n * mean) < 5 * se_mean)
+    got_cov = np.cov(S.T)
+    assert np.all(np.abs(np.diag(got_cov) / (n * np.diag(cov)) - 1) < 5 * np.sqrt(2 / (B - 1)))
+    corr = got_cov[0, 1] / np.sqrt(got_cov[0, 0] * got_cov[1, 1])
+    want_corr = cov[0, 1] / np.sqrt(cov[0, 0] * cov[1, 1])
+    assert abs(corr - want_corr) < 5 * (1 - want_corr**2) / np.sqrt(B - 3)
