@@ -29,9 +29,11 @@ Two kernels, each with a NumPy twin of identical output:
 * generic: otherwise every system's sums are ``sum_u float(count_u) * row_u``
   over the units ``u`` in order (the count path of the generic bootstrap
   kernel, :func:`sigtest._engine.kernels.count_sums_range`: draws are
-  counted, then the rows streamed once, no random gather); units with a
-  non-finite statistic, or more than ``2**23`` units, fall back to adding
-  the drawn rows in draw order.
+  counted, then the rows streamed once, no random gather) when the
+  ``(U, k s)`` rows take the count path of that kernel
+  (:func:`sigtest._engine.kernels_numpy.count_path`: larger than L2, at most
+  ``2**23`` units, all finite); otherwise the drawn rows are added in draw
+  order.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ import numpy as np
 
 from sigtest._engine.kernels import (  # _numba_enabled is read per call: tests switch by env
     _numba_enabled, _splitmix, _threshold, count_sums_range)
-from sigtest._engine.kernels_numpy import COUNT_MAX_ROWS, _indices
+from sigtest._engine.kernels_numpy import _indices, count_path
 from sigtest._engine.rng import check_seed, resample_keys
 
 __all__ = ["SharedDeltas", "shared_bootstrap_sums", "shared_draws", "shared_unit_rows"]
@@ -443,7 +445,7 @@ def shared_bootstrap_sums(stats, n_resamples, seed, *, unit_strata=None, paralle
     stats = np.ascontiguousarray(np.stack(systems, axis=1))
     del systems
     sums = np.zeros((B, k, s))
-    counted = U <= COUNT_MAX_ROWS and bool(np.isfinite(stats).all())
+    counted = count_path(stats.reshape(U, k * s), U)
     if use_numba:
         kernel = _shared_count_sums if counted else _shared_sums
         _run_blocks(kernel, B, threads, keys, members, offsets, stats, sums)
