@@ -97,6 +97,21 @@ def _threshold(nn):
     return _TWO32 % nn
 
 
+@_jit
+def _pair(z, nn, thr):
+    """The two candidates of the word of counter ``z`` (low half, then high): index or -1.
+
+    A 32-bit half ``h`` is accepted when ``(h * n) mod 2**32 >= thr`` and is
+    then the index ``(h * n) >> 32`` (Lemire 2019, with rejection).
+    """
+    w = _splitmix(z)
+    p0 = (w & _M32) * nn
+    p1 = (w >> _U32) * nn
+    i0 = np.intp(p0 >> _U32) if (p0 & _M32) >= thr else np.intp(-1)
+    i1 = np.intp(p1 >> _U32) if (p1 & _M32) >= thr else np.intp(-1)
+    return i0, i1
+
+
 # --------------------------------------------------------------------------
 # generic bootstrap, gather path: m drawn rows added in draw order
 # --------------------------------------------------------------------------
@@ -114,14 +129,12 @@ def _boot_one(stats, m, key, out, b):
         a0 = 0.0
         while got < m:
             z = z + _GOLDEN
-            w = _splitmix(z)
-            p = (w & _M32) * nn
-            if (p & _M32) >= thr:
-                a0 += stats[np.intp(p >> _U32), 0]
+            i0, i1 = _pair(z, nn, thr)
+            if i0 >= 0:
+                a0 += stats[i0, 0]
                 got += 1
-            p = (w >> _U32) * nn
-            if (p & _M32) >= thr and got < m:
-                a0 += stats[np.intp(p >> _U32), 0]
+            if i1 >= 0 and got < m:
+                a0 += stats[i1, 0]
                 got += 1
         out[b, 0] = a0
     elif s == 2:
@@ -129,18 +142,14 @@ def _boot_one(stats, m, key, out, b):
         a1 = 0.0
         while got < m:
             z = z + _GOLDEN
-            w = _splitmix(z)
-            p = (w & _M32) * nn
-            if (p & _M32) >= thr:
-                i = np.intp(p >> _U32)
-                a0 += stats[i, 0]
-                a1 += stats[i, 1]
+            i0, i1 = _pair(z, nn, thr)
+            if i0 >= 0:
+                a0 += stats[i0, 0]
+                a1 += stats[i0, 1]
                 got += 1
-            p = (w >> _U32) * nn
-            if (p & _M32) >= thr and got < m:
-                i = np.intp(p >> _U32)
-                a0 += stats[i, 0]
-                a1 += stats[i, 1]
+            if i1 >= 0 and got < m:
+                a0 += stats[i1, 0]
+                a1 += stats[i1, 1]
                 got += 1
         out[b, 0] = a0
         out[b, 1] = a1
@@ -148,18 +157,14 @@ def _boot_one(stats, m, key, out, b):
         acc = np.zeros(s)
         while got < m:
             z = z + _GOLDEN
-            w = _splitmix(z)
-            p = (w & _M32) * nn
-            if (p & _M32) >= thr:
-                i = np.intp(p >> _U32)
+            i0, i1 = _pair(z, nn, thr)
+            if i0 >= 0:
                 for c in range(s):
-                    acc[c] += stats[i, c]
+                    acc[c] += stats[i0, c]
                 got += 1
-            p = (w >> _U32) * nn
-            if (p & _M32) >= thr and got < m:
-                i = np.intp(p >> _U32)
+            if i1 >= 0 and got < m:
                 for c in range(s):
-                    acc[c] += stats[i, c]
+                    acc[c] += stats[i1, c]
                 got += 1
         for c in range(s):
             out[b, c] = acc[c]
@@ -217,20 +222,12 @@ def _count_row(row, key, n, m, members, lo):
     got = 0
     while got < m:
         z = z + _GOLDEN
-        w = _splitmix(z)
-        p = (w & _M32) * nn
-        if (p & _M32) >= thr:
-            i = np.intp(p >> _U32)
-            if mapped:
-                i = members[lo + i]
-            row[i] += 1  # stored modulo 256
+        i0, i1 = _pair(z, nn, thr)
+        if i0 >= 0:
+            row[members[lo + i0] if mapped else i0] += 1  # stored modulo 256
             got += 1
-        p = (w >> _U32) * nn
-        if (p & _M32) >= thr and got < m:
-            i = np.intp(p >> _U32)
-            if mapped:
-                i = members[lo + i]
-            row[i] += 1
+        if i1 >= 0 and got < m:
+            row[members[lo + i1] if mapped else i1] += 1
             got += 1
 
 
@@ -250,13 +247,13 @@ def _wide_one(stats, keys, members, offsets, sizes, out, b):
         got = 0
         while got < sizes[h]:
             z = z + _GOLDEN
-            w = _splitmix(z)
-            for half in range(2):
-                p = ((w >> _U32) if half else (w & _M32)) * nn
-                if (p & _M32) >= thr and got < sizes[h]:
-                    i = np.intp(p >> _U32)
-                    counts[members[lo + i] if mapped else i] += 1
-                    got += 1
+            i0, i1 = _pair(z, nn, thr)
+            if i0 >= 0:
+                counts[members[lo + i0] if mapped else i0] += 1
+                got += 1
+            if i1 >= 0 and got < sizes[h]:
+                counts[members[lo + i1] if mapped else i1] += 1
+                got += 1
     for c in range(s):
         a = 0.0
         for i in range(n):

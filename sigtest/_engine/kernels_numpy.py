@@ -58,6 +58,9 @@ import numpy as np
 from sigtest._engine.rng import GOLDEN, splitmix64
 
 __all__ = [
+    "COUNT_MAX_ROWS",
+    "COUNT_MIN_BYTES",
+    "count_path",
     "uniform",
     "binomial",
     "bootstrap_sums_generic",

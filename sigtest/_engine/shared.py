@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sigtest._engine.kernels import (  # _numba_enabled is read per call: tests switch by env
-    _numba_enabled, _splitmix, _threshold, count_sums_range)
+    _numba_enabled, _pair, _threshold, count_sums_range)
 from sigtest._engine.kernels_numpy import _indices, count_path
 from sigtest._engine.rng import check_seed, resample_keys
 
@@ -180,38 +180,28 @@ except ImportError:  # pragma: no cover - numba is a hard dependency
 
 _jit = njit(cache=True, nogil=True)
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
-_M32 = np.uint64(0xFFFFFFFF)
-_U32 = np.uint64(32)
-
-
-@_jit
-def _unit(z, half, n, thr):
-    """Candidate of 32-bit half ``half`` of the word of counter ``z``: its index, or -1.
-
-    Lemire's multiply-shift with rejection (``thr = 2**32 mod n``), as in the
-    generic bootstrap kernel; the ``t``-th accepted candidate is draw ``t``.
-    """
-    w = _splitmix(z)
-    p = ((w >> _U32) if half else (w & _M32)) * np.uint64(n)
-    if (p & _M32) >= thr:
-        return np.intp(p >> _U32)
-    return np.intp(-1)
 
 
 @_jit
 def _stratum_units(key, members, lo, n_h, units):
-    """The ``n_h`` units drawn from a stratum by ``key``, in draw order, into ``units``."""
-    thr = _threshold(np.uint64(n_h))
+    """The ``n_h`` units drawn from a stratum by ``key``, in draw order, into ``units``.
+
+    Lemire's multiply-shift with rejection on the two 32-bit halves of each
+    word (:func:`sigtest._engine.kernels._pair`), as in the generic bootstrap.
+    """
+    nn = np.uint64(n_h)
+    thr = _threshold(nn)
     z = key
     got = 0
     while got < n_h:
         z = z + _GOLD
-        for half in range(2):
-            if got < n_h:
-                i = _unit(z, half, n_h, thr)
-                if i >= 0:
-                    units[got] = members[lo + i]
-                    got += 1
+        i0, i1 = _pair(z, nn, thr)
+        if i0 >= 0:
+            units[got] = members[lo + i0]
+            got += 1
+        if i1 >= 0 and got < n_h:
+            units[got] = members[lo + i1]
+            got += 1
 
 
 #: Resamples counted together by the count kernel: the draws of a block are
