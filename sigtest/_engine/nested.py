@@ -33,8 +33,9 @@ hundreds, each needing a binomial draw.) Random numbers come from the counter ge
 :mod:`sigtest._engine.kernels_numpy`: resample ``b`` draws its items with key
 ``resample_keys(seed, B)[b]``, its runs of A with stream 1 and of B with
 stream 2, so the output does not depend on chunking, threads or ``n_jobs``.
-The kernel sums in a fixed order (its count path: row by row) and the run weights use ``np.einsum`` without
-BLAS, so no summation order depends on threads.
+The kernel sums in a fixed order (draw by draw, or row by row on its count
+path) and the run weights use ``np.einsum`` without BLAS, so no summation
+order depends on threads.
 
 References
 ----------

@@ -15,9 +15,9 @@ within the strata of ``strata=`` (each stratum keeps its size, R
 resample ``b`` of stratum ``h`` owns the key ``resample_keys(seed, B,
 stream=h)[b]``, and its ``t``-th draw is the ``t``-th index in ``[0, n_h)``
 of that key's stream (Lemire's multiply-shift with rejection on 32-bit
-halves, as in the generic bootstrap kernel: ``kernels_numpy._indices``). Streams belong to resamples, and each
-system's sums depend only on the shared draws and its own statistics, so the
-output is bit-identical for any thread count and any order of the systems
+halves, as in the generic bootstrap kernel: ``kernels_numpy._indices``).
+Streams belong to resamples, and each system's sums depend only on the
+shared draws and its own statistics, so the output is bit-identical for any thread count and any order of the systems
 (permuting the systems permutes the output).
 
 Two kernels, each with a NumPy twin of identical output:
