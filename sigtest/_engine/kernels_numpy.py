@@ -103,18 +103,21 @@ def _indices(keys, m, n):
     # words for m draws plus > 6 standard deviations of rejections
     rate = (1 << 32) % n / 2.0**32
     n_words = (m + 1) // 2 + int(m * rate + 6 * math.sqrt(m * rate + 1.0)) + 8
-    while True:
-        z = _draws(keys, n_words)
-        h = np.stack([z & _M32, z >> _S32], axis=2).reshape(B, 2 * n_words)
-        p = h * nn
-        ok = (p & _M32) >= thr
-        rank = np.cumsum(ok, axis=1)
-        if (rank[:, -1] >= m).all():
-            break
-        n_words *= 2  # pragma: no cover - more than 6 sd of rejections
-    take = ok & (rank <= m)
-    rows, _ = np.nonzero(take)
-    out[rows, rank[take] - 1] = (p[take] >> _S32).astype(np.intp)
+    step = max(1, _CHUNK_ITEMS // n_words)  # keys per block: bounded temporaries
+    for start in range(0, B, step):
+        block = keys[start:start + step]
+        b, w = block.shape[0], n_words
+        while True:
+            z = _draws(block, w)
+            p = np.stack([z & _M32, z >> _S32], axis=2).reshape(b, 2 * w) * nn
+            ok = (p & _M32) >= thr
+            rank = np.cumsum(ok, axis=1)
+            if (rank[:, -1] >= m).all():
+                break
+            w *= 2  # pragma: no cover - more than 6 sd of rejections
+        take = ok & (rank <= m)
+        rows, _ = np.nonzero(take)
+        out[start + rows, rank[take] - 1] = (p[take] >> _S32).astype(np.intp)
     return out
 
 
