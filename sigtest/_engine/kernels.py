@@ -232,28 +232,42 @@ def _count_row(row, key, n, m, members, lo):
 
 
 @_jit
+def _draw_units(key, n, m, members, lo, units):
+    """The ``m`` draws of ``key`` from ``[0, n)``, in draw order, into ``units[:m]``.
+
+    Mapped to ``members[lo + index]`` when ``members`` is non-empty (the
+    units of a stratum; compare's shared resamples use it too).
+    """
+    if m <= 0:
+        return
+    nn = np.uint64(n)
+    thr = _threshold(nn)
+    mapped = members.shape[0] > 0
+    z = key
+    got = 0
+    while got < m:
+        z = z + _GOLDEN
+        i0, i1 = _pair(z, nn, thr)
+        if i0 >= 0:
+            units[got] = members[lo + i0] if mapped else i0
+            got += 1
+        if i1 >= 0 and got < m:
+            units[got] = members[lo + i1] if mapped else i1
+            got += 1
+
+
+@_jit
 def _wide_one(stats, keys, members, offsets, sizes, out, b):
     """One resample of the count path with int32 counts (after a uint8 count wrapped)."""
     n, s = stats.shape
     counts = np.zeros(n, dtype=np.int32)
-    mapped = members.shape[0] > 0
+    units = np.empty(sizes.max(), dtype=np.int64)
     for h in range(offsets.shape[0] - 1):
-        lo = offsets[h]
-        nn = np.uint64(offsets[h + 1] - lo)
-        if nn == 0:
-            continue
-        thr = _threshold(nn)
-        z = keys[h, b]
-        got = 0
-        while got < sizes[h]:
-            z = z + _GOLDEN
-            i0, i1 = _pair(z, nn, thr)
-            if i0 >= 0:
-                counts[members[lo + i0] if mapped else i0] += 1
-                got += 1
-            if i1 >= 0 and got < sizes[h]:
-                counts[members[lo + i1] if mapped else i1] += 1
-                got += 1
+        if offsets[h + 1] > offsets[h]:
+            _draw_units(keys[h, b], offsets[h + 1] - offsets[h], sizes[h], members,
+                        offsets[h], units)
+            for t in range(sizes[h]):
+                counts[units[t]] += 1
     for c in range(s):
         a = 0.0
         for i in range(n):

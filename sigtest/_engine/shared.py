@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sigtest._engine.kernels import (  # _numba_enabled is read per call: tests switch by env
-    _numba_enabled, _pair, _threshold, count_sums_range)
+    _draw_units, _numba_enabled, count_sums_range)
 from sigtest._engine.kernels_numpy import _indices, count_path
 from sigtest._engine.rng import check_seed, resample_keys
 
@@ -179,29 +179,6 @@ except ImportError:  # pragma: no cover - numba is a hard dependency
         return (lambda f: f) if not args or not callable(args[0]) else args[0]
 
 _jit = njit(cache=True, nogil=True)
-_GOLD = np.uint64(0x9E3779B97F4A7C15)
-
-
-@_jit
-def _stratum_units(key, members, lo, n_h, units):
-    """The ``n_h`` units drawn from a stratum by ``key``, in draw order, into ``units``.
-
-    Lemire's multiply-shift with rejection on the two 32-bit halves of each
-    word (:func:`sigtest._engine.kernels._pair`), as in the generic bootstrap.
-    """
-    nn = np.uint64(n_h)
-    thr = _threshold(nn)
-    z = key
-    got = 0
-    while got < n_h:
-        z = z + _GOLD
-        i0, i1 = _pair(z, nn, thr)
-        if i0 >= 0:
-            units[got] = members[lo + i0]
-            got += 1
-        if i1 >= 0 and got < n_h:
-            units[got] = members[lo + i1]
-            got += 1
 
 
 #: Resamples counted together by the count kernel: the draws of a block are
@@ -225,7 +202,7 @@ def _counts_block(keys, members, offsets, codes, table, out, b0):
         for h in range(offsets.shape[0] - 1):
             lo = offsets[h]
             n_h = offsets[h + 1] - lo
-            _stratum_units(keys[h, b0 + bb], members, lo, n_h, units)
+            _draw_units(keys[h, b0 + bb], n_h, n_h, members, lo, units)
             for t in range(n_h):
                 row[units[t]] += 1
     w = np.empty((U, _BLOCK), dtype=np.int32)
@@ -256,7 +233,7 @@ def _sums_one(keys, members, offsets, stats, out, b, units):
     for h in range(offsets.shape[0] - 1):
         lo = offsets[h]
         n_h = offsets[h + 1] - lo
-        _stratum_units(keys[h, b], members, lo, n_h, units)
+        _draw_units(keys[h, b], n_h, n_h, members, lo, units)
         for t in range(n_h):
             i = units[t]
             for j in range(k):
