@@ -191,8 +191,8 @@ def _bootstrap_sums_generic_parallel(stats, m, keys):
 # --------------------------------------------------------------------------
 # A random gather of ``stats[i]`` misses the cache once the rows outgrow it
 # (16 MB of soft-accuracy rows at N = 1e6). The count path never gathers:
-# 1. the m draws of a resample are tallied in a uint8 count row (n bytes: a
-#    1 MB row stays in L2 where 16-byte rows did not);
+# 1. the m draws of a resample are tallied in a uint8 count row (n bytes,
+#    16 times smaller than 16-byte rows: mostly L2 hits instead of L3 misses);
 # 2. _LANES resamples are counted, then the rows are streamed once,
 #    sequentially, for all of them: lane r adds float(count_r[i]) * stats[i, c]
 #    for i = 0 .. n-1 (a fixed order, the twin's), eight independent

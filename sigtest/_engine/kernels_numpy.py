@@ -125,8 +125,8 @@ def _indices(keys, m, n):
 #: per row and thread); beyond it, drawn rows are gathered.
 COUNT_MAX_ROWS = 1 << 23
 
-#: ... and from this many bytes of rows: smaller rows stay in a core's L2
-#: cache (512 KiB of its 1 MiB), where gathering them is faster.
+#: ... and from this many bytes of rows: smaller rows fit in a core's L2
+#: cache (512 KiB on the reference machine), where gathering them is faster.
 COUNT_MIN_BYTES = 1 << 19
 
 
