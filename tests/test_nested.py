@@ -9,7 +9,7 @@ from scipy.stats import binom
 
 from sigtest import DegenerateDistributionWarning, HierarchicalBootstrap, SmallSampleWarning
 from sigtest import compare
-from sigtest._engine.kernels_numpy import _bounded, _draws
+from sigtest._engine.kernels_numpy import _indices
 from sigtest._engine.nested import nested_bootstrap_sums
 from sigtest._engine import prepare_paired_runs
 from sigtest._engine.rng import resample_keys
@@ -36,9 +36,9 @@ def _naive_sums(stats_a, stats_b, B, seed, expand=True):
     ki, ka, kb = (resample_keys(seed, B, stream=st) for st in (0, 1, 2))
     out_a, out_b = np.zeros((B, s)), np.zeros((B, s))
     for b in range(B):
-        items = _bounded(_draws(ki[b:b + 1], n), n)[0]
+        items = _indices(ki[b:b + 1], n, n)[0]
         for stats, keys, r, out in ((stats_a, ka, ra, out_a), (stats_b, kb, rb, out_b)):
-            runs = _bounded(_draws(keys[b:b + 1], r), r)[0]
+            runs = _indices(keys[b:b + 1], r, r)[0]
             mean = stats.mean(axis=0)
             c = np.sqrt(r / (r - 1.0)) if (expand and r > 1) else 1.0
             for run in runs:  # mean of the drawn (expanded) runs on the drawn items

@@ -63,6 +63,28 @@ def test_kernels_equal_numpy_twins_and_naive_sums(monkeypatch, strata, method):
             assert np.all(np.sum(unit_strata[draws] == h, axis=1) == n_h)
 
 
+@pytest.mark.parametrize("strata", [False, True])
+def test_generic_count_path_equals_twin_and_naive_sums(monkeypatch, strata):
+    # rows of 20,000 units x 2 systems x 2 statistics (640 KB): beyond L2, so the
+    # generic method counts the draws and streams the rows (the count path)
+    rng = np.random.default_rng(1)
+    U, k, s, B = 20_000, 2, 2, 130  # B * U * k >= 2e6: two threads, ranges split at 128
+    stats = rng.normal(size=(U, k, s))
+    unit_strata = rng.integers(0, 3, U) if strata else None
+    from sigtest._engine.kernels_numpy import count_path
+    assert count_path(stats.reshape(U, k * s), U)
+    serial = shared.shared_bootstrap_sums(stats, B, 5, unit_strata=unit_strata,
+                                          method="generic", parallel=False)
+    threads = shared.shared_bootstrap_sums(stats, B, 5, unit_strata=unit_strata,
+                                           method="generic", parallel=True)
+    monkeypatch.setenv("SIGTEST_DISABLE_NUMBA", "1")
+    twin = shared.shared_bootstrap_sums(stats, B, 5, unit_strata=unit_strata, method="generic")
+    assert np.array_equal(serial, twin)
+    assert np.array_equal(serial, threads)
+    draws = shared.shared_draws(U, B, 5, unit_strata)
+    np.testing.assert_allclose(serial, stats[draws].sum(axis=1), rtol=1e-10, atol=1e-9)
+
+
 def test_one_system_draws_are_the_generic_bootstrap_draws():
     # the shared draws are those of the generic bootstrap kernel (same keys,
     # same counter stream), so one system's sums are bit-identical to it

@@ -13,9 +13,29 @@ Every resample ``b`` owns a 64-bit key ``keys[b]`` (from ``SeedSequence``)
 and draws from a counter-based generator: its ``j``-th 64-bit word is
 ``splitmix64(keys[b] + (j + 1) * 0x9E3779B97F4A7C15)`` (SplitMix64; Steele,
 Lea & Flood 2014). Streams belong to resamples, never to threads, so results
-do not depend on the thread count. An index in ``[0, n)`` is
-``floor(z * n / 2**64)`` (relative bias below ``n / 2**64``, ~1e-13 at
-``n = 1e6``); a uniform double is ``(z >> 11) * 2**-53``.
+do not depend on the thread count. A uniform double is ``(z >> 11) * 2**-53``.
+
+An index in ``[0, n)`` (``n < 2**32``) comes from a 32-bit half of a word by
+Lemire's multiply-shift with rejection (Lemire 2019, "Fast random integer
+generation in an interval", ACM TOMACS 29(1)): word ``j`` gives the
+candidates ``h = z_j & (2**32 - 1)`` then ``h = z_j >> 32``; a candidate is
+accepted when ``(h * n) mod 2**32 >= 2**32 mod n`` and is then the index
+``(h * n) >> 32``. Exactly ``floor(2**32 / n)`` of the ``2**32`` values of
+``h`` are accepted for every index, so draws are exactly uniform (no
+modulo bias); a candidate is rejected with probability ``(2**32 mod n) /
+2**32 < n / 2**32`` (2.3e-4 at ``n = 1e6``). The ``t``-th draw of a resample is
+its ``t``-th accepted candidate (:func:`_indices`). One multiply per draw and two draws per
+SplitMix64 word, where a 64-bit ``floor(z * n / 2**64)`` needs two
+multiplies and a word per draw.
+
+Bootstrap sums (:func:`bootstrap_sums_generic`) are added in one of two
+documented orders. When the rows outgrow a core's cache (``8 n s >= 2**19``
+bytes, ``n <= 2**23``), the resample draws at least a quarter as many rows as
+there are (``4 m >= n``) and every statistic is finite (:func:`count_path`),
+the kernel counts how often each row is drawn and adds
+``float(count_i) * stats[i]`` row by row, ``i = 0 .. n-1`` (the count
+path: no random gather, see :mod:`sigtest._engine.kernels`); otherwise it adds
+the drawn rows in draw order.
 
 Why not numba's ``np.random`` (reseeded per block)? On the reference
 machine numba's Mersenne-Twister ``randint`` costs ~17 ns per draw, three
@@ -38,6 +58,9 @@ import numpy as np
 from sigtest._engine.rng import GOLDEN, splitmix64
 
 __all__ = [
+    "COUNT_MAX_ROWS",
+    "COUNT_MIN_BYTES",
+    "count_path",
     "uniform",
     "binomial",
     "bootstrap_sums_generic",
@@ -64,11 +87,72 @@ def _draws(keys, n_draws):
 
 
 def _bounded(z, n):
-    """floor(z * n / 2**64) for uint64 z and 0 < n < 2**32, exactly."""
+    """floor(z * n / 2**64) for uint64 z and 0 < n < 2**32, exactly.
+
+    The draws of the rank-metric kernels (:mod:`sigtest._engine.rank_metrics`,
+    one word per index, no rejection); the other kernels use :func:`_indices`.
+    """
     n = np.uint64(n)
     hi = (z >> _S32) * n
     lo = ((z & _M32) * n) >> _S32
     return ((hi + lo) >> _S32).astype(np.intp)
+
+
+def _indices(keys, m, n):
+    """(len(keys), m) intp: the first ``m`` draws in ``[0, n)`` of each key's stream.
+
+    Lemire's multiply-shift with rejection on the 32-bit halves of the
+    words (low half first), for ``0 < n < 2**32``: see the module docstring.
+    """
+    keys = np.asarray(keys, dtype=np.uint64)
+    B, m, n = keys.shape[0], int(m), int(n)
+    out = np.empty((B, m), dtype=np.intp)
+    if B == 0 or m == 0:
+        return out
+    if not 0 < n < 2**32:
+        raise ValueError(f"The number of rows must be in [1, 2**32). Got {n}.")
+    nn, thr = np.uint64(n), np.uint64((1 << 32) % n)
+    # words for m draws plus > 6 standard deviations of rejections
+    rate = (1 << 32) % n / 2.0**32
+    n_words = (m + 1) // 2 + int(m * rate + 6 * math.sqrt(m * rate + 1.0)) + 8
+    step = max(1, _CHUNK_ITEMS // n_words)  # keys per block: bounded temporaries
+    for start in range(0, B, step):
+        block = keys[start:start + step]
+        b, w = block.shape[0], n_words
+        while True:
+            z = _draws(block, w)
+            p = np.stack([z & _M32, z >> _S32], axis=2).reshape(b, 2 * w) * nn
+            ok = (p & _M32) >= thr
+            rank = np.cumsum(ok, axis=1)
+            if (rank[:, -1] >= m).all():
+                break
+            w *= 2  # pragma: no cover - more than 6 sd of rejections
+        take = ok & (rank <= m)
+        rows, _ = np.nonzero(take)
+        out[start + rows, rank[take] - 1] = (p[take] >> _S32).astype(np.intp)
+    return out
+
+
+#: The count path is used up to this many rows (its count rows take 8 bytes
+#: per row and thread); beyond it, drawn rows are gathered.
+COUNT_MAX_ROWS = 1 << 23
+
+#: ... and from this many bytes of rows: smaller rows fit in a core's L2
+#: cache (512 KiB on the reference machine), where gathering them is faster.
+COUNT_MIN_BYTES = 1 << 19
+
+
+def count_path(stats, m):
+    """True when :func:`bootstrap_sums_generic` adds ``float(count_i) * stats[i]`` in row order.
+
+    That is when the rows outgrow the cache (``8 n s >= 2**19`` bytes), ``4 m
+    >= n``, ``n <= 2**23`` and every statistic is finite (``0 * inf`` would
+    turn an undrawn infinite row into NaN); otherwise the drawn rows are added
+    in draw order. The jitted kernel uses the same rule.
+    """
+    n, s = stats.shape
+    return (0 < n <= COUNT_MAX_ROWS and 8 * n * s >= COUNT_MIN_BYTES and 4 * int(m) >= n
+            and bool(np.isfinite(stats).all()))
 
 
 # --------------------------------------------------------------------------
@@ -215,16 +299,29 @@ def bootstrap_sums_generic(stats, m, keys):
     -------
     sums : ndarray of shape (B, s)
     """
+    return _bootstrap_sums(stats, m, keys, count_path(stats, m))
+
+
+def _bootstrap_sums(stats, m, keys, counted):
+    """:func:`bootstrap_sums_generic` in the order of the count path, or the gather path."""
     n, s = stats.shape
     B = keys.shape[0]
     out = np.zeros((B, s))
     if m == 0 or B == 0:
         return out
-    chunk = max(1, _CHUNK_ITEMS // (m * max(s, 1)))
+    chunk = max(1, _CHUNK_ITEMS // (max(m, n if counted else 1) * max(s, 1)))
     for start in range(0, B, chunk):
         stop = min(B, start + chunk)
-        idx = _bounded(_draws(keys[start:stop], m), n)
-        out[start:stop] = np.cumsum(stats[idx], axis=1)[:, -1]
+        idx = _indices(keys[start:stop], m, n)
+        if counted:  # sum_i float(count_i) * stats[i], i in row order, from 0.0
+            b = stop - start
+            flat = (idx + (np.arange(b) * n)[:, None]).ravel()
+            counts = np.bincount(flat, minlength=b * n).reshape(b, n).astype(np.float64)
+            terms = np.concatenate([np.zeros((b, 1, s)), counts[:, :, None] * stats[None]],
+                                   axis=1)
+        else:  # the drawn rows in draw order
+            terms = stats[idx]
+        out[start:stop] = np.cumsum(terms, axis=1)[:, -1]
     return out
 
 

@@ -33,8 +33,9 @@ hundreds, each needing a binomial draw.) Random numbers come from the counter ge
 :mod:`sigtest._engine.kernels_numpy`: resample ``b`` draws its items with key
 ``resample_keys(seed, B)[b]``, its runs of A with stream 1 and of B with
 stream 2, so the output does not depend on chunking, threads or ``n_jobs``.
-The kernel sums draw by draw and the run weights use ``np.einsum`` without
-BLAS, so no summation order depends on threads.
+The kernel sums in a fixed order (draw by draw, or row by row on its count
+path) and the run weights use ``np.einsum`` without BLAS, so no summation
+order depends on threads.
 
 References
 ----------
@@ -47,7 +48,7 @@ Application, sec. 3.8 (hierarchical data).
 import numpy as np
 
 from sigtest._engine import kernels as _kernels
-from sigtest._engine.kernels_numpy import _bounded, _draws
+from sigtest._engine.kernels_numpy import _indices
 from sigtest._engine.rng import check_seed, resample_keys
 
 __all__ = ["nested_bootstrap_sums"]
@@ -55,7 +56,7 @@ __all__ = ["nested_bootstrap_sums"]
 
 def _counts(keys, n):
     """(len(keys), n) float64 counts of ``n`` draws with replacement from ``range(n)``."""
-    idx = _bounded(_draws(keys, n), n)
+    idx = _indices(keys, n, n)
     b = idx.shape[0]
     flat = (idx + (np.arange(b, dtype=np.intp) * n)[:, None]).ravel()
     return np.bincount(flat, minlength=b * n).reshape(b, n).astype(np.float64)

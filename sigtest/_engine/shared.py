@@ -13,11 +13,11 @@ statistics, never merged, so that every system keeps the same rows), drawn
 within the strata of ``strata=`` (each stratum keeps its size, R
 ``boot(strata=)``). Random numbers follow :mod:`sigtest._engine.rng`:
 resample ``b`` of stratum ``h`` owns the key ``resample_keys(seed, B,
-stream=h)[b]``, and its ``t``-th draw is the unit
-``floor(splitmix64(key + (t + 1) * GOLDEN) * n_h / 2**64)`` of the stratum
-(as in the generic bootstrap kernel). Streams belong to resamples, and each
-system's sums depend only on the shared draws and its own statistics, so the
-output is bit-identical for any thread count and any order of the systems
+stream=h)[b]``, and its ``t``-th draw is the ``t``-th index in ``[0, n_h)``
+of that key's stream (Lemire's multiply-shift with rejection on 32-bit
+halves, as in the generic bootstrap kernel: ``kernels_numpy._indices``).
+Streams belong to resamples, and each system's sums depend only on the
+shared draws and its own statistics, so the output is bit-identical for any thread count and any order of the systems
 (permuting the systems permutes the output).
 
 Two kernels, each with a NumPy twin of identical output:
@@ -26,7 +26,14 @@ Two kernels, each with a NumPy twin of identical output:
   labels: at most ``K^2`` cells ``(true, pred)``), the kernel counts how
   often each distinct row of each system is drawn (integers, exact), and the
   sums are ``sum_c count_c * row_c`` added in a fixed order;
-* generic: otherwise the unit rows are added in draw order.
+* generic: otherwise every system's sums are ``sum_u float(count_u) * row_u``
+  over the units ``u`` in order (the count path of the generic bootstrap
+  kernel, :func:`sigtest._engine.kernels.count_sums_range`: draws are
+  counted, then the rows streamed once, no random gather) when the
+  ``(U, k s)`` rows take the count path of that kernel
+  (:func:`sigtest._engine.kernels_numpy.count_path`: larger than L2, at most
+  ``2**23`` units, all finite); otherwise the drawn rows are added in draw
+  order.
 """
 
 from __future__ import annotations
@@ -35,8 +42,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sigtest._engine.kernels import _numba_enabled  # read per call: tests switch to the twins by env
-from sigtest._engine.kernels_numpy import _bounded, _draws
+from sigtest._engine.kernels import (  # _numba_enabled is read per call: tests switch by env
+    _draw_units, _numba_enabled, count_sums_range)
+from sigtest._engine.kernels_numpy import _indices, count_path
 from sigtest._engine.rng import check_seed, resample_keys
 
 __all__ = ["SHARED_SCHEMES", "SharedDeltas", "kernel_sums", "shared_bootstrap_sums", "shared_draws",
@@ -120,7 +128,7 @@ def shared_draws(n_units, n_resamples, seed, unit_strata=None):
         n_h = hi - lo
         if n_h == 0:
             continue
-        out[:, lo:hi] = members[lo + _bounded(_draws(keys[h], n_h), n_h)]
+        out[:, lo:hi] = members[lo + _indices(keys[h], n_h, n_h)]
     return out
 
 
@@ -142,12 +150,21 @@ def _resample_units(keys, members, offsets, b):
         lo, hi = offsets[h], offsets[h + 1]
         n_h = hi - lo
         if n_h:
-            yield members[lo + _bounded(_draws(keys[h, b:b + 1], n_h)[0], n_h)]
+            yield members[lo + _indices(keys[h, b:b + 1], n_h, n_h)[0]]
 
 
-def _shared_sums_py(keys, members, offsets, stats, out):
-    """Generic kernel twin: unit rows added in draw order (sequential sums)."""
+def _shared_sums_py(keys, members, offsets, stats, out, counted):
+    """Generic kernel twin: ``sum_u float(count_u) * row_u`` in unit order when
+    ``counted``, else the unit rows added in draw order (sequential sums)."""
+    U = stats.shape[0]
     for b in range(keys.shape[1]):
+        if counted:
+            counts = np.zeros(U)
+            for units in _resample_units(keys, members, offsets, b):
+                counts += np.bincount(units, minlength=U)
+            rows = np.concatenate([out[b][None], counts[:, None, None] * stats], axis=0)
+            out[b] = np.cumsum(rows, axis=0)[-1]
+            continue
         for units in _resample_units(keys, members, offsets, b):
             rows = np.concatenate([out[b][None], stats[units]], axis=0)
             out[b] = np.cumsum(rows, axis=0)[-1]
@@ -163,23 +180,6 @@ except ImportError:  # pragma: no cover - numba is a hard dependency
         return (lambda f: f) if not args or not callable(args[0]) else args[0]
 
 _jit = njit(cache=True, nogil=True)
-_GOLD = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_M32 = np.uint64(0xFFFFFFFF)
-_U1, _U27, _U30, _U31, _U32 = (np.uint64(v) for v in (1, 27, 30, 31, 32))
-
-
-@_jit
-def _unit(key, t, n):
-    """``floor(splitmix64(key + (t + 1) * GOLDEN) * n / 2**64)``."""
-    z = key + (np.uint64(t) + _U1) * _GOLD
-    z = (z ^ (z >> _U30)) * _M1
-    z = (z ^ (z >> _U27)) * _M2
-    z = z ^ (z >> _U31)
-    hi = (z >> _U32) * np.uint64(n)
-    lo = ((z & _M32) * np.uint64(n)) >> _U32
-    return np.intp((hi + lo) >> _U32)
 
 
 #: Resamples counted together by the count kernel: the draws of a block are
@@ -197,14 +197,15 @@ def _counts_block(keys, members, offsets, codes, table, out, b0):
     # tally each resample in its own contiguous row (cache-resident), then
     # transpose so that the lanes of one unit are contiguous
     rows = np.zeros((_BLOCK, U), dtype=np.int32)
+    units = np.empty(U, dtype=np.int64)
     for bb in range(nb):
         row = rows[bb]
         for h in range(offsets.shape[0] - 1):
             lo = offsets[h]
             n_h = offsets[h + 1] - lo
-            key = keys[h, b0 + bb]
+            _draw_units(keys[h, b0 + bb], n_h, n_h, members, lo, units)
             for t in range(n_h):
-                row[members[lo + _unit(key, t, n_h)]] += 1
+                row[units[t]] += 1
     w = np.empty((U, _BLOCK), dtype=np.int32)
     for i0 in range(0, U, 64):
         i1 = min(U, i0 + 64)
@@ -227,14 +228,15 @@ def _counts_block(keys, members, offsets, codes, table, out, b0):
 
 
 @_jit
-def _sums_one(keys, members, offsets, stats, out, b):
+def _sums_one(keys, members, offsets, stats, out, b, units):
+    """Draw-order sums of resample ``b`` (the fallback of the count path)."""
     k, s = stats.shape[1], stats.shape[2]
     for h in range(offsets.shape[0] - 1):
         lo = offsets[h]
         n_h = offsets[h + 1] - lo
-        key = keys[h, b]
+        _draw_units(keys[h, b], n_h, n_h, members, lo, units)
         for t in range(n_h):
-            i = members[lo + _unit(key, t, n_h)]
+            i = units[t]
             for j in range(k):
                 for c in range(s):
                     out[b, j, c] += stats[i, j, c]
@@ -250,8 +252,19 @@ def _shared_counts(keys, members, offsets, codes, table, out, start, stop):
 
 @_jit
 def _shared_sums(keys, members, offsets, stats, out, start, stop):
+    units = np.empty(stats.shape[0], dtype=np.int64)
     for b in range(start, stop):
-        _sums_one(keys, members, offsets, stats, out, b)
+        _sums_one(keys, members, offsets, stats, out, b, units)
+    return out
+
+
+@_jit
+def _shared_count_sums(keys, members, offsets, stats, out, start, stop):
+    """Count-path sums (``sum_u float(count_u) * row_u``) of resamples ``start .. stop - 1``."""
+    U = stats.shape[0]
+    sizes = offsets[1:] - offsets[:-1]
+    count_sums_range(stats.reshape(U, -1), keys, members, offsets, sizes,
+                     out.reshape(out.shape[0], -1), start, stop)
     return out
 
 
@@ -418,11 +431,14 @@ def kernel_sums(keys, members, offsets, *, codes=None, table=None, stats=None, t
         for c in range(C):  # the kernel's order: bit-identical, no BLAS
             sums += counts[:, :, c, None] * table[None, :, c, :]
         return sums
-    sums = np.zeros((B,) + stats.shape[1:])
+    U, k, s = stats.shape
+    sums = np.zeros((B, k, s))
+    counted = count_path(stats.reshape(U, k * s), U)
     if use_numba:
-        _run_blocks(_shared_sums, B, threads, keys, members, offsets, stats, sums)
+        kernel = _shared_count_sums if counted else _shared_sums
+        _run_blocks(kernel, B, threads, keys, members, offsets, stats, sums)
     else:
-        _shared_sums_py(keys, members, offsets, stats, sums)
+        _shared_sums_py(keys, members, offsets, stats, sums, counted)
     return sums
 
 

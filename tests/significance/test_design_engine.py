@@ -229,7 +229,7 @@ def test_resample_keys_stream_is_a_spawned_seed_sequence(seed, stream):
 # ------------------------------------------------------ cluster bootstrap
 def _kernel_draws(seed, B, n_rows, m, stream=0):
     """The generic kernel's row indices (its documented counter generator)."""
-    return P._bounded(P._draws(resample_keys(seed, B, stream), m), n_rows)
+    return P._indices(resample_keys(seed, B, stream), m, n_rows)
 
 
 @pytest.mark.parametrize("metric", [ACCURACY, F1_MACRO])

@@ -27,12 +27,43 @@ def test_splitmix64_known_answer():
     assert P.splitmix64(np.array([P.GOLDEN]))[0] == np.uint64(0xE220A8397B1DCDAF)
 
 
-def test_bounded_draws_are_uniform():
+def test_indices_are_uniform():
     # 70k draws over 7 bins: a chi-square test; p < 1e-4 would flag a bias
-    # far larger than floor(z * n / 2**64) can have (< 7 / 2**64).
-    idx = P._bounded(P._draws(_keys(10), 7000).ravel(), 7)
+    # (Lemire's rejection makes every index exactly floor(2**32 / 7) / (2**32 - 4) likely).
+    idx = P._indices(_keys(10), 7000, 7).ravel()
     assert idx.min() == 0 and idx.max() == 6
     assert sps.chisquare(np.bincount(idx, minlength=7)).pvalue > 1e-4
+
+
+def _naive_indices(key, m, n):
+    """Lemire (2019) with rejection on the 32-bit halves, written with Python ints."""
+    out, j, thr = [], 0, (1 << 32) % n
+    while len(out) < m:
+        j += 1
+        z = (int(key) + j * 0x9E3779B97F4A7C15) & (2**64 - 1)
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
+        z ^= z >> 31
+        for h in (z & 0xFFFFFFFF, z >> 32):
+            p = h * n
+            if p & 0xFFFFFFFF >= thr and len(out) < m:
+                out.append(p >> 32)
+    return out
+
+
+@pytest.mark.parametrize("n", [1, 3, 7, 1000, 2**31 - 1, 3 * 2**30, 2**32 - 1])
+def test_indices_equal_naive_lemire(n):
+    # 3 * 2**30 rejects a quarter of the candidates: the rejection path is exercised
+    keys = _keys(4, n % 1000)
+    got = P._indices(keys, 301, n)
+    for b in range(4):
+        assert got[b].tolist() == _naive_indices(keys[b], 301, n)
+    assert got.min() >= 0 and got.max() < n
+
+
+def test_indices_reject_too_many_rows():
+    with pytest.raises(ValueError, match="rows"):
+        P._indices(_keys(1), 3, 2**32)
 
 
 @numba.njit(cache=False)
@@ -94,7 +125,7 @@ def test_binomial_sampler_distribution(n, p):
 # ---------------------------------------------------------------- twin == jit
 @pytest.mark.parametrize("s", [1, 2, 5])
 @pytest.mark.parametrize("parallel", [False, True])
-@pytest.mark.parametrize("n,m", [(1, 3), (37, 37), (500, 120)])
+@pytest.mark.parametrize("n,m", [(1, 3), (37, 37), (500, 120), (9, 17)])
 def test_bootstrap_generic_twin(s, parallel, n, m):
     stats = np.random.default_rng(n + s).normal(size=(n, s))
     keys = _keys(300, s)
@@ -102,6 +133,56 @@ def test_bootstrap_generic_twin(s, parallel, n, m):
         K.bootstrap_sums_generic(stats, m, keys, parallel=parallel),
         P.bootstrap_sums_generic(stats, m, keys),
     )
+
+
+@pytest.mark.parametrize("s", [1, 2, 5])
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("n,m", [(1, 3), (37, 37), (3, 700), (9, 17), (300, 80)])
+def test_bootstrap_count_kernel_twin(s, parallel, n, m):
+    # the count path's kernel on small rows (the dispatch gathers them: they fit
+    # in cache); (3, 700): uint8 counts wrap (> 255) and the resample is redone
+    # with int32 counts; 300 keys: a partial block of 8 lanes at the end
+    stats = np.random.default_rng(n + s).normal(size=(n, s))
+    keys = _keys(300, s)
+    kernel = K._bootstrap_sums_counts_parallel if parallel else K._bootstrap_sums_counts
+    got = kernel(stats, np.int64(m), keys, np.int64(3 if parallel else 1))
+    np.testing.assert_array_equal(got, P._bootstrap_sums(stats, m, keys, True))
+    # the documented draws, summed naively in draw order (another order: rounding only)
+    want = np.array([stats[_naive_indices(k, m, n)].sum(axis=0) for k in keys[:5]])
+    np.testing.assert_allclose(got[:5], want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_bootstrap_count_path_several_buckets_and_naive_draws(parallel):
+    # 70,000 rows: three 2**15-row buckets, queues flushed mid-resample; 21 keys:
+    # a partial block of 8 lanes
+    n = 70_000
+    stats = np.random.default_rng(3).normal(size=(n, 2))
+    keys = _keys(21, 5)
+    assert P.count_path(stats, n)
+    got = K.bootstrap_sums_generic(stats, n, keys, parallel=parallel)
+    np.testing.assert_array_equal(got, P.bootstrap_sums_generic(stats, n, keys))
+    for b in (0, 20):  # the documented draws, summed naively (another order: rounding only)
+        want = stats[_naive_indices(keys[b], n, n)].sum(axis=0)
+        np.testing.assert_allclose(got[b], want, rtol=1e-12)
+
+
+def test_bootstrap_non_finite_rows_use_the_gather_path():
+    # 0 * inf would make every resample NaN: rows with inf are gathered instead
+    # (even when large enough for the count path), so only the resamples that
+    # draw the infinite row are infinite
+    n = 40_000
+    stats = np.random.default_rng(4).normal(size=(n, 2))
+    assert P.count_path(stats, n)
+    stats[7, 1] = np.inf
+    keys = _keys(12, 6)
+    assert not P.count_path(stats, n)
+    got = K.bootstrap_sums_generic(stats, n, keys)
+    np.testing.assert_array_equal(got, P.bootstrap_sums_generic(stats, n, keys))
+    drew = np.array([7 in P._indices(keys[b:b + 1], n, n)[0] for b in range(12)])
+    assert 0 < drew.sum() < 12
+    np.testing.assert_array_equal(np.isinf(got[:, 1]), drew)
+    assert np.isfinite(got[:, 0]).all()
 
 
 @pytest.mark.parametrize("s", [1, 6])
@@ -214,13 +295,15 @@ from sigtest._engine import kernels as K, kernels_numpy as P
 rng = np.random.default_rng(7)
 stats = rng.random((23, 2)); keys = np.random.SeedSequence(1).generate_state(20, dtype=np.uint64)
 counts = np.array([3, 9, 1], dtype=np.int64)
-raw = [K._bootstrap_sums_generic(stats, np.int64(23), keys),
+raw = [K._bootstrap_sums_counts(stats, np.int64(23), keys, np.int64(1)),
        K._permutation_sums_generic(stats, keys),
        K._bootstrap_sums_cells(stats[:3], counts, np.int64(13), keys),
        K._permutation_sums_cells(stats[:3], counts, keys)]
-twin = [P.bootstrap_sums_generic(stats, 23, keys), P.permutation_sums_generic(stats, keys),
+twin = [P._bootstrap_sums(stats, 23, keys, True), P.permutation_sums_generic(stats, keys),
         P.bootstrap_sums_cells(stats[:3], counts, 13, keys),
         P.permutation_sums_cells(stats[:3], counts, keys)]
+raw.append(K._bootstrap_sums_generic(stats, np.int64(5), keys))  # the gather path
+twin.append(P.bootstrap_sums_generic(stats, 5, keys))
 dispatch = K.bootstrap_sums_generic(stats, 23, keys, parallel=True)
 print(json.dumps({"enabled": K.NUMBA_ENABLED,
                   "equal": [bool(np.array_equal(r, t)) for r, t in zip(raw, twin)],
@@ -244,10 +327,40 @@ def test_disabled_jit_runs_twins_and_python_kernels(env):
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["enabled"] is False
     if env == "NUMBA_DISABLE_JIT":
-        assert out["equal"] == [True] * 4
+        assert out["equal"] == [True] * 5
     rng = np.random.default_rng(7)
     stats = rng.random((23, 2))
     keys = np.random.SeedSequence(1).generate_state(20, dtype=np.uint64)
     np.testing.assert_array_equal(
         np.array(out["dispatch"]), K.bootstrap_sums_generic(stats, 23, keys, parallel=True)
     )
+
+
+@pytest.mark.slow
+def test_count_path_resamples_have_the_bootstrap_moments():
+    # The count path (N = 40,000 rows of s = 2: 640 KB, beyond the 512 KB
+    # threshold) must draw each resample as n i.i.d. uniform rows: the
+    # resampled sums S* have mean n * xbar and variance n * sigma^2 (sigma^2
+    # the population variance of the rows), and the two columns' covariance
+    # n * cov. With B = 2000 the sample variance has relative s.e.
+    # sqrt(2 / (B - 1)) = 3.2 %: a 5-s.e. band (16 %) keeps the false-alarm
+    # rate < 1e-6 and fails counts that are not those of n i.i.d. uniform
+    # draws (e.g. rows never or doubly counted: a 1 % region of rows missed
+    # moves the mean by ~0.01 n xbar >= 400, 9 times the 5-s.e. band 5 sqrt(n)
+    # sigma / sqrt(B) = 22 sigma <= 46). The correlation of the columns (Fisher's
+    # s.e. (1 - rho^2) / sqrt(B - 3)) checks that both are read at the same rows.
+    n, B = 40_000, 2000
+    rng = np.random.default_rng(11)
+    stats = np.column_stack([rng.exponential(1.0, n), rng.normal(1.0, 2.0, n)])
+    stats[:, 1] += 0.5 * stats[:, 0]
+    keys = _keys(B, 12)
+    assert P.count_path(stats, n)
+    S = K.bootstrap_sums_generic(stats, n, keys, parallel=True)
+    mean, cov = stats.mean(axis=0), np.cov(stats.T, bias=True)
+    se_mean = np.sqrt(n * np.diag(cov) / B)
+    assert np.all(np.abs(S.mean(axis=0) - n * mean) < 5 * se_mean)
+    got_cov = np.cov(S.T)
+    assert np.all(np.abs(np.diag(got_cov) / (n * np.diag(cov)) - 1) < 5 * np.sqrt(2 / (B - 1)))
+    corr = got_cov[0, 1] / np.sqrt(got_cov[0, 0] * got_cov[1, 1])
+    want_corr = cov[0, 1] / np.sqrt(cov[0, 0] * cov[1, 1])
+    assert abs(corr - want_corr) < 5 * (1 - want_corr**2) / np.sqrt(B - 3)

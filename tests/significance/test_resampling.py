@@ -44,7 +44,7 @@ def test_generic_bootstrap_equals_naive_on_the_same_indices(metric, sample_size)
     m = R.resolve_sample_size(sample_size, 80)
     assert np.all(sums_a[:, -1 if metric is ACC else 0] >= 0)
     # Rebuild the kernel's indices from its documented counter generator.
-    idx = P._bounded(P._draws(resample_keys(9, 50), m), 80)
+    idx = P._indices(resample_keys(9, 50), m, 80)
     labels = paired.params.get("labels")
     want = naive_bootstrap_deltas(metric, y, a, b, idx, labels)
     np.testing.assert_allclose(paired.deltas(sums_a, sums_b), want, rtol=0, atol=1e-12)
