@@ -241,8 +241,8 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         (alias ``"romano-wolf"``; step-down, Romano & Wolf 2005) or
         ``"max-t-single-step"`` (Westfall & Young 1993); see Notes.
         ``"auto"``: ``"holm"``, except with ``test=None`` for a family of
-        more than ``alpha * 1000`` pairs (51 or more at ``alpha = 0.05``,
-        i.e. 11 systems or more with ``pairs="all"``) on metrics with
+        more than ``max(50, 1000 alpha)`` pairs (51 or more at ``alpha =
+        0.05``, i.e. 11 systems or more with ``pairs="all"``) on metrics with
         statistics, where it is ``"max-t"``. The correction applied is
         :attr:`ComparisonResult.correction`.
     alpha : float, default=0.05

@@ -16,9 +16,10 @@ statistic (:func:`sigtest._engine.maxt.maxt_pvalues`). Its smallest value is
 grows like the number of systems, plus ``O(B m)`` for the maxima.
 
 ``correction="auto"`` (the default of :func:`sigtest.compare`) is Holm,
-except with ``test=None`` when the family is too large for Holm's rule to
-keep ``B = 9999`` (``m > alpha * 1000``, i.e. 51 pairs or more at
-``alpha = 0.05``) and every metric has sufficient statistics: then it is the
+except with ``test=None`` for a family of more than 50 pairs that is too
+large for Holm's rule to keep ``B = 9999`` (``m > max(50, 1000 alpha)``,
+i.e. 51 pairs or more at ``alpha = 0.05``) when every metric has sufficient
+statistics: then it is the
 step-down max-T correction and the default test is the BCa interval
 (its p-value and interval from the shared resamples the max-T correction
 uses), without the permutation test.
@@ -73,6 +74,9 @@ _MAXT_ALIASES = {"romano-wolf": "max-t"}
 #: ones and ``"auto"`` (the default).
 COMPARE_CORRECTIONS = (*CORRECTIONS, *MAXT_CORRECTIONS, *_MAXT_ALIASES, "auto")
 
+#: "auto" keeps Holm up to this many pairs (10 systems, all pairs), whatever alpha.
+_AUTO_MIN_PAIRS = 50
+
 #: Shared resamples of the max-T correction when no test of the family
 #: brings its own (an interval test that accepts shared resamples).
 MAXT_RESAMPLES = 10_000
@@ -91,10 +95,11 @@ def _default_maxt_test(m_ci, alpha, simultaneous):
 def resolve_correction(correction, *, test, runs, metrics, pairs, baseline, alpha, runs_mode):
     """The correction a comparison applies, and its test (the default may change with it).
 
-    ``"auto"`` -> ``"max-t"`` with ``test=None`` when Holm's default
-    resamples would exceed 9,999 for the family (``default_resamples(m,
-    alpha, 9999) > 9999``), ``runs_mode`` is not ``"nested"`` and every
-    metric has sufficient statistics; ``"holm"`` otherwise.
+    ``"auto"`` -> ``"max-t"`` with ``test=None`` for a family of more than
+    50 pairs for which Holm's default resamples would exceed 9,999
+    (``default_resamples(m, alpha, 9999) > 9999``: ``m > 1000 alpha``),
+    when ``runs_mode`` is not ``"nested"`` and every metric has sufficient
+    statistics; ``"holm"`` otherwise.
     ``"romano-wolf"`` is ``"max-t"``. With a max-T correction and
     ``test=None`` the test is the BCa interval alone.
 
@@ -110,7 +115,7 @@ def resolve_correction(correction, *, test, runs, metrics, pairs, baseline, alph
     slow = [m.name for m in metric_objs if not m.has_statistics]
     if correction == "auto":
         m = len(check_pairs(list(runs), pairs, baseline))
-        large = default_resamples(m, alpha, 9999) > 9999
+        large = m > _AUTO_MIN_PAIRS and default_resamples(m, alpha, 9999) > 9999
         if test is not None or not large or runs_mode == "nested" or slow:
             return "holm", test
         correction = "max-t"
