@@ -151,7 +151,8 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
                                 "random_state_shown": shown,
                                 "constraints": COMPARE_OPTIONS,
                                 "score_settings": plan.scores, "score_table": _score_table,
-                                "test_specs": maxt_test_specs(applied)}))
+                                "test_specs": functools.partial(maxt_test_specs,
+                                                                correction=applied)}))
 
 
 #: Lazy recipes of scikit-learn's constraints (see

@@ -137,16 +137,17 @@ def resolve_correction(correction, *, test, runs, metrics, pairs, baseline, alph
     return correction, test
 
 
-def maxt_test_specs(correction):
-    """``check_tests`` for a result whose correction is ``correction`` (its default test)."""
+def maxt_test_specs(test, *, correction, m=1, m_ci=1, alpha=0.05, simultaneous=False,
+                    runs_mode=None):
+    """``check_tests`` of a comparison whose correction is ``correction`` (its default test).
 
-    def specs(test, *, m=1, m_ci=1, alpha=0.05, simultaneous=False, runs_mode=None):
-        if test is None and correction in MAXT_CORRECTIONS:
-            test = _default_maxt_test(m_ci, alpha, simultaneous)
-        return check_tests(test, m=m, m_ci=m_ci, alpha=alpha, simultaneous=simultaneous,
-                           runs_mode=runs_mode)
-
-    return specs
+    Bound to the correction with :func:`functools.partial` (picklable) and
+    injected into the result, whose signature rebuilds the tests with it.
+    """
+    if test is None and correction in MAXT_CORRECTIONS:
+        test = _default_maxt_test(m_ci, alpha, simultaneous)
+    return check_tests(test, m=m, m_ci=m_ci, alpha=alpha, simultaneous=simultaneous,
+                       runs_mode=runs_mode)
 
 
 def _family_resamples(ptest, itest):
