@@ -108,9 +108,12 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
     :meth:`ComparisonResult.recompare`.
     """
     # "auto" -> Holm, or max-T for a large family with the default test
+    n_items = next(iter(targets.values())).shape[0]
+    n_units = n_items if groups is None else _n_distinct(check_item_ids(groups, "groups",
+                                                                        n_items))
     applied, test_run = resolve_correction(
         correction, test=test, runs=runs, metrics=metrics, pairs=pairs, baseline=baseline,
-        alpha=alpha, runs_mode=runs_mode)
+        alpha=alpha, runs_mode=runs_mode, n_units=n_units)
     plan, groups, strata = plan_inputs(
         targets, runs, classes, metrics=metrics, test=test_run, pairs=pairs,
         baseline=baseline, correction=applied, alpha=alpha, n_jobs=n_jobs,
@@ -243,7 +246,8 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         ``"max-t-single-step"`` (Westfall & Young 1993); see Notes.
         ``"auto"``: ``"holm"``, except with ``test=None`` for a family of
         more than ``max(50, 1000 alpha)`` pairs (51 or more at ``alpha =
-        0.05``, i.e. 11 systems or more with ``pairs="all"``) on metrics with
+        0.05``, i.e. 11 systems or more with ``pairs="all"``) on at least
+        10,000 items (clusters with ``groups``) and metrics with
         statistics, where it is ``"max-t"``. The correction applied is
         :attr:`ComparisonResult.correction`.
     alpha : float, default=0.05
