@@ -75,8 +75,11 @@ def main(argv=None):
     parser.add_argument("--large", action="store_true",
                         help="issue 23: 50 systems, N=10^6, accuracy + f1_macro, defaults; "
                         "time and peak RSS in a subprocess, against the old rule at --old-samples")
+    parser.add_argument("--large-samples", type=int, default=1_000_000,
+                        help="N of the new default's run in --large")
     parser.add_argument("--old-samples", type=int, default=100_000,
-                        help="N of the old rule's run in --large (it takes minutes at 10^6)")
+                        help="N of the old rule's run in --large (it takes minutes at 10^6; "
+                        "0: skip it)")
     parser.add_argument("--old-systems", type=int, default=20,
                         help="systems of the old rule's run in --leaderboard")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
@@ -267,13 +270,17 @@ def bench_large(args):
     k = 50 if args.systems == 30 else args.systems
     print(f"large: {k} systems ({k * (k - 1) // 2} pairs) x {LEADER_METRICS}, defaults, each "
           "case in its own process (goal <= 20 s and <= 1.2 GB peak at N=10^6)")
-    new = _run_child(k, 1_000_000, {})
-    _print_child("new default, N=10^6", new)
+    n_new = args.large_samples
+    new = _run_child(k, n_new, {})
+    _print_child(f"new default, N={n_new}", new)
     n_old = args.old_samples
+    if not n_old:  # --old-samples 0: the new default only
+        return
     old = _run_child(k, n_old, {"correction": "holm", "test": None})
     _print_child(f"old rule (Holm, B for m), N={n_old}", old)
-    new_small = _run_child(k, n_old, {})
-    _print_child(f"new default, N={n_old}", new_small)
+    new_small = new if n_old == n_new else _run_child(k, n_old, {})
+    if n_old != n_new:
+        _print_child(f"new default, N={n_old}", new_small)
     print(f"  old / new at N={n_old}: {old['seconds'] / new_small['seconds']:.1f}x time, "
           f"{old['peak_mb'] / new_small['peak_mb']:.2f}x peak RSS")
 
