@@ -318,7 +318,7 @@ def _fwer_bound(rejections, reps, alpha):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("k, reps", [(10, 300), (50, 200)])
+@pytest.mark.parametrize("k, reps", [(10, 300), (50, 150)])
 def test_fwer_of_holm_and_max_t_on_null_systems(k, reps):
     """FWER <= alpha for k null systems (all pairs), Holm on exact p-values and max-T.
 
@@ -328,9 +328,10 @@ def test_fwer_of_holm_and_max_t_on_null_systems(k, reps):
     Carlo p-value <= .05 is exactly a level-.05 event at B = 199).
     Band: with R replicates the number of replicates with a false rejection
     is Binomial(R, FWER); the test fails when it is improbably large under
-    FWER = alpha (one-sided p < 0.001), i.e. at 27/300 or 20/200 or more
+    FWER = alpha (one-sided p <= 0.001), i.e. at 29/300 or 18/150 or more
     (observed rates near 0.05 pass; a procedure at twice the level fails
-    with probability about 0.8).
+    with probability 0.60 at 300 replicates, 0.24 at 150: a coarse band,
+    kept so that the 50-system case stays near 20 s of one core).
     """
     alpha, n, n_boot = 0.05, 10_000, 199
     rng = np.random.default_rng(20261126 + k)
