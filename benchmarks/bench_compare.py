@@ -33,6 +33,7 @@ accuracy the exact test is cheaper and is used, so ``B`` does not matter).
 """
 
 import argparse
+import sys
 import time
 
 import numpy as np
@@ -94,6 +95,8 @@ def main(argv=None):
         args.systems, args.resamples = 10, 2000
     if args.child:
         return _child(args.child)
+    if args.leaderboard or args.large:
+        sys.stdout.reconfigure(line_buffering=True)  # each case as it ends (long runs)
     if args.leaderboard:
         return bench_leaderboard(args)
     if args.large:
