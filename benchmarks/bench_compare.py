@@ -20,6 +20,16 @@ Every case prints the ratio of each ``n_jobs`` to the first one (``n_jobs=1``
 vs ``2``: goal >= 1.6x on 2 cores) and the machine's load average, since the
 figures are only comparable on an idle machine.
 
+``--leaderboard [K]`` (issue 23) times ``compare``'s defaults on K = 100
+systems (4,950 pairs) x accuracy + f1_macro at N = 10^4 (the max-T default,
+``docs/leaderboards.md``), then the old rule (``correction="holm"``,
+permutation ``B`` growing with ``m``) and the new default on
+``--old-systems`` (20) systems, with the ratio and the pairs one flags and
+the other not. ``--large`` runs 50 systems x N = 10^6 with the defaults in a
+subprocess (wall time, peak RSS from ``VmHWM``, and whether every pair whose
+true accuracies are 2 points or more apart is flagged), then the old rule
+and the new default at ``--old-samples`` (10^5).
+
 ``--defaults`` times instead the cost of ``compare``'s default resamples rule
 (issue 8, item 8): 50 systems (1,225 pairs), N = 10^4 hard labels, accuracy,
 ``test=None``, i.e. the permutation p-value with ``B = max(9999,
@@ -31,6 +41,7 @@ accuracy the exact test is cheaper and is used, so ``B`` does not matter).
 
 import argparse
 import os
+import sys
 import time
 
 import numpy as np
@@ -69,6 +80,20 @@ def main(argv=None):
                         help="time BergKirkpatrickBootstrap(alternative='two-sided') alone")
     parser.add_argument("--defaults", action="store_true",
                         help="time compare's defaults (test=None) on 50 systems, accuracy")
+    parser.add_argument("--leaderboard", type=int, nargs="?", const=100, default=None,
+                        metavar="K", help="issue 23: K systems (default 100) x accuracy + "
+                        "f1_macro, N=10^4, defaults (max-T), against the old rule")
+    parser.add_argument("--large", action="store_true",
+                        help="issue 23: 50 systems, N=10^6, accuracy + f1_macro, defaults; "
+                        "time and peak RSS in a subprocess, against the old rule at --old-samples")
+    parser.add_argument("--large-samples", type=int, default=1_000_000,
+                        help="N of the new default's run in --large")
+    parser.add_argument("--old-samples", type=int, default=100_000,
+                        help="N of the old rule's run in --large (it takes minutes at 10^6; "
+                        "0: skip it)")
+    parser.add_argument("--old-systems", type=int, default=20,
+                        help="systems of the old rule's run in --leaderboard")
+    parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--metric", default="accuracy",
                         help="metric of --defaults (accuracy: exact permutation test; "
                              "f1_macro: Monte Carlo with the B of the rule)")
@@ -78,6 +103,14 @@ def main(argv=None):
         print(f"(ignoring arguments meant for other benchmarks: {ignored})")
     if args.quick:
         args.systems, args.resamples = 10, 2000
+    if args.child:
+        return _child(args.child)
+    if args.leaderboard or args.large:
+        sys.stdout.reconfigure(line_buffering=True)  # each case as it ends (long runs)
+    if args.leaderboard:
+        return bench_leaderboard(args)
+    if args.large:
+        return bench_large(args)
     if args.defaults:
         return bench_defaults(args)
     if args.bk:
@@ -166,6 +199,142 @@ def bench_defaults(args):
               f"resamples of the p-test: {sorted(set(frame.n_resamples))[:3]}; "
               f"significant pairs: {int(frame.significant.sum())} of {m}; "
               f"smallest adjusted p: {frame.pvalue_adj.min():.2e}")
+
+
+# ------------------------------------------------- issue 23: many-system default
+LEADER_METRICS = ["accuracy", "f1_macro"]
+
+
+def _true_accuracy(n_systems, n_classes=5):
+    """Population accuracy of ``make_data``'s systems: right w.p. acc, else a uniform guess."""
+    acc = np.linspace(0.6, 0.9, n_systems)
+    return acc + (1 - acc) / n_classes
+
+
+def _timed_compare(y, preds, **kwargs):
+    small = dict(list(preds.items())[:3])
+    compare(y, small, metrics=LEADER_METRICS, random_state=0, **kwargs)  # warm-up
+    start = time.perf_counter()
+    res = compare(y, preds, metrics=LEADER_METRICS, random_state=0, **kwargs)
+    return res, time.perf_counter() - start
+
+
+def _summary(res, elapsed, label):
+    frame = res.to_frame()
+    sig = frame.groupby("metric").significant.sum().to_dict()
+    print(f"  {label}: {elapsed:7.1f} s; correction={res.correction}, tests={res.tests}, "
+          f"B={sorted(set(frame.n_resamples))[:3]}; significant pairs per metric: {sig}")
+    return frame
+
+
+def _old_rule(**kwargs):
+    """Today's rule before issue 23: Holm, permutation p-value with B growing with m."""
+    return dict(correction="holm", test=None, **kwargs)
+
+
+def bench_leaderboard(args):
+    """K systems (all pairs) x accuracy + f1_macro, N = 10^4, defaults, against the old rule."""
+    k = args.leaderboard
+    y, preds = make_data(k, args.samples)
+    m = k * (k - 1) // 2
+    print(f"leaderboard: {k} systems ({m} pairs) x {LEADER_METRICS}, N={args.samples}, "
+          f"defaults (goal <= 20 s on 2 cores for 100 systems)")
+    res, new = _timed_compare(y, preds)
+    _summary(res, new, f"new default, {k} systems")
+    # the old rule on fewer systems (it takes minutes at 100), and the new on the same
+    ko = min(args.old_systems, k)
+    sub = dict(list(preds.items())[:ko])
+    mo = ko * (ko - 1) // 2
+    res_old, old = _timed_compare(y, sub, **_old_rule())
+    f_old = _summary(res_old, old, f"old rule (Holm, permutation B for m={mo}), {ko} systems")
+    res_sub, new_sub = _timed_compare(y, sub)
+    f_new = _summary(res_sub, new_sub, f"new default, {ko} systems")
+    if res_sub.correction == "holm":
+        print(f"  ({ko} systems: the default is still Holm, m={mo} <= 50)")
+    print(f"  old / new on {ko} systems: {old / new_sub:.1f}x; old rule per pair "
+          f"{old / mo * 1000:.0f} ms -> {m} pairs ~{old / mo * m:.0f} s (extrapolated) vs "
+          f"{new:.1f} s measured")
+    lost = (f_old.significant & ~f_new.significant).sum()
+    print(f"  pairs significant under the old rule but not the new ({ko} systems): {lost}; "
+          f"new but not old: {(f_new.significant & ~f_old.significant).sum()}")
+
+
+def _peak_rss_mb():
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _child(spec):
+    """One case of --large in a fresh process: print a JSON line (time, peak RSS, checks)."""
+    import json
+
+    cfg = json.loads(spec)
+    y, preds = make_data(cfg["systems"], cfg["samples"])
+    small = {k: v[:10_000] for k, v in list(preds.items())[:3]}
+    compare(y[:10_000], small, metrics=LEADER_METRICS, random_state=0,
+            **cfg["kwargs"])  # warm-up: numba compile or cache load
+    base = _peak_rss_mb()
+    start = time.perf_counter()
+    res = compare(y, preds, metrics=LEADER_METRICS, random_state=0, **cfg["kwargs"])
+    elapsed = time.perf_counter() - start
+    frame = res.to_frame()
+    names = list(preds)
+    true = dict(zip(names, _true_accuracy(len(names))))
+    gap = (frame.system_b.map(true) - frame.system_a.map(true)).abs()
+    far = frame[gap >= 0.02]
+    print(json.dumps({
+        "seconds": elapsed, "peak_mb": _peak_rss_mb(), "base_mb": base,
+        "input_mb": (sum(p.nbytes for p in preds.values()) + y.nbytes) / 2**20,
+        "correction": res.correction, "tests": res.tests,
+        "significant": {k: int(v) for k, v in frame.groupby("metric").significant.sum().items()},
+        "far_pairs": int(len(far)), "far_missed": int((~far.significant).sum()),
+    }))
+
+
+def _run_child(systems, samples, kwargs):
+    import json
+    import subprocess
+    import sys
+
+    spec = json.dumps({"systems": systems, "samples": samples, "kwargs": kwargs})
+    out = subprocess.run([sys.executable, __file__, "--child", spec], capture_output=True,
+                         text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _print_child(label, r):
+    print(f"  {label}: {r['seconds']:7.1f} s, peak RSS {r['peak_mb'] / 1024:.2f} GB (after "
+          f"data {r['base_mb'] / 1024:.2f} GB; input {r['input_mb'] / 1024:.2f} GB); "
+          f"correction={r['correction']}, tests={r['tests']}; significant {r['significant']}; "
+          f"pairs >= 2 points apart: {r['far_pairs']}, of them not flagged: {r['far_missed']}")
+
+
+def bench_large(args):
+    """50 systems x N = 10^6, accuracy + f1_macro, defaults; old rule at a reduced N."""
+    k = 50 if args.systems == 30 else args.systems
+    print(f"large: {k} systems ({k * (k - 1) // 2} pairs) x {LEADER_METRICS}, defaults, each "
+          "case in its own process (goal <= 20 s and <= 1.2 GB peak at N=10^6)")
+    n_new = args.large_samples
+    new = _run_child(k, n_new, {})
+    _print_child(f"new default, N={n_new}", new)
+    n_old = args.old_samples
+    if not n_old:  # --old-samples 0: the new default only
+        return
+    old = _run_child(k, n_old, {"correction": "holm", "test": None})
+    _print_child(f"old rule (Holm, B for m), N={n_old}", old)
+    new_small = new if n_old == n_new else _run_child(k, n_old, {})
+    if n_old != n_new:
+        _print_child(f"new default, N={n_old}", new_small)
+    print(f"  old / new at N={n_old}: {old['seconds'] / new_small['seconds']:.1f}x time, "
+          f"{old['peak_mb'] / new_small['peak_mb']:.2f}x peak RSS")
 
 
 if __name__ == "__main__":

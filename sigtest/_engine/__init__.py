@@ -34,6 +34,8 @@ Layer between :mod:`sigtest.metrics` and the significance tests
   studentized intervals and the p-value that inverts them;
 * :mod:`~sigtest._engine.studentized`: bootstrap-t resamples (every
   resample's jackknife standard error from the statistics);
+* :mod:`~sigtest._engine.maxt`: max-T (Westfall-Young, Romano-Wolf) adjusted
+  p-values of a family from its bootstrap differences on shared resamples;
 * :mod:`~sigtest._engine.small_sample`: discordant items, the sign-test floor;
 * :mod:`~sigtest._engine.pvalues`: p-values from resampled distributions.
 

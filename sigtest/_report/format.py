@@ -8,7 +8,8 @@ __all__ = ["format_pvalue", "format_level", "CORRECTION_NAMES", "csv_safe", "csv
 #: Short names of the corrections in table headers (``p (Holm)``).
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "BH", "bh": "BH",
                     "sidak": "Sidak", "holm-sidak": "Holm-Sidak", "hochberg": "Hochberg",
-                    "hommel": "Hommel", "fdr_by": "BY", "by": "BY",
+                    "hommel": "Hommel", "fdr_by": "BY", "by": "BY", "max-t": "max-T",
+                    "max-t-single-step": "max-T single-step",
                     None: "uncorrected"}
 
 

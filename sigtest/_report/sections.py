@@ -193,6 +193,10 @@ _REFS = {
               "modified Bonferroni test. Biometrika 75(2), 383-386.",
     "fdr_by": "Y. Benjamini, D. Yekutieli (2001). The control of the false discovery rate in "
               "multiple testing under dependency. The Annals of Statistics 29(4), 1165-1188.",
+    "max-t": "J. P. Romano, M. Wolf (2005). Stepwise multiple testing as formalized data "
+             "snooping. Econometrica 73(4), 1237-1282.",
+    "max-t-single-step": "P. H. Westfall, S. S. Young (1993). Resampling-Based Multiple "
+                         "Testing. Wiley.",
     "letters": "H.-P. Piepho (2004). An algorithm for a letter-based representation of "
                "all-pairwise comparisons. Journal of Computational and Graphical Statistics "
                "13(2), 456-466.",
@@ -218,7 +222,11 @@ _CORRECTION_WORDS = {"holm": "Holm's method", "bonferroni": "the Bonferroni corr
                      "fdr_bh": "the Benjamini-Hochberg procedure (false discovery rate)",
                      "sidak": "the Sidak correction", "holm-sidak": "the Holm-Sidak method",
                      "hochberg": "Hochberg's step-up method", "hommel": "Hommel's method",
-                     "fdr_by": "the Benjamini-Yekutieli procedure (false discovery rate)"}
+                     "fdr_by": "the Benjamini-Yekutieli procedure (false discovery rate)",
+                     "max-t": "the step-down max-T method on shared bootstrap resamples "
+                              "(Romano-Wolf)",
+                     "max-t-single-step": "the single-step max-T method on shared bootstrap "
+                                          "resamples (Westfall-Young)"}
 _CORRECTION_WORDS.update(bh=_CORRECTION_WORDS["fdr_bh"], by=_CORRECTION_WORDS["fdr_by"])
 #: the corrections whose reference is another's (aliases; Holm-Sidak: Holm's and Sidak's)
 _CORRECTION_REFS = {"bh": ("fdr_bh",), "by": ("fdr_by",), "holm-sidak": ("holm", "sidak")}

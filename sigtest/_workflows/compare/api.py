@@ -15,11 +15,17 @@ import numpy as np
 import pandas as pd
 
 from sigtest._workflows.compare.assemble import assemble, assemble_scores
-from sigtest._workflows.compare.checks import check_predictions, check_targets, check_tests
+from sigtest._workflows.compare.checks import check_predictions, check_targets
 from sigtest._workflows.compare.plan import plan_comparison, plan_scores
 from sigtest._workflows.compare.run import run_pairs, run_scores
+from sigtest._workflows.compare.maxt import (
+    COMPARE_CORRECTIONS,
+    MAXT_CORRECTIONS,
+    maxt_adjusted,
+    maxt_test_specs,
+    resolve_correction,
+)
 from sigtest._workflows.compare.shared import shared_deltas
-from sigtest.tests_._corrections import CORRECTIONS
 from sigtest._engine.design import check_ids
 from sigtest._workflows.runs import RUNS_MODES
 from sigtest.metrics import Metric
@@ -101,15 +107,26 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
     the report and the signature show ``given``. Both are kept by
     :meth:`ComparisonResult.recompare`.
     """
+    # "auto" -> Holm, or max-T for a large family with the default test
+    n_items = next(iter(targets.values())).shape[0]
+    n_units = n_items if groups is None else _n_distinct(check_item_ids(groups, "groups",
+                                                                        n_items))
+    applied, test_run = resolve_correction(
+        correction, test=test, runs=runs, metrics=metrics, pairs=pairs, baseline=baseline,
+        alpha=alpha, runs_mode=runs_mode, n_units=n_units)
     plan, groups, strata = plan_inputs(
-        targets, runs, classes, metrics=metrics, test=test, pairs=pairs, baseline=baseline,
-        correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=random_state,
-        runs_mode=runs_mode, labels=labels, pos_label=pos_label, ci=ci,
-        sample_weight=sample_weight, groups=groups, strata=strata)
+        targets, runs, classes, metrics=metrics, test=test_run, pairs=pairs,
+        baseline=baseline, correction=applied, alpha=alpha, n_jobs=n_jobs,
+        random_state=random_state, runs_mode=runs_mode, labels=labels, pos_label=pos_label,
+        ci=ci, sample_weight=sample_weight, groups=groups, strata=strata)
     # resampling tests on resamples shared by all pairs (one pass per resample)
     shared = shared_deltas(plan.tasks, plan.scores["seed"], n_jobs)
     tasks = [(*task, extra) for task, extra in zip(plan.tasks, shared)]
     out = [row for task_rows in run_pairs(tasks, n_jobs, verbose) for row in task_rows]
+    adjusted = None
+    if applied in MAXT_CORRECTIONS:
+        adjusted = maxt_adjusted(plan, out, shared, applied, n_jobs)
+    del shared, tasks
     # the result keeps read-only copies: a caller reusing its buffers changes
     # neither result.predictions nor what recompare() tests
     runs = {n: [_read_only_copy(r) for r in rs] for n, rs in runs.items()}
@@ -125,8 +142,8 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
                    random_state=random_state, verbose=verbose, runs_mode=runs_mode,
                    labels=labels, pos_label=pos_label, ci=ci, sample_weight=sample_weight,
                    groups=groups, strata=strata)
-    return assemble(plan, out, alpha=alpha, correction=correction, pairs=pairs, ci=ci,
-                    result_kwargs=dict(
+    return assemble(plan, out, alpha=alpha, correction=applied, pairs=pairs, ci=ci,
+                    adjusted=adjusted, result_kwargs=dict(
                         predictions=predictions, cv_splits=cv_splits,
                         n_groups=_n_distinct(groups), n_strata=_n_distinct(strata),
                         # recompare reruns and scores() computes through these
@@ -137,7 +154,8 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
                                 "random_state_shown": shown,
                                 "constraints": COMPARE_OPTIONS,
                                 "score_settings": plan.scores, "score_table": _score_table,
-                                "test_specs": check_tests}))
+                                "test_specs": functools.partial(maxt_test_specs,
+                                                                correction=applied)}))
 
 
 #: Lazy recipes of scikit-learn's constraints (see
@@ -148,7 +166,7 @@ COMPARE_OPTIONS = {
     "test": [lazy.HasMethods(["test"]), str, list, tuple, None],
     "pairs": [lazy.StrOptions({"all", "baseline"})],
     "baseline": [str, list, tuple, None],
-    "correction": [lazy.StrOptions(set(CORRECTIONS)), None],
+    "correction": [lazy.StrOptions(set(COMPARE_CORRECTIONS)), None],
     "alpha": [lazy.Interval(Real, 0, 1, closed="neither")],
     "n_jobs": [Integral, None],
     "random_state": [None, Integral, np.random.SeedSequence, np.random.Generator,
@@ -169,10 +187,10 @@ COMPARE_OPTIONS = {
     prefer_skip_nested_validation=True,
 )
 def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None, pairs="all",
-            baseline=None, correction="holm", alpha=0.05, n_jobs=None, random_state=None,
+            baseline=None, correction="auto", alpha=0.05, n_jobs=None, random_state=None,
             verbose=False, runs="average", labels=None, pos_label=None, ci="marginal",
             sample_weight=None, groups=None, strata=None):
-    """Test which differences between many systems are real.
+    r"""Test which differences between many systems are real.
 
     Runs a paired significance test (and an interval for the difference) for
     every pair of systems and every metric, in parallel, corrects the
@@ -208,7 +226,9 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         ``(PairedPermutation(n_resamples=B), BCaInterval())``, i.e. the
         Fisher-Pitman paired permutation p-value with the BCa interval of
         the difference (Bestgen 2022: always report the difference and its
-        CI), with ``B`` chosen for the number of comparisons (see Notes).
+        CI), with ``B`` chosen for the number of comparisons (see Notes);
+        with a max-T correction, :class:`~sigtest.BCaInterval` alone
+        (p-value and interval from the shared resamples, ``B = 10,000``).
     pairs : {"all", "baseline"}, default="all"
         ``"all"``: every unordered pair, each tested **two-sided** whatever
         the test's own ``alternative`` (a test that cannot be two-sided is a
@@ -219,11 +239,20 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         the baseline), as in BooStSa's h0/h1 design.
     baseline : str or list of str, optional
         Baseline system(s) for ``pairs="baseline"``.
-    correction : str or None, default="holm"
+    correction : str or None, default="auto"
         Applied per (metric, test, run) across the pairs tested: any method
         of :func:`sigtest.adjust_pvalues` (``"holm"``, ``"bonferroni"``,
         ``"sidak"``, ``"holm-sidak"``, ``"hochberg"``, ``"hommel"``,
-        ``"fdr_bh"``/``"bh"``, ``"fdr_by"``/``"by"``).
+        ``"fdr_bh"``/``"bh"``, ``"fdr_by"``/``"by"``), or a max-T
+        correction on the systems' shared bootstrap resamples: ``"max-t"``
+        (alias ``"romano-wolf"``; step-down, Romano & Wolf 2005) or
+        ``"max-t-single-step"`` (Westfall & Young 1993); see Notes.
+        ``"auto"``: ``"holm"``, except with ``test=None`` for a family of
+        more than ``max(50, 1000 alpha)`` pairs (51 or more at ``alpha =
+        0.05``, i.e. 11 systems or more with ``pairs="all"``) on at least
+        10,000 items (clusters with ``groups``) and metrics with
+        statistics, where it is ``"max-t"``. The correction applied is
+        :attr:`ComparisonResult.correction`.
     alpha : float, default=0.05
         Level of the ``significant`` column and of the letters.
     n_jobs : int, optional
@@ -365,6 +394,30 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
     the BCa intervals dominate), macro-F1 (Monte Carlo) 522 s, i.e. 0.43 s
     per pair.
 
+    **Max-T correction: a default that scales.** With ``correction="max-t"``
+    (the ``"auto"`` choice for large families) every pair's difference is
+    bootstrapped on the same ``B`` resamples of the items (clusters, within
+    strata; those of the BCa intervals when the test uses them), with
+    :math:`t_j = \delta_j / \widehat{se}_j` and
+    :math:`t^*_{bj} = (\delta^*_{bj} - \delta_j) / \widehat{se}_j`
+    (absolute values for two-sided tests; for ``pairs="baseline"`` the
+    p-value test's ``alternative``, ``"greater"`` meaning B better), and
+    the step-down adjusted p-value of the pair of the ``j``-th largest
+    :math:`t` is the running maximum of
+    :math:`(1 + \#\{b: \max_{l \ge j} t^*_{b(l)} \ge t_{(j)}\}) / (B + 1)`
+    (:func:`sigtest._engine.maxt.maxt_pvalues`). It controls the
+    family-wise error rate at ``alpha`` (asymptotically, under any
+    dependence between the pairs) and uses their positive correlation,
+    which Holm ignores; its smallest value is ``1 / (B + 1)`` for any ``m``,
+    so ``B`` stays at 10,000 and the cost is one pass over the items per
+    resample for all systems plus ``O(B m)``. The ``pvalue`` column keeps the
+    test's marginal p-value and ``pvalue_adj`` is the larger of it and the
+    max-T adjusted p-value (still FWER-controlling). Pairs whose
+    bootstrap differences have no spread get 1 with a
+    ``DegenerateDistributionWarning``. Measured in
+    ``benchmarks/bench_compare.py --leaderboard`` and ``--large``; see
+    ``docs/leaderboards.md``.
+
     **Interval and adjusted p-value.** A marginal 95 % interval controls
     the error of each pair on its own, whereas the adjusted p-value
     controls the error of the whole family of pairs, so a marginal interval
@@ -396,6 +449,10 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
 
     References
     ----------
+    P. H. Westfall and S. S. Young (1993). Resampling-Based Multiple
+    Testing. Wiley.
+    J. P. Romano and M. Wolf (2005). Stepwise multiple testing as formalized
+    data snooping. Econometrica 73(4), 1237-1282.
     Y. Bestgen (2022). Please, don't forget the difference and the confidence
     interval when seeking for the state-of-the-art status. LREC.
     T. Fornaciari et al. (2022). Hard and soft evaluation of NLP models with

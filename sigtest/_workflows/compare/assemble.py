@@ -49,12 +49,14 @@ def _warn_small_b(frame_rows, specs, m_eff, alpha):
             )
 
 
-def assemble(plan, out, *, alpha, correction, pairs, ci, result_kwargs):
+def assemble(plan, out, *, alpha, correction, pairs, ci, result_kwargs, adjusted=None):
     """The :class:`ComparisonResult` of a plan from the rows its jobs returned.
 
     Rows computed in a pair's canonical orientation are re-oriented exactly
     to the order given; the worker warnings are re-emitted once per message;
-    p-values are corrected per (run, metric, test) family.
+    p-values are corrected per (run, metric, test) family, or, with
+    ``adjusted`` (``key -> p``, a max-T correction:
+    :mod:`sigtest._workflows.compare.maxt`), set to ``max(adjusted, pvalue)``.
     """
     names, metric_objs, specs, pair_idx = plan.names, plan.metric_objs, plan.specs, plan.pair_idx
     multi = plan.multi
@@ -65,8 +67,9 @@ def assemble(plan, out, *, alpha, correction, pairs, ci, result_kwargs):
     reemit_warnings([(f"{names[pair_idx[k[2]][0]]} vs {names[pair_idx[k[2]][1]]}, "
               f"{metric_objs[k[1]].name}, {specs[k[3]][0]}" + (f", run {k[0]}" if multi else ""),
               w) for k, _, _, w in out])
+    # a max-T adjusted p-value reaches 1/(B+1) whatever the family size
     _warn_small_b([(k[3], resampling) for k, _, resampling, _ in out], plan.run_specs,
-                  plan.m_eff, alpha)
+                  plan.m_eff if adjusted is None else 1, alpha)
 
     records = []
     for key in sorted(results):
@@ -83,7 +86,11 @@ def assemble(plan, out, *, alpha, correction, pairs, ci, result_kwargs):
     frame = pd.DataFrame.from_records(records)
     frame["pvalue_adj"] = np.nan
     groups = ["run", "metric", "test"] if multi else ["metric", "test"]
-    for _, idx in frame.groupby(groups, sort=False).groups.items():
+    if adjusted is not None:  # records are in sorted key order
+        frame["pvalue_adj"] = np.maximum(frame["pvalue"].to_numpy(),
+                                         [adjusted[key] for key in sorted(results)])
+    for _, idx in (() if adjusted is not None
+                   else frame.groupby(groups, sort=False).groups.items()):
         frame.loc[idx, "pvalue_adj"] = adjust_pvalues(frame.loc[idx, "pvalue"].to_numpy(),
                                                       correction)
     frame["significant"] = (frame["pvalue_adj"] <= alpha).to_numpy()

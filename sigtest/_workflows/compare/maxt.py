@@ -1,0 +1,289 @@
+r"""``compare(correction="max-t")``: the family adjusted jointly on shared bootstrap resamples.
+
+A correction that only sees the p-values (Holm, Bonferroni) must assume the
+worst dependence between them, and a Monte Carlo p-value of ``B`` resamples
+cannot go below ``1 / (B + 1)``: after Holm over ``m`` pairs the smallest
+adjusted p-value is ``m / (B + 1)``, which is why ``compare`` raises ``B``
+with ``m`` (``default_resamples``), at a cost ``O(m B) = O(m^2)``. The max-T
+procedures (Westfall & Young 1993; Romano & Wolf 2005) adjust with the joint
+bootstrap distribution of the family instead: one draw of the items per
+resample gives every system's score (:func:`~sigtest._workflows.compare.shared.resampled_scores`),
+hence every pair's difference on the same resamples, and the adjusted
+p-value of a pair is the share of resamples whose largest centred
+studentized difference over the pairs not yet rejected reaches the pair's
+statistic (:func:`sigtest._engine.maxt.maxt_pvalues`). Its smallest value is
+``1 / (B + 1)`` whatever ``m``, so ``B`` stays fixed (10,000) and the cost
+grows like the number of systems, plus ``O(B m)`` for the maxima.
+
+``correction="auto"`` (the default of :func:`sigtest.compare`) is Holm,
+except with ``test=None`` for a family of more than 50 pairs that is too
+large for Holm's rule to keep ``B = 9999`` (``m > max(50, 1000 alpha)``,
+i.e. 51 pairs or more at ``alpha = 0.05``) on at least 10,000 items (or
+clusters) when every metric has sufficient statistics: then it is the
+step-down max-T correction and the default test is the BCa interval
+(its p-value and interval from the shared resamples the max-T correction
+uses), without the permutation test.
+
+The ``pvalue`` column keeps the test's own marginal p-value; ``pvalue_adj``
+is ``max(max-T adjusted p-value, pvalue)``: rejecting needs both, a subset
+of the max-T rejections, so the family-wise error stays at ``alpha`` and an
+adjusted p-value is never below its raw one.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import joblib
+import numpy as np
+
+from sigtest._engine.design import check_design
+from sigtest._engine.maxt import maxt_pvalues
+from sigtest._workflows.compare.checks import (
+    MARGIN_ALTERNATIVES,
+    check_metrics,
+    check_pairs,
+    check_tests,
+    default_resamples,
+)
+from sigtest._workflows.compare.shared import (
+    _SHARED_TAG,
+    resampled_scores,
+    shared_seed,
+    system_data,
+)
+from sigtest.exceptions import DegenerateDistributionWarning
+from sigtest.tests_ import accepts_resamples
+from sigtest.tests_._corrections import CORRECTIONS
+from sigtest.utils import warn_external
+
+__all__ = [
+    "COMPARE_CORRECTIONS",
+    "AUTO_MIN_UNITS",
+    "MAXT_CORRECTIONS",
+    "MAXT_RESAMPLES",
+    "maxt_adjusted",
+    "maxt_test_specs",
+    "resolve_correction",
+]
+
+#: The max-T corrections of compare (step-down, single-step) and an alias.
+MAXT_CORRECTIONS = ("max-t", "max-t-single-step")
+_MAXT_ALIASES = {"romano-wolf": "max-t"}
+
+#: Every ``compare(correction=)`` name: adjust_pvalues' methods, the max-T
+#: ones and ``"auto"`` (the default).
+COMPARE_CORRECTIONS = (*CORRECTIONS, *MAXT_CORRECTIONS, *_MAXT_ALIASES, "auto")
+
+#: "auto" keeps Holm up to this many pairs (10 systems, all pairs), whatever alpha.
+_AUTO_MIN_PAIRS = 50
+
+#: "auto" uses max-T only from this many resampling units (items or clusters): the
+#: bootstrap max-T is asymptotic, and its family-wise error was measured above
+#: alpha with fewer (50 null systems: 10 % at N = 400, 7 % at N = 2,000;
+#: 4.7 % at N = 10,000; see docs/leaderboards.md).
+AUTO_MIN_UNITS = 10_000
+
+#: Shared resamples of the max-T correction when no test of the family
+#: brings its own (an interval test that accepts shared resamples).
+MAXT_RESAMPLES = 10_000
+
+
+def _default_maxt_test(m_ci, alpha, simultaneous):
+    """The default test of a max-T family: the BCa interval alone (p-value and interval)."""
+    from sigtest.tests_ import BCaInterval
+
+    b = BCaInterval().n_resamples
+    if simultaneous:
+        b = default_resamples(m_ci, alpha, b)
+    return BCaInterval(n_resamples=b)
+
+
+def resolve_correction(correction, *, test, runs, metrics, pairs, baseline, alpha, runs_mode,
+                       n_units):
+    """The correction a comparison applies, and its test (the default may change with it).
+
+    ``"auto"`` -> ``"max-t"`` with ``test=None`` for a family of more than
+    50 pairs for which Holm's default resamples would exceed 9,999
+    (``default_resamples(m, alpha, 9999) > 9999``: ``m > 1000 alpha``),
+    on at least :data:`AUTO_MIN_UNITS` resampling units (``n_units``: items,
+    or clusters with ``groups=``), when ``runs_mode`` is not ``"nested"``
+    and every metric has sufficient statistics; ``"holm"`` otherwise.
+    ``"romano-wolf"`` is ``"max-t"``. With a max-T correction and
+    ``test=None`` the test is the BCa interval alone.
+
+    Returns
+    -------
+    correction : str or None
+    test : the ``test`` to plan with
+    """
+    correction = _MAXT_ALIASES.get(correction, correction)
+    if correction not in (*MAXT_CORRECTIONS, "auto"):
+        return correction, test
+    metric_objs = check_metrics(metrics)
+    slow = [m.name for m in metric_objs if not m.has_statistics]
+    if correction == "auto":
+        m = len(check_pairs(list(runs), pairs, baseline))
+        large = m > _AUTO_MIN_PAIRS and default_resamples(m, alpha, 9999) > 9999
+        if (test is not None or not large or n_units < AUTO_MIN_UNITS
+                or runs_mode == "nested" or slow):
+            return "holm", test
+        correction = "max-t"
+    if runs_mode == "nested":
+        raise ValueError(
+            f"correction={correction!r} adjusts on bootstrap resamples of the items shared by "
+            "all systems; runs='nested' resamples the runs too. Use another correction "
+            "(e.g. 'holm') or runs='average'."
+        )
+    if slow:
+        raise ValueError(
+            f"correction={correction!r} resamples every system's sufficient statistics on "
+            f"shared draws, but metric(s) {slow} have none; use another correction (e.g. "
+            "'holm')."
+        )
+    if test is None:
+        m = len(check_pairs(list(runs), pairs, baseline))
+        test = _default_maxt_test(m, alpha, False)
+    return correction, test
+
+
+def maxt_test_specs(test, *, correction, m=1, m_ci=1, alpha=0.05, simultaneous=False,
+                    runs_mode=None):
+    """``check_tests`` of a comparison whose correction is ``correction`` (its default test).
+
+    Bound to the correction with :func:`functools.partial` (picklable) and
+    injected into the result, whose signature rebuilds the tests with it.
+    """
+    if test is None and correction in MAXT_CORRECTIONS:
+        test = _default_maxt_test(m_ci, alpha, simultaneous)
+    return check_tests(test, m=m, m_ci=m_ci, alpha=alpha, simultaneous=simultaneous,
+                       runs_mode=runs_mode)
+
+
+def _family_resamples(ptest, itest):
+    """B of a family: that of its test accepting shared resamples, else MAXT_RESAMPLES."""
+    for test in (itest, ptest):
+        if test is not None and accepts_resamples(test):
+            return int(test.n_resamples)
+    return MAXT_RESAMPLES
+
+
+def _raw_alternative(ptest, greater_is_better, sname):
+    """The alternative on the raw differences ``B - A`` ("greater": B better)."""
+    params = ptest.get_params(deep=False) if hasattr(ptest, "get_params") else {}
+    alt = params.get("alternative", "two-sided")
+    if alt in MARGIN_ALTERNATIVES:
+        raise ValueError(
+            f"Test {sname!r}: a max-T correction tests differences against 0, not "
+            f"alternative={alt!r} with a margin; use another correction (e.g. 'holm')."
+        )
+    if alt not in ("greater", "less") or greater_is_better:
+        return alt
+    return "less" if alt == "greater" else "greater"
+
+
+def _supplied_columns(shared, task_of, keys, B):
+    """The pairs' shared bootstrap differences already drawn for their tests, or None."""
+    columns = []
+    for key in keys:
+        supplied = shared[task_of[key[0], key[2]]] if shared else {}
+        found = None
+        for role in (1, 0):
+            sd = supplied.get((key, role))
+            # bootstrap differences only (not a permutation's or a posterior's)
+            if sd is not None and sd.scheme == "bootstrap" and sd.deltas.shape == (B,):
+                found = sd.deltas
+                break
+        if found is None:
+            return None
+        columns.append(found)
+    return columns
+
+
+def _run_scores(plan, r, B, threads, cache):
+    """``{metric index: T (B, k)}`` of run ``r`` on the comparison's shared draws."""
+    if (r, B) in cache:
+        return cache[r, B]
+    view, kwargs_of = None, {}
+    for task in plan.tasks:
+        for key, metric, kwargs, *_ in task[3]:
+            if key[0] == r:
+                view = task[0]
+                kwargs_of.setdefault(key[1], (metric, kwargs))
+    order = sorted(kwargs_of)
+    k = len(plan.names)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the pair tests give the metric's warnings
+        data = [[system_data(view, s, *kwargs_of[mi]) for s in range(k)] for mi in order]
+    kwargs = kwargs_of[order[0]][1]
+    design = check_design(kwargs.get("groups"), kwargs.get("strata"), data[0][0].n_samples)
+    seed = shared_seed(plan.scores["seed"], _SHARED_TAG, r)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        scores = resampled_scores(data, design, B, seed, threads=threads)
+    cache[r, B] = dict(zip(order, scores))
+    return cache[r, B]
+
+
+def maxt_adjusted(plan, out, shared, correction, n_jobs):
+    """Max-T adjusted p-values of every row of a comparison, per (run, metric, test) family.
+
+    Parameters
+    ----------
+    plan : ComparePlan
+    out : list
+        The rows of the pair tasks, ``(key, values, resampling, warnings)``
+        with ``key = (run, metric index, pair index, test index)`` and the
+        pair in its canonical orientation.
+    shared : list of dict
+        Per task, the shared bootstrap differences its tests got
+        (:func:`~sigtest._workflows.compare.shared.shared_deltas`):
+        reused when a family's test ran on them, drawn otherwise (the same
+        seed and kernel, so the same differences).
+    correction : {"max-t", "max-t-single-step"}
+    n_jobs : int or None
+        Threads of the resampling kernel (the output does not depend on it).
+
+    Returns
+    -------
+    adjusted : dict
+        ``key -> max-T adjusted p-value`` (NaN where the row's delta is NaN).
+    """
+    task_of = {}
+    for t, (_, _, _, jobs) in enumerate(plan.tasks):
+        for job in jobs:
+            task_of[job[0][0], job[0][2]] = t
+    delta = {key: values["delta"] for key, values, *_ in out}
+    families = {}
+    for key in sorted(delta):
+        families.setdefault((key[0], key[1], key[3]), []).append(key)
+    threads = joblib.effective_n_jobs(n_jobs) > 1
+    cache, adjusted, notes = {}, {}, []
+    for (r, mi, si), keys in families.items():
+        sname, ptest, itest, _ = plan.run_specs[si]
+        metric = plan.metric_objs[mi]
+        alternative = _raw_alternative(ptest, metric.greater_is_better, sname)
+        B = _family_resamples(ptest, itest)
+        columns = _supplied_columns(shared, task_of, keys, B)
+        if columns is None:
+            T = _run_scores(plan, r, B, threads, cache)[mi]
+            columns = [T[:, plan.canon[key[2]][1]] - T[:, plan.canon[key[2]][0]]
+                       for key in keys]
+        res = maxt_pvalues(np.array([delta[key] for key in keys]), columns,
+                           alternative=alternative)
+        p = res.step_down if correction == "max-t" else res.single_step
+        adjusted.update(zip(keys, p))
+        if res.degenerate.any() or res.n_dropped:
+            notes.append((f"{metric.name}, {sname}" + (f", run {r}" if plan.multi else ""),
+                          int(res.degenerate.sum()), res.n_dropped, B))
+    for where, n_deg, n_drop, B in notes:
+        text = []
+        if n_deg:
+            text.append(f"{n_deg} pair(s) have bootstrap differences without spread (e.g. "
+                        "identical predictions): their adjusted p-value is 1")
+        if n_drop:
+            text.append(f"{n_drop} of {B} shared resamples give an undefined difference "
+                        "for some pair and were dropped for the whole family")
+        warn_external(f"correction={correction!r} ({where}): " + "; ".join(text) + ".",
+                      DegenerateDistributionWarning)
+    return adjusted
