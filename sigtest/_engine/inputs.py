@@ -242,6 +242,11 @@ def _check_hard_soft(metric, y_true, a, b):
         # the one check (metrics._check_scores.check_labels_proba)
         if y_true.ndim == 2 and y_true.shape[1] == 1:
             y_true = y_true.ravel()
+        for arr, name in ((a, "y_pred_a"), (b, "y_pred_b")):
+            # named here: the metric's check sees one system and calls it 'y_pred'
+            if arr.dtype.kind in "fc" and not np.all(np.isfinite(arr)):
+                raise ValueError(f"The '{name}' parameter of metric {metric.name!r} must not "
+                                 "contain NaN or infinity.")
         return y_true, a, b
     for arr, name in ((a, "y_pred_a"), (b, "y_pred_b")):
         if arr.ndim != 2:

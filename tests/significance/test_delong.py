@@ -180,6 +180,18 @@ def test_refuses_what_it_cannot_do(asah):
         DeLong(alternative="bigger").test(y, s100b, wfns)
 
 
+def test_bad_scores_are_named_and_results_deterministic(asah):
+    y, wfns, s100b, _ = asah
+    with pytest.raises(ValueError, match="y_pred_b"):
+        DeLong().test(y, s100b, wfns[:-3])
+    with pytest.raises(ValueError, match="y_pred_a"):
+        DeLong().test(y, np.where(np.arange(y.size) == 4, np.nan, s100b), wfns)
+    with pytest.raises(ValueError, match="y_pred_b"):
+        DeLong().test(y, s100b, np.where(np.arange(y.size) == 7, np.inf, wfns))
+    first, again = DeLong().test(y, s100b, wfns), DeLong().test(y, s100b.copy(), wfns.copy())
+    assert (first.pvalue, first.confidence_interval) == (again.pvalue, again.confidence_interval)
+
+
 def test_registered_and_public():
     assert isinstance(sigtest.get_test("delong"), DeLong)
     assert "delong" in sigtest.get_test_names()
