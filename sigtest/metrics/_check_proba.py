@@ -140,12 +140,18 @@ def normalize_rows(arr, what, *, row_name=_row_name, hint=""):
     """
     sums = arr.sum(axis=1)
     dev = np.abs(sums - 1.0)
-    below, above = rounding_tolerance(arr)
-    too_far = np.flatnonzero((sums <= 0.0) | (1.0 - sums > below) | (sums - 1.0 > above))
+    # both bounds of rounding_tolerance are at least ROW_SUM_RENORM_ATOL: only rows
+    # further off (or not positive) need their printed decimals (O(N K) passes saved)
+    suspect = np.flatnonzero((sums <= 0.0) | (dev > ROW_SUM_RENORM_ATOL))
+    below, above = rounding_tolerance(arr[suspect])
+    s_sums = sums[suspect]
+    off = (s_sums <= 0.0) | (1.0 - s_sums > below) | (s_sums - 1.0 > above)
+    too_far = suspect[off]
     if too_far.size:
         i = int(too_far[0])
         more = f" ({too_far.size} rows are off, in all)" if too_far.size > 1 else ""
-        bound = below[i] if sums[i] < 1.0 else above[i]
+        j = int(np.flatnonzero(off)[0])
+        bound = below[j] if sums[i] < 1.0 else above[j]
         raise ValueError(
             f"{what} must hold probability distributions: every row must sum to 1 within "
             f"the rounding of its printed decimals (for this row {float(bound):.3g}; at least "
