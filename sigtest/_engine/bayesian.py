@@ -60,7 +60,7 @@ import inspect
 import numpy as np
 
 from sigtest._engine.checks import check_allocation
-from sigtest._engine.kernels import weighted_sums
+from sigtest._engine.kernels_exact import weighted_sums
 from sigtest._engine.paired import resample_params_of
 from sigtest._engine.rank_metrics import rank_weighted_scores, ranked_pair, uses_ranking
 from sigtest._engine.checks import check_n_resamples as _check_n_resamples

@@ -35,8 +35,6 @@ __all__ = [
     "count_sums_range",
     "permutation_sums_generic",
     "permutation_sums_cells",
-    "exact_swap_sums",
-    "weighted_sums",
 ]
 
 
@@ -705,67 +703,6 @@ def _permutation_sums_cells_sparse_parallel(indptr, indices, data, n_cols, count
 
 
 # --------------------------------------------------------------------------
-# exact permutation: every combination of per-group swap counts
-# --------------------------------------------------------------------------
-@_jit
-def _exact_one(diff, counts, pmf, offsets, p, swapped, prob):
-    G, s = diff.shape
-    rest = np.int64(p)
-    pr = 1.0
-    for g in range(G):
-        radix = counts[g] + 1
-        k = rest % radix
-        rest = rest // radix
-        fk = float(k)
-        for j in range(s):
-            swapped[p, j] = swapped[p, j] + fk * diff[g, j]
-        pr = pr * pmf[offsets[g] + k]
-    prob[p] = pr
-
-
-@_jit
-def _exact_swap_sums(diff, counts, pmf, offsets, n_patterns):
-    swapped = np.zeros((n_patterns, diff.shape[1]))
-    prob = np.empty(n_patterns)
-    for p in range(n_patterns):
-        _exact_one(diff, counts, pmf, offsets, p, swapped, prob)
-    return swapped, prob
-
-
-@_pjit
-def _exact_swap_sums_parallel(diff, counts, pmf, offsets, n_patterns):
-    swapped = np.zeros((n_patterns, diff.shape[1]))
-    prob = np.empty(n_patterns)
-    for p in prange(n_patterns):
-        _exact_one(diff, counts, pmf, offsets, p, swapped, prob)
-    return swapped, prob
-
-
-@_jit
-def _weighted_one(weights, stats, out, b):
-    for r in range(stats.shape[0]):
-        w = weights[b, r]
-        for j in range(stats.shape[1]):
-            out[b, j] += w * stats[r, j]
-
-
-@_jit
-def _weighted_sums(weights, stats):
-    out = np.zeros((weights.shape[0], stats.shape[1]))
-    for b in range(weights.shape[0]):
-        _weighted_one(weights, stats, out, b)
-    return out
-
-
-@_pjit
-def _weighted_sums_parallel(weights, stats):
-    out = np.zeros((weights.shape[0], stats.shape[1]))
-    for b in prange(weights.shape[0]):
-        _weighted_one(weights, stats, out, b)
-    return out
-
-
-# --------------------------------------------------------------------------
 # dispatch (same signatures as the twins, plus ``parallel``)
 # --------------------------------------------------------------------------
 def bootstrap_sums_generic(stats, m, keys, parallel=False):
@@ -829,21 +766,3 @@ def permutation_sums_cells(diff, counts, keys, parallel=False):
         return _py.permutation_sums_cells(diff, counts, keys)
     kernel = _permutation_sums_cells_parallel if parallel else _permutation_sums_cells
     return kernel(diff, counts, keys)
-
-
-def exact_swap_sums(diff, counts, pmf, offsets, parallel=False):
-    """Jitted :func:`sigtest._engine.kernels_numpy.exact_swap_sums`."""
-    if not NUMBA_ENABLED:
-        return _py.exact_swap_sums(diff, counts, pmf, offsets)
-    n_patterns = int(np.prod(counts + 1)) if counts.shape[0] else 1
-    kernel = _exact_swap_sums_parallel if parallel else _exact_swap_sums
-    return kernel(diff, counts, pmf, offsets, np.int64(n_patterns))
-
-
-def weighted_sums(weights, stats, parallel=False):
-    """Jitted :func:`sigtest._engine.kernels_numpy.weighted_sums`."""
-    if not NUMBA_ENABLED:
-        return _py.weighted_sums(weights, stats)
-    kernel = _weighted_sums_parallel if parallel else _weighted_sums
-    return kernel(np.ascontiguousarray(weights, dtype=np.float64),
-                  np.ascontiguousarray(stats, dtype=np.float64))

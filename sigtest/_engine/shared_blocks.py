@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sigtest._engine import kernels
+from sigtest._engine import kernels, kernels_exact
 from sigtest._engine.bayesian import POSTERIOR_STREAM, _DirichletDesign
 from sigtest._engine.rng import check_seed, resample_keys
 from sigtest._engine.shared import (
@@ -274,5 +274,5 @@ def shared_dirichlet_sums_range(units, n_resamples, seed, start, stop):
                                                            spawn_key=(POSTERIOR_STREAM, q)))
         lo, hi = max(start, b0), min(stop, b1)
         W = design.weights(rng, b1 - b0)[lo - b0:hi - b0]
-        out[lo - start:hi - start] = kernels.weighted_sums(W, flat)
+        out[lo - start:hi - start] = kernels_exact.weighted_sums(W, flat)
     return out.reshape(stop - start, k, s)

@@ -25,6 +25,7 @@ import numpy as np
 
 from sigtest.metrics._registry import is_builtin_aggregate
 from sigtest._engine import kernels as _kernels
+from sigtest._engine import kernels_exact as _kernels_exact
 from sigtest._engine.checks import check_allocation, check_n_resamples as _check_n_resamples
 from sigtest._engine.checks import check_positive_int as _check_positive_int
 from sigtest._engine.paired import PairedData
@@ -427,7 +428,7 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_sec
         n_patterns = int(np.prod(counts + 1))
         pmf = np.concatenate([binom.pmf(np.arange(c + 1), c, 0.5) for c in counts.tolist()])
         offsets = np.concatenate([[0], np.cumsum(counts + 1)[:-1]]).astype(np.int64)
-        red, prob = _kernels.exact_swap_sums(
+        red, prob = _kernels_exact.exact_swap_sums(
             np.ascontiguousarray(groups), counts, pmf, offsets,
             parallel=_use_threads(parallel, n_patterns * groups.size),
         )
