@@ -29,6 +29,7 @@ line hypothesis prints, or by copying the example into a regression test.
 """
 
 import dataclasses
+import inspect
 import math
 import os
 import warnings
@@ -53,10 +54,7 @@ def budget(n):
     return settings()
 
 
-# DeLong takes binary labels with real scores (metric "roc_auc") and refuses weights,
-# clusters and strata: the label/probability data sets below are not its inputs; its
-# bad-input and determinism checks are in tests/significance/test_delong.py
-TEST_NAMES = [n for n in sigtest.get_test_names() if n != "delong"]
+TEST_NAMES = sigtest.get_test_names()
 N_RESAMPLES = 99
 
 # Hard-label metrics for any number of classes and label type; the binary ones
@@ -69,18 +67,28 @@ BINARY_METRICS = ["f1", "precision", "recall"]
 MCNEMAR_METRICS = [name for name in HARD_METRICS if sigtest.get_metric(name).decomposable]
 SOFT_METRICS = [name for name in sigtest.get_metric_names()
                 if sigtest.get_metric(name).input_type == "proba"]
+#: Binary labels {0, 1} with a real score or P(positive) per item (issue 22).
+RANKING_METRICS = ["roc_auc", "average_precision", "log_loss", "brier_score"]
+#: Real targets and predictions, all positive (the deviances and log errors need it).
+REGRESSION_METRICS = [name for name in sigtest.get_metric_names()
+                      if sigtest.get_metric(name).input_type == "regression"]
+#: Tests that take no design (no weights, clusters or strata): DeLong's variance
+#: assumes independent, unweighted items (refusals checked in
+#: tests/significance/test_delong.py).
+NO_DESIGN_TESTS = ("delong",)
 
 
 # --------------------------------------------------------------------------- data
 @st.composite
 def datasets(draw, min_n=5, max_n=200, metric_ok=None, int_weights=False, strata=True,
-             kind=None):
+             kind=None, design=True):
     """A valid paired data set: ``dict(y, a, b, metric, sample_weight, groups, strata)``.
 
     ``metric_ok``: which metrics to draw; ``int_weights``: integer
     ``sample_weight`` only, unless there are groups (``"always"``: even
-    then), for the tests that count items; ``strata``: whether to draw strata; ``kind``: "hard" or
-    "soft" (default: either).
+    then), for the tests that count items; ``strata``: whether to draw strata; ``kind``: "hard",
+    "soft", "ranking" (binary labels, real scores) or "regression" (default: any with a
+    metric ``metric_ok`` accepts); ``design``: whether to draw weights, groups and strata.
 
     hypothesis draws the structure (kind, N, classes, label type, options,
     edge cases such as B equal to A or to the truth); numpy fills the arrays
@@ -88,7 +96,10 @@ def datasets(draw, min_n=5, max_n=200, metric_ok=None, int_weights=False, strata
     """
     ok = metric_ok or (lambda name: True)
     kinds = [kind_ for kind_, names in (("hard", HARD_METRICS + BINARY_METRICS),
-                                        ("soft", SOFT_METRICS)) if any(map(ok, names))]
+                                        ("soft", SOFT_METRICS),
+                                        ("ranking", RANKING_METRICS),
+                                        ("regression", REGRESSION_METRICS))
+             if any(map(ok, names))]
     kind = kind or draw(st.sampled_from(kinds))
     n = draw(st.integers(min_n, max_n))
     k = draw(st.integers(2, 4))
@@ -108,6 +119,19 @@ def datasets(draw, min_n=5, max_n=200, metric_ok=None, int_weights=False, strata
         if strings:
             names = np.array(["cat", "dog", "émeu", "yak"])[:k]
             y, a, b = names[y], names[a], names[b]
+    elif kind == "ranking":
+        metric = draw(st.sampled_from([m for m in RANKING_METRICS if ok(m)]))
+        y = rng.integers(0, 2, n)
+        y[:2] = [0, 1]  # both classes present (else a documented ValueError)
+        # P(positive): informative, with ties (rounded) in half of the data sets
+        a, b = (1 / (1 + np.exp(-(rng.normal(0, 1, n) + s * (2 * y - 1))))
+                for s in (0.5, 1.0))
+        if draw(st.booleans()):
+            a, b = np.round(a, 1), np.round(b, 1)
+    elif kind == "regression":
+        metric = draw(st.sampled_from([m for m in REGRESSION_METRICS if ok(m)]))
+        y = rng.lognormal(0.0, 0.5, n)
+        a, b = (y * rng.lognormal(0.0, s, n) for s in (0.3, 0.5))
     else:
         metric = draw(st.sampled_from([m for m in SOFT_METRICS if ok(m)]))
         one_hot = draw(st.booleans())
@@ -123,26 +147,28 @@ def datasets(draw, min_n=5, max_n=200, metric_ok=None, int_weights=False, strata
     if shape == "b_equals_a":
         b = a.copy()
     elif shape == "b_is_truth":
-        b = y.copy()
+        b = y.astype(float) if kind == "ranking" else y.copy()
     elif shape == "close":  # B differs from A on one item only
         b = a.copy()
         b[0] = y[0]
     metric_params = {"pos_label": 1} if metric in BINARY_METRICS else {}
     groups = strata = None
-    if draw(st.booleans()):
+    if design and draw(st.booleans()):
         g = draw(st.integers(2, max(2, min(n, 25))))
         groups = np.concatenate([np.arange(g), rng.integers(0, g, n - g)])
         rng.shuffle(groups)
         if draw(st.booleans()):
             groups = np.array([f"doc{i}" for i in groups])
     sample_weight = None
-    weights = draw(st.sampled_from([None, "int", "float"]))
+    # max_error takes no weights (a TypeError naming sample_weight, as scikit-learn)
+    weights = (draw(st.sampled_from([None, "int", "float"]))
+               if design and _weighted_score(metric) else None)
     if weights == "int" or (weights == "float" and int_weights
                             and (groups is None or int_weights == "always")):
         sample_weight = rng.integers(1, 4, n)  # integer frequencies
     elif weights == "float":
         sample_weight = rng.uniform(0.1, 3.0, n)
-    if strata and draw(st.booleans()):
+    if strata and design and draw(st.booleans()):
         if groups is None:
             strata = rng.integers(0, 2, n)
         else:  # each cluster in one stratum
@@ -172,10 +198,22 @@ def _make_test(name, seed, groups=None):
     return cls(**kwargs)
 
 
+def _weighted_score(name):
+    """Whether metric ``name`` can be scored with weights: statistics or a weighted function."""
+    metric = sigtest.get_metric(name)
+    return (metric.statistics is not None
+            or "sample_weight" in inspect.signature(metric.score_func).parameters)
+
+
 def datasets_for(name, **kwargs):
     """Valid data sets for the test ``name``: none of the combinations it refuses."""
     if name == "mcnemar":  # accuracy (or a metric equal to it: micro-F1, ...) only
         kwargs["metric_ok"] = lambda m: m in MCNEMAR_METRICS
+    elif name == "bayesian_bootstrap":  # a weighted score (documented refusal otherwise)
+        kwargs["metric_ok"] = _weighted_score
+    elif name == "delong":  # the ROC AUC of binary labels and scores only
+        kwargs["metric_ok"] = lambda m: m == "roc_auc"
+        kwargs["design"] = False
     elif name in ("sign", "wilcoxon", "paired_t"):  # per-item differences
         kwargs["metric_ok"] = lambda m: sigtest.get_metric(m).decomposable
     int_weights = "always" if name == "mcnemar" else name in COUNTING_TESTS
@@ -427,7 +465,8 @@ def test_shorter_y_pred_b_names_it(draw, name, cut):
 
 
 @budget(20)
-@given(draw=st.data(), name=st.sampled_from([n for n in TEST_NAMES if n != "mcnemar"]),
+@given(draw=st.data(),
+       name=st.sampled_from([n for n in TEST_NAMES if n not in ("mcnemar", "delong")]),
        which=st.sampled_from(["y_pred_a", "y_pred_b"]),
        bad=st.sampled_from([np.nan, np.inf, -np.inf]), row=st.integers(0, 4))
 def test_nan_in_soft_predictions_names_them(draw, name, which, bad, row):
@@ -438,7 +477,7 @@ def test_nan_in_soft_predictions_names_them(draw, name, which, bad, row):
 
 
 @budget(20)
-@given(draw=st.data(), name=st.sampled_from(TEST_NAMES),
+@given(draw=st.data(), name=st.sampled_from([n for n in TEST_NAMES if n != "delong"]),
        which=st.sampled_from(["y_true", "y_pred_a", "y_pred_b"]),
        bad=st.sampled_from([np.nan, np.inf]), row=st.integers(0, 4))
 def test_nan_in_float_hard_labels_names_them(draw, name, which, bad, row):

@@ -47,6 +47,8 @@ scikit-learn, "Regression metrics", User Guide sec. 3.4.6
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from sigtest.metrics._check_labels import check_sample_weight
@@ -225,10 +227,11 @@ def d2_absolute_error_score(y_true, y_pred, *, sample_weight=None):
     name = "d2_absolute_error_score"
     y, p = check_regression(y_true, y_pred, name)
     if y.shape[0] < 2:
-        raise ValueError(
-            f"The 'y_true' parameter of the regression metric {name!r} has {y.shape[0]} "
-            "sample; the metric needs at least 2 (scikit-learn returns NaN)."
-        )
+        # as scikit-learn: undefined, NaN with a warning (a resample or a
+        # leave-one-cluster-out jackknife of a test can hold a single item)
+        warn_undefined(f"{name} is not well-defined with fewer than two samples; "
+                       "the score is NaN (as scikit-learn).", hint=False)
+        return math.nan
     w = check_sample_weight(sample_weight, y.shape[0])
     if w is not None:
         return _sklearn_weighted(name, y, p, w)

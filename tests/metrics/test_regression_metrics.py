@@ -135,10 +135,14 @@ def test_d2_constant_y_and_one_sample():
     assert get_metric("d2_absolute_error_score")(y, y) == skm.d2_absolute_error_score(y, y)
     p = y + np.arange(10)
     assert get_metric("d2_absolute_error_score")(y, p) == skm.d2_absolute_error_score(y, p)
-    # one sample: scikit-learn returns NaN with a warning; sigtest refuses
-    for name in ("r2", "d2_absolute_error_score"):
-        with pytest.raises(ValueError, match="at least 2"):
-            get_metric(name)([1.0], [2.0])
+    # one sample: R² (statistics of the whole data) refuses; D² (scored on
+    # resamples too, where one item can remain) is NaN with a warning, as scikit-learn
+    with pytest.raises(ValueError, match="at least 2"):
+        get_metric("r2")([1.0], [2.0])
+    with pytest.warns(UndefinedMetricWarning, match="fewer than two"):
+        assert np.isnan(get_metric("d2_absolute_error_score")([1.0], [2.0]))
+    with pytest.warns(UndefinedMetricWarning):
+        assert np.isnan(skm.d2_absolute_error_score([1.0], [2.0]))
 
 
 def test_regression_check_accepts_a_column_and_integers():
