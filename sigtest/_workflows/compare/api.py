@@ -19,10 +19,12 @@ from sigtest._workflows.compare.checks import check_predictions, check_targets
 from sigtest._workflows.compare.plan import plan_comparison, plan_scores
 from sigtest._workflows.compare.run import run_pairs, run_scores
 from sigtest._workflows.compare.maxt import (
+    BOOTSTRAP_OPTIONS,
     COMPARE_CORRECTIONS,
     MAXT_CORRECTIONS,
     maxt_adjusted,
     maxt_test_specs,
+    resolve_bootstrap,
     resolve_correction,
 )
 from sigtest._workflows.compare.shared import shared_deltas
@@ -96,7 +98,7 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
                     pairs="all", baseline=None, correction="holm", alpha=0.05, n_jobs=None,
                     random_state=None, verbose=False, runs_mode="average", labels=None,
                     pos_label=None, ci="marginal", sample_weight=None, groups=None,
-                    strata=None, cv_splits=None, cv_seed=None):
+                    strata=None, cv_splits=None, cv_seed=None, bootstrap="auto"):
     """Core of :func:`compare` on validated targets and runs (also used by CV).
 
     ``cv_splits`` (the folds of :func:`sigtest.cross_val_compare`) is stored
@@ -119,13 +121,16 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
         baseline=baseline, correction=applied, alpha=alpha, n_jobs=n_jobs,
         random_state=random_state, runs_mode=runs_mode, labels=labels, pos_label=pos_label,
         ci=ci, sample_weight=sample_weight, groups=groups, strata=strata)
-    # resampling tests on resamples shared by all pairs (one pass per resample)
-    shared = shared_deltas(plan.tasks, plan.scores["seed"], n_jobs)
+    # resampling tests on resamples shared by all pairs (one pass per resample),
+    # or on Gaussian multiplier draws (one pass over the units in all)
+    drawn = resolve_bootstrap(bootstrap, correction=applied, plan=plan, n_units=n_units)
+    shared = shared_deltas(plan.tasks, plan.scores["seed"], n_jobs, bootstrap=drawn,
+                           names=plan.names)
     tasks = [(*task, extra) for task, extra in zip(plan.tasks, shared)]
     out = [row for task_rows in run_pairs(tasks, n_jobs, verbose) for row in task_rows]
     adjusted = None
     if applied in MAXT_CORRECTIONS:
-        adjusted = maxt_adjusted(plan, out, shared, applied, n_jobs)
+        adjusted = maxt_adjusted(plan, out, shared, applied, n_jobs, drawn)
     del shared, tasks
     # the result keeps read-only copies: a caller reusing its buffers changes
     # neither result.predictions nor what recompare() tests
@@ -141,10 +146,10 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
                    correction=correction, alpha=alpha, n_jobs=n_jobs,
                    random_state=random_state, verbose=verbose, runs_mode=runs_mode,
                    labels=labels, pos_label=pos_label, ci=ci, sample_weight=sample_weight,
-                   groups=groups, strata=strata)
+                   groups=groups, strata=strata, bootstrap=bootstrap)
     return assemble(plan, out, alpha=alpha, correction=applied, pairs=pairs, ci=ci,
                     adjusted=adjusted, result_kwargs=dict(
-                        predictions=predictions, cv_splits=cv_splits,
+                        predictions=predictions, cv_splits=cv_splits, bootstrap=drawn,
                         n_groups=_n_distinct(groups), n_strata=_n_distinct(strata),
                         # recompare reruns and scores() computes through these
                         # (injected: the result layer does not import compare,
@@ -178,6 +183,7 @@ COMPARE_OPTIONS = {
     "ci": [lazy.StrOptions({"marginal", "simultaneous"})],
     "groups": ["array-like", None],
     "strata": ["array-like", None],
+    "bootstrap": [lazy.StrOptions(set(BOOTSTRAP_OPTIONS))],
 }
 
 
@@ -189,7 +195,7 @@ COMPARE_OPTIONS = {
 def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None, pairs="all",
             baseline=None, correction="auto", alpha=0.05, n_jobs=None, random_state=None,
             verbose=False, runs="average", labels=None, pos_label=None, ci="marginal",
-            sample_weight=None, groups=None, strata=None):
+            sample_weight=None, groups=None, strata=None, bootstrap="auto"):
     r"""Test which differences between many systems are real.
 
     Runs a paired significance test (and an interval for the difference) for
@@ -482,4 +488,5 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         baseline=baseline, correction=correction, alpha=alpha, n_jobs=n_jobs,
         random_state=random_state, verbose=verbose, runs_mode=runs, labels=labels,
         pos_label=pos_label, ci=ci, sample_weight=sample_weight, groups=groups, strata=strata,
+        bootstrap=bootstrap,
     )
