@@ -212,15 +212,16 @@ def multiplier_draws(estimates, sigma, n_resamples, seed):
         systems, clipped to 0). Systems with identical influence values
         (a pair variance :math:`\le 10^{-12}` of their variances) share the
         noise of the first of them, so their differences are exactly
-        :math:`\hat T_t - \hat T_s`. A system with a non-finite
-        :math:`\Sigma` row gets NaN draws.
+        :math:`\hat T_t - \hat T_s`. A system with a non-finite estimate
+        or variance (a leave-one-out score undefined) gets NaN draws.
     """
     est = np.asarray(estimates, dtype=np.float64)
     sigma = np.asarray(sigma, dtype=np.float64)
     k = est.shape[0]
     B = int(n_resamples)
     out = np.full((B, k), np.nan)
-    finite = np.isfinite(est) & np.isfinite(sigma).all(axis=1)
+    # a non-finite influence value of system s makes row and column s non-finite
+    finite = np.isfinite(est) & np.isfinite(np.diag(sigma))
     idx = np.flatnonzero(finite)
     if idx.size == 0:
         return out
