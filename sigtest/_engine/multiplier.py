@@ -29,7 +29,8 @@ the values are centred within each stratum :math:`h` and weighted by
 variance of its difference.
 
 Determinism: :math:`\Sigma` is accumulated over the units in order, in
-chunks of a fixed size, each entry by one fixed-order loop (no BLAS), and
+chunks of a fixed size, each entry one sequential sum per chunk (no BLAS;
+the kernel computes 4 x 4 entries at a time for speed, not another order), and
 the draws are a fixed-order sum over the columns; the caller gives the
 systems in a canonical order (``compare``: sorted names), so the output does
 not depend on threads, workers or the order the systems were given in.
@@ -44,7 +45,7 @@ from sigtest._engine.kernels import _numba_enabled
 __all__ = ["jackknife_covariance", "multiplier_draws"]
 
 #: Units per chunk of the covariance accumulation (memory ``chunk * k`` floats).
-_CHUNK = 32768
+_CHUNK = 8192
 
 #: Two systems whose difference has a jackknife variance at most this fraction
 #: of their own variances are drawn as one (identical influence values, e.g.
@@ -54,21 +55,12 @@ _SAME = 1e-12
 
 
 def _dots_py(buf, acc):
-    """Twin of :func:`_dots`: ``acc[s, t] += sum_i buf[s, i] buf[t, i]`` (t >= s),
-    four partial sums over ``i mod 4`` added in a fixed order."""
-    k, n = buf.shape
-    n4 = n - n % 4
+    """Twin of :func:`_dots`: ``acc[s, t] += sum_i buf[s, i] buf[t, i]``, each sum in
+    item order (sequential: ``cumsum``), for every entry of the tiles with ``t >= s``."""
+    k = buf.shape[0]
     for s in range(k):
-        for t in range(s, k):
-            prod = buf[s] * buf[t]
-            p = [0.0, 0.0, 0.0, 0.0]
-            for i in range(0, n4, 4):
-                for q in range(4):
-                    p[q] += prod[i + q]
-            tail = 0.0
-            for i in range(n4, n):
-                tail += prod[i]
-            acc[s, t] += ((p[0] + p[1]) + (p[2] + p[3])) + tail
+        for t in range(4 * (s // 4), k):
+            acc[s, t] += np.cumsum(np.concatenate([[0.0], buf[s] * buf[t]]))[-1]
     return acc
 
 
@@ -84,25 +76,68 @@ def _make_dots():
 
     @njit(cache=True, nogil=True)
     def _dots(buf, acc):
+        # tiles of 4 x 4 entries: 16 independent sums, each over the items in
+        # order (the same numbers as one loop per entry); rows padded to 4
         k, n = buf.shape
-        n4 = n - n % 4
-        for s in range(k):
-            x = buf[s]
-            for t in range(s, k):
-                y = buf[t]
-                p0 = 0.0
-                p1 = 0.0
-                p2 = 0.0
-                p3 = 0.0
-                for i in range(0, n4, 4):
-                    p0 += x[i] * y[i]
-                    p1 += x[i + 1] * y[i + 1]
-                    p2 += x[i + 2] * y[i + 2]
-                    p3 += x[i + 3] * y[i + 3]
-                tail = 0.0
-                for i in range(n4, n):
-                    tail += x[i] * y[i]
-                acc[s, t] += ((p0 + p1) + (p2 + p3)) + tail
+        for s0 in range(0, k, 4):
+            for t0 in range(s0, k, 4):
+                a00 = 0.0
+                a01 = 0.0
+                a02 = 0.0
+                a03 = 0.0
+                a10 = 0.0
+                a11 = 0.0
+                a12 = 0.0
+                a13 = 0.0
+                a20 = 0.0
+                a21 = 0.0
+                a22 = 0.0
+                a23 = 0.0
+                a30 = 0.0
+                a31 = 0.0
+                a32 = 0.0
+                a33 = 0.0
+                for i in range(n):
+                    x0 = buf[s0 + 0, i]
+                    x1 = buf[s0 + 1, i]
+                    x2 = buf[s0 + 2, i]
+                    x3 = buf[s0 + 3, i]
+                    y0 = buf[t0 + 0, i]
+                    y1 = buf[t0 + 1, i]
+                    y2 = buf[t0 + 2, i]
+                    y3 = buf[t0 + 3, i]
+                    a00 += x0 * y0
+                    a01 += x0 * y1
+                    a02 += x0 * y2
+                    a03 += x0 * y3
+                    a10 += x1 * y0
+                    a11 += x1 * y1
+                    a12 += x1 * y2
+                    a13 += x1 * y3
+                    a20 += x2 * y0
+                    a21 += x2 * y1
+                    a22 += x2 * y2
+                    a23 += x2 * y3
+                    a30 += x3 * y0
+                    a31 += x3 * y1
+                    a32 += x3 * y2
+                    a33 += x3 * y3
+                acc[s0 + 0, t0 + 0] += a00
+                acc[s0 + 0, t0 + 1] += a01
+                acc[s0 + 0, t0 + 2] += a02
+                acc[s0 + 0, t0 + 3] += a03
+                acc[s0 + 1, t0 + 0] += a10
+                acc[s0 + 1, t0 + 1] += a11
+                acc[s0 + 1, t0 + 2] += a12
+                acc[s0 + 1, t0 + 3] += a13
+                acc[s0 + 2, t0 + 0] += a20
+                acc[s0 + 2, t0 + 1] += a21
+                acc[s0 + 2, t0 + 2] += a22
+                acc[s0 + 2, t0 + 3] += a23
+                acc[s0 + 3, t0 + 0] += a30
+                acc[s0 + 3, t0 + 1] += a31
+                acc[s0 + 3, t0 + 2] += a32
+                acc[s0 + 3, t0 + 3] += a33
         return acc
 
     return _dots
@@ -154,9 +189,9 @@ def jackknife_covariance(columns, unit_strata=None):
             scale = np.where(n_h > 1, np.sqrt((n_h - 1.0) / n_h), 0.0)
     means = [_centring(np.asarray(theta, dtype=np.float64), codes, strata, H)
              for codes, theta in columns]
-    acc = np.zeros((k, k))
     dots = _dots if _numba_enabled() else _dots_py
-    buf = np.empty((k, min(_CHUNK, U)))
+    buf = np.zeros((-(-k // 4) * 4, min(_CHUNK, U)))  # rows padded to tiles of 4 (zeros)
+    acc = np.zeros((buf.shape[0], buf.shape[0]))
     for lo in range(0, U, _CHUNK):
         hi = min(U, lo + _CHUNK)
         part = buf[:, : hi - lo]
@@ -168,8 +203,8 @@ def jackknife_covariance(columns, unit_strata=None):
             else:
                 part[s] = (values - means[s][h]) * scale[h]
         dots(part, acc)
-    upper = np.triu(acc)
-    return upper + np.triu(acc, 1).T
+    acc = acc[:k, :k]
+    return np.triu(acc) + np.triu(acc, 1).T
 
 
 def _representatives(sigma):

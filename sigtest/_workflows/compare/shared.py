@@ -28,7 +28,7 @@ import joblib
 import numpy as np
 
 from sigtest._engine.design import check_design
-from sigtest._engine import prepare_paired, prepare_paired_runs
+from sigtest._engine import CellCache, prepare_paired, prepare_paired_runs
 from sigtest._engine.paired import metric_values
 from sigtest._engine.rng import check_seed
 from sigtest._engine.multiplier import jackknife_covariance, multiplier_draws
@@ -191,6 +191,8 @@ def _system_jackknife(view, s, metrics, design):
     """
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")  # the pair tests give the metric's warnings
+        if _by_cells(view, s, metrics, design):
+            return _cells_jackknife(view, s, metrics)
         data = [system_data(view, s, metric, kwargs) for metric, kwargs in metrics]
         codes, rows, _ = system_units(np.hstack([d.stats_a for d in data]), design)
         if codes is None:
@@ -207,6 +209,42 @@ def _system_jackknife(view, s, metrics, design):
             theta = metric_values(d.metric, d.resample_params, total[cols] - rows[:, cols])
             out.append((estimate, np.ascontiguousarray(theta, dtype=np.float64)))
     return codes, out
+
+
+def _by_cells(view, s, metrics, design):
+    """Whether :func:`_cells_jackknife` applies: cellwise hard-label metrics, one run,
+    no weights, clusters or strata (the items are the units)."""
+    if design is not None and not design.empty:
+        return False
+    for metric, kwargs in metrics:
+        if (not metric.has_statistics or not metric.cellwise or metric.input_type != "labels"
+                or kwargs.get("sample_weight") is not None
+                or len(view[metric.input_type][1][s]) != 1):
+            return False
+    return True
+
+
+def _cells_jackknife(view, s, metrics):
+    """:func:`_system_jackknife` on the occupied cells ``(true, pred)`` of the system.
+
+    The system as both sides of a compressed pair (:func:`prepare_paired`,
+    ``compress=True``; one :class:`CellCache` for all metrics): the code of
+    an item is its cell, ``theta`` the score without one item of each cell
+    (at most ``K^2`` values), the estimate the score of the pair path.
+    """
+    cache = CellCache()
+    y, stacks = view[metrics[0][0].input_type]
+    pred = stacks[s][0]
+    out = []
+    for metric, kwargs in metrics:
+        kw = {k: v for k, v in kwargs.items() if k not in ("groups", "strata")}
+        data = prepare_paired(y, pred, pred, metric, compress=True, cell_cache=cache, **kw)
+        rows = np.asarray(data.stats_a, dtype=np.float64)
+        total = data.totals()[0]
+        theta = metric_values(metric, data.resample_params, total - rows)
+        out.append((float(data.score_a), np.ascontiguousarray(theta, dtype=np.float64)))
+    codes = cache.cells(y, pred, pred, with_rows=True)[5]
+    return codes.astype(np.uint8 if rows.shape[0] <= 256 else np.uint16), out
 
 
 def _multiplier_from_parts(parts, order, unit_strata, n_resamples, seed):
