@@ -109,6 +109,10 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
     the report and the signature show ``given``. Both are kept by
     :meth:`ComparisonResult.recompare`.
     """
+    # the result keeps read-only copies (a caller reusing its buffers changes
+    # neither result.predictions nor what recompare() tests); made first, so
+    # that the comparison runs on them too (one copy of the predictions)
+    runs = {n: [_read_only_copy(r) for r in rs] for n, rs in runs.items()}
     # "auto" -> Holm, or max-T for a large family with the default test
     n_items = next(iter(targets.values())).shape[0]
     n_units = n_items if groups is None else _n_distinct(check_item_ids(groups, "groups",
@@ -132,9 +136,6 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
     if applied in MAXT_CORRECTIONS:
         adjusted = maxt_adjusted(plan, out, shared, applied, n_jobs, drawn)
     del shared, tasks
-    # the result keeps read-only copies: a caller reusing its buffers changes
-    # neither result.predictions nor what recompare() tests
-    runs = {n: [_read_only_copy(r) for r in rs] for n, rs in runs.items()}
     predictions = {n: (r[0] if len(r) == 1 else list(r)) for n, r in runs.items()}
     shown = random_state
     if cv_seed is not None and random_state is cv_seed[1]:

@@ -249,10 +249,18 @@ def _as_runs(value):
     return list(value) if isinstance(value, list) else [value]
 
 
+def _stack(runs):
+    """``(R, N, ...)`` runs of one system: a view of a single run (no copy), else stacked."""
+    if len(runs) == 1:
+        return np.asarray(runs[0])[None]
+    return np.stack(runs)
+
+
 def system_views(targets, systems, metrics, classes):
     """Stack the runs of every system once per metric input type.
 
-    Returns ``{input_type: (y, [stacked runs (R_s, N, ...) per system])}``.
+    Returns ``{input_type: (y, [stacked runs (R_s, N, ...) per system])}``; a
+    system with one run is a view of it (no copy of the predictions).
     """
     views = {}
     given = targets["scores"] if "scores" in targets else targets["labels"]
@@ -261,7 +269,7 @@ def system_views(targets, systems, metrics, classes):
     for itype in dict.fromkeys(m.input_type for m in metrics):
         first = next(m.name for m in metrics if m.input_type == itype)
         if itype == "scores":  # checked per system by the engine (check_inputs)
-            views[itype] = (targets["scores"], [np.stack([np.asarray(p) for p in _as_runs(v)])
+            views[itype] = (targets["scores"], [_stack([np.asarray(p) for p in _as_runs(v)])
                                                 for v in systems.values()])
             continue
         if itype == "labels":
@@ -293,7 +301,7 @@ def system_views(targets, systems, metrics, classes):
                                 )
                         p = cls[np.argmax(p, axis=1)]
                     runs.append(p)
-                stacks.append(np.stack(runs))
+                stacks.append(_stack(runs))
             views[itype] = (y, stacks)
             continue
         if itype == "regression":  # 1-D floats: the engine's check names the system
@@ -303,12 +311,12 @@ def system_views(targets, systems, metrics, classes):
                     f"real target per sample); got shape {targets['multilabel'].shape}."
                 )
             views[itype] = (targets["regression"],
-                            [np.stack(_as_runs(v)) for v in systems.values()])
+                            [_stack(_as_runs(v)) for v in systems.values()])
             continue
         if itype == "labels_proba":
             # hard y_true scored by 1-D or 2-D scores: every run goes through the
             # metric's own check (check_labels_proba) in check_inputs
-            views[itype] = (targets[itype], [np.stack(_as_runs(v)) for v in systems.values()])
+            views[itype] = (targets[itype], [_stack(_as_runs(v)) for v in systems.values()])
             continue
         if itype not in targets:
             raise ValueError(
@@ -330,8 +338,8 @@ def system_views(targets, systems, metrics, classes):
                 f"System(s) {bad} have a number of columns different from y_true's "
                 f"{y.shape[1]} (metric {first!r})."
             )
-        views[itype] = (y, [np.stack([np.asarray(p, dtype=np.float64)
-                                      if p.dtype.kind in "biuf" else p for p in _as_runs(v)])
+        views[itype] = (y, [_stack([np.asarray(p, dtype=np.float64)
+                                     if p.dtype.kind in "biuf" else p for p in _as_runs(v)])
                             for v in systems.values()])
     return views
 
@@ -358,11 +366,14 @@ def class_sets(view_list, names, classes, labels, *, warn=True):
         class_set = np.asarray(classes)
     else:
         class_set = _label_union(y, [], names)
-    per_system = [np.concatenate([st[s].ravel() for _, st in hard]) for s in range(len(names))]
+    # each system's distinct labels (no concatenation of all predictions: the
+    # same sorted union, without copying them)
+    per_system = [_label_union(hard[0][1][s], [st[s] for _, st in hard[1:]], names)
+                  for s in range(len(names))]
     union = _label_union(class_set, [y, *per_system], names)
     unseen = {}
     for name, pred in zip(names, per_system):
-        extra = np.setdiff1d(np.unique(pred), class_set)
+        extra = np.setdiff1d(pred, class_set)
         if extra.size:
             unseen[name] = extra.tolist()
     if unseen and warn:
