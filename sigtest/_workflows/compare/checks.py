@@ -18,7 +18,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from sigtest._engine import prepare_paired
+from sigtest._engine import CellCache, prepare_paired
 from sigtest._engine.checks import check_array_like
 from sigtest._workflows.runs import split_runs
 from sigtest.metrics import Metric, as_metric
@@ -459,26 +459,61 @@ def check_inputs(view_list, names, metric_objs, metric_kwargs):
 
 
 def _check_inputs(view_list, names, metric_objs, metric_kwargs):
+    """The first error in the order metric -> (``y_true``) -> system -> run, per view.
+
+    Systems are visited one at a time with all their metrics, so that the
+    hard-label metrics of a system share one cell compression
+    (:class:`CellCache`); the error raised is still the first in metric
+    order (a check that cannot come before the first error found is skipped).
+    """
+    metrics = list(zip(metric_objs, metric_kwargs))
     for view in view_list:
-        for metric, kwargs in zip(metric_objs, metric_kwargs):
-            y, stacks = view[metric.input_type]
-            alone = {k: v for k, v in kwargs.items()
-                     if k != "labels" or metric.input_type == "labels_proba"}
+        first = []  # [(key, exception)] of the earliest failure so far
+
+        def consider(key, check):
+            if first and key >= first[0][0]:
+                return
+            try:
+                check()
+            except (ValueError, TypeError) as exc:
+                first[:] = [(key, exc)]
+
+        for mi, (metric, kwargs) in enumerate(metrics):
             if any(k in kwargs for k in ("sample_weight", "groups", "strata")):
                 # the weights and the design against y_true alone: their
                 # errors name no system
-                _check_y_true(y, metric, alone)
-            for name, stack in zip(names, stacks):
+                consider((mi, -1, 0), lambda metric=metric, kwargs=kwargs: _check_y_true(
+                    view[metric.input_type][0], metric, _alone(metric, kwargs)))
+        for si, name in enumerate(names):
+            runs = {itype: (y, list(stacks[si])) for itype, (y, stacks) in view.items()}
+            caches = {}
+            for mi, (metric, kwargs) in enumerate(metrics):
+                y, stack = runs[metric.input_type]
                 for r, pred in enumerate(stack):
-                    try:
-                        prepare_paired(y, pred, pred, metric, **kwargs)
-                    except (ValueError, TypeError) as exc:
-                        _check_y_true(y, metric, alone)  # y_true's fault: no system named
-                        run = f" (run {r})" if len(stack) > 1 else ""
-                        raise type(exc)(
-                            f"System {name!r}{run}, checked as 'y_pred_a' for metric "
-                            f"{metric.name!r}: {exc}"
-                        ) from exc
+                    cache = caches.setdefault((metric.input_type, r), CellCache())
+                    consider((mi, si, r), lambda metric=metric, kwargs=kwargs, y=y, pred=pred,
+                             r=r, cache=cache, many=len(stack) > 1: _check_system(
+                                 y, pred, metric, kwargs, name, r if many else None, cache))
+        if first:
+            raise first[0][1]
+
+
+def _alone(metric, kwargs):
+    """The keyword arguments of ``y_true``'s own check (no class set, but for labels_proba)."""
+    return {k: v for k, v in kwargs.items() if k != "labels" or metric.input_type == "labels_proba"}
+
+
+def _check_system(y, pred, metric, kwargs, name, run, cache):
+    """One run of one system through the engine, as ``y_pred_a``; errors prefixed with it."""
+    try:
+        prepare_paired(y, pred, pred, metric, cell_cache=cache, **kwargs)
+    except (ValueError, TypeError) as exc:
+        _check_y_true(y, metric, _alone(metric, kwargs))  # y_true's fault: no system named
+        where = "" if run is None else f" (run {run})"
+        raise type(exc)(
+            f"System {name!r}{where}, checked as 'y_pred_a' for metric "
+            f"{metric.name!r}: {exc}"
+        ) from exc
 
 
 def _check_y_true(y, metric, kwargs):
