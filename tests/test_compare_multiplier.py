@@ -351,3 +351,35 @@ def test_power_of_multiplier_at_least_the_resampled_draws():
         gauss += int(_multiplier_rejections(correct, ia, ib, n_boot, rep, alpha).sum())
     assert gauss >= 0.97 * resampled, (gauss / reps, resampled / reps)
     assert resampled > 0
+
+
+# ------------------------------------------------------------ input checks
+def test_input_checks_raise_the_first_error_in_metric_order(monkeypatch):
+    """Systems are checked with all their metrics at once (one CellCache); the error is
+    still the first in metric -> system -> run order, and the cache is shared."""
+    from sigtest._workflows.compare import checks
+
+    y, preds = _systems(k=3)
+    view = {"labels": (y, [p[None] for p in preds.values()])}
+    metrics = [get_metric("accuracy"), get_metric("f1_macro")]
+    calls = []
+
+    def fake(y, pred, metric, kwargs, name, run, cache):
+        calls.append((metric.name, name, cache))
+        if (metric.name, name) in bad:
+            raise ValueError(f"{metric.name} {name}")
+
+    monkeypatch.setattr(checks, "_check_system", fake)
+    for bad, expected in [({("f1_macro", "s0"), ("accuracy", "s2")}, "accuracy s2"),
+                          ({("f1_macro", "s0"), ("f1_macro", "s1")}, "f1_macro s0"),
+                          ({("accuracy", "s1"), ("accuracy", "s2")}, "accuracy s1")]:
+        calls.clear()
+        with pytest.raises(ValueError, match=expected):
+            checks._check_inputs([view], list(preds), metrics, [{}, {}])
+    calls.clear()
+    bad = set()
+    checks._check_inputs([view], list(preds), metrics, [{}, {}])
+    by_system = {}
+    for metric, name, cache in calls:
+        by_system.setdefault(name, set()).add(id(cache))
+    assert len(calls) == 6 and all(len(ids) == 1 for ids in by_system.values())
