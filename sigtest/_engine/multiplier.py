@@ -175,6 +175,11 @@ def jackknife_covariance(columns, unit_strata=None):
         :math:`\Sigma_{st} = \sum_h \frac{n_h - 1}{n_h} \sum_{i \in h}
         u_{s,i} u_{t,i}`, :math:`u_{s,i} = \theta_{s(i)} - \bar\theta_{s(h)}`
         (symmetric; NaN rows for a system with a non-finite value).
+
+    References
+    ----------
+    B. Efron and R. J. Tibshirani (1993). An Introduction to the Bootstrap,
+    eq. 11.5 (the jackknife estimate of variance). Chapman & Hall.
     """
     k = len(columns)
     codes0, theta0 = columns[0]
@@ -249,6 +254,15 @@ def multiplier_draws(estimates, sigma, n_resamples, seed):
         noise of the first of them, so their differences are exactly
         :math:`\hat T_t - \hat T_s`. A system with a non-finite estimate
         or variance (a leave-one-out score undefined) gets NaN draws.
+
+    References
+    ----------
+    V. Chernozhukov, D. Chetverikov and K. Kato (2013). Gaussian
+    approximations and multiplier bootstrap for maxima of sums of
+    high-dimensional random vectors. The Annals of Statistics 41(6),
+    2786-2819.
+    T. Hothorn, F. Bretz and P. Westfall (2008). Simultaneous inference in
+    general parametric models. Biometrical Journal 50(3), 346-363.
     """
     est = np.asarray(estimates, dtype=np.float64)
     sigma = np.asarray(sigma, dtype=np.float64)
