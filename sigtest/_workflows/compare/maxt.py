@@ -332,6 +332,7 @@ def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample"):
                        for key in keys]
         res = maxt_pvalues(np.array([delta[key] for key in keys]), columns,
                            alternative=alternative)
+        del columns  # B x m floats: freed before the next family builds its own
         p = res.step_down if correction == "max-t" else res.single_step
         adjusted.update(zip(keys, p))
         if res.degenerate.any() or res.n_dropped:
