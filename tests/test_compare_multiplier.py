@@ -9,6 +9,7 @@ error and the power of max-T on these draws by seeded simulations (slow).
 """
 
 import itertools
+import pickle
 import types
 
 import numpy as np
@@ -213,6 +214,7 @@ def test_result_metadata_methods_text_and_signature():
     res = compare(y, preds, metrics="accuracy", correction="max-t", bootstrap="multiplier",
                   random_state=0, test=BCaInterval(n_resamples=B))
     assert res.bootstrap == "multiplier"
+    assert pickle.loads(pickle.dumps(res)).bootstrap == "multiplier"
     text = res.report("markdown")
     assert "Gaussian multiplier" in text and "Chernozhukov" in text
     assert "draws:multiplier" in res.signature()

@@ -118,7 +118,7 @@ class ComparisonResult:
             correction=self._correction, pairs=self._pairs, n_runs=self._n_runs,
             predictions=self._predictions, inputs=inputs, ci=self._ci,
             cv_splits=self._cv_splits, n_groups=self._n_groups, n_strata=self._n_strata,
-            cv_tests=cv_tests, bootstrap=self._bootstrap)
+            cv_tests=cv_tests, bootstrap=self.bootstrap)
 
     def __setattr__(self, name, value):
         if not name.startswith("_"):
@@ -165,9 +165,10 @@ class ComparisonResult:
         shared resamples (and of the max-T correction) are Gaussian
         multiplier draws on the systems' jackknife influence values
         (``compare(bootstrap=)``; see ``docs/leaderboards.md``);
-        ``"resample"``: resamples of the items (clusters, within strata).
+        ``"resample"``: resamples of the items (clusters, within strata;
+        also a result pickled before this attribute existed).
         """
-        return self._bootstrap
+        return getattr(self, "_bootstrap", "resample")
 
     @property
     def pairs(self):
