@@ -385,3 +385,39 @@ def test_input_checks_raise_the_first_error_in_metric_order(monkeypatch):
     for metric, name, cache in calls:
         by_system.setdefault(name, set()).add(id(cache))
     assert len(calls) == 6 and all(len(ids) == 1 for ids in by_system.values())
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_sigma_per_item_and_weighted_paths(monkeypatch):
+    """Soft probabilities (one influence value per item, no cells) and sample weights
+    (the generic path) against the same naive leave-one-out loop."""
+    rng = np.random.default_rng(4)
+    n, names = 60, ["a", "b", "c", "d"]
+    y_soft = rng.dirichlet(np.ones(3), n)
+    soft = {s: rng.dirichlet(np.ones(3) * (1 + i), n) for i, s in enumerate(names)}
+    seen = _capture(monkeypatch)
+    compare(y_soft, soft, metrics="soft_accuracy", correction="max-t", bootstrap="multiplier",
+            random_state=0, test=BCaInterval(n_resamples=B))
+    scorer = get_metric("soft_accuracy").score_func
+    ref, _ = _naive_sigma(y_soft, soft, names, scorer)
+    np.testing.assert_allclose(seen[-1][1], ref, rtol=1e-9, atol=1e-15)
+
+    y, preds = _systems(k=4, n=70)
+    w = rng.uniform(0.5, 2.0, 70)
+    compare(y, preds, metrics="accuracy", correction="max-t", bootstrap="multiplier",
+            random_state=0, test=BCaInterval(n_resamples=B), sample_weight=w)
+    keep_w = {}
+
+    def weighted(yk, pk):
+        return accuracy_score(yk, pk, sample_weight=keep_w["w"])
+
+    # naive: leave item i out of the weighted accuracy
+    canonical = sorted(preds)
+    theta = np.empty((4, 70))
+    for i in range(70):
+        keep = np.arange(70) != i
+        keep_w["w"] = w[keep]
+        for s, name in enumerate(canonical):
+            theta[s, i] = weighted(y[keep], preds[name][keep])
+    u = theta - theta.mean(axis=1, keepdims=True)
+    np.testing.assert_allclose(seen[-1][1], 69 / 70 * u @ u.T, rtol=1e-9, atol=1e-15)
