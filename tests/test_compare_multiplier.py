@@ -421,3 +421,16 @@ def test_sigma_per_item_and_weighted_paths(monkeypatch):
             theta[s, i] = weighted(y[keep], preds[name][keep])
     u = theta - theta.mean(axis=1, keepdims=True)
     np.testing.assert_allclose(seen[-1][1], 69 / 70 * u @ u.T, rtol=1e-9, atol=1e-15)
+
+
+def test_draws_in_blocks_equal_one_draw(monkeypatch):
+    """The normals drawn block by block are the rows of one (B, k) draw."""
+    rng = np.random.default_rng(5)
+    A = rng.normal(size=(4, 4))
+    sigma, est = A @ A.T, rng.normal(size=4)
+    whole = multiplier_draws(est, sigma, 1000, seed=9)
+    monkeypatch.setattr(mult, "_DRAW_BLOCK", 64)
+    np.testing.assert_array_equal(multiplier_draws(est, sigma, 1000, seed=9), whole)
+    w, V = np.linalg.eigh(sigma)
+    z = np.random.default_rng(9).standard_normal((1000, 4))
+    np.testing.assert_allclose(whole, est + z @ (V * np.sqrt(w)).T, rtol=1e-10, atol=1e-12)

@@ -47,6 +47,9 @@ __all__ = ["jackknife_covariance", "multiplier_draws"]
 #: Units per chunk of the covariance accumulation (memory ``chunk * k`` floats).
 _CHUNK = 8192
 
+#: Resamples per block of the draws (memory ``block * k`` floats per temporary).
+_DRAW_BLOCK = 4096
+
 #: Two systems whose difference has a jackknife variance at most this fraction
 #: of their own variances are drawn as one (identical influence values, e.g.
 #: identical predictions): their multiplier differences are exactly 0, as
@@ -279,11 +282,14 @@ def multiplier_draws(estimates, sigma, n_resamples, seed):
     distinct = np.flatnonzero(rep == np.arange(idx.size))
     w, V = np.linalg.eigh(sub[np.ix_(distinct, distinct)])
     L = V * np.sqrt(np.clip(w, 0.0, None))[None, :]
-    z = np.random.default_rng(int(seed)).standard_normal((B, distinct.size))
-    noise = np.zeros((B, distinct.size))
-    for c in range(distinct.size):  # a fixed-order sum over the columns (no BLAS)
-        noise += z[:, c, None] * L[None, :, c]
+    rng = np.random.default_rng(int(seed))
     where = {d: p for p, d in enumerate(distinct)}
-    for p, s in enumerate(idx):
-        out[:, s] = est[s] + noise[:, where[rep[p]]]
+    for b0 in range(0, B, _DRAW_BLOCK):  # blocks of resamples: memory O(block k)
+        b1 = min(B, b0 + _DRAW_BLOCK)
+        z = rng.standard_normal((b1 - b0, distinct.size))  # the rows of one (B, k') draw
+        noise = np.zeros((b1 - b0, distinct.size))
+        for c in range(distinct.size):  # a fixed-order sum over the columns (no BLAS)
+            noise += z[:, c, None] * L[None, :, c]
+        for p, s in enumerate(idx):
+            out[b0:b1, s] = est[s] + noise[:, where[rep[p]]]
     return out
