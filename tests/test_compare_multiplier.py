@@ -434,3 +434,34 @@ def test_draws_in_blocks_equal_one_draw(monkeypatch):
     w, V = np.linalg.eigh(sigma)
     z = np.random.default_rng(9).standard_normal((1000, 4))
     np.testing.assert_allclose(whole, est + z @ (V * np.sqrt(w)).T, rtol=1e-10, atol=1e-12)
+
+
+def _f2_stats(y_true, y_pred, **params):
+    t, p = np.asarray(y_true) == 1, np.asarray(y_pred) == 1
+    return np.column_stack([t & p, p, t]).astype(np.float64)
+
+
+def _f2_aggregate(sums, **params):
+    tp, pred, true = sums[..., 0], sums[..., 1], sums[..., 2]
+    denom = 4 * true + pred
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denom > 0, 5 * tp / np.where(denom > 0, denom, 1), np.nan)
+
+
+def test_undefined_leave_one_out_scores_give_nan_draws_with_a_warning():
+    """A metric undefined without one item (F2 with a single positive, never predicted):
+    that system's draws are NaN, its pairs get p = 1 with warnings, nothing is significant."""
+    from sigtest.metrics import Metric
+
+    f2 = Metric("f2_nan", lambda y, p, **kw: float(_f2_aggregate(_f2_stats(y, p).sum(0))),
+                statistics=_f2_stats, aggregate=_f2_aggregate, cellwise=True)
+    rng = np.random.default_rng(0)
+    y = np.zeros(100, int)
+    y[0] = 1
+    preds = {f"s{i}": (rng.random(100) < 0.05 * (i + 1)).astype(int) for i in range(3)}
+    preds["none"] = np.zeros(100, int)
+    with pytest.warns(DegenerateDistributionWarning):
+        frame = compare(y, preds, metrics=[f2], correction="max-t", bootstrap="multiplier",
+                        random_state=0, test=BCaInterval(n_resamples=B)).to_frame()
+    assert not frame.significant.any()
+    assert (frame.pvalue_adj == 1.0).all()
