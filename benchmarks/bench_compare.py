@@ -30,6 +30,12 @@ subprocess (wall time, peak RSS from ``VmHWM``, and whether every pair whose
 true accuracies are 2 points or more apart is flagged), then the old rule
 and the new default at ``--old-samples`` (10^5).
 
+``--draws [N]`` compares the two sources of the shared bootstrap draws of the
+max-T default on 50 systems x accuracy + f1_macro at N = 10^5 (each in its
+own process): ``bootstrap="resample"`` (B passes over the items) against
+``bootstrap="multiplier"`` (Gaussian multiplier draws from the jackknife
+covariance, one pass), with the time ratio and the decisions of each.
+
 ``--defaults`` times instead the cost of ``compare``'s default resamples rule
 (issue 8, item 8): 50 systems (1,225 pairs), N = 10^4 hard labels, accuracy,
 ``test=None``, i.e. the permutation p-value with ``B = max(9999,
@@ -86,6 +92,9 @@ def main(argv=None):
     parser.add_argument("--large", action="store_true",
                         help="issue 23: 50 systems, N=10^6, accuracy + f1_macro, defaults; "
                         "time and peak RSS in a subprocess, against the old rule at --old-samples")
+    parser.add_argument("--draws", type=int, nargs="?", const=100_000, default=None,
+                        metavar="N", help="50 systems x N items (default 10^5), max-T: "
+                        "resampled against Gaussian multiplier shared draws")
     parser.add_argument("--large-samples", type=int, default=1_000_000,
                         help="N of the new default's run in --large")
     parser.add_argument("--old-samples", type=int, default=100_000,
@@ -105,8 +114,10 @@ def main(argv=None):
         args.systems, args.resamples = 10, 2000
     if args.child:
         return _child(args.child)
-    if args.leaderboard or args.large:
+    if args.leaderboard or args.large or args.draws:
         sys.stdout.reconfigure(line_buffering=True)  # each case as it ends (long runs)
+    if args.draws:
+        return bench_draws(args)
     if args.leaderboard:
         return bench_leaderboard(args)
     if args.large:
@@ -293,7 +304,7 @@ def _child(spec):
     print(json.dumps({
         "seconds": elapsed, "peak_mb": _peak_rss_mb(), "base_mb": base,
         "input_mb": (sum(p.nbytes for p in preds.values()) + y.nbytes) / 2**20,
-        "correction": res.correction, "tests": res.tests,
+        "correction": res.correction, "tests": res.tests, "draws": res.bootstrap,
         "significant": {k: int(v) for k, v in frame.groupby("metric").significant.sum().items()},
         "far_pairs": int(len(far)), "far_missed": int((~far.significant).sum()),
     }))
@@ -313,7 +324,8 @@ def _run_child(systems, samples, kwargs):
 def _print_child(label, r):
     print(f"  {label}: {r['seconds']:7.1f} s, peak RSS {r['peak_mb'] / 1024:.2f} GB (after "
           f"data {r['base_mb'] / 1024:.2f} GB; input {r['input_mb'] / 1024:.2f} GB); "
-          f"correction={r['correction']}, tests={r['tests']}; significant {r['significant']}; "
+          f"correction={r['correction']}, tests={r['tests']}, draws={r['draws']}; "
+          f"significant {r['significant']}; "
           f"pairs >= 2 points apart: {r['far_pairs']}, of them not flagged: {r['far_missed']}")
 
 
@@ -335,6 +347,22 @@ def bench_large(args):
         _print_child(f"new default, N={n_old}", new_small)
     print(f"  old / new at N={n_old}: {old['seconds'] / new_small['seconds']:.1f}x time, "
           f"{old['peak_mb'] / new_small['peak_mb']:.2f}x peak RSS")
+
+
+def bench_draws(args):
+    """Max-T on 50 systems x N: resampled shared draws against Gaussian multiplier draws."""
+    k = 50 if args.systems == 30 else args.systems
+    n = args.draws
+    print(f"draws: {k} systems ({k * (k - 1) // 2} pairs) x {LEADER_METRICS}, N={n}, "
+          f"correction='max-t', BCa, B=10^4; each in its own process; load average "
+          f"{os.getloadavg()[0]:.1f} on {_cores()} cores")
+    runs = {}
+    for source in ("resample", "multiplier"):
+        runs[source] = _run_child(k, n, {"correction": "max-t", "bootstrap": source})
+        _print_child(f"bootstrap={source!r}", runs[source])
+    print(f"  resample / multiplier: "
+          f"{runs['resample']['seconds'] / runs['multiplier']['seconds']:.1f}x time, "
+          f"{runs['resample']['peak_mb'] / runs['multiplier']['peak_mb']:.2f}x peak RSS")
 
 
 if __name__ == "__main__":

@@ -230,8 +230,8 @@ def test_runs_average_rows_equal_the_pair_path_on_the_shared_draws(k, monkeypatc
 
     captured = []
 
-    def spy(*args):
-        captured.extend(compare_module.shared_deltas.__wrapped__(*args))
+    def spy(*args, **kwargs):
+        captured.extend(compare_module.shared_deltas.__wrapped__(*args, **kwargs))
         return captured
 
     spy.__wrapped__ = compare_module.shared_deltas

@@ -197,6 +197,9 @@ _REFS = {
              "snooping. Econometrica 73(4), 1237-1282.",
     "max-t-single-step": "P. H. Westfall, S. S. Young (1993). Resampling-Based Multiple "
                          "Testing. Wiley.",
+    "multiplier": "V. Chernozhukov, D. Chetverikov, K. Kato (2013). Gaussian approximations "
+                  "and multiplier bootstrap for maxima of sums of high-dimensional random "
+                  "vectors. The Annals of Statistics 41(6), 2786-2819.",
     "letters": "H.-P. Piepho (2004). An algorithm for a letter-based representation of "
                "all-pairwise comparisons. Journal of Computational and Graphical Statistics "
                "13(2), 456-466.",
@@ -332,6 +335,11 @@ def methods_text(result, ctx=None):
         for key in _CORRECTION_REFS.get(r.correction, (r.correction,)):
             if key in _REFS:
                 ctx.cite(_REFS[key])
+    if getattr(r, "bootstrap", "resample") == "multiplier":
+        text.append("The shared bootstrap differences were Gaussian multiplier draws on the "
+                    "systems' jackknife influence values (their jackknife covariance) instead "
+                    "of resamples of the items.")
+        ctx.cite(_REFS["multiplier"])
     if ctx.letters(r.metrics[0]) is not None:
         text.append("Systems sharing a letter are not significantly different (compact "
                     "letter display; Piepho 2004).")

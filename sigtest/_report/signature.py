@@ -158,4 +158,6 @@ def signature(result):
         fields.append(("strata", f"{r.n_strata}:{_partition_digest(opts['strata'])}"))
     if opts.get("sample_weight") is not None:
         fields.append(("weights", _digest(opts["sample_weight"])[:8]))
+    if getattr(r, "bootstrap", "resample") == "multiplier":
+        fields.append(("draws", "multiplier"))
     return "|".join(f"{key}:{_clean(value)}" for key, value in fields)

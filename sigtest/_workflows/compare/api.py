@@ -19,10 +19,12 @@ from sigtest._workflows.compare.checks import check_predictions, check_targets
 from sigtest._workflows.compare.plan import plan_comparison, plan_scores
 from sigtest._workflows.compare.run import run_pairs, run_scores
 from sigtest._workflows.compare.maxt import (
+    BOOTSTRAP_OPTIONS,
     COMPARE_CORRECTIONS,
     MAXT_CORRECTIONS,
     maxt_adjusted,
     maxt_test_specs,
+    resolve_bootstrap,
     resolve_correction,
 )
 from sigtest._workflows.compare.shared import shared_deltas
@@ -96,7 +98,7 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
                     pairs="all", baseline=None, correction="holm", alpha=0.05, n_jobs=None,
                     random_state=None, verbose=False, runs_mode="average", labels=None,
                     pos_label=None, ci="marginal", sample_weight=None, groups=None,
-                    strata=None, cv_splits=None, cv_seed=None):
+                    strata=None, cv_splits=None, cv_seed=None, bootstrap="auto"):
     """Core of :func:`compare` on validated targets and runs (also used by CV).
 
     ``cv_splits`` (the folds of :func:`sigtest.cross_val_compare`) is stored
@@ -107,6 +109,10 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
     the report and the signature show ``given``. Both are kept by
     :meth:`ComparisonResult.recompare`.
     """
+    # the result keeps read-only copies (a caller reusing its buffers changes
+    # neither result.predictions nor what recompare() tests); made first, so
+    # that the comparison runs on them too (one copy of the predictions)
+    runs = {n: [_read_only_copy(r) for r in rs] for n, rs in runs.items()}
     # "auto" -> Holm, or max-T for a large family with the default test
     n_items = next(iter(targets.values())).shape[0]
     n_units = n_items if groups is None else _n_distinct(check_item_ids(groups, "groups",
@@ -119,17 +125,17 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
         baseline=baseline, correction=applied, alpha=alpha, n_jobs=n_jobs,
         random_state=random_state, runs_mode=runs_mode, labels=labels, pos_label=pos_label,
         ci=ci, sample_weight=sample_weight, groups=groups, strata=strata)
-    # resampling tests on resamples shared by all pairs (one pass per resample)
-    shared = shared_deltas(plan.tasks, plan.scores["seed"], n_jobs)
+    # resampling tests on resamples shared by all pairs (one pass per resample),
+    # or on Gaussian multiplier draws (one pass over the units in all)
+    drawn = resolve_bootstrap(bootstrap, correction=applied, plan=plan, n_units=n_units)
+    shared = shared_deltas(plan.tasks, plan.scores["seed"], n_jobs, bootstrap=drawn,
+                           names=plan.names)
     tasks = [(*task, extra) for task, extra in zip(plan.tasks, shared)]
     out = [row for task_rows in run_pairs(tasks, n_jobs, verbose) for row in task_rows]
     adjusted = None
     if applied in MAXT_CORRECTIONS:
-        adjusted = maxt_adjusted(plan, out, shared, applied, n_jobs)
+        adjusted = maxt_adjusted(plan, out, shared, applied, n_jobs, drawn)
     del shared, tasks
-    # the result keeps read-only copies: a caller reusing its buffers changes
-    # neither result.predictions nor what recompare() tests
-    runs = {n: [_read_only_copy(r) for r in rs] for n, rs in runs.items()}
     predictions = {n: (r[0] if len(r) == 1 else list(r)) for n, r in runs.items()}
     shown = random_state
     if cv_seed is not None and random_state is cv_seed[1]:
@@ -141,10 +147,10 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
                    correction=correction, alpha=alpha, n_jobs=n_jobs,
                    random_state=random_state, verbose=verbose, runs_mode=runs_mode,
                    labels=labels, pos_label=pos_label, ci=ci, sample_weight=sample_weight,
-                   groups=groups, strata=strata)
+                   groups=groups, strata=strata, bootstrap=bootstrap)
     return assemble(plan, out, alpha=alpha, correction=applied, pairs=pairs, ci=ci,
                     adjusted=adjusted, result_kwargs=dict(
-                        predictions=predictions, cv_splits=cv_splits,
+                        predictions=predictions, cv_splits=cv_splits, bootstrap=drawn,
                         n_groups=_n_distinct(groups), n_strata=_n_distinct(strata),
                         # recompare reruns and scores() computes through these
                         # (injected: the result layer does not import compare,
@@ -178,6 +184,7 @@ COMPARE_OPTIONS = {
     "ci": [lazy.StrOptions({"marginal", "simultaneous"})],
     "groups": ["array-like", None],
     "strata": ["array-like", None],
+    "bootstrap": [lazy.StrOptions(set(BOOTSTRAP_OPTIONS))],
 }
 
 
@@ -189,7 +196,7 @@ COMPARE_OPTIONS = {
 def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None, pairs="all",
             baseline=None, correction="auto", alpha=0.05, n_jobs=None, random_state=None,
             verbose=False, runs="average", labels=None, pos_label=None, ci="marginal",
-            sample_weight=None, groups=None, strata=None):
+            sample_weight=None, groups=None, strata=None, bootstrap="auto"):
     r"""Test which differences between many systems are real.
 
     Runs a paired significance test (and an interval for the difference) for
@@ -342,6 +349,19 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         lie in one stratum). The permutation and sign-flip tests condition
         on the items and are unchanged by strata. Tiled like ``groups`` for
         ``runs="pool"``.
+    bootstrap : {"auto", "resample", "multiplier"}, default="auto"
+        Source of the bootstrap differences shared by all pairs (the BCa and
+        Berg-Kirkpatrick tests on metrics with statistics, and the max-T
+        correction). ``"resample"``: resamples of the items (clusters, within
+        strata). ``"multiplier"``: Gaussian multiplier draws
+        :math:`T^*_b = \hat T + L z_b`, :math:`L L^\top = \Sigma` the
+        systems' jackknife covariance (see Notes), one pass over the items
+        in all instead of one per resample, also with fewer than 6 systems.
+        ``"auto"``: ``"multiplier"`` for a max-T correction when
+        ``B x units x systems > 2 x 10^10`` (e.g. 50 systems x 10^5 items x
+        ``B = 10^4``; 100 systems x 10^4 items keep the resamples),
+        ``"resample"`` otherwise. :attr:`ComparisonResult.bootstrap` is the
+        source used.
 
     Returns
     -------
@@ -418,6 +438,19 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
     ``benchmarks/bench_compare.py --leaderboard`` and ``--large``; see
     ``docs/leaderboards.md``.
 
+    **Gaussian multiplier draws** (``bootstrap="multiplier"``). With
+    :math:`\theta_{s(i)}` the score of system :math:`s` without unit
+    :math:`i` and :math:`u_{s,i} = \theta_{s(i)} - \bar\theta_{s(\cdot)}`,
+    :math:`\Sigma_{st} = \frac{n-1}{n} \sum_i u_{s,i} u_{t,i}` (centred
+    within strata; clusters are the units); conditionally on the data
+    :math:`\sum_i e_i u_{s,i}` with iid :math:`e_i \sim N(0, 1)` is exactly
+    :math:`N(0, \Sigma)`, which approximates the joint distribution max-T
+    needs (Chernozhukov, Chetverikov & Kato 2013). A pair's variance
+    :math:`\Sigma_{aa} + \Sigma_{bb} - 2\Sigma_{ab}` is its jackknife variance.
+    Cost ``O(N k^2)`` once and ``O(B k^2)`` for the draws, against
+    ``O(B N k)`` for resamples; bit-identical for any ``n_jobs`` and order of
+    the systems (sorted names). See ``docs/leaderboards.md``.
+
     **Interval and adjusted p-value.** A marginal 95 % interval controls
     the error of each pair on its own, whereas the adjusted p-value
     controls the error of the whole family of pairs, so a marginal interval
@@ -453,6 +486,10 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
     Testing. Wiley.
     J. P. Romano and M. Wolf (2005). Stepwise multiple testing as formalized
     data snooping. Econometrica 73(4), 1237-1282.
+    V. Chernozhukov, D. Chetverikov and K. Kato (2013). Gaussian
+    approximations and multiplier bootstrap for maxima of sums of
+    high-dimensional random vectors. The Annals of Statistics 41(6),
+    2786-2819.
     Y. Bestgen (2022). Please, don't forget the difference and the confidence
     interval when seeking for the state-of-the-art status. LREC.
     T. Fornaciari et al. (2022). Hard and soft evaluation of NLP models with
@@ -482,4 +519,5 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         baseline=baseline, correction=correction, alpha=alpha, n_jobs=n_jobs,
         random_state=random_state, verbose=verbose, runs_mode=runs, labels=labels,
         pos_label=pos_label, ci=ci, sample_weight=sample_weight, groups=groups, strata=strata,
+        bootstrap=bootstrap,
     )

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from sigtest._engine import prepare_paired
+from sigtest._engine import CellCache, prepare_paired
 from sigtest._engine.checks import check_array_like
 from sigtest._workflows.runs import split_runs
 from sigtest.metrics import Metric, as_metric
@@ -249,10 +249,18 @@ def _as_runs(value):
     return list(value) if isinstance(value, list) else [value]
 
 
+def _stack(runs):
+    """``(R, N, ...)`` runs of one system: a view of a single run (no copy), else stacked."""
+    if len(runs) == 1:
+        return np.asarray(runs[0])[None]
+    return np.stack(runs)
+
+
 def system_views(targets, systems, metrics, classes):
     """Stack the runs of every system once per metric input type.
 
-    Returns ``{input_type: (y, [stacked runs (R_s, N, ...) per system])}``.
+    Returns ``{input_type: (y, [stacked runs (R_s, N, ...) per system])}``; a
+    system with one run is a view of it (no copy of the predictions).
     """
     views = {}
     given = targets["scores"] if "scores" in targets else targets["labels"]
@@ -261,7 +269,7 @@ def system_views(targets, systems, metrics, classes):
     for itype in dict.fromkeys(m.input_type for m in metrics):
         first = next(m.name for m in metrics if m.input_type == itype)
         if itype == "scores":  # checked per system by the engine (check_inputs)
-            views[itype] = (targets["scores"], [np.stack([np.asarray(p) for p in _as_runs(v)])
+            views[itype] = (targets["scores"], [_stack([np.asarray(p) for p in _as_runs(v)])
                                                 for v in systems.values()])
             continue
         if itype == "labels":
@@ -293,7 +301,7 @@ def system_views(targets, systems, metrics, classes):
                                 )
                         p = cls[np.argmax(p, axis=1)]
                     runs.append(p)
-                stacks.append(np.stack(runs))
+                stacks.append(_stack(runs))
             views[itype] = (y, stacks)
             continue
         if itype == "regression":  # 1-D floats: the engine's check names the system
@@ -303,12 +311,12 @@ def system_views(targets, systems, metrics, classes):
                     f"real target per sample); got shape {targets['multilabel'].shape}."
                 )
             views[itype] = (targets["regression"],
-                            [np.stack(_as_runs(v)) for v in systems.values()])
+                            [_stack(_as_runs(v)) for v in systems.values()])
             continue
         if itype == "labels_proba":
             # hard y_true scored by 1-D or 2-D scores: every run goes through the
             # metric's own check (check_labels_proba) in check_inputs
-            views[itype] = (targets[itype], [np.stack(_as_runs(v)) for v in systems.values()])
+            views[itype] = (targets[itype], [_stack(_as_runs(v)) for v in systems.values()])
             continue
         if itype not in targets:
             raise ValueError(
@@ -330,8 +338,8 @@ def system_views(targets, systems, metrics, classes):
                 f"System(s) {bad} have a number of columns different from y_true's "
                 f"{y.shape[1]} (metric {first!r})."
             )
-        views[itype] = (y, [np.stack([np.asarray(p, dtype=np.float64)
-                                      if p.dtype.kind in "biuf" else p for p in _as_runs(v)])
+        views[itype] = (y, [_stack([np.asarray(p, dtype=np.float64)
+                                     if p.dtype.kind in "biuf" else p for p in _as_runs(v)])
                             for v in systems.values()])
     return views
 
@@ -358,11 +366,14 @@ def class_sets(view_list, names, classes, labels, *, warn=True):
         class_set = np.asarray(classes)
     else:
         class_set = _label_union(y, [], names)
-    per_system = [np.concatenate([st[s].ravel() for _, st in hard]) for s in range(len(names))]
+    # each system's distinct labels (no concatenation of all predictions: the
+    # same sorted union, without copying them)
+    per_system = [_label_union(hard[0][1][s], [st[s] for _, st in hard[1:]], names)
+                  for s in range(len(names))]
     union = _label_union(class_set, [y, *per_system], names)
     unseen = {}
     for name, pred in zip(names, per_system):
-        extra = np.setdiff1d(np.unique(pred), class_set)
+        extra = np.setdiff1d(pred, class_set)
         if extra.size:
             unseen[name] = extra.tolist()
     if unseen and warn:
@@ -448,26 +459,61 @@ def check_inputs(view_list, names, metric_objs, metric_kwargs):
 
 
 def _check_inputs(view_list, names, metric_objs, metric_kwargs):
+    """The first error in the order metric -> (``y_true``) -> system -> run, per view.
+
+    Systems are visited one at a time with all their metrics, so that the
+    hard-label metrics of a system share one cell compression
+    (:class:`CellCache`); the error raised is still the first in metric
+    order (a check that cannot come before the first error found is skipped).
+    """
+    metrics = list(zip(metric_objs, metric_kwargs))
     for view in view_list:
-        for metric, kwargs in zip(metric_objs, metric_kwargs):
-            y, stacks = view[metric.input_type]
-            alone = {k: v for k, v in kwargs.items()
-                     if k != "labels" or metric.input_type == "labels_proba"}
+        first = []  # [(key, exception)] of the earliest failure so far
+
+        def consider(key, check):
+            if first and key >= first[0][0]:
+                return
+            try:
+                check()
+            except (ValueError, TypeError) as exc:
+                first[:] = [(key, exc)]
+
+        for mi, (metric, kwargs) in enumerate(metrics):
             if any(k in kwargs for k in ("sample_weight", "groups", "strata")):
                 # the weights and the design against y_true alone: their
                 # errors name no system
-                _check_y_true(y, metric, alone)
-            for name, stack in zip(names, stacks):
+                consider((mi, -1, 0), lambda metric=metric, kwargs=kwargs: _check_y_true(
+                    view[metric.input_type][0], metric, _alone(metric, kwargs)))
+        for si, name in enumerate(names):
+            runs = {itype: (y, list(stacks[si])) for itype, (y, stacks) in view.items()}
+            caches = {}
+            for mi, (metric, kwargs) in enumerate(metrics):
+                y, stack = runs[metric.input_type]
                 for r, pred in enumerate(stack):
-                    try:
-                        prepare_paired(y, pred, pred, metric, **kwargs)
-                    except (ValueError, TypeError) as exc:
-                        _check_y_true(y, metric, alone)  # y_true's fault: no system named
-                        run = f" (run {r})" if len(stack) > 1 else ""
-                        raise type(exc)(
-                            f"System {name!r}{run}, checked as 'y_pred_a' for metric "
-                            f"{metric.name!r}: {exc}"
-                        ) from exc
+                    cache = caches.setdefault((metric.input_type, r), CellCache())
+                    consider((mi, si, r), lambda metric=metric, kwargs=kwargs, y=y, pred=pred,
+                             r=r, cache=cache, many=len(stack) > 1: _check_system(
+                                 y, pred, metric, kwargs, name, r if many else None, cache))
+        if first:
+            raise first[0][1]
+
+
+def _alone(metric, kwargs):
+    """The keyword arguments of ``y_true``'s own check (no class set, but for labels_proba)."""
+    return {k: v for k, v in kwargs.items() if k != "labels" or metric.input_type == "labels_proba"}
+
+
+def _check_system(y, pred, metric, kwargs, name, run, cache):
+    """One run of one system through the engine, as ``y_pred_a``; errors prefixed with it."""
+    try:
+        prepare_paired(y, pred, pred, metric, cell_cache=cache, **kwargs)
+    except (ValueError, TypeError) as exc:
+        _check_y_true(y, metric, _alone(metric, kwargs))  # y_true's fault: no system named
+        where = "" if run is None else f" (run {run})"
+        raise type(exc)(
+            f"System {name!r}{where}, checked as 'y_pred_a' for metric "
+            f"{metric.name!r}: {exc}"
+        ) from exc
 
 
 def _check_y_true(y, metric, kwargs):

@@ -48,6 +48,9 @@ from sigtest._workflows.compare.checks import (
 )
 from sigtest._workflows.compare.shared import (
     _SHARED_TAG,
+    BOOTSTRAP_SOURCES,
+    MULTIPLIER_TAG,
+    multiplier_scores,
     resampled_scores,
     shared_seed,
     system_data,
@@ -58,12 +61,15 @@ from sigtest.tests_._corrections import CORRECTIONS
 from sigtest.utils import warn_external
 
 __all__ = [
+    "BOOTSTRAP_OPTIONS",
     "COMPARE_CORRECTIONS",
     "AUTO_MIN_UNITS",
+    "MULTIPLIER_MIN_COST",
     "MAXT_CORRECTIONS",
     "MAXT_RESAMPLES",
     "maxt_adjusted",
     "maxt_test_specs",
+    "resolve_bootstrap",
     "resolve_correction",
 ]
 
@@ -87,6 +93,44 @@ AUTO_MIN_UNITS = 10_000
 #: Shared resamples of the max-T correction when no test of the family
 #: brings its own (an interval test that accepts shared resamples).
 MAXT_RESAMPLES = 10_000
+
+#: ``compare(bootstrap=)``: the source of the shared bootstrap draws.
+BOOTSTRAP_OPTIONS = ("auto", *BOOTSTRAP_SOURCES)
+
+#: ``bootstrap="auto"`` draws Gaussian multipliers instead of resampling the
+#: units for a max-T correction when one resampling pass over all systems
+#: would cost more than this many unit visits, ``B x units x systems`` (about
+#: 16 CPU-seconds of the count kernel at ~1.25e9 visits per second): 100
+#: systems x 10^4 items x B = 10^4 (10^10) keep the resampled draws, 50
+#: systems x 10^5 items (5 x 10^10) and beyond use the multiplier draws.
+MULTIPLIER_MIN_COST = 2 * 10**10
+
+
+def _shared_resamples(plan):
+    """B of the shared bootstrap of a plan: the largest of its families' (:func:`_family_resamples`)."""
+    return max((_family_resamples(ptest, itest) for _, ptest, itest, _ in plan.run_specs),
+               default=MAXT_RESAMPLES)
+
+
+def resolve_bootstrap(bootstrap, *, correction, plan, n_units):
+    """The source of a comparison's shared bootstrap draws: ``"resample"`` or ``"multiplier"``.
+
+    ``"auto"`` is ``"multiplier"`` for a max-T correction when
+    ``B x n_units x k > MULTIPLIER_MIN_COST`` (``B`` the family's shared
+    resamples, ``k`` the systems) and every metric has sufficient
+    statistics, ``"resample"`` otherwise; the other values are kept.
+    """
+    if bootstrap not in BOOTSTRAP_OPTIONS:
+        raise ValueError(f"The 'bootstrap' parameter must be one of {BOOTSTRAP_OPTIONS}. "
+                         f"Got {bootstrap!r} instead.")
+    if bootstrap != "auto":
+        return bootstrap
+    if correction not in MAXT_CORRECTIONS:
+        return "resample"
+    if not all(m.has_statistics for m in plan.metric_objs):
+        return "resample"
+    cost = _shared_resamples(plan) * int(n_units) * len(plan.names)
+    return "multiplier" if cost > MULTIPLIER_MIN_COST else "resample"
 
 
 def _default_maxt_test(m_ci, alpha, simultaneous):
@@ -200,8 +244,13 @@ def _supplied_columns(shared, task_of, keys, B):
     return columns
 
 
-def _run_scores(plan, r, B, threads, cache):
-    """``{metric index: T (B, k)}`` of run ``r`` on the comparison's shared draws."""
+def _run_scores(plan, r, B, threads, cache, bootstrap="resample"):
+    """``{metric index: T (B, k)}`` of run ``r`` on the comparison's shared draws.
+
+    ``bootstrap="multiplier"``: the Gaussian multiplier draws
+    (:func:`~sigtest._workflows.compare.shared.multiplier_scores`, the systems
+    in sorted-name order), else the resampled ones.
+    """
     if (r, B) in cache:
         return cache[r, B]
     view, kwargs_of = None, {}
@@ -212,10 +261,19 @@ def _run_scores(plan, r, B, threads, cache):
                 kwargs_of.setdefault(key[1], (metric, kwargs))
     order = sorted(kwargs_of)
     k = len(plan.names)
+    kwargs = kwargs_of[order[0]][1]
+    if bootstrap == "multiplier":
+        n = next(iter(view.values()))[0].shape[0]
+        design = check_design(kwargs.get("groups"), kwargs.get("strata"), n)
+        canonical = sorted(range(k), key=lambda s: plan.names[s])
+        scores = multiplier_scores(view, [kwargs_of[mi] for mi in order], design, B,
+                                   shared_seed(plan.scores["seed"], MULTIPLIER_TAG, r),
+                                   canonical)
+        cache[r, B] = dict(zip(order, scores))
+        return cache[r, B]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the pair tests give the metric's warnings
         data = [[system_data(view, s, *kwargs_of[mi]) for s in range(k)] for mi in order]
-    kwargs = kwargs_of[order[0]][1]
     design = check_design(kwargs.get("groups"), kwargs.get("strata"), data[0][0].n_samples)
     seed = shared_seed(plan.scores["seed"], _SHARED_TAG, r)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
@@ -225,7 +283,7 @@ def _run_scores(plan, r, B, threads, cache):
     return cache[r, B]
 
 
-def maxt_adjusted(plan, out, shared, correction, n_jobs):
+def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample"):
     """Max-T adjusted p-values of every row of a comparison, per (run, metric, test) family.
 
     Parameters
@@ -243,6 +301,9 @@ def maxt_adjusted(plan, out, shared, correction, n_jobs):
     correction : {"max-t", "max-t-single-step"}
     n_jobs : int or None
         Threads of the resampling kernel (the output does not depend on it).
+    bootstrap : {"resample", "multiplier"}, default="resample"
+        Source of the draws of a family whose test did not consume shared
+        ones (:func:`resolve_bootstrap`).
 
     Returns
     -------
@@ -266,11 +327,12 @@ def maxt_adjusted(plan, out, shared, correction, n_jobs):
         B = _family_resamples(ptest, itest)
         columns = _supplied_columns(shared, task_of, keys, B)
         if columns is None:
-            T = _run_scores(plan, r, B, threads, cache)[mi]
+            T = _run_scores(plan, r, B, threads, cache, bootstrap)[mi]
             columns = [T[:, plan.canon[key[2]][1]] - T[:, plan.canon[key[2]][0]]
                        for key in keys]
         res = maxt_pvalues(np.array([delta[key] for key in keys]), columns,
                            alternative=alternative)
+        del columns  # B x m floats: freed before the next family builds its own
         p = res.step_down if correction == "max-t" else res.single_step
         adjusted.update(zip(keys, p))
         if res.degenerate.any() or res.n_dropped:

@@ -72,15 +72,19 @@ class ComparisonResult:
     n_strata : int or None
         Number of strata when the bootstrap was stratified (``strata=``),
         else None.
+    bootstrap : {"resample", "multiplier"}
+        Source of the shared bootstrap draws (``compare(bootstrap=)``
+        resolved): resampled units, or Gaussian multiplier draws.
     """
 
     __slots__ = ("_frame", "_systems", "_metrics", "_tests", "_greater_is_better", "_alpha",
                  "_correction", "_pairs", "_n_runs", "_ci", "_predictions", "_inputs",
-                 "_cv_splits", "_n_groups", "_n_strata", "_scores", "_cv_tests")
+                 "_cv_splits", "_n_groups", "_n_strata", "_scores", "_cv_tests", "_bootstrap")
 
     def __init__(self, frame, *, systems, metrics, tests, greater_is_better, alpha,
                  correction, pairs, n_runs, predictions, inputs, ci="marginal",
-                 cv_splits=None, n_groups=None, n_strata=None, cv_tests=None):
+                 cv_splits=None, n_groups=None, n_strata=None, cv_tests=None,
+                 bootstrap="resample"):
         self._frame = frame.copy()
         self._systems = tuple(systems)
         self._metrics = tuple(metrics)
@@ -99,6 +103,7 @@ class ComparisonResult:
         self._n_strata = n_strata
         self._scores = None  # computed on the first call of scores(), then kept
         self._cv_tests = None if cv_tests is None else cv_tests.copy()
+        self._bootstrap = bootstrap
 
     def _with_cv_tests(self, cv_tests, *, inputs):
         """A copy of this result holding the per-fold tests ``cv_tests`` (a DataFrame).
@@ -113,7 +118,7 @@ class ComparisonResult:
             correction=self._correction, pairs=self._pairs, n_runs=self._n_runs,
             predictions=self._predictions, inputs=inputs, ci=self._ci,
             cv_splits=self._cv_splits, n_groups=self._n_groups, n_strata=self._n_strata,
-            cv_tests=cv_tests)
+            cv_tests=cv_tests, bootstrap=self.bootstrap)
 
     def __setattr__(self, name, value):
         if not name.startswith("_"):
@@ -151,6 +156,19 @@ class ComparisonResult:
     def correction(self):
         """Multiple-comparison correction, per (metric, test, run), or None."""
         return self._correction
+
+    @property
+    def bootstrap(self):
+        """Source of the shared bootstrap draws: ``"resample"`` or ``"multiplier"``.
+
+        ``"multiplier"``: the bootstrap differences of the tests that use
+        shared resamples (and of the max-T correction) are Gaussian
+        multiplier draws on the systems' jackknife influence values
+        (``compare(bootstrap=)``; see ``docs/leaderboards.md``);
+        ``"resample"``: resamples of the items (clusters, within strata;
+        also a result pickled before this attribute existed).
+        """
+        return getattr(self, "_bootstrap", "resample")
 
     @property
     def pairs(self):

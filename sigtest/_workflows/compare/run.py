@@ -58,7 +58,8 @@ def _pair_task(views, i, j, jobs, shared=None):
 
 
 def _pair_rows(views, i, j, jobs, shared):
-    """The rows of :func:`_pair_task` (the arrays of an input type are copied once)."""
+    """The rows of :func:`_pair_task` (the arrays of an input type read once, not copied:
+    the engine never writes into its inputs, and compare's are read-only copies)."""
     from sigtest.tests_ import HierarchicalBootstrap
 
     arrays = {}
@@ -68,8 +69,8 @@ def _pair_rows(views, i, j, jobs, shared):
          has_level) in jobs:
         if metric.input_type not in arrays:
             y, stacks = views[metric.input_type]
-            a_runs, b_runs = np.array(stacks[i]), np.array(stacks[j])
-            arrays[metric.input_type] = np.array(y), a_runs, b_runs, a_runs[0], b_runs[0]
+            a_runs, b_runs = np.asarray(stacks[i]), np.asarray(stacks[j])
+            arrays[metric.input_type] = np.asarray(y), a_runs, b_runs, a_runs[0], b_runs[0]
         y, a_runs, b_runs, a, b = arrays[metric.input_type]
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")

@@ -28,9 +28,10 @@ import joblib
 import numpy as np
 
 from sigtest._engine.design import check_design
-from sigtest._engine import prepare_paired, prepare_paired_runs
+from sigtest._engine import CellCache, prepare_paired, prepare_paired_runs
 from sigtest._engine.paired import metric_values
 from sigtest._engine.rng import check_seed
+from sigtest._engine.multiplier import jackknife_covariance, multiplier_draws
 from sigtest._engine.shared import SharedDeltas
 from sigtest._engine.shared_blocks import (
     shared_dirichlet_sums_range,
@@ -41,8 +42,9 @@ from sigtest._engine.shared_blocks import (
 )
 from sigtest.tests_ import shared_scheme
 
-__all__ = ["TaskDeltas", "resampled_scores", "shared_deltas", "shared_seed", "system_data",
-           "system_view"]
+__all__ = ["BOOTSTRAP_SOURCES", "MULTIPLIER_TAG", "TaskDeltas", "multiplier_scores",
+           "resampled_scores", "shared_deltas", "shared_seed", "system_data", "system_view",
+           "unit_strata_of"]
 
 #: Spawn-key tag of the seed of compare's shared bootstrap (ASCII "shbs").
 _SHARED_TAG = 0x73686273
@@ -52,6 +54,14 @@ _SHARED_TAG = 0x73686273
 #: costs about as much as one per system, so each pair keeps its own draws
 #: (its seed, as a single test with that seed).
 MIN_SHARED_SYSTEMS = 6
+
+#: The sources of compare's shared bootstrap draws (``compare(bootstrap=)``
+#: once resolved): resampled units, or Gaussian multipliers on the
+#: jackknife influence values (:mod:`sigtest._engine.multiplier`).
+BOOTSTRAP_SOURCES = ("resample", "multiplier")
+
+#: Spawn-key tag of the seed of the multiplier draws (ASCII "shmb").
+MULTIPLIER_TAG = 0x73686d62
 
 
 def shared_seed(score_seed, tag, *extra):
@@ -163,6 +173,128 @@ def _system_task(view, s, metrics, design):
     return system_units(np.hstack([d.stats_a for d in data]), design), _system_info(data)
 
 
+def unit_strata_of(design):
+    """Stratum code of every resampling unit (items, or clusters) of a design, or None."""
+    if design is None or design.item_strata is None:
+        return None
+    return design.item_strata if design.item_groups is None else design.group_strata
+
+
+def _system_jackknife(view, s, metrics, design):
+    """One system's leave-one-unit-out scores on every metric (a worker's piece).
+
+    Returns ``(codes, [(estimate, theta) per metric])``: ``theta`` the score
+    without each distinct unit row (``codes``: the row of each unit, uint8
+    or uint16), or without each unit (``codes`` None), from the totals minus
+    the row (:func:`sigtest._engine.resampling.jackknife_values`' closed
+    form), and ``estimate`` the score on all units.
+    """
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")  # the pair tests give the metric's warnings
+        if _by_cells(view, s, metrics, design):
+            return _cells_jackknife(view, s, metrics)
+        data = [system_data(view, s, metric, kwargs) for metric, kwargs in metrics]
+        codes, rows, _ = system_units(np.hstack([d.stats_a for d in data]), design)
+        if codes is None:
+            total = rows.sum(axis=0)
+        else:
+            counts = np.bincount(codes, minlength=rows.shape[0]).astype(np.float64)
+            total = (counts[:, None] * rows).sum(axis=0)
+            codes = codes.astype(np.uint8 if rows.shape[0] <= 256 else np.uint16)
+        out, start = [], 0
+        for d in data:
+            cols = slice(start, start + d.n_statistics)
+            start = cols.stop
+            estimate = float(metric_values(d.metric, d.resample_params, total[cols][None])[0])
+            theta = metric_values(d.metric, d.resample_params, total[cols] - rows[:, cols])
+            out.append((estimate, np.ascontiguousarray(theta, dtype=np.float64)))
+    return codes, out
+
+
+def _by_cells(view, s, metrics, design):
+    """Whether :func:`_cells_jackknife` applies: cellwise hard-label metrics, one run,
+    no weights, clusters or strata (the items are the units)."""
+    if design is not None and not design.empty:
+        return False
+    for metric, kwargs in metrics:
+        if (not metric.has_statistics or not metric.cellwise or metric.input_type != "labels"
+                or kwargs.get("sample_weight") is not None
+                or len(view[metric.input_type][1][s]) != 1):
+            return False
+    return True
+
+
+def _cells_jackknife(view, s, metrics):
+    """:func:`_system_jackknife` on the occupied cells ``(true, pred)`` of the system.
+
+    The system as both sides of a compressed pair (:func:`prepare_paired`,
+    ``compress=True``; one :class:`CellCache` for all metrics): the code of
+    an item is its cell, ``theta`` the score without one item of each cell
+    (at most ``K^2`` values), the estimate the score of the pair path.
+    """
+    cache = CellCache()
+    y, stacks = view[metrics[0][0].input_type]
+    pred = stacks[s][0]
+    out = []
+    for metric, kwargs in metrics:
+        kw = {k: v for k, v in kwargs.items() if k not in ("groups", "strata")}
+        data = prepare_paired(y, pred, pred, metric, compress=True, cell_cache=cache, **kw)
+        rows = np.asarray(data.stats_a, dtype=np.float64)
+        total = data.totals()[0]
+        theta = metric_values(metric, data.resample_params, total - rows)
+        out.append((float(data.score_a), np.ascontiguousarray(theta, dtype=np.float64)))
+    codes = cache.cells(y, pred, pred, with_rows=True)[5]
+    return codes.astype(np.uint8 if rows.shape[0] <= 256 else np.uint16), out
+
+
+def _multiplier_from_parts(parts, order, unit_strata, n_resamples, seed):
+    """Every system's multiplier draws ``(B, k)`` per metric from :func:`_system_jackknife` parts.
+
+    ``order``: the canonical order of the systems (sorted names), in which
+    the covariance is accumulated and the normals are drawn; the columns of
+    the output are in the systems' own order.
+    """
+    k = len(parts)
+    out = []
+    for mi in range(len(parts[0][1])):
+        columns = [(parts[s][0], parts[s][1][mi][1]) for s in order]
+        with np.errstate(all="ignore"):
+            sigma = jackknife_covariance(columns, unit_strata)
+        drawn = multiplier_draws([parts[s][1][mi][0] for s in order], sigma, n_resamples, seed)
+        scores = np.empty((int(n_resamples), k))
+        scores[:, order] = drawn
+        out.append(scores)
+    return out
+
+
+def multiplier_scores(view, metrics, design, n_resamples, seed, order):
+    """Gaussian multiplier draws ``(B, k)`` of every system's score, per metric.
+
+    The in-process form of the multiplier draws of :func:`shared_deltas`
+    (the same pieces, the same output), used by the max-T correction when
+    the family's test did not consume them.
+
+    Parameters
+    ----------
+    view : dict
+        ``{input type: (y, stacks)}`` of one run.
+    metrics : list of (Metric, dict)
+        Each metric with its keyword arguments.
+    design : Design
+    n_resamples : int
+    seed : int
+    order : sequence of int
+        Canonical order of the systems (sorted names).
+
+    Returns
+    -------
+    scores : list of ndarray of shape (B, k)
+    """
+    parts = [_system_jackknife(view, s, metrics, design) for s in range(_n_systems(view))]
+    return _multiplier_from_parts(parts, list(order), unit_strata_of(design), n_resamples,
+                                  seed)
+
+
 def system_view(view, *systems):
     """The part of a view (``{input type: (y, stacks)}``) that reads ``systems``.
 
@@ -177,7 +309,7 @@ def _n_systems(view):
     return len(next(iter(view.values()))[1])
 
 
-def _shared_kind(test, metric):
+def _shared_kind(test, metric, bootstrap_only=False):
     """``(scheme, n_resamples)`` of the shared resamples ``test`` consumes on ``metric``, or None.
 
     Bootstrap differences for every metric with statistics; permutations
@@ -185,10 +317,14 @@ def _shared_kind(test, metric):
     item (not ``cellwise``): for hard labels the pair's own kernels draw one
     binomial (permutation) or Gamma (Dirichlet) variable per occupied cell,
     ``B x cells`` per pair, less than the shared pass over ``B x N x k``
-    (see ``docs/leaderboards.md``).
+    (see ``docs/leaderboards.md``). ``bootstrap_only``: bootstrap
+    differences only (fewer than :data:`MIN_SHARED_SYSTEMS` systems, shared
+    only for the multiplier draws).
     """
     scheme = None if test is None else shared_scheme(test)
     if scheme is None or not metric.has_statistics:
+        return None
+    if bootstrap_only and scheme != "bootstrap":  # few systems: only the multiplier draws
         return None
     if scheme in ("permutation", "bayesian") and metric.cellwise:
         return None
@@ -229,7 +365,7 @@ def _flip_deltas_range(units, totals, n_resamples, seed, start, stop, spec, pair
         return out
 
 
-def shared_deltas(tasks, score_seed, n_jobs):
+def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None):
     """The differences every pair's tests run on, from resamples shared by all pairs.
 
     For the tests that consume shared resamples
@@ -248,6 +384,16 @@ def shared_deltas(tasks, score_seed, n_jobs):
     (:func:`_flip_deltas_range`, the pairs' aggregates computed in the
     workers).
 
+    With ``bootstrap="multiplier"`` the bootstrap differences are Gaussian
+    multiplier draws instead (:mod:`sigtest._engine.multiplier`): one task
+    per system computes its leave-one-unit-out scores
+    (:func:`_system_jackknife`: the unit codes, uint8/uint16, and one small
+    table per metric come back), and the parent accumulates the jackknife
+    covariance ``O(U k^2)`` and draws ``T = T_hat + L z`` ``O(B k^2)``, the
+    systems in the canonical order of ``names`` (sorted), so that the output
+    does not depend on the order they were given in. Used also with fewer
+    than :data:`MIN_SHARED_SYSTEMS` systems.
+
     Parameters
     ----------
     tasks : list
@@ -258,6 +404,11 @@ def shared_deltas(tasks, score_seed, n_jobs):
         The comparison's score seed (``plan.scores["seed"]``).
     n_jobs : int or None
         joblib's ``n_jobs`` (the output does not depend on it).
+    bootstrap : {"resample", "multiplier"}, default="resample"
+        Source of the bootstrap differences (:data:`BOOTSTRAP_SOURCES`).
+    names : list of str, optional
+        The systems' names (the canonical order of the multiplier draws);
+        default: the systems' order.
 
     Returns
     -------
@@ -267,14 +418,19 @@ def shared_deltas(tasks, score_seed, n_jobs):
         ``score_j* - score_i*`` of the task's pair (``i`` = A, ``j`` = B),
         the seed of the shared draws and their scheme (built when read).
     """
-    if not tasks or _n_systems(tasks[0][0]) < MIN_SHARED_SYSTEMS:
+    if bootstrap not in BOOTSTRAP_SOURCES:
+        raise ValueError(f"The 'bootstrap' parameter must be one of {BOOTSTRAP_SOURCES}. "
+                         f"Got {bootstrap!r} instead.")
+    multiplier = bootstrap == "multiplier"
+    few = bool(tasks) and _n_systems(tasks[0][0]) < MIN_SHARED_SYSTEMS
+    if not tasks or (few and not multiplier):
         return [{} for _ in tasks]
     # (run, scheme, B) -> {metric index: (metric, kwargs)}, and the view of each run
     wanted, views = {}, {}
     for view, _, _, jobs in tasks:
         for key, metric, kwargs, ptest, itest, *_ in jobs:
             for test in (ptest, itest):
-                kind = _shared_kind(test, metric)
+                kind = _shared_kind(test, metric, few)
                 if kind is not None:
                     wanted.setdefault((key[0], *kind), {})[key[1]] = (metric, kwargs)
                     views[key[0]] = view
@@ -288,14 +444,19 @@ def shared_deltas(tasks, score_seed, n_jobs):
         kwargs = metrics[order[0]][1]
         n = next(iter(view.values()))[0].shape[0]
         design = check_design(kwargs.get("groups"), kwargs.get("strata"), n)
-        seed = shared_seed(score_seed, _TAGS[scheme], r)
+        gauss = multiplier and scheme == "bootstrap"  # Gaussian multiplier draws
+        seed = shared_seed(score_seed, MULTIPLIER_TAG if gauss else _TAGS[scheme], r)
         groups.append((gkey, order, _n_systems(view), design, seed))
     parallel = joblib.Parallel(n_jobs=n_jobs, return_as="list")
-    # round 1: every system's unit codes (one task per (group, system))
+    # round 1: every system's unit codes, or its leave-one-unit-out scores
+    # (one task per (group, system))
     firsts = parallel(
-        joblib.delayed(_system_task)(system_view(views[gkey[0]], s), s,
-                                     [wanted[gkey][mi] for mi in order], design)
+        joblib.delayed(_system_jackknife if multiplier and gkey[1] == "bootstrap"
+                       else _system_task)(system_view(views[gkey[0]], s), s,
+                                          [wanted[gkey][mi] for mi in order], design)
         for gkey, order, k, design, _ in groups for s in range(k))
+    canonical = None if names is None else sorted(range(len(names)), key=lambda s: names[s])
+    drawn = {}  # multiplier groups: per metric (B, k) scores, computed here
     # the pairs of each run, in task order
     pairs = {}  # run -> {(i, j): row of the pair in the permutation deltas}
     for _, i, j, jobs in tasks:
@@ -307,6 +468,11 @@ def shared_deltas(tasks, score_seed, n_jobs):
         r, scheme, B = gkey
         per = firsts[at:at + k]
         at += k
+        if multiplier and scheme == "bootstrap":
+            drawn[gkey] = _multiplier_from_parts(
+                per, list(range(k)) if canonical is None else canonical,
+                unit_strata_of(design), B, seed)
+            continue
         units = shared_units([u for u, _ in per])
         spec = _values_spec([wanted[gkey][mi][0] for mi in order], [info for _, info in per])
         if scheme == "permutation":
@@ -329,6 +495,9 @@ def shared_deltas(tasks, score_seed, n_jobs):
     for gkey, order, _, _, _ in groups:
         for pos, mi in enumerate(order):
             scores = gkey[1] != "permutation"
+            if gkey in drawn:
+                arrays[(*gkey, mi)] = np.ascontiguousarray(drawn[gkey][pos].T)
+                continue
             joined = np.concatenate([chunk[pos] for chunk in parts[gkey]], axis=0 if scores else 1)
             # scores: (k, B), a system's resamples contiguous for the pairs' differences
             arrays[(*gkey, mi)] = np.ascontiguousarray(joined.T if scores else joined)
@@ -337,7 +506,7 @@ def shared_deltas(tasks, score_seed, n_jobs):
         supplied = TaskDeltas()
         for key, metric, _, ptest, itest, *_ in jobs:
             for role, test in enumerate((ptest, itest)):
-                kind = _shared_kind(test, metric)
+                kind = _shared_kind(test, metric, few)
                 if kind is None:
                     continue
                 gkey = (key[0], *kind)

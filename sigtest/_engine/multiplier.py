@@ -1,0 +1,295 @@
+r"""Gaussian multiplier bootstrap of many systems' scores from their jackknife.
+
+The shared bootstrap (:mod:`sigtest._engine.shared`) costs one pass over the
+``U`` units of all ``k`` systems per resample, ``O(B U k)``. The multiplier
+bootstrap replaces the draws of the units by Gaussian weights on the
+influence values: conditionally on the data,
+
+.. math:: T^*_s - \hat T_s = \sum_i e_i \psi_{s,i}, \qquad e_i \sim N(0, 1)\ \text{iid},
+
+has exactly the distribution :math:`N(0, \Sigma)` with
+:math:`\Sigma_{st} = \sum_i \psi_{s,i} \psi_{t,i}`, so ``B`` draws of all
+systems' scores are :math:`T_b = \hat T + L z_b` with :math:`L L^\top =
+\Sigma` and :math:`z_b \sim N(0, I_k)`: ``O(U k^2)`` once for
+:math:`\Sigma` and ``O(B k^2)`` for the draws (Chernozhukov, Chetverikov &
+Kato 2013: the Gaussian multiplier bootstrap approximates the distribution
+of the maximum of many such sums, which is what max-T uses).
+
+The influence values are the jackknife's (the empirical influence of BCa's
+acceleration, :func:`sigtest._engine.intervals.acceleration_from_jackknife`):
+with :math:`\theta_{s(i)}` system ``s``'s score without unit ``i`` (items, or
+clusters), :math:`u_{s,i} = \theta_{s(i)} - \bar\theta_{s(\cdot)}` and
+
+.. math:: \Sigma_{st} = \frac{n - 1}{n} \sum_i u_{s,i} u_{t,i},
+
+the jackknife covariance (Efron & Tibshirani 1993, eq. 11.5); with strata
+the values are centred within each stratum :math:`h` and weighted by
+:math:`(n_h - 1) / n_h`. A pair's variance
+:math:`\Sigma_{aa} + \Sigma_{bb} - 2 \Sigma_{ab}` is then the jackknife
+variance of its difference.
+
+Determinism: :math:`\Sigma` is accumulated over the units in order, in
+chunks of a fixed size, each entry one sequential sum per chunk (no BLAS;
+the kernel computes 4 x 4 entries at a time for speed, not another order), and
+the draws are a fixed-order sum over the columns; the caller gives the
+systems in a canonical order (``compare``: sorted names), so the output does
+not depend on threads, workers or the order the systems were given in.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sigtest._engine.kernels import _numba_enabled
+
+__all__ = ["jackknife_covariance", "multiplier_draws"]
+
+#: Units per chunk of the covariance accumulation (memory ``chunk * k`` floats).
+_CHUNK = 8192
+
+#: Resamples per block of the draws (memory ``block * k`` floats per temporary).
+_DRAW_BLOCK = 4096
+
+#: Two systems whose difference has a jackknife variance at most this fraction
+#: of their own variances are drawn as one (identical influence values, e.g.
+#: identical predictions): their multiplier differences are exactly 0, as
+#: their resampled ones would be.
+_SAME = 1e-12
+
+
+def _dots_py(buf, acc):
+    """Twin of :func:`_dots`: ``acc[s, t] += sum_i buf[s, i] buf[t, i]``, each sum in
+    item order (sequential: ``cumsum``), for every entry of the tiles with ``t >= s``."""
+    k = buf.shape[0]
+    for s in range(k):
+        for t in range(4 * (s // 4), k):
+            acc[s, t] += np.cumsum(np.concatenate([[0.0], buf[s] * buf[t]]))[-1]
+    return acc
+
+
+try:
+    from numba import njit
+except ImportError:  # pragma: no cover - numba is a hard dependency
+    njit = None
+
+
+def _make_dots():
+    if njit is None:  # pragma: no cover
+        return _dots_py
+
+    @njit(cache=True, nogil=True)
+    def _dots(buf, acc):
+        # tiles of 4 x 4 entries: 16 independent sums, each over the items in
+        # order (the same numbers as one loop per entry); rows padded to 4
+        k, n = buf.shape
+        for s0 in range(0, k, 4):
+            for t0 in range(s0, k, 4):
+                a00 = 0.0
+                a01 = 0.0
+                a02 = 0.0
+                a03 = 0.0
+                a10 = 0.0
+                a11 = 0.0
+                a12 = 0.0
+                a13 = 0.0
+                a20 = 0.0
+                a21 = 0.0
+                a22 = 0.0
+                a23 = 0.0
+                a30 = 0.0
+                a31 = 0.0
+                a32 = 0.0
+                a33 = 0.0
+                for i in range(n):
+                    x0 = buf[s0 + 0, i]
+                    x1 = buf[s0 + 1, i]
+                    x2 = buf[s0 + 2, i]
+                    x3 = buf[s0 + 3, i]
+                    y0 = buf[t0 + 0, i]
+                    y1 = buf[t0 + 1, i]
+                    y2 = buf[t0 + 2, i]
+                    y3 = buf[t0 + 3, i]
+                    a00 += x0 * y0
+                    a01 += x0 * y1
+                    a02 += x0 * y2
+                    a03 += x0 * y3
+                    a10 += x1 * y0
+                    a11 += x1 * y1
+                    a12 += x1 * y2
+                    a13 += x1 * y3
+                    a20 += x2 * y0
+                    a21 += x2 * y1
+                    a22 += x2 * y2
+                    a23 += x2 * y3
+                    a30 += x3 * y0
+                    a31 += x3 * y1
+                    a32 += x3 * y2
+                    a33 += x3 * y3
+                acc[s0 + 0, t0 + 0] += a00
+                acc[s0 + 0, t0 + 1] += a01
+                acc[s0 + 0, t0 + 2] += a02
+                acc[s0 + 0, t0 + 3] += a03
+                acc[s0 + 1, t0 + 0] += a10
+                acc[s0 + 1, t0 + 1] += a11
+                acc[s0 + 1, t0 + 2] += a12
+                acc[s0 + 1, t0 + 3] += a13
+                acc[s0 + 2, t0 + 0] += a20
+                acc[s0 + 2, t0 + 1] += a21
+                acc[s0 + 2, t0 + 2] += a22
+                acc[s0 + 2, t0 + 3] += a23
+                acc[s0 + 3, t0 + 0] += a30
+                acc[s0 + 3, t0 + 1] += a31
+                acc[s0 + 3, t0 + 2] += a32
+                acc[s0 + 3, t0 + 3] += a33
+        return acc
+
+    return _dots
+
+
+_dots = _make_dots()
+
+
+def _centring(theta, codes, unit_strata, n_strata):
+    """Per-stratum jackknife mean of one system and the per-stratum counts."""
+    values = theta if codes is None else theta[codes]
+    if unit_strata is None:
+        return np.array([values.mean()])
+    sums = np.bincount(unit_strata, weights=values, minlength=n_strata)
+    return sums / np.bincount(unit_strata, minlength=n_strata)
+
+
+def jackknife_covariance(columns, unit_strata=None):
+    r"""Jackknife covariance :math:`\Sigma` of ``k`` systems' scores.
+
+    Parameters
+    ----------
+    columns : list of (codes, theta)
+        One entry per system, in the order of the output: the leave-one-out
+        score of every unit, either ``theta`` of shape ``(U,)`` with
+        ``codes`` None, or ``theta`` of shape ``(C,)`` per distinct unit row
+        with ``codes`` of shape ``(U,)`` (the row of each unit; hard labels:
+        at most ``K^2`` cells).
+    unit_strata : ndarray of shape (U,) or None
+        Stratum code of every unit: values are centred within strata.
+
+    Returns
+    -------
+    sigma : ndarray of shape (k, k)
+        :math:`\Sigma_{st} = \sum_h \frac{n_h - 1}{n_h} \sum_{i \in h}
+        u_{s,i} u_{t,i}`, :math:`u_{s,i} = \theta_{s(i)} - \bar\theta_{s(h)}`
+        (symmetric; NaN rows for a system with a non-finite value).
+
+    References
+    ----------
+    B. Efron and R. J. Tibshirani (1993). An Introduction to the Bootstrap,
+    eq. 11.5 (the jackknife estimate of variance). Chapman & Hall.
+    """
+    k = len(columns)
+    codes0, theta0 = columns[0]
+    U = theta0.shape[0] if codes0 is None else codes0.shape[0]
+    strata = None if unit_strata is None else np.asarray(unit_strata, dtype=np.int64)
+    H = 1 if strata is None else int(strata.max()) + 1
+    if strata is None:
+        scale = np.array([np.sqrt((U - 1.0) / U)]) if U > 1 else np.zeros(1)
+    else:
+        n_h = np.bincount(strata, minlength=H).astype(np.float64)
+        with np.errstate(all="ignore"):
+            scale = np.where(n_h > 1, np.sqrt((n_h - 1.0) / n_h), 0.0)
+    means = [_centring(np.asarray(theta, dtype=np.float64), codes, strata, H)
+             for codes, theta in columns]
+    dots = _dots if _numba_enabled() else _dots_py
+    buf = np.zeros((-(-k // 4) * 4, min(_CHUNK, U)))  # rows padded to tiles of 4 (zeros)
+    acc = np.zeros((buf.shape[0], buf.shape[0]))
+    for lo in range(0, U, _CHUNK):
+        hi = min(U, lo + _CHUNK)
+        part = buf[:, : hi - lo]
+        h = None if strata is None else strata[lo:hi]
+        for s, (codes, theta) in enumerate(columns):
+            values = theta[lo:hi] if codes is None else theta[codes[lo:hi]]
+            if h is None:
+                part[s] = (values - means[s][0]) * scale[0]
+            else:
+                part[s] = (values - means[s][h]) * scale[h]
+        dots(part, acc)
+    acc = acc[:k, :k]
+    return np.triu(acc) + np.triu(acc, 1).T
+
+
+def _representatives(sigma):
+    """``rep[s]``: the first system drawn as ``s`` (identical influence values)."""
+    k = sigma.shape[0]
+    d = np.diag(sigma)
+    rep = np.arange(k)
+    for t in range(k):
+        for s in range(t):
+            if rep[s] != s:
+                continue
+            var = d[s] + d[t] - 2.0 * sigma[s, t]
+            if var <= _SAME * (d[s] + d[t]):
+                rep[t] = s
+                break
+    return rep
+
+
+def multiplier_draws(estimates, sigma, n_resamples, seed):
+    r"""``B`` Gaussian multiplier draws of every system's score.
+
+    Parameters
+    ----------
+    estimates : ndarray of shape (k,)
+        :math:`\hat T`, each system's score on all units.
+    sigma : ndarray of shape (k, k)
+        :func:`jackknife_covariance`.
+    n_resamples : int
+        ``B``.
+    seed : int
+        Seed of :math:`z` (``numpy.random.default_rng(seed)``, ``B x k'``
+        standard normals, ``k'`` the distinct systems).
+
+    Returns
+    -------
+    scores : ndarray of shape (B, k)
+        :math:`T_b = \hat T + L z_b`, :math:`L = V \operatorname{diag}(\sqrt{\max(\lambda, 0)})`
+        from the eigen-decomposition :math:`\Sigma = V \Lambda V^\top` of
+        the distinct systems (negative eigenvalues, rounding or identical
+        systems, clipped to 0). Systems with identical influence values
+        (a pair variance :math:`\le 10^{-12}` of their variances) share the
+        noise of the first of them, so their differences are exactly
+        :math:`\hat T_t - \hat T_s`. A system with a non-finite estimate
+        or variance (a leave-one-out score undefined) gets NaN draws.
+
+    References
+    ----------
+    V. Chernozhukov, D. Chetverikov and K. Kato (2013). Gaussian
+    approximations and multiplier bootstrap for maxima of sums of
+    high-dimensional random vectors. The Annals of Statistics 41(6),
+    2786-2819.
+    T. Hothorn, F. Bretz and P. Westfall (2008). Simultaneous inference in
+    general parametric models. Biometrical Journal 50(3), 346-363.
+    """
+    est = np.asarray(estimates, dtype=np.float64)
+    sigma = np.asarray(sigma, dtype=np.float64)
+    k = est.shape[0]
+    B = int(n_resamples)
+    out = np.full((B, k), np.nan)
+    # a non-finite influence value of system s makes row and column s non-finite
+    finite = np.isfinite(est) & np.isfinite(np.diag(sigma))
+    idx = np.flatnonzero(finite)
+    if idx.size == 0:
+        return out
+    sub = sigma[np.ix_(idx, idx)]
+    rep = _representatives(sub)
+    distinct = np.flatnonzero(rep == np.arange(idx.size))
+    w, V = np.linalg.eigh(sub[np.ix_(distinct, distinct)])
+    L = V * np.sqrt(np.clip(w, 0.0, None))[None, :]
+    rng = np.random.default_rng(int(seed))
+    where = {d: p for p, d in enumerate(distinct)}
+    for b0 in range(0, B, _DRAW_BLOCK):  # blocks of resamples: memory O(block k)
+        b1 = min(B, b0 + _DRAW_BLOCK)
+        z = rng.standard_normal((b1 - b0, distinct.size))  # the rows of one (B, k') draw
+        noise = np.zeros((b1 - b0, distinct.size))
+        for c in range(distinct.size):  # a fixed-order sum over the columns (no BLAS)
+            noise += z[:, c, None] * L[None, :, c]
+        for p, s in enumerate(idx):
+            out[b0:b1, s] = est[s] + noise[:, where[rep[p]]]
+    return out
