@@ -21,7 +21,13 @@ import numpy as np
 import pandas as pd
 
 from sigtest._workflows.compare.plan import plan_scores
-from sigtest._workflows.compare.shared import resampled_scores, shared_seed, system_data
+from sigtest._workflows.compare.maxt import BOOTSTRAP_OPTIONS, MULTIPLIER_MIN_COST
+from sigtest._workflows.compare.shared import (
+    multiplier_scores,
+    resampled_scores,
+    shared_seed,
+    system_data,
+)
 from sigtest._engine.design import check_design
 from sigtest._engine.paired import resample_params_of
 from sigtest._engine.ranking import (
@@ -44,7 +50,7 @@ RANK_COLUMNS = ["system", "metric", "rank", "rank_low", "rank_high", "p_best", "
 _RANK_TAG = 0x72616E6B
 
 
-def _check_args(metric, metrics, confidence_level, n_resamples):
+def _check_args(metric, metrics, confidence_level, n_resamples, bootstrap):
     if metric is None:
         chosen = list(metrics)
     else:
@@ -71,6 +77,9 @@ def _check_args(metric, metrics, confidence_level, n_resamples):
         raise ValueError(
             f"The 'n_resamples' parameter must be an int >= 2. Got {n_resamples!r} instead."
         )
+    if not isinstance(bootstrap, str) or bootstrap not in BOOTSTRAP_OPTIONS:
+        raise ValueError(f"The 'bootstrap' parameter must be one of {BOOTSTRAP_OPTIONS}. "
+                         f"Got {bootstrap!r} instead.")
     return chosen
 
 
@@ -100,6 +109,26 @@ def _slow_scores(data, draws, unit_items):
     return out
 
 
+def _draws(bootstrap, data, design, n_items, B, metric):
+    """``"resample"`` or ``"multiplier"``: the source of one metric's shared draws.
+
+    ``"auto"``: the Gaussian multiplier draws when the resampling pass would
+    cost more than ``MULTIPLIER_MIN_COST`` unit visits (``B x units x k``),
+    as in :func:`sigtest.compare`, and the metric has statistics.
+    """
+    stats = all(p.has_statistics for p in data)
+    if bootstrap == "multiplier" and not stats:
+        raise ValueError(
+            f"bootstrap='multiplier' needs a metric with sufficient statistics; "
+            f"{metric.name!r} has none. Use bootstrap='resample' (or 'auto')."
+        )
+    if bootstrap != "auto":
+        return bootstrap
+    n_units = n_items if design.item_groups is None else design.n_groups
+    cost = int(B) * int(n_units) * len(data)
+    return "multiplier" if stats and cost > MULTIPLIER_MIN_COST else "resample"
+
+
 def _resampled_scores(data, design, n_items, B, seed):
     """``(B, k)`` raw resampled scores of the systems on shared resamples."""
     if all(p.has_statistics for p in data):
@@ -110,7 +139,7 @@ def _resampled_scores(data, design, n_items, B, seed):
     return _slow_scores(data, draws, _unit_items(design, n_items))
 
 
-def _metric_rows(names, metric, data, design, n_items, B, seed, level, name_rank):
+def _metric_rows(names, metric, data, design, n_items, B, seed, level, name_rank, draw):
     k = len(names)
     raw = np.array([p.score_a for p in data])
     sign = 1.0 if metric.greater_is_better else -1.0
@@ -124,7 +153,7 @@ def _metric_rows(names, metric, data, design, n_items, B, seed, level, name_rank
             f"ranks(): the {metric.name!r} score of {bad} is undefined (NaN) on the data; "
             "the ranks of this metric are NaN.", DegenerateDistributionWarning)
         return nan_rows
-    T = sign * _resampled_scores(data, design, n_items, B, seed)
+    T = sign * draw()
     finite = np.all(np.isfinite(T), axis=1)
     if not finite.all():
         warn_external(
@@ -144,9 +173,9 @@ def _metric_rows(names, metric, data, design, n_items, B, seed, level, name_rank
 
 
 def rank_table(inputs, *, systems, metrics, n_runs, metric=None, confidence_level=0.95,
-               n_resamples=2000, random_state=None):
+               n_resamples=2000, random_state=None, bootstrap="auto"):
     """The table of :meth:`ComparisonResult.ranks` (see its docstring)."""
-    chosen = _check_args(metric, metrics, confidence_level, n_resamples)
+    chosen = _check_args(metric, metrics, confidence_level, n_resamples, bootstrap)
     if n_runs > 1:
         raise ValueError(
             f"ranks() needs one comparison of the systems; this result holds {n_runs} runs "
@@ -175,9 +204,18 @@ def rank_table(inputs, *, systems, metrics, n_runs, metric=None, confidence_leve
         # the ids as the tests got them (tiled with the runs for runs="pool")
         n_items = data[0].n_samples
         design = check_design(kwargs.get("groups"), kwargs.get("strata"), n_items)
+        B = int(n_resamples)
+        if _draws(bootstrap, data, design, n_items, B, metric_obj) == "multiplier":
+            # the systems in canonical (sorted name) order, as compare's draws
+            order = sorted(range(len(names)), key=lambda s: names[s])
+            draw = (lambda m=metric_obj, kw=kwargs, d=design:  # noqa: E731
+                    multiplier_scores(by_system[0][0], [(m, kw)], d, B, seed, order)[0])
+        else:
+            draw = (lambda d=data, g=design:  # noqa: E731
+                    _resampled_scores(d, g, n_items, B, seed))
         frames.append(pd.DataFrame(_metric_rows(
-            names, metric_obj, data, design, n_items, int(n_resamples), seed,
-            float(confidence_level), name_rank)))
+            names, metric_obj, data, design, n_items, B, seed,
+            float(confidence_level), name_rank, draw)))
     out = pd.concat(frames, ignore_index=True)
     order = {m: i for i, m in enumerate(chosen)}
     out = out.iloc[np.argsort(out["metric"].map(order).to_numpy(), kind="stable")]

@@ -388,7 +388,7 @@ class ComparisonResult:
 
     # ------------------------------------------------------------------- ranks
     def ranks(self, metric=None, *, confidence_level=0.95, n_resamples=2000,
-              random_state=None):
+              random_state=None, bootstrap="auto"):
         r"""Leaderboard ranks with simultaneous rank intervals, P(best) and the best set.
 
         All systems are resampled together: each bootstrap resample draws
@@ -410,6 +410,11 @@ class ComparisonResult:
             Seed of the resamples. None: a seed derived from the
             comparison's ``random_state`` (the table is then the same on
             every call).
+        bootstrap : {"auto", "resample", "multiplier"}, default="auto"
+            Source of the shared draws, as in :func:`sigtest.compare`:
+            ``"auto"`` takes the Gaussian multiplier draws (from the systems'
+            jackknife covariance) when ``B x units x systems`` exceeds
+            ``2 x 10**10`` and the metric has sufficient statistics.
 
         Returns
         -------
@@ -426,8 +431,9 @@ class ComparisonResult:
         Raises
         ------
         ValueError
-            Unknown metric, a level outside (0, 1), ``n_resamples < 2``, or
-            several runs / CV repeats tested separately.
+            Unknown metric, a level outside (0, 1), ``n_resamples < 2``, an
+            unknown ``bootstrap`` (or ``"multiplier"`` for a metric without
+            statistics), or several runs / CV repeats tested separately.
 
         Warns
         -----
@@ -488,7 +494,7 @@ class ComparisonResult:
         return rank_table(self._inputs, systems=self.systems, metrics=self.metrics,
                           n_runs=self.n_runs, metric=metric,
                           confidence_level=confidence_level, n_resamples=n_resamples,
-                          random_state=random_state)
+                          random_state=random_state, bootstrap=bootstrap)
 
     # ----------------------------------------------------------------- letters
     def letters(self, metric=None, *, test=None, run=None):
