@@ -4,7 +4,8 @@ The command-line interface builds its parser (``sigtest --help``) from these
 without importing the modules that compute, which load numpy and pandas.
 """
 
-__all__ = ["CORRECTION_ALIASES", "CORRECTIONS", "RUNS_MODES"]
+__all__ = ["BOOTSTRAP_OPTIONS", "CORRECTION_ALIASES", "CORRECTIONS", "MAXT_ALIASES",
+           "MAXT_CORRECTIONS", "RUNS_MODES"]
 
 #: How several runs (seeds) per system are used by ``compare``,
 #: ``cross_val_compare`` and ``Experiment.run``: see ``sigtest._workflows.runs``.
@@ -17,3 +18,11 @@ CORRECTION_ALIASES = {"bh": "fdr_bh", "by": "fdr_by"}
 #: the methods of ``sigtest.tests_._corrections``, then their aliases.
 CORRECTIONS = ("holm", "bonferroni", "sidak", "holm-sidak", "hochberg", "hommel", "fdr_bh",
                "fdr_by") + tuple(CORRECTION_ALIASES)
+
+#: ``compare``'s max-T corrections (Romano-Wolf step-down, Westfall-Young
+#: single-step on the shared bootstrap) and the alias of the step-down.
+MAXT_CORRECTIONS = ("max-t", "max-t-single-step")
+MAXT_ALIASES = {"romano-wolf": "max-t"}
+
+#: ``compare(bootstrap=)`` / ``ranks(bootstrap=)``: the source of the shared draws.
+BOOTSTRAP_OPTIONS = ("auto", "resample", "multiplier")

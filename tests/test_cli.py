@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sigtest import BergKirkpatrickBootstrap, compare
+from sigtest import BCaInterval, BergKirkpatrickBootstrap, compare
 from sigtest.cli import main, read_predictions
 
 
@@ -495,4 +495,42 @@ def test_every_correction_of_adjust_pvalues_is_a_cli_choice(tmp_path, systems):
     got = pd.read_csv(io.StringIO(out.getvalue()))
     want = compare(y, {"base": a, "new": b, "other": c}, metrics="accuracy", test="mcnemar",
                    correction="hommel").to_frame()
+    np.testing.assert_allclose(got["pvalue_adj"], want["pvalue_adj"], rtol=1e-12)
+
+
+def test_max_t_and_multiplier_draws_are_cli_choices(tmp_path, systems):
+    # issue 23: --correction offers compare's max-T names and "auto" (the default, as
+    # compare's), --bootstrap the source of the shared draws; one definition of each
+    from sigtest._constants import BOOTSTRAP_OPTIONS, MAXT_CORRECTIONS
+    from sigtest._workflows.compare import maxt
+
+    assert maxt.BOOTSTRAP_OPTIONS is BOOTSTRAP_OPTIONS
+    assert maxt.MAXT_CORRECTIONS is MAXT_CORRECTIONS
+    y, a, b = systems
+    rng = np.random.default_rng(2)
+    cs = {f"c{i}": np.where(rng.random(300) < 0.6 + 0.05 * i, y, (y + 1) % 3)
+          for i in range(4)}
+    paths = [str(tmp_path / "gold.txt")]
+    np.savetxt(paths[0], y, fmt="%d")
+    for name, arr in (("base", a), ("new", b), *cs.items()):
+        np.savetxt(tmp_path / f"{name}.txt", arr, fmt="%d")
+        paths.append(str(tmp_path / f"{name}.txt"))
+    out = io.StringIO()
+    args = ["compare", *paths, "-m", "accuracy", "--test", "bca", "-B", "999",
+            "--correction", "max-t", "--bootstrap", "multiplier", "--format", "csv"]
+    assert main(args, out=out) == 0
+    got = pd.read_csv(io.StringIO(out.getvalue()))
+    res = compare(y, {"base": a, "new": b, **cs}, metrics="accuracy",
+                  test=BCaInterval(n_resamples=999), correction="max-t",
+                  bootstrap="multiplier", random_state=0)
+    assert res.bootstrap == "multiplier"
+    want = res.to_frame()
+    np.testing.assert_allclose(got["pvalue_adj"], want["pvalue_adj"], rtol=1e-12)
+    np.testing.assert_allclose(got["ci_low"], want["ci_low"], rtol=1e-12)
+    # the default is compare's: "auto" (Holm on this small family)
+    out = io.StringIO()
+    assert main(["compare", *paths[:3], "-m", "accuracy", "--test", "mcnemar",
+                 "--format", "csv"], out=out) == 0
+    got = pd.read_csv(io.StringIO(out.getvalue()))
+    want = compare(y, {"base": a, "new": b}, metrics="accuracy", test="mcnemar").to_frame()
     np.testing.assert_allclose(got["pvalue_adj"], want["pvalue_adj"], rtol=1e-12)

@@ -649,3 +649,20 @@ def test_cli_feed_refuses_and_says_overwrite(tmp_path, data, capsys):
     err = capsys.readouterr().err
     assert "gold file" in err and "has 300 rows but the prediction file" in err
     assert "short.txt' has 10" in err and not Experiment.load(store).systems.count("s")
+
+
+def test_run_follows_compare_defaults_and_records_what_was_applied(tmp_path):
+    # issue 23: correction="auto" and bootstrap="auto" as compare; outcomes.json
+    # records what was given and what was applied
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 3, 300)
+    exp = Experiment(tmp_path)
+    exp.feed("a", _noisy(rng, y, 0.7), y_true=y)
+    exp.feed("b", _noisy(rng, y, 0.8))
+    res = exp.run(metrics="accuracy", test=_test())
+    params = exp.load_outcomes()["parameters"]
+    assert (params["correction"], params["bootstrap"]) == ("auto", "auto")
+    assert params["correction_applied"] == res.correction == "holm"
+    assert params["bootstrap_applied"] == res.bootstrap == "resample"
+    with pytest.raises(ValueError, match="'bootstrap'"):
+        exp.run(metrics="accuracy", test=_test(), bootstrap="gauss")

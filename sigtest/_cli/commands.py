@@ -428,6 +428,7 @@ def _run_compare_scores(args, out):
         pairs=_pairs(args), baseline=_baseline(args),
         correction=None if args.correction == "none" else args.correction,
         alpha=args.alpha, n_jobs=args.n_jobs, random_state=args.seed, verbose=args.progress,
+        bootstrap=args.bootstrap,
     )
     _emit(_render(result, _output_format(args)), args, out)
 
@@ -474,7 +475,8 @@ def _run_compare(args, out):
         y_true, predictions, metrics=metrics, test=_build_test(args), pairs=_pairs(args),
         baseline=_baseline(args),
         correction=None if args.correction == "none" else args.correction,
-        alpha=args.alpha, n_jobs=args.n_jobs, random_state=args.seed, **extra,
+        alpha=args.alpha, n_jobs=args.n_jobs, random_state=args.seed,
+        bootstrap=args.bootstrap, **extra,
     )
     _emit(_render(result, _output_format(args)), args, out)
 
@@ -515,7 +517,7 @@ def _run_experiment(args, out):
         correction=None if args.correction == "none" else args.correction,
         runs=args.runs or "average", alpha=args.alpha,
         on_missing=args.on_missing or "error", n_jobs=args.n_jobs,
-        random_state=args.seed, systems=args.systems, **extra)
+        random_state=args.seed, systems=args.systems, bootstrap=args.bootstrap, **extra)
     _emit(_render(result, _output_format(args)), args, out)
 
 

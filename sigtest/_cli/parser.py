@@ -203,7 +203,8 @@ def _add_output_options(cmd):
 
 def _add_test_options(cmd):
     """Options shared by ``compare`` and ``run``: metrics, test, pairs, correction, seed."""
-    from sigtest._constants import CORRECTIONS
+    from sigtest._constants import (BOOTSTRAP_OPTIONS, CORRECTIONS, MAXT_ALIASES,
+                                    MAXT_CORRECTIONS)
 
     cmd.add_argument("-m", "--metric", action="append", dest="metrics",
                      help="metric name (repeatable; default: accuracy and f1_macro)")
@@ -229,8 +230,14 @@ def _add_test_options(cmd):
                           "non-inferiority (B is not worse than the baseline by --margin or "
                           "more) or equivalence (|B - A| < --margin, TOST; test: bca unless "
                           "--test names one with an interval: paired_t, mcnemar)")
-    cmd.add_argument("--correction", default="holm",
-                     choices=(*CORRECTIONS, "none"))
+    cmd.add_argument("--correction", default="auto",
+                     choices=(*CORRECTIONS, *MAXT_CORRECTIONS, *MAXT_ALIASES, "auto", "none"),
+                     help="multiple-comparison correction (default: auto, as compare: Holm, "
+                          "or max-T for large families on 10^4 items or more)")
+    cmd.add_argument("--bootstrap", default="auto", choices=BOOTSTRAP_OPTIONS,
+                     help="source of the shared bootstrap draws (default: auto, as compare: "
+                          "Gaussian multiplier draws for max-T when resampling would cost "
+                          "more than 2e10 unit visits)")
     cmd.add_argument("--alpha", type=float, default=0.05)
     cmd.add_argument("--labels", default=None,
                      help="class set of the label metrics: comma-separated labels, or a file "

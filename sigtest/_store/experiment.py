@@ -399,8 +399,9 @@ class Experiment:
         return self._store.remove(system, run)
 
     def run(self, *, metrics=("accuracy", "f1_macro"), test=None, pairs="all", baseline=None,
-            correction="holm", runs="average", alpha=0.05, systems=None, on_missing="error",
-            n_jobs=None, random_state=0, verbose=False, labels=None, pos_label=None):
+            correction="auto", runs="average", alpha=0.05, systems=None, on_missing="error",
+            n_jobs=None, random_state=0, verbose=False, labels=None, pos_label=None,
+            bootstrap="auto"):
         """Compare every stored system and save ``results.tsv`` and ``outcomes.json``.
 
         The two files are published as one unit: a process killed during
@@ -412,8 +413,8 @@ class Experiment:
         the systems, with the stored cluster and stratum ids of the same
         items as its ``groups`` and ``strata`` (see :meth:`feed`); see it for
         ``metrics``, ``test``, ``pairs``, ``baseline``, ``correction``,
-        ``runs``, ``alpha``, ``n_jobs``, ``verbose``, ``labels`` and
-        ``pos_label``.
+        ``runs``, ``alpha``, ``n_jobs``, ``verbose``, ``labels``,
+        ``pos_label`` and ``bootstrap``.
 
         Parameters
         ----------
@@ -426,8 +427,10 @@ class Experiment:
             As in :func:`sigtest.compare`.
         baseline : str or list of str, optional
             As in :func:`sigtest.compare`.
-        correction : str or None, default="holm"
-            As in :func:`sigtest.compare`.
+        correction : str or None, default="auto"
+            As in :func:`sigtest.compare` (whose default this follows: Holm,
+            or max-T for a large family on 10^4 items or more); the
+            correction applied is recorded as ``correction_applied``.
         runs : {"average", "each", "mean", "pool"}, default="average"
             How several runs per system are used, as in
             :func:`sigtest.compare` (whose default this follows): the
@@ -516,10 +519,13 @@ class Experiment:
                                    *design.items()) if v is not None}
         result = compare(y, preds, metrics=metrics, test=test_obj, pairs=pairs,
                          baseline=baseline, correction=correction, alpha=alpha, n_jobs=n_jobs,
-                         random_state=seed, verbose=verbose, runs=runs, **extra)
+                         random_state=seed, verbose=verbose, runs=runs, bootstrap=bootstrap,
+                         **extra)
         frame = result.to_frame()
         params = dict(metrics=result.metrics, test=_describe_test(test), tests=result.tests,
-                      pairs=pairs, baseline=baseline, correction=correction, runs=runs,
+                      pairs=pairs, baseline=baseline, correction=correction,
+                      correction_applied=result.correction, bootstrap=bootstrap,
+                      bootstrap_applied=result.bootstrap, runs=runs,
                       alpha=alpha, systems=names, on_missing=on_missing, n_jobs=n_jobs,
                       labels=None if labels is None else np.asarray(labels).tolist(),
                       pos_label=pos_label)

@@ -57,6 +57,7 @@ from sigtest._workflows.compare.shared import (
 )
 from sigtest.exceptions import DegenerateDistributionWarning
 from sigtest.tests_ import accepts_resamples
+from sigtest._constants import BOOTSTRAP_OPTIONS, MAXT_ALIASES, MAXT_CORRECTIONS
 from sigtest.tests_._corrections import CORRECTIONS
 from sigtest.utils import warn_external
 
@@ -73,13 +74,10 @@ __all__ = [
     "resolve_correction",
 ]
 
-#: The max-T corrections of compare (step-down, single-step) and an alias.
-MAXT_CORRECTIONS = ("max-t", "max-t-single-step")
-_MAXT_ALIASES = {"romano-wolf": "max-t"}
 
 #: Every ``compare(correction=)`` name: adjust_pvalues' methods, the max-T
 #: ones and ``"auto"`` (the default).
-COMPARE_CORRECTIONS = (*CORRECTIONS, *MAXT_CORRECTIONS, *_MAXT_ALIASES, "auto")
+COMPARE_CORRECTIONS = (*CORRECTIONS, *MAXT_CORRECTIONS, *MAXT_ALIASES, "auto")
 
 #: "auto" keeps Holm up to this many pairs (10 systems, all pairs), whatever alpha.
 _AUTO_MIN_PAIRS = 50
@@ -94,8 +92,6 @@ AUTO_MIN_UNITS = 10_000
 #: brings its own (an interval test that accepts shared resamples).
 MAXT_RESAMPLES = 10_000
 
-#: ``compare(bootstrap=)``: the source of the shared bootstrap draws.
-BOOTSTRAP_OPTIONS = ("auto", *BOOTSTRAP_SOURCES)
 
 #: ``bootstrap="auto"`` draws Gaussian multipliers instead of resampling the
 #: units for a max-T correction when one resampling pass over all systems
@@ -161,7 +157,7 @@ def resolve_correction(correction, *, test, runs, metrics, pairs, baseline, alph
     correction : str or None
     test : the ``test`` to plan with
     """
-    correction = _MAXT_ALIASES.get(correction, correction)
+    correction = MAXT_ALIASES.get(correction, correction)
     if correction not in (*MAXT_CORRECTIONS, "auto"):
         return correction, test
     metric_objs = check_metrics(metrics)
