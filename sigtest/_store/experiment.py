@@ -458,6 +458,10 @@ class Experiment:
         pos_label : int or str, optional
             Positive class of one-class scores, passed to
             :func:`sigtest.compare`.
+        bootstrap : {"auto", "resample", "multiplier"}, default="auto"
+            Source of the shared bootstrap draws, as in
+            :func:`sigtest.compare`; the source used is recorded as
+            ``bootstrap_applied``.
 
         Returns
         -------
