@@ -195,7 +195,13 @@ def prepare_paired(
     if use_cells:
         if params.get("labels") is None and metric.input_type == "labels":
             params["labels"] = union
-        stats_a, stats_b = _cell_statistics(metric, yt, ya, yb, params, sparse=design.empty)
+        sparse = design.empty
+        if cell_cache is None:
+            stats_a, stats_b = _cell_statistics(metric, yt, ya, yb, params, sparse=sparse)
+        else:  # the metrics of a pair that share statistics and params compute them once
+            stats_a, stats_b = cell_cache.statistics(
+                metric, params, sparse,
+                lambda: _cell_statistics(metric, yt, ya, yb, params, sparse=sparse))
         sums_a, sums_b = counts @ stats_a, counts @ stats_b
     else:
         if metric.input_type == "labels" and params.get("labels") is None:

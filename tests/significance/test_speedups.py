@@ -235,6 +235,68 @@ def test_cell_cache_gives_the_plain_cells_once_per_arrays(monkeypatch):
     assert len(calls) == 5  # (the plain _cells call above was the 4th)
 
 
+def test_cell_cache_computes_shared_statistics_once_per_cells():
+    """Metrics of a pair with the same statistics function and params share one computation.
+
+    Reference: prepare_paired without a cache (every field equal); a metric
+    whose statistics warn is computed and warns on every call.
+    """
+    import warnings
+
+    from sigtest._engine import CellCache
+    from sigtest.metrics import get_metric, register_metric, unregister_metric
+
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 4, 500)
+    a = np.where(rng.random(500) < 0.6, y, rng.integers(0, 4, 500))
+    b = np.where(rng.random(500) < 0.7, y, rng.integers(0, 4, 500))
+    prf = get_metric("f1_macro")
+    calls = []
+
+    def counted(y_true, y_pred, **params):
+        calls.append(y_true.shape[0])
+        return prf.statistics(y_true, y_pred, **params)
+
+    def noisy(y_true, y_pred, **params):
+        calls.append(-1)
+        warnings.warn("noisy statistics", UserWarning)
+        return prf.statistics(y_true, y_pred, **params)
+
+    names = ["_counted_f1", "_counted_precision", "_noisy_f1"]
+    register_metric(names[0], statistics=counted, aggregate=prf.aggregate, cellwise=True)
+    register_metric(names[1], statistics=counted,
+                    aggregate=get_metric("precision_macro").aggregate, cellwise=True)
+    register_metric(names[2], statistics=noisy, aggregate=prf.aggregate, cellwise=True)
+    try:
+        metrics = [*names[:2], "f1_macro", "precision_weighted", "recall_macro", names[2],
+                   names[2]]
+        plain = [prepare_paired(y, a, b, m) for m in metrics]
+        calls.clear()
+        cache = CellCache()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            reused = [prepare_paired(y, a, b, m, cell_cache=cache) for m in metrics]
+        for p, q in zip(plain, reused):
+            _paired_fields_equal(p, q)
+        # counted: one computation (A and B) for both metrics; noisy: every call
+        assert calls.count(-1) == 4 and len(calls) - 4 == 2
+        assert sum("noisy statistics" in str(w.message) for w in caught) == 4
+        # other params (labels=), then other arrays: computed again
+        other = prepare_paired(y, a, b, names[0], labels=[0, 1, 2, 3, 4], cell_cache=cache)
+        assert len(calls) == 8
+        _paired_fields_equal(other, prepare_paired(y, a, b, names[0], labels=[0, 1, 2, 3, 4]))
+        del calls[8:]
+        prepare_paired(y, a.copy(), b, names[1], cell_cache=cache)
+        assert len(calls) == 10
+        # the callers own their arrays: changing one does not change the next
+        first = prepare_paired(y, a, b, names[0], cell_cache=cache)
+        first.stats_a[:] = -1.0
+        _paired_fields_equal(prepare_paired(y, a, b, names[1], cell_cache=cache), plain[1])
+    finally:
+        for name in names:
+            unregister_metric(name)
+
+
 def _lacks_cell_cache(metric):
     from sigtest._engine.inputs import metric_keywords
 
