@@ -9,6 +9,7 @@ interval of the same distribution never disagree. Used by
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import namedtuple
 
@@ -36,10 +37,16 @@ __all__ = [
 ]
 
 
-def _ndtri(p):
-    from scipy.special import ndtri
+@functools.cache
+def _special():
+    """``scipy.special``, imported on first use (import time), looked up once."""
+    import scipy.special
 
-    return ndtri(p)
+    return scipy.special
+
+
+def _ndtri(p):
+    return _special().ndtri(p)
 
 
 ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
@@ -146,9 +153,7 @@ def bca_level(z0, w, a):
         if math.isnan(den):
             return math.nan
         return 1.0 if a > 0 else 0.0
-    from scipy.special import ndtr
-
-    return float(ndtr(z0 + w / den))
+    return float(_special().ndtr(z0 + w / den))
 
 
 def check_interval_args(confidence_level, method):
@@ -194,11 +199,11 @@ def interval_at(sorted_dist, delta, confidence_level, method, acceleration, z0):
     """
     if method == "normal":
         return normal_interval(sorted_dist, delta, confidence_level)
-    levels = interval_quantiles(sorted_dist, delta, confidence_level, method,
-                                 acceleration, z0)
-    if not all(np.isfinite(levels)):
+    q_low, q_high = interval_quantiles(sorted_dist, delta, confidence_level, method,
+                                       acceleration, z0)
+    if not (math.isfinite(q_low) and math.isfinite(q_high)):
         return NAN_INTERVAL
-    low, high = (quantile_sorted(sorted_dist, q) for q in levels)
+    low, high = quantile_sorted(sorted_dist, q_low), quantile_sorted(sorted_dist, q_high)
     if method in ("basic", "studentized"):
         # studentized: ``sorted_dist`` is delta + se * t* (studentized.pseudo_distribution),
         # so 2 delta - q_hi = delta - se t*_(1-alpha/2) and 2 delta - q_lo = delta - se t*_(alpha/2)
