@@ -323,7 +323,7 @@ def point_interval(delta, atol=0.0):
 
 def bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
                         *, warn=True, of="difference", atol=0.0, n_discordant=None,
-                        n_trials=None):
+                        n_trials=None, presorted=False):
     r"""Two-sided bootstrap confidence interval of ``delta``.
 
     ``percentile``: the :math:`\alpha/2` and :math:`1-\alpha/2` quantiles of
@@ -363,6 +363,10 @@ def bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
 
     A non-finite ``delta`` or an undefined BCa acceleration of a
     non-degenerate distribution gives ``(nan, nan)`` with that warning.
+
+    ``presorted=True``: ``dist`` is already sorted (``numpy.sort``), e.g.
+    for both the interval and :func:`interval_pvalue` of one distribution;
+    the result is the same (only the order of ``dist`` is used).
     """
     dist = np.asarray(dist, dtype=np.float64)
     check_interval_args(confidence_level, method)
@@ -379,8 +383,8 @@ def bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
             warn_external(no_acceleration, DegenerateDistributionWarning)
         return NAN_INTERVAL
     z0 = _ndtri(proportion_below(dist, delta)) if method == "bca" else None
-    return interval_at(np.sort(dist), delta, float(confidence_level), method,
-                        acceleration, z0)
+    return interval_at(dist if presorted else np.sort(dist), delta, float(confidence_level),
+                       method, acceleration, z0)
 
 
 def _degenerate_interval(delta, confidence_level, *, warn, of, atol, n_discordant,
@@ -505,7 +509,7 @@ def invert_interval(interval_fn, null_value=0.0, side="two-sided"):
 
 
 def interval_pvalue(dist, delta, method, acceleration=None, *, null_value=0.0,
-                    side="two-sided"):
+                    side="two-sided", presorted=False):
     r"""p-value of ``null_value`` by inverting the bootstrap interval (two- or one-sided).
 
     :func:`invert_interval` applied to the very same computation as
@@ -536,7 +540,8 @@ def interval_pvalue(dist, delta, method, acceleration=None, *, null_value=0.0,
     :math:`[\delta, \delta]`, so identical systems, :math:`\delta = 0`, give
     1); the tests replace that case by
     :func:`~sigtest._engine.small_sample.point_mass_pvalue`. ``nan`` for a
-    non-finite ``delta`` or an undefined BCa acceleration.
+    non-finite ``delta`` or an undefined BCa acceleration. ``presorted``: as
+    in :func:`bootstrap_interval`.
     """
     dist = np.asarray(dist, dtype=np.float64)
     if not math.isfinite(delta) or dist.size == 0:
@@ -546,7 +551,7 @@ def interval_pvalue(dist, delta, method, acceleration=None, *, null_value=0.0,
     if method == "bca" and (acceleration is None or not math.isfinite(acceleration)):
         return math.nan
     z0 = _ndtri(proportion_below(dist, delta)) if method == "bca" else None
-    sorted_dist = np.sort(dist)
+    sorted_dist = dist if presorted else np.sort(dist)
     return invert_interval(
         lambda c: interval_at(sorted_dist, delta, c, method, acceleration, z0),
         null_value, side)

@@ -404,3 +404,21 @@ def test_studentized_strata_coverage():
                       strata=strata).confidence_interval
 
     assert 0.91 <= _coverage(interval_of, 1 / 15, 31) <= 0.98
+
+
+@pytest.mark.parametrize("method", ["bca", "percentile", "basic", "normal"])
+def test_presorted_distribution_gives_the_same_interval_and_pvalue(method):
+    """presorted=True (the sort done once by BCaInterval) against the unsorted call."""
+    from sigtest._engine.intervals import bootstrap_interval
+
+    rng = np.random.default_rng(3)
+    dist = np.round(rng.normal(0.02, 0.015, 999), 3)  # ties
+    for delta, a in ((0.02, 0.01), (0.0, -0.03), (0.05, 0.2)):
+        for side, null in (("two-sided", 0.0), ("greater", -0.01), ("less", 0.03)):
+            want = interval_pvalue(dist, delta, method, a, null_value=null, side=side)
+            got = interval_pvalue(np.sort(dist), delta, method, a, null_value=null, side=side,
+                                  presorted=True)
+            assert got == want
+        want = bootstrap_interval(dist, delta, 0.95, method, a)
+        got = bootstrap_interval(np.sort(dist), delta, 0.95, method, a, presorted=True)
+        assert tuple(got) == tuple(want)
