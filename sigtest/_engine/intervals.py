@@ -426,29 +426,120 @@ _LOWEST = int(np.float64(np.nextafter(0.0, 1.0)).view(np.int64))  # smallest lev
 _HIGHEST = int(np.float64(np.nextafter(1.0, 0.0)).view(np.int64))  # largest level < 1
 
 
-def _largest_true(pred):
+def _largest_true(pred, guess=None):
     """Largest float level ``c`` in (0, 1) with ``pred(c)``, for ``pred`` true on an
     initial segment; ``None`` if it is false at the smallest level.
 
     Bisection on the binary representation of the float ``c`` (positive
     floats are ordered like their bit patterns), down to adjacent floats: at
-    most 64 calls of ``pred``.
+    most 64 calls of ``pred``. With ``guess`` (a level near the answer) the
+    same bisection calls ``pred`` only at the midpoints that lie within
+    ``_MARGIN`` (2**20) floats of the largest level known true and the
+    smallest known false or between them, after galloping from ``guess`` to
+    bracket the answer (:func:`_bracket`): for ``pred`` true on an initial
+    segment (up to rounding within a few floats of its transition) the
+    other midpoints' answers are known, so the result is the same, in about
+    25 calls instead of 62 when the guess is close.
     """
     lo, hi = _LOWEST, _HIGHEST
     if not pred(_level(lo)):
         return None
     if pred(_level(hi)):
         return _level(hi)
+    true_at, false_at = lo, hi  # pred is true at true_at, false at false_at
+    if guess is not None and math.isfinite(guess) and 0.0 < guess < 1.0:
+        true_at, false_at = _bracket(pred, _bits(guess), true_at, false_at)
     while hi - lo > 1:  # invariant: pred(lo) and not pred(hi)
         mid = (lo + hi) // 2
-        if pred(_level(mid)):
+        if mid <= true_at - _MARGIN:
+            holds = True
+        elif mid >= false_at + _MARGIN:
+            holds = False
+        else:
+            holds = bool(pred(_level(mid)))
+            if holds:
+                true_at = mid
+            else:
+                false_at = mid
+        if holds:
             lo = mid
         else:
             hi = mid
     return _level(lo)
 
 
-def invert_interval(interval_fn, null_value=0.0, side="two-sided"):
+#: Floats around the levels known true / false within which :func:`_largest_true`
+#: still evaluates every midpoint of the bisection. Rounding in the interval's
+#: levels and quantiles can make ``pred`` flip more than once within a few floats
+#: of its transition (3 floats seen in compare's BCa p-values); evaluating every
+#: midpoint within 2**20 floats of a known level keeps the bisection's own answer
+#: there, and infers only answers far outside that noise.
+_MARGIN = 1 << 20
+
+
+def _bits(level):
+    return int(np.float64(level).view(np.int64))
+
+
+def _bracket(pred, start, true_at, false_at):
+    """Levels (as bits) where ``pred`` is true and false, galloping from ``start``.
+
+    Steps of 64 floats, growing 8-fold, away from ``start`` until ``pred``
+    changes (or the known bounds ``true_at``, ``false_at`` are met).
+    """
+    start = min(max(start, true_at + 1), false_at - 1)
+    if start <= true_at:
+        return true_at, false_at
+    step = 64
+    if pred(_level(start)):
+        true_at = start
+        while true_at + step < false_at:
+            if not pred(_level(true_at + step)):
+                return true_at, true_at + step
+            true_at += step
+            step *= 8
+    else:
+        false_at = start
+        while false_at - step > true_at:
+            if pred(_level(false_at - step)):
+                return false_at - step, false_at
+            false_at -= step
+            step *= 8
+    return true_at, false_at
+
+
+def _guess_level(sorted_dist, method, acceleration, z0, t0, side):
+    """An approximate answer of :func:`_largest_true` for :func:`interval_pvalue`, or None.
+
+    The level ``c`` at which an endpoint of the BCa or percentile interval
+    reaches ``t0``: ``t0`` sits at the interpolated quantile level ``q0`` of
+    the distribution, and the endpoint's level ``Phi(z0 + w / (1 - a w))``,
+    ``w = z0 -/+ z_{(1-c)/2}``, is solved for ``c``. Only a starting point:
+    the search checks every answer it uses.
+    """
+    if method not in ("bca", "percentile") or sorted_dist.shape[0] < 2:
+        return None
+    n = sorted_dist.shape[0]
+    k = int(np.searchsorted(sorted_dist, t0))
+    if k == 0 or k >= n:
+        return None
+    x0, x1 = float(sorted_dist[k - 1]), float(sorted_dist[k])
+    g = (t0 - x0) / (x1 - x0) if x1 > x0 else 0.0
+    q0 = (k - 1 + g) / (n - 1)
+    with np.errstate(all="ignore"):
+        if method == "bca":
+            u = float(_ndtri(q0)) - z0
+            w = u / (1.0 + acceleration * u)
+            ndtr = _special().ndtr
+            lower, upper = 1.0 - 2.0 * float(ndtr(w - z0)), 1.0 - 2.0 * float(ndtr(z0 - w))
+        else:
+            lower, upper = 1.0 - 2.0 * q0, 2.0 * q0 - 1.0
+    candidates = {"two-sided": (lower, upper), "greater": (lower,), "less": (upper,)}.get(side, ())
+    valid = [c for c in candidates if math.isfinite(c) and 0.0 < c < 1.0]
+    return max(valid) if valid else None
+
+
+def invert_interval(interval_fn, null_value=0.0, side="two-sided", *, guess=None):
     r"""p-value of the null value ``null_value`` by inverting a family of intervals.
 
     ``interval_fn(c)`` returns the two-sided interval ``(low, high)`` at the
@@ -482,19 +573,23 @@ def invert_interval(interval_fn, null_value=0.0, side="two-sided"):
     (the basis of TOST: Schuirmann 1987). When every level excludes
     :math:`\theta_0` the p-value is that of the largest level below 1
     (:math:`2^{-53}` two-sided, :math:`2^{-54}` one-sided); callers floor it.
+
+    ``guess``: a level near :math:`c^*` (or None); the same p-value with
+    fewer calls of ``interval_fn`` (see :func:`_largest_true`).
     """
     if side not in SIDES:
         raise ValueError(f"The 'side' parameter must be one of {SIDES}. Got {side!r} instead.")
     t0 = float(null_value)
     if side == "two-sided":
-        c = _largest_true(lambda c: (lambda ci: ci[0] > t0 or ci[1] < t0)(interval_fn(c)))
+        c = _largest_true(lambda c: (lambda ci: ci[0] > t0 or ci[1] < t0)(interval_fn(c)),
+                          guess)
         return 1.0 if c is None else float(1.0 - c)
     k = 0 if side == "greater" else 1  # the endpoint that must lie beyond t0
 
     def beyond(value):
         return value > t0 if side == "greater" else value < t0
 
-    c = _largest_true(lambda c: beyond(interval_fn(c)[k]))
+    c = _largest_true(lambda c: beyond(interval_fn(c)[k]), guess)
     if c is not None:
         return float((1.0 - c) / 2.0)
     # no interval lies beyond t0: the other endpoint, smallest level beyond it
@@ -554,7 +649,8 @@ def interval_pvalue(dist, delta, method, acceleration=None, *, null_value=0.0,
     sorted_dist = dist if presorted else np.sort(dist)
     return invert_interval(
         lambda c: interval_at(sorted_dist, delta, c, method, acceleration, z0),
-        null_value, side)
+        null_value, side,
+        guess=_guess_level(sorted_dist, method, acceleration, z0, float(null_value), side))
 
 
 def jackknife_acceleration(paired):
