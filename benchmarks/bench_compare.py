@@ -203,29 +203,26 @@ def _cpu_seconds():
 
 def bench_bk(args):
     """Time the two-sided bootstrap test alone on the 30-system case (issue 23)."""
-    y, preds = make_data(args.systems, args.samples)
-    n_pairs = args.systems * (args.systems - 1) // 2
-    print(f"{args.systems} systems ({n_pairs} pairs) x {len(METRICS)} metrics, "
-          f"N={args.samples}, B={args.resamples}, test=BergKirkpatrickBootstrap two-sided")
-
-    def run_one(systems, n_jobs):
-        test = BergKirkpatrickBootstrap(n_resamples=args.resamples, alternative="two-sided")
-        return compare(y, systems, metrics=METRICS, test=test, n_jobs=n_jobs, random_state=0)
-
-    frame = time_n_jobs(y, preds, args.n_jobs, run_one)
-    print("significant pairs per metric (Holm):",
-          frame.groupby("metric").significant.sum().to_dict())
+    _bench_case(args, f"B={args.resamples}, test=BergKirkpatrickBootstrap two-sided",
+                lambda: BergKirkpatrickBootstrap(n_resamples=args.resamples,
+                                                 alternative="two-sided"))
 
 
 def bench_default_test(args):
     """Time ``compare``'s defaults (max-T, BCa alone) on the 30-system case (issue 23)."""
+    _bench_case(args, "defaults (test=None: correction='auto')", None)
+
+
+def _bench_case(args, label, make_test):
+    """Time ``compare`` on the 30-system case with ``make_test()`` (None: the defaults)."""
     y, preds = make_data(args.systems, args.samples)
     n_pairs = args.systems * (args.systems - 1) // 2
     print(f"{args.systems} systems ({n_pairs} pairs) x {len(METRICS)} metrics, "
-          f"N={args.samples}, defaults (test=None: correction='auto')")
+          f"N={args.samples}, {label}")
 
     def run_one(systems, n_jobs):
-        return compare(y, systems, metrics=METRICS, n_jobs=n_jobs, random_state=0)
+        test = {} if make_test is None else {"test": make_test()}
+        return compare(y, systems, metrics=METRICS, n_jobs=n_jobs, random_state=0, **test)
 
     frame = time_n_jobs(y, preds, args.n_jobs, run_one)
     print(f"tests {sorted(set(frame.test))}, B={sorted(set(frame.n_resamples))[:3]}; "
