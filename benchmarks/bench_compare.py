@@ -35,6 +35,17 @@ max-T default on 50 systems x accuracy + f1_macro at N = 10^5 (each in its
 own process): ``bootstrap="resample"`` (B passes over the items) against
 ``bootstrap="multiplier"`` (Gaussian multiplier draws from the jackknife
 covariance, one pass), with the time ratio and the decisions of each.
+``--default-test`` (issue 23) times ``compare``'s defaults on the same 30
+systems x 4 metrics, ``compare(y, preds, metrics=METRICS, random_state=0)``:
+``test=None``, so ``correction="auto"`` picks the max-T correction with the
+BCa interval alone on 10,000 shared resamples (goal <= 3 s at ``n_jobs=2``,
+and at ``n_jobs=1`` too), with the ratio of the ``n_jobs``.
+
+Every case also prints the CPU seconds of the parent process and of its
+worker processes during the timed call (with ``psutil``, when installed):
+on a loaded machine the wall times and their ratio are unreliable, while the
+CPU seconds show the work and how much of it stays in the parent
+(``parent + workers / 2`` is the wall time two idle cores would take).
 
 ``--defaults`` times instead the cost of ``compare``'s default resamples rule
 (issue 8, item 8): 50 systems (1,225 pairs), N = 10^4 hard labels, accuracy,
@@ -84,6 +95,9 @@ def main(argv=None):
                         help="smoke run: 10 systems (45 pairs), B = 2000")
     parser.add_argument("--bk", action="store_true",
                         help="time BergKirkpatrickBootstrap(alternative='two-sided') alone")
+    parser.add_argument("--default-test", action="store_true",
+                        help="time compare's defaults (test=None: max-T with BCa) on the "
+                             "30 systems x 4 metrics")
     parser.add_argument("--defaults", action="store_true",
                         help="time compare's defaults (test=None) on 50 systems, accuracy")
     parser.add_argument("--leaderboard", type=int, nargs="?", const=100, default=None,
@@ -126,6 +140,8 @@ def main(argv=None):
         return bench_defaults(args)
     if args.bk:
         return bench_bk(args)
+    if args.default_test:
+        return bench_default_test(args)
 
     y, preds = make_data(args.systems, args.samples)
     n_pairs = args.systems * (args.systems - 1) // 2
@@ -155,13 +171,17 @@ def time_n_jobs(y, preds, n_jobs_list, run_one):
     for n_jobs in n_jobs_list:
         run_one(dict(list(preds.items())[:3]), n_jobs)  # warm-up: compile, start workers
         load = _load()
+        cpu = _cpu_seconds()
         start = time.perf_counter()
         res = run_one(preds, n_jobs)
         times[n_jobs] = time.perf_counter() - start
+        cpu = [after - before for after, before in zip(_cpu_seconds(), cpu)]
         frames[n_jobs] = res.to_frame()
         first = n_jobs_list[0]
         print(f"n_jobs={n_jobs}: {times[n_jobs]:6.2f} s  (x{times[first] / times[n_jobs]:.2f} "
-              f"vs n_jobs={first}; load average {load:.1f} on {_cores()} cores)")
+              f"vs n_jobs={first}; load average {load:.1f} on {_cores()} cores)"
+              + ("" if cpu[1] is None else
+                 f"; CPU s: parent {cpu[0]:.2f}, workers {cpu[1]:.2f}"))
     first = next(iter(frames.values()))
     for frame in frames.values():
         pd.testing.assert_frame_equal(first, frame, check_exact=True)
@@ -173,20 +193,50 @@ def _cores():
     return os.cpu_count()
 
 
+def _cpu_seconds():
+    """CPU seconds of this process and of its worker processes so far (workers: None
+    without psutil)."""
+    parent = time.process_time()
+    try:
+        import psutil
+    except ImportError:
+        return parent, None
+    workers = 0.0
+    for child in psutil.Process().children(recursive=True):
+        try:
+            times = child.cpu_times()
+        except psutil.Error:  # a worker that just ended
+            continue
+        workers += times.user + times.system
+    return parent, workers
+
+
 def bench_bk(args):
     """Time the two-sided bootstrap test alone on the 30-system case (issue 23)."""
+    _bench_case(args, f"B={args.resamples}, test=BergKirkpatrickBootstrap two-sided",
+                lambda: BergKirkpatrickBootstrap(n_resamples=args.resamples,
+                                                 alternative="two-sided"))
+
+
+def bench_default_test(args):
+    """Time ``compare``'s defaults (max-T, BCa alone) on the 30-system case (issue 23)."""
+    _bench_case(args, "defaults (test=None: correction='auto')", None)
+
+
+def _bench_case(args, label, make_test):
+    """Time ``compare`` on the 30-system case with ``make_test()`` (None: the defaults)."""
     y, preds = make_data(args.systems, args.samples)
     n_pairs = args.systems * (args.systems - 1) // 2
     print(f"{args.systems} systems ({n_pairs} pairs) x {len(METRICS)} metrics, "
-          f"N={args.samples}, B={args.resamples}, test=BergKirkpatrickBootstrap two-sided")
+          f"N={args.samples}, {label}")
 
     def run_one(systems, n_jobs):
-        test = BergKirkpatrickBootstrap(n_resamples=args.resamples, alternative="two-sided")
-        return compare(y, systems, metrics=METRICS, test=test, n_jobs=n_jobs, random_state=0)
+        test = {} if make_test is None else {"test": make_test()}
+        return compare(y, systems, metrics=METRICS, n_jobs=n_jobs, random_state=0, **test)
 
     frame = time_n_jobs(y, preds, args.n_jobs, run_one)
-    print("significant pairs per metric (Holm):",
-          frame.groupby("metric").significant.sum().to_dict())
+    print(f"tests {sorted(set(frame.test))}, B={sorted(set(frame.n_resamples))[:3]}; "
+          f"significant pairs per metric: {frame.groupby('metric').significant.sum().to_dict()}")
 
 
 def bench_defaults(args):

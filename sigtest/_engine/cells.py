@@ -93,10 +93,11 @@ class CellCache:
     cache. Not thread-safe: a cache belongs to one task.
     """
 
-    __slots__ = ("_entry",)
+    __slots__ = ("_entry", "_stats")
 
     def __init__(self):
         self._entry = None
+        self._stats = []  # [(statistics, params, sparse, (stats_a, stats_b))] of the cells
 
     def cells(self, y_true, a, b, *, with_rows=False):
         """The occupied cells of ``(y_true, a, b)``, computed once for the same objects.
@@ -120,8 +121,55 @@ class CellCache:
         else:
             out = _cells_computed(y_true, a, b, True)
             self._entry = (y_true, a, b, out)
+            self._stats = []
         out = tuple(x.copy() for x in out)  # callers own (and may keep) what they get
         return out if with_rows else out[:5]
+
+    def statistics(self, metric, params, sparse, compute):
+        """The cell statistics ``compute()`` of the cached cells, once per function and params.
+
+        The metrics of a pair that share a statistics function and its
+        parameters (``f1_macro``, ``precision_macro`` and ``recall_macro``:
+        the same rows of ``TP_k``, ``pred_k``, ``true_k``) get copies of the
+        first computation, which is what a new one gives (a statistics
+        function is a function of its arguments). Stored only when the
+        computation is dense and emitted no warning (a warning is re-emitted
+        and the rows computed again on the next call, so every call warns as
+        without the cache). Call after :meth:`cells` of the same arrays.
+        """
+        import warnings
+
+        func = metric.statistics
+        for f, p, sp, stats in self._stats:
+            if f is func and sp == sparse and _same_params(p, params):
+                return tuple(x.copy() for x in stats)
+        with warnings.catch_warnings(record=True) as caught:
+            stats = compute()
+        for w in caught:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno,
+                                   source=w.source)
+        if not caught and all(isinstance(x, np.ndarray) for x in stats):
+            self._stats.append((func, dict(params), sparse, tuple(x.copy() for x in stats)))
+        return stats
+
+
+def _same_params(p, q):
+    """Whether two metric parameter dicts are equal (arrays by dtype, shape and values)."""
+    if p.keys() != q.keys():
+        return False
+    for key, u in p.items():
+        v = q[key]
+        if u is v:
+            continue
+        if isinstance(u, np.ndarray) or isinstance(v, np.ndarray):
+            if not (isinstance(u, np.ndarray) and isinstance(v, np.ndarray)
+                    and u.dtype == v.dtype and u.shape == v.shape and np.array_equal(u, v)):
+                return False
+        elif type(u) is not type(v) or not isinstance(u, (str, int, float, bool, type(None))):
+            return False
+        elif u != v:
+            return False
+    return True
 
 
 def _cells(y_true, a, b, with_rows=False, cache=None):

@@ -9,6 +9,7 @@ interval of the same distribution never disagree. Used by
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import namedtuple
 
@@ -36,10 +37,16 @@ __all__ = [
 ]
 
 
-def _ndtri(p):
-    from scipy.special import ndtri
+@functools.cache
+def _special():
+    """``scipy.special``, imported on first use (import time), looked up once."""
+    import scipy.special
 
-    return ndtri(p)
+    return scipy.special
+
+
+def _ndtri(p):
+    return _special().ndtri(p)
 
 
 ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
@@ -146,9 +153,7 @@ def bca_level(z0, w, a):
         if math.isnan(den):
             return math.nan
         return 1.0 if a > 0 else 0.0
-    from scipy.special import ndtr
-
-    return float(ndtr(z0 + w / den))
+    return float(_special().ndtr(z0 + w / den))
 
 
 def check_interval_args(confidence_level, method):
@@ -194,11 +199,11 @@ def interval_at(sorted_dist, delta, confidence_level, method, acceleration, z0):
     """
     if method == "normal":
         return normal_interval(sorted_dist, delta, confidence_level)
-    levels = interval_quantiles(sorted_dist, delta, confidence_level, method,
-                                 acceleration, z0)
-    if not all(np.isfinite(levels)):
+    q_low, q_high = interval_quantiles(sorted_dist, delta, confidence_level, method,
+                                       acceleration, z0)
+    if not (math.isfinite(q_low) and math.isfinite(q_high)):
         return NAN_INTERVAL
-    low, high = (quantile_sorted(sorted_dist, q) for q in levels)
+    low, high = quantile_sorted(sorted_dist, q_low), quantile_sorted(sorted_dist, q_high)
     if method in ("basic", "studentized"):
         # studentized: ``sorted_dist`` is delta + se * t* (studentized.pseudo_distribution),
         # so 2 delta - q_hi = delta - se t*_(1-alpha/2) and 2 delta - q_lo = delta - se t*_(alpha/2)
@@ -318,7 +323,7 @@ def point_interval(delta, atol=0.0):
 
 def bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
                         *, warn=True, of="difference", atol=0.0, n_discordant=None,
-                        n_trials=None):
+                        n_trials=None, presorted=False):
     r"""Two-sided bootstrap confidence interval of ``delta``.
 
     ``percentile``: the :math:`\alpha/2` and :math:`1-\alpha/2` quantiles of
@@ -358,6 +363,10 @@ def bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
 
     A non-finite ``delta`` or an undefined BCa acceleration of a
     non-degenerate distribution gives ``(nan, nan)`` with that warning.
+
+    ``presorted=True``: ``dist`` is already sorted (``numpy.sort``), e.g.
+    for both the interval and :func:`interval_pvalue` of one distribution;
+    the result is the same (only the order of ``dist`` is used).
     """
     dist = np.asarray(dist, dtype=np.float64)
     check_interval_args(confidence_level, method)
@@ -374,8 +383,8 @@ def bootstrap_interval(dist, delta, confidence_level, method, acceleration=None,
             warn_external(no_acceleration, DegenerateDistributionWarning)
         return NAN_INTERVAL
     z0 = _ndtri(proportion_below(dist, delta)) if method == "bca" else None
-    return interval_at(np.sort(dist), delta, float(confidence_level), method,
-                        acceleration, z0)
+    return interval_at(dist if presorted else np.sort(dist), delta, float(confidence_level),
+                       method, acceleration, z0)
 
 
 def _degenerate_interval(delta, confidence_level, *, warn, of, atol, n_discordant,
@@ -417,29 +426,120 @@ _LOWEST = int(np.float64(np.nextafter(0.0, 1.0)).view(np.int64))  # smallest lev
 _HIGHEST = int(np.float64(np.nextafter(1.0, 0.0)).view(np.int64))  # largest level < 1
 
 
-def _largest_true(pred):
+def _largest_true(pred, guess=None):
     """Largest float level ``c`` in (0, 1) with ``pred(c)``, for ``pred`` true on an
     initial segment; ``None`` if it is false at the smallest level.
 
     Bisection on the binary representation of the float ``c`` (positive
     floats are ordered like their bit patterns), down to adjacent floats: at
-    most 64 calls of ``pred``.
+    most 64 calls of ``pred``. With ``guess`` (a level near the answer) the
+    same bisection calls ``pred`` only at the midpoints that lie within
+    ``_MARGIN`` (2**20) floats of the largest level known true and the
+    smallest known false or between them, after galloping from ``guess`` to
+    bracket the answer (:func:`_bracket`): for ``pred`` true on an initial
+    segment (up to rounding within a few floats of its transition) the
+    other midpoints' answers are known, so the result is the same, in about
+    25 calls instead of 62 when the guess is close.
     """
     lo, hi = _LOWEST, _HIGHEST
     if not pred(_level(lo)):
         return None
     if pred(_level(hi)):
         return _level(hi)
+    true_at, false_at = lo, hi  # pred is true at true_at, false at false_at
+    if guess is not None and math.isfinite(guess) and 0.0 < guess < 1.0:
+        true_at, false_at = _bracket(pred, _bits(guess), true_at, false_at)
     while hi - lo > 1:  # invariant: pred(lo) and not pred(hi)
         mid = (lo + hi) // 2
-        if pred(_level(mid)):
+        if mid <= true_at - _MARGIN:
+            holds = True
+        elif mid >= false_at + _MARGIN:
+            holds = False
+        else:
+            holds = bool(pred(_level(mid)))
+            if holds:
+                true_at = mid
+            else:
+                false_at = mid
+        if holds:
             lo = mid
         else:
             hi = mid
     return _level(lo)
 
 
-def invert_interval(interval_fn, null_value=0.0, side="two-sided"):
+#: Floats around the levels known true / false within which :func:`_largest_true`
+#: still evaluates every midpoint of the bisection. Rounding in the interval's
+#: levels and quantiles can make ``pred`` flip more than once within a few floats
+#: of its transition (3 floats seen in compare's BCa p-values); evaluating every
+#: midpoint within 2**20 floats of a known level keeps the bisection's own answer
+#: there, and infers only answers far outside that noise.
+_MARGIN = 1 << 20
+
+
+def _bits(level):
+    return int(np.float64(level).view(np.int64))
+
+
+def _bracket(pred, start, true_at, false_at):
+    """Levels (as bits) where ``pred`` is true and false, galloping from ``start``.
+
+    Steps of 64 floats, growing 8-fold, away from ``start`` until ``pred``
+    changes (or the known bounds ``true_at``, ``false_at`` are met).
+    """
+    start = min(max(start, true_at + 1), false_at - 1)
+    if start <= true_at:
+        return true_at, false_at
+    step = 64
+    if pred(_level(start)):
+        true_at = start
+        while true_at + step < false_at:
+            if not pred(_level(true_at + step)):
+                return true_at, true_at + step
+            true_at += step
+            step *= 8
+    else:
+        false_at = start
+        while false_at - step > true_at:
+            if pred(_level(false_at - step)):
+                return false_at - step, false_at
+            false_at -= step
+            step *= 8
+    return true_at, false_at
+
+
+def _guess_level(sorted_dist, method, acceleration, z0, t0, side):
+    """An approximate answer of :func:`_largest_true` for :func:`interval_pvalue`, or None.
+
+    The level ``c`` at which an endpoint of the BCa or percentile interval
+    reaches ``t0``: ``t0`` sits at the interpolated quantile level ``q0`` of
+    the distribution, and the endpoint's level ``Phi(z0 + w / (1 - a w))``,
+    ``w = z0 -/+ z_{(1-c)/2}``, is solved for ``c``. Only a starting point:
+    the search checks every answer it uses.
+    """
+    if method not in ("bca", "percentile") or sorted_dist.shape[0] < 2:
+        return None
+    n = sorted_dist.shape[0]
+    k = int(np.searchsorted(sorted_dist, t0))
+    if k == 0 or k >= n:
+        return None
+    x0, x1 = float(sorted_dist[k - 1]), float(sorted_dist[k])
+    g = (t0 - x0) / (x1 - x0) if x1 > x0 else 0.0
+    q0 = (k - 1 + g) / (n - 1)
+    with np.errstate(all="ignore"):
+        if method == "bca":
+            u = float(_ndtri(q0)) - z0
+            w = u / (1.0 + acceleration * u)
+            ndtr = _special().ndtr
+            lower, upper = 1.0 - 2.0 * float(ndtr(w - z0)), 1.0 - 2.0 * float(ndtr(z0 - w))
+        else:
+            lower, upper = 1.0 - 2.0 * q0, 2.0 * q0 - 1.0
+    candidates = {"two-sided": (lower, upper), "greater": (lower,), "less": (upper,)}.get(side, ())
+    valid = [c for c in candidates if math.isfinite(c) and 0.0 < c < 1.0]
+    return max(valid) if valid else None
+
+
+def invert_interval(interval_fn, null_value=0.0, side="two-sided", *, guess=None):
     r"""p-value of the null value ``null_value`` by inverting a family of intervals.
 
     ``interval_fn(c)`` returns the two-sided interval ``(low, high)`` at the
@@ -473,19 +573,23 @@ def invert_interval(interval_fn, null_value=0.0, side="two-sided"):
     (the basis of TOST: Schuirmann 1987). When every level excludes
     :math:`\theta_0` the p-value is that of the largest level below 1
     (:math:`2^{-53}` two-sided, :math:`2^{-54}` one-sided); callers floor it.
+
+    ``guess``: a level near :math:`c^*` (or None); the same p-value with
+    fewer calls of ``interval_fn`` (see :func:`_largest_true`).
     """
     if side not in SIDES:
         raise ValueError(f"The 'side' parameter must be one of {SIDES}. Got {side!r} instead.")
     t0 = float(null_value)
     if side == "two-sided":
-        c = _largest_true(lambda c: (lambda ci: ci[0] > t0 or ci[1] < t0)(interval_fn(c)))
+        c = _largest_true(lambda c: (lambda ci: ci[0] > t0 or ci[1] < t0)(interval_fn(c)),
+                          guess)
         return 1.0 if c is None else float(1.0 - c)
     k = 0 if side == "greater" else 1  # the endpoint that must lie beyond t0
 
     def beyond(value):
         return value > t0 if side == "greater" else value < t0
 
-    c = _largest_true(lambda c: beyond(interval_fn(c)[k]))
+    c = _largest_true(lambda c: beyond(interval_fn(c)[k]), guess)
     if c is not None:
         return float((1.0 - c) / 2.0)
     # no interval lies beyond t0: the other endpoint, smallest level beyond it
@@ -500,7 +604,7 @@ def invert_interval(interval_fn, null_value=0.0, side="two-sided"):
 
 
 def interval_pvalue(dist, delta, method, acceleration=None, *, null_value=0.0,
-                    side="two-sided"):
+                    side="two-sided", presorted=False):
     r"""p-value of ``null_value`` by inverting the bootstrap interval (two- or one-sided).
 
     :func:`invert_interval` applied to the very same computation as
@@ -531,7 +635,8 @@ def interval_pvalue(dist, delta, method, acceleration=None, *, null_value=0.0,
     :math:`[\delta, \delta]`, so identical systems, :math:`\delta = 0`, give
     1); the tests replace that case by
     :func:`~sigtest._engine.small_sample.point_mass_pvalue`. ``nan`` for a
-    non-finite ``delta`` or an undefined BCa acceleration.
+    non-finite ``delta`` or an undefined BCa acceleration. ``presorted``: as
+    in :func:`bootstrap_interval`.
     """
     dist = np.asarray(dist, dtype=np.float64)
     if not math.isfinite(delta) or dist.size == 0:
@@ -541,10 +646,11 @@ def interval_pvalue(dist, delta, method, acceleration=None, *, null_value=0.0,
     if method == "bca" and (acceleration is None or not math.isfinite(acceleration)):
         return math.nan
     z0 = _ndtri(proportion_below(dist, delta)) if method == "bca" else None
-    sorted_dist = np.sort(dist)
+    sorted_dist = dist if presorted else np.sort(dist)
     return invert_interval(
         lambda c: interval_at(sorted_dist, delta, c, method, acceleration, z0),
-        null_value, side)
+        null_value, side,
+        guess=_guess_level(sorted_dist, method, acceleration, z0, float(null_value), side))
 
 
 def jackknife_acceleration(paired):

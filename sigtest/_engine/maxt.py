@@ -85,7 +85,7 @@ def _column(boot, j):
     return boot[:, j] if isinstance(boot, np.ndarray) else np.asarray(boot[j], dtype=np.float64)
 
 
-def maxt_pvalues(delta, boot, *, alternative="two-sided"):
+def maxt_pvalues(delta, boot, *, alternative="two-sided", n_threads=1):
     r"""Step-down and single-step max-T adjusted p-values (see the module docstring).
 
     Parameters
@@ -96,6 +96,9 @@ def maxt_pvalues(delta, boot, *, alternative="two-sided"):
         Bootstrap differences of the ``m`` hypotheses on shared resamples
         (column ``j`` is hypothesis ``j``), oriented as ``delta``.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
+    n_threads : int, default=1
+        Threads over the blocks of resamples (the output does not depend on
+        it: the counts are integers).
 
     Returns
     -------
@@ -169,7 +172,9 @@ def maxt_pvalues(delta, boot, *, alternative="two-sided"):
     count_m = np.zeros(n_used, dtype=np.int64)
     max_stat = np.full(n_kept, -np.inf)
     centre, scale = d[order], se[order]
-    for start in range(0, n_kept, _BLOCK):
+
+    def block_counts(start):
+        """Exceedance counts of the resamples ``start:start + _BLOCK`` (integers)."""
         # a slice when no resample was dropped (no gather)
         idx = (slice(start, min(start + _BLOCK, B)) if n_kept == B
                else rows[start:start + _BLOCK])
@@ -183,14 +188,30 @@ def maxt_pvalues(delta, boot, *, alternative="two-sided"):
         z = sign * (block - centre) / scale
         if alternative == "two-sided":
             z = np.abs(z)
-        count_m += np.count_nonzero(z >= t_sorted, axis=0)
+        counts = [np.count_nonzero(z >= t_sorted, axis=0)]
         if n_used:
             # M*_{bj} = max over the hypotheses j.. (not yet rejected at step j)
             tail_max = np.maximum.accumulate(z[:, ::-1], axis=1)[:, ::-1]
-            count_sd += np.count_nonzero(tail_max >= t_sorted, axis=0)
             overall = tail_max[:, 0]
-            count_ss += np.count_nonzero(overall[:, None] >= t_sorted, axis=0)
-            max_stat[start:start + size] = overall
+            counts += [np.count_nonzero(tail_max >= t_sorted, axis=0),
+                       np.count_nonzero(overall[:, None] >= t_sorted, axis=0), overall]
+        return counts
+
+    starts = range(0, n_kept, _BLOCK)
+    if n_threads > 1 and len(starts) > 1:
+        # numpy releases the GIL on the blocks; integer counts: the same sums in any order
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=int(n_threads)) as pool:
+            blocks = list(pool.map(block_counts, starts))
+    else:
+        blocks = map(block_counts, starts)
+    for start, counts in zip(starts, blocks):
+        count_m += counts[0]
+        if n_used:
+            count_sd += counts[1]
+            count_ss += counts[2]
+            max_stat[start:start + counts[3].shape[0]] = counts[3]
 
     def _to_input_order(values, fill):
         out = np.full(m, np.nan)

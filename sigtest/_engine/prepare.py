@@ -184,10 +184,10 @@ def prepare_paired(
         )
     use_cells = can_compress and w is None and compress in ("auto", True)
 
-    row_of_item = None
+    row_of_item = cells = None
     if use_cells:
-        union, yt, ya, yb, counts, row_of_item = _cells(y_true, a, b, with_rows=True,
-                                                        cache=cell_cache)
+        cells = _cells(y_true, a, b, with_rows=True, cache=cell_cache)
+        union, yt, ya, yb, counts, row_of_item = cells
         if (metric.input_type == "scores" and compress == "auto"
                 and _SCORE_CELLS_PER_ITEM * counts.shape[0] > n):
             use_cells = False  # graded scores: about as many cells as items
@@ -195,12 +195,28 @@ def prepare_paired(
     if use_cells:
         if params.get("labels") is None and metric.input_type == "labels":
             params["labels"] = union
-        stats_a, stats_b = _cell_statistics(metric, yt, ya, yb, params, sparse=design.empty)
+        sparse = design.empty
+        if cell_cache is None:
+            stats_a, stats_b = _cell_statistics(metric, yt, ya, yb, params, sparse=sparse)
+        else:  # the metrics of a pair that share statistics and params compute them once
+            stats_a, stats_b = cell_cache.statistics(
+                metric, params, sparse,
+                lambda: _cell_statistics(metric, yt, ya, yb, params, sparse=sparse))
         sums_a, sums_b = counts @ stats_a, counts @ stats_b
     else:
+        expand = union = None
+        if can_compress and cells is None:  # item rows, computed per cell when cells are few
+            union, yt, ya, yb, cell_counts, row_of_cell = _cells(y_true, a, b, with_rows=True,
+                                                                 cache=cell_cache)
+            if _EXPAND_CELLS_PER_ITEM * cell_counts.shape[0] <= n:
+                expand = row_of_cell
         if metric.input_type == "labels" and params.get("labels") is None:
-            params["labels"] = _union_codes([y_true, a, b])[0]
-        stats_a, stats_b = _statistics_pair(metric, y_true, a, b, params)
+            params["labels"] = union if union is not None else _union_codes([y_true, a, b])[0]
+        if expand is None:
+            stats_a, stats_b = _statistics_pair(metric, y_true, a, b, params)
+        else:  # the rows of a cellwise metric depend on the cell only: the same arrays
+            stats_a, stats_b = _cell_statistics(metric, yt, ya, yb, params, sparse=False)
+            stats_a, stats_b = stats_a[expand], stats_b[expand]
         if w is not None:
             stats_a = np.ascontiguousarray(stats_a * w[:, None])
             stats_b = np.ascontiguousarray(stats_b * w[:, None])
@@ -228,6 +244,13 @@ def prepare_paired(
 #: by binomials; ``benchmarks/bench_scores.py``: 5,312 cells of 10^4 judge
 #: scores, 7.9 s against 0.82 s for the items). 0/1 scores have at most 4 cells.
 _SCORE_CELLS_PER_ITEM = 20
+
+
+#: Item rows of a cellwise metric (``compress=False``, or ``sample_weight``) are
+#: computed once per occupied cell and copied to the items when there are at most
+#: 1/4 as many cells as items (``compare``'s shared resamples take every system's
+#: item rows: 25 cells of 10^4 items for 5 classes).
+_EXPAND_CELLS_PER_ITEM = 4
 
 
 def _check_no_labels(metric):

@@ -27,6 +27,7 @@ __all__ = [
     "check_labels_param",
     "check_multilabel_indicator",
     "check_sample_weight",
+    "encode_checked_labels",
     "encode_labels",
 ]
 
@@ -304,6 +305,18 @@ def encode_labels(y_true, y_pred, labels=None, *, unknown="error"):
         inverse = inverse.reshape(-1).astype(np.intp)
         return inverse[:n], inverse[n:], labels
     labels = check_labels_param(labels, kind)
+    return encode_checked_labels(y_true, y_pred, labels, unknown=unknown)
+
+
+def encode_checked_labels(y_true, y_pred, labels, *, unknown="error"):
+    """:func:`encode_labels` of arrays and a label set that are already checked.
+
+    ``y_true`` and ``y_pred`` as :func:`check_label_pair` returns them,
+    ``labels`` as :func:`check_labels_param` returns it (or
+    ``numpy.unique`` of checked labels); nothing is validated again (the
+    metrics that validate them first call this, not :func:`encode_labels`,
+    so that a statistic of a few cell rows does not check them twice).
+    """
     sorter = np.argsort(labels, kind="stable")
     t = _codes(y_true, labels, sorter, "y_true", unknown)
     p = _codes(y_pred, labels, sorter, "y_pred", unknown)

@@ -29,6 +29,7 @@ from sigtest.metrics._check_labels import (
     check_label_pair,
     check_labels_param,
     check_sample_weight,
+    encode_checked_labels,
     encode_labels,
 )
 from sigtest.metrics._common import check_zero_division, divide, fill_doc, nan_mean, warn_undefined
@@ -186,8 +187,8 @@ def _resolve_prf_labels(y_true, y_pred, labels, pos_label):
                 f"The 'pos_label' parameter ({pos_label!r}) is not in 'labels' "
                 f"({labels.tolist()[:20]})."
             )
-    t, p, labels = encode_labels(y_true, y_pred, labels, unknown="ignore")
-    return t, p, labels
+    # validated above: encode without checking y_true, y_pred and labels again
+    return encode_checked_labels(y_true, y_pred, labels, unknown="ignore")
 
 
 def _prf_statistics(y_true, y_pred, *, labels=None, pos_label=None, **params):

@@ -657,15 +657,16 @@ class BCaInterval(SignificanceTest):
         atol = tie_tolerance(data)
         # a point mass (every resample equal): nan for identical systems, else the
         # point [delta, delta]; its warning says which
+        dist = np.sort(dist)  # once for the interval and its p-value (order not used)
         ci = bootstrap_interval(dist, delta, level, self.method, acceleration, atol=atol,
-                                n_discordant=d)
+                                n_discordant=d, presorted=True)
         floor = max(1.0 / (deltas.size + 1), discreteness_floor(d, "two-sided"))
         if is_degenerate(deltas):
             # every item favours one system: the exact sign-test p (no Monte Carlo
             # floor: more resamples would all be equal too); identical systems: 1
             raw = pvalue = floor = point_mass_pvalue(delta, d, "two-sided", atol=atol)
         else:
-            raw = interval_pvalue(dist, delta, self.method, acceleration)
+            raw = interval_pvalue(dist, delta, self.method, acceleration, presorted=True)
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
             reasons = (small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
                                             unit="clusters" if data.clustered else "items")
@@ -707,8 +708,9 @@ class BCaInterval(SignificanceTest):
         # the two-sided 1 - 2 alpha interval of the raw delta: its lower end is the
         # one-sided 1 - alpha bound (exact: 2 level - 1 and 1 - level are floats)
         atol = tie_tolerance(data)
+        dist = np.sort(dist)  # once for the interval and its p-values (order not used)
         ci2 = bootstrap_interval(dist, delta, 2.0 * level - 1.0, self.method, acceleration,
-                                 atol=atol, n_discordant=d)
+                                 atol=atol, n_discordant=d, presorted=True)
         # oriented hypotheses on the raw delta: "lower" is H0: theta <= m_low, B worse
         # by |m_low| or more (delta <= m_low for a score, delta >= -m_low for a loss),
         # "upper" is H0: theta >= m_high; their one-sided p-values invert the interval
@@ -725,7 +727,7 @@ class BCaInterval(SignificanceTest):
                 raw[key] = point_mass_pvalue(delta, d, side, null_value, atol=atol)
             else:
                 raw[key] = interval_pvalue(dist, delta, self.method, acceleration,
-                                           null_value=null_value, side=side)
+                                           null_value=null_value, side=side, presorted=True)
             pvals[key] = max(raw[key], floor) if math.isfinite(raw[key]) else raw[key]
         keys = ("lower",) if self.alternative == "non-inferiority" else ("lower", "upper")
         pvalue = max(pvals[k] for k in keys)

@@ -235,6 +235,68 @@ def test_cell_cache_gives_the_plain_cells_once_per_arrays(monkeypatch):
     assert len(calls) == 5  # (the plain _cells call above was the 4th)
 
 
+def test_cell_cache_computes_shared_statistics_once_per_cells():
+    """Metrics of a pair with the same statistics function and params share one computation.
+
+    Reference: prepare_paired without a cache (every field equal); a metric
+    whose statistics warn is computed and warns on every call.
+    """
+    import warnings
+
+    from sigtest._engine import CellCache
+    from sigtest.metrics import get_metric, register_metric, unregister_metric
+
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 4, 500)
+    a = np.where(rng.random(500) < 0.6, y, rng.integers(0, 4, 500))
+    b = np.where(rng.random(500) < 0.7, y, rng.integers(0, 4, 500))
+    prf = get_metric("f1_macro")
+    calls = []
+
+    def counted(y_true, y_pred, **params):
+        calls.append(y_true.shape[0])
+        return prf.statistics(y_true, y_pred, **params)
+
+    def noisy(y_true, y_pred, **params):
+        calls.append(-1)
+        warnings.warn("noisy statistics", UserWarning)
+        return prf.statistics(y_true, y_pred, **params)
+
+    names = ["_counted_f1", "_counted_precision", "_noisy_f1"]
+    register_metric(names[0], statistics=counted, aggregate=prf.aggregate, cellwise=True)
+    register_metric(names[1], statistics=counted,
+                    aggregate=get_metric("precision_macro").aggregate, cellwise=True)
+    register_metric(names[2], statistics=noisy, aggregate=prf.aggregate, cellwise=True)
+    try:
+        metrics = [*names[:2], "f1_macro", "precision_weighted", "recall_macro", names[2],
+                   names[2]]
+        plain = [prepare_paired(y, a, b, m) for m in metrics]
+        calls.clear()
+        cache = CellCache()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            reused = [prepare_paired(y, a, b, m, cell_cache=cache) for m in metrics]
+        for p, q in zip(plain, reused):
+            _paired_fields_equal(p, q)
+        # counted: one computation (A and B) for both metrics; noisy: every call
+        assert calls.count(-1) == 4 and len(calls) - 4 == 2
+        assert sum("noisy statistics" in str(w.message) for w in caught) == 4
+        # other params (labels=), then other arrays: computed again
+        other = prepare_paired(y, a, b, names[0], labels=[0, 1, 2, 3, 4], cell_cache=cache)
+        assert len(calls) == 8
+        _paired_fields_equal(other, prepare_paired(y, a, b, names[0], labels=[0, 1, 2, 3, 4]))
+        del calls[8:]
+        prepare_paired(y, a.copy(), b, names[1], cell_cache=cache)
+        assert len(calls) == 10
+        # the callers own their arrays: changing one does not change the next
+        first = prepare_paired(y, a, b, names[0], cell_cache=cache)
+        first.stats_a[:] = -1.0
+        _paired_fields_equal(prepare_paired(y, a, b, names[1], cell_cache=cache), plain[1])
+    finally:
+        for name in names:
+            unregister_metric(name)
+
+
 def _lacks_cell_cache(metric):
     from sigtest._engine.inputs import metric_keywords
 
@@ -265,3 +327,52 @@ def test_cell_cache_is_reserved_for_the_input_path():
             y, a, b, metric="accuracy", cell_cache=CellCache())
     with pytest.raises(TypeError, match="'cell_cache' parameter must be a CellCache"):
         prepare_paired(y, a, b, "accuracy", cell_cache={})
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "f1_macro", "precision_weighted", "f1"])
+@pytest.mark.parametrize("case", ["plain", "weights", "groups", "strings", "many_cells"])
+def test_item_rows_of_cellwise_metrics_computed_per_cell_equal_the_direct_rows(metric, case):
+    """compress=False (and sample_weight) rows of a cellwise metric, built from its cells.
+
+    Reference: the metric's own statistics called on every item (labels =
+    the sorted union), times the weights, summed per cluster: the same
+    arrays bit for bit; with more cells than a quarter of the items the
+    rows are computed per item.
+    """
+    from sigtest.metrics import get_metric
+
+    rng = np.random.default_rng(11)
+    n, k = (40, 12) if case == "many_cells" else (400, 2 if metric == "f1" else 4)
+    y = rng.integers(0, k, n)
+    a = np.where(rng.random(n) < 0.6, y, rng.integers(0, k, n))
+    b = np.where(rng.random(n) < 0.7, y, rng.integers(0, k, n))
+    if case == "strings":
+        y, a, b = (np.array(["c%d" % v for v in x]) for x in (y, a, b))
+    kw = {}
+    w = rng.random(n) if case == "weights" else None
+    if w is not None:
+        kw["sample_weight"] = w
+    groups = rng.integers(0, 30, n) if case == "groups" else None
+    if groups is not None:
+        kw["groups"] = groups
+    if metric == "f1":
+        kw["pos_label"] = "c1" if case == "strings" else 1
+    m = get_metric(metric)
+    got = prepare_paired(y, a, b, m, compress=False, **kw)
+    labels = np.unique(np.concatenate([y, a, b]))
+    params = {**m.params(**({"pos_label": kw["pos_label"]} if "pos_label" in kw else {})),
+              "labels": labels}
+    want_a, want_b = (m.statistics(y, p, **params) for p in (a, b))
+    if w is not None:
+        want_a, want_b = want_a * w[:, None], want_b * w[:, None]
+    if groups is not None:
+        sums = [np.zeros((groups.max() + 1, want_a.shape[1])) for _ in range(2)]
+        for i, g in enumerate(groups):
+            sums[0][g] += want_a[i]
+            sums[1][g] += want_b[i]
+        want_a, want_b = (s[np.unique(groups)] for s in sums)
+    np.testing.assert_array_equal(got.stats_a, want_a)
+    np.testing.assert_array_equal(got.stats_b, want_b)
+    np.testing.assert_array_equal(got.params["labels"], labels)
+    assert got.counts is None or np.all(got.counts == 1)
+    assert got.score_a == m.aggregate(want_a.sum(axis=0), **params)

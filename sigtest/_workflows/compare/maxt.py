@@ -327,7 +327,8 @@ def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample"):
             columns = [T[:, plan.canon[key[2]][1]] - T[:, plan.canon[key[2]][0]]
                        for key in keys]
         res = maxt_pvalues(np.array([delta[key] for key in keys]), columns,
-                           alternative=alternative)
+                           alternative=alternative,
+                           n_threads=joblib.effective_n_jobs(n_jobs) if threads else 1)
         del columns  # B x m floats: freed before the next family builds its own
         p = res.step_down if correction == "max-t" else res.single_step
         adjusted.update(zip(keys, p))

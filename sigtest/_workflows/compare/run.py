@@ -7,12 +7,12 @@ import joblib
 import numpy as np
 
 from sigtest._workflows.compare.checks import plain_test
-from sigtest._workflows.compare.shared import system_view
+from sigtest._workflows.compare.shared import TaskDeltas, system_view
 from sigtest.tests_._registry import test_name
 from sigtest._engine import CellCache, prepare_paired, prepare_paired_runs
 from sigtest.utils import warn_external
 
-__all__ = ["OPTIONAL_COLUMNS", "reemit_warnings", "run_pairs", "run_scores"]
+__all__ = ["OPTIONAL_COLUMNS", "pair_batches", "reemit_warnings", "run_pairs", "run_scores"]
 
 
 def _run_test(test, paired, y, a, b, metric, kwargs, resamples=None):
@@ -156,23 +156,109 @@ def reemit_warnings(caught):
 def run_pairs(tasks, n_jobs, verbose):
     """Run the pair tasks ``(view, i, j, jobs, shared)`` with joblib; rows in task order.
 
-    Each task sends the worker only its pair's arrays (``y`` and the two
-    systems' runs, :func:`~sigtest._workflows.compare.shared.system_view`),
-    its jobs (metric, seeded tests) and its shared differences (``B``
-    floats per job that uses them).
+    The pairs go to the workers in batches (:func:`pair_batches`): the pairs
+    between two blocks of systems of one run. A batch sends the worker ``y``
+    and the predictions of its systems once (not per pair), the jobs of its
+    pairs (metric, seeded tests) and the rows of the shared arrays its pairs
+    read (:func:`_batch_payload`: the scores of its systems, ``B`` floats per
+    system and metric, or its pairs' permuted differences); each pair's
+    shared differences are built from them in the worker. The rows of a pair
+    do not depend on its batch, so the result is the same for any ``n_jobs``
+    and backend.
     """
+    batches = pair_batches(tasks, joblib.effective_n_jobs(n_jobs))
     parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator" if verbose else "list")
-    # joblib reads this generator as it dispatches: a task's shared differences
-    # are built (dict(shared)) only then
-    out = parallel(joblib.delayed(_pair_task)(system_view(view, i, j), i, j, jobs, dict(shared))
-                   for view, i, j, jobs, shared in tasks)
+    # joblib reads this generator as it dispatches: a batch's arrays are built only then
+    out = parallel(joblib.delayed(_batch_task)(*_batch_payload(tasks, batch))
+                   for batch in batches)
+    bar = None
     if verbose:
         from tqdm.auto import tqdm  # a dependency; imported late (import time)
 
         # disable=None: no bar when stderr is not a terminal (a log, a pipe, CI);
         # in Jupyter tqdm.auto draws its widget
-        out = tqdm(out, total=len(tasks), desc="sigtest.compare", unit="pair", disable=None)
-    return list(out)
+        bar = tqdm(total=len(tasks), desc="sigtest.compare", unit="pair", disable=None)
+    rows = [None] * len(tasks)
+    for batch, batch_rows in zip(batches, out):
+        for t, task_rows in zip(batch, batch_rows):
+            rows[t] = task_rows
+        if bar is not None:
+            bar.update(len(batch))
+    if bar is not None:
+        bar.close()
+    return rows
+
+
+#: Batches of pairs per worker (joblib's effective ``n_jobs``) that
+#: :func:`pair_batches` aims at: enough for the workers to finish together.
+_BATCHES_PER_WORKER = 8
+
+
+def pair_batches(tasks, n_workers):
+    """The pair tasks grouped by run and by the blocks of their two systems.
+
+    The ``k`` systems of a run are cut into ``g`` blocks of consecutive
+    indices, ``g (g + 1) / 2`` about ``8 n_workers``; a batch holds the pairs
+    of one run between two blocks (or within one). Returns lists of task
+    indices, largest batch first (joblib dispatches in order, so the last
+    ones to finish are small).
+    """
+    target = _BATCHES_PER_WORKER * max(1, int(n_workers))
+    blocks = max(1, math.ceil(math.sqrt(2 * target)))
+    groups = {}
+    for t, (view, i, j, *_) in enumerate(tasks):
+        k = len(next(iter(view.values()))[1])
+        g = min(k, blocks)
+        bi, bj = sorted((i * g // k, j * g // k))
+        groups.setdefault((id(view), bi, bj), []).append(t)
+    return sorted(groups.values(), key=lambda batch: (-len(batch), batch[0]))
+
+
+def _batch_payload(tasks, batch):
+    """What a batch sends a worker: the view of its systems, its pairs, their shared rows.
+
+    Returns ``(view, pairs, arrays)``: ``pairs`` is ``[(i, j, jobs, entries)]``
+    with ``entries`` ``[(key, array index, where, seed, scheme)]``, ``arrays``
+    the rows of the comparison's shared arrays the batch reads (the scores
+    of its systems, or its pairs' permuted differences), ``where``
+    re-indexed into them.
+    """
+    view = tasks[batch[0]][0]
+    systems = sorted({s for t in batch for s in tasks[t][1:3]})
+    wanted = {}  # id(array) -> (position, array, {row of the array: row sent})
+    pairs = []
+    for t in batch:
+        _, i, j, jobs, shared = tasks[t]
+        entries = []
+        for key, array, where, seed, scheme in _entries(shared):
+            at, _, rows = wanted.setdefault(id(array), (len(wanted), array, {}))
+            for r in ([where] if scheme == "permutation" else where):
+                rows.setdefault(r, len(rows))
+            sent = rows[where] if scheme == "permutation" else (rows[where[0]], rows[where[1]])
+            entries.append((key, at, sent, seed, scheme))
+        pairs.append((i, j, jobs, entries))
+    arrays = [array[list(rows)] for _, array, rows in wanted.values()]
+    return system_view(view, *systems), pairs, arrays
+
+
+def _entries(shared):
+    """The entries of a task's shared differences (a TaskDeltas, or a plain mapping)."""
+    if isinstance(shared, TaskDeltas):
+        return shared.entries()
+    if shared:  # pragma: no cover - compare always passes TaskDeltas
+        raise TypeError(f"Shared differences must be a TaskDeltas; got {type(shared)!r}.")
+    return []
+
+
+def _batch_task(view, pairs, arrays):
+    """Rows of every pair of a batch (in the worker): :func:`_pair_task` for each."""
+    out = []
+    for i, j, jobs, entries in pairs:
+        shared = TaskDeltas()
+        for key, at, where, seed, scheme in entries:
+            shared.add(key, arrays[at], where, seed, scheme)
+        out.append(_pair_task(view, i, j, jobs, shared))
+    return out
 
 
 def _score_task(view, s, jobs, settings, seed):

@@ -534,6 +534,10 @@ class TaskDeltas(Mapping):
         """Row ``where`` of ``array`` (permutation), or rows ``j - i`` of ``where = (i, j)``."""
         self._entries[key] = (array, where, seed, scheme)
 
+    def entries(self):
+        """``[(key, array, where, seed, scheme)]``: what :meth:`add` was given, in order."""
+        return [(key, *entry) for key, entry in self._entries.items()]
+
     def __getitem__(self, key):
         array, where, seed, scheme = self._entries[key]
         deltas = array[where] if scheme == "permutation" else array[where[1]] - array[where[0]]
