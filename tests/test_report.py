@@ -476,11 +476,21 @@ def test_degenerate_scores_give_a_report():
     assert tables[1][0][:4] == ["A", "B", "delta", "95 % CI"]
 
 
-def test_mde_section_is_opt_in_and_lists_the_non_significant_rows():
+def test_mde_section_is_opt_in_and_lists_the_non_significant_rows(monkeypatch):
     # B differs from A on 6 of 60 items (4 better, 2 worse): far from
     # significant, so the opt-in section shows its one pair with a positive MDE.
     from sigtest import compare
 
+    # the section calls minimum_detectable_effects with its defaults (1000
+    # simulations, ~50 s); the search itself is tested in test_power.py, so
+    # here it runs on 60 simulations and the section must show that table
+    original = ComparisonResult.minimum_detectable_effects
+
+    def fewer_simulations(self, *args, **kwargs):
+        kwargs.setdefault("n_simulations", 60)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(ComparisonResult, "minimum_detectable_effects", fewer_simulations)
     rng = np.random.default_rng(3)
     y = rng.integers(0, 2, 60)
     a = np.where(rng.random(60) < 0.75, y, 1 - y)
@@ -497,3 +507,6 @@ def test_mde_section_is_opt_in_and_lists_the_non_significant_rows():
     assert len(row) == 1
     cells = [c.strip() for c in row[0].strip("|").split("|")]
     assert 0 < float(cells[5]) < 1  # the mde column
+    want = r.minimum_detectable_effects(random_state=0).iloc[0]  # the seed the section uses
+    assert [float(c) for c in cells[5:8]] == pytest.approx(
+        [want.mde, want.mde_low, want.mde_high], rel=1e-3, abs=1e-4)

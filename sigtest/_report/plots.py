@@ -10,6 +10,7 @@ from numbers import Integral
 import numpy as np
 
 from sigtest._report.pyplot import import_pyplot
+from sigtest.metrics._common import fill_doc
 from sigtest.utils._param_validation import lazy, validate_params
 
 __all__ = ["plot_comparison", "plot_posterior", "plot_resampling_distribution"]
@@ -343,17 +344,35 @@ __all__ += ["plot_letters", "plot_pvalue_heatmap"]  # issue 14: systems x system
 _LEVEL_COLOURS = ("#08306b", "#4292c6", "#c6dbef", "#fb6a4a")
 
 
-@validate_params(
-    {
-        "result": "no_validation",
-        "metric": [str, None],
-        "test": [str, None],
-        "run": [lazy.Interval(Integral, 0, None, closed="left"), None],
-        "ax": "no_validation",
-        "annotate": ["boolean"],
-    },
-    prefer_skip_nested_validation=True,
-)
+#: Parameters of the systems x systems views (:func:`plot_pvalue_heatmap`,
+#: :func:`plot_letters`): their constraints and their shared descriptions.
+_PAIRS_VIEW_CONSTRAINTS = {
+    "result": "no_validation",
+    "metric": [str, None],
+    "test": [str, None],
+    "run": [lazy.Interval(Integral, 0, None, closed="left"), None],
+    "ax": "no_validation",
+}
+_PAIRS_VIEW_DOC = {
+    "comparison_result": """\
+        result : ComparisonResult
+            The result of :func:`sigtest.compare` (or ``cross_val_compare``,
+            ``Experiment.run``).
+        """,
+    "test_run_ax": """\
+        test : str, optional
+            Which test (see ``result.tests``); defaults to the first.
+        run : int, optional
+            Which run or CV repeat, required when several were tested separately.
+        ax : matplotlib Axes, optional
+            Where to draw; a new figure with constrained layout if omitted.
+        """,
+}
+
+
+@validate_params({**_PAIRS_VIEW_CONSTRAINTS, "annotate": ["boolean"]},
+                 prefer_skip_nested_validation=True)
+@fill_doc(**_PAIRS_VIEW_DOC)
 def plot_pvalue_heatmap(result, metric=None, *, test=None, run=None, ax=None, annotate=True):
     """Draw the systems x systems adjusted p-values as a heatmap of significance levels.
 
@@ -366,17 +385,10 @@ def plot_pvalue_heatmap(result, metric=None, *, test=None, run=None, ax=None, an
 
     Parameters
     ----------
-    result : ComparisonResult
-        The result of :func:`sigtest.compare` (or ``cross_val_compare``,
-        ``Experiment.run``).
+    {comparison_result}
     metric : str, optional
         Which metric to plot; required when the result holds several.
-    test : str, optional
-        Which test (see ``result.tests``); defaults to the first.
-    run : int, optional
-        Which run or CV repeat, required when several were tested separately.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure with constrained layout if omitted.
+    {test_run_ax}
     annotate : bool, default=True
         Write the p-value in each tested cell.
 
@@ -468,16 +480,8 @@ def plot_pvalue_heatmap(result, metric=None, *, test=None, run=None, ax=None, an
     return ax
 
 
-@validate_params(
-    {
-        "result": "no_validation",
-        "metric": [str, None],
-        "test": [str, None],
-        "run": [lazy.Interval(Integral, 0, None, closed="left"), None],
-        "ax": "no_validation",
-    },
-    prefer_skip_nested_validation=True,
-)
+@validate_params(_PAIRS_VIEW_CONSTRAINTS, prefer_skip_nested_validation=True)
+@fill_doc(**_PAIRS_VIEW_DOC)
 def plot_letters(result, metric=None, *, test=None, run=None, ax=None):
     """Draw the systems ordered by score, best on top, with their compact letters.
 
@@ -489,17 +493,10 @@ def plot_letters(result, metric=None, *, test=None, run=None, ax=None):
 
     Parameters
     ----------
-    result : ComparisonResult
-        The result of :func:`sigtest.compare` (or ``cross_val_compare``,
-        ``Experiment.run``).
+    {comparison_result}
     metric : str, optional
         Which metric; defaults to the first one of the result.
-    test : str, optional
-        Which test (see ``result.tests``); defaults to the first.
-    run : int, optional
-        Which run or CV repeat, required when several were tested separately.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure with constrained layout if omitted.
+    {test_run_ax}
 
     Returns
     -------

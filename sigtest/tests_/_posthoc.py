@@ -25,9 +25,21 @@ T. Pohlert (2014). The pairwise multiple comparison of mean ranks package
 
 import numpy as np
 
+from sigtest.metrics._common import fill_doc
 from sigtest.utils import warn_external
 
 __all__ = ["conover_friedman_pvalues", "miller_friedman_pvalues", "quade_pvalues"]
+
+#: the parameters and result every test of this module documents
+_fill_doc = fill_doc(scores_to_pvalues="""\
+    Parameters
+    ----------
+    scores : array-like of shape (N, k)
+
+    Returns
+    -------
+    pvalues : ndarray of shape (k, k)
+    """)
 
 
 def _ranks(scores):
@@ -58,6 +70,7 @@ def _t_pvalues(totals, denominator, df, name):
     return p
 
 
+@_fill_doc
 def conover_friedman_pvalues(scores):
     r"""Conover's all-pairs test after Friedman, raw two-sided p-values.
 
@@ -73,13 +86,7 @@ def conover_friedman_pvalues(scores):
     with ``p_adjust=None``). A zero denominator gives NaN p-values with a
     warning (see :func:`_t_pvalues`).
 
-    Parameters
-    ----------
-    scores : array-like of shape (N, k)
-
-    Returns
-    -------
-    pvalues : ndarray of shape (k, k)
+    {scores_to_pvalues}
     """
     ranks = _ranks(scores)
     n, k = ranks.shape
@@ -90,6 +97,7 @@ def conover_friedman_pvalues(scores):
     return _t_pvalues(totals, np.sqrt(2.0 * spread / df), df, "Conover-Friedman")
 
 
+@_fill_doc
 def quade_pvalues(scores):
     r"""Quade's all-pairs test, raw two-sided p-values (Student-t form).
 
@@ -107,13 +115,7 @@ def quade_pvalues(scores):
     ``dist="t"``, ``p_adjust=None``). Datasets on which the systems differ
     most weigh most. A zero denominator gives NaN p-values with a warning.
 
-    Parameters
-    ----------
-    scores : array-like of shape (N, k)
-
-    Returns
-    -------
-    pvalues : ndarray of shape (k, k)
+    {scores_to_pvalues}
     """
     from scipy.stats import rankdata
 
@@ -129,6 +131,7 @@ def quade_pvalues(scores):
     return _t_pvalues(totals, np.sqrt(max(2.0 * n * (a - b) / df, 0.0)), df, "Quade")
 
 
+@_fill_doc
 def miller_friedman_pvalues(scores):
     r"""Miller's simultaneous all-pairs test on Friedman ranks.
 
@@ -142,13 +145,7 @@ def miller_friedman_pvalues(scores):
     simultaneously for all pairs (no further adjustment; more conservative
     than Nemenyi's). Equal to scikit-posthocs' ``posthoc_miller_friedman``.
 
-    Parameters
-    ----------
-    scores : array-like of shape (N, k)
-
-    Returns
-    -------
-    pvalues : ndarray of shape (k, k)
+    {scores_to_pvalues}
     """
     from scipy.stats import chi2
 

@@ -110,11 +110,12 @@ def test_permutation_callable_equals_registered_name():
 
 def test_permutation_callable_matches_scipy_permutation_test():
     y, a, b = _labels(n=200, seed=3, acc_a=0.70, acc_b=0.74)
+    # the NumPy MCC (equal to scikit-learn's, checked below): 4000 calls
     res = PairedPermutation(n_resamples=999, random_state=1).test(
-        y, a, b, metric=matthews_corrcoef)
+        y, a, b, metric=_mcc_twin)
 
     def naive(pa, pb):  # the paired difference of the same function
-        return matthews_corrcoef(y, pb) - matthews_corrcoef(y, pa)
+        return _mcc_twin(y, pb) - _mcc_twin(y, pa)
 
     ref = stats.permutation_test((a, b), naive, permutation_type="samples",
                                  vectorized=False, n_resamples=999, random_state=2)
@@ -235,13 +236,18 @@ def test_cross_val_compare_with_a_callable():
     pd.testing.assert_frame_equal(res.summary(), ref.summary(), atol=1e-12)
 
 
-def _mcc_twin(y_true, y_pred):
-    """Naive binary Matthews correlation (numpy), a cheap user callable."""
+def _mcc_twin(y_true, y_pred, sample_weight=None):
+    """Naive binary Matthews correlation (numpy), a cheap user callable.
+
+    scikit-learn's costs ~2 ms a call (validation); the slow path makes
+    thousands of calls, so the tests that draw many resamples use this one.
+    """
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
-    tp = np.sum((y_true == 1) & (y_pred == 1))
-    tn = np.sum((y_true == 0) & (y_pred == 0))
-    fp = np.sum((y_true == 0) & (y_pred == 1))
-    fn = np.sum((y_true == 1) & (y_pred == 0))
+    w = np.ones(y_true.shape[0]) if sample_weight is None else np.asarray(sample_weight)
+    tp = np.sum(w * ((y_true == 1) & (y_pred == 1)))
+    tn = np.sum(w * ((y_true == 0) & (y_pred == 0)))
+    fp = np.sum(w * ((y_true == 0) & (y_pred == 1)))
+    fn = np.sum(w * ((y_true == 1) & (y_pred == 0)))
     den = np.sqrt(float((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)))
     return 0.0 if den == 0 else float(tp * tn - fp * fn) / den
 
@@ -249,6 +255,9 @@ def _mcc_twin(y_true, y_pred):
 def test_mcc_twin_is_sklearn():
     y, a, _ = _labels()
     assert _mcc_twin(y, a) == pytest.approx(matthews_corrcoef(y, a), abs=1e-12)
+    w = np.random.default_rng(1).integers(1, 3, y.size).astype(float)
+    assert _mcc_twin(y, a, sample_weight=w) == pytest.approx(
+        matthews_corrcoef(y, a, sample_weight=w), abs=1e-12)
 
 
 @pytest.mark.slow
@@ -273,10 +282,7 @@ def test_slow_path_threads_give_the_same_result(weighted):
 
     y, a, b = _labels(n=150, seed=4)
     w = np.random.default_rng(1).integers(1, 3, y.size).astype(float) if weighted else None
-
-    def mcc(y_true, y_pred, sample_weight=None):
-        return matthews_corrcoef(y_true, y_pred, sample_weight=sample_weight)
-
+    mcc = _mcc_twin  # weighted when given, as scikit-learn's (checked above)
     for test in (PairedPermutation(n_resamples=299, exact=False), BCaInterval(n_resamples=299)):
         one = test.set_params(n_jobs=1, random_state=0).test(
             y, a, b, metric=mcc, sample_weight=w)

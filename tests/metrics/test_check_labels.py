@@ -181,3 +181,26 @@ def test_check_multilabel_indicator_accepts_bool_and_int():
     out = check_multilabel_indicator(np.array([[True, False]]), "y_true")
     assert out.dtype == np.float64 and out.tolist() == [[1.0, 0.0]]
     assert check_multilabel_indicator([[0, 1], [1, 1]], "y_true").shape == (2, 2)
+
+
+@pytest.mark.parametrize("kind", ["num", "str"])
+def test_check_labels_param_duplicates_equal_np_unique(kind):
+    # naive reference: np.unique's count of distinct values (the check sorts instead)
+    rng = np.random.default_rng(0)
+    seen = set()
+    for size in (1, 2, 5, 40):
+        for high in (3, 60):
+            labels = rng.integers(-high, high, size)
+            if kind == "str":
+                labels = np.array([f"c{v}" for v in labels])
+            has_dup = np.unique(labels).size != labels.size
+            seen.add(has_dup)
+            if has_dup:
+                with pytest.raises(ValueError, match="'labels'.*duplicates"):
+                    check_labels_param(labels, kind)
+            else:
+                np.testing.assert_array_equal(check_labels_param(labels, kind), labels)
+    assert seen == {False, True}
+    # -0.0 and 0.0 are one label, as for np.unique
+    with pytest.raises(ValueError, match="duplicates"):
+        check_labels_param([0.0, 1.0, -0.0], "num")

@@ -31,6 +31,7 @@ from sigtest._workflows.power.result import PowerResult, mde_interval
 from sigtest._workflows.power.simulate import simulate
 from sigtest._workflows.power.simulator import Simulator
 from sigtest.metrics import Metric, get_metric
+from sigtest.metrics._common import fill_doc
 from sigtest.utils import warn_external
 from sigtest.utils._param_validation import lazy, validate_params
 
@@ -311,11 +312,33 @@ _SEARCH_PARAMETERS = """\
         Level of the Monte Carlo interval of the power.
 """
 
+# the target, metric and test of both searches
+_TARGET_PARAMETERS = """\
+    power : float, default=0.8
+        Target power, in (0, 1).
+    metric : str or Metric, default="accuracy"
+        As in :func:`power`.
+    test : None, str or SignificanceTest, default=None
+        As in :func:`power` (``None``: ``PairedPermutation(n_resamples=1000)``).
+"""
 
-def _search_doc(func):
-    """Put the shared parameter descriptions into ``func``'s docstring."""
-    func.__doc__ = func.__doc__.replace("    {search_parameters}\n", _SEARCH_PARAMETERS)
-    return func
+# the errors and the reference of both searches
+_SEARCH_RAISES = """\
+    Raises
+    ------
+    ValueError
+        ``power`` outside (0, 1) and the errors of :func:`power`.
+"""
+
+_SEARCH_REFERENCES = """\
+    References
+    ----------
+    D. Card et al. (2020). With Little Power Comes Great Responsibility. EMNLP.
+"""
+
+_search_doc = fill_doc(target_parameters=_TARGET_PARAMETERS,
+                       search_parameters=_SEARCH_PARAMETERS, search_raises=_SEARCH_RAISES,
+                       search_references=_SEARCH_REFERENCES)
 
 
 def check_target(power_):
@@ -353,12 +376,7 @@ def minimum_detectable_effect(y_true, pred_a, *, power=0.8, metric="accuracy", t
     ----------
     y_true, pred_a : array-like
         The pilot (see :func:`power`).
-    power : float, default=0.8
-        Target power, in (0, 1).
-    metric : str or Metric, default="accuracy"
-        As in :func:`power`.
-    test : None, str or SignificanceTest, default=None
-        As in :func:`power` (``None``: ``PairedPermutation(n_resamples=1000)``).
+    {target_parameters}
     n_items : int, default=None
         Size of the simulated test sets (``None``: the pilot's size).
     {search_parameters}
@@ -377,10 +395,7 @@ def minimum_detectable_effect(y_true, pred_a, *, power=0.8, metric="accuracy", t
         even :math:`\delta_{max}` has less power), ``power`` (simulated at
         that effect), ``search`` (the evaluated ``(effect, power)``).
 
-    Raises
-    ------
-    ValueError
-        ``power`` outside (0, 1) and the errors of :func:`power`.
+    {search_raises}
 
     Warns
     -----
@@ -392,9 +407,7 @@ def minimum_detectable_effect(y_true, pred_a, *, power=0.8, metric="accuracy", t
     power : Power of a test against a given effect.
     sample_size : Smallest test set giving a given power.
 
-    References
-    ----------
-    D. Card et al. (2020). With Little Power Comes Great Responsibility. EMNLP.
+    {search_references}
 
     Examples
     --------
@@ -477,12 +490,7 @@ def sample_size(y_true, pred_a, *, effect, power=0.8, metric="accuracy", test=No
         The pilot (see :func:`power`).
     effect : float
         The improvement to detect (metric units, ``>= 0``).
-    power : float, default=0.8
-        Target power, in (0, 1).
-    metric : str or Metric, default="accuracy"
-        As in :func:`power`.
-    test : None, str or SignificanceTest, default=None
-        As in :func:`power` (``None``: ``PairedPermutation(n_resamples=1000)``).
+    {target_parameters}
     {search_parameters}
     max_n_items : int, default=None
         Largest size tried; ``None``: 100 times the pilot's size.
@@ -495,10 +503,7 @@ def sample_size(y_true, pred_a, *, effect, power=0.8, metric="accuracy", test=No
         ``n_items`` (the sample size; ``-1`` with a warning when
         ``max_n_items`` has less power), ``power`` at that size, ``search``.
 
-    Raises
-    ------
-    ValueError
-        ``power`` outside (0, 1) and the errors of :func:`power`.
+    {search_raises}
 
     Warns
     -----
@@ -510,9 +515,7 @@ def sample_size(y_true, pred_a, *, effect, power=0.8, metric="accuracy", test=No
     power : Power of a test against a given effect.
     minimum_detectable_effect : Smallest effect detected with a given power.
 
-    References
-    ----------
-    D. Card et al. (2020). With Little Power Comes Great Responsibility. EMNLP.
+    {search_references}
 
     Examples
     --------
