@@ -21,22 +21,36 @@ __all__ = ["CellCache"]
 # --------------------------------------------------------------------------
 # label encoding (O(N) for small integer labels)
 # --------------------------------------------------------------------------
+def _small_int_span(arrays):
+    """``(lo, span)`` of integer or bool ``arrays`` with a small span of values, else ``None``.
+
+    Small: at most ``max(2**16, 4 N)`` values from the smallest to the
+    largest label, all within ``(-2**62, 2**62)`` (a presence table of the
+    span is then cheaper than sorting).
+    """
+    if not all(arr.dtype.kind in "biu" for arr in arrays):
+        return None
+    lo = min(int(arr.min()) for arr in arrays)
+    hi = max(int(arr.max()) for arr in arrays)
+    span = hi - lo + 1
+    if -(2**62) < lo and hi < 2**62 and span <= max(1 << 16, 4 * arrays[0].shape[0]):
+        return lo, span
+    return None
+
+
 def _union_codes(arrays):
     """Sorted union of the values of ``arrays`` and each array's codes in it."""
-    ints = all(arr.dtype.kind in "biu" for arr in arrays)
-    if ints:
-        lo = min(int(arr.min()) for arr in arrays)
-        hi = max(int(arr.max()) for arr in arrays)
-        span = hi - lo + 1
-        if -(2**62) < lo and hi < 2**62 and span <= max(1 << 16, 4 * arrays[0].shape[0]):
-            present = np.zeros(span, dtype=bool)
-            shifted = [arr.astype(np.int64, copy=False) - lo for arr in arrays]
-            for sh in shifted:
-                present[sh] = True
-            values = np.flatnonzero(present)
-            lookup = np.cumsum(present) - 1
-            dtype = np.result_type(*arrays)
-            return (values + lo).astype(dtype), [lookup[sh] for sh in shifted]
+    small = _small_int_span(arrays)
+    if small is not None:
+        lo, span = small
+        present = np.zeros(span, dtype=bool)
+        shifted = [arr.astype(np.int64, copy=False) - lo for arr in arrays]
+        for sh in shifted:
+            present[sh] = True
+        values = np.flatnonzero(present)
+        lookup = np.cumsum(present) - 1
+        dtype = np.result_type(*arrays)
+        return (values + lo).astype(dtype), [lookup[sh] for sh in shifted]
     n = arrays[0].shape[0]
     if all(arr.dtype.kind in "US" for arr in arrays) and len({a.dtype.kind for a in arrays}) == 1:
         return _string_union_codes(arrays)
@@ -136,7 +150,31 @@ def _cells(y_true, a, b, with_rows=False, cache=None):
 
 
 def _cells_computed(y_true, a, b, with_rows=False):
-    """:func:`_cells` without a cache."""
+    """:func:`_cells` without a cache.
+
+    Integer labels of a small span whose ``K**3`` cells fit the count table
+    take two numba passes (:func:`~sigtest._engine.cells_numba.small_int_cells`,
+    the same output); the NumPy code below is the fallback and its twin.
+    """
+    n = y_true.shape[0]
+    small = _small_int_span([y_true, a, b])
+    if small is not None:
+        from sigtest._engine.cells_numba import small_int_cells  # imports numba
+
+        fast = small_int_cells(y_true, a, b, *small, with_rows, _cell_table_limit(n))
+        if fast is not None:
+            union, occupied, counts, row_of_item = fast
+            return _decoded_cells(union, occupied, counts, row_of_item, with_rows)
+    return _cells_numpy(y_true, a, b, with_rows)
+
+
+def _cell_table_limit(n):
+    """The largest ``K**3`` whose cells are counted in a table (else ``np.unique``)."""
+    return max(1 << 20, 4 * n)
+
+
+def _cells_numpy(y_true, a, b, with_rows=False):
+    """:func:`_cells_computed` in NumPy (the fallback, and the twin of the numba path)."""
     union, (ct, ca, cb) = _union_codes([y_true, a, b])
     K = union.shape[0]
     n = y_true.shape[0]
@@ -149,7 +187,7 @@ def _cells_computed(y_true, a, b, with_rows=False):
                                with_rows)
     code = (ct * K + ca) * K + cb
     row_of_item = None
-    if K**3 <= max(1 << 20, 4 * n):
+    if K**3 <= _cell_table_limit(n):
         counts = np.bincount(code, minlength=K**3)
         present = counts > 0
         occupied = np.flatnonzero(present)
@@ -159,6 +197,12 @@ def _cells_computed(y_true, a, b, with_rows=False):
     else:
         occupied, inverse, counts = np.unique(code, return_inverse=True, return_counts=True)
         row_of_item = inverse.ravel()
+    return _decoded_cells(union, occupied, counts, row_of_item, with_rows)
+
+
+def _decoded_cells(union, occupied, counts, row_of_item, with_rows):
+    """The output of :func:`_cells` from the occupied codes ``(t * K + a) * K + b``."""
+    K = union.shape[0]
     t, rest = np.divmod(occupied, K * K)
     ia, ib = np.divmod(rest, K)
     out = (union, union[t], union[ia], union[ib], counts.astype(np.float64))
