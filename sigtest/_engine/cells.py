@@ -32,8 +32,13 @@ def _small_int_span(arrays):
         return None
     lo = min(int(arr.min()) for arr in arrays)
     hi = max(int(arr.max()) for arr in arrays)
+    return _small_span(lo, hi, arrays[0].shape[0])
+
+
+def _small_span(lo, hi, n):
+    """``(lo, span)`` when the labels ``lo..hi`` of ``n`` items have a small span, else ``None``."""
     span = hi - lo + 1
-    if -(2**62) < lo and hi < 2**62 and span <= max(1 << 16, 4 * arrays[0].shape[0]):
+    if -(2**62) < lo and hi < 2**62 and span <= max(1 << 16, 4 * n):
         return lo, span
     return None
 
@@ -156,12 +161,10 @@ def _cells_computed(y_true, a, b, with_rows=False):
     take two numba passes (:func:`~sigtest._engine.cells_numba.small_int_cells`,
     the same output); the NumPy code below is the fallback and its twin.
     """
-    n = y_true.shape[0]
-    small = _small_int_span([y_true, a, b])
-    if small is not None:
+    if all(arr.dtype.kind in "biu" for arr in (y_true, a, b)):
         from sigtest._engine.cells_numba import small_int_cells  # imports numba
 
-        fast = small_int_cells(y_true, a, b, *small, with_rows, _cell_table_limit(n))
+        fast = small_int_cells(y_true, a, b, with_rows)
         if fast is not None:
             union, occupied, counts, row_of_item = fast
             return _decoded_cells(union, occupied, counts, row_of_item, with_rows)

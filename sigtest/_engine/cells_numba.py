@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sigtest._engine.cells import _cell_table_limit, _small_span
 from sigtest._engine.kernels import _numba_enabled
 
 __all__ = ["small_int_cells"]
@@ -39,6 +40,16 @@ except ImportError:  # pragma: no cover - numba is a hard dependency
         return (lambda f: f) if not args or not callable(args[0]) else args[0]
 
 _jit = njit(cache=True, nogil=True)
+
+
+@_jit
+def _int_bounds(t, a, b):
+    lo = hi = np.int64(t[0])
+    for i in range(t.shape[0]):
+        x, y, z = np.int64(t[i]), np.int64(a[i]), np.int64(b[i])
+        lo = min(lo, x, y, z)
+        hi = max(hi, x, y, z)
+    return lo, hi
 
 
 @_jit
@@ -72,20 +83,23 @@ def _as_kernel_input(arr):
     return arr.view(np.uint8) if arr.dtype == np.bool_ else arr
 
 
-def small_int_cells(y_true, a, b, lo, span, with_rows, max_table):
-    """The cells of ``_cells_computed`` for labels in ``[lo, lo + span)``, or ``None``.
+def _bounds(t, a, b):
+    """Smallest and largest label, as Python ints."""
+    if any(x.dtype == np.uint64 for x in (t, a, b)):  # may exceed int64: NumPy's exact min/max
+        return min(int(x.min()) for x in (t, a, b)), max(int(x.max()) for x in (t, a, b))
+    lo, hi = _int_bounds(t, a, b)
+    return int(lo), int(hi)
+
+
+def small_int_cells(y_true, a, b, with_rows):
+    """The cells of ``_cells_computed`` for integer or bool labels of a small span, or ``None``.
 
     Parameters
     ----------
-    y_true, a, b : ndarray of shape (n_samples,)
-        Integer or bool labels, every value in ``[lo, lo + span)``.
-    lo, span : int
-        The smallest label and the span of the labels (``_small_int_span``).
+    y_true, a, b : ndarray of shape (n_samples,), n_samples >= 1
+        Integer or bool labels.
     with_rows : bool
         Also return the cell (row) index of every item.
-    max_table : int
-        The largest ``K**3`` counted in a table (the ``bincount`` limit of
-        ``_cells_computed``); ``None`` is returned beyond it.
 
     Returns
     -------
@@ -93,26 +107,56 @@ def small_int_cells(y_true, a, b, lo, span, with_rows, max_table):
         ``(union, occupied, counts, row_of_item)``: the sorted labels, the
         occupied cell codes ``(t * K + a) * K + b`` in increasing order,
         their int64 counts and (with ``with_rows``, else ``None``) the int64
-        row of every item; ``None`` when ``K**3 > max_table`` or numba is
-        disabled (the caller computes the cells with NumPy).
+        row of every item. ``None`` (the caller computes the cells with
+        NumPy) when the span of the labels is not small
+        (:func:`~sigtest._engine.cells._small_span`), when ``K**3`` exceeds
+        the count table (:func:`~sigtest._engine.cells._cell_table_limit`),
+        or when numba is disabled.
+
+    Notes
+    -----
+    When ``span**3`` itself fits the table, the cells are counted on the
+    shifted labels directly (``K = span``, no pass to find the labels
+    present): the labels present are those of an occupied cell, and since
+    the code of a label in the union is increasing in its value, the
+    occupied cells keep their order (and their rows) when re-coded with the
+    union's ``K``.
     """
     if not _numba_enabled():
         return None
+    n = y_true.shape[0]
     t, pa, pb = (_as_kernel_input(x) for x in (y_true, a, b))
-    lo = np.int64(lo)
-    present = np.zeros(span, dtype=np.bool_)
-    _mark_present(t, pa, pb, lo, present)
-    values = np.flatnonzero(present)
-    K = values.shape[0]
-    if K**3 > max_table:
+    small = _small_span(*_bounds(t, pa, pb), n)
+    if small is None:
         return None
-    lookup = np.cumsum(present) - 1
-    union = (values + int(lo)).astype(np.result_type(y_true, a, b))
-    counts = np.zeros(K**3, dtype=np.int64)
-    rows = np.empty(y_true.shape[0] if with_rows else 0, dtype=np.int64)
-    _count_cells(t, pa, pb, lo, lookup, np.int64(K), counts, rows)
+    lo, span = small
+    limit = _cell_table_limit(n)
+    if span**3 <= limit:  # count on the shifted labels (every value a label for now)
+        table_lookup, width, values = np.arange(span, dtype=np.int64), span, None
+    else:
+        present = np.zeros(span, dtype=np.bool_)
+        _mark_present(t, pa, pb, np.int64(lo), present)
+        values = np.flatnonzero(present)
+        table_lookup, width = np.cumsum(present) - 1, values.shape[0]
+        if width**3 > limit:
+            return None
+    counts = np.zeros(width**3, dtype=np.int64)
+    rows = np.empty(n if with_rows else 0, dtype=np.int64)
+    _count_cells(t, pa, pb, np.int64(lo), table_lookup, np.int64(width), counts, rows)
     occupied_mask = counts > 0
     occupied = np.flatnonzero(occupied_mask)
+    counts = counts[occupied]
     if with_rows:
         _codes_to_ranks(rows, np.cumsum(occupied_mask) - 1)
-    return union, occupied, counts[occupied], rows if with_rows else None
+    if values is None:  # the labels present are those of the occupied cells
+        ct, rest = np.divmod(occupied, width * width)
+        ca, cb = np.divmod(rest, width)
+        present = np.zeros(width, dtype=np.bool_)
+        present[ct] = present[ca] = present[cb] = True
+        values = np.flatnonzero(present)
+        K = values.shape[0]
+        if K < width:  # values of the span that are no label: re-code with the union's K
+            lookup = np.cumsum(present) - 1
+            occupied = (lookup[ct] * K + lookup[ca]) * K + lookup[cb]
+    union = (values + lo).astype(np.result_type(y_true, a, b))
+    return union, occupied, counts, rows if with_rows else None

@@ -94,19 +94,23 @@ def test_mixed_dtypes_and_a_single_class(monkeypatch):
 @pytest.mark.parametrize("with_rows", [False, True])
 def test_wide_spans_and_many_labels(monkeypatch, with_rows):
     rng = np.random.default_rng(2)
-    # span 2**16 with a few labels (gaps): counted in the table
+    # span 2**16 with a few labels: the labels present are marked first, K = 5
     values = np.array([-30000, -1, 0, 7, 35535])
     y, a, b = (values[rng.integers(0, 5, 400)] for _ in range(3))
+    # span 10 with gaps (span**3 fits the table): counted on the shifted
+    # labels, then re-coded with K = 4 (a label only in y_true, one only in b)
+    gaps = (np.r_[np.full(399, 2), -1], np.r_[np.full(200, 2), np.full(200, 5)],
+            np.r_[np.full(399, 5), 8])
     # K = 150 labels at N = 400: K**3 = 3.4e6 > max(2**20, 4 N), the NumPy fallback
     many = [rng.integers(-75, 75, 400) for _ in range(3)]
     assert np.unique(np.concatenate(many)).shape[0] ** 3 > C._cell_table_limit(400)
     calls = _spy(monkeypatch)
-    for t, p, q in [(y, a, b), many]:
+    for t, p, q in [(y, a, b), gaps, many]:
         got = C._cells_computed(t, p, q, with_rows)
         _assert_same(got, C._cells_numpy(t, p, q, with_rows))
         if with_rows:
             _assert_naive(t, p, q, got)
-    assert calls == [True, False]
+    assert calls == [True, True, False]
 
 
 def test_numba_disabled_and_non_integer_labels_take_numpy(monkeypatch):
@@ -114,7 +118,7 @@ def test_numba_disabled_and_non_integer_labels_take_numpy(monkeypatch):
     y, a, b = _noisy_pair(rng, np.int64, 300, 0, 5)
     calls = _spy(monkeypatch)
     monkeypatch.setenv("SIGTEST_DISABLE_NUMBA", "1")
-    assert CN.small_int_cells(y, a, b, 0, 6, True, 1 << 20) is None
+    assert CN.small_int_cells(y, a, b, True) is None
     _assert_same(C._cells_computed(y, a, b, True), C._cells_numpy(y, a, b, True))
     monkeypatch.delenv("SIGTEST_DISABLE_NUMBA")
     # strings, floats and labels beyond a small span never reach the kernel
@@ -122,4 +126,5 @@ def test_numba_disabled_and_non_integer_labels_take_numpy(monkeypatch):
                     (y * 0.5, a * 0.5, b * 0.5),
                     (y * 10**6, a * 10**6, b * 10**6)]:
         _assert_same(C._cells_computed(t, p, q, True), C._cells_numpy(t, p, q, True))
-    assert calls == [False, False]  # the direct call, then the disabled one only
+    # the direct call, the call with numba disabled, the span of 5 * 10**6
+    assert calls == [False, False, False]
