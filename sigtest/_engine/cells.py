@@ -110,6 +110,11 @@ class CellCache:
     gets copies of the first call's cells (equal to what a new computation
     gives). The caller must not modify the arrays it passes while it uses the
     cache. Not thread-safe: a cache belongs to one task.
+
+    The arrays it returns are read-only (``flags.writeable`` is False) and
+    shared by every call for the same arrays: no caller writes into them (the
+    statistics of the cells, the counts and the rows are new arrays), and a
+    copy per call cost a pass over the ``N`` rows of every item per metric.
     """
 
     __slots__ = ("_entry",)
@@ -131,15 +136,16 @@ class CellCache:
         -------
         cells : tuple of ndarray
             ``(union, true, a, b, counts)`` and, with ``with_rows``, the row
-            of every item: copies the caller owns.
+            of every item: read-only, the same arrays for every call.
         """
         entry = self._entry
         if entry is not None and entry[0] is y_true and entry[1] is a and entry[2] is b:
             out = entry[3]
         else:
             out = _cells_computed(y_true, a, b, True)
+            for x in out:  # shared by the calls: nobody writes into them
+                x.flags.writeable = False
             self._entry = (y_true, a, b, out)
-        out = tuple(x.copy() for x in out)  # callers own (and may keep) what they get
         return out if with_rows else out[:5]
 
 

@@ -222,9 +222,12 @@ def test_cell_cache_gives_the_plain_cells_once_per_arrays(monkeypatch):
     assert len(calls) == 2  # one per distinct (y, a, b) objects
     for p, q in zip(plain, reused + again):
         _paired_fields_equal(p, q)
-    # each call gets its own arrays (a caller may keep and change them)
-    assert all(x is not z and np.array_equal(x, z) for x, z in zip(out1, out2))
-    assert reused[0].counts is not reused[1].counts
+    # each call gets the same read-only arrays (equal to a new computation)
+    assert all(x is z and not x.flags.writeable for x, z in zip(out1, out2))
+    for x, z in zip(out1, computed(y, a2, b, True)):
+        np.testing.assert_array_equal(x, z)
+    with pytest.raises(ValueError, match="read-only"):
+        out1[4][0] = 0.0
     # without a cache: no reuse, no state kept
     prepare_paired(y, a, b, "accuracy")
     assert len(calls) == 3
