@@ -73,6 +73,17 @@ def _count_cells(t, a, b, lo, lookup, K, counts, rows):
 
 
 @_jit
+def _count_shifted_cells(t, a, b, lo, K, counts, rows):
+    """:func:`_count_cells` with the identity lookup (labels ``lo .. lo + K - 1``): no gathers."""
+    with_rows = rows.shape[0] > 0
+    for i in range(t.shape[0]):
+        code = ((np.int64(t[i]) - lo) * K + (np.int64(a[i]) - lo)) * K + (np.int64(b[i]) - lo)
+        counts[code] += 1
+        if with_rows:
+            rows[i] = code
+
+
+@_jit
 def _codes_to_ranks(rows, rank):
     for i in range(rows.shape[0]):
         rows[i] = rank[rows[i]]
@@ -131,18 +142,21 @@ def small_int_cells(y_true, a, b, with_rows):
         return None
     lo, span = small
     limit = _cell_table_limit(n)
+    rows = np.empty(n if with_rows else 0, dtype=np.int64)
     if span**3 <= limit:  # count on the shifted labels (every value a label for now)
-        table_lookup, width, values = np.arange(span, dtype=np.int64), span, None
+        width, values = span, None
+        counts = np.zeros(width**3, dtype=np.int64)
+        _count_shifted_cells(t, pa, pb, np.int64(lo), np.int64(width), counts, rows)
     else:
         present = np.zeros(span, dtype=np.bool_)
         _mark_present(t, pa, pb, np.int64(lo), present)
         values = np.flatnonzero(present)
-        table_lookup, width = np.cumsum(present) - 1, values.shape[0]
+        width = values.shape[0]
         if width**3 > limit:
             return None
-    counts = np.zeros(width**3, dtype=np.int64)
-    rows = np.empty(n if with_rows else 0, dtype=np.int64)
-    _count_cells(t, pa, pb, np.int64(lo), table_lookup, np.int64(width), counts, rows)
+        counts = np.zeros(width**3, dtype=np.int64)
+        _count_cells(t, pa, pb, np.int64(lo), np.cumsum(present) - 1, np.int64(width),
+                     counts, rows)
     occupied_mask = counts > 0
     occupied = np.flatnonzero(occupied_mask)
     counts = counts[occupied]
