@@ -139,10 +139,11 @@ class CellCache:
             of every item: read-only, the same arrays for every call.
         """
         entry = self._entry
-        if entry is not None and entry[0] is y_true and entry[1] is a and entry[2] is b:
+        if (entry is not None and entry[0] is y_true and entry[1] is a and entry[2] is b
+                and (len(entry[3]) > 5 or not with_rows)):
             out = entry[3]
-        else:
-            out = _cells_computed(y_true, a, b, True)
+        else:  # the rows only when asked (a pass over the items); asked later: computed again
+            out = _cells_computed(y_true, a, b, with_rows)
             for x in out:  # shared by the calls: nobody writes into them
                 x.flags.writeable = False
             self._entry = (y_true, a, b, out)
