@@ -171,7 +171,8 @@ def _cells_computed(y_true, a, b, with_rows=False):
     if all(arr.dtype.kind in "biu" for arr in (y_true, a, b)):
         from sigtest._engine.cells_numba import small_int_cells  # imports numba
 
-        fast = small_int_cells(y_true, a, b, with_rows)
+        fast = small_int_cells(y_true, a, b, with_rows, small_span=_small_span,
+                               max_table=_cell_table_limit(y_true.shape[0]))
         if fast is not None:
             union, occupied, counts, row_of_item = fast
             return _decoded_cells(union, occupied, counts, row_of_item, with_rows)

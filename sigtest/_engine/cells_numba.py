@@ -1,4 +1,4 @@
-"""Occupied cells of small-span integer labels in two numba passes over the items.
+"""Occupied cells of small-span integer labels in numba passes over the items.
 
 :func:`small_int_cells` returns exactly what the NumPy path of
 :func:`sigtest._engine.cells._cells_computed` (``_union_codes`` then the
@@ -8,18 +8,23 @@ counts and, when asked, the same int64 cell of every item. The NumPy path
 builds several ``N``-sized int64 temporaries per array (the shifted labels,
 their codes, the cell code, the ranks); here
 
-1. one pass marks the labels present (a table of ``span`` flags, the
-   union and each label's code follow from it: ``O(span)``);
-2. one pass reads ``(t, a, b)`` of every item, counts its cell in a table of
-   ``K**3`` counts and, with rows, writes the cell code of the item, which a
-   last pass over the rows replaces by the cell's rank among the occupied
-   cells.
+1. one pass finds the smallest and largest label (``lo``, ``span``);
+2. when ``span**3`` cells fit the count table, one pass counts the cell
+   ``((t - lo) * span + (a - lo)) * span + (b - lo)`` of every item (the
+   labels present are those of the occupied cells, and the cells are
+   re-coded with the union's ``K`` when some values of the span are no
+   label); otherwise one pass marks the labels present (the union and each
+   label's code follow in ``O(span)``) and one pass counts the cells of the
+   codes;
+3. with rows, the counting pass also writes each item's cell code, and a
+   last pass replaces it by the cell's rank among the occupied cells.
 
-It applies to integer (and bool) labels of a small span, the rule of
-``_union_codes`` (:func:`sigtest._engine.cells._small_int_span`), and to
-``K**3`` within the ``bincount`` limit of ``_cells_computed``; otherwise, and
-with numba disabled (``SIGTEST_DISABLE_NUMBA=1``), it returns ``None`` and the
-caller takes the NumPy path. ~10x the NumPy path at ``N = 10^6``
+It applies to integer (and bool) labels of a small span (the rule of
+``_union_codes``, :func:`sigtest._engine.cells._small_span`, passed in) and
+to ``K**3`` within the count-table limit of ``_cells_computed``
+(:func:`sigtest._engine.cells._cell_table_limit`); otherwise, and with
+numba disabled (``SIGTEST_DISABLE_NUMBA=1``), it returns ``None`` and the
+caller takes the NumPy path. 7-9x the NumPy path at ``N = 10^5 - 10^6``
 (``benchmarks/bench_engine.py --only cells``).
 """
 
@@ -27,7 +32,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from sigtest._engine.cells import _cell_table_limit, _small_span
 from sigtest._engine.kernels import _numba_enabled
 
 __all__ = ["small_int_cells"]
@@ -90,8 +94,10 @@ def _codes_to_ranks(rows, rank):
 
 
 def _as_kernel_input(arr):
-    # bool labels are read as their bytes (0/1): one compiled kernel fewer
-    return arr.view(np.uint8) if arr.dtype == np.bool_ else arr
+    """A read-only view (bool as its 0/1 bytes): numba compiles per dtype, not per write flag."""
+    view = arr.view(np.uint8) if arr.dtype == np.bool_ else arr.view()
+    view.flags.writeable = False
+    return view
 
 
 def _bounds(t, a, b):
@@ -102,15 +108,22 @@ def _bounds(t, a, b):
     return int(lo), int(hi)
 
 
-def small_int_cells(y_true, a, b, with_rows):
+def small_int_cells(y_true, a, b, with_rows, *, small_span, max_table):
     """The cells of ``_cells_computed`` for integer or bool labels of a small span, or ``None``.
 
     Parameters
     ----------
-    y_true, a, b : ndarray of shape (n_samples,), n_samples >= 1
+    y_true, a, b : ndarray of shape (n_samples,)
         Integer or bool labels.
     with_rows : bool
         Also return the cell (row) index of every item.
+    small_span : callable
+        ``small_span(lo, hi, n)`` -> ``(lo, span)`` when the labels ``lo..hi``
+        of ``n`` items have a small span, else ``None``
+        (:func:`sigtest._engine.cells._small_span`, the rule of ``_union_codes``).
+    max_table : int
+        The largest ``K**3`` counted in a table
+        (:func:`sigtest._engine.cells._cell_table_limit`).
 
     Returns
     -------
@@ -119,10 +132,9 @@ def small_int_cells(y_true, a, b, with_rows):
         occupied cell codes ``(t * K + a) * K + b`` in increasing order,
         their int64 counts and (with ``with_rows``, else ``None``) the int64
         row of every item. ``None`` (the caller computes the cells with
-        NumPy) when the span of the labels is not small
-        (:func:`~sigtest._engine.cells._small_span`), when ``K**3`` exceeds
-        the count table (:func:`~sigtest._engine.cells._cell_table_limit`),
-        or when numba is disabled.
+        NumPy) when the span of the labels is not small, when ``K**3``
+        exceeds ``max_table``, when there are no items or when numba is
+        disabled.
 
     Notes
     -----
@@ -133,15 +145,15 @@ def small_int_cells(y_true, a, b, with_rows):
     occupied cells keep their order (and their rows) when re-coded with the
     union's ``K``.
     """
-    if not _numba_enabled():
-        return None
     n = y_true.shape[0]
+    if n == 0 or not _numba_enabled():  # no items: NumPy's path (and its error)
+        return None
     t, pa, pb = (_as_kernel_input(x) for x in (y_true, a, b))
-    small = _small_span(*_bounds(t, pa, pb), n)
+    small = small_span(*_bounds(t, pa, pb), n)
     if small is None:
         return None
     lo, span = small
-    limit = _cell_table_limit(n)
+    limit = max_table
     rows = np.empty(n if with_rows else 0, dtype=np.int64)
     if span**3 <= limit:  # count on the shifted labels (every value a label for now)
         width, values = span, None

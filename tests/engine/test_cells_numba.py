@@ -32,8 +32,8 @@ def _spy(monkeypatch):
     calls = []
     fast = CN.small_int_cells
 
-    def spy(*args):
-        out = fast(*args)
+    def spy(*args, **kwargs):
+        out = fast(*args, **kwargs)
         calls.append(out is not None)
         return out
 
@@ -118,7 +118,8 @@ def test_numba_disabled_and_non_integer_labels_take_numpy(monkeypatch):
     y, a, b = _noisy_pair(rng, np.int64, 300, 0, 5)
     calls = _spy(monkeypatch)
     monkeypatch.setenv("SIGTEST_DISABLE_NUMBA", "1")
-    assert CN.small_int_cells(y, a, b, True) is None
+    assert CN.small_int_cells(y, a, b, True, small_span=C._small_span,
+                              max_table=C._cell_table_limit(300)) is None
     _assert_same(C._cells_computed(y, a, b, True), C._cells_numpy(y, a, b, True))
     monkeypatch.delenv("SIGTEST_DISABLE_NUMBA")
     # strings, floats and labels beyond a small span never reach the kernel
@@ -126,5 +127,9 @@ def test_numba_disabled_and_non_integer_labels_take_numpy(monkeypatch):
                     (y * 0.5, a * 0.5, b * 0.5),
                     (y * 10**6, a * 10**6, b * 10**6)]:
         _assert_same(C._cells_computed(t, p, q, True), C._cells_numpy(t, p, q, True))
-    # the direct call, the call with numba disabled, the span of 5 * 10**6
-    assert calls == [False, False, False]
+    # no items: the NumPy path and its error (the kernels never read past the end)
+    empty = np.array([], dtype=np.int64)
+    with pytest.raises(ValueError):
+        C._cells_computed(empty, empty, empty)
+    # the direct call, the call with numba disabled, the span of 5 * 10**6, no items
+    assert calls == [False, False, False, False]
