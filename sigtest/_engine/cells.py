@@ -107,8 +107,8 @@ class CellCache:
     cell differ. The caller creates one cache per task and passes it to every
     :func:`~sigtest._engine.prepare.prepare_paired` call of that task
     (``cell_cache=``); a later call with the *same array objects* (``is``)
-    gets copies of the first call's cells (equal to what a new computation
-    gives). The caller must not modify the arrays it passes while it uses the
+    gets the first call's cells (equal to what a new computation gives; the
+    rows of the items are computed when first asked for). The caller must not modify the arrays it passes while it uses the
     cache. Not thread-safe: a cache belongs to one task.
 
     The arrays it returns are read-only (``flags.writeable`` is False) and
@@ -165,8 +165,9 @@ def _cells_computed(y_true, a, b, with_rows=False):
     """:func:`_cells` without a cache.
 
     Integer labels of a small span whose ``K**3`` cells fit the count table
-    take two numba passes (:func:`~sigtest._engine.cells_numba.small_int_cells`,
-    the same output); the NumPy code below is the fallback and its twin.
+    take numba passes over the items
+    (:func:`~sigtest._engine.cells_numba.small_int_cells`, the same output);
+    :func:`_cells_numpy` is the fallback and its twin.
     """
     if all(arr.dtype.kind in "biu" for arr in (y_true, a, b)):
         from sigtest._engine.cells_numba import small_int_cells  # imports numba
