@@ -6,6 +6,8 @@ as the fallback) and a naive ``np.unique`` of the ``(true, A, B)`` rows.
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sigtest._engine import cells as C
 from sigtest._engine import cells_numba as CN
@@ -16,8 +18,9 @@ DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint64,
 def _labels(rng, dtype, n, lo, hi):
     if dtype == np.bool_:
         return rng.integers(0, 2, n).astype(bool)
-    info = np.iinfo(dtype)
-    return rng.integers(max(lo, info.min), min(hi, info.max) + 1, n).astype(dtype)
+    info = np.iinfo(dtype)  # lo..hi clipped to the dtype's range
+    lo = min(max(lo, info.min), info.max)
+    return rng.integers(lo, max(min(hi, info.max), lo) + 1, n).astype(dtype)
 
 
 def _noisy_pair(rng, dtype, n, lo, hi):
@@ -133,3 +136,17 @@ def test_numba_disabled_and_non_integer_labels_take_numpy(monkeypatch):
         C._cells_computed(empty, empty, empty)
     # the direct call, the call with numba disabled, the span of 5 * 10**6, no items
     assert calls == [False, False, False, False]
+
+
+@settings(max_examples=60, deadline=None)
+@given(dtype=st.sampled_from(DTYPES), n=st.integers(1, 60), lo=st.integers(-300, 300),
+       width=st.integers(1, 300), with_rows=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_any_small_span_equals_numpy_path(dtype, n, lo, width, with_rows, seed):
+    # any labels, span, gaps and dtype: the same cells as the NumPy twin
+    # (whichever path runs: a wide K**3 falls back)
+    rng = np.random.default_rng(seed)
+    y, a, b = _noisy_pair(rng, dtype, n, lo, lo + width)
+    got = C._cells_computed(y, a, b, with_rows)
+    _assert_same(got, C._cells_numpy(y, a, b, with_rows))
+    if with_rows:
+        _assert_naive(y, a, b, got)
