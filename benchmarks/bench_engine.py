@@ -258,6 +258,23 @@ def bench_hard_scaling(repeats):
     return worst
 
 
+def bench_cells(repeats):
+    """Cell compression of hard labels: the numba passes vs the NumPy path (issue 23)."""
+    from sigtest._engine import cells
+
+    print("\n[6] cell compression (t, A, B) with every item's row, 10 classes: "
+          "numba kernel vs the NumPy path", flush=True)
+    for n in (10_000, 100_000, 1_000_000):
+        y, a, b = hard_data(n, 10, seed=5)
+        for x, z in zip(cells._cells_computed(y, a, b, True), cells._cells_numpy(y, a, b, True)):
+            assert x.dtype == z.dtype and np.array_equal(x, z)  # the same cells
+        ours = best_time(lambda: cells._cells_computed(y, a, b, True), max(repeats, 5))
+        ref = best_time(lambda: cells._cells_numpy(y, a, b, True), max(repeats, 5))
+        goal = ">= 3x" if n == 1_000_000 else "(figure)"
+        add_row(f"cells N={n:.0e} (with rows)", ours, "NumPy path", ref,
+                f"{ref / ours:.1f}x", goal, n < 1_000_000 or ref / ours >= 3)
+
+
 def bench_soft(repeats):
     print("\n[5] soft labels: paired bootstrap N=10 000, B=10 000, K=8", flush=True)
     n, n_resamples, k = 10_000, 10_000, 8
@@ -326,7 +343,7 @@ def _child_run(cmd):
 
 
 def bench_cold_start(repeats):
-    print("\n[6] new process, warm numba cache: import sigtest + first test "
+    print("\n[7] new process, warm numba cache: import sigtest + first test "
           "(BergKirkpatrickBootstrap, N=1 000, B=10 000)", flush=True)
     deps = min((_child_run([sys.executable, "-c", DEPS_CODE]) for _ in range(repeats)),
                key=lambda r: r[0][0])
@@ -367,7 +384,8 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true",
                         help="time scipy on fewer resamples and scale linearly")
     parser.add_argument("--only", nargs="*", default=None,
-                        choices=["bootstrap", "bca", "permutation", "scaling", "soft", "cold"])
+                        choices=["bootstrap", "bca", "permutation", "scaling", "soft", "cells",
+                                 "cold"])
     args = parser.parse_args(argv)
 
     import numba
@@ -390,7 +408,7 @@ def main(argv=None):
             for metric in ("soft_accuracy", "po_jsd", "soft_f1_macro", "entropy_correlation"):
                 test.test(P, qa, qb, metric=metric)
 
-    todo = args.only or ["bootstrap", "bca", "permutation", "scaling", "soft", "cold"]
+    todo = args.only or ["bootstrap", "bca", "permutation", "scaling", "soft", "cells", "cold"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if "bootstrap" in todo:
@@ -403,6 +421,8 @@ def main(argv=None):
             bench_hard_scaling(args.repeats)
         if "soft" in todo:
             bench_soft(args.repeats)
+        if "cells" in todo:
+            bench_cells(args.repeats)
     if "cold" in todo:
         bench_cold_start(args.repeats)
     print_table()

@@ -21,22 +21,41 @@ __all__ = ["CellCache"]
 # --------------------------------------------------------------------------
 # label encoding (O(N) for small integer labels)
 # --------------------------------------------------------------------------
+def _small_int_span(arrays):
+    """``(lo, span)`` of integer or bool ``arrays`` with a small span of values, else ``None``.
+
+    Small: at most ``max(2**16, 4 N)`` values from the smallest to the
+    largest label, all within ``(-2**62, 2**62)`` (a presence table of the
+    span is then cheaper than sorting).
+    """
+    if not all(arr.dtype.kind in "biu" for arr in arrays):
+        return None
+    lo = min(int(arr.min()) for arr in arrays)
+    hi = max(int(arr.max()) for arr in arrays)
+    return _small_span(lo, hi, arrays[0].shape[0])
+
+
+def _small_span(lo, hi, n):
+    """``(lo, span)`` when the labels ``lo..hi`` of ``n`` items have a small span, else ``None``."""
+    span = hi - lo + 1
+    if -(2**62) < lo and hi < 2**62 and span <= max(1 << 16, 4 * n):
+        return lo, span
+    return None
+
+
 def _union_codes(arrays):
     """Sorted union of the values of ``arrays`` and each array's codes in it."""
-    ints = all(arr.dtype.kind in "biu" for arr in arrays)
-    if ints:
-        lo = min(int(arr.min()) for arr in arrays)
-        hi = max(int(arr.max()) for arr in arrays)
-        span = hi - lo + 1
-        if -(2**62) < lo and hi < 2**62 and span <= max(1 << 16, 4 * arrays[0].shape[0]):
-            present = np.zeros(span, dtype=bool)
-            shifted = [arr.astype(np.int64, copy=False) - lo for arr in arrays]
-            for sh in shifted:
-                present[sh] = True
-            values = np.flatnonzero(present)
-            lookup = np.cumsum(present) - 1
-            dtype = np.result_type(*arrays)
-            return (values + lo).astype(dtype), [lookup[sh] for sh in shifted]
+    small = _small_int_span(arrays)
+    if small is not None:
+        lo, span = small
+        present = np.zeros(span, dtype=bool)
+        shifted = [arr.astype(np.int64, copy=False) - lo for arr in arrays]
+        for sh in shifted:
+            present[sh] = True
+        values = np.flatnonzero(present)
+        lookup = np.cumsum(present) - 1
+        dtype = np.result_type(*arrays)
+        return (values + lo).astype(dtype), [lookup[sh] for sh in shifted]
     n = arrays[0].shape[0]
     if all(arr.dtype.kind in "US" for arr in arrays) and len({a.dtype.kind for a in arrays}) == 1:
         return _string_union_codes(arrays)
@@ -88,9 +107,14 @@ class CellCache:
     cell differ. The caller creates one cache per task and passes it to every
     :func:`~sigtest._engine.prepare.prepare_paired` call of that task
     (``cell_cache=``); a later call with the *same array objects* (``is``)
-    gets copies of the first call's cells (equal to what a new computation
-    gives). The caller must not modify the arrays it passes while it uses the
+    gets the first call's cells (equal to what a new computation gives; the
+    rows of the items are computed when first asked for). The caller must not modify the arrays it passes while it uses the
     cache. Not thread-safe: a cache belongs to one task.
+
+    The arrays it returns are read-only (``flags.writeable`` is False) and
+    shared by every call for the same arrays: no caller writes into them (the
+    statistics of the cells, the counts and the rows are new arrays), and a
+    copy per call cost a pass over the ``N`` rows of every item per metric.
     """
 
     __slots__ = ("_entry", "_stats")
@@ -113,16 +137,18 @@ class CellCache:
         -------
         cells : tuple of ndarray
             ``(union, true, a, b, counts)`` and, with ``with_rows``, the row
-            of every item: copies the caller owns.
+            of every item: read-only, the same arrays for every call.
         """
         entry = self._entry
-        if entry is not None and entry[0] is y_true and entry[1] is a and entry[2] is b:
+        if (entry is not None and entry[0] is y_true and entry[1] is a and entry[2] is b
+                and (len(entry[3]) > 5 or not with_rows)):
             out = entry[3]
-        else:
-            out = _cells_computed(y_true, a, b, True)
+        else:  # the rows only when asked (a pass over the items); asked later: computed again
+            out = _cells_computed(y_true, a, b, with_rows)
+            for x in out:  # shared by the calls: nobody writes into them
+                x.flags.writeable = False
             self._entry = (y_true, a, b, out)
             self._stats = []
-        out = tuple(x.copy() for x in out)  # callers own (and may keep) what they get
         return out if with_rows else out[:5]
 
     def statistics(self, metric, params, sparse, compute):
@@ -184,7 +210,31 @@ def _cells(y_true, a, b, with_rows=False, cache=None):
 
 
 def _cells_computed(y_true, a, b, with_rows=False):
-    """:func:`_cells` without a cache."""
+    """:func:`_cells` without a cache.
+
+    Integer labels of a small span whose ``K**3`` cells fit the count table
+    take numba passes over the items
+    (:func:`~sigtest._engine.cells_numba.small_int_cells`, the same output);
+    :func:`_cells_numpy` is the fallback and its twin.
+    """
+    if all(arr.dtype.kind in "biu" for arr in (y_true, a, b)):
+        from sigtest._engine.cells_numba import small_int_cells  # imports numba
+
+        fast = small_int_cells(y_true, a, b, with_rows, small_span=_small_span,
+                               max_table=_cell_table_limit(y_true.shape[0]))
+        if fast is not None:
+            union, occupied, counts, row_of_item = fast
+            return _decoded_cells(union, occupied, counts, row_of_item, with_rows)
+    return _cells_numpy(y_true, a, b, with_rows)
+
+
+def _cell_table_limit(n):
+    """The largest ``K**3`` whose cells are counted in a table (else ``np.unique``)."""
+    return max(1 << 20, 4 * n)
+
+
+def _cells_numpy(y_true, a, b, with_rows=False):
+    """:func:`_cells_computed` in NumPy (the fallback, and the twin of the numba path)."""
     union, (ct, ca, cb) = _union_codes([y_true, a, b])
     K = union.shape[0]
     n = y_true.shape[0]
@@ -197,7 +247,7 @@ def _cells_computed(y_true, a, b, with_rows=False):
                                with_rows)
     code = (ct * K + ca) * K + cb
     row_of_item = None
-    if K**3 <= max(1 << 20, 4 * n):
+    if K**3 <= _cell_table_limit(n):
         counts = np.bincount(code, minlength=K**3)
         present = counts > 0
         occupied = np.flatnonzero(present)
@@ -207,6 +257,12 @@ def _cells_computed(y_true, a, b, with_rows=False):
     else:
         occupied, inverse, counts = np.unique(code, return_inverse=True, return_counts=True)
         row_of_item = inverse.ravel()
+    return _decoded_cells(union, occupied, counts, row_of_item, with_rows)
+
+
+def _decoded_cells(union, occupied, counts, row_of_item, with_rows):
+    """The output of :func:`_cells` from the occupied codes ``(t * K + a) * K + b``."""
+    K = union.shape[0]
     t, rest = np.divmod(occupied, K * K)
     ia, ib = np.divmod(rest, K)
     out = (union, union[t], union[ia], union[ib], counts.astype(np.float64))

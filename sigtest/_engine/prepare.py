@@ -186,8 +186,10 @@ def prepare_paired(
 
     row_of_item = cells = None
     if use_cells:
-        cells = _cells(y_true, a, b, with_rows=True, cache=cell_cache)
-        union, yt, ya, yb, counts, row_of_item = cells
+        # the row of every item only for design_rows (clusters, strata)
+        cells = _cells(y_true, a, b, with_rows=not design.empty, cache=cell_cache)
+        union, yt, ya, yb, counts = cells[:5]
+        row_of_item = cells[5] if len(cells) > 5 else None
         if (metric.input_type == "scores" and compress == "auto"
                 and _SCORE_CELLS_PER_ITEM * counts.shape[0] > n):
             use_cells = False  # graded scores: about as many cells as items

@@ -218,21 +218,29 @@ def test_cell_cache_gives_the_plain_cells_once_per_arrays(monkeypatch):
     # the same values in other objects: computed again, then reused
     a2 = a.copy()
     again = [prepare_paired(y, a2, b, m, cell_cache=cache) for m in metrics[:2]]
-    out1, out2 = C._cells(y, a2, b, True, cache=cache), C._cells(y, a2, b, True, cache=cache)
     assert len(calls) == 2  # one per distinct (y, a, b) objects
+    assert calls[-1][3] is False  # no design: prepare_paired asks for no rows
+    # the rows asked later: computed once more, then reused
+    out1, out2 = C._cells(y, a2, b, True, cache=cache), C._cells(y, a2, b, True, cache=cache)
+    assert len(calls) == 3 and len(out1) == 6
+    assert all(x is z for x, z in zip(C._cells(y, a2, b, cache=cache), out1[:5]))
+    assert len(calls) == 3
     for p, q in zip(plain, reused + again):
         _paired_fields_equal(p, q)
-    # each call gets its own arrays (a caller may keep and change them)
-    assert all(x is not z and np.array_equal(x, z) for x, z in zip(out1, out2))
-    assert reused[0].counts is not reused[1].counts
+    # each call gets the same read-only arrays (equal to a new computation)
+    assert all(x is z and not x.flags.writeable for x, z in zip(out1, out2))
+    for x, z in zip(out1, computed(y, a2, b, True)):
+        np.testing.assert_array_equal(x, z)
+    with pytest.raises(ValueError, match="read-only"):
+        out1[4][0] = 0.0
     # without a cache: no reuse, no state kept
     prepare_paired(y, a, b, "accuracy")
-    assert len(calls) == 3
+    assert len(calls) == 4
     for x, z in zip(C._cells(y, a, b, True), computed(y, a, b, True)):
         np.testing.assert_array_equal(x, z)
     # another cache (another task) shares nothing with the first
     prepare_paired(y, a2, b, "accuracy", cell_cache=CellCache())
-    assert len(calls) == 5  # (the plain _cells call above was the 4th)
+    assert len(calls) == 6  # (the plain _cells call above was the 5th)
 
 
 def test_cell_cache_computes_shared_statistics_once_per_cells():

@@ -235,6 +235,7 @@ def _cells_jackknife(view, s, metrics):
     cache = CellCache()
     y, stacks = view[metrics[0][0].input_type]
     pred = stacks[s][0]
+    codes = cache.cells(y, pred, pred, with_rows=True)[5]  # first: the metrics reuse it
     out = []
     for metric, kwargs in metrics:
         kw = {k: v for k, v in kwargs.items() if k not in ("groups", "strata")}
@@ -243,7 +244,6 @@ def _cells_jackknife(view, s, metrics):
         total = data.totals()[0]
         theta = metric_values(metric, data.resample_params, total - rows)
         out.append((float(data.score_a), np.ascontiguousarray(theta, dtype=np.float64)))
-    codes = cache.cells(y, pred, pred, with_rows=True)[5]
     return codes.astype(np.uint8 if rows.shape[0] <= 256 else np.uint16), out
 
 
