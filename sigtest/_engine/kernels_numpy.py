@@ -142,6 +142,24 @@ COUNT_MAX_ROWS = 1 << 23
 COUNT_MIN_BYTES = 1 << 19
 
 
+#: Rows per segment of the segment path of :func:`bootstrap_sums_generic`
+#: (128 KiB of two-column rows: a segment stays in a core's L2 cache).
+SEGMENT_ROWS = 1 << 13
+
+#: The segment path is used above this many rows (four segments).
+SEGMENT_MIN_ROWS = 1 << 15
+
+
+def segment_path(n):
+    """True when :func:`bootstrap_sums_generic` draws ``n`` rows segment by segment.
+
+    The rule depends on the number of rows only, so that calls on the same
+    rows with different columns (the two systems of a pair called apart)
+    draw the same rows.
+    """
+    return int(n) > SEGMENT_MIN_ROWS
+
+
 def count_path(stats, m):
     """True when :func:`bootstrap_sums_generic` adds ``float(count_i) * stats[i]`` in row order.
 
@@ -287,6 +305,16 @@ def binomial_half(n, z):
 def bootstrap_sums_generic(stats, m, keys):
     """Column sums of ``m`` rows drawn with replacement, one resample per key.
 
+    Up to :data:`SEGMENT_MIN_ROWS` rows, resample ``b`` draws the ``m`` rows
+    ``_indices(keys[b], m, n)`` and adds them in draw order. Above it (the
+    segment path, :func:`segment_path`), the rows are cut into segments of
+    :data:`SEGMENT_ROWS` rows and resample ``b`` draws, from its stream, the
+    number of draws in each segment (a Multinomial(m, sizes / n) by
+    conditional binomials, :func:`_multinomial_rows`), then that many rows
+    inside each segment in segment order (:func:`_segment_rows`): the same
+    bootstrap distribution, other draws. The drawn rows are added in that
+    order.
+
     Parameters
     ----------
     stats : ndarray of shape (n, s), float64
@@ -299,11 +327,62 @@ def bootstrap_sums_generic(stats, m, keys):
     -------
     sums : ndarray of shape (B, s)
     """
-    return _bootstrap_sums(stats, m, keys, count_path(stats, m))
+    return _bootstrap_sums(stats, m, keys, seg=SEGMENT_ROWS if segment_path(stats.shape[0]) else 0)
 
 
-def _bootstrap_sums(stats, m, keys, counted):
-    """:func:`bootstrap_sums_generic` in the order of the count path, or the gather path."""
+def _stream_indices(z, c, n):
+    """The draws that follow counters ``z``: ``c[b]`` indices in ``[0, n)`` each.
+
+    Returns ``(idx, rank, z_next)``: ``idx`` (B, w) holds candidate indices,
+    ``rank`` (B, w) the draw number (1-based) of an accepted candidate taken
+    by its resample, 0 elsewhere, and ``z_next`` the counters after the last
+    word used (``z`` itself when ``c[b] == 0``). Word ``j`` of a resample is
+    ``splitmix64(z + j * GOLDEN)``, ``j = 1, 2, ...``, as in :func:`_indices`.
+    """
+    c = np.asarray(c, dtype=np.int64)
+    cmax = int(c.max()) if c.size else 0
+    nn, thr = np.uint64(n), np.uint64((1 << 32) % n)
+    rate = (1 << 32) % n / 2.0**32
+    w = (cmax + 1) // 2 + int(cmax * rate + 6 * math.sqrt(cmax * rate + 1.0)) + 8
+    while True:
+        words = _draws(z, w)
+        p = np.stack([words & _M32, words >> _S32], axis=2).reshape(z.shape[0], 2 * w) * nn
+        ok = (p & _M32) >= thr
+        rank = np.cumsum(ok, axis=1)
+        if (rank[:, -1] >= c).all():
+            break
+        w *= 2  # pragma: no cover - more than 6 sd of rejections
+    rank = np.where(ok & (rank <= c[:, None]), rank, 0)
+    last = np.argmax(rank == np.maximum(c, 1)[:, None], axis=1)  # the c-th draw's candidate
+    used = np.where(c > 0, last // 2 + 1, 0).astype(np.uint64)
+    return (p >> _S32).astype(np.intp), rank, z + used * GOLDEN
+
+
+def _segment_rows(keys, m, n, seg=SEGMENT_ROWS):
+    """(len(keys), m) intp: the rows drawn on the segment path (segments of ``seg`` rows)."""
+    keys = np.asarray(keys, dtype=np.uint64)
+    n_seg = -(-n // seg)
+    sizes = np.full(n_seg, seg, dtype=np.int64)
+    sizes[-1] = n - seg * (n_seg - 1)
+    x, z = _multinomial_rows(sizes, m, keys)
+    out = np.empty((keys.shape[0], int(m)), dtype=np.intp)
+    filled = np.zeros(keys.shape[0], dtype=np.int64)
+    for j in range(n_seg):
+        idx, rank, z = _stream_indices(z, x[:, j], int(sizes[j]))
+        rows, cols = np.nonzero(rank)
+        out[rows, filled[rows] + rank[rows, cols] - 1] = j * seg + idx[rows, cols]
+        filled += x[:, j]
+    return out
+
+
+def _bootstrap_sums(stats, m, keys, counted=False, seg=0):
+    """:func:`bootstrap_sums_generic` in one of its orders.
+
+    ``seg > 0``: the segment path with segments of ``seg`` rows; ``counted``:
+    the count path (:func:`sigtest._engine.kernels_counts.count_sums_range`
+    on one stratum: ``float(count_i) * stats[i]`` in row order, the counts of
+    the draws ``_indices``); otherwise the draws ``_indices`` in draw order.
+    """
     n, s = stats.shape
     B = keys.shape[0]
     out = np.zeros((B, s))
@@ -312,7 +391,10 @@ def _bootstrap_sums(stats, m, keys, counted):
     chunk = max(1, _CHUNK_ITEMS // (max(m, n if counted else 1) * max(s, 1)))
     for start in range(0, B, chunk):
         stop = min(B, start + chunk)
-        idx = _indices(keys[start:stop], m, n)
+        if seg and not counted:
+            idx = _segment_rows(keys[start:stop], m, n, seg)
+        else:
+            idx = _indices(keys[start:stop], m, n)
         if counted:  # sum_i float(count_i) * stats[i], i in row order, from 0.0
             b = stop - start
             flat = (idx + (np.arange(b) * n)[:, None]).ravel()
@@ -352,11 +434,17 @@ def bootstrap_sums_cells(cell_stats, counts, m, keys):
 
 def _multinomial_draws(counts, m, keys):
     """(B, C) int64 cell counts of the sequential-binomial multinomial draws."""
+    return _multinomial_rows(counts, m, keys)[0]
+
+
+def _multinomial_rows(counts, m, keys):
+    """:func:`_multinomial_draws` and the (B,) uint64 counters after each resample's draws."""
     C = counts.shape[0]
     B = keys.shape[0]
     x = np.zeros((B, C), dtype=np.int64)
+    after = np.array(keys, dtype=np.uint64)
     if C == 0:
-        return x
+        return x, after
     total = int(counts.sum())
     cnt = [int(c) for c in counts]
     for b in range(B):
@@ -369,7 +457,8 @@ def _multinomial_draws(counts, m, keys):
             remaining -= k
             left -= cnt[c]
         x[b, C - 1] = remaining
-    return x
+        after[b] = z
+    return x, after
 
 
 def _scatter_rows(x, indptr, indices, data, n_cols):
