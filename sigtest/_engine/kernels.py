@@ -8,14 +8,18 @@ module for the random-number design). The jitted kernels are compiled with
 resample, never to a thread, results do not depend on the number of threads.
 
 The generic bootstrap has two paths (the rule is
-:func:`sigtest._engine.kernels_numpy.count_path`): rows that fit in a core's
-L2 cache are gathered in draw order; larger rows take the count path
-(``_bootstrap_sums_counts``: the draws of 8 resamples are counted in uint8
-rows, then the rows are streamed once, ``sum_i float(count_i) * stats[i]`` in
-row order), which replaces a cache miss per draw by one sequential pass per 8
-resamples: ~7x the old gather at N = 1e6 (``benchmarks/bench_peritem.py``).
-Indices come from Lemire's multiply-shift with rejection on 32-bit halves of
-the SplitMix64 words (one multiply per draw, two draws per word).
+:func:`sigtest._engine.kernels_numpy.segment_path`, on the number of rows
+only): up to ``2**15`` rows, the drawn rows are gathered in draw order; beyond,
+the segment path (``_bootstrap_sums_segments``) draws how many of a
+resample's draws fall in each 8192-row segment (a multinomial by conditional
+binomials, exact), then uniform rows inside each segment, and processes 32
+resamples segment by segment, so that a segment (128 KiB of two-column rows)
+serves them all from L2 instead of a cache miss per draw: at N = 1e6 the
+kernel runs within ~1.3x of its per-draw speed at N = 1e4
+(``benchmarks/bench_peritem.py``). Compare's shared sums keep the count path
+(:mod:`sigtest._engine.kernels_counts`). Indices come from Lemire's
+multiply-shift with rejection on 32-bit halves of the SplitMix64 words (one
+multiply per draw, two draws per word).
 
 Set the environment variable ``SIGTEST_DISABLE_NUMBA=1`` (or numba's own
 ``NUMBA_DISABLE_JIT=1``) to run the NumPy twins instead.

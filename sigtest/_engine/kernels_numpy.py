@@ -28,14 +28,20 @@ its ``t``-th accepted candidate (:func:`_indices`). One multiply per draw and tw
 SplitMix64 word, where a 64-bit ``floor(z * n / 2**64)`` needs two
 multiplies and a word per draw.
 
-Bootstrap sums (:func:`bootstrap_sums_generic`) are added in one of two
-documented orders. When the rows outgrow a core's cache (``8 n s >= 2**19``
-bytes, ``n <= 2**23``), the resample draws at least a quarter as many rows as
-there are (``4 m >= n``) and every statistic is finite (:func:`count_path`),
-the kernel counts how often each row is drawn and adds
-``float(count_i) * stats[i]`` row by row, ``i = 0 .. n-1`` (the count
-path: no random gather, see :mod:`sigtest._engine.kernels`); otherwise it adds
-the drawn rows in draw order.
+Bootstrap sums (:func:`bootstrap_sums_generic`) draw their rows in one of
+two documented ways. Up to ``2**15`` rows, resample ``b`` draws the rows
+``_indices(keys[b], m, n)`` and adds them in draw order. Beyond (the segment
+path, :func:`segment_path`: the rule depends on ``n`` only), the rows are cut
+into segments of ``2**13`` rows and resample ``b`` first draws how many of its
+``m`` draws fall in each segment (a Multinomial(m, sizes / n) by conditional
+binomials, the cells kernel's sampler), then that many rows inside each
+segment, in segment order, each segment's draws from a fresh word of the
+same stream (:func:`_segment_rows`); the drawn rows are added in that order.
+Both give ``m`` i.i.d. uniform rows (the same bootstrap distribution); the
+segment path keeps the gathers of a block of resamples inside one segment,
+in cache (see :mod:`sigtest._engine.kernels`). Compare's shared sums may
+instead count the draws ``_indices`` and add ``float(count_i) * stats[i]``
+row by row (:func:`count_path`, :mod:`sigtest._engine.kernels_counts`).
 
 Why not numba's ``np.random`` (reseeded per block)? On the reference
 machine numba's Mersenne-Twister ``randint`` costs ~17 ns per draw, three
@@ -133,8 +139,8 @@ def _indices(keys, m, n):
     return out
 
 
-#: The count path is used up to this many rows (its count rows take 8 bytes
-#: per row and thread); beyond it, drawn rows are gathered.
+#: The count path of compare's shared sums is used up to this many rows (its
+#: count rows take 8 bytes per row and thread); beyond it, drawn rows are gathered.
 COUNT_MAX_ROWS = 1 << 23
 
 #: ... and from this many bytes of rows: smaller rows fit in a core's L2
@@ -161,12 +167,13 @@ def segment_path(n):
 
 
 def count_path(stats, m):
-    """True when :func:`bootstrap_sums_generic` adds ``float(count_i) * stats[i]`` in row order.
+    """True when compare's shared sums add ``float(count_i) * stats[i]`` in row order.
 
     That is when the rows outgrow the cache (``8 n s >= 2**19`` bytes), ``4 m
     >= n``, ``n <= 2**23`` and every statistic is finite (``0 * inf`` would
     turn an undrawn infinite row into NaN); otherwise the drawn rows are added
-    in draw order. The jitted kernel uses the same rule.
+    in draw order (:mod:`sigtest._engine.shared`; the jitted kernel
+    :func:`sigtest._engine.kernels_counts.count_sums_range`).
     """
     n, s = stats.shape
     return (0 < n <= COUNT_MAX_ROWS and 8 * n * s >= COUNT_MIN_BYTES and 4 * int(m) >= n
