@@ -90,18 +90,6 @@ def _splitmix(z):
     return z ^ (z >> _U31)
 
 
-@_jit
-def _bounded(z, n):
-    """``floor(z * n / 2**64)`` of a 64-bit word ``z`` (multiply-shift, no rejection).
-
-    The draws of the rank-metric kernels (:mod:`sigtest._engine.rank_metrics`):
-    one SplitMix64 word per index, bias below ``n / 2**64``.
-    """
-    hi = (z >> _U32) * n
-    lo = ((z & _M32) * n) >> _U32
-    return np.intp((hi + lo) >> _U32)
-
-
 _TWO32 = np.uint64(1 << 32)
 
 

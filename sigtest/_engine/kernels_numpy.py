@@ -92,18 +92,6 @@ def _draws(keys, n_draws):
     return splitmix64(keys[:, None] + steps)
 
 
-def _bounded(z, n):
-    """floor(z * n / 2**64) for uint64 z and 0 < n < 2**32, exactly.
-
-    The draws of the rank-metric kernels (:mod:`sigtest._engine.rank_metrics`,
-    one word per index, no rejection); the other kernels use :func:`_indices`.
-    """
-    n = np.uint64(n)
-    hi = (z >> _S32) * n
-    lo = ((z & _M32) * n) >> _S32
-    return ((hi + lo) >> _S32).astype(np.intp)
-
-
 def _indices(keys, m, n):
     """(len(keys), m) intp: the first ``m`` draws in ``[0, n)`` of each key's stream.
 
