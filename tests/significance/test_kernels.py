@@ -200,12 +200,16 @@ def test_count_kernel_twin(s, parts, n, m):
 def test_segment_kernel_twin_and_naive_draws(s, parallel, n, m, seg):
     # the segment path with small segments on small rows (the dispatch takes it
     # beyond 2**15 rows): the last segment shorter (23 = 5 * 4 + 3), more draws
-    # than rows, one segment, m = 0; 70 keys: a partial block of 32 resamples
+    # than rows, one segment, m = 0; 70 keys in blocks of 32 (a partial last
+    # block), 1 or 128: the block size does not change the sums
     stats = np.random.default_rng(n + s).normal(size=(n, s))
     keys = _keys(70, s + 1)
     kernel = K._bootstrap_sums_segments_parallel if parallel else K._bootstrap_sums_segments
-    got = kernel(stats, np.int64(m), keys, np.int64(seg))
+    got = kernel(stats, np.int64(m), keys, np.int64(seg), np.int64(32))
     np.testing.assert_array_equal(got, P._bootstrap_sums(stats, m, keys, seg=seg))
+    for block in (1, 128):
+        np.testing.assert_array_equal(
+            kernel(stats, np.int64(m), keys, np.int64(seg), np.int64(block)), got)
     for b in (0, 33, 69):  # the documented draws rebuilt naively, added in draw order
         rows = _naive_segment_rows(keys[b], m, n, seg)
         assert len(rows) == m
@@ -357,13 +361,33 @@ def test_results_do_not_depend_on_thread_count():
             np.testing.assert_array_equal(got, want)
 
 
+def test_segment_path_does_not_depend_on_thread_count():
+    # the dispatch sizes the blocks of resamples by the thread count: 1 and 2
+    # threads (blocks of 10 and 5 resamples here) and the serial kernel
+    # (blocks of 128) give the same sums
+    n = 40_000
+    stats = np.random.default_rng(8).normal(size=(n, 1))
+    keys = _keys(40, 9)
+    before = numba.get_num_threads()
+    runs = []
+    try:
+        for threads in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
+            numba.set_num_threads(threads)
+            runs.append(K.bootstrap_sums_generic(stats, n, keys, parallel=True))
+    finally:
+        numba.set_num_threads(before)
+    serial = K.bootstrap_sums_generic(stats, n, keys)
+    for got in runs:
+        np.testing.assert_array_equal(got, serial)
+
+
 _SUBPROCESS = r"""
 import json, numpy as np
 from sigtest._engine import kernels as K, kernels_numpy as P
 rng = np.random.default_rng(7)
 stats = rng.random((23, 2)); keys = np.random.SeedSequence(1).generate_state(20, dtype=np.uint64)
 counts = np.array([3, 9, 1], dtype=np.int64)
-raw = [K._bootstrap_sums_segments(stats, np.int64(23), keys, np.int64(4)),
+raw = [K._bootstrap_sums_segments(stats, np.int64(23), keys, np.int64(4), np.int64(3)),
        K._permutation_sums_generic(stats, keys),
        K._bootstrap_sums_cells(stats[:3], counts, np.int64(13), keys),
        K._permutation_sums_cells(stats[:3], counts, keys)]
