@@ -14,7 +14,7 @@ import numpy as np
 
 from sigtest._engine.kernels import _GOLDEN, _draw_units, _jit, _pair, _threshold
 
-__all__ = ["count_sums_range"]
+__all__ = ["count_sums_range"]  # _count_row: also the rank kernels' draws
 
 
 # A random gather of ``stats[i]`` misses the cache once the rows outgrow it
@@ -40,9 +40,13 @@ def _count_row(row, key, n, m, members, lo):
 
     Draw ``t`` is the ``t``-th accepted index (the twin's ``_indices``), or
     ``members[lo + index]`` when ``members`` is non-empty (a stratum's
-    units). Counts are stored modulo 256: the caller detects a wrap from the
-    total (:func:`_count_lanes`).
+    units). A uint8 ``row`` stores counts modulo 256: the caller detects a
+    wrap from the total (:func:`_count_lanes`). Returns the counter of the
+    last word used (``key`` when ``m == 0``): the rank kernels draw their
+    strata one after the other from it.
     """
+    if m <= 0:
+        return key
     nn = np.uint64(n)
     thr = _threshold(nn)
     mapped = members.shape[0] > 0
@@ -52,11 +56,12 @@ def _count_row(row, key, n, m, members, lo):
         z = z + _GOLDEN
         i0, i1 = _pair(z, nn, thr)
         if i0 >= 0:
-            row[members[lo + i0] if mapped else i0] += 1  # stored modulo 256
+            row[members[lo + i0] if mapped else i0] += 1  # uint8: stored modulo 256
             got += 1
         if i1 >= 0 and got < m:
             row[members[lo + i1] if mapped else i1] += 1
             got += 1
+    return z
 
 
 @_jit

@@ -29,7 +29,7 @@ component, so that A's pass reads the weights sequentially.
 The unstratified bootstrap draws its units (clusters, or items in the
 relabelled order) as the generic kernel does: Lemire's multiply-shift with
 rejection on the 32-bit halves of the words of resample ``b``'s stream
-(``kernels_numpy._indices``); with strata, stratum after stratum from the
+(``kernels_counts._count_row``, twin ``kernels_numpy._indices``); with strata, stratum after stratum from the
 same stream, each stratum's draws from a fresh word. Without
 clusters and sample weights the counts themselves (``uint16`` when no count
 can reach 65535) are the item weights.
@@ -44,7 +44,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sigtest._engine.kernels import _GOLDEN, _jit, _pair, _pjit, _splitmix, _threshold, prange
+from sigtest._engine.kernels import _GOLDEN, _jit, _pjit, _splitmix, prange
+from sigtest._engine.kernels_counts import _count_row
 from sigtest._engine.rng import resample_keys
 
 __all__ = [
@@ -292,28 +293,7 @@ def _combine(scratch, weighting):
 # --------------------------------------------------------------------------
 # bootstrap: unit counts -> item weights -> both systems
 # --------------------------------------------------------------------------
-@_jit
-def _count_draws(cnt, z, size, m, units, lo, direct):
-    """Count ``m`` draws from ``size`` units after counter ``z``; return the last word's counter.
-
-    Lemire's multiply-shift with rejection (``kernels._pair``), low half then
-    high half; the unit is the index itself (``direct``) or ``units[lo + index]``.
-    """
-    if m <= 0:
-        return z
-    nn = np.uint64(size)
-    thr = _threshold(nn)
-    got = 0
-    while got < m:
-        z = z + _GOLDEN
-        i0, i1 = _pair(z, nn, thr)
-        if i0 >= 0:
-            cnt[i0 if direct else units[lo + i0]] += 1
-            got += 1
-        if i1 >= 0 and got < m:
-            cnt[i1 if direct else units[lo + i1]] += 1
-            got += 1
-    return z
+_NO_UNITS = np.zeros(0, dtype=np.int64)  # direct draws: the index is the unit
 
 
 @_jit
@@ -329,8 +309,8 @@ def _boot_block(lo_b, hi_b, keys, kind, items, pos, ties, starts, unit, weightin
         cnt[:] = 0
         z = keys[b]
         for h in range(strat_draws.shape[0]):
-            z = _count_draws(cnt, z, strat_starts[h + 1] - strat_starts[h], strat_draws[h],
-                             strat_units, strat_starts[h], direct)
+            z = _count_row(cnt, z, strat_starts[h + 1] - strat_starts[h], strat_draws[h],
+                           _NO_UNITS if direct else strat_units, strat_starts[h])
         if plain:
             for s in range(2):
                 out[b, s] = _value(kind, items[s], pos[s], ties[s], starts, unit, weighting,
