@@ -201,8 +201,11 @@ def _bootstrap_sums_generic_parallel(stats, m, keys):
 # resamples (up to _SEG_BLOCK) is drawn segment by segment, so one segment
 # (128 KiB of two-column rows) serves the whole block from L2: it is read
 # from memory once per block (32 resamples per block were measured ~15 %
-# slower than 128). Each resample keeps its own stream and its own sum
-# (segment order, then draw order), whatever the block or thread.
+# slower than 128). Each resample keeps its own stream and its own two sums
+# (rows drawn from low halves of words, and from high halves; each in
+# segment order, then draw order; added at the end), whatever the block or
+# thread. Two chains of additions instead of one: the add latency bounds a
+# single chain (measured ~1.3x faster).
 _SEG_BLOCK = 128
 
 
@@ -211,7 +214,9 @@ def _segment_draws(stats, base, size, c, z, acc, r):
     """Add ``c`` rows drawn from ``stats[base:base + size]`` to ``acc[r]``; return the counter.
 
     The draws start at the word after counter ``z`` (a fresh word: the high
-    half of a segment's last word is not used by the next segment).
+    half of a segment's last word is not used by the next segment). Rows
+    drawn from a word's low half are added to ``acc[r, :s]``, those from its
+    high half to ``acc[r, s:]``: two independent chains of additions.
     """
     s = stats.shape[1]
     nn = np.uint64(size)
@@ -219,6 +224,7 @@ def _segment_draws(stats, base, size, c, z, acc, r):
     got = 0
     if s == 1:
         a0 = acc[r, 0]
+        c0 = acc[r, 1]
         while got < c:
             z = z + _GOLDEN
             i0, i1 = _pair(z, nn, thr)
@@ -226,12 +232,15 @@ def _segment_draws(stats, base, size, c, z, acc, r):
                 a0 += stats[base + i0, 0]
                 got += 1
             if i1 >= 0 and got < c:
-                a0 += stats[base + i1, 0]
+                c0 += stats[base + i1, 0]
                 got += 1
         acc[r, 0] = a0
+        acc[r, 1] = c0
     elif s == 2:
         a0 = acc[r, 0]
         a1 = acc[r, 1]
+        c0 = acc[r, 2]
+        c1 = acc[r, 3]
         while got < c:
             z = z + _GOLDEN
             i0, i1 = _pair(z, nn, thr)
@@ -240,11 +249,13 @@ def _segment_draws(stats, base, size, c, z, acc, r):
                 a1 += stats[base + i0, 1]
                 got += 1
             if i1 >= 0 and got < c:
-                a0 += stats[base + i1, 0]
-                a1 += stats[base + i1, 1]
+                c0 += stats[base + i1, 0]
+                c1 += stats[base + i1, 1]
                 got += 1
         acc[r, 0] = a0
         acc[r, 1] = a1
+        acc[r, 2] = c0
+        acc[r, 3] = c1
     else:
         while got < c:
             z = z + _GOLDEN
@@ -255,7 +266,7 @@ def _segment_draws(stats, base, size, c, z, acc, r):
                 got += 1
             if i1 >= 0 and got < c:
                 for k in range(s):
-                    acc[r, k] += stats[base + i1, k]
+                    acc[r, s + k] += stats[base + i1, k]
                 got += 1
     return z
 
@@ -267,7 +278,7 @@ def _segment_block(stats, m, keys, consts, seg, out, b0, nb):
     n_seg = consts.shape[0]
     counts = np.empty((n_seg, nb), dtype=np.int64)
     zs = np.empty(nb, dtype=np.uint64)
-    acc = np.zeros((nb, s))
+    acc = np.zeros((nb, 2 * s))  # the low-half and the high-half chains
     for r in range(nb):  # stage 1: the draws per segment (conditional binomials)
         z = keys[b0 + r]
         remaining = m
@@ -287,7 +298,7 @@ def _segment_block(stats, m, keys, consts, seg, out, b0, nb):
             zs[r] = _segment_draws(stats, base, size, counts[j, r], zs[r], acc, r)
     for r in range(nb):
         for k in range(s):
-            out[b0 + r, k] = acc[r, k]
+            out[b0 + r, k] = acc[r, k] + acc[r, s + k]
 
 
 @_jit

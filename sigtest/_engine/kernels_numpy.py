@@ -36,7 +36,8 @@ into segments of ``2**13`` rows and resample ``b`` first draws how many of its
 ``m`` draws fall in each segment (a Multinomial(m, sizes / n) by conditional
 binomials, the cells kernel's sampler), then that many rows inside each
 segment, in segment order, each segment's draws from a fresh word of the
-same stream (:func:`_segment_rows`); the drawn rows are added in that order.
+same stream (:func:`_segment_rows`); the rows drawn from low halves of words
+and those from high halves are added in that order in two sums, then added.
 Both give ``m`` i.i.d. uniform rows (the same bootstrap distribution); the
 segment path keeps the gathers of a block of resamples inside one segment,
 in cache (see :mod:`sigtest._engine.kernels`). Compare's shared sums may
@@ -307,8 +308,11 @@ def bootstrap_sums_generic(stats, m, keys):
     number of draws in each segment (a Multinomial(m, sizes / n) by
     conditional binomials, :func:`_multinomial_rows`), then that many rows
     inside each segment in segment order (:func:`_segment_rows`): the same
-    bootstrap distribution, other draws. The drawn rows are added in that
-    order.
+    bootstrap distribution, other draws. The rows drawn from the low halves
+    of words are added in that order, those from the high halves too, and
+    the second sum is added to the first (two chains of additions). Adding
+    the other chain's rows as ``0.0`` changes no sum: a chain started at
+    ``+0.0`` is never ``-0.0``.
 
     Parameters
     ----------
@@ -354,20 +358,27 @@ def _stream_indices(z, c, n):
 
 
 def _segment_rows(keys, m, n, seg=SEGMENT_ROWS):
-    """(len(keys), m) intp: the rows drawn on the segment path (segments of ``seg`` rows)."""
+    """The rows drawn on the segment path (segments of ``seg`` rows), in draw order.
+
+    Returns ``(rows, high)``, both (len(keys), m): the row indices (intp) and
+    whether each was drawn from the high half of its word (bool).
+    """
     keys = np.asarray(keys, dtype=np.uint64)
     n_seg = -(-n // seg)
     sizes = np.full(n_seg, seg, dtype=np.int64)
     sizes[-1] = n - seg * (n_seg - 1)
     x, z = _multinomial_rows(sizes, m, keys)
     out = np.empty((keys.shape[0], int(m)), dtype=np.intp)
+    high = np.empty((keys.shape[0], int(m)), dtype=bool)
     filled = np.zeros(keys.shape[0], dtype=np.int64)
     for j in range(n_seg):
         idx, rank, z = _stream_indices(z, x[:, j], int(sizes[j]))
         rows, cols = np.nonzero(rank)
-        out[rows, filled[rows] + rank[rows, cols] - 1] = j * seg + idx[rows, cols]
+        at = filled[rows] + rank[rows, cols] - 1
+        out[rows, at] = j * seg + idx[rows, cols]
+        high[rows, at] = cols % 2 == 1
         filled += x[:, j]
-    return out
+    return out, high
 
 
 def _bootstrap_sums(stats, m, keys, counted=False, seg=0):
@@ -386,10 +397,14 @@ def _bootstrap_sums(stats, m, keys, counted=False, seg=0):
     chunk = max(1, _CHUNK_ITEMS // (max(m, n if counted else 1) * max(s, 1)))
     for start in range(0, B, chunk):
         stop = min(B, start + chunk)
-        if seg and not counted:
-            idx = _segment_rows(keys[start:stop], m, n, seg)
-        else:
-            idx = _indices(keys[start:stop], m, n)
+        if seg and not counted:  # two chains: rows of low halves, of high halves
+            idx, high = _segment_rows(keys[start:stop], m, n, seg)
+            terms = stats[idx]
+            low_sum = np.cumsum(np.where(high[:, :, None], 0.0, terms), axis=1)[:, -1]
+            high_sum = np.cumsum(np.where(high[:, :, None], terms, 0.0), axis=1)[:, -1]
+            out[start:stop] = low_sum + high_sum
+            continue
+        idx = _indices(keys[start:stop], m, n)
         if counted:  # sum_i float(count_i) * stats[i], i in row order, from 0.0
             b = stop - start
             flat = (idx + (np.arange(b) * n)[:, None]).ravel()

@@ -40,20 +40,22 @@ def test_indices_are_uniform():
 def _naive_draws(z, m, n):
     """Lemire (2019) with rejection on the 32-bit halves, written with Python ints.
 
-    The first ``m`` draws in ``[0, n)`` of the words after counter ``z``, and
-    the counter of the last word used (``z`` when ``m == 0``).
+    The first ``m`` draws in ``[0, n)`` of the words after counter ``z``, the
+    half each came from (0 low, 1 high), and the counter of the last word
+    used (``z`` when ``m == 0``).
     """
-    out, thr = [], (1 << 32) % n
+    out, halves, thr = [], [], (1 << 32) % n
     while len(out) < m:
         z = (int(z) + 0x9E3779B97F4A7C15) & (2**64 - 1)
         w = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
         w = ((w ^ (w >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
         w ^= w >> 31
-        for h in (w & 0xFFFFFFFF, w >> 32):
+        for half, h in enumerate((w & 0xFFFFFFFF, w >> 32)):
             p = h * n
             if p & 0xFFFFFFFF >= thr and len(out) < m:
                 out.append(p >> 32)
-    return out, int(z)
+                halves.append(half)
+    return out, halves, int(z)
 
 
 def _naive_indices(key, m, n):
@@ -64,7 +66,7 @@ def _naive_segment_rows(key, m, n, seg):
     """The segment path's draws, naively: Multinomial(m, sizes / n) over the
     ``seg``-row segments by conditional binomials (the documented sampler,
     ``P.binomial``, from the key's counter), then each segment's draws from
-    a fresh word, in segment order."""
+    a fresh word, in segment order. Returns the rows and their word halves."""
     sizes = [min(seg, n - lo) for lo in range(0, n, seg)]
     z, left, remaining, counts = int(key), n, m, []
     for size in sizes[:-1]:
@@ -73,11 +75,12 @@ def _naive_segment_rows(key, m, n, seg):
         remaining -= k
         left -= size
     counts.append(remaining)
-    rows = []
+    rows, halves = [], []
     for j, (size, c) in enumerate(zip(sizes, counts)):
-        drawn, z = _naive_draws(z, c, size)
+        drawn, half, z = _naive_draws(z, c, size)
         rows += [j * seg + i for i in drawn]
-    return rows
+        halves += half
+    return rows, halves
 
 
 @pytest.mark.parametrize("n", [1, 3, 7, 1000, 2**31 - 1, 3 * 2**30, 2**32 - 1])
@@ -210,14 +213,15 @@ def test_segment_kernel_twin_and_naive_draws(s, parallel, n, m, seg):
     for block in (1, 128):
         np.testing.assert_array_equal(
             kernel(stats, np.int64(m), keys, np.int64(seg), np.int64(block)), got)
-    for b in (0, 33, 69):  # the documented draws rebuilt naively, added in draw order
-        rows = _naive_segment_rows(keys[b], m, n, seg)
+    for b in (0, 33, 69):  # the documented draws rebuilt naively, two chains in draw order
+        rows, halves = _naive_segment_rows(keys[b], m, n, seg)
         assert len(rows) == m
-        assert P._segment_rows(keys[b:b + 1], m, n, seg)[0].tolist() == rows
-        want = np.zeros(s)
-        for i in rows:
-            want = want + stats[i]
-        np.testing.assert_array_equal(got[b], want)
+        twin_rows, twin_high = P._segment_rows(keys[b:b + 1], m, n, seg)
+        assert twin_rows[0].tolist() == rows and twin_high[0].tolist() == [h == 1 for h in halves]
+        chains = np.zeros((2, s))
+        for i, h in zip(rows, halves):
+            chains[h] = chains[h] + stats[i]
+        np.testing.assert_array_equal(got[b], chains[0] + chains[1])
 
 
 @pytest.mark.parametrize("parallel", [False, True])
@@ -234,7 +238,7 @@ def test_bootstrap_segment_path_dispatch_and_naive_draws(parallel):
     np.testing.assert_array_equal(
         K.bootstrap_sums_generic(np.ascontiguousarray(stats[:, 1:]), n, keys), got[:, 1:])
     for b in (0, 36):  # the documented draws, summed naively
-        want = stats[_naive_segment_rows(keys[b], n, n, P.SEGMENT_ROWS)].sum(axis=0)
+        want = stats[_naive_segment_rows(keys[b], n, n, P.SEGMENT_ROWS)[0]].sum(axis=0)
         np.testing.assert_allclose(got[b], want, rtol=1e-12)
     m = 500  # fewer draws than rows (sample_size)
     np.testing.assert_array_equal(K.bootstrap_sums_generic(stats, m, keys[:3], parallel=parallel),
@@ -251,7 +255,7 @@ def test_bootstrap_non_finite_rows_only_where_drawn():
     assert P.segment_path(n)
     got = K.bootstrap_sums_generic(stats, n, keys)
     np.testing.assert_array_equal(got, P.bootstrap_sums_generic(stats, n, keys))
-    drew = np.array([7 in P._segment_rows(keys[b:b + 1], n, n)[0] for b in range(12)])
+    drew = np.array([7 in P._segment_rows(keys[b:b + 1], n, n)[0][0] for b in range(12)])
     assert 0 < drew.sum() < 12
     np.testing.assert_array_equal(np.isinf(got[:, 1]), drew)
     assert np.isfinite(got[:, 0]).all()
