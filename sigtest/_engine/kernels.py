@@ -12,11 +12,13 @@ The generic bootstrap has two paths (the rule is
 only): up to ``2**15`` rows, the drawn rows are gathered in draw order; beyond,
 the segment path (``_bootstrap_sums_segments``) draws how many of a
 resample's draws fall in each 8192-row segment (a multinomial by conditional
-binomials, exact), then uniform rows inside each segment, and processes 32
-resamples segment by segment, so that a segment (128 KiB of two-column rows)
-serves them all from L2 instead of a cache miss per draw: at N = 1e6 the
-kernel runs within ~1.3x of its per-draw speed at N = 1e4
-(``benchmarks/bench_peritem.py``). Compare's shared sums keep the count path
+binomials, exact), then uniform rows inside each segment, and processes a
+block of up to 128 resamples segment by segment, so that a segment (128 KiB
+of two-column rows) serves them all from L2 instead of a cache miss per
+draw; each resample adds its rows in two chains (low and high word halves).
+At N = 1e6 this is 7-9x the pre-issue gather and 1.2-2x the count path of
+the previous round (``benchmarks/bench_peritem.py``, shared machine under
+load). Compare's shared sums keep the count path
 (:mod:`sigtest._engine.kernels_counts`). Indices come from Lemire's
 multiply-shift with rejection on 32-bit halves of the SplitMix64 words (one
 multiply per draw, two draws per word).
