@@ -218,23 +218,30 @@ def _segment_draws(stats, base, size, c, z, acc, r):
     The draws start at the word after counter ``z`` (a fresh word: the high
     half of a segment's last word is not used by the next segment). Rows
     drawn from a word's low half are added to ``acc[r, :s]``, those from its
-    high half to ``acc[r, s:]``: two independent chains of additions.
+    high half to ``acc[r, s:]``: two independent chains of additions. The
+    candidates are :func:`_pair`'s, as unsigned row numbers (numba adds no
+    negative-index check to them: measured ~1.2x faster).
     """
     s = stats.shape[1]
     nn = np.uint64(size)
     thr = _threshold(nn)
+    ub = np.uint64(base)
     got = 0
     if s == 1:
         a0 = acc[r, 0]
         c0 = acc[r, 1]
         while got < c:
             z = z + _GOLDEN
-            i0, i1 = _pair(z, nn, thr)
-            if i0 >= 0:
-                a0 += stats[base + i0, 0]
+            w = _splitmix(z)
+            p0 = (w & _M32) * nn
+            p1 = (w >> _U32) * nn
+            if (p0 & _M32) >= thr:
+                i0 = ub + (p0 >> _U32)
+                a0 += stats[i0, 0]
                 got += 1
-            if i1 >= 0 and got < c:
-                c0 += stats[base + i1, 0]
+            if (p1 & _M32) >= thr and got < c:
+                i1 = ub + (p1 >> _U32)
+                c0 += stats[i1, 0]
                 got += 1
         acc[r, 0] = a0
         acc[r, 1] = c0
@@ -245,14 +252,18 @@ def _segment_draws(stats, base, size, c, z, acc, r):
         c1 = acc[r, 3]
         while got < c:
             z = z + _GOLDEN
-            i0, i1 = _pair(z, nn, thr)
-            if i0 >= 0:
-                a0 += stats[base + i0, 0]
-                a1 += stats[base + i0, 1]
+            w = _splitmix(z)
+            p0 = (w & _M32) * nn
+            p1 = (w >> _U32) * nn
+            if (p0 & _M32) >= thr:
+                i0 = ub + (p0 >> _U32)
+                a0 += stats[i0, 0]
+                a1 += stats[i0, 1]
                 got += 1
-            if i1 >= 0 and got < c:
-                c0 += stats[base + i1, 0]
-                c1 += stats[base + i1, 1]
+            if (p1 & _M32) >= thr and got < c:
+                i1 = ub + (p1 >> _U32)
+                c0 += stats[i1, 0]
+                c1 += stats[i1, 1]
                 got += 1
         acc[r, 0] = a0
         acc[r, 1] = a1
@@ -261,14 +272,18 @@ def _segment_draws(stats, base, size, c, z, acc, r):
     else:
         while got < c:
             z = z + _GOLDEN
-            i0, i1 = _pair(z, nn, thr)
-            if i0 >= 0:
+            w = _splitmix(z)
+            p0 = (w & _M32) * nn
+            p1 = (w >> _U32) * nn
+            if (p0 & _M32) >= thr:
+                i0 = ub + (p0 >> _U32)
                 for k in range(s):
-                    acc[r, k] += stats[base + i0, k]
+                    acc[r, k] += stats[i0, k]
                 got += 1
-            if i1 >= 0 and got < c:
+            if (p1 & _M32) >= thr and got < c:
+                i1 = ub + (p1 >> _U32)
                 for k in range(s):
-                    acc[r, s + k] += stats[base + i1, k]
+                    acc[r, s + k] += stats[i1, k]
                 got += 1
     return z
 
