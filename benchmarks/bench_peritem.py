@@ -1,6 +1,7 @@
 """Per-item bootstrap path near the limit (issue 23, section 4), printing ratios.
 
-Run: ``.venv/bin/python benchmarks/bench_peritem.py [--quick] [--repeat R]``
+Run: ``PYTHONPATH=. .venv/bin/python benchmarks/bench_peritem.py [--quick] [--repeat R]``
+(``PYTHONPATH=.``: the checkout's sigtest, not an installed one)
 
 The generic bootstrap kernel resamples per-item statistics (soft metrics,
 per-item scores, regression). This script times, on the same data in one run:
@@ -10,16 +11,21 @@ per-item scores, regression). This script times, on the same data in one run:
    resampled items per second, against ``reference_kernel`` below: a copy of
    the kernel before issue 23 (one SplitMix64 word per draw, a 64-bit
    multiply-shift bound, a random gather of ``stats[i, :]``), kept here as the
-   baseline. Goals: >= 4x at N = 10^6, and N = 10^6 within 1.5x of the
+   baseline, and against the count path of the previous round (count the
+   draws in uint8 rows, stream the rows once per 8 resamples: today
+   ``kernels_counts.count_sums_range``, which compare's shared sums keep).
+   Goals: >= 4x the reference at N = 10^6, and N = 10^6 within 1.5x of the
    items/s at N = 10^4.
 2. end to end, ``BergKirkpatrickBootstrap(n_resamples=B).test(P, Qa, Qb,
    metric="soft_accuracy")`` at N = 10^6 with today's kernel and with the
    reference kernel patched in (the issue's case: B = 10^4, 10^10 draws;
    ``--quick`` uses B = 500).
 
-The new and the reference kernel draw different indices (Lemire's 32-bit
-multiply-shift instead of a 64-bit one), so their sums differ within Monte
-Carlo error; the script prints the largest difference of the p-values.
+The new and the reference kernel draw different indices (beyond 2**15 rows
+the segment path: a multinomial of the draws over 8192-row segments, then
+Lemire's 32-bit multiply-shift inside each segment; the reference draws a
+64-bit multiply-shift over all rows), so their sums differ within Monte
+Carlo error; the script prints both p-values.
 Timings on a shared machine are noisy: the load (``os.getloadavg``) is
 printed before and after.
 """
@@ -34,6 +40,7 @@ from numba import njit, prange
 from bench_kernels import best_time, soft_data  # noqa: E402 - this folder is sys.path[0]
 from sigtest import BergKirkpatrickBootstrap
 from sigtest._engine import kernels as _kernels
+from sigtest._engine import kernels_counts as _counts
 from sigtest._engine import prepare_paired
 from sigtest._engine.resampling.rows import _reduce_columns
 from sigtest._engine.rng import resample_keys
@@ -125,6 +132,25 @@ def soft_rows(n, k=10):
     return np.ascontiguousarray(red)
 
 
+def count_kernel(stats, m, keys, parts):
+    """The previous round's count path for one stratum, ``parts`` threads."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    B = keys.shape[0]
+    out = np.zeros((B, stats.shape[1]))
+    offsets = np.array([0, stats.shape[0]], dtype=np.int64)
+    sizes = np.array([m], dtype=np.int64)
+    cuts = [B * t // parts // 8 * 8 for t in range(parts)] + [B]
+
+    def run(t):  # count_sums_range releases the GIL (nogil)
+        _counts.count_sums_range(stats, keys.reshape(1, -1), np.zeros(0, dtype=np.int64),
+                                 offsets, sizes, out, cuts[t], cuts[t + 1])
+
+    with ThreadPoolExecutor(parts) as pool:
+        list(pool.map(run, range(parts)))
+    return out
+
+
 def load():
     return "load average %.2f %.2f %.2f" % os.getloadavg()
 
@@ -140,11 +166,12 @@ def section_kernel(cases, repeat):
         t_new = best_time(lambda: _kernels.bootstrap_sums_generic(stats, n, keys, parallel=True),
                           repeat)
         t_ref = best_time(lambda: reference_kernel(stats, n, keys, parallel=True), repeat)
+        t_cnt = best_time(lambda: count_kernel(stats, n, keys, _kernels._threads()), repeat)
         rate[n] = n * B / t_new
         print(f"    N={n:>9,d} B={B:>6,d} s={stats.shape[1]}: new {t_new:8.3f} s "
               f"({n * B / t_new / 1e6:6.0f} M items/s), reference {t_ref:8.3f} s "
               f"({n * B / t_ref / 1e6:6.0f} M items/s), ratio new/old speed "
-              f"{t_ref / t_new:5.2f}x")
+              f"{t_ref / t_new:5.2f}x; count path {t_cnt:8.3f} s ({t_cnt / t_new:5.2f}x)")
     small, large = min(rate), max(rate)
     print(f"    items/s at N={small:,d} / at N={large:,d}: {rate[small] / rate[large]:5.2f}x "
           "(goal <= 1.5x)")

@@ -18,7 +18,8 @@ Layer between :mod:`sigtest.metrics` and the significance tests
 * :mod:`~sigtest._engine.bayesian`: Dirichlet (Bayesian bootstrap) weighted
   sums over items, cells or clusters;
 * :mod:`~sigtest._engine.rng`: seeds, per-resample keys, SplitMix64;
-* :mod:`~sigtest._engine.kernels` (numba) and
+* :mod:`~sigtest._engine.kernels` (numba; :mod:`~sigtest._engine.kernels_counts`:
+  the count path of the shared sums) and
   :mod:`~sigtest._engine.kernels_numpy` (their bit-identical NumPy twins);
 * :mod:`~sigtest._engine.resampling` (a package): bootstrap, permutation,
   exact enumeration and jackknife drivers, the slow path and

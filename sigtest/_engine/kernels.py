@@ -8,14 +8,20 @@ module for the random-number design). The jitted kernels are compiled with
 resample, never to a thread, results do not depend on the number of threads.
 
 The generic bootstrap has two paths (the rule is
-:func:`sigtest._engine.kernels_numpy.count_path`): rows that fit in a core's
-L2 cache are gathered in draw order; larger rows take the count path
-(``_bootstrap_sums_counts``: the draws of 8 resamples are counted in uint8
-rows, then the rows are streamed once, ``sum_i float(count_i) * stats[i]`` in
-row order), which replaces a cache miss per draw by one sequential pass per 8
-resamples: ~7x the old gather at N = 1e6 (``benchmarks/bench_peritem.py``).
-Indices come from Lemire's multiply-shift with rejection on 32-bit halves of
-the SplitMix64 words (one multiply per draw, two draws per word).
+:func:`sigtest._engine.kernels_numpy.segment_path`, on the number of rows
+only): up to ``2**15`` rows, the drawn rows are gathered in draw order; beyond,
+the segment path (``_bootstrap_sums_segments``) draws how many of a
+resample's draws fall in each 8192-row segment (a multinomial by conditional
+binomials, exact), then uniform rows inside each segment, and processes a
+block of up to 128 resamples segment by segment, so that a segment (128 KiB
+of two-column rows) serves them all from L2 instead of a cache miss per
+draw; each resample adds its rows in two chains (low and high word halves).
+At N = 1e6 this is ~6x the pre-issue gather and 3x the count path of the
+previous round, within 1.2x of the items/s of the gather at N = 1e4
+(``benchmarks/bench_peritem.py``, shared machine under load). Compare's shared sums keep the count path
+(:mod:`sigtest._engine.kernels_counts`). Indices come from Lemire's
+multiply-shift with rejection on 32-bit halves of the SplitMix64 words (one
+multiply per draw, two draws per word).
 
 Set the environment variable ``SIGTEST_DISABLE_NUMBA=1`` (or numba's own
 ``NUMBA_DISABLE_JIT=1``) to run the NumPy twins instead.
@@ -84,18 +90,6 @@ def _splitmix(z):
     z = (z ^ (z >> _U30)) * _M1
     z = (z ^ (z >> _U27)) * _M2
     return z ^ (z >> _U31)
-
-
-@_jit
-def _bounded(z, n):
-    """``floor(z * n / 2**64)`` of a 64-bit word ``z`` (multiply-shift, no rejection).
-
-    The draws of the rank-metric kernels (:mod:`sigtest._engine.rank_metrics`):
-    one SplitMix64 word per index, bias below ``n / 2**64``.
-    """
-    hi = (z >> _U32) * n
-    lo = ((z & _M32) * n) >> _U32
-    return np.intp((hi + lo) >> _U32)
 
 
 _TWO32 = np.uint64(1 << 32)
@@ -197,50 +191,166 @@ def _bootstrap_sums_generic_parallel(stats, m, keys):
 
 
 # --------------------------------------------------------------------------
-# generic bootstrap, count path: count the draws, then stream the rows
+# generic bootstrap, segment path: a multinomial over segments, then gathers
+# that stay in cache
 # --------------------------------------------------------------------------
-# A random gather of ``stats[i]`` misses the cache once the rows outgrow it
-# (16 MB of soft-accuracy rows at N = 1e6). The count path never gathers:
-# 1. the m draws of a resample are tallied in a uint8 count row (n bytes,
-#    16 times smaller than 16-byte rows: mostly L2 hits instead of L3 misses);
-# 2. _LANES resamples are counted, then the rows are streamed once,
-#    sequentially, for all of them: lane r adds float(count_r[i]) * stats[i, c]
-#    for i = 0 .. n-1 (a fixed order, the twin's), eight independent
-#    accumulators per column instead of one dependent chain.
-# A count above 255 wraps the uint8: the total of the stored counts is then
-# below the number of draws, and that resample is recomputed with int32
-# counts and the same sum (_wide_one), so the result is exact. (Queueing the
-# draws by 32 KiB slice of the count row and flushing a queue into its slice
-# was measured and was slower: a flush touches more lines than it reuses.)
-_LANES = 8
-_CHUNK = 256
+# Rows beyond a core's L2 (16 MB of soft-accuracy rows at N = 1e6) make every
+# draw of the gather path a cache miss. The segment path splits the rows into
+# segments of SEGMENT_ROWS rows (the last one shorter) and draws a resample
+# in two exact stages: the number of draws falling in each segment (a
+# Multinomial(m, sizes / n) by conditional binomials, the cells kernel's
+# sampler), then that many uniform rows inside each segment. A block of
+# resamples (up to _SEG_BLOCK) is drawn segment by segment, so one segment
+# (128 KiB of two-column rows) serves the whole block from L2: it is read
+# from memory once per block (32 resamples per block were measured ~15 %
+# slower than 128). Each resample keeps its own stream and its own two sums
+# (rows drawn from low halves of words, and from high halves; each in
+# segment order, then draw order; added at the end), whatever the block or
+# thread. Two chains of additions instead of one: the add latency bounds a
+# single chain (measured ~1.3x faster).
+_SEG_BLOCK = 128
 
 
 @_jit
-def _count_row(row, key, n, m, members, lo):
-    """Add the multiplicities of the ``m`` draws of ``key`` from ``[0, n)`` to ``row``.
+def _segment_draws(stats, base, size, c, z, acc, r):
+    """Add ``c`` rows drawn from ``stats[base:base + size]`` to ``acc[r]``; return the counter.
 
-    Draw ``t`` is the ``t``-th accepted index (the twin's ``_indices``), or
-    ``members[lo + index]`` when ``members`` is non-empty (a stratum's
-    units). Counts are stored modulo 256: the caller detects a wrap from the
-    total (:func:`_count_lanes`).
+    The draws start at the word after counter ``z`` (a fresh word: the high
+    half of a segment's last word is not used by the next segment). Rows
+    drawn from a word's low half are added to ``acc[r, :s]``, those from its
+    high half to ``acc[r, s:]``: two independent chains of additions. The
+    candidates are :func:`_pair`'s, as unsigned row numbers (numba adds no
+    negative-index check to them: measured 2.05 -> 1.54 ns per draw).
     """
-    nn = np.uint64(n)
+    s = stats.shape[1]
+    nn = np.uint64(size)
     thr = _threshold(nn)
-    mapped = members.shape[0] > 0
-    z = key
+    ub = np.uint64(base)
     got = 0
-    while got < m:
-        z = z + _GOLDEN
-        i0, i1 = _pair(z, nn, thr)
-        if i0 >= 0:
-            row[members[lo + i0] if mapped else i0] += 1  # stored modulo 256
-            got += 1
-        if i1 >= 0 and got < m:
-            row[members[lo + i1] if mapped else i1] += 1
-            got += 1
+    if s == 1:
+        a0 = acc[r, 0]
+        c0 = acc[r, 1]
+        while got < c:
+            z = z + _GOLDEN
+            w = _splitmix(z)
+            p0 = (w & _M32) * nn
+            p1 = (w >> _U32) * nn
+            if (p0 & _M32) >= thr:
+                i0 = ub + (p0 >> _U32)
+                a0 += stats[i0, 0]
+                got += 1
+            if (p1 & _M32) >= thr and got < c:
+                i1 = ub + (p1 >> _U32)
+                c0 += stats[i1, 0]
+                got += 1
+        acc[r, 0] = a0
+        acc[r, 1] = c0
+    elif s == 2:
+        a0 = acc[r, 0]
+        a1 = acc[r, 1]
+        c0 = acc[r, 2]
+        c1 = acc[r, 3]
+        while got < c:
+            z = z + _GOLDEN
+            w = _splitmix(z)
+            p0 = (w & _M32) * nn
+            p1 = (w >> _U32) * nn
+            if (p0 & _M32) >= thr:
+                i0 = ub + (p0 >> _U32)
+                a0 += stats[i0, 0]
+                a1 += stats[i0, 1]
+                got += 1
+            if (p1 & _M32) >= thr and got < c:
+                i1 = ub + (p1 >> _U32)
+                c0 += stats[i1, 0]
+                c1 += stats[i1, 1]
+                got += 1
+        acc[r, 0] = a0
+        acc[r, 1] = a1
+        acc[r, 2] = c0
+        acc[r, 3] = c1
+    else:
+        while got < c:
+            z = z + _GOLDEN
+            w = _splitmix(z)
+            p0 = (w & _M32) * nn
+            p1 = (w >> _U32) * nn
+            if (p0 & _M32) >= thr:
+                i0 = ub + (p0 >> _U32)
+                for k in range(s):
+                    acc[r, k] += stats[i0, k]
+                got += 1
+            if (p1 & _M32) >= thr and got < c:
+                i1 = ub + (p1 >> _U32)
+                for k in range(s):
+                    acc[r, s + k] += stats[i1, k]
+                got += 1
+    return z
 
 
+@_jit
+def _segment_block(stats, m, keys, consts, seg, out, b0, nb):
+    """Resamples ``b0 .. b0 + nb - 1`` of the segment path into ``out``."""
+    n, s = stats.shape
+    n_seg = consts.shape[0]
+    counts = np.empty((n_seg, nb), dtype=np.int64)
+    zs = np.empty(nb, dtype=np.uint64)
+    acc = np.zeros((nb, 2 * s))  # the low-half and the high-half chains
+    for r in range(nb):  # stage 1: the draws per segment (conditional binomials)
+        z = keys[b0 + r]
+        remaining = m
+        for j in range(n_seg):
+            if j < n_seg - 1:
+                x, z = _binomial_pre(remaining, consts[j, 0], consts[j, 1], consts[j, 2],
+                                     consts[j, 3], consts[j, 4], z)
+            else:
+                x = remaining
+            counts[j, r] = x
+            remaining -= x
+        zs[r] = z
+    for j in range(n_seg):  # stage 2: segment by segment, every resample of the block
+        base = j * seg
+        size = min(seg, n - base)
+        for r in range(nb):
+            zs[r] = _segment_draws(stats, base, size, counts[j, r], zs[r], acc, r)
+    for r in range(nb):
+        for k in range(s):
+            out[b0 + r, k] = acc[r, k] + acc[r, s + k]
+
+
+@_jit
+def _segment_consts(n, seg):
+    sizes = np.full((n + seg - 1) // seg, seg, dtype=np.int64)
+    sizes[-1] = n - seg * (sizes.shape[0] - 1)
+    return _cell_probabilities(sizes)
+
+
+@_jit
+def _bootstrap_sums_segments(stats, m, keys, seg, block):
+    B = keys.shape[0]
+    out = np.zeros((B, stats.shape[1]))
+    consts = _segment_consts(stats.shape[0], seg)
+    for blk in range((B + block - 1) // block):
+        _segment_block(stats, m, keys, consts, seg, out, blk * block,
+                       min(block, B - blk * block))
+    return out
+
+
+@_pjit
+def _bootstrap_sums_segments_parallel(stats, m, keys, seg, block):
+    B = keys.shape[0]
+    out = np.zeros((B, stats.shape[1]))
+    consts = _segment_consts(stats.shape[0], seg)
+    for blk in prange((B + block - 1) // block):
+        _segment_block(stats, m, keys, consts, seg, out, blk * block,
+                       min(block, B - blk * block))
+    return out
+
+
+# --------------------------------------------------------------------------
+# the draws of a key in draw order (the wrap fallback of the count path and
+# compare's shared draws)
+# --------------------------------------------------------------------------
 @_jit
 def _draw_units(key, n, m, members, lo, units):
     """The ``m`` draws of ``key`` from ``[0, n)``, in draw order, into ``units[:m]``.
@@ -265,121 +375,6 @@ def _draw_units(key, n, m, members, lo, units):
             units[got] = members[lo + i1] if mapped else i1
             got += 1
 
-
-@_jit
-def _wide_one(stats, keys, members, offsets, sizes, out, b):
-    """One resample of the count path with int32 counts (after a uint8 count wrapped)."""
-    n, s = stats.shape
-    counts = np.zeros(n, dtype=np.int32)
-    units = np.empty(sizes.max(), dtype=np.int64)
-    for h in range(offsets.shape[0] - 1):
-        if offsets[h + 1] > offsets[h]:
-            _draw_units(keys[h, b], offsets[h + 1] - offsets[h], sizes[h], members,
-                        offsets[h], units)
-            for t in range(sizes[h]):
-                counts[units[t]] += 1
-    for c in range(s):
-        a = 0.0
-        for i in range(n):
-            a += float(counts[i]) * stats[i, c]
-        out[b, c] = a
-
-
-@_jit
-def _count_lanes(stats, keys, members, offsets, sizes, out, b0, rows, w):
-    """Resamples ``b0 .. b0 + _LANES - 1`` of the count path (all strata)."""
-    n, s = stats.shape
-    nb = min(_LANES, keys.shape[1] - b0)
-    rows[:, :] = 0
-    drawn = 0
-    for h in range(offsets.shape[0] - 1):
-        if offsets[h + 1] > offsets[h]:
-            drawn += sizes[h]
-    for r in range(nb):
-        for h in range(offsets.shape[0] - 1):
-            n_h = offsets[h + 1] - offsets[h]
-            if n_h > 0:
-                _count_row(rows[r], keys[h, b0 + r], n_h, sizes[h], members, offsets[h])
-    acc = np.zeros((s, _LANES))
-    total = np.zeros(_LANES, dtype=np.int64)  # sum of the stored counts: < drawn iff one wrapped
-    for i0 in range(0, n, _CHUNK):
-        i1 = min(n, i0 + _CHUNK)
-        for r in range(_LANES):  # counts of a chunk, row-major by item, as floats
-            row = rows[r]
-            t = 0
-            for i in range(i0, i1):
-                t += row[i]
-                w[i - i0, r] = row[i]
-            total[r] += t
-        for c in range(s):
-            a = acc[c]
-            a0, a1, a2, a3 = a[0], a[1], a[2], a[3]
-            a4, a5, a6, a7 = a[4], a[5], a[6], a[7]
-            for i in range(i0, i1):
-                x = stats[i, c]
-                wi = w[i - i0]
-                a0 += wi[0] * x
-                a1 += wi[1] * x
-                a2 += wi[2] * x
-                a3 += wi[3] * x
-                a4 += wi[4] * x
-                a5 += wi[5] * x
-                a6 += wi[6] * x
-                a7 += wi[7] * x
-            a[0], a[1], a[2], a[3] = a0, a1, a2, a3
-            a[4], a[5], a[6], a[7] = a4, a5, a6, a7
-    for r in range(nb):
-        if total[r] != drawn:
-            _wide_one(stats, keys, members, offsets, sizes, out, b0 + r)
-        else:
-            for c in range(s):
-                out[b0 + r, c] = acc[c, r]
-
-
-@_jit
-def count_sums_range(stats, keys, members, offsets, sizes, out, start, stop):
-    """Count-path sums of resamples ``start <= b < stop`` into ``out`` (B, s).
-
-    ``keys`` (H, B): stratum ``h`` draws ``sizes[h]`` times from its
-    ``offsets[h+1] - offsets[h]`` units ``members[offsets[h]:offsets[h+1]]``
-    (``members`` empty: the units are the indices themselves, one stratum).
-    ``out[b, c] = sum_i float(count_{b,i}) * stats[i, c]``, ``i`` in row order
-    from 0.0, for every ``b``: independent of ``start``/``stop`` and threads.
-    """
-    n = stats.shape[0]
-    rows = np.empty((_LANES, n), dtype=np.uint8)
-    w = np.empty((_CHUNK, _LANES))
-    for b0 in range(start, stop, _LANES):
-        _count_lanes(stats, keys[:, :stop], members, offsets, sizes, out, b0, rows, w)
-    return out
-
-
-_NO_MEMBERS = np.zeros(0, dtype=np.int64)
-
-
-@_jit
-def _bootstrap_sums_counts(stats, m, keys, n_parts):
-    out = np.zeros((keys.shape[0], stats.shape[1]))
-    offsets = np.array([0, stats.shape[0]], dtype=np.int64)
-    sizes = np.array([m], dtype=np.int64)
-    count_sums_range(stats, keys.reshape(1, -1), _NO_MEMBERS, offsets, sizes, out, 0,
-                     keys.shape[0])
-    return out
-
-
-@_pjit
-def _bootstrap_sums_counts_parallel(stats, m, keys, n_parts):
-    B = keys.shape[0]
-    out = np.zeros((B, stats.shape[1]))
-    offsets = np.array([0, stats.shape[0]], dtype=np.int64)
-    sizes = np.array([m], dtype=np.int64)
-    keys2 = keys.reshape(1, -1)
-    n_blocks = (B + _LANES - 1) // _LANES
-    per = (n_blocks + n_parts - 1) // n_parts * _LANES
-    for t in prange(n_parts):  # one range of resamples (and one set of buffers) per part
-        count_sums_range(stats, keys2, _NO_MEMBERS, offsets, sizes, out, min(B, t * per),
-                         min(B, (t + 1) * per))
-    return out
 
 
 # --------------------------------------------------------------------------
@@ -711,10 +706,13 @@ def bootstrap_sums_generic(stats, m, keys, parallel=False):
         return _py.bootstrap_sums_generic(stats, m, keys)
     if stats.shape[0] >= 2**32:
         raise ValueError("The generic bootstrap supports at most 2**32 - 1 rows.")
-    if keys.shape[0] and m and _py.count_path(stats, m):
-        parts = _threads() if parallel else 1
-        kernel = _bootstrap_sums_counts_parallel if parts > 1 else _bootstrap_sums_counts
-        return kernel(stats, np.int64(m), keys, np.int64(parts))
+    if _py.segment_path(stats.shape[0]):
+        # blocks of up to _SEG_BLOCK resamples, at least 4 blocks per thread (the
+        # block size does not change the result: streams belong to resamples)
+        block = max(1, min(_SEG_BLOCK, -(-keys.shape[0] // (4 * _threads())))) if parallel \
+            else _SEG_BLOCK
+        kernel = _bootstrap_sums_segments_parallel if parallel else _bootstrap_sums_segments
+        return kernel(stats, np.int64(m), keys, np.int64(_py.SEGMENT_ROWS), np.int64(block))
     kernel = _bootstrap_sums_generic_parallel if parallel else _bootstrap_sums_generic
     return kernel(stats, np.int64(m), keys)
 

@@ -28,14 +28,21 @@ its ``t``-th accepted candidate (:func:`_indices`). One multiply per draw and tw
 SplitMix64 word, where a 64-bit ``floor(z * n / 2**64)`` needs two
 multiplies and a word per draw.
 
-Bootstrap sums (:func:`bootstrap_sums_generic`) are added in one of two
-documented orders. When the rows outgrow a core's cache (``8 n s >= 2**19``
-bytes, ``n <= 2**23``), the resample draws at least a quarter as many rows as
-there are (``4 m >= n``) and every statistic is finite (:func:`count_path`),
-the kernel counts how often each row is drawn and adds
-``float(count_i) * stats[i]`` row by row, ``i = 0 .. n-1`` (the count
-path: no random gather, see :mod:`sigtest._engine.kernels`); otherwise it adds
-the drawn rows in draw order.
+Bootstrap sums (:func:`bootstrap_sums_generic`) draw their rows in one of
+two documented ways. Up to ``2**15`` rows, resample ``b`` draws the rows
+``_indices(keys[b], m, n)`` and adds them in draw order. Beyond (the segment
+path, :func:`segment_path`: the rule depends on ``n`` only), the rows are cut
+into segments of ``2**13`` rows and resample ``b`` first draws how many of its
+``m`` draws fall in each segment (a Multinomial(m, sizes / n) by conditional
+binomials, the cells kernel's sampler), then that many rows inside each
+segment, in segment order, each segment's draws from a fresh word of the
+same stream (:func:`_segment_rows`); the rows drawn from low halves of words
+and those from high halves are added in that order in two sums, then added.
+Both give ``m`` i.i.d. uniform rows (the same bootstrap distribution); the
+segment path keeps the gathers of a block of resamples inside one segment,
+in cache (see :mod:`sigtest._engine.kernels`). Compare's shared sums may
+instead count the draws ``_indices`` and add ``float(count_i) * stats[i]``
+row by row (:func:`count_path`, :mod:`sigtest._engine.kernels_counts`).
 
 Why not numba's ``np.random`` (reseeded per block)? On the reference
 machine numba's Mersenne-Twister ``randint`` costs ~17 ns per draw, three
@@ -86,18 +93,6 @@ def _draws(keys, n_draws):
     return splitmix64(keys[:, None] + steps)
 
 
-def _bounded(z, n):
-    """floor(z * n / 2**64) for uint64 z and 0 < n < 2**32, exactly.
-
-    The draws of the rank-metric kernels (:mod:`sigtest._engine.rank_metrics`,
-    one word per index, no rejection); the other kernels use :func:`_indices`.
-    """
-    n = np.uint64(n)
-    hi = (z >> _S32) * n
-    lo = ((z & _M32) * n) >> _S32
-    return ((hi + lo) >> _S32).astype(np.intp)
-
-
 def _indices(keys, m, n):
     """(len(keys), m) intp: the first ``m`` draws in ``[0, n)`` of each key's stream.
 
@@ -133,8 +128,8 @@ def _indices(keys, m, n):
     return out
 
 
-#: The count path is used up to this many rows (its count rows take 8 bytes
-#: per row and thread); beyond it, drawn rows are gathered.
+#: The count path of compare's shared sums is used up to this many rows (its
+#: count rows take 8 bytes per row and thread); beyond it, drawn rows are gathered.
 COUNT_MAX_ROWS = 1 << 23
 
 #: ... and from this many bytes of rows: smaller rows fit in a core's L2
@@ -142,13 +137,32 @@ COUNT_MAX_ROWS = 1 << 23
 COUNT_MIN_BYTES = 1 << 19
 
 
+#: Rows per segment of the segment path of :func:`bootstrap_sums_generic`
+#: (128 KiB of two-column rows: a segment stays in a core's L2 cache).
+SEGMENT_ROWS = 1 << 13
+
+#: The segment path is used above this many rows (four segments).
+SEGMENT_MIN_ROWS = 1 << 15
+
+
+def segment_path(n):
+    """True when :func:`bootstrap_sums_generic` draws ``n`` rows segment by segment.
+
+    The rule depends on the number of rows only, so that calls on the same
+    rows with different columns (the two systems of a pair called apart)
+    draw the same rows.
+    """
+    return int(n) > SEGMENT_MIN_ROWS
+
+
 def count_path(stats, m):
-    """True when :func:`bootstrap_sums_generic` adds ``float(count_i) * stats[i]`` in row order.
+    """True when compare's shared sums add ``float(count_i) * stats[i]`` in row order.
 
     That is when the rows outgrow the cache (``8 n s >= 2**19`` bytes), ``4 m
     >= n``, ``n <= 2**23`` and every statistic is finite (``0 * inf`` would
     turn an undrawn infinite row into NaN); otherwise the drawn rows are added
-    in draw order. The jitted kernel uses the same rule.
+    in draw order (:mod:`sigtest._engine.shared`; the jitted kernel
+    :func:`sigtest._engine.kernels_counts.count_sums_range`).
     """
     n, s = stats.shape
     return (0 < n <= COUNT_MAX_ROWS and 8 * n * s >= COUNT_MIN_BYTES and 4 * int(m) >= n
@@ -287,6 +301,19 @@ def binomial_half(n, z):
 def bootstrap_sums_generic(stats, m, keys):
     """Column sums of ``m`` rows drawn with replacement, one resample per key.
 
+    Up to :data:`SEGMENT_MIN_ROWS` rows, resample ``b`` draws the ``m`` rows
+    ``_indices(keys[b], m, n)`` and adds them in draw order. Above it (the
+    segment path, :func:`segment_path`), the rows are cut into segments of
+    :data:`SEGMENT_ROWS` rows and resample ``b`` draws, from its stream, the
+    number of draws in each segment (a Multinomial(m, sizes / n) by
+    conditional binomials, :func:`_multinomial_rows`), then that many rows
+    inside each segment in segment order (:func:`_segment_rows`): the same
+    bootstrap distribution, other draws. The rows drawn from the low halves
+    of words are added in that order, those from the high halves too, and
+    the second sum is added to the first (two chains of additions). Adding
+    the other chain's rows as ``0.0`` changes no sum: a chain started at
+    ``+0.0`` is never ``-0.0``.
+
     Parameters
     ----------
     stats : ndarray of shape (n, s), float64
@@ -299,11 +326,69 @@ def bootstrap_sums_generic(stats, m, keys):
     -------
     sums : ndarray of shape (B, s)
     """
-    return _bootstrap_sums(stats, m, keys, count_path(stats, m))
+    return _bootstrap_sums(stats, m, keys, seg=SEGMENT_ROWS if segment_path(stats.shape[0]) else 0)
 
 
-def _bootstrap_sums(stats, m, keys, counted):
-    """:func:`bootstrap_sums_generic` in the order of the count path, or the gather path."""
+def _stream_indices(z, c, n):
+    """The draws that follow counters ``z``: ``c[b]`` indices in ``[0, n)`` each.
+
+    Returns ``(idx, rank, z_next)``: ``idx`` (B, w) holds candidate indices,
+    ``rank`` (B, w) the draw number (1-based) of an accepted candidate taken
+    by its resample, 0 elsewhere, and ``z_next`` the counters after the last
+    word used (``z`` itself when ``c[b] == 0``). Word ``j`` of a resample is
+    ``splitmix64(z + j * GOLDEN)``, ``j = 1, 2, ...``, as in :func:`_indices`.
+    """
+    c = np.asarray(c, dtype=np.int64)
+    cmax = int(c.max()) if c.size else 0
+    nn, thr = np.uint64(n), np.uint64((1 << 32) % n)
+    rate = (1 << 32) % n / 2.0**32
+    w = (cmax + 1) // 2 + int(cmax * rate + 6 * math.sqrt(cmax * rate + 1.0)) + 8
+    while True:
+        words = _draws(z, w)
+        p = np.stack([words & _M32, words >> _S32], axis=2).reshape(z.shape[0], 2 * w) * nn
+        ok = (p & _M32) >= thr
+        rank = np.cumsum(ok, axis=1)
+        if (rank[:, -1] >= c).all():
+            break
+        w *= 2  # pragma: no cover - more than 6 sd of rejections
+    rank = np.where(ok & (rank <= c[:, None]), rank, 0)
+    last = np.argmax(rank == np.maximum(c, 1)[:, None], axis=1)  # the c-th draw's candidate
+    used = np.where(c > 0, last // 2 + 1, 0).astype(np.uint64)
+    return (p >> _S32).astype(np.intp), rank, z + used * GOLDEN
+
+
+def _segment_rows(keys, m, n, seg=SEGMENT_ROWS):
+    """The rows drawn on the segment path (segments of ``seg`` rows), in draw order.
+
+    Returns ``(rows, high)``, both (len(keys), m): the row indices (intp) and
+    whether each was drawn from the high half of its word (bool).
+    """
+    keys = np.asarray(keys, dtype=np.uint64)
+    n_seg = -(-n // seg)
+    sizes = np.full(n_seg, seg, dtype=np.int64)
+    sizes[-1] = n - seg * (n_seg - 1)
+    x, z = _multinomial_rows(sizes, m, keys)
+    out = np.empty((keys.shape[0], int(m)), dtype=np.intp)
+    high = np.empty((keys.shape[0], int(m)), dtype=bool)
+    filled = np.zeros(keys.shape[0], dtype=np.int64)
+    for j in range(n_seg):
+        idx, rank, z = _stream_indices(z, x[:, j], int(sizes[j]))
+        rows, cols = np.nonzero(rank)
+        at = filled[rows] + rank[rows, cols] - 1
+        out[rows, at] = j * seg + idx[rows, cols]
+        high[rows, at] = cols % 2 == 1
+        filled += x[:, j]
+    return out, high
+
+
+def _bootstrap_sums(stats, m, keys, counted=False, seg=0):
+    """:func:`bootstrap_sums_generic` in one of its orders.
+
+    ``seg > 0``: the segment path with segments of ``seg`` rows; ``counted``:
+    the count path (:func:`sigtest._engine.kernels_counts.count_sums_range`
+    on one stratum: ``float(count_i) * stats[i]`` in row order, the counts of
+    the draws ``_indices``); otherwise the draws ``_indices`` in draw order.
+    """
     n, s = stats.shape
     B = keys.shape[0]
     out = np.zeros((B, s))
@@ -312,6 +397,13 @@ def _bootstrap_sums(stats, m, keys, counted):
     chunk = max(1, _CHUNK_ITEMS // (max(m, n if counted else 1) * max(s, 1)))
     for start in range(0, B, chunk):
         stop = min(B, start + chunk)
+        if seg and not counted:  # two chains: rows of low halves, of high halves
+            idx, high = _segment_rows(keys[start:stop], m, n, seg)
+            terms = stats[idx]
+            low_sum = np.cumsum(np.where(high[:, :, None], 0.0, terms), axis=1)[:, -1]
+            high_sum = np.cumsum(np.where(high[:, :, None], terms, 0.0), axis=1)[:, -1]
+            out[start:stop] = low_sum + high_sum
+            continue
         idx = _indices(keys[start:stop], m, n)
         if counted:  # sum_i float(count_i) * stats[i], i in row order, from 0.0
             b = stop - start
@@ -352,11 +444,17 @@ def bootstrap_sums_cells(cell_stats, counts, m, keys):
 
 def _multinomial_draws(counts, m, keys):
     """(B, C) int64 cell counts of the sequential-binomial multinomial draws."""
+    return _multinomial_rows(counts, m, keys)[0]
+
+
+def _multinomial_rows(counts, m, keys):
+    """:func:`_multinomial_draws` and the (B,) uint64 counters after each resample's draws."""
     C = counts.shape[0]
     B = keys.shape[0]
     x = np.zeros((B, C), dtype=np.int64)
+    after = np.array(keys, dtype=np.uint64)
     if C == 0:
-        return x
+        return x, after
     total = int(counts.sum())
     cnt = [int(c) for c in counts]
     for b in range(B):
@@ -369,7 +467,8 @@ def _multinomial_draws(counts, m, keys):
             remaining -= k
             left -= cnt[c]
         x[b, C - 1] = remaining
-    return x
+        after[b] = z
+    return x, after
 
 
 def _scatter_rows(x, indptr, indices, data, n_cols):

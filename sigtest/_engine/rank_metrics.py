@@ -26,9 +26,11 @@ resample draws from its own counter-based SplitMix64 stream
 count. Item ids are relabelled once to the positions of A's first sorted
 component, so that A's pass reads the weights sequentially.
 
-The unstratified bootstrap draws unit ``floor(z_j U / 2**64)`` from word
-``j`` of resample ``b``'s stream (a cluster, or an item in the relabelled
-order); with strata, stratum after stratum from the same stream. Without
+The unstratified bootstrap draws its units (clusters, or items in the
+relabelled order) as the generic kernel does: Lemire's multiply-shift with
+rejection on the 32-bit halves of the words of resample ``b``'s stream
+(``kernels_counts._count_row``, twin ``kernels_numpy._indices``); with strata, stratum after stratum from the
+same stream, each stratum's draws from a fresh word. Without
 clusters and sample weights the counts themselves (``uint16`` when no count
 can reach 65535) are the item weights.
 
@@ -42,7 +44,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sigtest._engine.kernels import _GOLDEN, _bounded, _jit, _pjit, _splitmix, prange
+from sigtest._engine.kernels import _GOLDEN, _jit, _pjit, _splitmix, prange
+from sigtest._engine.kernels_counts import _count_row
 from sigtest._engine.rng import resample_keys
 
 __all__ = [
@@ -290,6 +293,9 @@ def _combine(scratch, weighting):
 # --------------------------------------------------------------------------
 # bootstrap: unit counts -> item weights -> both systems
 # --------------------------------------------------------------------------
+_NO_UNITS = np.zeros(0, dtype=np.int64)  # direct draws: the index is the unit
+
+
 @_jit
 def _boot_block(lo_b, hi_b, keys, kind, items, pos, ties, starts, unit, weighting, n_units,
                 strat_units, strat_starts, strat_draws, direct, unit_of_item, item_weight,
@@ -303,16 +309,8 @@ def _boot_block(lo_b, hi_b, keys, kind, items, pos, ties, starts, unit, weightin
         cnt[:] = 0
         z = keys[b]
         for h in range(strat_draws.shape[0]):
-            s0 = strat_starts[h]
-            size = np.uint64(strat_starts[h + 1] - s0)
-            if direct:  # one stratum of units 0 .. U - 1
-                for _ in range(strat_draws[h]):
-                    z = z + _GOLDEN
-                    cnt[_bounded(_splitmix(z), size)] += 1
-            else:
-                for _ in range(strat_draws[h]):
-                    z = z + _GOLDEN
-                    cnt[strat_units[s0 + _bounded(_splitmix(z), size)]] += 1
+            z = _count_row(cnt, z, strat_starts[h + 1] - strat_starts[h], strat_draws[h],
+                           _NO_UNITS if direct else strat_units, strat_starts[h])
         if plain:
             for s in range(2):
                 out[b, s] = _value(kind, items[s], pos[s], ties[s], starts, unit, weighting,

@@ -28,7 +28,7 @@ Two kernels, each with a NumPy twin of identical output:
   sums are ``sum_c count_c * row_c`` added in a fixed order;
 * generic: otherwise every system's sums are ``sum_u float(count_u) * row_u``
   over the units ``u`` in order (the count path of the generic bootstrap
-  kernel, :func:`sigtest._engine.kernels.count_sums_range`: draws are
+  kernel, :func:`sigtest._engine.kernels_counts.count_sums_range`: draws are
   counted, then the rows streamed once, no random gather) when the
   ``(U, k s)`` rows take the count path of that kernel
   (:func:`sigtest._engine.kernels_numpy.count_path`: larger than L2, at most
@@ -43,7 +43,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from sigtest._engine.kernels import (  # _numba_enabled is read per call: tests switch by env
-    _draw_units, _numba_enabled, count_sums_range)
+    _draw_units, _numba_enabled)
+from sigtest._engine.kernels_counts import count_sums_range
 from sigtest._engine.kernels_numpy import _indices, count_path
 from sigtest._engine.rng import check_seed, resample_keys
 

@@ -12,6 +12,7 @@ from scipy import stats as sps
 from scipy.stats import binom
 
 from sigtest._engine import kernels as K
+from sigtest._engine import kernels_counts as KC
 from sigtest._engine import kernels_exact as KE
 from sigtest._engine import kernels_numpy as P
 
@@ -36,20 +37,50 @@ def test_indices_are_uniform():
     assert sps.chisquare(np.bincount(idx, minlength=7)).pvalue > 1e-4
 
 
-def _naive_indices(key, m, n):
-    """Lemire (2019) with rejection on the 32-bit halves, written with Python ints."""
-    out, j, thr = [], 0, (1 << 32) % n
+def _naive_draws(z, m, n):
+    """Lemire (2019) with rejection on the 32-bit halves, written with Python ints.
+
+    The first ``m`` draws in ``[0, n)`` of the words after counter ``z``, the
+    half each came from (0 low, 1 high), and the counter of the last word
+    used (``z`` when ``m == 0``).
+    """
+    out, halves, thr = [], [], (1 << 32) % n
     while len(out) < m:
-        j += 1
-        z = (int(key) + j * 0x9E3779B97F4A7C15) & (2**64 - 1)
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
-        z ^= z >> 31
-        for h in (z & 0xFFFFFFFF, z >> 32):
+        z = (int(z) + 0x9E3779B97F4A7C15) & (2**64 - 1)
+        w = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+        w = ((w ^ (w >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
+        w ^= w >> 31
+        for half, h in enumerate((w & 0xFFFFFFFF, w >> 32)):
             p = h * n
             if p & 0xFFFFFFFF >= thr and len(out) < m:
                 out.append(p >> 32)
-    return out
+                halves.append(half)
+    return out, halves, int(z)
+
+
+def _naive_indices(key, m, n):
+    return _naive_draws(key, m, n)[0]
+
+
+def _naive_segment_rows(key, m, n, seg):
+    """The segment path's draws, naively: Multinomial(m, sizes / n) over the
+    ``seg``-row segments by conditional binomials (the documented sampler,
+    ``P.binomial``, from the key's counter), then each segment's draws from
+    a fresh word, in segment order. Returns the rows and their word halves."""
+    sizes = [min(seg, n - lo) for lo in range(0, n, seg)]
+    z, left, remaining, counts = int(key), n, m, []
+    for size in sizes[:-1]:
+        k, z = P.binomial(remaining, size / left, z)
+        counts.append(k)
+        remaining -= k
+        left -= size
+    counts.append(remaining)
+    rows, halves = [], []
+    for j, (size, c) in enumerate(zip(sizes, counts)):
+        drawn, half, z = _naive_draws(z, c, size)
+        rows += [j * seg + i for i in drawn]
+        halves += half
+    return rows, halves
 
 
 @pytest.mark.parametrize("n", [1, 3, 7, 1000, 2**31 - 1, 3 * 2**30, 2**32 - 1])
@@ -136,51 +167,95 @@ def test_bootstrap_generic_twin(s, parallel, n, m):
     )
 
 
+def _count_kernel(stats, m, keys, parts):
+    """``count_sums_range`` on one stratum, resamples computed in ``parts`` ranges."""
+    B = keys.shape[0]
+    out = np.zeros((B, stats.shape[1]))
+    offsets = np.array([0, stats.shape[0]], dtype=np.int64)
+    sizes = np.array([m], dtype=np.int64)
+    cuts = np.linspace(0, B, parts + 1).astype(np.int64)
+    for lo, hi in zip(cuts[:-1], cuts[1:]):
+        KC.count_sums_range(stats, keys.reshape(1, -1), np.zeros(0, dtype=np.int64), offsets,
+                            sizes, out, lo, hi)
+    return out
+
+
 @pytest.mark.parametrize("s", [1, 2, 5])
-@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("parts", [1, 3])
 @pytest.mark.parametrize("n,m", [(1, 3), (37, 37), (3, 700), (9, 17), (300, 80)])
-def test_bootstrap_count_kernel_twin(s, parallel, n, m):
-    # the count path's kernel on small rows (the dispatch gathers them: they fit
-    # in cache); (3, 700): uint8 counts wrap (> 255) and the resample is redone
-    # with int32 counts; 300 keys: a partial block of 8 lanes at the end
+def test_count_kernel_twin(s, parts, n, m):
+    # compare's count path on one stratum; (3, 700): uint8 counts wrap (> 255)
+    # and the resample is redone with int32 counts; 300 keys: a partial block
+    # of 8 lanes at the end; 3 parts: ranges that do not start on a block
     stats = np.random.default_rng(n + s).normal(size=(n, s))
     keys = _keys(300, s)
-    kernel = K._bootstrap_sums_counts_parallel if parallel else K._bootstrap_sums_counts
-    got = kernel(stats, np.int64(m), keys, np.int64(3 if parallel else 1))
-    np.testing.assert_array_equal(got, P._bootstrap_sums(stats, m, keys, True))
+    got = _count_kernel(stats, m, keys, parts)
+    np.testing.assert_array_equal(got, P._bootstrap_sums(stats, m, keys, counted=True))
     # the documented draws, summed naively in draw order (another order: rounding only)
     want = np.array([stats[_naive_indices(k, m, n)].sum(axis=0) for k in keys[:5]])
     np.testing.assert_allclose(got[:5], want, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("s", [1, 2, 3])
 @pytest.mark.parametrize("parallel", [False, True])
-def test_bootstrap_count_path_several_buckets_and_naive_draws(parallel):
-    # 70,000 rows: three 2**15-row buckets, queues flushed mid-resample; 21 keys:
-    # a partial block of 8 lanes
-    n = 70_000
+@pytest.mark.parametrize("n,m,seg", [(23, 23, 4), (40, 7, 8), (9, 300, 2), (50, 50, 50),
+                                     (17, 0, 4), (1, 5, 1)])
+def test_segment_kernel_twin_and_naive_draws(s, parallel, n, m, seg):
+    # the segment path with small segments on small rows (the dispatch takes it
+    # beyond 2**15 rows): the last segment shorter (23 = 5 * 4 + 3), more draws
+    # than rows, one segment, m = 0; 70 keys in blocks of 32 (a partial last
+    # block), 1 or 128: the block size does not change the sums
+    stats = np.random.default_rng(n + s).normal(size=(n, s))
+    keys = _keys(70, s + 1)
+    kernel = K._bootstrap_sums_segments_parallel if parallel else K._bootstrap_sums_segments
+    got = kernel(stats, np.int64(m), keys, np.int64(seg), np.int64(32))
+    np.testing.assert_array_equal(got, P._bootstrap_sums(stats, m, keys, seg=seg))
+    for block in (1, 128):
+        np.testing.assert_array_equal(
+            kernel(stats, np.int64(m), keys, np.int64(seg), np.int64(block)), got)
+    for b in (0, 33, 69):  # the documented draws rebuilt naively, two chains in draw order
+        rows, halves = _naive_segment_rows(keys[b], m, n, seg)
+        assert len(rows) == m
+        twin_rows, twin_high = P._segment_rows(keys[b:b + 1], m, n, seg)
+        assert twin_rows[0].tolist() == rows and twin_high[0].tolist() == [h == 1 for h in halves]
+        chains = np.zeros((2, s))
+        for i, h in zip(rows, halves):
+            chains[h] = chains[h] + stats[i]
+        np.testing.assert_array_equal(got[b], chains[0] + chains[1])
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_bootstrap_segment_path_dispatch_and_naive_draws(parallel):
+    # 70,001 rows: 9 segments of 8192 rows, the last one of 4,465; 37 keys: a
+    # partial block; the two-column rows and one of their columns alone draw the
+    # same rows (the rule depends on n only: a pair's systems called apart)
+    n = 70_001
     stats = np.random.default_rng(3).normal(size=(n, 2))
-    keys = _keys(21, 5)
-    assert P.count_path(stats, n)
+    keys = _keys(37, 5)
+    assert P.segment_path(n) and not P.segment_path(P.SEGMENT_MIN_ROWS)
     got = K.bootstrap_sums_generic(stats, n, keys, parallel=parallel)
     np.testing.assert_array_equal(got, P.bootstrap_sums_generic(stats, n, keys))
-    for b in (0, 20):  # the documented draws, summed naively (another order: rounding only)
-        want = stats[_naive_indices(keys[b], n, n)].sum(axis=0)
+    np.testing.assert_array_equal(
+        K.bootstrap_sums_generic(np.ascontiguousarray(stats[:, 1:]), n, keys), got[:, 1:])
+    for b in (0, 36):  # the documented draws, summed naively
+        want = stats[_naive_segment_rows(keys[b], n, n, P.SEGMENT_ROWS)[0]].sum(axis=0)
         np.testing.assert_allclose(got[b], want, rtol=1e-12)
+    m = 500  # fewer draws than rows (sample_size)
+    np.testing.assert_array_equal(K.bootstrap_sums_generic(stats, m, keys[:3], parallel=parallel),
+                                  P.bootstrap_sums_generic(stats, m, keys[:3]))
 
 
-def test_bootstrap_non_finite_rows_use_the_gather_path():
-    # 0 * inf would make every resample NaN: rows with inf are gathered instead
-    # (even when large enough for the count path), so only the resamples that
-    # draw the infinite row are infinite
+def test_bootstrap_non_finite_rows_only_where_drawn():
+    # rows are gathered on every path: only the resamples that draw the
+    # infinite row are infinite (a count path would make 0 * inf = NaN)
     n = 40_000
     stats = np.random.default_rng(4).normal(size=(n, 2))
-    assert P.count_path(stats, n)
     stats[7, 1] = np.inf
     keys = _keys(12, 6)
-    assert not P.count_path(stats, n)
+    assert P.segment_path(n)
     got = K.bootstrap_sums_generic(stats, n, keys)
     np.testing.assert_array_equal(got, P.bootstrap_sums_generic(stats, n, keys))
-    drew = np.array([7 in P._indices(keys[b:b + 1], n, n)[0] for b in range(12)])
+    drew = np.array([7 in P._segment_rows(keys[b:b + 1], n, n)[0][0] for b in range(12)])
     assert 0 < drew.sum() < 12
     np.testing.assert_array_equal(np.isinf(got[:, 1]), drew)
     assert np.isfinite(got[:, 0]).all()
@@ -290,21 +365,47 @@ def test_results_do_not_depend_on_thread_count():
             np.testing.assert_array_equal(got, want)
 
 
+def test_segment_path_does_not_depend_on_thread_count():
+    # the dispatch sizes the blocks of resamples by the thread count: 1 and 2
+    # threads (blocks of 10 and 5 resamples here) and the serial kernel
+    # (blocks of 128) give the same sums
+    n = 40_000
+    stats = np.random.default_rng(8).normal(size=(n, 1))
+    keys = _keys(40, 9)
+    before = numba.get_num_threads()
+    runs = []
+    try:
+        for threads in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
+            numba.set_num_threads(threads)
+            runs.append(K.bootstrap_sums_generic(stats, n, keys, parallel=True))
+    finally:
+        numba.set_num_threads(before)
+    serial = K.bootstrap_sums_generic(stats, n, keys)
+    for got in runs:
+        np.testing.assert_array_equal(got, serial)
+
+
 _SUBPROCESS = r"""
 import json, numpy as np
 from sigtest._engine import kernels as K, kernels_numpy as P
 rng = np.random.default_rng(7)
 stats = rng.random((23, 2)); keys = np.random.SeedSequence(1).generate_state(20, dtype=np.uint64)
 counts = np.array([3, 9, 1], dtype=np.int64)
-raw = [K._bootstrap_sums_counts(stats, np.int64(23), keys, np.int64(1)),
+raw = [K._bootstrap_sums_segments(stats, np.int64(23), keys, np.int64(4), np.int64(3)),
        K._permutation_sums_generic(stats, keys),
        K._bootstrap_sums_cells(stats[:3], counts, np.int64(13), keys),
        K._permutation_sums_cells(stats[:3], counts, keys)]
-twin = [P._bootstrap_sums(stats, 23, keys, True), P.permutation_sums_generic(stats, keys),
+twin = [P._bootstrap_sums(stats, 23, keys, seg=4), P.permutation_sums_generic(stats, keys),
         P.bootstrap_sums_cells(stats[:3], counts, 13, keys),
         P.permutation_sums_cells(stats[:3], counts, keys)]
 raw.append(K._bootstrap_sums_generic(stats, np.int64(5), keys))  # the gather path
 twin.append(P.bootstrap_sums_generic(stats, 5, keys))
+from sigtest._engine import kernels_counts as KC  # compare's count path, one stratum
+counted = np.zeros((20, 2))
+KC.count_sums_range(stats, keys.reshape(1, -1), np.zeros(0, dtype=np.int64),
+                    np.array([0, 23]), np.array([23]), counted, 0, 20)
+raw.append(counted)
+twin.append(P._bootstrap_sums(stats, 23, keys, counted=True))
 dispatch = K.bootstrap_sums_generic(stats, 23, keys, parallel=True)
 print(json.dumps({"enabled": K.NUMBA_ENABLED,
                   "equal": [bool(np.array_equal(r, t)) for r, t in zip(raw, twin)],
@@ -328,7 +429,7 @@ def test_disabled_jit_runs_twins_and_python_kernels(env):
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["enabled"] is False
     if env == "NUMBA_DISABLE_JIT":
-        assert out["equal"] == [True] * 5
+        assert out["equal"] == [True] * 6
     rng = np.random.default_rng(7)
     stats = rng.random((23, 2))
     keys = np.random.SeedSequence(1).generate_state(20, dtype=np.uint64)
@@ -338,9 +439,9 @@ def test_disabled_jit_runs_twins_and_python_kernels(env):
 
 
 @pytest.mark.slow
-def test_count_path_resamples_have_the_bootstrap_moments():
-    # The count path (N = 40,000 rows of s = 2: 640 KB, beyond the 512 KB
-    # threshold) must draw each resample as n i.i.d. uniform rows: the
+def test_segment_path_resamples_have_the_bootstrap_moments():
+    # The segment path (N = 40,000 rows: 5 segments, the last of 7,232 rows)
+    # must draw each resample as n i.i.d. uniform rows: the
     # resampled sums S* have mean n * xbar and variance n * sigma^2 (sigma^2
     # the population variance of the rows), and the two columns' covariance
     # n * cov. With B = 2000 the sample variance has relative s.e.
@@ -355,7 +456,7 @@ def test_count_path_resamples_have_the_bootstrap_moments():
     stats = np.column_stack([rng.exponential(1.0, n), rng.normal(1.0, 2.0, n)])
     stats[:, 1] += 0.5 * stats[:, 0]
     keys = _keys(B, 12)
-    assert P.count_path(stats, n)
+    assert P.segment_path(n)
     S = K.bootstrap_sums_generic(stats, n, keys, parallel=True)
     mean, cov = stats.mean(axis=0), np.cov(stats.T, bias=True)
     se_mean = np.sqrt(n * np.diag(cov) / B)
@@ -365,3 +466,28 @@ def test_count_path_resamples_have_the_bootstrap_moments():
     corr = got_cov[0, 1] / np.sqrt(got_cov[0, 0] * got_cov[1, 1])
     want_corr = cov[0, 1] / np.sqrt(cov[0, 0] * cov[1, 1])
     assert abs(corr - want_corr) < 5 * (1 - want_corr**2) / np.sqrt(B - 3)
+
+
+@pytest.mark.slow
+def test_segment_path_draws_per_segment_are_multinomial():
+    # Stage 1 of the segment path: the draws falling in each segment are
+    # Multinomial(n, sizes / n). Indicator columns of the 5 segments (the
+    # last one shorter: 7,232 of 40,000 rows) make the kernel's sums the
+    # per-segment counts. Pearson's statistic of one resample is ~chi2(4);
+    # the sum over B = 2000 independent resamples is ~chi2(4 B), compared
+    # two-sided at 1e-4 (a false alarm once in 5,000 seeds; a wrong split
+    # probability, e.g. 8192 / n for the short segment, moves the statistic
+    # by B * n * (960 / n)^2 / (7232 / n) ~ 1e5 standard deviations).
+    n, B = 40_000, 2000
+    seg = P.SEGMENT_ROWS
+    stats = np.zeros((n, 5))
+    stats[np.arange(n), np.arange(n) // seg] = 1.0
+    counts = K.bootstrap_sums_generic(stats, n, _keys(B, 13), parallel=True)
+    sizes = stats.sum(axis=0)
+    assert sizes[-1] == n - 4 * seg
+    assert np.all(counts.sum(axis=1) == n)
+    expected = n * sizes / n
+    pearson = (((counts - expected) ** 2) / expected).sum()
+    df = 4 * B
+    p = sps.chi2.sf(pearson, df)
+    assert 1e-4 / 2 < p < 1 - 1e-4 / 2

@@ -16,7 +16,7 @@ from sklearn import metrics as skm
 
 from sigtest._engine import prepare_paired
 from sigtest._engine.bayesian import dirichlet_scores
-from sigtest._engine.kernels_numpy import _bounded, _draws
+from sigtest._engine.kernels_numpy import _indices, _stream_indices
 from sigtest._engine.rank_metrics import (
     auc_jackknife,
     rank_bootstrap_scores,
@@ -67,7 +67,7 @@ def test_bootstrap_equals_sklearn_on_the_same_draws(binary, name, weighted):
     rp = ranked_pair(paired)
     scores = rank_bootstrap_scores(paired, B, seed=3, parallel=False, ranked=rp)
     # draws are relabelled item ids (positions in A's sorted order)
-    idx = np.argsort(rp.relabel)[_bounded(_draws(resample_keys(3, B), y.size), y.size)]
+    idx = np.argsort(rp.relabel)[_indices(resample_keys(3, B), y.size, y.size)]
     ref = [[_sk(name, y[i], p[i], None if sw is None else sw[i]) for p in (a, b)] for i in idx]
     assert _close(scores, ref)
 
@@ -83,7 +83,7 @@ def test_multiclass_bootstrap_equals_sklearn(name):
     paired = prepare_paired(y, pa, pb, name)
     rp = ranked_pair(paired)
     scores = rank_bootstrap_scores(paired, 20, seed=5, parallel=False, ranked=rp)
-    idx = np.argsort(rp.relabel)[_bounded(_draws(resample_keys(5, 20), n), n)]
+    idx = np.argsort(rp.relabel)[_indices(resample_keys(5, 20), n, n)]
     # scikit-learn needs every class in a resample: labels fixes the columns
     ref = []
     for i in idx:
@@ -140,7 +140,7 @@ def test_cluster_bootstrap_equals_sklearn_on_drawn_clusters(binary):
     groups = np.arange(y.size) % 10
     paired = prepare_paired(y, a, b, "roc_auc", groups=groups)
     scores = rank_bootstrap_scores(paired, B, seed=4, parallel=False)
-    drawn = _bounded(_draws(resample_keys(4, B), 10), 10)
+    drawn = _indices(resample_keys(4, B), 10, 10)
     members = [np.flatnonzero(groups == g) for g in range(10)]
     ref = []
     for d in drawn:
@@ -155,13 +155,15 @@ def test_stratified_bootstrap_keeps_strata_sizes(binary):
     paired = prepare_paired(y, a, b, "roc_auc", strata=strata)
     scores = rank_bootstrap_scores(paired, B, seed=4, parallel=False)
     # rebuild: one stream per resample, stratum 0's 30 units then stratum 1's 20
+    # from the next word (Lemire draws: the twin's _stream_indices, rank order)
     keys = resample_keys(4, B)
-    z = _draws(keys, y.size)
+    idx0, rank0, after = _stream_indices(keys, np.full(B, 30), 30)
+    idx1, rank1, _ = _stream_indices(after, np.full(B, 20), 20)
     units = [np.flatnonzero(strata == h) for h in (0, 1)]
     ref = []
     for r in range(B):
-        i = np.concatenate([units[0][_bounded(z[r, :30], 30)],
-                            units[1][_bounded(z[r, 30:], 20)]])
+        i = np.concatenate([units[0][idx0[r][rank0[r] > 0]],
+                            units[1][idx1[r][rank1[r] > 0]]])
         ref.append([_sk("roc_auc", y[i], a[i]), _sk("roc_auc", y[i], b[i])])
     assert _close(scores, ref)
 
