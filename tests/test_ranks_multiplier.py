@@ -13,7 +13,7 @@ import pytest
 from sklearn.metrics import accuracy_score
 
 from sigtest import BCaInterval, compare
-from sigtest._workflows import ranks as ranks_module
+from sigtest._workflows.compare import maxt as maxt_module
 from sigtest._workflows.compare import shared as shared_module
 from test_compare_multiplier import _naive_sigma
 
@@ -74,7 +74,7 @@ def test_auto_follows_the_cost_threshold(result, monkeypatch):
     mult = res.ranks(bootstrap="multiplier", random_state=2)
     boot = res.ranks(bootstrap="resample", random_state=2)
     pd.testing.assert_frame_equal(res.ranks(random_state=2), boot)  # 2000 x 400 x 6: small
-    monkeypatch.setattr(ranks_module, "MULTIPLIER_MIN_COST", 2000 * 400 * 6 - 1)
+    monkeypatch.setattr(maxt_module, "MULTIPLIER_MIN_COST", 2000 * 400 * 6 - 1)
     pd.testing.assert_frame_equal(res.ranks(random_state=2), mult)
 
 

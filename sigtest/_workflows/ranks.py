@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from sigtest._workflows.compare.plan import plan_scores
-from sigtest._workflows.compare.maxt import BOOTSTRAP_OPTIONS, MULTIPLIER_MIN_COST
+from sigtest._workflows.compare.maxt import check_bootstrap, multiplier_pays
 from sigtest._workflows.compare.shared import (
     multiplier_scores,
     resampled_scores,
@@ -77,9 +77,7 @@ def _check_args(metric, metrics, confidence_level, n_resamples, bootstrap):
         raise ValueError(
             f"The 'n_resamples' parameter must be an int >= 2. Got {n_resamples!r} instead."
         )
-    if not isinstance(bootstrap, str) or bootstrap not in BOOTSTRAP_OPTIONS:
-        raise ValueError(f"The 'bootstrap' parameter must be one of {BOOTSTRAP_OPTIONS}. "
-                         f"Got {bootstrap!r} instead.")
+    check_bootstrap(bootstrap)
     return chosen
 
 
@@ -113,8 +111,9 @@ def _draws(bootstrap, data, design, n_items, B, metric):
     """``"resample"`` or ``"multiplier"``: the source of one metric's shared draws.
 
     ``"auto"``: the Gaussian multiplier draws when the resampling pass would
-    cost more than ``MULTIPLIER_MIN_COST`` unit visits (``B x units x k``),
-    as in :func:`sigtest.compare`, and the metric has statistics.
+    cost more than ``MULTIPLIER_MIN_COST`` unit visits (``B x units x k``,
+    :func:`~sigtest._workflows.compare.maxt.multiplier_pays`), as in
+    :func:`sigtest.compare`, and the metric has statistics.
     """
     stats = all(p.has_statistics for p in data)
     if bootstrap == "multiplier" and not stats:
@@ -125,8 +124,7 @@ def _draws(bootstrap, data, design, n_items, B, metric):
     if bootstrap != "auto":
         return bootstrap
     n_units = n_items if design.item_groups is None else design.n_groups
-    cost = int(B) * int(n_units) * len(data)
-    return "multiplier" if stats and cost > MULTIPLIER_MIN_COST else "resample"
+    return "multiplier" if stats and multiplier_pays(B, n_units, len(data)) else "resample"
 
 
 def _resampled_scores(data, design, n_items, B, seed):

@@ -66,6 +66,8 @@ __all__ = [
     "COMPARE_CORRECTIONS",
     "AUTO_MIN_UNITS",
     "MULTIPLIER_MIN_COST",
+    "check_bootstrap",
+    "multiplier_pays",
     "MAXT_CORRECTIONS",
     "MAXT_RESAMPLES",
     "maxt_adjusted",
@@ -108,6 +110,19 @@ def _shared_resamples(plan):
                default=MAXT_RESAMPLES)
 
 
+def check_bootstrap(bootstrap):
+    """``bootstrap`` if it is one of :data:`BOOTSTRAP_OPTIONS`, else a ValueError naming it."""
+    if not isinstance(bootstrap, str) or bootstrap not in BOOTSTRAP_OPTIONS:
+        raise ValueError(f"The 'bootstrap' parameter must be one of {BOOTSTRAP_OPTIONS}. "
+                         f"Got {bootstrap!r} instead.")
+    return bootstrap
+
+
+def multiplier_pays(n_resamples, n_units, n_systems):
+    """Whether ``"auto"`` takes the multiplier draws: ``B x units x systems > MULTIPLIER_MIN_COST``."""
+    return int(n_resamples) * int(n_units) * int(n_systems) > MULTIPLIER_MIN_COST
+
+
 def resolve_bootstrap(bootstrap, *, correction, plan, n_units):
     """The source of a comparison's shared bootstrap draws: ``"resample"`` or ``"multiplier"``.
 
@@ -116,17 +131,14 @@ def resolve_bootstrap(bootstrap, *, correction, plan, n_units):
     resamples, ``k`` the systems) and every metric has sufficient
     statistics, ``"resample"`` otherwise; the other values are kept.
     """
-    if bootstrap not in BOOTSTRAP_OPTIONS:
-        raise ValueError(f"The 'bootstrap' parameter must be one of {BOOTSTRAP_OPTIONS}. "
-                         f"Got {bootstrap!r} instead.")
-    if bootstrap != "auto":
+    if check_bootstrap(bootstrap) != "auto":
         return bootstrap
     if correction not in MAXT_CORRECTIONS:
         return "resample"
     if not all(m.has_statistics for m in plan.metric_objs):
         return "resample"
-    cost = _shared_resamples(plan) * int(n_units) * len(plan.names)
-    return "multiplier" if cost > MULTIPLIER_MIN_COST else "resample"
+    pays = multiplier_pays(_shared_resamples(plan), n_units, len(plan.names))
+    return "multiplier" if pays else "resample"
 
 
 def _default_maxt_test(m_ci, alpha, simultaneous):
