@@ -23,6 +23,7 @@ import pandas as pd
 from sigtest._workflows.compare.plan import plan_scores
 from sigtest._workflows.compare.maxt import check_bootstrap, multiplier_pays
 from sigtest._workflows.compare.shared import (
+    canonical_order,
     multiplier_scores,
     resampled_scores,
     shared_seed,
@@ -204,10 +205,9 @@ def rank_table(inputs, *, systems, metrics, n_runs, metric=None, confidence_leve
         design = check_design(kwargs.get("groups"), kwargs.get("strata"), n_items)
         B = int(n_resamples)
         if _draws(bootstrap, data, design, n_items, B, metric_obj) == "multiplier":
-            # the systems in canonical (sorted name) order, as compare's draws
-            order = sorted(range(len(names)), key=lambda s: names[s])
             draw = (lambda m=metric_obj, kw=kwargs, d=design:  # noqa: E731
-                    multiplier_scores(by_system[0][0], [(m, kw)], d, B, seed, order)[0])
+                    multiplier_scores(by_system[0][0], [(m, kw)], d, B, seed,
+                                      canonical_order(names))[0])
         else:
             draw = (lambda d=data, g=design:  # noqa: E731
                     _resampled_scores(d, g, n_items, B, seed))

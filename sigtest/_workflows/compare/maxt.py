@@ -48,8 +48,8 @@ from sigtest._workflows.compare.checks import (
 )
 from sigtest._workflows.compare.shared import (
     _SHARED_TAG,
-    BOOTSTRAP_SOURCES,
     MULTIPLIER_TAG,
+    canonical_order,
     multiplier_scores,
     resampled_scores,
     shared_seed,
@@ -273,10 +273,9 @@ def _run_scores(plan, r, B, threads, cache, bootstrap="resample"):
     if bootstrap == "multiplier":
         n = next(iter(view.values()))[0].shape[0]
         design = check_design(kwargs.get("groups"), kwargs.get("strata"), n)
-        canonical = sorted(range(k), key=lambda s: plan.names[s])
         scores = multiplier_scores(view, [kwargs_of[mi] for mi in order], design, B,
                                    shared_seed(plan.scores["seed"], MULTIPLIER_TAG, r),
-                                   canonical)
+                                   canonical_order(plan.names))
         cache[r, B] = dict(zip(order, scores))
         return cache[r, B]
     with warnings.catch_warnings():

@@ -42,7 +42,8 @@ from sigtest._engine.shared_blocks import (
 )
 from sigtest.tests_ import shared_scheme
 
-__all__ = ["BOOTSTRAP_SOURCES", "MULTIPLIER_TAG", "TaskDeltas", "multiplier_scores",
+__all__ = ["BOOTSTRAP_SOURCES", "MULTIPLIER_TAG", "TaskDeltas", "canonical_order",
+           "multiplier_scores",
            "resampled_scores", "shared_deltas", "shared_seed", "system_data", "system_view",
            "unit_strata_of"]
 
@@ -173,6 +174,20 @@ def _system_task(view, s, metrics, design):
     return system_units(np.hstack([d.stats_a for d in data]), design), _system_info(data)
 
 
+def canonical_order(names):
+    """The systems' indices sorted by name: the order of the multiplier draws.
+
+    The covariance is accumulated and the normals are drawn in this order,
+    so the draws do not depend on the order the systems were given in.
+    """
+    return sorted(range(len(names)), key=lambda s: names[s])
+
+
+def _small_codes(codes, n_rows):
+    """Unit codes as uint8 (at most 256 distinct rows) or uint16: what a task sends back."""
+    return codes.astype(np.uint8 if n_rows <= 256 else np.uint16)
+
+
 def unit_strata_of(design):
     """Stratum code of every resampling unit (items, or clusters) of a design, or None."""
     if design is None or design.item_strata is None:
@@ -200,7 +215,7 @@ def _system_jackknife(view, s, metrics, design):
         else:
             counts = np.bincount(codes, minlength=rows.shape[0]).astype(np.float64)
             total = (counts[:, None] * rows).sum(axis=0)
-            codes = codes.astype(np.uint8 if rows.shape[0] <= 256 else np.uint16)
+            codes = _small_codes(codes, rows.shape[0])
         out, start = [], 0
         for d in data:
             cols = slice(start, start + d.n_statistics)
@@ -244,7 +259,7 @@ def _cells_jackknife(view, s, metrics):
         total = data.totals()[0]
         theta = metric_values(metric, data.resample_params, total - rows)
         out.append((float(data.score_a), np.ascontiguousarray(theta, dtype=np.float64)))
-    return codes.astype(np.uint8 if rows.shape[0] <= 256 else np.uint16), out
+    return _small_codes(codes, rows.shape[0]), out
 
 
 def _multiplier_from_parts(parts, order, unit_strata, n_resamples, seed):
@@ -284,7 +299,7 @@ def multiplier_scores(view, metrics, design, n_resamples, seed, order):
     n_resamples : int
     seed : int
     order : sequence of int
-        Canonical order of the systems (sorted names).
+        Canonical order of the systems (:func:`canonical_order` of their names).
 
     Returns
     -------
@@ -455,7 +470,7 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
                        else _system_task)(system_view(views[gkey[0]], s), s,
                                           [wanted[gkey][mi] for mi in order], design)
         for gkey, order, k, design, _ in groups for s in range(k))
-    canonical = None if names is None else sorted(range(len(names)), key=lambda s: names[s])
+    canonical = None if names is None else canonical_order(names)
     drawn = {}  # multiplier groups: per metric (B, k) scores, computed here
     # the pairs of each run, in task order
     pairs = {}  # run -> {(i, j): row of the pair in the permutation deltas}
