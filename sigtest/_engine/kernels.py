@@ -38,7 +38,6 @@ __all__ = [
     "NUMBA_ENABLED",
     "bootstrap_sums_generic",
     "bootstrap_sums_cells",
-    "count_sums_range",
     "permutation_sums_generic",
     "permutation_sums_cells",
 ]

@@ -21,7 +21,7 @@ import pandas as pd
 from sigtest._engine import CellCache, prepare_paired
 from sigtest._engine.checks import check_array_like
 from sigtest._workflows.runs import split_runs
-from sigtest.metrics import Metric, as_metric
+from sigtest.metrics import as_metric
 from sigtest.metrics._common import union_labels
 from sigtest.metrics._scores import check_y_true, is_no_targets
 from sigtest.utils import warn_external
