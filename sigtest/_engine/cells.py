@@ -108,8 +108,9 @@ class CellCache:
     :func:`~sigtest._engine.prepare.prepare_paired` call of that task
     (``cell_cache=``); a later call with the *same array objects* (``is``)
     gets the first call's cells (equal to what a new computation gives; the
-    rows of the items are computed when first asked for). The caller must not modify the arrays it passes while it uses the
-    cache. Not thread-safe: a cache belongs to one task.
+    rows of the items are computed when first asked for). The caller must
+    not modify the arrays it passes while it uses the cache. Not
+    thread-safe: a cache belongs to one task.
 
     The arrays it returns are read-only (``flags.writeable`` is False) and
     shared by every call for the same arrays: no caller writes into them (the

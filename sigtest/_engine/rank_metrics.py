@@ -29,8 +29,9 @@ component, so that A's pass reads the weights sequentially.
 The unstratified bootstrap draws its units (clusters, or items in the
 relabelled order) as the generic kernel does: Lemire's multiply-shift with
 rejection on the 32-bit halves of the words of resample ``b``'s stream
-(``kernels_counts._count_row``, twin ``kernels_numpy._indices``); with strata, stratum after stratum from the
-same stream, each stratum's draws from a fresh word. Without
+(``kernels_counts._count_row``, twin ``kernels_numpy._indices``); with
+strata, stratum after stratum from the same stream, each stratum's draws
+from a fresh word. Without
 clusters and sample weights the counts themselves (``uint16`` when no count
 can reach 65535) are the item weights.
 
