@@ -8,7 +8,6 @@ resampled scores against scikit-learn on the drawn items; the tests,
 """
 
 import io
-import warnings
 
 import numpy as np
 import pandas as pd
