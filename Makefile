@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# the demo needs the package and matplotlib only, not the test extra's ~60 s of pip
+DEMO_STAMP := $(VENV)/.installed-demo
 
 .PHONY: demo test test-fast bench clean
 
@@ -14,7 +16,12 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e ".[test,plot]"
 	touch $(STAMP)
 
-demo: $(STAMP)
+$(DEMO_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[plot]"
+	touch $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP)
 	$(PY) -m sigtest.demo
 
 # The whole suite, long statistical simulations included (about 11 minutes on 2 cores).

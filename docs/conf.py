@@ -34,14 +34,20 @@ copyright = "2026, The sigtest developers"
 release = sigtest.__version__
 version = ".".join(release.split(".")[:2])
 
+# docs/_ext is importable before the extensions load (the math renderer lives there)
+sys.path.insert(0, str(HERE / "_ext"))
+
 extensions = [
     "myst_parser",
     "numpydoc",
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
-    "sphinx.ext.mathjax",
     "sphinx_gallery.gen_gallery",
+    "sigtest_mathml",
 ]
+# formulas become MathML when the pages are written (docs/_ext/sigtest_mathml.py):
+# the site shows them from disk with no network (MathJax would load from a CDN)
+html_math_renderer = "mathml"
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
@@ -68,7 +74,6 @@ numpydoc_xref_param_type = False
 # the sections and the page are written by docs/_ext/sigtest_api.py (public
 # names only: importable by the tests, which check that no internal helper
 # of sigtest.utils is listed)
-sys.path.insert(0, str(HERE / "_ext"))
 from sigtest_api import write_api  # noqa: E402
 
 write_api(HERE / "api" / "index.rst")
@@ -130,4 +135,7 @@ html_theme_options = {
     "header_links_before_dropdown": 5,
 }
 html_static_path = []
+# every page's left column lists the whole guide in reading order (the theme's
+# default lists only a page's own sub-pages: empty for these one-page sections)
+html_sidebars = {"**": ["sidebar-guide"], "index": []}
 html_show_sourcelink = False

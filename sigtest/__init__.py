@@ -62,7 +62,7 @@ _LAZY = {
     "bayesian_signed_rank": "sigtest.tests_._bayes_datasets",
     "hierarchical_bayes": "sigtest.tests_._bayes_datasets",
     "DatasetPosterior": "sigtest.tests_._bayes_datasets",
-    "adjust_pvalues": "sigtest.tests_._corrections",  # issue 24: the statistician's toolbox
+    "adjust_pvalues": "sigtest.tests_._corrections",  # the statistician's toolbox
     "cochrans_q": "sigtest.tests_._cochran",
     "CochranQResult": "sigtest.tests_._cochran",
     "compact_letters": "sigtest._report.letters",

@@ -100,7 +100,7 @@ from sigtest._cli.commands import COMMANDS
 from sigtest._cli.parser import build_parser, check_usage
 
 # numpy, pandas and the library are imported inside the functions that need
-# them (sigtest._cli.commands), so that ``sigtest --help`` starts fast (issue 9).
+# them (sigtest._cli.commands), so that ``sigtest --help`` starts fast.
 
 __all__ = ["main", "read_predictions"]
 

@@ -1,4 +1,4 @@
-"""Tests on per-fold cross-validation scores (issue 12).
+"""Tests on per-fold cross-validation scores.
 
 The fold scores of k-fold cross-validation are not independent: every two
 training sets share :math:`(k - 2)/(k - 1)` of their items, so the plain

@@ -121,3 +121,24 @@ def test_gallery_outputs_hold_no_absolute_path(tmp_path):
     for root in {tempfile.gettempdir(), str(tmp_path), str(DOCS.parent)}:
         assert root not in out, root
     assert not _ABSOLUTE.search(out)
+
+
+# "issue 22", "issues 20 and 23", "#41": the tracker's numbers, which a reader of
+# the site or of a message cannot look up (a change is told by what changed and
+# in which version; a peer project's issue, "statsmodels issue #2899", is a reference)
+TRACKER = re.compile(r"(?<!statsmodels )(?<!numba )(?<!scipy )\bissues? #?\d+|pre-issue", re.I)
+
+
+def test_users_never_see_tracker_numbers():
+    root = DOCS.parent
+    places = [p for p in DOCS.glob("*.md")] + [p for p in (root / "sigtest").rglob("*.py")]
+    hits = [f"{p.relative_to(root)}:{n}: {line.strip()}"
+            for p in places for n, line in enumerate(p.read_text().splitlines(), 1)
+            if TRACKER.search(line)]
+    assert hits == []
+
+
+def test_the_tracker_pattern_finds_a_number():
+    assert TRACKER.search("tests such scores directly (new in issue 22)")
+    assert TRACKER.search("the pre-issue gather")
+    assert not TRACKER.search("entry once one is NaN (statsmodels issue #2899).")

@@ -16,7 +16,7 @@ binomials, exact), then uniform rows inside each segment, and processes a
 block of up to 128 resamples segment by segment, so that a segment (128 KiB
 of two-column rows) serves them all from L2 instead of a cache miss per
 draw; each resample adds its rows in two chains (low and high word halves).
-At N = 1e6 this is ~12x the pre-issue gather and 2.8x the count path of the
+At N = 1e6 this is ~12x the plain gather and 2.8x the count path of the
 previous round, within 1.2x of the items/s of the gather at N = 1e4
 (``benchmarks/bench_peritem.py``, 2 idle cores). Compare's shared sums keep the count
 path (:mod:`sigtest._engine.kernels_counts`). Indices come from Lemire's

@@ -350,7 +350,7 @@ def _merge_identical_rows(stats_a, stats_b):
     Averaged hard-label statistics take few values (accuracy over ``R_A`` and
     ``R_B`` runs: at most ``(R_A + 1)(R_B + 1)`` rows), so, as for the cells of
     single-run hard labels, the tests then work on ``O(cells)`` rows instead
-    of ``N`` (issue 11 benchmark: 10x faster at N = 5,000, 5 runs). Done only
+    of ``N`` (benchmarked: 10x faster at N = 5,000, 5 runs). Done only
     when it at least halves the rows (soft metrics keep their item rows).
     Rows are sorted (``np.unique``), so they do not depend on the item order.
     """

@@ -14,7 +14,7 @@ from sigtest.metrics._common import fill_doc
 from sigtest.utils._param_validation import lazy, validate_params
 
 __all__ = ["plot_comparison", "plot_posterior", "plot_resampling_distribution"]
-__all__ += ["plot_critical_difference"]  # issue 11: the CD diagram lives in _plot_cd
+__all__ += ["plot_critical_difference"]  # the CD diagram lives in _plot_cd
 from sigtest._report.plot_cd import plot_critical_difference  # noqa: E402
 
 
@@ -337,7 +337,7 @@ def plot_posterior(result, ax=None, *, bins=60):
     return ax.figure
 
 
-__all__ += ["plot_letters", "plot_pvalue_heatmap"]  # issue 14: systems x systems views
+__all__ += ["plot_letters", "plot_pvalue_heatmap"]  # systems x systems views
 
 #: Significance levels of :func:`plot_pvalue_heatmap` and their colours
 #: (scikit-posthocs' sign plot): p < 0.001, p < 0.01, p < 0.05, not significant.
@@ -557,7 +557,7 @@ def plot_letters(result, metric=None, *, test=None, run=None, ax=None):
     return ax
 
 
-__all__ += ["plot_simplex"]  # issue 24: Bayesian comparison over datasets
+__all__ += ["plot_simplex"]  # Bayesian comparison over datasets
 
 
 @validate_params(

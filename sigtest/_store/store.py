@@ -54,7 +54,7 @@ __all__ = ["ExperimentStore"]
 def _positional(run):
     """Whether a run was fed without ids (its items taken by position).
 
-    Recorded as ``positional`` since issue 20; a run of an older manifest is
+    Recorded as ``positional`` since sigtest 0.1.0; a run of an older manifest is
     taken for positional when its ids are ``0..n-1``.
     """
     if "positional" in run:
