@@ -47,12 +47,15 @@ def simulate_annotator_targets(y, *, n_classes=10, reliabilities=(0.95, 0.9, 0.8
     y : array-like of int of shape (n_samples,)
         True labels in ``0 .. n_classes - 1``.
     n_classes : int, default=10
+        Number of classes (the digits: 10).
     reliabilities : sequence of float, default=(0.95, 0.9, 0.85, 0.75, 0.6)
         One per annotator.
     look_alike : dict, default=LOOK_ALIKE
         The confusable class of each class.
     p_look_alike : float, default=0.6
+        Probability that a wrong vote goes to the look-alike class.
     random_state : int, default=0
+        Seed of the difficulties and the votes.
 
     Returns
     -------
@@ -83,7 +86,25 @@ def simulate_annotator_targets(y, *, n_classes=10, reliabilities=(0.95, 0.9, 0.8
 
 
 def make_estimators(random_state=0):
-    """The five classifiers of the demo (unfitted)."""
+    """The five classifiers of the demo (unfitted).
+
+    Parameters
+    ----------
+    random_state : int, default=0
+        Seed of the random forest.
+
+    Returns
+    -------
+    estimators : dict of str to estimator
+        ``svm_rbf`` (Platt-calibrated), ``knn``, ``logreg``,
+        ``random_forest``, ``naive_bayes``.
+
+    Examples
+    --------
+    >>> from sigtest.demo import make_estimators
+    >>> sorted(make_estimators())
+    ['knn', 'logreg', 'naive_bayes', 'random_forest', 'svm_rbf']
+    """
     from sklearn.calibration import CalibratedClassifierCV
     from sklearn.ensemble import RandomForestClassifier
     from sklearn.linear_model import LogisticRegression
@@ -118,7 +139,19 @@ def reading(result, metric):
 
 
 def main(argv=None):
-    """Run the demo and print its report."""
+    """Run the demo and print its report.
+
+    Parameters
+    ----------
+    argv : list of str or None, default=None
+        Command-line arguments (``--n-resamples``, ``--n-jobs``, ``--seed``);
+        None reads ``sys.argv``.
+
+    Returns
+    -------
+    result : ComparisonResult
+        The cross-validated comparison it printed.
+    """
     parser = argparse.ArgumentParser(prog="python -m sigtest.demo", description=__doc__.split(
         "\n")[0])
     parser.add_argument("--n-resamples", type=int, default=9999,

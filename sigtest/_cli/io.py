@@ -248,12 +248,6 @@ def read_predictions(path, *, header=None, multilabel=False):
         1-D labels (int64 if all values are integers, else str), or a 2-D
         float64 array when the file has several columns.
 
-    Warns
-    -----
-    ProbabilityRoundingWarning
-        Rows of probabilities that sum to 1 only up to rounding were
-        renormalised (see :func:`sigtest.metrics._check_proba.normalize_rows`).
-
     Raises
     ------
     ValueError
@@ -261,6 +255,22 @@ def read_predictions(path, *, header=None, multilabel=False):
         header row without ``header=True``, text where numbers are needed,
         values outside [0, 1] or rows that do not sum to 1; the message
         names the file (and the line).
+
+    Warns
+    -----
+    ProbabilityRoundingWarning
+        Rows of probabilities that sum to 1 only up to rounding were
+        renormalised (see :func:`sigtest.metrics._check_proba.normalize_rows`).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sigtest.cli import read_predictions
+    >>> path = Path(tempfile.mkdtemp()) / "pred.txt"
+    >>> _ = path.write_text("pos\\nneg\\npos\\n")
+    >>> read_predictions(path).tolist()
+    ['pos', 'neg', 'pos']
     """
     return _read_values(path, header, multilabel, one_column=False)
 

@@ -396,6 +396,15 @@ def unregister_metric(name):
     ------
     ValueError
         If no such metric is registered.
+
+    Examples
+    --------
+    >>> from sklearn.metrics import accuracy_score
+    >>> from sigtest.metrics import get_metric_names, register_metric, unregister_metric
+    >>> _ = register_metric("my_accuracy", accuracy_score)
+    >>> unregister_metric("my_accuracy")
+    >>> "my_accuracy" in get_metric_names()
+    False
     """
     metric = get_metric(name)
     del _REGISTRY[metric.name]
@@ -420,6 +429,15 @@ def get_metric(name):
     ------
     ValueError
         If ``name`` is unknown; the message lists :func:`get_metric_names`.
+
+    Examples
+    --------
+    >>> from sigtest.metrics import get_metric
+    >>> get_metric("f1_macro").greater_is_better
+    True
+    >>> loss = get_metric("neg_jsd")  # a loss by its scorer name
+    >>> loss.name, loss.greater_is_better
+    ('jsd', False)
     """
     if isinstance(name, Metric):
         return name
@@ -590,6 +608,12 @@ def get_metric_names():
     -------
     names : list of str
         Losses appear under their plain name (``"jsd"``), not ``"neg_jsd"``.
+
+    Examples
+    --------
+    >>> from sigtest.metrics import get_metric_names
+    >>> get_metric_names()[:3]
+    ['accuracy', 'average_precision', 'balanced_accuracy']
     """
     return sorted(_REGISTRY)
 

@@ -221,10 +221,19 @@ def shared_scheme(test):
     Parameters
     ----------
     test : object
+        A test instance (anything else gives None).
 
     Returns
     -------
-    str or None
+    scheme : {"bootstrap", "permutation", "bayesian"} or None
+        The kind of shared resamples the test consumes, None when it consumes none.
+
+    Examples
+    --------
+    >>> from sigtest import BCaInterval, McNemar, PairedPermutation
+    >>> from sigtest.tests_ import shared_scheme
+    >>> shared_scheme(BCaInterval()), shared_scheme(PairedPermutation()), shared_scheme(McNemar())
+    ('bootstrap', 'permutation', None)
     """
     if not (isinstance(test, SignificanceTest) and type(test)._accepts_resamples):
         return None
@@ -237,10 +246,19 @@ def accepts_resamples(test):
     Parameters
     ----------
     test : object
+        A test instance (anything else gives False).
 
     Returns
     -------
-    bool
+    accepts : bool
+        True when :func:`shared_scheme` of ``test`` is not None.
+
+    Examples
+    --------
+    >>> from sigtest import McNemar, PairedPermutation
+    >>> from sigtest.tests_ import accepts_resamples
+    >>> accepts_resamples(PairedPermutation()), accepts_resamples(McNemar())
+    (True, False)
     """
     return shared_scheme(test) is not None
 

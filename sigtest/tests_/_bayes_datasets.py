@@ -195,6 +195,17 @@ def bayesian_signed_rank(x, y, rope=0.0, *, prior=0.5, n_samples=50_000, random_
     Bayesian Wilcoxon signed-rank test based on the Dirichlet process. ICML.
     A. Benavoli, G. Corani, J. Demšar and M. Zaffalon (2017). Time for a
     change. JMLR 18(77), sec. 4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sigtest import bayesian_signed_rank
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(0.80, 0.02, 20)        # system x on 20 datasets
+    >>> y = x + rng.normal(0.01, 0.01, 20)    # y about a point better
+    >>> post = bayesian_signed_rank(x, y, rope=0.01, random_state=0)
+    >>> {k: round(v, 2) for k, v in post.probabilities.items()}
+    {'left': 0.0, 'rope': 0.46, 'right': 0.54}
     """
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
@@ -462,6 +473,18 @@ def hierarchical_bayes(x, y, rope=0.0, *, runs=1, n_samples=10_000, n_chains=4, 
     A. Benavoli, G. Corani, J. Demšar and M. Zaffalon (2017). Time for a
     change. JMLR 18(77), sec. 5.
     R. M. Neal (2003). Slice sampling. Annals of Statistics 31(3), 705-767.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sigtest import hierarchical_bayes
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(0.80, 0.02, (5, 10))      # 5 datasets x 10 fold scores
+    >>> y = x + rng.normal(0.01, 0.01, (5, 10))
+    >>> post = hierarchical_bayes(x, y, rope=0.005, n_samples=2000, n_chains=2,
+    ...                           burn_in=500, random_state=0)
+    >>> post.probabilities["right"] > 0.9       # y better, beyond the rope
+    True
     """
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)

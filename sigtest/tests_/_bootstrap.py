@@ -348,6 +348,20 @@ class BooStSaBootstrap(BergKirkpatrickBootstrap):
     5-50 % of N (inclusive), else ``ValueError``. Prefer
     :meth:`BergKirkpatrickBootstrap.boostsa` to build one.
 
+    Parameters
+    ----------
+    n_resamples : int, default=1000
+        Bootstrap resamples (BooStSa's default).
+    sample_size : float or int, default=0.1
+        Items drawn per resample: a fraction of N in [0.05, 0.5], or a count
+        that is 5-50 % of N.
+    alternative : {"greater", "two-sided", "less"}, default="greater"
+        BooStSa's test is one-sided: is B better than A?
+    random_state : int, numpy.random.Generator or None, default=None
+        Seed of the resamples.
+    n_jobs : int or None, default=None
+        Threads of the resampling kernel (results do not depend on it).
+
     References
     ----------
     Fornaciari, Uma, Poesio, Hovy (2022). Hard and soft evaluation of NLP

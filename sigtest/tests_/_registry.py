@@ -170,6 +170,12 @@ def get_test_names():
     -------
     names : list of str
         Names accepted by :func:`get_test`.
+
+    Examples
+    --------
+    >>> from sigtest import get_test_names
+    >>> "permutation" in get_test_names(), "bca" in get_test_names()
+    (True, True)
     """
     _load_plugins()
     return sorted(_TESTS)

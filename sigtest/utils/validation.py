@@ -27,6 +27,14 @@ def check_random_state_seed(random_state):
     -------
     seed : int
         An integer in ``[0, 2**31 - 1)``.
+
+    Examples
+    --------
+    >>> from sigtest.utils import check_random_state_seed
+    >>> check_random_state_seed(0) == check_random_state_seed(0)
+    True
+    >>> 0 <= check_random_state_seed(None) < 2**31 - 1
+    True
     """
     if random_state is None:
         ss = np.random.SeedSequence()
