@@ -272,68 +272,80 @@ def check_manifest(manifest, path, verified_gold=False):
     for key in ("gold", "systems"):
         if key not in manifest:
             bad(f"the key {key!r}", "is missing")
-    gold = manifest["gold"]
-    if gold is not None:
-        if not isinstance(gold, dict):
-            bad("'gold'", "is not an object")
-        ids = gold.get("ids")
-        if not isinstance(ids, list) or not ids:
-            bad("gold['ids']", "is not a non-empty list")
-        if not verified_gold and not (all(type(i) is int for i in ids)
-                                      or all(type(i) is str for i in ids)):
-            bad("gold['ids']", "holds values that are not all integers or all strings")
-        if not verified_gold and len(set(ids)) != len(ids):
-            bad("gold['ids']", "holds duplicate ids")
-        y_true = gold.get("y_true")
-        if not isinstance(y_true, list) or len(y_true) != len(ids):
-            bad("gold['y_true']", f"is not a list of {len(ids)} labels (one per gold id)")
-        try:
-            arr = np.asarray(y_true[:1] if verified_gold else y_true)
-        except ValueError:
-            arr = np.asarray([object()])
-        if arr.ndim not in (1, 2) or arr.dtype.kind not in "biufU":
-            bad("gold['y_true']", "does not hold labels (numbers or strings) or rows of "
-                "probabilities of equal length")
-        for key in DESIGN_KEYS:
-            values = gold.get(key)
-            if values is not None and (not isinstance(values, list) or len(values) > len(ids)):
-                bad(f"gold[{key!r}]", f"is not a list of at most {len(ids)} ids")
+    if manifest["gold"] is not None:
+        _check_gold(manifest["gold"], bad, verified_gold)
     systems = manifest["systems"]
     if not isinstance(systems, dict):
         bad("'systems'", "is not an object")
     keys = set()
     for name, entry in systems.items():
-        where = f"systems[{name!r}]"
-        if not isinstance(entry, dict):
-            bad(where, "is not an object")
-        key = entry.get("key")
-        if not isinstance(key, str) or not _KEY.fullmatch(key):
-            bad(f"{where}['key']", f"is {key!r}, not a store key like 's000' (the stem of "
-                "its run files, which must stay inside the store)")
-        if key in keys:
-            bad(f"{where}['key']", f"{key!r} is the key of another system too")
-        keys.add(key)
-        runs = entry.get("runs")
-        if not isinstance(runs, dict):
-            bad(f"{where}['runs']", "is not an object")
-        for number, run in runs.items():
-            at = f"{where}['runs'][{number!r}]"
-            if not re.fullmatch(r"[0-9]+", number):
-                bad(at, "is not a run number")
-            if not isinstance(run, dict):
-                bad(at, "is not an object")
-            file = run.get("file")
-            if not isinstance(file, str) or not _RUN_FILE.fullmatch(file):
-                bad(f"{at}['file']", f"is {file!r}, not a file of the store's runs/ folder "
-                    "(runs/<name>.npy: no other folder, no '..')")
-            ids, shape = run.get("ids"), run.get("shape")
-            if not isinstance(ids, list):
-                bad(f"{at}['ids']", "is not a list")
-            if not isinstance(shape, list) or len(shape) not in (1, 2) \
-                    or not all(type(d) is int and d >= 0 for d in shape):
-                bad(f"{at}['shape']", f"is {shape!r}, not the shape of a 1-D or 2-D array")
-            if shape[0] != len(ids):
-                bad(f"{at}['ids']", f"holds {len(ids)} ids but the run's shape is {shape}")
+        _check_system(f"systems[{name!r}]", entry, keys, bad)
+
+
+def _check_gold(gold, bad, verified_gold):
+    """The manifest's ``gold``: ids, one label per id, design lists (see check_manifest)."""
+    if not isinstance(gold, dict):
+        bad("'gold'", "is not an object")
+    ids = gold.get("ids")
+    if not isinstance(ids, list) or not ids:
+        bad("gold['ids']", "is not a non-empty list")
+    if not verified_gold and not (all(type(i) is int for i in ids)
+                                  or all(type(i) is str for i in ids)):
+        bad("gold['ids']", "holds values that are not all integers or all strings")
+    if not verified_gold and len(set(ids)) != len(ids):
+        bad("gold['ids']", "holds duplicate ids")
+    y_true = gold.get("y_true")
+    if not isinstance(y_true, list) or len(y_true) != len(ids):
+        bad("gold['y_true']", f"is not a list of {len(ids)} labels (one per gold id)")
+    try:
+        arr = np.asarray(y_true[:1] if verified_gold else y_true)
+    except ValueError:
+        arr = np.asarray([object()])
+    if arr.ndim not in (1, 2) or arr.dtype.kind not in "biufU":
+        bad("gold['y_true']", "does not hold labels (numbers or strings) or rows of "
+            "probabilities of equal length")
+    for key in DESIGN_KEYS:
+        values = gold.get(key)
+        if values is not None and (not isinstance(values, list) or len(values) > len(ids)):
+            bad(f"gold[{key!r}]", f"is not a list of at most {len(ids)} ids")
+
+
+def _check_system(where, entry, keys, bad):
+    """One entry of the manifest's ``systems``: a unique store key and its runs."""
+    if not isinstance(entry, dict):
+        bad(where, "is not an object")
+    key = entry.get("key")
+    if not isinstance(key, str) or not _KEY.fullmatch(key):
+        bad(f"{where}['key']", f"is {key!r}, not a store key like 's000' (the stem of "
+            "its run files, which must stay inside the store)")
+    if key in keys:
+        bad(f"{where}['key']", f"{key!r} is the key of another system too")
+    keys.add(key)
+    runs = entry.get("runs")
+    if not isinstance(runs, dict):
+        bad(f"{where}['runs']", "is not an object")
+    for number, run in runs.items():
+        _check_run(f"{where}['runs'][{number!r}]", number, run, bad)
+
+
+def _check_run(at, number, run, bad):
+    """One run of a system: its number, its file inside runs/, one id per row."""
+    if not re.fullmatch(r"[0-9]+", number):
+        bad(at, "is not a run number")
+    if not isinstance(run, dict):
+        bad(at, "is not an object")
+    file = run.get("file")
+    if not isinstance(file, str) or not _RUN_FILE.fullmatch(file):
+        bad(f"{at}['file']", f"is {file!r}, not a file of the store's runs/ folder "
+            "(runs/<name>.npy: no other folder, no '..')")
+    ids, shape = run.get("ids"), run.get("shape")
+    if not isinstance(ids, list):
+        bad(f"{at}['ids']", "is not a list")
+    if not isinstance(shape, list) or len(shape) not in (1, 2) \
+            or not all(type(d) is int and d >= 0 for d in shape):
+        bad(f"{at}['shape']", f"is {shape!r}, not the shape of a 1-D or 2-D array")
+    if shape[0] != len(ids):
+        bad(f"{at}['ids']", f"holds {len(ids)} ids but the run's shape is {shape}")
 
 
 # ----------------------------------------------------------------- gold file
