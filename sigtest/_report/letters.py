@@ -22,34 +22,155 @@ def _letter(i):
     return base if i < len(alphabet) else f"{base}{i // len(alphabet)}"
 
 
+def _bits(rows):
+    """Python-int bitsets of the rows of a boolean matrix (bit ``j`` of row ``i``)."""
+    packed = np.packbits(np.asarray(rows, dtype=bool), axis=1, bitorder="little")
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]
+
+
+def _members(bits):
+    """Indices of the set bits of ``bits``, ascending."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
+# work of the insert-and-absorb search beyond which it is dropped for the cover
+# (column visits and comparisons: a few tenths of a second at most)
+_PIEPHO_BUDGET = 2_000_000
+
+
+def _piepho(adj, k, budget=_PIEPHO_BUDGET):
+    """Piepho's (2004) insert-and-absorb columns (bitsets), or None past ``budget``.
+
+    Start with one column holding every system; for each significant pair
+    ``(i, j)`` split every column holding both (one copy without ``i``, one
+    without ``j``) and absorb the columns contained in another. The columns
+    are then the maximal cliques of the "not different" graph; their number
+    can grow exponentially with ``k``, hence the budget.
+    """
+    columns = [(1 << k) - 1]
+    work = 0
+    for i in range(k):
+        for j in _members(((1 << k) - 1) & ~adj[i] & ~((1 << (i + 1)) - 1)):
+            pair = (1 << i) | (1 << j)
+            work += len(columns)
+            if work > budget:
+                return None
+            if not any(col & pair == pair for col in columns):
+                continue
+            new = []
+            for col in columns:
+                if col & pair == pair:
+                    new += [col & ~(1 << i), col & ~(1 << j)]
+                else:
+                    new.append(col)
+            work += len(new) ** 2
+            if work > budget:
+                return None
+            columns = [col for n, col in enumerate(new)  # absorb: O(len(new) ** 2)
+                       if not any(col & other == col and (col != other or m < n)
+                                  for m, other in enumerate(new) if m != n)]
+    return columns
+
+
 def _absorb(columns):
-    """Drop every column that is a subset of another (keep the first of equal ones)."""
-    kept = []
-    for i, col in enumerate(columns):
-        redundant = any(
-            (col < other) or (col == other and j < i) for j, other in enumerate(columns) if j != i
-        )
-        if not redundant:
-            kept.append(col)
-    return kept
+    """Drop every column that is a subset of another (keep the first of equal ones).
+
+    Larger columns first; a column can only lie inside a kept one that holds
+    its lowest member, so each is compared with those alone (an index by
+    member), not with every other column.
+    """
+    unique = list(dict.fromkeys(col for col in columns if col))
+    by_member = {}
+    kept = set()
+    for col in sorted(unique, key=lambda c: -c.bit_count()):
+        low = (col & -col).bit_length() - 1
+        if any(col & other == col for other in by_member.get(low, ())):
+            continue
+        kept.add(col)
+        for m in _members(col):
+            by_member.setdefault(m, []).append(col)
+    return [col for col in unique if col in kept]
 
 
-def _sweep(columns):
+def _greedy_cover(adj, k):
+    """An edge clique cover of the "not different" graph, built in display order.
+
+    ``adj[i]``: bitset of the systems not significantly different from ``i``
+    (bit = display position). The first system with an uncovered pair starts
+    a letter with its first uncovered partner; the letter then grows, while
+    it can, by the first system not different from all its members,
+    preferring one that covers a pair not covered yet, up to a maximal
+    group. A system different from all others gets a letter of its own.
+    Each step is a few operations on ``k``-bit integers, so ``k = 1000``
+    takes well under a second, whatever the pattern.
+    """
+    uncovered = list(adj)
+    columns = []
+    for u in range(k):
+        if not adj[u]:
+            columns.append(1 << u)
+        while uncovered[u]:
+            v = (uncovered[u] & -uncovered[u]).bit_length() - 1
+            col = (1 << u) | (1 << v)
+            candidates = adj[u] & adj[v]
+            wanted = uncovered[u] | uncovered[v]
+            while candidates:
+                pick = candidates & wanted or candidates
+                w = (pick & -pick).bit_length() - 1
+                col |= 1 << w
+                candidates &= adj[w]
+                wanted |= uncovered[w]
+            for m in _members(col):
+                uncovered[m] &= ~col
+            columns.append(col)
+    return columns
+
+
+# the member step of the sweep runs while the display holds at most this many
+# (system, letter) entries: it shortens the letter strings, never the number of
+# letters, and costs a step per entry (a display this large is read as tiers)
+_SWEEP_MEMBERS_MAX = 20_000
+
+
+def _sweep(columns, k):
     """Remove letters whose connections are all carried by other letters.
 
-    Member ``t`` of column ``c`` is redundant when ``t`` has another letter
-    and every other member ``u`` of ``c`` shares a column other than ``c``
-    with ``t`` (Piepho 2004, sweeping step).
+    A whole column goes when every pair it holds is held by another column
+    and each member has another letter; then member ``t`` of column ``c``
+    goes when ``t`` has another letter and shares a column other than ``c``
+    with every other member of ``c`` (Piepho 2004, sweeping step; this member
+    step only while the display has at most ``_SWEEP_MEMBERS_MAX`` entries).
     """
-    columns = [set(c) for c in columns]
-    for ci, col in enumerate(columns):
-        for t in sorted(col):
-            others = [c for cj, c in enumerate(columns) if cj != ci]
-            if not any(t in c for c in others):
-                continue
-            if all(any(t in c and u in c for c in others) for u in col if u != t):
-                col.discard(t)
-    return _absorb([frozenset(c) for c in columns if c])
+    sets = [np.array(_members(col), dtype=np.intp) for col in columns]
+    shared = np.zeros((k, k), dtype=np.int32)  # letters each pair shares (diagonal: letters)
+    for members in sets:
+        shared[np.ix_(members, members)] += 1
+    for n in range(len(sets) - 1, -1, -1):
+        block = np.ix_(sets[n], sets[n])
+        if shared[block].min() >= 2:
+            shared[block] -= 1
+            sets[n] = sets[n][:0]
+    if sum(len(members) for members in sets) <= _SWEEP_MEMBERS_MAX:
+        for n, members in enumerate(sets):
+            sub = shared[np.ix_(members, members)]
+            keep = np.ones(len(members), dtype=bool)
+            for i in range(len(members)):
+                others = keep.copy()
+                others[i] = False
+                if sub[i, i] >= 2 and others.any() and sub[i, others].min() >= 2:
+                    keep[i] = False
+                    sub[i, others] -= 1
+                    sub[others, i] -= 1
+                    sub[i, i] -= 1
+            shared[np.ix_(members, members)] = sub
+            sets[n] = members[keep]
+    out = [sum(1 << int(m) for m in members) for members in sets]
+    return _absorb([col for col in out if col])
 
 
 def letter_columns(significant, order=None):
@@ -84,24 +205,19 @@ def letter_columns(significant, order=None):
         raise ValueError(f"The 'order' parameter must be a permutation of range({k}).")
     if k == 0:
         return []
-    rank = np.empty(k, dtype=int)
-    rank[order] = np.arange(k)
-
-    columns = [frozenset(range(k))]
-    for i in range(k):
-        for j in range(i + 1, k):
-            if not sig[i, j]:
-                continue
-            new = []
-            for col in columns:
-                if i in col and j in col:
-                    new.extend([col - {i}, col - {j}])
-                else:
-                    new.append(col)
-            columns = _absorb(new)
-    columns = _sweep(columns)
-    columns.sort(key=lambda c: sorted(rank[list(c)].tolist()))
-    return columns
+    # bit p of adj[q]: the systems at display positions p and q are not different
+    near = ~sig[np.ix_(order, order)]
+    np.fill_diagonal(near, False)
+    adj = _bits(near)
+    cover = _sweep(_greedy_cover(adj, k), k)
+    exact = _piepho(adj, k)
+    if exact is not None:
+        exact = _sweep(exact, k)
+        if len(exact) <= len(cover):
+            cover = exact
+    # letters in display order: "a" to the column of the first system, ...
+    cover.sort(key=lambda col: _members(col))
+    return [frozenset(int(order[p]) for p in _members(col)) for col in cover]
 
 
 def compact_letter_display(significant, order=None):
