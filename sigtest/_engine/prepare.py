@@ -15,7 +15,6 @@ from __future__ import annotations
 import numpy as np
 
 from sigtest.metrics import as_metric
-from sigtest.metrics._ranking import ranked_value
 from sigtest._engine.cells import (
     CellCache,
     _cell_statistics,
@@ -182,7 +181,10 @@ def prepare_paired(
             score_a = float(metric.score_func(y_true, a, **kw, **params))
             score_b = float(metric.score_func(y_true, b, **kw, **params))
         else:
-            score_a, score_b = (float(ranked_value(r)) for r in rankings)
+            # imported here: the one-pass kernel loads numba, which plain inputs never need
+            from sigtest._engine.delong import ranking_score
+
+            score_a, score_b = (ranking_score(r) for r in rankings)
         return PairedData(
             metric, params, n, None, None, None, score_a, score_b, data=(y_true, a, b, w),
             sample_weight=w, metric_params=metric_params, rankings=rankings,
