@@ -147,7 +147,7 @@ class DeLong(SignificanceTest):
     DeLong's variance assumes independent, unweighted items (as pROC,
     which refuses weights); the bootstrap tests handle clusters and strata.
     When to prefer it: see ``docs/which_test.md`` (an asymptotic test, valid
-    for moderate numbers of positives and negatives; the bootstrap and
+    from about 40 positives and 40 negatives; the bootstrap and
     permutation tests of the AUC difference make no normal assumption).
 
     References

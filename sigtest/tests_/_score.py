@@ -691,12 +691,8 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
     Efron, Tibshirani (1993). An Introduction to the Bootstrap, ch. 14.
     Davison, Hinkley (1997). Bootstrap Methods and their Application, §3.7-3.8.
     Field, Welsh (2007). Bootstrapping clustered data. JRSS B 69(3), 369-390.
-    DeLong, DeLong, Clarke-Pearson (1988). Comparing the areas under two or
-    more correlated receiver operating characteristic curves: a
-    nonparametric approach. Biometrics 44(3), 837-845.
-    Sun, Xu (2014). Fast implementation of DeLong's algorithm for comparing
-    the areas under correlated receiver operating characteristic curves.
-    IEEE Signal Processing Letters 21(11), 1389-1393.
+    DeLong, DeLong, Clarke-Pearson (1988), Biometrics 44(3); Sun, Xu (2014),
+    IEEE Signal Processing Letters 21(11) (full titles: :class:`~sigtest.DeLong`).
 
     Examples
     --------
