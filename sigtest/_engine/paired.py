@@ -136,6 +136,11 @@ class PairedData:
         cluster(s) of every row, carried from the input path (merged rows
         join clusters of equal size). ``None`` when not clustered or not
         known (then a test infers it, e.g. McNemar from the count statistic).
+    rankings : tuple of two RankedScores or None
+        A ranking metric prepared with ``rank_once=True`` (DeLong's test):
+        each system's scores sorted once, the observed scores computed from
+        them, for the test to reuse instead of sorting again. ``None``
+        otherwise.
 
     Notes
     -----
@@ -163,6 +168,7 @@ class PairedData:
     item_groups: np.ndarray | None = field(default=None, repr=False)
     item_strata: np.ndarray | None = field(default=None, repr=False)
     row_sizes: np.ndarray | None = field(default=None, repr=False)
+    rankings: tuple | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         if self.resample_params is None:

@@ -50,6 +50,7 @@ def prepare_paired(
     groups=None,
     strata=None,
     cell_cache=None,
+    rank_once=False,
     **metric_params,
 ):
     """Validate paired predictions and compute their sufficient statistics.
@@ -86,6 +87,14 @@ def prepare_paired(
         compressed with this cache, reused when the same array objects come
         again (the metrics of one pair in :func:`sigtest.compare`); the
         result is the same as without it. ``None``: computed afresh.
+    rank_once : bool, default=False
+        For a metric with a ``ranking`` (ROC AUC, average precision) and no
+        ``sample_weight``: sort each system's scores once, compute the
+        observed scores from that ranking (the value ``score_func`` returns)
+        and keep both rankings in ``paired.rankings`` for a test that needs
+        them (DeLong's placements), instead of sorting again. Data on which
+        the metric is undefined (a class missing) are scored by
+        ``score_func``, for its warning.
     **metric_params
         Extra parameters for the metric (e.g. ``zero_division``).
 
@@ -165,11 +174,21 @@ def prepare_paired(
             )
         params = {k: v for k, v in params.items() if not (k == "labels" and v is None)}
         kw = {} if w is None else {"sample_weight": w}
-        score_a = float(metric.score_func(y_true, a, **kw, **params))
-        score_b = float(metric.score_func(y_true, b, **kw, **params))
+        rankings = None
+        if rank_once and metric.ranking is not None and w is None:
+            rankings = _rankings(metric, y_true, a, b, params)
+        if rankings is None:
+            score_a = float(metric.score_func(y_true, a, **kw, **params))
+            score_b = float(metric.score_func(y_true, b, **kw, **params))
+        else:
+            # imported here: the one-pass kernel loads numba, which plain inputs never need
+            from sigtest._engine.delong import ranking_score
+
+            score_a, score_b = (ranking_score(r) for r in rankings)
         return PairedData(
             metric, params, n, None, None, None, score_a, score_b, data=(y_true, a, b, w),
-            sample_weight=w, metric_params=metric_params, **_design_fields(design),
+            sample_weight=w, metric_params=metric_params, rankings=rankings,
+            **_design_fields(design),
         )
 
     can_compress = metric.cellwise and metric.input_type in ("labels", "scores")
@@ -262,6 +281,23 @@ def _check_no_labels(metric):
             f"The 'labels' parameter has no meaning for metric {metric.name!r} (per-item "
             "scores, no classes); leave it None."
         )
+
+
+def _rankings(metric, y_true, a, b, params):
+    """Both systems' rankings (one sort each), or ``None`` where the metric is undefined.
+
+    Every binary component must hold a positive and a negative item (the
+    components depend on ``y_true`` only, so A's ranking tells); otherwise
+    the caller scores with ``score_func``, which warns.
+    """
+    ra = metric.ranking(y_true, a, **params)
+    sizes = np.diff(ra.starts)
+    if np.any(sizes == 0):
+        return None
+    positives = np.add.reduceat(ra.positive.astype(np.int64), ra.starts[:-1])
+    if np.any(positives == 0) or np.any(positives == sizes):
+        return None
+    return ra, metric.ranking(y_true, b, **params)
 
 
 def _design_fields(design):

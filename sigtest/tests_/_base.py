@@ -371,6 +371,9 @@ class SignificanceTest(ParamsMixin, ABC):
     # True for the tests of per-item differences (sign, Wilcoxon, paired t):
     # they need a per-item decomposable metric (see _check_suits)
     _per_item: bool = False
+    # True for a test that reuses each system's ranking of a ranking metric
+    # (DeLong): test() prepares the data with prepare_paired(rank_once=True)
+    _rank_once: bool = False
     # True when ``evaluate`` declares a ``resamples`` keyword (set once per
     # class from its signature, see shared_scheme)
     _accepts_resamples: bool = False
@@ -519,7 +522,7 @@ class SignificanceTest(ParamsMixin, ABC):
         data = prepare_paired(
             y_true, y_pred_a, y_pred_b, metric,
             sample_weight=sample_weight, labels=labels, groups=groups, strata=strata,
-            **metric_params,
+            rank_once=self._rank_once, **metric_params,
         )
         return self._run(data)
 

@@ -7,20 +7,25 @@ from numbers import Real
 
 import numpy as np
 
-from sigtest._engine.rank_metrics import auc_placements
+from sigtest._engine.delong import DELONG_MIN_CLASS, auc_delong_interval, delong_covariance
+from sigtest._engine.pvalues import tie_tolerance, tiny_pvalue
+from sigtest._engine.small_sample import point_mass_pvalue
 from sigtest._results import TestOutcome
+from sigtest.exceptions import SmallSampleWarning
+from sigtest.metrics import get_metric
 from sigtest.tests_._base import (
     _ALTERNATIVES_MARGIN,
     MARGIN_ALTERNATIVES,
     MARGIN_CONSTRAINT,
     SignificanceTest,
+    margin_bounds,
     margin_location_test,
     result_margin,
 )
 from sigtest.tests_._sign import warn_outside
 from sigtest.utils._param_validation import lazy
 
-__all__ = ["DeLong", "delong_components"]
+__all__ = ["DeLong", "auc_interval", "delong_components"]
 
 
 def delong_components(y_true, score_a, score_b, **params):
@@ -45,26 +50,15 @@ def delong_components(y_true, score_a, score_b, **params):
         :math:`S = S_{10}/m + S_{01}/n` with :math:`S_{10}` the sample
         covariance (divisor :math:`m - 1`) of the placements
         :math:`V_{10}` of the :math:`m` positives and :math:`S_{01}` that
-        of the placements :math:`V_{01}` of the :math:`n` negatives.
+        of the placements :math:`V_{01}` of the :math:`n` negatives
+        (:func:`sigtest._engine.delong.delong_covariance`; ``nan`` below two
+        items of a class).
     m, n : int
         Numbers of positives and negatives.
     """
-    from sigtest.metrics import get_metric
-
     ranking = get_metric("roc_auc").ranking
-    ra = ranking(y_true, score_a, **params)
-    rb = ranking(y_true, score_b, **params)
-    v10a, v01a = auc_placements(ra)
-    v10b, v01b = auc_placements(rb)
-    pos = ~np.isnan(v10a)
-    m, n = int(pos.sum()), int((~pos).sum())
-    V10 = np.stack([v10a[pos], v10b[pos]])
-    V01 = np.stack([v01a[~pos], v01b[~pos]])
-    auc = V10.mean(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        cov = (np.cov(V10) / m if m > 1 else np.full((2, 2), np.nan)) + (
-            np.cov(V01) / n if n > 1 else np.full((2, 2), np.nan))
-    return auc, cov, m, n
+    return delong_covariance([ranking(y_true, score_a, **params),
+                              ranking(y_true, score_b, **params)])
 
 
 class DeLong(SignificanceTest):
@@ -117,12 +111,27 @@ class DeLong(SignificanceTest):
 
     Warns
     -----
+    SmallSampleWarning
+        Fewer than ``DELONG_MIN_CLASS`` (40) positive or negative items: the
+        normal approximation can then exceed the level (two equally good
+        scorers among 1,000 items, two-sided .05: .107 with 5 positives,
+        .073 with 10, .063 with 30; .050 with 40) and the interval
+        under-cover; the warning recommends :class:`~sigtest.PairedPermutation`,
+        which holds its level there.
     DegenerateDistributionWarning
-        Zero estimated variance (identical systems, or both systems
-        separating the classes perfectly) or fewer than two positive or
-        negative items: ``z`` is undefined, so ``p = 1`` (no evidence of a
-        difference without an estimate of its spread) and the interval is
-        ``(nan, nan)``.
+        Zero estimated variance of the difference. With ``delta = 0``
+        (identical systems, or both separating the classes perfectly)
+        :math:`z = 0` (pROC's value), ``p = 1`` and the interval is
+        ``(nan, nan)``. With ``delta != 0`` (a constant-score system against
+        a perfect one, a system against its mirror image) :math:`z = \pm\infty`
+        and ``p`` is the smallest the data allow, the exact sign test's
+        :math:`2^{1-d}` with all :math:`d` discordant items one way (as the
+        bootstrap tests); the interval is the point ``delta``. Fewer than two
+        positive or negative items: the variance cannot be estimated
+        (pROC's ``NA``), ``p = 1``, no interval.
+
+    A ``y_true`` with one class gives ``p = nan`` (the AUCs are undefined;
+    the scores warn ``UndefinedMetricWarning``), as the other tests.
 
     Notes
     -----
@@ -138,7 +147,7 @@ class DeLong(SignificanceTest):
     DeLong's variance assumes independent, unweighted items (as pROC,
     which refuses weights); the bootstrap tests handle clusters and strata.
     When to prefer it: see ``docs/which_test.md`` (an asymptotic test, valid
-    for moderate numbers of positives and negatives; the bootstrap and
+    from about 40 positives and 40 negatives; the bootstrap and
     permutation tests of the AUC difference make no normal assumption).
 
     References
@@ -171,6 +180,7 @@ class DeLong(SignificanceTest):
     """
 
     name = "delong"
+    _rank_once = True  # test() sorts each system once; the placements reuse that sort
     _parameter_constraints: dict = {
         "alternative": [_ALTERNATIVES_MARGIN],
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
@@ -227,7 +237,8 @@ class DeLong(SignificanceTest):
         Parameters
         ----------
         data : PairedData
-            Prepared data of the metric ``"roc_auc"`` (raw scores kept).
+            Prepared data of the metric ``"roc_auc"`` (raw scores kept; the
+            systems' rankings too when :meth:`test` prepared them).
         random_state : int
             Unused (the test is deterministic).
 
@@ -240,36 +251,43 @@ class DeLong(SignificanceTest):
         """
         from scipy.special import ndtr, ndtri
 
-        from sigtest._engine.pvalues import log10_normal_pvalue, tiny_pvalue
+        from sigtest._engine.pvalues import log10_normal_pvalue
 
         self._check_suits(data.metric)
-        for name, value in (("sample_weight", data.sample_weight),
-                            ("groups", data.n_groups), ("strata", data.n_strata)):
-            if value is not None:
-                raise ValueError(
-                    f"DeLong does not take the '{name}' parameter: its variance assumes "
-                    "independent, unweighted items. Use BCaInterval or "
-                    "BergKirkpatrickBootstrap (clusters, strata, weights) on metric "
-                    "'roc_auc' instead."
-                )
-        y, a, b, _ = data.data
-        params = {k: v for k, v in data.params.items() if k == "labels"}
-        auc, cov, m, n = delong_components(y, a, b, **params)
+        _refuse_design(data, "DeLong does not take")
+        auc, cov, m, n = delong_covariance(_rankings(data, 2))
+        details = {"m_positive": m, "n_negative": n, "auc_covariance": cov.tolist()}
+        if m == 0 or n == 0:
+            # the AUCs are undefined (the scores warned UndefinedMetricWarning)
+            return TestOutcome(pvalue=math.nan, log10_pvalue=math.nan, statistic=math.nan,
+                               confidence_interval=(math.nan, math.nan),
+                               confidence_level=self.confidence_level,
+                               details={**details, "standard_error": math.nan})
+        if min(m, n) < DELONG_MIN_CLASS:
+            warn_outside(
+                f"DeLong: {m} positive and {n} negative items. With fewer than "
+                f"{DELONG_MIN_CLASS} items of a class its normal approximation can exceed "
+                "the level and its interval under-cover (two equally good scorers among "
+                "1,000 items, two-sided .05: .107 with 5 positives, .073 with 10, .063 "
+                "with 30); PairedPermutation on metric 'roc_auc' holds its level there.",
+                SmallSampleWarning,
+            )
         delta = float(auc[1] - auc[0])
         var = float(cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1])
-        details = {"m_positive": m, "n_negative": n,
-                   "auc_covariance": cov.tolist()}
-        # zero (or rounding-negative) variance, or a class with < 2 items: z undefined
-        if not (var > 1e-14 * max(1.0, float(cov[0, 0] + cov[1, 1]))) or m < 2 or n < 2:
+        if m < 2 or n < 2:  # a sample covariance needs two items of each class
             warn_outside(
-                f"DeLong: the variance of the AUC difference is zero or cannot be estimated "
-                f"({m} positive and {n} negative items; identical systems or perfect "
-                "separation by both?), so z is undefined; p = 1 and there is no interval."
+                f"DeLong: the variance of the AUC difference cannot be estimated from {m} "
+                f"positive and {n} negative items (two of each are needed), so z is "
+                "undefined; p = 1 and there is no interval. Use PairedPermutation on "
+                "metric 'roc_auc'."
             )
             return TestOutcome(pvalue=1.0, log10_pvalue=0.0, statistic=math.nan,
                                confidence_interval=(math.nan, math.nan),
                                confidence_level=self.confidence_level,
-                               details={**details, "standard_error": 0.0})
+                               details={**details, "standard_error": math.nan})
+        # zero (or rounding-negative) variance: z is 0/0 or infinite
+        if not var > 1e-14 * max(1.0, float(cov[0, 0] + cov[1, 1])):
+            return self._zero_variance(data, delta, details)
         se = math.sqrt(var)
         z = delta / se
         level = float(self.confidence_level)
@@ -299,3 +317,176 @@ class DeLong(SignificanceTest):
         return TestOutcome(pvalue=p, log10_pvalue=log10_p, statistic=z,
                            confidence_interval=ci, confidence_level=self.confidence_level,
                            details=details)
+
+    def _zero_variance(self, data, delta, details):
+        r"""The outcome when DeLong's variance of the difference is zero.
+
+        :math:`\delta = 0` (identical systems, or both separating the classes
+        perfectly): :math:`z = 0` (pROC's value), ``p = 1``, no interval.
+        :math:`\delta \ne 0` (a constant-score system against a perfect one,
+        a system against its mirror image): every positive and every negative
+        item moves the difference by the same amount, as when every resample
+        of a bootstrap gives :math:`\delta`; the p-value is the smallest the
+        data allow, the exact sign test's with all :math:`d` discordant items
+        one way (:func:`~sigtest._engine.small_sample.point_mass_pvalue`,
+        as the bootstrap tests), :math:`z = \pm\infty`, and the interval is
+        the point :math:`\delta` (widened to 0 when that p-value exceeds
+        :math:`\alpha`).
+        """
+        details = {**details, "standard_error": 0.0}
+        level = float(self.confidence_level)
+        if abs(delta) <= tie_tolerance(data):
+            warn_outside(
+                "DeLong: the AUC difference and its variance are both zero (identical "
+                "systems, or both separating the classes perfectly): z = 0, p = 1 and "
+                "there is no interval."
+            )
+            return TestOutcome(pvalue=1.0, log10_pvalue=0.0, statistic=0.0,
+                               confidence_interval=(math.nan, math.nan),
+                               confidence_level=level, details=details)
+        d = data.n_discordant
+        alternative = self.alternative
+        if alternative in MARGIN_ALTERNATIVES:
+            m_low, m_high = margin_bounds(self.margin)
+            sides = [("greater", m_low)]
+            if alternative == "equivalence":
+                sides.append(("less", m_high))
+        else:
+            sides = [(alternative, 0.0)]
+        pvalues = [point_mass_pvalue(delta, d, side, null) for side, null in sides]
+        p = max(pvalues)
+        p, log10_p = tiny_pvalue(p, lambda: _log10_floor(d, sides[0][0]))
+        alpha = 1.0 - level
+        if alternative in ("greater", "non-inferiority"):
+            ci = (delta if p <= alpha else min(delta, sides[0][1]), math.inf)
+        elif alternative == "less":
+            ci = (-math.inf, delta if p <= alpha else max(delta, 0.0))
+        elif alternative == "equivalence":
+            ci = ((delta, delta) if p <= alpha
+                  else (min(delta, sides[0][1]), max(delta, sides[1][1])))
+        else:
+            ci = (delta, delta) if p <= alpha else (min(delta, 0.0), max(delta, 0.0))
+        warn_outside(
+            f"DeLong: the variance of the AUC difference is zero while delta = {delta:.6g} "
+            "(e.g. a constant-score system against a perfect one, or a system against "
+            f"its mirror image): z is infinite; p is the smallest the d = {d} discordant "
+            "items allow (the exact sign test with all of them one way, as the bootstrap "
+            "tests give) and the interval is the point delta."
+        )
+        if alternative in MARGIN_ALTERNATIVES:
+            details["pvalue_lower"] = pvalues[0]
+            if alternative == "equivalence":
+                details["pvalue_upper"] = pvalues[1]
+        return TestOutcome(
+            pvalue=p, log10_pvalue=log10_p, statistic=math.copysign(math.inf, delta),
+            confidence_interval=ci,
+            confidence_level=2 * level - 1 if alternative == "equivalence" else level,
+            margin=result_margin(self.margin) if alternative in MARGIN_ALTERNATIVES else None,
+            details=details)
+
+
+def _refuse_design(data, what):
+    """``ValueError`` for sample weights, clusters or strata: DeLong's variance has none."""
+    for name, value in (("sample_weight", data.sample_weight),
+                        ("groups", data.n_groups), ("strata", data.n_strata)):
+        if value is not None:
+            raise ValueError(
+                f"{what} the '{name}' parameter: DeLong's variance assumes independent, "
+                "unweighted items. Use the bootstrap (BCaInterval, "
+                "BergKirkpatrickBootstrap, or score's method='bca'), which handles "
+                "clusters, strata and weights, on metric 'roc_auc' instead."
+            )
+
+
+def _rankings(data, k):
+    """The rankings of the first ``k`` systems of ``data``: kept by the input path, or sorted now.
+
+    Data prepared without ``rank_once`` (``compare``, which shares them
+    between tests) hold none: each system is sorted once here.
+    """
+    if data.rankings is not None:
+        return data.rankings[:k]
+    y, a, b, _ = data.data
+    params = {key: v for key, v in data.params.items() if key == "labels"}
+    return tuple(data.metric.ranking(y, s, **params) for s in (a, b)[:k])
+
+
+def auc_interval(data, confidence_level):
+    r"""DeLong's interval of the ROC AUC of system A of prepared data (pROC's ``ci.auc``).
+
+    .. math:: \widehat{\mathrm{AUC}} \pm z_{1-\alpha/2} \sqrt{S},\qquad
+              S = \frac{S_{10}}{m} + \frac{S_{01}}{n},
+
+    DeLong's variance of one AUC (:func:`sigtest._engine.delong.delong_covariance`
+    of one system: the sample variances of the placements of the :math:`m`
+    positives and the :math:`n` negatives), the ends clipped to
+    :math:`[0, 1]` as pROC's ``ci.auc(roc, method="delong")`` does (DeLong,
+    DeLong & Clarke-Pearson 1988; Sun & Xu 2014).
+
+    Parameters
+    ----------
+    data : PairedData
+        Prepared data of metric ``"roc_auc"`` (system A is scored).
+    confidence_level : float in (0, 1)
+
+    Returns
+    -------
+    interval : tuple of float
+        ``(low, high)``; ``(nan, nan)`` when a class is missing (the AUC is
+        undefined) or holds a single item (no variance, pROC's ``NA``).
+    standard_error : float
+        :math:`\sqrt{S}` (``nan`` when undefined).
+
+    Raises
+    ------
+    ValueError
+        Another metric than ``"roc_auc"``, sample weights, clusters or strata.
+
+    Warns
+    -----
+    SmallSampleWarning
+        Fewer than ``DELONG_MIN_CLASS`` positive or negative items: the
+        normal interval under-covers.
+    DegenerateDistributionWarning
+        A single positive or negative item, or a zero variance (AUC = 1 or
+        0, or all scores tied): the interval is then the point (pROC:
+        "ci.auc() of a ROC curve with AUC == 1 is always 1-1").
+    """
+    name = getattr(data.metric, "name", data.metric)
+    if name != "roc_auc":
+        raise ValueError(
+            "The 'method' parameter of score can be 'delong' only with metric='roc_auc' "
+            f"(DeLong's variance of a binary ROC AUC). Got metric {name!r}; use a "
+            "bootstrap method ('bca', 'percentile', ...) for it."
+        )
+    _refuse_design(data, "score(method='delong') does not take")
+    auc, cov, m, n = delong_covariance(_rankings(data, 1))
+    if m == 0 or n == 0:  # the AUC is undefined (its score warned)
+        return (math.nan, math.nan), math.nan
+    if min(m, n) < DELONG_MIN_CLASS:
+        warn_outside(
+            f"score: {m} positive and {n} negative items. With fewer than "
+            f"{DELONG_MIN_CLASS} items of a class DeLong's normal interval under-covers "
+            "(as DeLong's test exceeds its level there).",
+            SmallSampleWarning,
+        )
+    if m < 2 or n < 2:
+        warn_outside(
+            f"score: DeLong's variance of the AUC cannot be estimated from {m} positive "
+            f"and {n} negative items (two of each are needed); the interval is (nan, nan)."
+        )
+        return (math.nan, math.nan), math.nan
+    estimate, variance = float(data.score_a), float(cov[0, 0])
+    if not variance > 0.0:
+        warn_outside(
+            f"score: DeLong's variance of the AUC is zero (AUC = {estimate:.6g}: the classes "
+            "separated perfectly, or all scores tied), so the interval is the point; it "
+            "says nothing of the AUC's uncertainty."
+        )
+    return auc_delong_interval(estimate, variance, confidence_level), math.sqrt(
+        max(variance, 0.0))
+
+
+def _log10_floor(d, side):
+    """:math:`\\log_{10}` of the sign-test floor :math:`2^{1-d}` (two-sided) or :math:`2^{-d}`."""
+    return ((1 - d) if side == "two-sided" else -d) * math.log10(2.0)

@@ -25,6 +25,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from sigtest._engine.delong import auc_delong_interval
 from sigtest._engine.intervals import (
     NAN_INTERVAL,
     INTERVAL_METHODS,
@@ -43,10 +44,11 @@ from sigtest._results import (ConfidenceInterval, design_lines, optional_count, 
                               sampling_design)
 from sigtest.exceptions import DegenerateDistributionWarning, SmallSampleWarning
 from sigtest.metrics import Metric, as_metric
+from sigtest.tests_._delong import auc_interval
 from sigtest.utils import check_random_state_seed, warn_external
 from sigtest.utils._param_validation import lazy, validate_params
 
-__all__ = ["ScoreResult", "score", "score_paired"]
+__all__ = ["ScoreResult", "score", "score_delong", "score_paired"]
 
 # --------------------------------------------------------------------------
 # the result
@@ -74,10 +76,11 @@ class ScoreResult:
         interval (see ``n_trials``) or the point ``[estimate, estimate]``.
     confidence_level : float
         Level of ``confidence_interval``.
-    method : {"bca", "percentile", "basic", "normal", "studentized"}
-        Interval method.
+    method : {"bca", "percentile", "basic", "normal", "studentized", "delong"}
+        Interval method (``"delong"``: DeLong's normal interval of a ROC
+        AUC, no resampling).
     n_resamples : int
-        Number of bootstrap resamples used (finite ones).
+        Number of bootstrap resamples used (finite ones); 0 for ``"delong"``.
     n_samples : int
         Number of test items N.
     n_groups : int or None, default=None
@@ -100,6 +103,10 @@ class ScoreResult:
         bootstrap distribution is then a single point and the interval is
         the exact Clopper-Pearson interval of ``estimate * n_trials``
         successes in ``n_trials`` (also from :meth:`ci`). ``None`` otherwise.
+    standard_error : float or None, default=None
+        ``method="delong"``: DeLong's standard error of the AUC, from which
+        :meth:`ci` recomputes the interval at another level. ``None``
+        otherwise.
 
     See Also
     --------
@@ -132,6 +139,7 @@ class ScoreResult:
     acceleration: float | None = field(default=None, repr=False)
     seed: int | None = field(default=None, repr=False)
     n_trials: int | None = field(default=None, repr=False)
+    standard_error: float | None = field(default=None, repr=False)
 
     def __post_init__(self):
         ci = self.confidence_interval
@@ -185,6 +193,17 @@ class ScoreResult:
             confidence_level = self.confidence_level
         if method is None:
             method = self.method
+        if (method == "delong") != (self.method == "delong"):
+            raise ValueError(
+                f"This result was computed with method={self.method!r}; "
+                f"method={method!r} needs a new call of sigtest.score() (DeLong's "
+                "interval and the bootstrap ones come from different data)."
+            )
+        if method == "delong":
+            check_interval_args(confidence_level, "percentile")  # the level's check
+            return ConfidenceInterval(*auc_delong_interval(
+                self.estimate, self.standard_error ** 2 if self.standard_error is not None
+                else math.nan, float(confidence_level)))
         if self.bootstrap_distribution is None:
             raise ValueError("This result holds no bootstrap distribution; call "
                              "sigtest.score() again with the new level or method.")
@@ -214,7 +233,7 @@ class ScoreResult:
         result : dict
             ``metric, estimate, ci_low, ci_high, confidence_level, method,
             n_resamples, n_samples, greater_is_better, acceleration, seed``,
-            plus ``n_groups`` / ``n_strata`` when set.
+            plus ``n_groups`` / ``n_strata`` and ``standard_error`` when set.
         """
         out = {
             "metric": self.metric,
@@ -229,6 +248,8 @@ class ScoreResult:
             "acceleration": self.acceleration,
             "seed": self.seed,
         }
+        if self.standard_error is not None:
+            out["standard_error"] = self.standard_error
         out.update(sampling_design(self.n_groups, self.n_strata))
         if include_distribution:
             dist = self.bootstrap_distribution
@@ -248,9 +269,10 @@ class ScoreResult:
 
     def __str__(self):
         orient = "higher" if self.greater_is_better else "lower"
+        source = ("DeLong's variance" if self.method == "delong"
+                  else f"{self.n_resamples} bootstrap resamples")
         lines = [
-            f"{self.metric} ({orient} is better), N={self.n_samples}, "
-            f"{self.n_resamples} bootstrap resamples",
+            f"{self.metric} ({orient} is better), N={self.n_samples}, {source}",
             f"  estimate: {self.estimate:.6g}",
         ]
         low, high = self.confidence_interval
@@ -535,7 +557,7 @@ def _one_system_message(message):
         "y_pred": ["array-like"],
         "metric": [str, Metric, callable],
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
-        "method": [lazy.StrOptions(set(INTERVAL_METHODS))],
+        "method": [lazy.StrOptions({*INTERVAL_METHODS, "delong"})],
         "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
         "groups": ["array-like", None],
         "strata": ["array-like", None],
@@ -574,11 +596,15 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
         (:func:`sigtest.as_metric`; slow path, one call per resample).
     confidence_level : float in (0, 1), default=0.95
         Level of the two-sided interval.
-    method : {"bca", "percentile", "basic", "normal", "studentized"}, default="bca"
+    method : {"bca", "percentile", "basic", "normal", "studentized", "delong"}, default="bca"
         Interval method, as :class:`~sigtest.BCaInterval`.
         ``"studentized"``: bootstrap-t with the jackknife standard error of
         every resample (:mod:`sigtest._engine.studentized`; a metric with
         sufficient statistics; with ``strata=`` the stratified jackknife).
+        ``"delong"`` (``metric="roc_auc"`` only, no weights, clusters or
+        strata): DeLong's normal interval of the AUC, pROC's
+        ``ci.auc(method="delong")`` (see Notes); no resampling, so
+        ``n_resamples`` and ``random_state`` are not used.
     n_resamples : int, default=10_000
         Number of bootstrap resamples B.
     groups : array-like of shape (n_samples,), default=None
@@ -651,11 +677,22 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
     items of one cluster are not independent, and an item-level interval
     can be several times too narrow.
 
+    ``method="delong"``: :math:`\widehat{\mathrm{AUC}} \pm
+    z_{1-\alpha/2}\sqrt{S}` clipped to :math:`[0, 1]`, with DeLong's
+    variance :math:`S = S_{10}/m + S_{01}/n` (the sample variances of the
+    placement values of the :math:`m` positives and :math:`n` negatives;
+    DeLong, DeLong & Clarke-Pearson 1988, computed after one sort as Sun &
+    Xu 2014), as pROC's ``ci.auc``. It warns (``SmallSampleWarning``) below
+    40 positives or negatives, where the normal approximation of DeLong's
+    test exceeds its level.
+
     References
     ----------
     Efron, Tibshirani (1993). An Introduction to the Bootstrap, ch. 14.
     Davison, Hinkley (1997). Bootstrap Methods and their Application, §3.7-3.8.
     Field, Welsh (2007). Bootstrapping clustered data. JRSS B 69(3), 369-390.
+    DeLong, DeLong, Clarke-Pearson (1988), Biometrics 44(3); Sun, Xu (2014),
+    IEEE Signal Processing Letters 21(11) (full titles: :class:`~sigtest.DeLong`).
 
     Examples
     --------
@@ -677,17 +714,58 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
     >>> docs = np.repeat(np.arange(60), 10)
     >>> sigtest.score(y, p, groups=docs, n_resamples=2000, random_state=0).n_groups
     60
+
+    DeLong's interval of a ROC AUC (pROC's ``ci.auc``), without resampling:
+
+    >>> s = rng.normal(size=600) + y
+    >>> res = sigtest.score(y, s, "roc_auc", method="delong")
+    >>> [round(v, 3) for v in (res.confidence_interval.low, res.estimate,
+    ...                        res.confidence_interval.high)]
+    [0.726, 0.764, 0.801]
     """
     metric = as_metric(metric)
     check_metric_params(metric, metric_params, caller="score")
     seed = check_random_state_seed(random_state)
     try:
         paired = prepare_paired(y_true, y_pred, y_pred, metric, sample_weight=sample_weight,
-                                labels=labels, groups=groups, strata=strata, **metric_params)
+                                labels=labels, groups=groups, strata=strata,
+                                rank_once=method == "delong", **metric_params)
     except ValueError as exc:
         renamed = _one_system_message(str(exc))
         if renamed == str(exc):
             raise
         raise ValueError(renamed) from exc
+    if method == "delong":
+        return score_delong(paired, confidence_level=confidence_level)
     return score_paired(paired, confidence_level=confidence_level, method=method,
                         n_resamples=n_resamples, seed=seed)
+
+
+def score_delong(paired, *, confidence_level=0.95):
+    r"""DeLong's interval of the ROC AUC of system A of prepared data (pROC's ``ci.auc``).
+
+    What :func:`score` returns for ``method="delong"``: no resampling, the
+    normal interval :math:`\widehat{\mathrm{AUC}} \pm z_{1-\alpha/2}
+    \sqrt{S}` with DeLong's variance :math:`S` of the AUC, clipped to
+    :math:`[0, 1]` (:func:`sigtest.tests_._delong.auc_interval`).
+
+    Parameters
+    ----------
+    paired : PairedData
+        Prepared data of metric ``"roc_auc"``.
+    confidence_level : float in (0, 1), default=0.95
+
+    Returns
+    -------
+    result : ScoreResult
+        ``method="delong"``, ``n_resamples=0``, the ``standard_error``, no
+        bootstrap distribution.
+    """
+    _check_paired(paired)
+    check_interval_args(confidence_level, "percentile")  # the level (the method is DeLong's)
+    ci, se = auc_interval(paired, float(confidence_level))
+    return ScoreResult(
+        metric=paired.metric.name, estimate=float(paired.score_a), confidence_interval=ci,
+        confidence_level=float(confidence_level), method="delong", n_resamples=0,
+        n_samples=int(paired.n_samples), greater_is_better=True, standard_error=se,
+    )

@@ -5,7 +5,7 @@ written here (placements by the double loop over positives and negatives,
 S10/S01 as sample covariances), and pROC's own test file
 (``tests/testthat/test-roc.test.R`` of xrobin/pROC: ``roc.test`` on the
 ``aSAH`` data with ``method="delong"``, the default), whose printed values
-are copied below with the data they were computed on.
+are copied below (the data they were computed on are in ``_asah.py``).
 """
 
 import math
@@ -15,41 +15,14 @@ import numpy as np
 import pytest
 
 import sigtest
-from sigtest import DeLong
-from sigtest.exceptions import DegenerateDistributionWarning
+from sigtest import BCaInterval, DeLong
+from sigtest._engine.delong import DELONG_MIN_CLASS
+from sigtest._engine.pvalues import SMALLEST_PVALUE
+from sigtest.exceptions import (DegenerateDistributionWarning, SmallSampleWarning,
+                                UndefinedMetricWarning)
 from sigtest.tests_._delong import delong_components
 
-# pROC's aSAH data (Turck et al. 2010, 113 patients), the columns used by
-# pROC's roc.test tests: outcome (1 = "Poor", the positive class), WFNS grade
-# (ordered factor 1-5, compared as numbers as pROC does), S100B and NDKA.
-OUTCOME_POOR = "00001101001011001011101000000000100110110000000001100010001010011101101111000110100000010000000000001111110001000"
-WFNS = [
-    1, 1, 1, 1, 3, 2, 5, 4, 1, 2, 5, 2, 5, 5, 1, 2, 5, 2, 2, 5, 2, 1, 1, 1, 1, 2, 1, 2, 1,
-    1, 3, 4, 2, 1, 4, 5, 4, 1, 4, 2, 5, 5, 1, 1, 2, 4, 1, 1, 2, 5, 5, 2, 1, 2, 5, 1, 2, 2,
-    2, 1, 5, 1, 1, 2, 5, 2, 1, 4, 5, 2, 4, 4, 1, 4, 1, 2, 1, 4, 2, 1, 2, 3, 2, 4, 2, 1, 4,
-    5, 1, 1, 5, 4, 2, 2, 1, 1, 1, 3, 1, 2, 5, 2, 2, 5, 5, 5, 2, 4, 4, 5, 1, 1, 1
-]
-S100B = [
-    0.13, 0.14, 0.1, 0.04, 0.13, 0.1, 0.47, 0.16, 0.18, 0.1, 0.12, 0.1, 0.44, 0.71, 0.04,
-    0.08, 0.49, 0.04, 0.07, 0.33, 0.09, 0.09, 0.07, 0.11, 0.07, 0.17, 0.07, 0.11, 0.13,
-    0.19, 0.05, 0.16, 0.41, 0.14, 0.34, 0.35, 0.48, 0.09, 0.96, 0.25, 0.5, 0.46, 0.16, 0.07,
-    0.43, 0.45, 0.11, 0.08, 0.09, 0.86, 0.52, 0.08, 0.06, 0.13, 2.07, 0.1, 0.14, 0.15, 0.07,
-    0.06, 0.77, 0.05, 0.09, 0.3, 0.03, 0.09, 0.04, 0.23, 0.7, 0.09, 0.27, 0.71, 0.08, 0.26,
-    0.08, 0.16, 0.09, 0.13, 0.1, 0.08, 0.11, 0.33, 0.11, 0.28, 0.07, 0.1, 0.32, 0.22, 0.07,
-    0.05, 0.24, 0.38, 0.1, 0.15, 0.08, 0.14, 0.1, 0.07, 0.04, 0.19, 0.56, 0.14, 0.58, 0.32,
-    0.82, 0.74, 0.15, 0.47, 0.17, 0.44, 0.15, 0.5, 0.48
-]
-NDKA = [
-    3.01, 8.54, 8.09, 10.42, 17.4, 12.75, 6.0, 13.2, 15.54, 6.01, 15.96, 17.86, 5.18, 8.9,
-    13.41, 20.75, 11.6, 16.11, 32.37, 54.82, 32.41, 49.94, 40.34, 9.47, 6.29, 12.53, 6.54,
-    6.3, 80.3, 12.8, 9.8, 9.81, 9.85, 18.21, 5.03, 14.04, 21.93, 8.02, 7.42, 8.38, 6.59,
-    9.63, 13.12, 7.96, 14.34, 41.43, 7.63, 7.06, 12.59, 13.56, 3.87, 9.44, 7.66, 12.98,
-    419.19, 27.19, 22.27, 9.95, 21.22, 11.73, 10.4, 58.83, 6.39, 11.09, 12.22, 13.67, 17.21,
-    22.63, 12.9, 9.7, 21.57, 8.23, 72.57, 15.54, 10.51, 10.6, 14.57, 5.19, 9.63, 4.61,
-    21.48, 17.3, 12.71, 9.44, 11.07, 19.46, 10.83, 5.37, 11.97, 7.75, 9.83, 10.55, 28.49,
-    8.53, 12.57, 12.9, 46.83, 11.68, 12.67, 9.01, 9.57, 34.06, 11.72, 14.26, 47.61, 11.67,
-    24.58, 10.33, 13.87, 15.89, 22.43, 6.79, 13.45
-]
+from _asah import NDKA, OUTCOME_POOR, S100B, WFNS
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +51,7 @@ def _naive_delong(y, a, b):
     return auc, S10 / m + S01 / n, V10, V01
 
 
+@pytest.mark.filterwarnings("ignore::sigtest.exceptions.SmallSampleWarning")
 @pytest.mark.parametrize("seed", range(4))
 def test_components_equal_the_naive_definition(seed):
     rng = np.random.default_rng(seed)
@@ -157,6 +131,7 @@ def test_degenerate_identical_systems_give_p_one(asah):
     with pytest.warns(DegenerateDistributionWarning, match="variance"):
         res = DeLong().test(y, wfns, wfns)
     assert res.pvalue == 1.0 and res.delta == 0.0
+    assert res.params["test_statistic"] == 0.0  # pROC's z for identical curves, not nan
     assert math.isnan(res.confidence_interval.low)
     # both perfect: zero variance although the AUCs are equal to 1
     with pytest.warns(DegenerateDistributionWarning):
@@ -244,3 +219,142 @@ def test_non_inferiority_and_equivalence_from_the_naive_variance(asah):
         DeLong(alternative="equivalence").test(y, s100b, wfns)
     with pytest.raises(ValueError, match="margin"):
         DeLong(margin=0.05).test(y, s100b, wfns)
+
+
+# --------------------------------------------------------------------------
+# the edges: few positives or negatives, zero variance, one class
+# --------------------------------------------------------------------------
+def _binormal(rng, m, n, mu=1.0, rho=0.5):
+    """Two equally good scorers: ``n`` negatives then ``m`` positives shifted by ``mu``."""
+    e = rng.multivariate_normal([0.0, 0.0], [[1.0, rho], [rho, 1.0]], size=m + n)
+    y = np.r_[np.zeros(n, dtype=int), np.ones(m, dtype=int)]
+    return y, e[:, 0] + mu * y, e[:, 1] + mu * y
+
+
+def test_few_positives_or_negatives_warn_and_name_the_permutation_test():
+    rng = np.random.default_rng(3)
+    k = DELONG_MIN_CLASS
+    for m, n in ((k - 1, 300), (300, k - 1), (5, 25)):
+        y, a, b = _binormal(rng, m, n)
+        with pytest.warns(SmallSampleWarning, match="PairedPermutation") as caught:
+            DeLong().test(y, a, b)
+        assert f"{m} positive and {n} negative items" in str(caught[0].message)
+        assert caught[0].filename == __file__  # points at the user's line
+    y, a, b = _binormal(rng, k, k)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SmallSampleWarning)
+        assert DeLong().test(y, a, b).pvalue > 0
+
+
+def _perfect_and_constant(n_neg, n_pos, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.permutation(np.r_[np.zeros(n_neg, dtype=int), np.ones(n_pos, dtype=int)])
+    perfect = y + rng.uniform(0.0, 0.5, y.size)  # every positive above every negative
+    return y, np.full(y.size, 0.25), perfect
+
+
+def test_zero_variance_with_a_difference_gives_the_smallest_p_the_data_allow():
+    y, constant, perfect = _perfect_and_constant(60, 40)
+    d = y.size  # every item is scored differently by the two systems
+    with pytest.warns(DegenerateDistributionWarning, match="variance"):
+        res = DeLong().test(y, constant, perfect)
+    assert res.delta == 0.5 and res.params["test_statistic"] == math.inf
+    assert res.pvalue == 2.0 ** (1 - d)  # the exact sign test, all d items one way
+    assert res.log10_pvalue == pytest.approx((1 - d) * math.log10(2.0), abs=1e-12)
+    assert tuple(res.confidence_interval) == (0.5, 0.5)
+    # the bootstrap's all-items-one-way rule gives the same p on the same data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        boot = BCaInterval(n_resamples=99, random_state=0).test(y, constant, perfect,
+                                                                metric="roc_auc")
+    assert boot.pvalue == res.pvalue
+    # a system against its mirror image: delta = -1
+    with pytest.warns(DegenerateDistributionWarning):
+        mirror = DeLong().test(y, perfect, -perfect)
+    assert mirror.delta == -1.0 and mirror.params["test_statistic"] == -math.inf
+    assert mirror.pvalue == 2.0 ** (1 - d)
+    with pytest.warns(DegenerateDistributionWarning):
+        assert DeLong(alternative="greater").test(y, perfect, -perfect).pvalue == 1.0
+    with pytest.warns(DegenerateDistributionWarning):
+        less = DeLong(alternative="less").test(y, perfect, -perfect)
+    assert less.pvalue == 2.0 ** -d and less.confidence_interval == (-math.inf, -1.0)
+    # margins: B better by .5 is non-inferior at any margin, B worse by 1 is not
+    with pytest.warns(DegenerateDistributionWarning):
+        ni = DeLong(alternative="non-inferiority", margin=0.05).test(y, constant, perfect)
+    assert ni.pvalue == 2.0 ** -d and ni.confidence_interval.low == 0.5
+    with pytest.warns(DegenerateDistributionWarning):
+        assert DeLong(alternative="non-inferiority", margin=0.05).test(
+            y, perfect, -perfect).pvalue == 1.0
+
+
+def test_zero_variance_p_is_never_zero_and_its_log_is_exact():
+    y, constant, perfect = _perfect_and_constant(700, 500, seed=1)
+    with pytest.warns(DegenerateDistributionWarning):
+        res = DeLong().test(y, constant, perfect)
+    assert res.pvalue == SMALLEST_PVALUE  # 2 ** -1199 underflows; p is never 0
+    assert res.log10_pvalue == pytest.approx(-1199 * math.log10(2.0), abs=1e-9)
+
+
+@pytest.mark.filterwarnings("ignore::sigtest.exceptions.SmallSampleWarning")
+def test_zero_variance_with_few_discordant_items_widens_the_point_to_zero():
+    # a constant system against a perfect one on 4 items: d = 4, p = 2 ** -3 > .05
+    y = np.array([0, 0, 1, 1])
+    with pytest.warns(DegenerateDistributionWarning, match="d = 4"):
+        res = DeLong().test(y, np.full(4, 0.5), np.array([0.2, 0.2, 0.8, 0.8]))
+    assert res.delta == 0.5 and res.pvalue == 0.125
+    # p > 1 - level: the interval reaches 0, so that both say "not significant"
+    assert tuple(res.confidence_interval) == (0.0, 0.5)
+    # equal AUCs with zero variance (same order, other values): z = 0, p = 1
+    a = np.array([0.1, 0.9] * 3)
+    b = a.copy()
+    b[:2] = [0.2, 0.8]
+    with pytest.warns(DegenerateDistributionWarning, match="both zero"):
+        res = DeLong().test(np.array([0, 1] * 3), a, b)
+    assert res.pvalue == 1.0 and res.params["test_statistic"] == 0.0
+
+
+def test_one_class_gives_nan_with_the_undefined_metric_warning_only():
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=50), rng.normal(size=50)
+    for y in (np.ones(50, dtype=int), np.zeros(50, dtype=int)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res = DeLong().test(y, a, b, labels=[0, 1])
+        assert math.isnan(res.pvalue) and math.isnan(res.params["test_statistic"])
+        assert math.isnan(res.confidence_interval.low)
+        assert {w.category for w in caught} == {UndefinedMetricWarning}, [
+            str(w.message) for w in caught]
+
+
+def test_each_system_is_sorted_once(monkeypatch, asah):
+    """The input path keeps each system's ranking; DeLong reuses it (2 sorts, not 4)."""
+    from sigtest.metrics import _ranking
+
+    calls = []
+    original = _ranking._sorted_component
+    monkeypatch.setattr(_ranking, "_sorted_component",
+                        lambda *args: calls.append(1) or original(*args))
+    y, wfns, s100b, _ = asah
+    res = DeLong().test(y, s100b, wfns)
+    assert len(calls) == 2
+    assert res.params["test_statistic"] == pytest.approx(PROC[0][2], abs=1e-12)
+
+
+@pytest.mark.slow
+def test_size_holds_at_the_warning_threshold():
+    """Two equally good scorers with DELONG_MIN_CLASS positives among 500 items.
+
+    The hardest case for DeLong's normal approximation is a small class
+    beside a large one (its variance then rests on the small class's
+    placements); below the threshold the rate exceeds .05 (among 1,000
+    items, 10 positives: .073, 30: .063 over 4,000 data sets;
+    ``benchmarks/bench_delong.py``). 2,000 data sets: the Monte Carlo
+    standard error at .05 is .0049, so the band [.035, .065] is three
+    standard errors either side.
+    """
+    rng = np.random.default_rng(40)
+    runs, rejections = 2000, 0
+    for _ in range(runs):
+        y, a, b = _binormal(rng, DELONG_MIN_CLASS, 500 - DELONG_MIN_CLASS)
+        rejections += DeLong().test(y, a, b).pvalue <= 0.05
+    assert 0.035 <= rejections / runs <= 0.065
