@@ -19,7 +19,6 @@ LIMIT = 25
 # split along their stages next (the vocabulary work on compare's options);
 # the value is a ceiling, not a target
 ABOVE = {
-    "sigtest/_engine/prepare.py:prepare_paired": 48,
     "sigtest/_workflows/compare/shared.py:shared_deltas": 47,
     "sigtest/_report/sections.py:methods_text": 40,
     "sigtest/_workflows/compare/checks.py:system_views": 38,

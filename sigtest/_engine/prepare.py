@@ -130,6 +130,34 @@ def prepare_paired(
     array([1., 1., 1., 1.])
     """
     metric = as_metric(metric)
+    y_true, a, b, n, w = _check_inputs(metric, y_true, y_pred_a, y_pred_b, sample_weight,
+                                       compress, cell_cache)
+    design = check_design(groups, strata, n)
+    params = _label_params(metric, labels, metric_params)
+    if not metric.has_statistics:
+        return _prepare_without_statistics(metric, params, labels, compress, rank_once,
+                                           y_true, a, b, n, w, design, metric_params)
+    stats_a, stats_b, counts, row_of_item = _pair_statistics(
+        metric, params, compress, cell_cache, y_true, a, b, n, w, design)
+    sums_a = stats_a.sum(axis=0) if counts is None else counts @ stats_a
+    sums_b = stats_b.sum(axis=0) if counts is None else counts @ stats_b
+    score_a = float(metric.aggregate(sums_a, **params))
+    score_b = float(metric.aggregate(sums_b, **params))
+    if design.item_groups is None:
+        stats_a, stats_b, counts, row_strata = design_rows(stats_a, stats_b, counts,
+                                                           row_of_item, design)
+        row_sizes = None
+    else:  # the item count of every cluster row travels with the rows (McNemar)
+        sizes = np.bincount(design.item_groups, weights=w, minlength=design.n_groups)
+        stats_a, stats_b, counts, row_strata, row_sizes = design_rows(
+            stats_a, stats_b, counts, row_of_item, design, sizes=sizes)
+    return PairedData(metric, params, n, stats_a, stats_b, counts, score_a, score_b,
+                      sample_weight=w, metric_params=metric_params, row_strata=row_strata,
+                      row_sizes=row_sizes, **_design_fields(design))
+
+
+def _check_inputs(metric, y_true, y_pred_a, y_pred_b, sample_weight, compress, cell_cache):
+    """Stage 1 of :func:`prepare_paired`: ``(y_true, a, b, n, w)`` checked and normalised."""
     _check_compress(compress, _COMPRESS_OPTIONS)
     if cell_cache is not None and not isinstance(cell_cache, CellCache):
         raise TypeError(
@@ -144,8 +172,11 @@ def prepare_paired(
         for arr, name in ((y_true, "y_true"), (a, "y_pred_a"), (b, "y_pred_b")):
             if arr.dtype.kind in "fc" and not np.all(np.isfinite(arr)):
                 raise ValueError(f"The '{name}' parameter must not contain NaN or infinity.")
-    design = check_design(groups, strata, n)
+    return y_true, a, b, n, w
 
+
+def _label_params(metric, labels, metric_params):
+    """Stage 2: the metric's parameters with ``labels`` checked (None: the union, filled later)."""
     params = metric.params(**metric_params)
     if metric.input_type == "labels":
         if labels is not None:
@@ -156,41 +187,54 @@ def prepare_paired(
                 raise ValueError("The 'labels' parameter must not contain duplicates.")
             params["labels"] = labels
         elif metric.has_statistics:
-            params["labels"] = None  # filled below from the union
+            params["labels"] = None  # filled from the union by _pair_statistics
     elif labels is not None:
         _check_no_labels(metric)
         params["labels"] = _as_array(labels, "labels")
+    return params
 
-    if not metric.has_statistics:
-        accepts = getattr(metric.score_func, "accepts", None)
-        if labels is not None and accepts is not None and not accepts("labels"):
-            raise TypeError(
-                f"The 'labels' parameter was given but the function of metric "
-                f"{metric.name!r} ({metric.score_func.__name__!r}) does not accept it."
-            )
-        if compress is True:
-            raise ValueError(
-                f"compress=True needs a cellwise metric with statistics; {metric.name!r} has none."
-            )
-        params = {k: v for k, v in params.items() if not (k == "labels" and v is None)}
-        kw = {} if w is None else {"sample_weight": w}
-        rankings = None
-        if rank_once and metric.ranking is not None and w is None:
-            rankings = _rankings(metric, y_true, a, b, params)
-        if rankings is None:
-            score_a = float(metric.score_func(y_true, a, **kw, **params))
-            score_b = float(metric.score_func(y_true, b, **kw, **params))
-        else:
-            # imported here: the one-pass kernel loads numba, which plain inputs never need
-            from sigtest._engine.delong import ranking_score
 
-            score_a, score_b = (ranking_score(r) for r in rankings)
-        return PairedData(
-            metric, params, n, None, None, None, score_a, score_b, data=(y_true, a, b, w),
-            sample_weight=w, metric_params=metric_params, rankings=rankings,
-            **_design_fields(design),
+def _prepare_without_statistics(metric, params, labels, compress, rank_once, y_true, a, b, n,
+                                w, design, metric_params):
+    """A metric without statistics: the data travel whole, scored by ``score_func``."""
+    accepts = getattr(metric.score_func, "accepts", None)
+    if labels is not None and accepts is not None and not accepts("labels"):
+        raise TypeError(
+            f"The 'labels' parameter was given but the function of metric "
+            f"{metric.name!r} ({metric.score_func.__name__!r}) does not accept it."
         )
+    if compress is True:
+        raise ValueError(
+            f"compress=True needs a cellwise metric with statistics; {metric.name!r} has none."
+        )
+    params = {k: v for k, v in params.items() if not (k == "labels" and v is None)}
+    kw = {} if w is None else {"sample_weight": w}
+    rankings = None
+    if rank_once and metric.ranking is not None and w is None:
+        rankings = _rankings(metric, y_true, a, b, params)
+    if rankings is None:
+        score_a = float(metric.score_func(y_true, a, **kw, **params))
+        score_b = float(metric.score_func(y_true, b, **kw, **params))
+    else:
+        # imported here: the one-pass kernel loads numba, which plain inputs never need
+        from sigtest._engine.delong import ranking_score
 
+        score_a, score_b = (ranking_score(r) for r in rankings)
+    return PairedData(
+        metric, params, n, None, None, None, score_a, score_b, data=(y_true, a, b, w),
+        sample_weight=w, metric_params=metric_params, rankings=rankings,
+        **_design_fields(design),
+    )
+
+
+def _pair_statistics(metric, params, compress, cell_cache, y_true, a, b, n, w, design):
+    """Stage 3: both systems' statistics, as cells or as item rows.
+
+    Returns ``(stats_a, stats_b, counts, row_of_item)``: ``counts`` is the
+    size of every occupied cell (None for item rows, which carry the
+    weights); ``row_of_item`` the cell of every item where a design needs
+    it. Fills ``params["labels"]`` with the union of the labels when unset.
+    """
     can_compress = metric.cellwise and metric.input_type in ("labels", "scores")
     if compress is True and not can_compress:
         raise ValueError(
@@ -223,40 +267,24 @@ def prepare_paired(
             stats_a, stats_b = cell_cache.statistics(
                 metric, params, sparse,
                 lambda: _cell_statistics(metric, yt, ya, yb, params, sparse=sparse))
-        sums_a, sums_b = counts @ stats_a, counts @ stats_b
-    else:
-        expand = union = None
-        if can_compress and cells is None:  # item rows, computed per cell when cells are few
-            union, yt, ya, yb, cell_counts, row_of_cell = _cells(y_true, a, b, with_rows=True,
-                                                                 cache=cell_cache)
-            if _EXPAND_CELLS_PER_ITEM * cell_counts.shape[0] <= n:
-                expand = row_of_cell
-        if metric.input_type == "labels" and params.get("labels") is None:
-            params["labels"] = union if union is not None else _union_codes([y_true, a, b])[0]
-        if expand is None:
-            stats_a, stats_b = _statistics_pair(metric, y_true, a, b, params)
-        else:  # the rows of a cellwise metric depend on the cell only: the same arrays
-            stats_a, stats_b = _cell_statistics(metric, yt, ya, yb, params, sparse=False)
-            stats_a, stats_b = stats_a[expand], stats_b[expand]
-        if w is not None:
-            stats_a = np.ascontiguousarray(stats_a * w[:, None])
-            stats_b = np.ascontiguousarray(stats_b * w[:, None])
-        counts = None
-        sums_a, sums_b = stats_a.sum(axis=0), stats_b.sum(axis=0)
-
-    score_a = float(metric.aggregate(sums_a, **params))
-    score_b = float(metric.aggregate(sums_b, **params))
-    if design.item_groups is None:
-        stats_a, stats_b, counts, row_strata = design_rows(stats_a, stats_b, counts,
-                                                           row_of_item, design)
-        row_sizes = None
-    else:  # the item count of every cluster row travels with the rows (McNemar)
-        sizes = np.bincount(design.item_groups, weights=w, minlength=design.n_groups)
-        stats_a, stats_b, counts, row_strata, row_sizes = design_rows(
-            stats_a, stats_b, counts, row_of_item, design, sizes=sizes)
-    return PairedData(metric, params, n, stats_a, stats_b, counts, score_a, score_b,
-                      sample_weight=w, metric_params=metric_params, row_strata=row_strata,
-                      row_sizes=row_sizes, **_design_fields(design))
+        return stats_a, stats_b, counts, row_of_item
+    expand = union = None
+    if can_compress and cells is None:  # item rows, computed per cell when cells are few
+        union, yt, ya, yb, cell_counts, row_of_cell = _cells(y_true, a, b, with_rows=True,
+                                                             cache=cell_cache)
+        if _EXPAND_CELLS_PER_ITEM * cell_counts.shape[0] <= n:
+            expand = row_of_cell
+    if metric.input_type == "labels" and params.get("labels") is None:
+        params["labels"] = union if union is not None else _union_codes([y_true, a, b])[0]
+    if expand is None:
+        stats_a, stats_b = _statistics_pair(metric, y_true, a, b, params)
+    else:  # the rows of a cellwise metric depend on the cell only: the same arrays
+        stats_a, stats_b = _cell_statistics(metric, yt, ya, yb, params, sparse=False)
+        stats_a, stats_b = stats_a[expand], stats_b[expand]
+    if w is not None:
+        stats_a = np.ascontiguousarray(stats_a * w[:, None])
+        stats_b = np.ascontiguousarray(stats_b * w[:, None])
+    return stats_a, stats_b, None, None
 
 
 #: Per-item scores take the cell path (``compress="auto"``) only when there are at
