@@ -55,6 +55,7 @@ take (``sample_weight``, ``zero_division``, a fixed ``kwargs`` entry) is a
 from __future__ import annotations
 
 import inspect
+import numbers
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
@@ -756,13 +757,15 @@ class CheckedScore(PlainScore):
                 f"The 'metric' function {self.__name__!r} must return a real scalar; it "
                 f"returned an array of shape {np.shape(value)}."
             )
-        try:
-            return float(value)
-        except (TypeError, ValueError):
+        if isinstance(value, np.ndarray):
+            value = value[()]
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            # float("0.5") and float(True) would score a string or a bool
             raise ValueError(
                 f"The 'metric' function {self.__name__!r} must return a real scalar; it "
-                f"returned {type(value).__name__}."
-            ) from None
+                f"returned {type(value).__name__} {value!r}."
+            )
+        return float(value)
 
     def __eq__(self, other):
         return super().__eq__(other) and other.binary_column == self.binary_column

@@ -171,6 +171,12 @@ def test_callable_keywords_pass_only_if_accepted():
     (lambda y_true, y_pred: np.array([1.0, 2.0]), "real scalar"),
     (lambda y_true, y_pred: 1 / 0, "ZeroDivisionError"),
     (lambda y_true, y_pred: "high", "real scalar"),
+    # before: float() turned these into scores
+    (lambda y_true, y_pred: "0.5", "real scalar.*str '0.5'"),
+    (lambda y_true, y_pred: True, "real scalar.*bool True"),
+    (lambda y_true, y_pred: np.bool_(False), "real scalar.*bool"),
+    (lambda y_true, y_pred: np.array("0.5"), "real scalar.*str"),
+    (lambda y_true, y_pred: 0.5 + 0j, "real scalar.*complex"),
 ])
 def test_bad_callable_is_a_value_error_naming_metric(func, match):
     y, a, b = _labels(n=50)
