@@ -232,3 +232,24 @@ def test_multiclass_roc_auc_on_binary_data_is_the_binary_auc(name):
     res = BergKirkpatrickBootstrap(n_resamples=99, random_state=0).test(
         y, proba, proba ** 2, metric=name)
     assert res.score_a == pytest.approx(skm.roc_auc_score(y, proba[:, 1]), abs=1e-12)
+
+
+def test_docs_list_the_path_of_every_sklearn_scorer():
+    # docs/metrics.md, "Any score function": one row per path; every scorer name of
+    # scikit-learn is listed once, marked as sigtest takes it
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "metrics.md").read_text(encoding="utf-8")
+    listed = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[1] in ("fast", "slow"):
+            for name in re.findall(r"`([a-z0-9_]+)`", cells[0]):
+                assert name not in listed, name
+                listed[name] = cells[1]
+    assert set(listed) == set(skm.get_scorer_names())
+    for name, path in listed.items():
+        metric = as_metric(skm.get_scorer(name))
+        fast = metric.has_statistics or metric.ranking is not None
+        assert path == ("fast" if fast else "slow"), name
