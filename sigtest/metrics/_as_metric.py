@@ -96,13 +96,21 @@ def as_metric(metric):
 
     Examples
     --------
-    >>> from sklearn.metrics import matthews_corrcoef, get_scorer
+    >>> from sklearn.metrics import fbeta_score, get_scorer, make_scorer, matthews_corrcoef
     >>> from sigtest.metrics import as_metric
-    >>> m = as_metric(matthews_corrcoef)
+    >>> m = as_metric(matthews_corrcoef)  # scikit-learn's MCC: the registered fast metric
     >>> m.name, m.greater_is_better, m.has_statistics
-    ('matthews_corrcoef', True, False)
+    ('matthews_corrcoef', True, True)
     >>> m([0, 1, 1, 0], [0, 1, 0, 0])
     0.5773502691896258
+    >>> f2 = as_metric(make_scorer(fbeta_score, beta=2))
+    >>> f2.name, f2.has_statistics, round(f2([0, 1, 1, 0], [0, 1, 0, 0]), 4)
+    ('fbeta_score(beta=2)', True, 0.5556)
+    >>> def hits(y_true, y_pred):  # a user's function: the slow path
+    ...     return sum(t == p for t, p in zip(y_true, y_pred)) / len(y_true)
+    >>> own = as_metric(hits)
+    >>> own.name, own.has_statistics
+    ('hits', False)
     >>> loss = as_metric(get_scorer("neg_log_loss"))
     >>> loss.name, loss.greater_is_better, loss.input_type, loss.has_statistics
     ('log_loss', False, 'labels_proba', True)

@@ -422,15 +422,19 @@ def _f1_aggregate(sums, **params):
     return _prf_aggregate("f1", sums, **params)
 
 
+def _check_beta(beta):
+    if isinstance(beta, bool) or not isinstance(beta, Real) or not 0 <= beta < np.inf:
+        raise ValueError(f"The 'beta' parameter must be a finite number >= 0. Got {beta!r} "
+                         "instead.")
+
+
 def _fbeta_aggregate(sums, *, beta=1.0, **params):
     """F-beta from summed :func:`_prf_statistics`: ``(1 + b^2) TP_k / (b^2 true_k + pred_k)``.
 
     The denominator is scikit-learn's ``(1 + b^2) TP + b^2 FN + FP``; a zero
     one is ``zero_division``. ``beta = 1`` is F1, ``beta = 0`` precision.
     """
-    if isinstance(beta, bool) or not isinstance(beta, Real) or not 0 <= beta < np.inf:
-        raise ValueError(f"The 'beta' parameter must be a finite number >= 0. Got {beta!r} "
-                         "instead.")
+    _check_beta(beta)
     return _prf_aggregate("fbeta", sums, beta=beta, **params)
 
 
@@ -469,9 +473,7 @@ def _fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=None, average="
     fast path (:func:`sigtest.metrics.as_metric`); parameters as
     :func:`f1_score`, plus ``beta`` (a finite number >= 0).
     """
-    if isinstance(beta, bool) or not isinstance(beta, Real) or not 0 <= beta < np.inf:
-        raise ValueError(f"The 'beta' parameter must be a finite number >= 0. Got {beta!r} "
-                         "instead.")
+    _check_beta(beta)
     return _prf_score("fbeta", y_true, y_pred, labels, pos_label, average, sample_weight,
                       zero_division, beta=beta)
 
