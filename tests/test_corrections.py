@@ -172,6 +172,9 @@ def test_pvalues_that_are_not_real_numbers_are_refused(pvalues, what):
 def test_pvalues_of_object_dtype_holding_numbers_are_read():
     p = np.array([0.01, 0.04, 0.03], dtype=object)
     np.testing.assert_array_equal(adjust_pvalues(p), adjust_pvalues(p.astype(float)))
+    # None (a test that could not be computed) is NaN, as before
+    np.testing.assert_array_equal(adjust_pvalues([0.01, None, 0.04]),
+                                  adjust_pvalues([0.01, np.nan, 0.04]))
 
 
 def test_bad_input():

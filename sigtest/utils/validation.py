@@ -76,7 +76,7 @@ def _kind_name(arr):
     if arr.dtype.kind in "USa":
         return "strings"
     bad = next(v for v in arr.ravel() if isinstance(v, (bool, np.bool_))
-               or not isinstance(v, numbers.Real))
+               or not (v is None or isinstance(v, numbers.Real)))
     return f"a {type(bad).__name__} ({bad!r})"
 
 
@@ -92,7 +92,7 @@ def real_array(values, name, what="real numbers"):
     ----------
     values : array-like
         Numbers of an integer or floating dtype, or an object array of real
-        Python/numpy scalars (NaN allowed).
+        Python/numpy scalars (NaN allowed; ``None`` is read as NaN).
     name : str
         Parameter name for the messages.
     what : str, default="real numbers"
@@ -114,9 +114,9 @@ def real_array(values, name, what="real numbers"):
     except ValueError as exc:
         raise ValueError(f"The {name!r} parameter must hold {what}: {exc}") from exc
     if arr.dtype.kind == "O" and arr.size and all(
-            isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+            v is None or isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
             for v in arr.ravel()):
-        return arr.astype(np.float64)
+        return np.where(np.equal(arr, None), np.nan, arr).astype(np.float64)
     if arr.dtype.kind not in "iuf" and arr.size:
         raise TypeError(f"The {name!r} parameter must hold {what}. Got {_kind_name(arr)} "
                         "instead.")
