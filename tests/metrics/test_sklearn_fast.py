@@ -168,7 +168,11 @@ def test_keywords_sigtest_does_not_take_the_same_way_stay_slow():
     def fbeta_score(y_true, y_pred, **kw):
         return skm.fbeta_score(y_true, y_pred, **kw)
 
-    assert not as_metric(skm.make_scorer(fbeta_score, beta=2)).has_statistics
+    wrapped = as_metric(skm.make_scorer(fbeta_score, beta=2))
+    assert not wrapped.has_statistics
+    assert wrapped.name == "fbeta_score(beta=2)"  # the keywords shown on the slow path too
+    assert as_metric(skm.make_scorer(skm.f1_score, average=None)).name == \
+        "f1_score(average=None)"
     # a label metric asked for with predict_proba is not remapped
     assert not as_metric(skm.make_scorer(skm.f1_score, response_method="predict_proba")
                          ).has_statistics
