@@ -9,6 +9,7 @@ __all__ = [
     "AntiConservativeWarning",
     "DegenerateDistributionWarning",
     "ProbabilityRoundingWarning",
+    "SlowPathWarning",
     "SmallSampleWarning",
     "UndefinedMetricWarning",
 ]
@@ -77,3 +78,17 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | {"UndefinedMetricWarning"})
+
+
+class SlowPathWarning(UserWarning):
+    """Warn that a metric without sufficient statistics will take long.
+
+    A metric that sigtest cannot compute from additive per-item statistics
+    (a user's function, a scikit-learn metric with keywords sigtest does not
+    take the same way, a median) is called on every resample: the slow
+    path. When the estimated cost, the number of calls times the duration
+    of one call timed on the observed data, exceeds two seconds, the test
+    says so before it starts, with the estimate and the remedy (register the
+    metric with ``statistics``/``aggregate``, or use a metric listed as fast
+    in ``docs/metrics.md``).
+    """

@@ -114,6 +114,16 @@ def test_compare_refuses_an_invalid_random_state_of_its_test():
                         test=PairedPermutation(random_state="bad", n_resamples=99))
 
 
+@pytest.mark.parametrize("seed", [True, False, np.True_])
+def test_a_bool_random_state_of_a_test_is_refused(seed):
+    # before: True was read as the seed 1 by compare (which then replaced it)
+    with pytest.raises(ValueError, match="'random_state' parameter of PairedPermutation.*bool"):
+        sigtest.compare(_Y, _TWO, metrics="accuracy",
+                        test=PairedPermutation(random_state=seed, n_resamples=99))
+    with pytest.raises(ValueError, match="'random_state' parameter of PairedPermutation.*bool"):
+        PairedPermutation(random_state=seed, n_resamples=99).test(_Y, *_TWO.values())
+
+
 def test_compare_simultaneous_refuses_an_invalid_confidence_level():
     # before: replaced by the simultaneous level 1 - alpha / m, silently
     with pytest.raises(ValueError, match="'confidence_level' parameter of BCaInterval"):

@@ -9,10 +9,13 @@ from sigtest.tests_._corrections import CORRECTIONS
 
 multitest = pytest.importorskip("statsmodels.stats.multitest")
 
-#: sigtest's method names -> statsmodels' (the reference, test-only)
+#: sigtest's method names -> statsmodels' (the reference, test-only); every
+#: statsmodels name is also a sigtest name, for the same method
 _STATSMODELS = {"holm": "holm", "bonferroni": "bonferroni", "fdr_bh": "fdr_bh",
                 "sidak": "sidak", "holm-sidak": "holm-sidak", "hochberg": "simes-hochberg",
-                "hommel": "hommel", "fdr_by": "fdr_by", "bh": "fdr_bh", "by": "fdr_by"}
+                "hommel": "hommel", "fdr_by": "fdr_by", "bh": "fdr_bh", "by": "fdr_by",
+                **{name: name for name in multitest.multitest_alias
+                   if not name.startswith("lfdr")}}
 
 
 def _families():
@@ -115,8 +118,67 @@ def test_adjusted_not_smaller_and_bounded(method):
     assert np.all(out >= p) and np.all(out <= 1)
 
 
+def test_every_statsmodels_method_name_is_accepted_or_refused_with_the_closest():
+    names = set(multitest.multitest_alias)
+    accepted = names & set(CORRECTIONS)
+    assert names - accepted <= {"lfdr", "lfdr_sl"}
+    assert {"simes-hochberg", "fdr_tsbh", "fdr_tsbky", "fdr_gbs", "sh", "fdr_2sbky"} <= accepted
+    for name in names - accepted:
+        with pytest.raises(ValueError, match=f"'method' parameter of adjust_pvalues.*{name}.*"
+                                             "not adjusted p-values.*'fdr_bh'"):
+            adjust_pvalues([0.01, 0.2], name)
+
+
+@pytest.mark.parametrize("method", ["fdr_tsbh", "fdr_tsbky", "fdr_2sbky"])
+@pytest.mark.parametrize("alpha", [0.01, 0.1, 0.25])
+@pytest.mark.parametrize("family", list(_families()), ids=lambda p: f"m{p.size}")
+def test_two_stage_methods_adjust_at_their_level_as_statsmodels(method, alpha, family):
+    _, expected, _, _ = multitest.multipletests(family, alpha=alpha, method=method)
+    np.testing.assert_allclose(adjust_pvalues(family, method, alpha=alpha), expected,
+                               rtol=1e-12, atol=0)
+
+
+def test_two_stage_uses_the_first_stage_rejections():
+    # m = 4, alpha = .05, BKY: stage one is BH at .05/1.05 = .0476: sorted p
+    # .001 .01 .03 .9 -> BH-adjusted .004 .02 .04 .9, r1 = 3 rejections, so
+    # m0 = 1 and the adjusted p-values are BH's x (1/4) x 1.05
+    p = np.array([0.01, 0.9, 0.001, 0.03])
+    np.testing.assert_allclose(adjust_pvalues(p, "fdr_tsbky"),
+                               np.array([0.02, 0.9, 0.004, 0.04]) * 0.25 * 1.05, rtol=1e-12)
+    # no first-stage rejection: BH's x 1.05 (capped at 1)
+    np.testing.assert_allclose(adjust_pvalues([0.5, 0.96], "fdr_tsbky"), [1.0, 1.0])
+    np.testing.assert_allclose(adjust_pvalues([0.5, 0.9], "fdr_tsbh"), [0.9, 0.9])
+
+
+def test_alpha_only_for_the_two_stage_methods():
+    with pytest.raises(ValueError, match="'alpha'.*two-stage.*'holm' does not use it"):
+        adjust_pvalues([0.01, 0.2], "holm", alpha=0.1)
+    with pytest.raises(ValueError, match="'alpha'.*\\(0, 1\\)"):
+        adjust_pvalues([0.01, 0.2], "fdr_tsbh", alpha=1.5)
+    with pytest.raises(ValueError, match="'alpha'"):
+        adjust_pvalues([0.01, 0.2], "fdr_tsbh", alpha=True)
+
+
+@pytest.mark.parametrize("pvalues, what", [(["0.01", "0.2"], "strings"),
+                                           ([True, False], "booleans"),
+                                           ([0.01 + 0j, 0.2], "complex"),
+                                           (np.array([0.01, "0.2"], dtype=object), "str"),
+                                           (np.array([0.01, True], dtype=object), "bool")])
+def test_pvalues_that_are_not_real_numbers_are_refused(pvalues, what):
+    with pytest.raises(TypeError, match=f"'pvalues' parameter must hold p-values.*{what}"):
+        adjust_pvalues(pvalues, "holm")
+
+
+def test_pvalues_of_object_dtype_holding_numbers_are_read():
+    p = np.array([0.01, 0.04, 0.03], dtype=object)
+    np.testing.assert_array_equal(adjust_pvalues(p), adjust_pvalues(p.astype(float)))
+    # None (a test that could not be computed) is NaN, as before
+    np.testing.assert_array_equal(adjust_pvalues([0.01, None, 0.04]),
+                                  adjust_pvalues([0.01, np.nan, 0.04]))
+
+
 def test_bad_input():
-    with pytest.raises(ValueError, match="'method'.*'correction'.*sidak-ish"):
+    with pytest.raises(ValueError, match="'method' parameter of adjust_pvalues.*sidak-ish"):
         adjust_pvalues([0.1], "sidak-ish")
     with pytest.raises(ValueError, match="'method'"):
         adjust_pvalues([0.1], 3)
@@ -147,3 +209,21 @@ def test_family_wise_error_under_the_global_null():
             assert abs(rate - alpha) <= band, (method, rate)
         else:
             assert rate <= alpha + band, (method, rate)
+
+
+@pytest.mark.parametrize("correction", ["fdr_2sbky", "simes-hochberg"])
+def test_compare_adjusts_with_statsmodels_names_at_its_level(correction):
+    # before: compare refused both names; a two-stage method adjusts at compare's alpha
+    from sigtest import PairedPermutation, compare
+
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 120)
+    systems = {f"s{i}": np.where(rng.random(120) < acc, y, 1 - y)
+               for i, acc in enumerate((0.6, 0.7, 0.8, 0.9))}
+    res = compare(y, systems, metrics="accuracy", correction=correction, alpha=0.1,
+                  test=PairedPermutation(n_resamples=199), random_state=0)
+    frame = res.to_frame()
+    kw = {"alpha": 0.1} if correction == "fdr_2sbky" else {}
+    np.testing.assert_allclose(frame["pvalue_adj"],
+                               adjust_pvalues(frame["pvalue"].to_numpy(), correction, **kw),
+                               rtol=1e-12)

@@ -159,6 +159,19 @@ def test_compact_letters_equal_comparison_result_letters():
     assert got.to_dict() == expected.to_dict() and list(got.index) == list(expected.index)
 
 
+@pytest.mark.parametrize("values, what", [([["1", "0.01"], ["0.01", "1"]], "strings"),
+                                          ([[True, False], [False, True]], "booleans"),
+                                          ([[1, 0.01j], [0.01j, 1]], "complex")])
+def test_compact_letters_refuses_pvalues_that_are_not_real_numbers(values, what):
+    # before: strings and booleans were read as numbers, complex ones with a warning
+    with pytest.raises(TypeError, match=f"'pvalues' parameter must hold a matrix of p-values.*"
+                                        f"{what}"):
+        compact_letters(values)
+    frame = pd.DataFrame(values, index=["a", "b"], columns=["a", "b"])
+    with pytest.raises(TypeError, match="'pvalues'"):
+        compact_letters(frame)
+
+
 def test_compact_letters_bad_input():
     p = _pmatrix(3, 0)
     with pytest.raises(ValueError, match="'pvalues'.*square"):
@@ -173,7 +186,7 @@ def test_compact_letters_bad_input():
         compact_letters(bad)
     with pytest.raises(ValueError, match="'pvalues'.*index and its columns"):
         compact_letters(p.set_axis(["x", "y", "z"], axis=1))
-    with pytest.raises(ValueError, match="'pvalues'"):
+    with pytest.raises(TypeError, match="'pvalues'.*strings"):
         compact_letters([["a", "b"], ["b", "a"]])
     with pytest.raises(ValueError, match="'scores'.*one score per system"):
         compact_letters(p, scores={"sys0": 1.0, "sys1": 2.0})

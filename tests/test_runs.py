@@ -44,6 +44,10 @@ def test_split_runs_recognises_runs_and_single_predictions():
 
 
 def test_split_runs_errors_name_system_and_run():
+    # a ragged run inside a list of runs (before: numpy's "inhomogeneous shape" error
+    # without the system)
+    with pytest.raises(ValueError, match=r"system 'mine' \(run 1\).*could not be read"):
+        split_runs("mine", [np.arange(4), [0, 1, [1, 0], 1]], 4)
     with pytest.raises(ValueError, match=r"system 'mine' \(run 1\)"):
         split_runs("mine", [np.arange(4), np.arange(4)[:, None, None]], 4)
     with pytest.raises(ValueError, match="system 'mine' have 3 samples"):

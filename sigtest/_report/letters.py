@@ -11,6 +11,8 @@ from numbers import Real
 
 import numpy as np
 
+from sigtest.utils.validation import real_array
+
 __all__ = ["check_pvalue_matrix", "compact_letter_display", "compact_letters",
            "letter_columns"]
 
@@ -313,10 +315,8 @@ def check_pvalue_matrix(pvalues, name="pvalues"):
                 f"{list(pvalues.columns)}."
             )
         pvalues = pvalues.loc[:, names]
-    try:
-        p = np.array(pvalues, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"The '{name}' parameter must be a matrix of p-values: {exc}") from exc
+    p = real_array(getattr(pvalues, "to_numpy", lambda: pvalues)(), name,
+                   "a matrix of p-values (real numbers in [0, 1])")
     if p.ndim != 2 or p.shape[0] != p.shape[1]:
         raise ValueError(
             f"The '{name}' parameter must be a square (k, k) matrix. Got shape {p.shape} instead."

@@ -16,7 +16,7 @@ import sigtest.tests_._bayes_datasets as bd
 import sigtest.tests_._effect_sizes as es
 import sigtest.tests_._posthoc as ph
 import sigtest.tests_._rank_tests as rt
-from sigtest.tests_._corrections import adjust_pvalues
+from sigtest.tests_._corrections import adjust_pvalues, check_correction
 
 __all__ = ["DatasetComparisonResult"]
 
@@ -259,7 +259,7 @@ class DatasetComparisonResult:
             index = self.systems.index(control)
         if isinstance(correction, _DefaultCorrection):
             correction = str(correction)
-        adjust_pvalues(np.empty(0), correction)  # an unknown correction fails before any work
+        check_correction(correction, "correction", "pairwise")  # fails before any work
         if method == "nemenyi":
             p = rt.nemenyi_pvalues(self.average_ranks.to_numpy(), self.n_datasets)
         elif method == "miller":

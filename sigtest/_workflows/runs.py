@@ -79,6 +79,8 @@ __all__ = ["RUNS_MODES", "split_runs", "combine_runs", "tile"]
 
 
 def _is_array_like(x):
+    if isinstance(x, (list, tuple)):  # np.ndim of a ragged list raises
+        return True
     return hasattr(x, "__len__") and not isinstance(x, (str, bytes)) and np.ndim(x) >= 1
 
 

@@ -8,9 +8,9 @@ built-in metric is registered (see :func:`get_metric_names`) and available as
 a scikit-learn scorer through :func:`get_scorer`.
 """
 
+from sigtest.metrics._as_metric import as_metric
 from sigtest.metrics._registry import (
     Metric,
-    as_metric,
     get_metric,
     get_metric_names,
     register_metric,

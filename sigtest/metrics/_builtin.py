@@ -84,8 +84,9 @@ for _prefix, (_func, _stats, _agg, _title) in _PRF.items():
         )
 
 # one-class scores (scikit-learn's scorer names "f1", "precision", "recall"):
-# average="binary" scores the class given as ``pos_label`` (required; sigtest
-# never picks a class by position)
+# average="binary" scores the class given as ``pos_label``: 1 by default on the labels
+# {0, 1} or {-1, 1} (scikit-learn's default), required otherwise (sigtest never picks a
+# class by position; ``_hard.default_pos_label``)
 for _prefix, (_func, _stats, _agg, _title) in _PRF.items():
     register_metric(
         _prefix,
@@ -95,7 +96,7 @@ for _prefix, (_func, _stats, _agg, _title) in _PRF.items():
         statistics=_stats,
         aggregate=_agg,
         cellwise=True,
-        description=f"{_title} of the class 'pos_label' (required), in [0, 1]",
+        description=f"{_title} of the class 'pos_label' (1 on 0/1 labels), in [0, 1]",
         average="binary",
     )
 
@@ -312,7 +313,7 @@ _register_cells(
     "jaccard",
     _f1_statistics,
     _jaccard_aggregate,
-    "Jaccard index of the class 'pos_label' (required), in [0, 1]",
+    "Jaccard index of the class 'pos_label' (1 on 0/1 labels), in [0, 1]",
     score_func=jaccard_score,
     average="binary",
 )

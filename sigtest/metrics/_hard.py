@@ -143,6 +143,44 @@ def accuracy_score(y_true, y_pred, *, labels=None, sample_weight=None):
 
 
 # --------------------------------------------------------------------------- P / R / F1
+#: Label sets whose positive class defaults to 1, as in scikit-learn's scorers.
+_BINARY_LABEL_SETS = ({0, 1}, {-1, 1})
+
+
+def default_pos_label(labels):
+    """The positive class of a one-class score (``average="binary"``) not given one.
+
+    The one rule of every entry point (the metric functions, their scorers,
+    the tests, :func:`sigtest.score` and :func:`sigtest.compare`): when every
+    label is in {0, 1} or in {-1, 1}, the positive class is 1 (of the
+    labels' type), as scikit-learn's ``pos_label=1``; any other label set
+    needs ``pos_label`` (sigtest never picks a class by position).
+
+    Parameters
+    ----------
+    labels : array-like
+        Every label seen (the gold labels, the predictions, ``labels``).
+
+    Returns
+    -------
+    pos_label : int
+
+    Raises
+    ------
+    ValueError
+        Another label set, naming the 'pos_label' parameter.
+    """
+    values = np.asarray([] if labels is None else labels)
+    if values.dtype.kind in "biuf" and values.size and any(
+            set(values.tolist()) <= allowed for allowed in _BINARY_LABEL_SETS):
+        return values.dtype.type(1).item()
+    seen = "" if labels is None else f" (labels seen: {values[:10].tolist()})"
+    raise ValueError(
+        "average='binary' scores one class: pass its label with the 'pos_label' parameter. "
+        f"It defaults to 1 only for the labels {{0, 1}} or {{-1, 1}}{seen}."
+    )
+
+
 def _resolve_average(average, pos_label):
     """Validate ``average`` with ``pos_label``; return the effective mode."""
     if average not in _AVERAGES:
@@ -292,6 +330,7 @@ _PRF_TEXT = {
     "precision": ("Precision", "predicted"),
     "recall": ("Recall", "true"),
     "f1": ("F-score", "true nor predicted"),
+    "fbeta": ("F-score", "true nor predicted"),
     "jaccard": ("Jaccard", "true or predicted"),
 }
 
@@ -304,6 +343,7 @@ def _prf_aggregate(
     average="macro",
     pos_label=None,
     zero_division="warn",
+    beta=1.0,
     **params,
 ):
     sums = _as_sums(sums)
@@ -314,6 +354,8 @@ def _prf_aggregate(
         )
     k = (s - 1) // 3
     check_zero_division(zero_division)  # fail before any work
+    if average == "binary" and pos_label is None and labels is not None:
+        pos_label = default_pos_label(labels)
     mode = _resolve_average(average, pos_label)
     tp, pred, true = sums[..., :k], sums[..., k : 2 * k], sums[..., 2 * k : 3 * k]
     if mode == "single":
@@ -347,6 +389,9 @@ def _prf_aggregate(
         values, undefined = divide(tp, true, zero_division)
     elif which == "jaccard":  # |T and P| / |T or P| (sklearn's jaccard_score)
         values, undefined = divide(tp, pred + true - tp, zero_division)
+    elif which == "fbeta":  # (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP), as scikit-learn
+        b2 = float(beta) ** 2
+        values, undefined = divide((1.0 + b2) * tp, b2 * true + pred, zero_division)
     else:
         values, undefined = divide(2.0 * tp, pred + true, zero_division)
     if isinstance(zero_division, str) and np.any(undefined):
@@ -377,11 +422,33 @@ def _f1_aggregate(sums, **params):
     return _prf_aggregate("f1", sums, **params)
 
 
+def _check_beta(beta):
+    if isinstance(beta, bool) or not isinstance(beta, Real) or not 0 <= beta < np.inf:
+        raise ValueError(f"The 'beta' parameter must be a finite number >= 0. Got {beta!r} "
+                         "instead.")
+
+
+def _fbeta_aggregate(sums, *, beta=1.0, **params):
+    """F-beta from summed :func:`_prf_statistics`: ``(1 + b^2) TP_k / (b^2 true_k + pred_k)``.
+
+    The denominator is scikit-learn's ``(1 + b^2) TP + b^2 FN + FP``; a zero
+    one is ``zero_division``. ``beta = 1`` is F1, ``beta = 0`` precision.
+    """
+    _check_beta(beta)
+    return _prf_aggregate("fbeta", sums, beta=beta, **params)
+
+
 _AGGREGATES = {"precision": _precision_aggregate, "recall": _recall_aggregate, "f1": _f1_aggregate}
 
 
-def _prf_score(which, y_true, y_pred, labels, pos_label, average, sample_weight, zero_division):
+def _prf_score(which, y_true, y_pred, labels, pos_label, average, sample_weight, zero_division,
+               **extra):
     check_zero_division(zero_division)
+    if average == "binary" and pos_label is None:
+        if labels is None:
+            y_t, y_p, _ = check_label_pair(y_true, y_pred)
+            labels = np.unique(np.concatenate([y_t, y_p]))
+        pos_label = default_pos_label(labels)
     _resolve_average(average, pos_label)
     t, p, labels = _resolve_prf_labels(y_true, y_pred, labels, pos_label)
     w = check_sample_weight(sample_weight, t.shape[0])
@@ -393,8 +460,22 @@ def _prf_score(which, y_true, y_pred, labels, pos_label, average, sample_weight,
         average=average,
         pos_label=pos_label,
         zero_division=zero_division,
+        **extra,
     )
     return value if average is None else float(value)
+
+
+def _fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=None, average="macro",
+                 sample_weight=None, zero_division="warn"):
+    """F-beta, ``(1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)`` per class, averaged.
+
+    The score function of a scikit-learn ``fbeta_score`` scorer mapped to the
+    fast path (:func:`sigtest.metrics.as_metric`); parameters as
+    :func:`f1_score`, plus ``beta`` (a finite number >= 0).
+    """
+    _check_beta(beta)
+    return _prf_score("fbeta", y_true, y_pred, labels, pos_label, average, sample_weight,
+                      zero_division, beta=beta)
 
 
 _PRF_CONSTRAINTS = {
@@ -434,8 +515,9 @@ _PRF_PARAMS_DOC = """
         ``"macro"``: unweighted mean of the per-class scores over all classes of
         ``labels``; ``"micro"``: from the TP, predicted and true counts summed
         over classes; ``"weighted"``: mean weighted by support (true count);
-        ``"binary"``: the class ``pos_label`` (required); ``None``: the array of
-        per-class scores in the order of ``labels``. Unlike scikit-learn the
+        ``"binary"``: the class ``pos_label`` (by default 1 when every label
+        is in {0, 1} or {-1, 1}, as scikit-learn; required otherwise);
+        ``None``: the array of per-class scores in the order of ``labels``. Unlike scikit-learn the
         default is ``"macro"``.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights with a positive sum; counts become weighted sums.

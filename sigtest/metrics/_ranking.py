@@ -128,6 +128,21 @@ def _sorted_component(values, items, positive):
     return values[order], items[order], positive[order]
 
 
+def _n_classes(y_true, labels):
+    """Number of classes of ``labels`` (or of ``y_true``); 0 if they cannot be read."""
+    try:
+        values = np.asarray(y_true if labels is None else labels)
+        return np.unique(values[~_is_missing(values)]).size if values.ndim == 1 else 0
+    except (TypeError, ValueError):
+        return 0  # the input check says what is wrong
+
+
+def _is_missing(values):
+    if values.dtype.kind == "f":
+        return np.isnan(values)
+    return np.zeros(values.shape, dtype=bool)
+
+
 def ranked_scores(y_true, y_score, *, kind="roc_auc", multi_class=None, average="macro",
                   labels=None, pos_label=None, metric=None):
     """Sort one system's scores once: the :class:`RankedScores` of a ranking metric.
@@ -146,7 +161,8 @@ def ranked_scores(y_true, y_score, *, kind="roc_auc", multi_class=None, average=
         function) or a 2-column ``predict_proba``. Multiclass: probabilities.
     kind : {"roc_auc", "average_precision"}
     multi_class : {None, "ovr", "ovo"}
-        ``None``: binary.
+        ``None``: binary. Ignored when the class set has two classes (the
+        binary AUC, as scikit-learn).
     average : {"macro", "weighted"}
         Averaging over the classes or pairs of a multiclass AUC.
     labels : array-like, optional
@@ -167,6 +183,8 @@ def ranked_scores(y_true, y_score, *, kind="roc_auc", multi_class=None, average=
     metric = metric or kind
     if kind not in _KINDS:
         raise ValueError(f"The 'kind' parameter must be one of {_KINDS}. Got {kind!r}.")
+    if multi_class is not None and _n_classes(y_true, labels) == 2:
+        multi_class = None  # scikit-learn ignores multi_class (and average) on binary y
     codes, s, classes = check_labels_proba(
         y_true, y_score, labels=labels, metric=metric,
         kind="scores" if multi_class is None else "proba", complete_binary=True)

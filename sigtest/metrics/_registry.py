@@ -55,6 +55,7 @@ take (``sample_weight``, ``zero_division``, a fixed ``kwargs`` entry) is a
 from __future__ import annotations
 
 import inspect
+import numbers
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
@@ -67,7 +68,6 @@ __all__ = [
     "unregister_metric",
     "get_metric",
     "get_metric_names",
-    "as_metric",
     "PlainScore",
     "CheckedScore",
 ]
@@ -458,149 +458,6 @@ def get_metric(name):
     )
 
 
-def as_metric(metric):
-    """Turn any accepted ``metric=`` value into a :class:`Metric`.
-
-    The one validation path of every entry point (the tests' ``test``,
-    :func:`sigtest.score`, :func:`sigtest.compare`,
-    :func:`sigtest.compare_datasets`, :func:`sigtest.cross_val_compare`).
-
-    Parameters
-    ----------
-    metric : str, Metric, scikit-learn scorer or callable
-        * a registered name (or a loss's ``"neg_<name>"``) or a
-          :class:`Metric`: as :func:`get_metric`;
-        * a scikit-learn scorer (:func:`sklearn.metrics.make_scorer`,
-          :func:`sklearn.metrics.get_scorer`, or :func:`sigtest.get_scorer`):
-          its score function and fixed keywords, ``greater_is_better`` from
-          its sign (``_sign``), hard labels when its ``response_method`` is
-          ``"predict"`` and hard labels scored by probabilities
-          (``input_type="labels_proba"``; of a binary problem the function
-          receives the column of the second class, as scikit-learn's scorer
-          does) when it asks for ``"predict_proba"``. A scorer of sigtest's
-          own registry is that metric (fast path kept), and so is a scorer
-          of scikit-learn's ``log_loss``, ``brier_score_loss``,
-          ``d2_log_loss_score``, ``d2_brier_score`` or
-          ``top_k_accuracy_score`` (``neg_log_loss``, ...);
-        * any other callable ``f(y_true, y_pred, **kw) -> float`` (a
-          scikit-learn metric function or the user's own): hard labels,
-          ``greater_is_better=True`` (register it with
-          :func:`register_metric` for a loss).
-
-    Returns
-    -------
-    metric : Metric
-        A scorer or a callable gives an *unregistered* metric named after
-        the function (``f.__name__``), without sufficient statistics: every
-        resample calls the function (the slow path; see the docs' "Any score
-        function" for its cost, and :func:`register_metric` with
-        ``statistics``/``aggregate`` for the fast one). Keyword arguments
-        pass to the function only if its signature accepts them.
-
-    Raises
-    ------
-    TypeError
-        ``metric`` of another type.
-    ValueError
-        Unknown name; a scorer that needs ``decision_function`` only. At
-        call time, the function raising or returning a non-scalar is a
-        ``ValueError`` naming ``metric``.
-
-    Examples
-    --------
-    >>> from sklearn.metrics import matthews_corrcoef, get_scorer
-    >>> from sigtest.metrics import as_metric
-    >>> m = as_metric(matthews_corrcoef)
-    >>> m.name, m.greater_is_better, m.has_statistics
-    ('matthews_corrcoef', True, False)
-    >>> m([0, 1, 1, 0], [0, 1, 0, 0])
-    0.5773502691896258
-    >>> loss = as_metric(get_scorer("neg_log_loss"))
-    >>> loss.name, loss.greater_is_better, loss.input_type, loss.has_statistics
-    ('log_loss', False, 'labels_proba', True)
-    """
-    if isinstance(metric, (str, Metric)):
-        return get_metric(metric)
-    if _is_scorer(metric):
-        return _scorer_metric(metric)
-    if callable(metric) and not isinstance(metric, type):
-        return Metric(name=_func_name(metric), score_func=CheckedScore(metric))
-    raise TypeError(
-        "The 'metric' parameter must be a registered metric name (str), a Metric, a "
-        "scikit-learn scorer or a callable f(y_true, y_pred, **kw) -> float. "
-        f"Got {type(metric).__name__} instead."
-    )
-
-
-def _is_scorer(obj):
-    return all(hasattr(obj, a) for a in ("_score_func", "_sign", "_kwargs", "_response_method"))
-
-
-def _func_name(func):
-    name = getattr(func, "__name__", None)
-    if not isinstance(name, str) or not name:
-        name = type(func).__name__
-    return name
-
-
-def _scorer_metric(scorer):
-    kwargs = dict(scorer._kwargs or {})
-    registered = getattr(scorer, "_metric_name", None)
-    if isinstance(registered, str) and registered in _REGISTRY:
-        base = _REGISTRY[registered]
-        extra = {k: v for k, v in kwargs.items() if base.kwargs.get(k, _MISSING) is not v}
-        if not extra:
-            return base
-        return Metric(**{**{f.name: getattr(base, f.name) for f in fields(base) if f.init},
-                         "kwargs": {**base.kwargs, **extra}})
-    fast = _sklearn_builtin(scorer._score_func, kwargs)
-    if fast is not None:
-        return fast
-    methods = scorer._response_method
-    methods = (methods,) if isinstance(methods, str) else tuple(methods)
-    if "predict" in methods:
-        response, input_type, func = "predict", "labels", CheckedScore(scorer._score_func)
-    elif "predict_proba" in methods:
-        # scikit-learn's probability scorers score hard labels y
-        response, input_type = "predict_proba", "labels_proba"
-        func = CheckedScore(scorer._score_func, binary_column=True)
-    else:
-        raise ValueError(
-            f"The 'metric' parameter: the scorer of {_func_name(scorer._score_func)!r} asks "
-            f"for {methods}; sigtest compares predicted labels ('predict') or probabilities "
-            "('predict_proba')."
-        )
-    return Metric(
-        name=_func_name(scorer._score_func), score_func=func,
-        greater_is_better=bool(scorer._sign > 0), response_method=response,
-        input_type=input_type, kwargs=kwargs,
-    )
-
-
-_MISSING = object()
-
-#: scikit-learn's probability score functions that sigtest computes on
-#: sufficient statistics: a scorer of one of them is the registered metric.
-_SKLEARN_FAST = {"log_loss": "log_loss", "brier_score_loss": "brier_score",
-                 "d2_log_loss_score": "d2_log_loss_score", "d2_brier_score": "d2_brier_score",
-                 "top_k_accuracy_score": "top_k_accuracy"}
-#: Their keywords that the registered metrics take as scikit-learn does.
-_SKLEARN_FAST_KEYWORDS = frozenset({"labels", "k", "scale_by_half", "pos_label"})
-
-
-def _sklearn_builtin(func, kwargs):
-    """The registered metric computing scikit-learn's ``func``, or ``None``."""
-    name = _SKLEARN_FAST.get(getattr(func, "__name__", None))
-    if (name is None or not str(getattr(func, "__module__", "")).startswith("sklearn.metrics")
-            or name not in _REGISTRY or not set(kwargs) <= _SKLEARN_FAST_KEYWORDS):
-        return None
-    base = _REGISTRY[name]
-    if not kwargs:
-        return base
-    return Metric(**{**{f.name: getattr(base, f.name) for f in fields(base) if f.init},
-                     "kwargs": {**base.kwargs, **kwargs}})
-
-
 def get_metric_names():
     """Sorted list of registered metric names.
 
@@ -780,13 +637,15 @@ class CheckedScore(PlainScore):
                 f"The 'metric' function {self.__name__!r} must return a real scalar; it "
                 f"returned an array of shape {np.shape(value)}."
             )
-        try:
-            return float(value)
-        except (TypeError, ValueError):
+        if isinstance(value, np.ndarray):
+            value = value[()]
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            # float("0.5") and float(True) would score a string or a bool
             raise ValueError(
                 f"The 'metric' function {self.__name__!r} must return a real scalar; it "
-                f"returned {type(value).__name__}."
-            ) from None
+                f"returned {type(value).__name__} {value!r}."
+            )
+        return float(value)
 
     def __eq__(self, other):
         return super().__eq__(other) and other.binary_column == self.binary_column

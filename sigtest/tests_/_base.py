@@ -579,11 +579,13 @@ class SignificanceTest(ParamsMixin, ABC):
 
     def _validate_params(self):
         params = self.get_params(deep=False)
-        for key in ("n_jobs", "n_resamples"):
+        for key in ("n_jobs", "n_resamples", "random_state"):
             if isinstance(params.get(key), (bool, np.bool_)):
                 raise ValueError(
-                    f"The '{key}' parameter of {type(self).__name__} must be an int, not a "
-                    f"bool. Got {params[key]!r} instead."
+                    f"The '{key}' parameter of {type(self).__name__} must be "
+                    + ("an int" if key != "random_state" else "None, an int seed, a "
+                       "SeedSequence or a Generator")
+                    + f", not a bool. Got {params[key]!r} instead."
                 )
         self._check_margin_params(params, before=True)
         constraints = dict(self._parameter_constraints)

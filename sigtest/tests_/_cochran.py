@@ -63,10 +63,10 @@ def _correctness(y_true, predictions):
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         raise ValueError(f"Duplicate system names {dup} in 'predictions'.")
-    if len(items) < 3:
+    if len(items) < 2:
         raise ValueError(
-            "The 'predictions' parameter must hold at least 3 systems for Cochran's Q "
-            f"(got {len(items)}); compare two systems with McNemar."
+            "The 'predictions' parameter must hold at least 2 systems for Cochran's Q "
+            f"(got {len(items)})."
         )
     y = np.asarray(y_true.to_numpy() if hasattr(y_true, "to_numpy") else y_true)
     if y.ndim != 1:
@@ -102,7 +102,8 @@ def cochrans_q(y_true, predictions):
     asymptotically :math:`\chi^2_{k-1}` under the null hypothesis that the
     systems are exchangeable on each item (equal accuracies). Items that all
     systems get right, or all wrong, do not change Q. For ``k = 2`` Q is
-    McNemar's uncorrected chi-square.
+    McNemar's uncorrected chi-square :math:`(b - c)^2 / (b + c)` of the
+    discordant counts, as in statsmodels' ``cochrans_q``.
 
     Parameters
     ----------
@@ -110,7 +111,7 @@ def cochrans_q(y_true, predictions):
         True labels.
     predictions : mapping or DataFrame
         Predicted labels of each system, ``{name: y_pred}`` or one column per
-        system (as :func:`sigtest.compare`); at least 3 systems. An item is
+        system (as :func:`sigtest.compare`); at least 2 systems. An item is
         right when the prediction equals ``y_true``.
 
     Returns
@@ -122,7 +123,7 @@ def cochrans_q(y_true, predictions):
     Raises
     ------
     ValueError
-        Fewer than 3 systems, duplicate names, predictions not 1-D or of
+        Fewer than 2 systems, duplicate names, predictions not 1-D or of
         another length than ``y_true``, NaN labels.
     TypeError
         ``predictions`` neither a mapping nor a DataFrame; labels of mixed

@@ -1,10 +1,11 @@
-"""Random-state handling shared by the significance tests and ``compare``."""
+"""Random-state handling shared by the significance tests and ``compare``; the check of
+an array of real numbers (p-values, scores) given by the user."""
 
 import numbers
 
 import numpy as np
 
-__all__ = ["check_random_state_seed", "spawn_seeds"]
+__all__ = ["check_random_state_seed", "real_array", "spawn_seeds"]
 
 _MAX_SEED = 2**31 - 1
 
@@ -72,3 +73,59 @@ def spawn_seeds(random_state, n):
     else:
         root = np.random.SeedSequence(check_random_state_seed(random_state))
     return root.spawn(n)
+
+
+def _kind_name(arr):
+    """What the non-real entries of ``arr`` are, for a message."""
+    if arr.dtype.kind == "b":
+        return "booleans"
+    if arr.dtype.kind == "c":
+        return "complex numbers"
+    if arr.dtype.kind in "USa":
+        return "strings"
+    bad = next(v for v in arr.ravel() if isinstance(v, (bool, np.bool_))
+               or not (v is None or isinstance(v, numbers.Real)))
+    return f"a {type(bad).__name__} ({bad!r})"
+
+
+def real_array(values, name, what="real numbers"):
+    """``values`` as a float64 array, refusing anything but real numbers.
+
+    ``np.asarray(x, dtype=float)`` reads the strings ``"0.01"``, the booleans
+    ``True``/``False`` and (with a warning) complex numbers as numbers; a
+    user's p-values or scores given that way are a mistake to report, not to
+    convert.
+
+    Parameters
+    ----------
+    values : array-like
+        Numbers of an integer or floating dtype, or an object array of real
+        Python/numpy scalars (NaN allowed; ``None`` is read as NaN).
+    name : str
+        Parameter name for the messages.
+    what : str, default="real numbers"
+        What the values must be, for the messages.
+
+    Returns
+    -------
+    arr : ndarray of float64
+
+    Raises
+    ------
+    TypeError
+        Strings, booleans, complex numbers or other objects among the values.
+    ValueError
+        Values that cannot form an array (ragged nested sequences).
+    """
+    try:
+        arr = np.asarray(values)
+    except ValueError as exc:
+        raise ValueError(f"The {name!r} parameter must hold {what}: {exc}") from exc
+    if arr.dtype.kind == "O" and arr.size and all(
+            v is None or isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+            for v in arr.ravel()):
+        return np.where(np.equal(arr, None), np.nan, arr).astype(np.float64)
+    if arr.dtype.kind not in "iuf" and arr.size:
+        raise TypeError(f"The {name!r} parameter must hold {what}. Got {_kind_name(arr)} "
+                        "instead.")
+    return arr.astype(np.float64)

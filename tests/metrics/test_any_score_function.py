@@ -20,6 +20,14 @@ from sigtest import PairedPermutation, compare, compare_datasets, score
 from sigtest.metrics import Metric, as_metric
 
 
+def _user_mcc(y_true, y_pred, *, sample_weight=None):
+    """A user's score function (scikit-learn's MCC behind another function): the slow path."""
+    return matthews_corrcoef(y_true, y_pred, sample_weight=sample_weight)
+
+
+_user_mcc.__name__ = "matthews_corrcoef"
+
+
 def _labels(n=300, seed=0, acc_a=0.70, acc_b=0.74):
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 2, n)
@@ -38,8 +46,14 @@ def _proba(y, sharp, seed):
 # ------------------------------------------------------------------ as_metric
 
 
+def test_as_metric_of_a_known_sklearn_function_is_the_fast_metric():
+    # before: scikit-learn's function was called on every resample
+    assert as_metric(matthews_corrcoef) is sigtest.get_metric("matthews_corrcoef")
+    assert as_metric(f1_score) is sigtest.get_metric("f1")  # average="binary", pos_label 1
+
+
 def test_as_metric_of_a_callable():
-    m = as_metric(matthews_corrcoef)
+    m = as_metric(_user_mcc)
     assert isinstance(m, Metric)
     assert m.name == "matthews_corrcoef"
     assert m.greater_is_better and not m.has_statistics
@@ -58,8 +72,8 @@ def test_as_metric_of_names_and_metrics_is_get_metric():
 
 def test_as_metric_of_sklearn_scorers():
     ba = as_metric(get_scorer("balanced_accuracy"))
-    assert (ba.name, ba.greater_is_better, ba.input_type) == (
-        "balanced_accuracy_score", True, "labels")
+    # scikit-learn's scorer of a registered configuration is that metric (fast path)
+    assert ba is sigtest.get_metric("balanced_accuracy")
     loss = as_metric(get_scorer("neg_log_loss"))
     assert (loss.name, loss.greater_is_better, loss.input_type, loss.response_method) == (
         "log_loss", False, "labels_proba", "predict_proba")
@@ -72,8 +86,8 @@ def test_as_metric_of_sklearn_scorers():
     assert f1m.kwargs["average"] == "macro"
     y, a, _ = _labels()
     assert f1m(y, a) == pytest.approx(f1_score(y, a, average="macro"), abs=1e-15)
-    own = as_metric(make_scorer(matthews_corrcoef))
-    assert own.name == "matthews_corrcoef"
+    own = as_metric(make_scorer(_user_mcc))
+    assert own.name == "matthews_corrcoef" and not own.has_statistics
 
 
 def test_as_metric_of_a_sigtest_scorer_keeps_the_fast_path():
@@ -95,7 +109,7 @@ def test_as_metric_rejects():
 def test_permutation_callable_equals_registered_name():
     y, a, b = _labels()
     test = PairedPermutation(n_resamples=999, random_state=0)
-    slow = test.test(y, a, b, metric=matthews_corrcoef)
+    slow = test.test(y, a, b, metric=_user_mcc)
     fast = test.test(y, a, b, metric="matthews_corrcoef")
     assert slow.metric == "matthews_corrcoef"
     assert slow.score_a == pytest.approx(matthews_corrcoef(y, a), abs=1e-12)
@@ -130,7 +144,7 @@ def test_scorer_equals_registered_name():
     test = PairedPermutation(n_resamples=499, random_state=0)
     by_scorer = test.test(y, a, b, metric=get_scorer("balanced_accuracy"))
     by_name = test.test(y, a, b, metric="balanced_accuracy")
-    assert by_scorer.metric == "balanced_accuracy_score"
+    assert by_scorer.metric == "balanced_accuracy"
     assert by_scorer.delta == pytest.approx(by_name.delta, abs=1e-12)
     assert by_scorer.score_b == pytest.approx(balanced_accuracy_score(y, b), abs=1e-12)
     assert 0 < by_scorer.pvalue <= 1
@@ -164,13 +178,19 @@ def test_callable_keywords_pass_only_if_accepted():
 
     assert res.score_a == pytest.approx(fbeta_score(y, a, beta=2.0), abs=1e-12)
     with pytest.raises(TypeError, match="zero_divison"):
-        test.test(y, a, b, metric=matthews_corrcoef, zero_divison=0.0)
+        test.test(y, a, b, metric=_user_mcc, zero_divison=0.0)
 
 
 @pytest.mark.parametrize("func, match", [
     (lambda y_true, y_pred: np.array([1.0, 2.0]), "real scalar"),
     (lambda y_true, y_pred: 1 / 0, "ZeroDivisionError"),
     (lambda y_true, y_pred: "high", "real scalar"),
+    # before: float() turned these into scores
+    (lambda y_true, y_pred: "0.5", "real scalar.*str '0.5'"),
+    (lambda y_true, y_pred: True, "real scalar.*bool True"),
+    (lambda y_true, y_pred: np.bool_(False), "real scalar.*bool"),
+    (lambda y_true, y_pred: np.array("0.5"), "real scalar.*str"),
+    (lambda y_true, y_pred: 0.5 + 0j, "real scalar.*complex"),
 ])
 def test_bad_callable_is_a_value_error_naming_metric(func, match):
     y, a, b = _labels(n=50)
@@ -185,7 +205,7 @@ def test_bad_callable_is_a_value_error_naming_metric(func, match):
 
 def test_score_with_a_callable():
     y, a, _ = _labels()
-    res = score(y, a, metric=matthews_corrcoef, n_resamples=999, random_state=0)
+    res = score(y, a, metric=_user_mcc, n_resamples=999, random_state=0)
     ref = score(y, a, metric="matthews_corrcoef", n_resamples=999, random_state=0)
     assert res.metric == "matthews_corrcoef"
     assert res.estimate == pytest.approx(matthews_corrcoef(y, a), abs=1e-12)
@@ -199,13 +219,14 @@ def test_score_with_a_callable():
 
 def test_compare_shows_the_function_name():
     y, a, b = _labels()
-    res = compare(y, {"A": a, "B": b}, metrics=[f1_score, "accuracy"],
+    res = compare(y, {"A": a, "B": b}, metrics=[_user_mcc, "accuracy"],
                   test=PairedPermutation(n_resamples=199), random_state=0)
     table = res.summary()
-    assert list(table.columns) == ["f1_score", "accuracy"]
-    assert table.loc["A", "f1_score"] == pytest.approx(f1_score(y, a), abs=1e-12)
+    assert list(table.columns) == ["matthews_corrcoef", "accuracy"]
+    assert table.loc["A", "matthews_corrcoef"] == pytest.approx(matthews_corrcoef(y, a),
+                                                               abs=1e-12)
     assert table.loc["B", "accuracy"] == pytest.approx(np.mean(y == b), abs=1e-12)
-    one = compare(y, {"A": a, "B": b}, metrics=matthews_corrcoef,
+    one = compare(y, {"A": a, "B": b}, metrics=_user_mcc,
                   test=PairedPermutation(n_resamples=199), random_state=0)
     assert list(one.summary().columns) == ["matthews_corrcoef"]
 
@@ -216,7 +237,7 @@ def test_compare_datasets_with_a_callable():
         y, a, b = _labels(n=120, seed=10 + k)
         data[f"d{k}"] = (y, {"A": a, "B": b})
     kw = dict(test=PairedPermutation(n_resamples=99), random_state=0)
-    res = compare_datasets(data, metric=matthews_corrcoef, **kw)
+    res = compare_datasets(data, metric=_user_mcc, **kw)
     ref = compare_datasets(data, metric="matthews_corrcoef", **kw)
     assert res.metric == "matthews_corrcoef"
     pd.testing.assert_frame_equal(res.scores, ref.scores, atol=1e-12)
@@ -230,7 +251,7 @@ def test_cross_val_compare_with_a_callable():
     X, y = make_classification(n_samples=120, random_state=0)
     est = {"lr": LogisticRegression(), "tree": DecisionTreeClassifier(random_state=0)}
     kw = dict(cv=3, test=PairedPermutation(n_resamples=99), random_state=0)
-    res = sigtest.cross_val_compare(est, X, y, metrics=[matthews_corrcoef], **kw)
+    res = sigtest.cross_val_compare(est, X, y, metrics=[_user_mcc], **kw)
     ref = sigtest.cross_val_compare(est, X, y, metrics=["matthews_corrcoef"], **kw)
     assert list(res.summary().columns) == ["matthews_corrcoef"]
     pd.testing.assert_frame_equal(res.summary(), ref.summary(), atol=1e-12)

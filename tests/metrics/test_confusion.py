@@ -225,7 +225,7 @@ def test_likelihood_ratios_undefined():
     ("positive_likelihood_ratio", {"replace_undefined_by": {"LR+": 0.5, "LR-": 0.5}},
      "'replace_undefined_by'"),
     ("jaccard_macro", {"zero_division": "x"}, "zero_division"),
-    ("jaccard", {}, "pos_label"),
+    ("jaccard", {"pos_label": 5, "labels": [0, 1]}, "pos_label"),
 ])
 def test_bad_parameters_name_the_argument(bad):
     name, kw, pattern = bad

@@ -88,11 +88,27 @@ def test_identical_systems_warn_and_give_p_one():
     assert (res.statistic, res.pvalue, res.n_discordant) == (0.0, 1.0, 0)
 
 
+@pytest.mark.parametrize("right", [CONOVER[:, :2], WEB[:, 1:3], WEB[:, [0, 3]]],
+                         ids=["conover", "web12", "web03"])
+def test_two_systems_give_mcnemars_uncorrected_chi_square(right):
+    res = cochrans_q(*_systems(right))
+    ref = contingency_tables.cochrans_q(right.astype(int))
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+    assert res.df == ref.df == 1
+    b = int(np.sum((right[:, 0] == 1) & (right[:, 1] == 0)))
+    c = int(np.sum((right[:, 0] == 0) & (right[:, 1] == 1)))
+    table = [[0, b], [c, 0]]
+    mcnemar = contingency_tables.mcnemar(table, exact=False, correction=False)
+    assert res.statistic == pytest.approx((b - c) ** 2 / (b + c), rel=1e-12)
+    assert res.statistic == pytest.approx(mcnemar.statistic, rel=1e-12)
+    assert res.pvalue == pytest.approx(mcnemar.pvalue, rel=1e-12)
+
+
 def test_bad_input():
     y, preds = _systems(CONOVER)
-    two = {k: preds[k] for k in ("s0", "s1")}
-    with pytest.raises(ValueError, match="'predictions'.*at least 3 systems.*McNemar"):
-        cochrans_q(y, two)
+    with pytest.raises(ValueError, match="'predictions'.*at least 2 systems"):
+        cochrans_q(y, {"s0": preds["s0"]})
     with pytest.raises(TypeError, match="'predictions'"):
         cochrans_q(y, list(preds.values()))
     with pytest.raises(ValueError, match="'s1'.*length"):

@@ -17,6 +17,8 @@ import numpy as np
 from sigtest._engine.checks import check_allocation, check_n_resamples as _check_n_resamples
 from sigtest._engine.resampling.rows import _check_paired, _stratified_sample_size, resolve_sample_size
 from sigtest._engine.rng import check_seed
+from sigtest.exceptions import SlowPathWarning
+from sigtest.utils import warn_external
 
 __all__ = ["bootstrap_deltas", "bootstrap_scores", "permutation_deltas"]
 
@@ -164,6 +166,36 @@ class _SlowScorer:
         return np.array([memo[key] for key in keys], dtype=np.float64).reshape(r)
 
 
+def _warn_cost(paired, params, n_calls, what):
+    """Warn (:class:`~sigtest.SlowPathWarning`) when ``n_calls`` calls will take long.
+
+    One call of the score function on the observed data of A is timed (its
+    value is not used); ``n_calls`` times that duration above
+    :data:`_PROGRESS_SECONDS` is worth saying before the wait. An upper
+    estimate: resamples with the same label table share one call
+    (:class:`_SlowScorer`) and a test's ``n_jobs`` spreads them over threads.
+    """
+    import time
+
+    y, a, _, w = _data(paired)
+    start = time.perf_counter()
+    try:
+        _score(paired, params, y, a, w)
+    except Exception:  # noqa: BLE001 - the run itself reports a failing metric
+        return
+    once = time.perf_counter() - start
+    total = once * n_calls
+    if total <= _PROGRESS_SECONDS:
+        return
+    warn_external(
+        f"Metric {paired.metric.name!r} has no sufficient statistics: the {what} calls its "
+        f"score function on every resample (the slow path), {n_calls} calls x "
+        f"{once * 1e3:.3g} ms (one call timed on these data) = about {total:.0f} s on one "
+        "thread. A metric with statistics (the fast path; docs/metrics.md lists them) or "
+        "register_metric(..., statistics=, aggregate=) takes a fraction of that.",
+        SlowPathWarning)
+
+
 def _slow_scores(paired, n_resamples, seed, batch_size, what, batch_scores, parallel=False):
     """Shared driver of the slow paths: seeded batches, the scorer, a progress bar.
 
@@ -177,6 +209,7 @@ def _slow_scores(paired, n_resamples, seed, batch_size, what, batch_scores, para
     check_allocation(B, 16)
     rng = np.random.default_rng(check_seed(seed))
     params = _slow_params(paired)
+    _warn_cost(paired, params, 2 * B, what)
     scorer = _SlowScorer(paired, params, parallel)
     out = np.empty((B, 2))
     progress = _Progress(B, f"{what} ({paired.metric.name})")

@@ -11,6 +11,7 @@ from sigtest._workflows.compare.run import reemit_warnings
 from sigtest._workflows.compare.run import OPTIONAL_COLUMNS
 from sigtest._workflows.compare.result import ComparisonResult
 from sigtest._workflows.compare.tables import FRAME_COLUMNS
+from sigtest._constants import CORRECTION_ALIASES, TWO_STAGE_CORRECTIONS
 from sigtest.tests_._corrections import adjust_pvalues
 from sigtest.utils import warn_external
 
@@ -91,8 +92,11 @@ def assemble(plan, out, *, alpha, correction, pairs, ci, result_kwargs, adjusted
                                          [adjusted[key] for key in sorted(results)])
     for _, idx in (() if adjusted is not None
                    else frame.groupby(groups, sort=False).groups.items()):
-        frame.loc[idx, "pvalue_adj"] = adjust_pvalues(frame.loc[idx, "pvalue"].to_numpy(),
-                                                      correction)
+        frame.loc[idx, "pvalue_adj"] = adjust_pvalues(
+            frame.loc[idx, "pvalue"].to_numpy(), correction,
+            # two-stage FDR adjusts at the comparison's level
+            alpha=alpha if CORRECTION_ALIASES.get(correction, correction) in TWO_STAGE_CORRECTIONS
+            else None)
     frame["significant"] = (frame["pvalue_adj"] <= alpha).to_numpy()
     extra = [c for c in OPTIONAL_COLUMNS if c in frame and frame[c].notna().any()]
     frame = frame[(["run"] if multi else []) + FRAME_COLUMNS + extra].reset_index(drop=True)

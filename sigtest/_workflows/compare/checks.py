@@ -23,6 +23,7 @@ from sigtest._engine.checks import check_array_like
 from sigtest._workflows.runs import split_runs
 from sigtest.metrics import as_metric
 from sigtest.metrics._common import union_labels
+from sigtest.metrics._hard import default_pos_label
 from sigtest.metrics._scores import check_y_true, is_no_targets
 from sigtest.utils import warn_external
 from sigtest.utils._param_validation import validate_parameter_constraints
@@ -411,33 +412,24 @@ def check_pos_label(metrics, pos_label):
     return {"pos_label": pos_label}
 
 
-#: Label sets whose positive class defaults to 1, as in scikit-learn.
-_BINARY_LABEL_SETS = ({0, 1}, {-1, 1})
-
-
 def pos_label_params(metric, pos_params, union):
     """The ``pos_label`` keyword of one metric: given, defaulted, or none.
 
-    A one-class metric gets ``pos_label``; without one, when every label
-    seen (``union``: ``y_true``, the systems' predictions and ``labels``)
-    is in {0, 1} or in {-1, 1}, it gets 1 (of the labels' type), as
-    scikit-learn's ``pos_label=1`` default; any other label set needs
-    ``pos_label`` (a ``ValueError``). Other metrics get nothing.
+    A one-class metric gets ``pos_label``: the one given, its own fixed one,
+    or the default of :func:`sigtest.metrics._hard.default_pos_label` over
+    every label seen (``union``: ``y_true``, the systems' predictions and
+    ``labels``), the rule of every entry point. Other metrics get nothing.
     """
     if not _uses_pos_label(metric):
         return {}
     if pos_params:
         return dict(pos_params)
-    values = np.asarray([] if union is None else union)
-    if values.dtype.kind in "biuf" and values.size and any(
-            set(values.tolist()) <= allowed for allowed in _BINARY_LABEL_SETS):
-        return {"pos_label": values.dtype.type(1).item()}
-    seen = "" if union is None else f" (labels seen: {values[:10].tolist()})"
-    raise ValueError(
-        f"Metric {metric.name!r} scores one class (average='binary'): pass its label with "
-        f"the 'pos_label' parameter. It defaults to 1 only for the labels {{0, 1}} or "
-        f"{{-1, 1}}{seen}."
-    )
+    if metric.kwargs.get("pos_label") is not None:
+        return {}
+    try:
+        return {"pos_label": default_pos_label(union)}
+    except ValueError as exc:
+        raise ValueError(f"Metric {metric.name!r}: {exc}") from None
 
 
 def check_inputs(view_list, names, metric_objs, metric_kwargs):
