@@ -130,13 +130,14 @@ def prepare_paired(
     array([1., 1., 1., 1.])
     """
     metric = as_metric(metric)
+    same = y_pred_a is y_pred_b  # one system on both sides (its own score): scored once
     y_true, a, b, n, w = _check_inputs(metric, y_true, y_pred_a, y_pred_b, sample_weight,
                                        compress, cell_cache)
     design = check_design(groups, strata, n)
     params = _label_params(metric, labels, metric_params)
     if not metric.has_statistics:
         return _prepare_without_statistics(metric, params, labels, compress, rank_once,
-                                           y_true, a, b, n, w, design, metric_params)
+                                           y_true, a, b, n, w, design, metric_params, same)
     stats_a, stats_b, counts, row_of_item = _pair_statistics(
         metric, params, compress, cell_cache, y_true, a, b, n, w, design)
     sums_a = stats_a.sum(axis=0) if counts is None else counts @ stats_a
@@ -195,8 +196,11 @@ def _label_params(metric, labels, metric_params):
 
 
 def _prepare_without_statistics(metric, params, labels, compress, rank_once, y_true, a, b, n,
-                                w, design, metric_params):
-    """A metric without statistics: the data travel whole, scored by ``score_func``."""
+                                w, design, metric_params, same=False):
+    """A metric without statistics: the data travel whole, scored by ``score_func``.
+
+    ``same``: A and B are one array (a system's own score), scored once.
+    """
     accepts = getattr(metric.score_func, "accepts", None)
     if labels is not None and accepts is not None and not accepts("labels"):
         raise TypeError(
@@ -214,7 +218,7 @@ def _prepare_without_statistics(metric, params, labels, compress, rank_once, y_t
         rankings = _rankings(metric, y_true, a, b, params)
     if rankings is None:
         score_a = float(metric.score_func(y_true, a, **kw, **params))
-        score_b = float(metric.score_func(y_true, b, **kw, **params))
+        score_b = score_a if same else float(metric.score_func(y_true, b, **kw, **params))
     else:
         # imported here: the one-pass kernel loads numba, which plain inputs never need
         from sigtest._engine.delong import ranking_score

@@ -340,6 +340,28 @@ def test_each_system_is_sorted_once(monkeypatch, asah):
     assert res.params["test_statistic"] == pytest.approx(PROC[0][2], abs=1e-12)
 
 
+def test_compare_sorts_each_system_once_per_pair(monkeypatch, asah):
+    """compare sorts each system once for its score and once per pair side, same result."""
+    from sigtest import compare
+    from sigtest.metrics import _ranking
+
+    y, wfns, s100b, _ = asah
+    systems = {"s100b": s100b, "wfns": wfns}
+    expected = DeLong().test(y, s100b, wfns)
+    calls = []
+    original = _ranking._sorted_component
+    monkeypatch.setattr(_ranking, "_sorted_component",
+                        lambda *args: calls.append(1) or original(*args))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        frame = compare(y, systems, metrics="roc_auc", test=DeLong(), correction=None,
+                        n_jobs=1).to_frame()
+    row = frame.iloc[0]
+    assert row["pvalue"] == expected.pvalue
+    # each system's own score (a system on both sides is scored once): 2; the pair: 2
+    assert len(calls) == 4
+
+
 @pytest.mark.slow
 def test_size_holds_at_the_warning_threshold():
     """Two equally good scorers with DELONG_MIN_CLASS positives among 500 items.
