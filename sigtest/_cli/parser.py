@@ -203,8 +203,8 @@ def _add_output_options(cmd):
 
 def _add_test_options(cmd):
     """Options shared by ``compare`` and ``run``: metrics, test, pairs, correction, seed."""
-    from sigtest._constants import (BOOTSTRAP_OPTIONS, CORRECTIONS, MAXT_ALIASES,
-                                    MAXT_CORRECTIONS)
+    from sigtest._constants import (BOOTSTRAP_OPTIONS, CORRECTION_ALIASES, CORRECTIONS,
+                                    MAXT_ALIASES, MAXT_CORRECTIONS)
 
     cmd.add_argument("-m", "--metric", action="append", dest="metrics",
                      help="metric name (repeatable; default: accuracy and f1_macro)")
@@ -230,10 +230,14 @@ def _add_test_options(cmd):
                           "non-inferiority (B is not worse than the baseline by --margin or "
                           "more) or equivalence (|B - A| < --margin, TOST; test: bca unless "
                           "--test names one with an interval: paired_t, mcnemar)")
+    methods = [name for name in CORRECTIONS if name not in CORRECTION_ALIASES]
     cmd.add_argument("--correction", default="auto",
                      choices=(*CORRECTIONS, *MAXT_CORRECTIONS, *MAXT_ALIASES, "auto", "none"),
+                     metavar="{" + ",".join(["auto", *methods, *MAXT_CORRECTIONS, "none"]) + "}",
                      help="multiple-comparison correction (default: auto, as compare: Holm, "
-                          "or max-T for large families on 10^4 items or more)")
+                          "or max-T for large families on 10^4 items or more); statsmodels' "
+                          "other names of these methods (bh, sh, fdr_i, ...) and "
+                          "romano-wolf (= max-t) are accepted too")
     cmd.add_argument("--bootstrap", default="auto", choices=BOOTSTRAP_OPTIONS,
                      help="source of the shared bootstrap draws (default: auto, as compare: "
                           "Gaussian multiplier draws for max-T when resampling would cost "
