@@ -167,6 +167,9 @@ def _add_header_option(cmd):
     cmd.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
                      help="files have a header row (--no-header: line 1 is data; default: "
                           "stop if line 1 looks like a header)")
+    cmd.add_argument("--encoding", default=None, metavar="CODEC",
+                     help="text encoding of the input files, e.g. latin-1 or cp1252 "
+                          "(default: UTF-8, with or without a byte-order mark)")
 
 
 def _add_column_options(cmd):

@@ -109,9 +109,9 @@ def read_file(path, fmt, encoding):
     except UnicodeDecodeError as exc:
         shown = "UTF-8" if encoding == "utf-8-sig" else repr(encoding)
         raise ValueError(
-            f"The file {name} is not {shown} text (byte {exc.object[exc.start:exc.end]!r} at "
-            f"position {exc.start}); pass its encoding, e.g. encoding='latin-1' or "
-            "'cp1252', or save it as UTF-8."
+            f"The file {name} is not a {shown} text file (byte "
+            f"{exc.object[exc.start:exc.end]!r} at position {exc.start}); pass its encoding, "
+            "e.g. encoding='latin-1' or 'cp1252', or save it as UTF-8."
         ) from None
     if frame.shape[0] == 0:
         raise ValueError(f"The file {name} has a header but no rows; write one row per "

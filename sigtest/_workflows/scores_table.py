@@ -339,8 +339,9 @@ def _align(part, systems, on_missing, where, group_col):
     unequal = ~missing.any(axis=1) & (counts.nunique(axis=1) > 1)
     if unequal.any():
         rows = counts[unequal].head(_SHOWN)
-        detail = "; ".join(f"item {_shown([item_ids[i]])[0]!r}: " + ", ".join(f"{s}={int(c)}" for s, c in row.items())
-                           for i, row in rows.iterrows())
+        detail = "; ".join(
+            f"item {_shown([item_ids[i]])[0]!r}: "
+            + ", ".join(f"{s}={int(c)}" for s, c in row.items()) for i, row in rows.iterrows())
         raise ValueError(
             f"{where}the systems have different numbers of rows (samples) for "
             f"{int(unequal.sum())} item(s): {detail}. Repeated rows of an item are its "

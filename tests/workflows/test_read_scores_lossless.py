@@ -86,7 +86,7 @@ def test_missing_value_words_are_names(tmp_path, word):
     records = [{"system": s, "item": i, "score": v} for s, i, v in rows]
     assert read_scores(_write(tmp_path / "s.jsonl", _jsonl(records))).systems == [word, "b"]
     # an empty field or a JSON null is still missing
-    with pytest.raises(ValueError, match=r"item column 'item' of the file .* missing.*lines \[3\]"):
+    with pytest.raises(ValueError, match=r"item column 'item' of the file .*values \(lines \[3\]"):
         read_scores(_write(tmp_path / "e.csv", _csv([("a", "q", 1), ("a", "", 1)])))
     records[1]["item"] = None
     with pytest.raises(ValueError, match=r"item column 'item' .* missing.*lines \[2\]"):
@@ -145,7 +145,7 @@ def test_a_utf8_bom_is_read_in_json_lines_and_csv(tmp_path):
 
 def test_other_encodings_need_the_encoding_option(tmp_path):
     path = _write(tmp_path / "s.csv", _csv([("café", "q", 1), ("b", "q", 0)]), "latin-1")
-    with pytest.raises(ValueError, match=r"file '.*s.csv' is not UTF-8 text.*encoding="):
+    with pytest.raises(ValueError, match=r"file '.*s.csv' is not a UTF-8 text file.*encoding="):
         read_scores(path)
     assert read_scores(path, encoding="latin-1").systems == ["café", "b"]
     with pytest.raises(ValueError, match="'encoding' parameter 'klingon'"):
