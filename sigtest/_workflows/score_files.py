@@ -67,7 +67,7 @@ def check_encoding(encoding):
     return "utf-8-sig" if name == "utf-8" else encoding
 
 
-def read_file(path, fmt, encoding):
+def read_file(path, fmt, encoding, score):
     """``(frame, fmt, name)``: the columns of the file ``path`` as written, its format
     and its quoted name.
 
@@ -75,7 +75,9 @@ def read_file(path, fmt, encoding):
     the file (from 1, the header included), for the messages.
 
     ``fmt`` is None (from the extension) or a format of :data:`FORMATS`;
-    ``encoding`` a codec name of :func:`check_encoding`.
+    ``encoding`` a codec name of :func:`check_encoding`; ``score`` the name
+    of the score column, which a CSV / TSV reader parses as numbers when
+    every cell is one (else as text, for :func:`file_scores`).
     """
     name = repr(os.fspath(path)) if isinstance(path, str) else repr(str(path))
     if fmt is None:
@@ -105,7 +107,8 @@ def read_file(path, fmt, encoding):
         elif fmt == "jsonl":
             frame = _read_jsonl(path, name, encoding)
         else:
-            frame = _read_delimited(path, name, "\t" if fmt == "tsv" else ",", encoding)
+            frame = _read_delimited(path, name, "\t" if fmt == "tsv" else ",", encoding,
+                                    score)
     except UnicodeDecodeError as exc:
         shown = "UTF-8" if encoding == "utf-8-sig" else repr(encoding)
         raise ValueError(
@@ -119,11 +122,38 @@ def read_file(path, fmt, encoding):
     return frame, fmt, name
 
 
-def _read_delimited(path, name, sep, encoding):
-    """A CSV / TSV file, every cell as its text (line 1: the column names)."""
+def _header(path, sep, encoding):
+    """The fields of line 1 of a CSV / TSV file (None for an empty file)."""
+    import csv
+
+    with open(path, encoding=encoding, newline="") as fh:
+        return next(csv.reader(fh, delimiter=sep), None)
+
+
+def _read_delimited(path, name, sep, encoding, score):
+    """A CSV / TSV file, every cell as its text (line 1: the column names), but the
+    ``score`` column, parsed as numbers by pandas' parser (missing-value words
+    as NaN) unless it holds text.
+
+    A header naming a column twice keeps every cell as text under the names
+    as written (pandas would rename the second ``score.1``), so that the
+    duplicate is reported.
+    """
     import pandas as pd
 
     try:
+        header = _header(path, sep, encoding)
+        if header is None:
+            raise pd.errors.EmptyDataError
+        if len(set(header)) == len(header):
+            numbers = score if score in header else None
+            frame = pd.read_csv(path, sep=sep, header=0, encoding=encoding,
+                                dtype={c: str for c in header if c != numbers},
+                                keep_default_na=False,
+                                na_values={} if numbers is None else {
+                                    numbers: list(MISSING_WORDS)})
+            frame.index = np.arange(2, frame.shape[0] + 2)  # the line of every row
+            return frame
         cells = pd.read_csv(path, sep=sep, header=None, dtype=str, keep_default_na=False,
                             encoding=encoding)
     except pd.errors.EmptyDataError:
@@ -145,30 +175,17 @@ def _read_jsonl(path, name, encoding):
     """JSON lines: one object per line; numbers kept as written (:class:`JsonNumber`)."""
     import pandas as pd
 
-    records, lines = [], []
     with open(path, encoding=encoding) as fh:
-        for number, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line, parse_int=JsonNumber, parse_float=JsonNumber,
-                                    parse_constant=JsonNumber, object_pairs_hook=_unique_keys)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"The file {name} is not valid JSON lines: line {number}, "
-                                 f"column {exc.colno}: {exc.msg}. Write one JSON object per "
-                                 "line.") from None
-            if not isinstance(record, dict):
-                kind = "an array" if isinstance(record, list) else "not an object"
-                hint = (" (a .json file holding one array of records? Save it as JSON lines,"
-                        " e.g. pandas.read_json(path).to_json(out, orient='records', "
-                        "lines=True))") if isinstance(record, list) else ""
-                raise ValueError(f"The file {name} must hold one JSON object per line; line "
-                                 f"{number} holds {kind}{hint}.")
-            if _DUPLICATE in record:
-                raise ValueError(f"The file {name} names the key(s) {record[_DUPLICATE]} more "
-                                 f"than once in line {number}; give every key once.")
-            records.append(record)
-            lines.append(number)
+        numbered = [(number, line) for number, line in enumerate(fh, start=1) if line.strip()]
+    try:  # fast path: the lines as one JSON array, decoded at once
+        records = _DECODER.decode("[" + ",".join(line for _, line in numbered) + "]")
+    except json.JSONDecodeError:
+        records = None
+    if records is not None and len(records) == len(numbered) and all(
+            type(r) is dict and _DUPLICATE not in r for r in records):
+        lines = [number for number, _ in numbered]
+    else:
+        records, lines = _decode_lines(numbered, name)
     if not records:
         raise ValueError(f"The file {name} is empty; write one JSON object per line, e.g. "
                          '{"system": "a", "item": "q1", "score": 1}.')
@@ -176,6 +193,31 @@ def _read_jsonl(path, name, encoding):
     # object columns keep the JsonNumber values (a str column would drop their kind)
     return pd.DataFrame({k: pd.Series([record.get(k) for record in records], dtype=object,
                                       index=lines) for k in keys})
+
+
+def _decode_lines(numbered, name):
+    """JSON lines decoded one by one: the error names the first bad line."""
+    records, lines = [], []
+    for number, line in numbered:
+        try:
+            record = _DECODER.decode(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"The file {name} is not valid JSON lines: line {number}, "
+                             f"column {exc.colno}: {exc.msg}. Write one JSON object per "
+                             "line.") from None
+        if not isinstance(record, dict):
+            kind = "an array" if isinstance(record, list) else "not an object"
+            hint = (" (a .json file holding one array of records? Save it as JSON lines,"
+                    " e.g. pandas.read_json(path).to_json(out, orient='records', "
+                    "lines=True))") if isinstance(record, list) else ""
+            raise ValueError(f"The file {name} must hold one JSON object per line; line "
+                             f"{number} holds {kind}{hint}.")
+        if _DUPLICATE in record:
+            raise ValueError(f"The file {name} names the key(s) {record[_DUPLICATE]} more "
+                             f"than once in line {number}; give every key once.")
+        records.append(record)
+        lines.append(number)
+    return records, lines
 
 
 _DUPLICATE = object()  # the key under which _unique_keys reports repeated keys
@@ -188,6 +230,11 @@ def _unique_keys(pairs):
         seen = [k for k, _ in pairs]
         out[_DUPLICATE] = sorted({k for k in seen if seen.count(k) > 1})
     return out
+
+
+#: One decoder for every line: numbers as JsonNumber, repeated keys reported.
+_DECODER = json.JSONDecoder(parse_int=JsonNumber, parse_float=JsonNumber,
+                            parse_constant=JsonNumber, object_pairs_hook=_unique_keys)
 
 
 def _read_parquet(path, name):
@@ -209,32 +256,54 @@ def _text_of(value):
     return json.dumps(value)  # true, false, [..], {..}
 
 
-def file_ids(values):
-    """Ids read from a file (an object column of text): int64 or str, None where missing.
+def file_ids(column, fmt):
+    """Ids read from a file of format ``fmt`` (a column of :func:`read_file`'s frame).
 
     Returns ``(ids, missing)``: ids as int64 when every present id is an
     integer written without sign or leading zero, else as str (``object``),
-    and the boolean mask of missing ids.
+    and the boolean mask of missing ids (an empty field, a JSON ``null`` or
+    absent key).
     """
-    text = np.array([_text_of(v) for v in values], dtype=object)
-    missing = np.array([v is None for v in text], dtype=bool)
-    present = text[~missing].astype(str)
-    as_int = integer_ids(present)
+    import pandas as pd
+
+    if fmt == "jsonl":
+        text = pd.Series([_text_of(v) for v in column], dtype=object)
+        missing = text.isna().to_numpy()
+        text = text.astype("str")
+    else:  # every CSV / TSV cell is text ("" when empty or absent)
+        text = column.astype("str")
+        missing = (text == "").to_numpy(dtype=bool) | column.isna().to_numpy()
+    as_int = integer_ids(text[~missing])
     if as_int is not None:
         out = np.zeros(len(text), dtype=np.int64)
         out[~missing] = as_int
         return out, missing
-    return text, missing
+    return text.to_numpy(dtype=object), missing
+
+
+#: An integer as Python prints it: no "+", no leading zero, no spaces, no "-0".
+_INTEGER = r"-?[1-9][0-9]{0,18}|0"
 
 
 def integer_ids(text):
-    """``text`` (a str array) as int64 if every value is an integer written as Python
-    prints it (no sign, no leading zero, no spaces), else None."""
-    try:
-        as_int = text.astype(np.int64)
-    except (ValueError, OverflowError):
+    """``text`` (a str array or Series) as int64 if every value is an integer written as
+    Python prints it (no ``+``, no leading zero, no spaces), else None."""
+    import pandas as pd
+
+    values = text if isinstance(text, pd.Series) else pd.Series(text, dtype=object)
+    values = values.astype("str")
+    if not values.str.fullmatch(_INTEGER).all():
         return None
-    return as_int if np.array_equal(as_int.astype(str), text) else None
+    try:
+        return values.astype(np.int64).to_numpy()
+    except (ValueError, OverflowError, TypeError):  # beyond int64
+        return None
+
+
+_NUMBER, _BOOLEAN, _MISSING, _MISSING_FLOAT, _STRING, _OTHER = range(6)
+#: The kind of every JSON value (a float is NaN: the key was absent in the line).
+_JSON_KINDS = {JsonNumber: _NUMBER, bool: _BOOLEAN, type(None): _MISSING, float: _MISSING_FLOAT,
+               str: _STRING}
 
 
 def file_scores(column, name, fmt):
@@ -251,25 +320,34 @@ def file_scores(column, name, fmt):
     import pandas as pd
 
     col = column.name
+    if fmt != "jsonl" and (pd.api.types.is_numeric_dtype(column.dtype)
+                           or pd.api.types.is_bool_dtype(column.dtype)):
+        return column.to_numpy(dtype=np.float64, na_value=np.nan)  # parsed by pandas
     raw = pd.Series(column.to_numpy(dtype=object), index=column.index, dtype=object)
     if fmt == "jsonl":
-        absent = raw.map(lambda v: v is None or (isinstance(v, float) and v != v))
-        text = raw.map(lambda v: isinstance(v, str) and not isinstance(v, JsonNumber))
+        kind = np.fromiter((_JSON_KINDS.get(type(v), _OTHER) for v in raw), np.int8,
+                           len(raw))
+        kind[(kind == _MISSING_FLOAT) & raw.notna().to_numpy()] = _OTHER  # a float not NaN
+        text = kind == _STRING
         if text.any():
             raise ValueError(
                 f"The score column {col!r} of the file {name} must hold JSON numbers; it "
                 f"holds strings such as {raw[text].head(_SHOWN).tolist()} (lines "
                 f"{raw.index[text][:_SHOWN].tolist()}). Write the scores as numbers (1, not "
                 '"1").')
-        other = ~absent & raw.map(lambda v: not isinstance(v, (JsonNumber, bool)))
+        other = kind == _OTHER
         if other.any():
             shown = [json.dumps(v) for v in raw[other].head(_SHOWN)]
             raise ValueError(f"The score column {col!r} of the file {name} must hold numbers; "
                              f"it holds {shown} (lines {raw.index[other][:_SHOWN].tolist()}).")
-        return np.array([np.nan if a else float(v) for v, a in zip(raw, absent)],
-                        dtype=np.float64)
+        out = np.full(len(raw), np.nan)
+        number = kind == _NUMBER
+        out[number] = pd.to_numeric(raw[number].astype(str)).to_numpy(dtype=np.float64)
+        boolean = kind == _BOOLEAN
+        out[boolean] = raw[boolean].astype(np.float64).to_numpy()
+        return out
     text = raw.astype(str)
-    missing = text.isin(MISSING_WORDS)
+    missing = text.isin(MISSING_WORDS) | raw.isna()
     words = text.map(_BOOLEAN_WORDS.get)
     numbers = pd.to_numeric(text.where(~missing & words.isna()), errors="coerce")
     numbers = numbers.astype(np.float64).where(words.isna(), words.astype(np.float64))

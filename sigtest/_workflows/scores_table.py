@@ -296,14 +296,14 @@ def _working_frame(frame, names, fmt, name):
         if col is None:
             continue
         if textual:
-            ids, missing = file_ids(frame[col].to_numpy(dtype=object))
+            ids, missing = file_ids(frame[col], fmt)
         else:
             ids, missing = frame[col].to_numpy(), frame[col].isna().to_numpy()
         if missing.any():
             raise ValueError(f"The {key} column {col!r}{where} has missing values ({unit} "
                              f"{_shown(frame.index[missing])}); every row needs its {key}.")
         out[key] = ids
-    out["system"] = np.array([str(v) for v in out["system"].tolist()], dtype=object)
+    out["system"] = np.asarray(out["system"]).astype(str).astype(object)
     col = names["score"]
     scores = (file_scores(frame[col], name, fmt) if textual
               else _frame_scores(frame[col], col, where))
@@ -514,7 +514,7 @@ def read_scores(data, *, system="system", item="item", score="score", group="gro
                 raise ValueError(f"The '{key}' parameter applies to files, not to a DataFrame.")
         frame, fmt, name = data, None, None
     elif isinstance(data, (str, os.PathLike)):
-        frame, fmt, name = read_file(data, format, check_encoding(encoding))
+        frame, fmt, name = read_file(data, format, check_encoding(encoding), score)
     else:
         raise TypeError(
             "The 'data' parameter must be a pandas DataFrame or a file path. Got "

@@ -68,8 +68,10 @@ def did_you_mean(name, names, *, n=3, cutoff=0.6):
 
     Examples
     --------
+    >>> did_you_mean("permutaton", ["bca", "permutation", "sign"])
+    " Did you mean 'permutation'?"
     >>> did_you_mean("f1_macr", ["accuracy", "f1_macro", "f1_micro"])
-    " Did you mean 'f1_macro'?"
+    " Did you mean 'f1_macro' or 'f1_micro'?"
     >>> did_you_mean("zzz", ["accuracy"])
     ''
     """
