@@ -206,7 +206,7 @@ def _decode_lines(numbered, name):
                              f"column {exc.colno}: {exc.msg}. Write one JSON object per "
                              "line.") from None
         if not isinstance(record, dict):
-            kind = "an array" if isinstance(record, list) else "not an object"
+            kind = "an array" if isinstance(record, list) else "a value that is not an object"
             hint = (" (a .json file holding one array of records? Save it as JSON lines,"
                     " e.g. pandas.read_json(path).to_json(out, orient='records', "
                     "lines=True))") if isinstance(record, list) else ""

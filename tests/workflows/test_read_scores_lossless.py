@@ -163,12 +163,24 @@ def test_other_encodings_need_the_encoding_option(tmp_path):
      r"file '.*s.jsonl' is not valid JSON lines: line 2, column \d+"),
     ("s.json", '[{"system": "a", "item": 1, "score": 1}]',
      r"file '.*s.json' must hold one JSON object per line; line 1 holds an array.*lines=True"),
+    ("s.jsonl", '{"system": "a", "item": 1, "score": 1}\n'
+                '{"system": "b", "item": 1, "score": 1}, {"system": "c", "item": 1}\n',
+     r"file '.*s.jsonl' is not valid JSON lines: line 2, column \d+: Extra data"),
+    ("s.jsonl", '{"system": "a", "item": 1, "score": 1}\n7\n',
+     r"file '.*s.jsonl' must hold one JSON object per line; line 2 holds a value that is "
+     r"not an object"),
     ("s.csv", "system,item,score\na,1,1\nb,1,0,7\n",
      r"file '.*s.csv' could not be read as CSV.*line 3"),
 ])
 def test_read_errors_name_the_file_and_what_to_do(tmp_path, name, text, match):
     with pytest.raises(ValueError, match=match):
         read_scores(_write(tmp_path / name, text))
+
+
+def test_a_broken_parquet_file_is_named(tmp_path):
+    pytest.importorskip("pyarrow")
+    with pytest.raises(ValueError, match=r"file '.*s.parquet' could not be read as Parquet"):
+        read_scores(_write(tmp_path / "s.parquet", "system,item,score\n"))
 
 
 def test_a_missing_file_is_named(tmp_path):
