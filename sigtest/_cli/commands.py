@@ -497,7 +497,11 @@ def _run_feed(args, out):
 
     preds = _read(args.pred, args, multilabel=args.multilabel)
     gold = _read(args.gold, args, multilabel=args.multilabel)
-    ids = _read(args.ids, args)
+    ids = None
+    if args.ids is not None:  # ids keep their exact text (1e3 and 1000 are two items)
+        from sigtest._cli.io import read_ids
+
+        ids = read_ids(args.ids, header=args.header, encoding=args.encoding)
     files = [("prediction", args.pred, preds)]
     files += [(role, p, v) for role, p, v in (("gold", args.gold, gold), ("ids", args.ids, ids))
               if v is not None]
