@@ -3,10 +3,40 @@
 from __future__ import annotations
 
 import difflib
+import re
 
 import numpy as np
 
-__all__ = ["did_you_mean", "plain"]
+__all__ = ["did_you_mean", "plain", "without_numpy_reprs"]
+
+#: A numpy scalar's repr (``np.int64(297)``, ``np.str_('id')``, ``np.float64(nan)``).
+_NUMPY_REPR = re.compile(
+    r"np\.(?:str_|bytes_|bool_?|u?int(?:8|16|32|64)?|float(?:16|32|64|128)?|longdouble"
+    r"|complex(?:64|128|256)?|datetime64|timedelta64)\(((?:[^()]|\([^()]*\))*)\)")
+
+
+def without_numpy_reprs(text):
+    """``text`` with every numpy scalar repr replaced by its value's repr.
+
+    For messages worded by other libraries (scikit-learn's parameter
+    validation writes ``Got np.int64(-3) instead.``).
+
+    Parameters
+    ----------
+    text : str
+        A message.
+
+    Returns
+    -------
+    text : str
+        ``np.int64(-3)`` -> ``-3``, ``np.str_('id')`` -> ``'id'``.
+
+    Examples
+    --------
+    >>> without_numpy_reprs("Got np.int64(-3) instead, not np.str_('id').")
+    "Got -3 instead, not 'id'."
+    """
+    return _NUMPY_REPR.sub(r"\1", text)
 
 
 def plain(value):

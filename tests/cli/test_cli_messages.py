@@ -146,6 +146,10 @@ def _library_battery():
         lambda: sigtest.get_metric(np.str_("f1_macr")),
         lambda: sigtest.get_test(np.str_("permutaton")),
         lambda: sigtest.get_scorer(np.str_("f1_macr")),
+        # messages worded by scikit-learn's parameter validation
+        lambda: sigtest.PairedPermutation(n_resamples=np.int64(-3)).test(y, y, y),
+        lambda: sigtest.compare(y, preds, test=sigtest.BCaInterval(
+            confidence_level=np.float64(1.5))),
     ]
 
 
