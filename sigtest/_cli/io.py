@@ -65,7 +65,9 @@ _MIN_ROWS_LABEL_HEADER = 10  # rows after line 1 needed to judge a label column
 _MAX_DISTINCT_LABELS = 50
 
 
-def _header_error(path, reason, hint=""):
+def _header_error(path, reason, table=None):
+    """The error of a header row; ``table``: the cells of a table of several columns."""
+    hint = "" if table is None else _columns_hint(table)
     return ValueError(
         f"The file {str(path)!r} seems to have a header row: {reason}. Pass --header "
         f"(header=True) to skip it, or --no-header (header=False) if line 1 is data.{hint}"
@@ -114,24 +116,23 @@ def _detect_header(path, cells, multilabel):
         return
     first, rest = cells[0], cells[1:]
     if m > 1:
-        hint = _columns_hint(cells)
         filled = rest != ""
         if not filled.all() and filled[:, : filled.sum(axis=1).max()].all() \
                 and (cells[0] != "").all():
             raise _header_error(path, f"line 1 has {m} fields, the other rows "
-                                      f"{int(filled.sum(axis=1).max())}", hint)
+                                      f"{int(filled.sum(axis=1).max())}", cells)
         num = _as_numbers(cells)
         rest_numeric = not np.isnan(num[1:]).any()
         if rest_numeric and np.isnan(num[0]).all():
             raise _header_error(path, f"line 1 ({', '.join(map(str, first))}) holds text, the "
-                                      f"other {n - 1} rows numbers", hint)
+                                      f"other {n - 1} rows numbers", cells)
         if rest_numeric and n >= 3 and not np.isnan(num[0]).any() \
                 and np.array_equal(num[0], np.round(num[0])):
             valid = _valid_rows(num, multilabel)
             if not valid[0] and valid[1:].all():
                 what = "label memberships" if multilabel else "probability distributions"
                 raise _header_error(path, f"line 1 ({', '.join(map(str, first))}) is not one "
-                                          f"of the {what} of the other {n - 1} rows", hint)
+                                          f"of the {what} of the other {n - 1} rows", cells)
         return
     col, head = rest[:, 0], first[0]
     num = _as_numbers(cells[:, 0])
@@ -371,8 +372,7 @@ def _read_values(path, header, multilabel, one_column, encoding):
         _check_filled(path, cells, offset)
         values = cells[:, 0] if cells.shape[1] == 1 else cells
     if values.ndim == 2:
-        hint = "" if values.dtype.kind not in "US" else _columns_hint(values)
-        return _check_soft(path, values, multilabel, offset, where, hint)
+        return _check_soft(path, values, multilabel, offset, where)
     return _typed(values, labels=not one_column)
 
 
@@ -486,9 +486,11 @@ def read_columns(path, *, label_column=None, id_column=None, header=None, encodi
     return out.get("ids"), out["labels"]
 
 
-def _check_soft(path, values, multilabel, offset, where, hint=""):
+def _check_soft(path, values, multilabel, offset, where):
     """Several columns: finite numbers in [0, 1], rows summing to 1 unless multilabel."""
     what = "label memberships" if multilabel else "probabilities"
+    cells = values  # the text, for the hint at --id-column / --label-column
+    hint = (lambda: _columns_hint(cells)) if values.dtype.kind in "US" else (lambda: "")
     if values.dtype.kind in "US":
         num = _as_numbers(values)
         bad = np.isnan(num) & (np.char.lower(values.astype(str)) != "nan")
@@ -497,7 +499,7 @@ def _check_soft(path, values, multilabel, offset, where, hint=""):
             raise ValueError(
                 f"The file {str(path)!r} has {values.shape[1]} columns, so it must hold "
                 f"numbers ({what}), but its {where} {i + offset} holds {str(values[i, j])!r}."
-                + hint)
+                + hint())
         values = num
     values = np.ascontiguousarray(values, dtype=np.float64)
     out = ~(np.isfinite(values) & (values >= 0) & (values <= 1))
@@ -505,7 +507,7 @@ def _check_soft(path, values, multilabel, offset, where, hint=""):
         i, j = np.argwhere(out)[0]
         raise ValueError(
             f"The file {str(path)!r} must hold {what} in [0, 1], but its {where} {i + offset} "
-            f"holds {float(values[i, j])!r}." + hint)
+            f"holds {float(values[i, j])!r}." + hint())
     if not multilabel:
         values = normalize_rows(values, f"The file {str(path)!r}",
                                 row_name=lambda i: f"{where} {i + offset}")

@@ -20,7 +20,7 @@ import numpy as np
 
 from sigtest._workflows.score_files import (FORMATS, check_encoding, file_ids, file_scores,
                                             read_file)
-from sigtest.utils import warn_external
+from sigtest.utils import plain, warn_external
 
 __all__ = ["ScoreTable", "read_scores"]
 
@@ -216,8 +216,7 @@ def _columns(frame, system, item, score, group, dataset, where):
 
 def _shown(values):
     """The first few ``values`` as plain Python values (no numpy reprs in messages)."""
-    return [v.item() if isinstance(v, np.generic) else v
-            for v in list(np.asarray(values, dtype=object)[:_SHOWN])]
+    return plain(list(np.asarray(values, dtype=object)[:_SHOWN]))
 
 
 def _frame_scores(values, col, where):
