@@ -1,7 +1,8 @@
 """Command-line (and library) messages that point the right way.
 
 * a misspelt metric, test or scorer name gets "Did you mean ...?" before the
-  list of valid names, in Python and on the command line alike;
+  list of valid names, in Python and on the command line alike, and so does
+  a misspelt choice of an option or command;
 * a table of ids and labels given without ``--id-column`` hints at
   ``--id-column`` / ``--label-column``, and the hinted command runs;
 * ``--encoding`` reads files in other encodings;
@@ -73,6 +74,19 @@ def test_the_command_line_answers_did_you_mean(files, capsys, option, typo, mean
         status, _, err = _cli(["compare", *argv, option, typo], capsys)
         assert status == 2 and f"Did you mean '{meant}'" in err, err
         assert err.index("Did you mean") < err.index("Valid names are")
+
+
+@pytest.mark.parametrize("argv, meant", [
+    (["compar"], "compare"),
+    (["compare", "g.txt", "a.txt", "--correction", "holmm"], "holm"),
+    (["compare", "g.txt", "a.txt", "--format", "markdwn"], "markdown"),
+])
+def test_a_misspelt_choice_gets_did_you_mean_before_the_choices(capsys, argv, meant):
+    status, _, err = _cli(argv, capsys)
+    assert status == 2 and f"Did you mean '{meant}'" in err, err
+    assert err.index("Did you mean") < err.index("choose from")
+    status, _, err = _cli(["compare", "g.txt", "a.txt", "--format", "zzz"], capsys)
+    assert status == 2 and "Did you mean" not in err and "choose from" in err
 
 
 @pytest.mark.parametrize("suffix, header, hint", [
