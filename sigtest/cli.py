@@ -32,6 +32,11 @@ probabilities, whose rows must sum to 1: rows off by rounding (at most
 ``1e-3``) are renormalised with a warning (with a multilabel metric, rows
 are label memberships and need not sum to 1).
 
+``--encoding CODEC`` reads the input files (and a ``--scores`` table) in
+another encoding than UTF-8 (``latin-1``, ``cp1252``, ...). A table of
+ids and labels given without ``--id-column`` / ``--label-column`` is
+refused with a message that names them.
+
 ``--header`` skips a first row of column names; ``--no-header`` reads it as
 data. Without either, a first row that does not look like the rest of its
 column (text over numbers, column numbers over probabilities, a label that
@@ -116,6 +121,7 @@ def __getattr__(name):
 # library wording -> command-line wording in error messages
 _CLI_WORDS = (
     (" (header=True)", ""), (" (header=False)", ""), ("overwrite=True", "--overwrite"),
+    (" (encoding=)", ""), ("The 'encoding' parameter", "--encoding"), ("encoding='latin-1' or 'cp1252'", "--encoding latin-1 or cp1252"),
     ("on_missing='intersect'", "--on-missing intersect"), ("runs='each'", "--runs each"),
     ("The 'labels' parameter", "--labels"), ("The 'pos_label' parameter", "--pos-label"),
     ("the 'groups' parameter", "--groups"), ("The 'groups' parameter", "--groups"),

@@ -156,7 +156,8 @@ def _labels(args, gold):
         if Path(spec).is_file():
             from sigtest._cli.io import read_predictions
 
-            values = read_predictions(spec, header=False)
+            values = read_predictions(spec, header=False,
+                                      encoding=getattr(args, "encoding", None))
             if values.ndim != 1:
                 raise _UsageError(f"The --labels file {spec!r} must hold one label per line.")
             values = [str(v) for v in values.tolist()]
@@ -271,7 +272,8 @@ def _read(path, args, *, multilabel=False):
     from sigtest._cli.io import read_predictions
 
     return None if path is None else read_predictions(path, header=args.header,
-                                                      multilabel=multilabel)
+                                                      multilabel=multilabel,
+                                                      encoding=args.encoding)
 
 
 def _read_file(path, args, multilabel):
@@ -285,7 +287,7 @@ def _read_file(path, args, multilabel):
     from sigtest._cli.io import read_columns
 
     return read_columns(path, label_column=args.label_column, id_column=args.id_column,
-                        header=args.header)
+                        header=args.header, encoding=args.encoding)
 
 
 def _by_ids(gold_ids, ids, path, gold_path):
@@ -322,7 +324,7 @@ def _read_ids(path, option, args, n_items, against):
     from sigtest._cli.io import read_ids
 
     try:
-        values = read_ids(path, header=args.header)
+        values = read_ids(path, header=args.header, encoding=args.encoding)
     except ValueError as exc:
         raise _UsageError(f"{option}: {exc}") from None
     if len(values) != n_items:
@@ -403,6 +405,7 @@ def _option(name):
 def _run_compare_scores(args, out):
     """``compare --scores TABLE``: :func:`sigtest.read_scores` then ``compare``."""
     from sigtest._workflows.scores_table import read_scores
+    from sigtest.metrics import get_metric
 
     if args.gold is not None or args.predictions:
         raise _UsageError("--scores reads every system from one table: give no gold file "
@@ -413,9 +416,16 @@ def _run_compare_scores(args, out):
                           "--scores (a group column of the table gives the clusters).")
     columns = {k: getattr(args, "scores_" + k) for k in ("system", "item", "score", "group",
                                                          "dataset")}
+    metrics = tuple(args.metrics or ("mean",))
+    for metric in metrics:  # misspelt names fail before the table is read
+        get_metric(metric)
+    test = _build_test(args)
     table = read_scores(_existing_table(args.scores),
                         **{k: v for k, v in columns.items() if v is not None},
-                        on_missing=args.on_missing or "error")
+                        on_missing=args.on_missing or "error", encoding=args.encoding)
+    if args.dataset is not None and table.datasets == [None]:
+        raise _UsageError(f"--dataset {args.dataset}: the table has no dataset column (named "
+                          "'dataset', or given with --dataset-column).")
     if args.dataset is None and len(table.datasets) > 1:
         raise _UsageError(f"The table holds {len(table.datasets)} datasets "
                           f"{[str(d) for d in table.datasets]}: choose one with --dataset.")
@@ -424,7 +434,7 @@ def _run_compare_scores(args, out):
         # dataset names read from a file may be numbers: match them as text
         dataset = next((d for d in table.datasets if str(d) == dataset), dataset)
     result = table.compare(
-        dataset=dataset, metrics=tuple(args.metrics or ("mean",)), test=_build_test(args),
+        dataset=dataset, metrics=metrics, test=test,
         pairs=_pairs(args), baseline=_baseline(args),
         correction=None if args.correction == "none" else args.correction,
         alpha=args.alpha, n_jobs=args.n_jobs, random_state=args.seed, verbose=args.progress,
@@ -453,6 +463,7 @@ def _run_compare(args, out):
                           "--scores TABLE (a long table of per-item scores).")
     metrics = _metrics(args)
     multilabel = _multilabel(metrics)
+    test = _build_test(args)  # a misspelt test name fails before the files are read
     gold_ids, y_true = _read_file(args.gold, args, multilabel)
     files = [("gold", args.gold, y_true)]
     predictions = {}
@@ -472,7 +483,7 @@ def _run_compare(args, out):
     extra.update(_design(args, len(y_true), f"the gold file {args.gold!r}"))
     extra["verbose"] = args.progress
     result = compare(
-        y_true, predictions, metrics=metrics, test=_build_test(args), pairs=_pairs(args),
+        y_true, predictions, metrics=metrics, test=test, pairs=_pairs(args),
         baseline=_baseline(args),
         correction=None if args.correction == "none" else args.correction,
         alpha=args.alpha, n_jobs=args.n_jobs, random_state=args.seed,
@@ -486,7 +497,11 @@ def _run_feed(args, out):
 
     preds = _read(args.pred, args, multilabel=args.multilabel)
     gold = _read(args.gold, args, multilabel=args.multilabel)
-    ids = _read(args.ids, args)
+    ids = None
+    if args.ids is not None:  # ids keep their exact text (1e3 and 1000 are two items)
+        from sigtest._cli.io import read_ids
+
+        ids = read_ids(args.ids, header=args.header, encoding=args.encoding)
     files = [("prediction", args.pred, preds)]
     files += [(role, p, v) for role, p, v in (("gold", args.gold, gold), ("ids", args.ids, ids))
               if v is not None]

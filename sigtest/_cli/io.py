@@ -56,6 +56,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sigtest._workflows.score_files import check_encoding, integer_ids
 from sigtest.metrics._check_proba import ROW_SUM_RENORM_ATOL, normalize_rows
 
 __all__ = ["read_columns", "read_ids", "read_predictions"]
@@ -64,11 +65,33 @@ _MIN_ROWS_LABEL_HEADER = 10  # rows after line 1 needed to judge a label column
 _MAX_DISTINCT_LABELS = 50
 
 
-def _header_error(path, reason):
+def _header_error(path, reason, table=None):
+    """The error of a header row; ``table``: the cells of a table of several columns."""
+    hint = "" if table is None else _columns_hint(table)
     return ValueError(
         f"The file {str(path)!r} seems to have a header row: {reason}. Pass --header "
-        "(header=True) to skip it, or --no-header (header=False) if line 1 is data."
+        f"(header=True) to skip it, or --no-header (header=False) if line 1 is data.{hint}"
     )
+
+
+def _columns_hint(cells):
+    """A hint at --id-column / --label-column for a table read as probabilities.
+
+    A gold or prediction file of several columns is read as probabilities;
+    a table of item ids and labels (``id,label``) needs its columns picked.
+    The hint uses the names of line 1 when it looks like a header (no
+    number, no value seen again in its column), else column numbers.
+    """
+    if cells.ndim != 2 or cells.shape[1] < 2:
+        return ""
+    first = cells[0]
+    named = (bool(np.isnan(_as_numbers(first)).all()) and all(first)
+             and not (cells[1:] == first).any())
+    ids, labels = ((str(first[0]), str(first[-1])) if named
+                   else ("1", str(cells.shape[1])))
+    ids, labels = (repr(v) if " " in v else v for v in (ids, labels))
+    return (f" If it holds item ids and labels, pick the columns with --id-column {ids} "
+            f"--label-column {labels} (a header name or a column number from 1).")
 
 
 def _as_numbers(cells):
@@ -97,19 +120,19 @@ def _detect_header(path, cells, multilabel):
         if not filled.all() and filled[:, : filled.sum(axis=1).max()].all() \
                 and (cells[0] != "").all():
             raise _header_error(path, f"line 1 has {m} fields, the other rows "
-                                      f"{int(filled.sum(axis=1).max())}")
+                                      f"{int(filled.sum(axis=1).max())}", cells)
         num = _as_numbers(cells)
         rest_numeric = not np.isnan(num[1:]).any()
         if rest_numeric and np.isnan(num[0]).all():
             raise _header_error(path, f"line 1 ({', '.join(map(str, first))}) holds text, the "
-                                      f"other {n - 1} rows numbers")
+                                      f"other {n - 1} rows numbers", cells)
         if rest_numeric and n >= 3 and not np.isnan(num[0]).any() \
                 and np.array_equal(num[0], np.round(num[0])):
             valid = _valid_rows(num, multilabel)
             if not valid[0] and valid[1:].all():
                 what = "label memberships" if multilabel else "probability distributions"
                 raise _header_error(path, f"line 1 ({', '.join(map(str, first))}) is not one "
-                                          f"of the {what} of the other {n - 1} rows")
+                                          f"of the {what} of the other {n - 1} rows", cells)
         return
     col, head = rest[:, 0], first[0]
     num = _as_numbers(cells[:, 0])
@@ -152,7 +175,7 @@ def _read_npy(path):
     return values
 
 
-def _label_lines(path, header):
+def _label_lines(path, header, encoding):
     """A whitespace-separated text file that is not a table of numbers: one label a line.
 
     Called when the fields of the file do not make a table of numbers (rows
@@ -163,7 +186,7 @@ def _label_lines(path, header):
     labels) are refused: one line is one label, and ids and labels belong
     in a ``.csv`` / ``.tsv`` file read with ``--id-column`` / ``--label-column``.
     """
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = path.read_text(encoding=encoding).splitlines()
     while lines and not lines[-1].strip():
         lines.pop()
     first = 1 if header is not False else 0  # line 1 may be a header
@@ -190,7 +213,7 @@ def _is_table_of_numbers(cells, header):
     return cells.shape[1] == 1 or not np.isnan(_as_numbers(data)).any()
 
 
-def _read_table(path, header, columns=False):
+def _read_table(path, header, encoding, columns=False):
     """The cells of a text file as a 2-D str array (missing fields: ``""``).
 
     In a whitespace-separated file (neither ``.csv`` nor ``.tsv``) whose
@@ -202,21 +225,23 @@ def _read_table(path, header, columns=False):
     try:
         frame = pd.read_csv(
             path, sep=sep, header=None, dtype=str, keep_default_na=False,
-            engine="python" if sep == r"\s+" else "c",
+            engine="python" if sep == r"\s+" else "c", encoding=encoding,
         )
         cells = frame.fillna("").to_numpy(dtype=str)
         if sep == r"\s+" and not columns and not _is_table_of_numbers(cells, header):
-            cells = _label_lines(path, header)
+            cells = _label_lines(path, header, encoding)
     except pd.errors.EmptyDataError:
         raise ValueError(f"The file {str(path)!r} is empty.") from None
     except pd.errors.ParserError as exc:
         if sep != r"\s+" or columns:
             raise ValueError(f"The file {str(path)!r} could not be read: "
                              f"{str(exc).strip()}.") from None
-        cells = _label_lines(path, header)  # e.g. a label with a space in line 2
+        try:
+            cells = _label_lines(path, header, encoding)  # e.g. a label with a space in line 2
+        except UnicodeDecodeError:
+            raise _encoding_error(path, encoding) from None
     except UnicodeDecodeError:
-        raise ValueError(f"The file {str(path)!r} is not a UTF-8 text file; .npy, .csv, "
-                         ".tsv and whitespace-separated text are read.") from None
+        raise _encoding_error(path, encoding) from None
     if header:
         cells = cells[1:]
         # a header with more fields than the data (e.g. "gold label") leaves empty columns
@@ -227,7 +252,14 @@ def _read_table(path, header, columns=False):
     return cells
 
 
-def read_predictions(path, *, header=None, multilabel=False):
+def _encoding_error(path, encoding):
+    shown = "UTF-8" if encoding == "utf-8-sig" else repr(encoding)
+    return ValueError(f"The file {str(path)!r} is not a {shown} text file; pass its encoding "
+                      "with --encoding (encoding=), e.g. --encoding latin-1 or cp1252, or save "
+                      "it as UTF-8 (.npy, .csv, .tsv and whitespace-separated text are read).")
+
+
+def read_predictions(path, *, header=None, multilabel=False, encoding=None):
     """Read gold labels, predictions or item ids from ``path``.
 
     Parameters
@@ -241,6 +273,9 @@ def read_predictions(path, *, header=None, multilabel=False):
     multilabel : bool, default=False
         Whether several columns hold label memberships in [0, 1] (rows need
         not sum to 1) rather than probability distributions.
+    encoding : str, optional
+        Text encoding of a text file (default UTF-8, with or without a
+        byte-order mark).
 
     Returns
     -------
@@ -272,10 +307,10 @@ def read_predictions(path, *, header=None, multilabel=False):
     >>> read_predictions(path).tolist()
     ['pos', 'neg', 'pos']
     """
-    return _read_values(path, header, multilabel, one_column=False)
+    return _read_values(path, header, multilabel, one_column=False, encoding=encoding)
 
 
-def read_ids(path, *, header=None):
+def read_ids(path, *, header=None, encoding=None):
     """Read one id per line (item, cluster or stratum ids) from ``path``.
 
     The formats, the header rule and the type rule of
@@ -289,6 +324,8 @@ def read_ids(path, *, header=None):
         ``.npy``, ``.csv``, ``.tsv`` or whitespace-separated text.
     header : bool or None, default=None
         As in :func:`read_predictions`.
+    encoding : str, optional
+        As in :func:`read_predictions`.
 
     Returns
     -------
@@ -301,7 +338,7 @@ def read_ids(path, *, header=None):
         The errors of :func:`read_predictions`, and a file of several
         columns; the message names the file.
     """
-    return _read_values(path, header, False, one_column=True)
+    return _read_values(path, header, False, one_column=True, encoding=encoding)
 
 
 def _check_one_column(path, table, one_column):
@@ -328,15 +365,16 @@ def _check_filled(path, cells, offset):
             f"{i + offset} has {int((~missing[i]).sum())} fields.")
 
 
-def _read_values(path, header, multilabel, one_column):
+def _read_values(path, header, multilabel, one_column, encoding):
     path = _existing(path)
+    encoding = check_encoding(encoding)
     offset = 1  # line number of row 0
     if path.suffix == ".npy":
         values = _read_npy(path)
         _check_one_column(path, values, one_column)
         where = "row"
     else:
-        cells = _read_table(path, header)
+        cells = _read_table(path, header, encoding)
         _check_one_column(path, cells, one_column)
         offset, where = (2 if header else 1), "line"
         if header is None:
@@ -359,12 +397,9 @@ def _typed(values, labels):
     """
     if values.dtype.kind not in "UO":
         return values
-    try:
-        as_int = values.astype(np.int64)
-        if np.array_equal(as_int.astype(str), values.astype(str)):
-            return as_int
-    except (ValueError, OverflowError):
-        pass
+    as_int = integer_ids(values.astype(str))
+    if as_int is not None:
+        return as_int
     if labels:
         text = pd.Series(values.astype(str))
         num = pd.to_numeric(text, errors="coerce").to_numpy(np.float64)
@@ -390,11 +425,11 @@ def _column_index(path, spec, names, n_columns, option):
         raise ValueError(
             f"{option} {spec!r}: the header row of {str(path)!r} "
             + ("holds no such column" if not hits else "holds it twice")
-            + f"; its columns are {list(names)}.")
+            + f"; its columns are {[str(name) for name in names]}.")
     return hits[0]
 
 
-def read_columns(path, *, label_column=None, id_column=None, header=None):
+def read_columns(path, *, label_column=None, id_column=None, header=None, encoding=None):
     """Read the label column (and the item-id column) of a table.
 
     Parameters
@@ -410,6 +445,8 @@ def read_columns(path, *, label_column=None, id_column=None, header=None):
         header row (``header=False`` is then an error). With columns given
         by number and ``header=None``, each column read is checked for a
         header row by the one-column rule.
+    encoding : str, optional
+        As in :func:`read_predictions`.
 
     Returns
     -------
@@ -435,7 +472,7 @@ def read_columns(path, *, label_column=None, id_column=None, header=None):
         raise ValueError(f"Columns of {str(path)!r} are named, which needs a header row, but "
                          "--no-header (header=False) says line 1 is data.")
     with_header = bool(header) or by_name
-    cells = _read_table(path, False, columns=True)
+    cells = _read_table(path, False, check_encoding(encoding), columns=True)
     names, cells = (cells[0], cells[1:]) if with_header else (None, cells)
     if cells.shape[0] == 0:
         raise ValueError(f"The file {str(path)!r} holds no rows after its header.")
@@ -462,6 +499,8 @@ def read_columns(path, *, label_column=None, id_column=None, header=None):
 def _check_soft(path, values, multilabel, offset, where):
     """Several columns: finite numbers in [0, 1], rows summing to 1 unless multilabel."""
     what = "label memberships" if multilabel else "probabilities"
+    cells = values  # the text, for the hint at --id-column / --label-column
+    hint = (lambda: _columns_hint(cells)) if values.dtype.kind in "US" else (lambda: "")
     if values.dtype.kind in "US":
         num = _as_numbers(values)
         bad = np.isnan(num) & (np.char.lower(values.astype(str)) != "nan")
@@ -469,7 +508,8 @@ def _check_soft(path, values, multilabel, offset, where):
             i, j = np.argwhere(bad)[0]
             raise ValueError(
                 f"The file {str(path)!r} has {values.shape[1]} columns, so it must hold "
-                f"numbers ({what}), but its {where} {i + offset} holds {str(values[i, j])!r}.")
+                f"numbers ({what}), but its {where} {i + offset} holds {str(values[i, j])!r}."
+                + hint())
         values = num
     values = np.ascontiguousarray(values, dtype=np.float64)
     out = ~(np.isfinite(values) & (values >= 0) & (values <= 1))
@@ -477,7 +517,7 @@ def _check_soft(path, values, multilabel, offset, where):
         i, j = np.argwhere(out)[0]
         raise ValueError(
             f"The file {str(path)!r} must hold {what} in [0, 1], but its {where} {i + offset} "
-            f"holds {float(values[i, j])!r}.")
+            f"holds {float(values[i, j])!r}." + hint())
     if not multilabel:
         values = normalize_rows(values, f"The file {str(path)!r}",
                                 row_name=lambda i: f"{where} {i + offset}")

@@ -10,6 +10,7 @@ from :mod:`sigtest._constants`.
 from __future__ import annotations
 
 import argparse
+import re
 
 __all__ = ["ALTERNATIVES", "FORMATS", "MARGIN_ALTERNATIVES", "REPORT_FORMATS", "build_parser",
            "check_usage"]
@@ -23,6 +24,24 @@ REPORT_FORMATS = ("markdown", "html", "latex")
 
 
 # ------------------------------------------------------------------ parser
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser; a misspelt choice (``--correction holmm``, a command)
+    gets "Did you mean ...?" before argparse's list of choices."""
+
+    def error(self, message):
+        found = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if found:
+            # imported on this error path only: the parser stays numpy-free
+            from sigtest.utils._names import did_you_mean
+
+            choices = re.findall(r"'([^']*)'", found.group(2)) or [
+                c.strip() for c in found.group(2).split(",")]
+            hint = did_you_mean(found.group(1), choices)
+            if hint:
+                message = message.replace(" (choose from", f".{hint} (choose from", 1)
+        super().error(message)
+
+
 def _margin_arg(text):
     """``--margin``: a number m, or ``low,high`` (an asymmetric pair, as a tuple)."""
     parts = text.split(",")
@@ -43,7 +62,7 @@ def build_parser():
     """The ``sigtest`` parser: one subparser per command."""
     from sigtest import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="sigtest", description="Significance tests for comparing ML/NLP systems."
     )
     parser.add_argument("--version", action="version", version=f"sigtest {__version__}")
@@ -167,6 +186,9 @@ def _add_header_option(cmd):
     cmd.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
                      help="files have a header row (--no-header: line 1 is data; default: "
                           "stop if line 1 looks like a header)")
+    cmd.add_argument("--encoding", default=None, metavar="CODEC",
+                     help="text encoding of the input files, e.g. latin-1 or cp1252 "
+                          "(default: UTF-8, with or without a byte-order mark)")
 
 
 def _add_column_options(cmd):

@@ -17,6 +17,8 @@ in no other.
   :class:`sigtest.DatasetComparisonResult` (Friedman, post-hoc tests);
 * ``scores_table.py``: :func:`sigtest.read_scores` and :class:`sigtest.ScoreTable`
   (long tables of per-item scores, aligned by item, handed to ``compare``);
+* ``score_files.py``: the files of ``read_scores`` (one reader per format,
+  one type policy: ids are labels compared by their text);
 * ``power/``: :func:`sigtest.power`, :func:`sigtest.minimum_detectable_effect`,
   :func:`sigtest.sample_size` and :class:`sigtest.PowerResult`.
 """

@@ -18,12 +18,12 @@ import os
 
 import numpy as np
 
-from sigtest.utils import warn_external
+from sigtest._workflows.score_files import (FORMATS, check_encoding, file_ids, file_scores,
+                                            read_file)
+from sigtest.utils import plain, warn_external
 
 __all__ = ["ScoreTable", "read_scores"]
 
-_FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".parquet": "parquet",
-            ".pq": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
 _ON_MISSING = ("error", "intersect")
 #: How many offending ids a message lists.
 _SHOWN = 5
@@ -175,41 +175,17 @@ def _check_no_groups(kwargs):
         )
 
 
-def _read_file(path, fmt):
-    import pandas as pd
-
-    if fmt is None:
-        ext = os.path.splitext(str(path))[1].lower()
-        if ext not in _FORMATS:
-            raise ValueError(
-                f"Cannot tell the format of {str(path)!r} from its extension {ext!r}; pass "
-                f"format= one of {sorted(set(_FORMATS.values()))}."
-            )
-        fmt = _FORMATS[ext]
-    if fmt == "parquet":
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError as exc:
-            raise ImportError(
-                "Reading Parquet needs pyarrow, which is not installed: pip install pyarrow "
-                "(included in sigtest's 'test' extra), or save the table as CSV."
-            ) from exc
-        return pd.read_parquet(path)
-    if fmt == "jsonl":
-        return pd.read_json(path, lines=True)
-    return pd.read_csv(path, sep="\t" if fmt == "tsv" else ",")
-
-
-def _columns(frame, system, item, score, group, dataset):
+def _columns(frame, system, item, score, group, dataset, where):
     """The column names used: required ones must exist; optional ones if present."""
     names = {"system": system, "item": item, "score": score}
+    columns = list(map(str, frame.columns))
     for key, col in names.items():
         if not isinstance(col, str):
             raise TypeError(f"The '{key}' parameter must be a column name (str). Got {col!r}.")
         if col not in frame.columns:
             raise ValueError(
-                f"The table has no {key} column {col!r} (the '{key}' parameter); its columns "
-                f"are {list(map(str, frame.columns))}."
+                f"The table{where} has no {key} column {col!r} (the '{key}' parameter); its "
+                f"columns are {columns}."
             )
     for key, col, default in (("group", group, "group"), ("dataset", dataset, "dataset")):
         if col is None:
@@ -221,47 +197,117 @@ def _columns(frame, system, item, score, group, dataset):
             names[key] = col
         elif col != default:  # asked for by name: must exist
             raise ValueError(
-                f"The table has no {key} column {col!r} (the '{key}' parameter); its columns "
-                f"are {list(map(str, frame.columns))}."
+                f"The table{where} has no {key} column {col!r} (the '{key}' parameter); its "
+                f"columns are {columns}."
             )
         else:
             names[key] = None
     used = [c for c in names.values() if c is not None]
     if len(set(used)) != len(used):
         raise ValueError(f"The column parameters name the same column twice: {names}.")
+    twice = [c for c in used if columns.count(c) > 1]
+    if twice:
+        raise ValueError(
+            f"The table{where} has several columns named {twice}; rename them so that each "
+            "column read (system, item, score, group, dataset) has its own name."
+        )
     return names
 
 
-def _check_scores(frame, col):
+def _shown(values):
+    """The first few ``values`` as plain Python values (no numpy reprs in messages)."""
+    return plain(list(np.asarray(values, dtype=object)[:_SHOWN]))
+
+
+def _frame_scores(values, col, where):
+    """The score column of a DataFrame (or a Parquet file) as float64, NaN where missing.
+
+    Numbers and booleans are scores (an object column of them too); text,
+    dates, categories and complex numbers are refused with their values shown.
+    """
     import pandas as pd
 
-    values = frame[col]
-    if values.dtype == bool:
-        values = values.astype(np.float64)
-    if not pd.api.types.is_numeric_dtype(values):
-        bad = values[pd.to_numeric(values, errors="coerce").isna() & values.notna()]
+    dtype = values.dtype
+    what = None
+    if isinstance(dtype, pd.CategoricalDtype):
+        what, fix = "categorical values", "df[col].astype(float)"
+    elif pd.api.types.is_complex_dtype(dtype):
+        what, fix = "complex numbers", "a real part or modulus (np.real, np.abs)"
+    elif pd.api.types.is_bool_dtype(dtype) or (pd.api.types.is_numeric_dtype(dtype)):
+        return values.to_numpy(dtype=np.float64, na_value=np.nan)
+    elif pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(
+            dtype):
+        what, fix = f"{dtype} values (dates or durations)", "numbers"
+    else:  # object or str: numbers are scores, anything else is not
+        def is_number(v):
+            return v is None or (isinstance(v, (int, float, np.integer, np.floating, np.bool_))
+                                 and not isinstance(v, complex))
+
+        bad = ~values.map(is_number).to_numpy(dtype=bool)
+        if not bad.any():
+            return pd.to_numeric(values).to_numpy(dtype=np.float64, na_value=np.nan)
+        shown = _shown(values[bad])
+        text = all(isinstance(v, str) for v in values[bad])
+        numeric = text and pd.to_numeric(values[bad], errors="coerce").notna().all()
+        what = ("numbers written as text" if numeric else "text" if text
+                else "values that are not numbers")
+        fix = ("pd.to_numeric(df[col])" if numeric
+               else "e.g. df[col].map({'C': 1, 'I': 0})" if text else "numbers")
         raise ValueError(
-            f"The score column {col!r} must hold numbers (0/1, a judge's rating, ...); it "
-            f"holds {bad.head(_SHOWN).tolist()!r} (rows {bad.index[:_SHOWN].tolist()}). "
-            "Convert them first, e.g. df[col].map({'C': 1, 'I': 0})."
+            f"The score column {col!r}{where} must hold numbers (0/1, a judge's rating, ...); "
+            f"it holds {what} such as {[v if isinstance(v, str) else str(v) for v in shown]}"
+            f" (rows {_shown(values.index[bad])}). Convert them first: {fix}."
         )
-    values = values.to_numpy(dtype=np.float64, na_value=np.nan)
+    shown = [str(v) for v in _shown(values.drop_duplicates())]
+    raise ValueError(
+        f"The score column {col!r}{where} must hold real numbers (0/1, a judge's rating, ...); "
+        f"it holds {what} such as {shown}. Convert them first: {fix}."
+    )
+
+
+def _check_finite(values, index, col, where, unit):
     bad = ~np.isfinite(values)
     if bad.any():
-        rows = frame.index[bad][:_SHOWN].tolist()
         raise ValueError(
-            f"The score column {col!r} has {int(bad.sum())} NaN or infinite value(s) (rows "
-            f"{rows}); drop or fill them first (a missing score is not a 0)."
+            f"The score column {col!r}{where} has {int(bad.sum())} NaN or infinite value(s) "
+            f"({unit} {_shown(index[bad])}; a missing score is NaN); drop or fill them first "
+            "(a missing score is not a 0)."
         )
     return values
 
 
-def _check_ids(frame, names):
+def _working_frame(frame, names, fmt, name):
+    """The columns read, under sigtest's own names (system, item, score, group, dataset).
+
+    Files of text (CSV, TSV, JSON lines) give ids by :func:`file_ids` and
+    scores by :func:`file_scores`; a DataFrame or Parquet file keeps its
+    ids' values and its numbers. The user's column names never meet the
+    working columns.
+    """
+    import pandas as pd
+
+    where = "" if name is None else f" of the file {name}"
+    textual = fmt in ("csv", "tsv", "jsonl")
+    unit = "lines" if textual else "rows"  # a file's frame is indexed by its lines
+    out = {}
     for key in ("system", "item", "group", "dataset"):
         col = names[key]
-        if col is not None and frame[col].isna().any():
-            rows = frame.index[frame[col].isna()][:_SHOWN].tolist()
-            raise ValueError(f"The {key} column {col!r} has missing values (rows {rows}).")
+        if col is None:
+            continue
+        if textual:
+            ids, missing = file_ids(frame[col], fmt)
+        else:
+            ids, missing = frame[col].to_numpy(), frame[col].isna().to_numpy()
+        if missing.any():
+            raise ValueError(f"The {key} column {col!r}{where} has missing values ({unit} "
+                             f"{_shown(frame.index[missing])}); every row needs its {key}.")
+        out[key] = ids
+    out["system"] = np.asarray(out["system"]).astype(str).astype(object)
+    col = names["score"]
+    scores = (file_scores(frame[col], name, fmt) if textual
+              else _frame_scores(frame[col], col, where))
+    out["score"] = _check_finite(scores, frame.index, col, where, unit)
+    return pd.DataFrame(out)
 
 
 def _codes(values):
@@ -275,22 +321,26 @@ def _codes(values):
     return codes, np.asarray(uniques)
 
 
-def _align(part, names, systems, on_missing, where):
-    """Scores of one dataset, one unit per (item, sample), aligned across systems."""
-    sys_col, item_col, group_col = names["system"], names["item"], names["group"]
-    present = [s for s in systems if s in set(part[sys_col])]
-    item_code, item_ids = _codes(part[item_col])
-    part = part.assign(_item=item_code)
+def _align(part, systems, on_missing, where, group_col):
+    """Scores of one dataset, one unit per (item, sample), aligned across systems.
+
+    ``part``: rows of the working frame (columns system, item, score and
+    maybe group).
+    """
+    present = [s for s in systems if s in set(part["system"])]
+    item_code, item_ids = _codes(part["item"])
+    part = part.assign(item=item_code)
     # repeated rows of one (system, item) are samples, numbered in table order
-    part = part.assign(_sample=part.groupby([sys_col, "_item"], sort=False).cumcount())
-    counts = part.groupby(["_item", sys_col]).size().unstack(sys_col)
+    part = part.assign(sample=part.groupby(["system", "item"], sort=False).cumcount())
+    counts = part.groupby(["item", "system"]).size().unstack("system")
     counts = counts.reindex(columns=present)
     missing = counts.isna()
     unequal = ~missing.any(axis=1) & (counts.nunique(axis=1) > 1)
     if unequal.any():
         rows = counts[unequal].head(_SHOWN)
-        detail = "; ".join(f"item {item_ids[i]!r}: " + ", ".join(
-            f"{s}={int(c)}" for s, c in row.items()) for i, row in rows.iterrows())
+        detail = "; ".join(
+            f"item {_shown([item_ids[i]])[0]!r}: "
+            + ", ".join(f"{s}={int(c)}" for s, c in row.items()) for i, row in rows.iterrows())
         raise ValueError(
             f"{where}the systems have different numbers of rows (samples) for "
             f"{int(unequal.sum())} item(s): {detail}. Repeated rows of an item are its "
@@ -309,7 +359,7 @@ def _align(part, names, systems, on_missing, where):
     if missing.to_numpy().any():
         if on_missing == "error":
             detail = "; ".join(
-                f"{s}: {[item_ids[i] for i in missing.index[missing[s]][:_SHOWN]]}"
+                f"{s}: {_shown(item_ids[missing.index[missing[s]]])}"
                 for s in present if missing[s].any())
             raise ValueError(
                 f"{where}items are missing for some systems ({detail}); every system must "
@@ -317,32 +367,32 @@ def _align(part, names, systems, on_missing, where):
                 "every system scored."
             )
         keep = missing.index[~missing.any(axis=1)]
-        n_dropped = int(part.shape[0] - part["_item"].isin(keep).sum())
-        part = part[part["_item"].isin(keep)]
+        n_dropped = int(part.shape[0] - part["item"].isin(keep).sum())
+        part = part[part["item"].isin(keep)]
         if part.shape[0] == 0:
             raise ValueError(f"{where}no item is scored by every system.")
-    part = part.sort_values(["_item", "_sample"], kind="stable")
-    scores = {s: part.loc[part[sys_col] == s, "_score"].to_numpy() for s in present}
-    first = part[part[sys_col] == present[0]]
-    items = item_ids[first["_item"].to_numpy()]
-    repeated = bool((first["_sample"] > 0).any())
+    part = part.sort_values(["item", "sample"], kind="stable")
+    scores = {s: part.loc[part["system"] == s, "score"].to_numpy() for s in present}
+    first = part[part["system"] == present[0]]
+    items = item_ids[first["item"].to_numpy()]
+    repeated = bool((first["sample"] > 0).any())
     groups = None
-    if group_col is not None:
-        per_item = part.groupby("_item")[group_col].nunique()
+    if "group" in part:
+        per_item = part.groupby("item")["group"].nunique()
         if (per_item > 1).any():
-            bad = [item_ids[i] for i in per_item.index[per_item > 1][:_SHOWN]]
+            bad = _shown(item_ids[per_item.index[per_item > 1]])
             raise ValueError(
                 f"{where}the group column {group_col!r} must be constant within an item (the "
                 f"item lies in one cluster); items {bad} have several groups."
             )
-        groups = first[group_col].to_numpy()
+        groups = first["group"].to_numpy()
     elif repeated:
         groups = items.copy()  # the samples of an item form its cluster
     return scores, groups, items, n_dropped
 
 
 def read_scores(data, *, system="system", item="item", score="score", group="group",
-                dataset="dataset", on_missing="error", format=None):
+                dataset="dataset", on_missing="error", format=None, encoding=None):
     """Read a long table of per-item scores and align it for :func:`sigtest.compare`.
 
     One row per (system, item) with its score, as evaluation harnesses
@@ -375,6 +425,10 @@ def read_scores(data, *, system="system", item="item", score="score", group="gro
         scored are kept, with a warning saying how many rows were dropped.
     format : {"csv", "tsv", "parquet", "jsonl"}, optional
         File format; default: from the extension.
+    encoding : str, optional
+        Text encoding of a CSV, TSV or JSON-lines file (e.g. ``"latin-1"``,
+        ``"cp1252"``); default UTF-8, with or without a byte-order mark.
+        Only for files.
 
     Returns
     -------
@@ -385,16 +439,35 @@ def read_scores(data, *, system="system", item="item", score="score", group="gro
     Raises
     ------
     ValueError
-        A missing column (naming the parameter), non-numeric or NaN scores
-        (naming the score column and rows), missing ids, missing items
-        (unless ``on_missing="intersect"``), different numbers of repeated
-        rows for one item across systems, a group that varies within an
-        item, fewer than two systems.
+        A missing column (naming the parameter), two columns of one name,
+        scores that are not real numbers or NaN (naming the score column,
+        the values and rows or lines), missing ids, missing items (unless
+        ``on_missing="intersect"``), different numbers of repeated rows for
+        one item across systems, a group that varies within an item, fewer
+        than two systems; a file that is empty, has no rows, is not valid
+        JSON lines (naming the line) or not in its encoding: every message
+        names the file and what to do.
+    FileNotFoundError
+        ``data`` names no file.
     ImportError
         A Parquet file without pyarrow installed.
 
     Notes
     -----
+    **Ids are labels.** Ids read from a CSV, TSV or JSON-lines file (the
+    system, item, group and dataset columns) are compared by their text:
+    ``01`` and ``1``, ``007`` and ``7``, ``1e3`` and ``1000``, ``2.5`` and
+    ``2.50`` are different items, and ``NA``, ``None``, ``null``, ``nan``
+    are names (only an empty field or a JSON ``null`` is a missing id). A
+    JSON number counts as the text it is written with, so ``7`` and
+    ``"7"`` are one id. A column whose ids are all integers written without
+    sign or leading zero gives int64 ids (sorted as numbers), any other
+    column str ids; system names are always str. A DataFrame's ids are its
+    values. Scores must be numbers: a JSON string, CSV text that is not a
+    number, dates, categories or complex numbers are refused with the
+    values shown; an empty CSV field or a missing-value word (``NA``,
+    ``nan``, ...) in the score column is a missing score.
+
     **Alignment.** Items are matched by id within each dataset and sorted
     by id, so the result does not depend on the row order.
 
@@ -429,27 +502,27 @@ def read_scores(data, *, system="system", item="item", score="score", group="gro
         raise ValueError(
             f"The 'on_missing' parameter must be one of {_ON_MISSING}. Got {on_missing!r}."
         )
-    if format is not None and format not in set(_FORMATS.values()):
+    if format is not None and format not in set(FORMATS.values()):
         raise ValueError(
-            f"The 'format' parameter must be one of {sorted(set(_FORMATS.values()))} or None. "
+            f"The 'format' parameter must be one of {sorted(set(FORMATS.values()))} or None. "
             f"Got {format!r}."
         )
     if isinstance(data, pd.DataFrame):
-        if format is not None:
-            raise ValueError("The 'format' parameter applies to files, not to a DataFrame.")
-        frame = data
+        for key, value in (("format", format), ("encoding", encoding)):
+            if value is not None:
+                raise ValueError(f"The '{key}' parameter applies to files, not to a DataFrame.")
+        frame, fmt, name = data, None, None
     elif isinstance(data, (str, os.PathLike)):
-        frame = _read_file(data, format)
+        frame, fmt, name = read_file(data, format, check_encoding(encoding), score)
     else:
         raise TypeError(
             "The 'data' parameter must be a pandas DataFrame or a file path. Got "
             f"{type(data).__name__} instead."
         )
-    names = _columns(frame, system, item, score, group, dataset)
-    _check_ids(frame, names)
-    frame = frame.reset_index(drop=True).assign(_score=_check_scores(frame, names["score"]))
-    frame[names["system"]] = frame[names["system"]].astype(str)
-    systems = list(dict.fromkeys(frame[names["system"]]))
+    names = _columns(frame, system, item, score, group, dataset,
+                     "" if name is None else f" in the file {name}")
+    work = _working_frame(frame, names, fmt, name)
+    systems = list(dict.fromkeys(work["system"]))
     if len(systems) < 2:
         raise ValueError(
             f"The system column {names['system']!r} names {len(systems)} system(s) "
@@ -457,15 +530,16 @@ def read_scores(data, *, system="system", item="item", score="score", group="gro
         )
     out, dropped = {}, {}
     if names["dataset"] is None:
-        parts = [(None, frame)]
+        parts = [(None, work)]
     else:
-        codes, uniques = _codes(frame[names["dataset"]])
-        parts = [(uniques[k], frame[codes == k]) for k in range(len(uniques))]
-    for name, part in parts:
-        where = "" if name is None else f"Dataset {name!r}: "
-        scores, groups, items, n_dropped = _align(part, names, systems, on_missing, where)
-        out[name] = (None, scores, groups, items)
-        dropped[name] = n_dropped
+        codes, uniques = _codes(work.pop("dataset"))
+        parts = [(_shown([uniques[k]])[0], work[codes == k]) for k in range(len(uniques))]
+    for label, part in parts:
+        where = "" if label is None else f"Dataset {label!r}: "
+        scores, groups, items, n_dropped = _align(part, systems, on_missing, where,
+                                                  names["group"])
+        out[label] = (None, scores, groups, items)
+        dropped[label] = n_dropped
     if any(dropped.values()):
         warn_external(
             "read_scores(on_missing='intersect') dropped the rows of items not scored by "

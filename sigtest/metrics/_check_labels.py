@@ -21,6 +21,8 @@ import sys
 
 import numpy as np
 
+from sigtest.utils._names import plain
+
 __all__ = [
     "check_hard_labels",
     "check_label_pair",
@@ -217,7 +219,8 @@ def check_labels_param(labels, kind, name="labels"):
     """
     if isinstance(labels, (str, bytes)) or np.isscalar(labels):
         raise TypeError(
-            f"The '{name}' parameter must be an array-like of labels. Got {labels!r} instead."
+            f"The '{name}' parameter must be an array-like of labels. Got {plain(labels)!r} "
+            "instead."
         )
     arr = np.asarray(labels)
     if arr.ndim != 1:

@@ -23,6 +23,7 @@ from numbers import Real
 
 import numpy as np
 
+from sigtest.utils._names import plain
 from sigtest.utils._param_validation import lazy, validate_params
 from sigtest.metrics._check_labels import (
     _check_scalar_label,
@@ -222,7 +223,7 @@ def _resolve_prf_labels(y_true, y_pred, labels, pos_label):
         labels = check_labels_param(labels, kind)
         if pos_label is not None and not np.any(labels == pos_label):
             raise ValueError(
-                f"The 'pos_label' parameter ({pos_label!r}) is not in 'labels' "
+                f"The 'pos_label' parameter ({plain(pos_label)!r}) is not in 'labels' "
                 f"({labels.tolist()[:20]})."
             )
     # validated above: encode without checking y_true, y_pred and labels again
@@ -372,7 +373,8 @@ def _prf_aggregate(
             )
         idx = np.flatnonzero(labels == pos_label)
         if idx.size != 1:
-            raise ValueError(f"The 'pos_label' parameter ({pos_label!r}) is not in 'labels'.")
+            raise ValueError(f"The 'pos_label' parameter ({plain(pos_label)!r}) is not in "
+                             "'labels'.")
         sl = slice(int(idx[0]), int(idx[0]) + 1)
         tp, pred, true = tp[..., sl], pred[..., sl], true[..., sl]
     elif labels is not None and np.asarray(labels).shape != (k,):

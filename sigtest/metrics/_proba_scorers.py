@@ -42,6 +42,7 @@ from numbers import Integral
 
 import numpy as np
 
+from sigtest.utils._names import plain
 from sigtest.metrics._check_scores import binary_columns, check_labels_proba
 from sigtest.metrics._common import check_zero_division, warn_undefined
 from sigtest.metrics._registry import score_from_statistics
@@ -92,7 +93,7 @@ def _item_brier(y_true, y_pred, labels, pos_label, metric):
         if pos_label not in classes.tolist():
             raise ValueError(
                 f"The 'pos_label' parameter of metric {metric!r} must be one of the classes "
-                f"{classes.tolist()}. Got {pos_label!r}."
+                f"{classes.tolist()}. Got {plain(pos_label)!r}."
             )
         if pos_label == classes[0]:
             q = 1.0 - q

@@ -54,6 +54,7 @@ from itertools import combinations
 import numpy as np
 
 from sigtest.metrics._common import warn_undefined
+from sigtest.utils._names import plain
 
 __all__ = [
     "RankedScores",
@@ -203,7 +204,7 @@ def ranked_scores(y_true, y_score, *, kind="roc_auc", multi_class=None, average=
             pos_label = 1 if pos_label is None else pos_label
             if pos_label not in classes.tolist():
                 raise ValueError(
-                    f"Metric {metric!r}: pos_label={pos_label!r} is not a valid label; the "
+                    f"Metric {metric!r}: pos_label={plain(pos_label)!r} is not a valid label; the "
                     f"classes are {classes.tolist()} (pass pos_label=...)."
                 )
             positive = classes.tolist().index(pos_label)

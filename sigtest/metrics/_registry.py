@@ -62,6 +62,8 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from sigtest.utils._names import did_you_mean, plain
+
 __all__ = [
     "Metric",
     "register_metric",
@@ -449,12 +451,14 @@ def get_metric(name):
     if name in _REGISTRY:
         return _REGISTRY[name]
     if name.startswith("neg_"):
-        plain = _REGISTRY.get(name[4:])
-        if plain is not None and not plain.greater_is_better:
-            return plain
+        loss = _REGISTRY.get(name[4:])
+        if loss is not None and not loss.greater_is_better:
+            return loss
+    names = get_metric_names()
+    scorer_names = [f"neg_{n}" for n in names if not _REGISTRY[n].greater_is_better]
     raise ValueError(
-        f"{name!r} is not a known metric. Valid names are: {get_metric_names()} "
-        "(a loss is also accepted as its scorer name 'neg_<name>')."
+        f"{plain(name)!r} is not a known metric.{did_you_mean(name, names + scorer_names)} "
+        f"Valid names are: {names} (a loss is also accepted as its scorer name 'neg_<name>')."
     )
 
 

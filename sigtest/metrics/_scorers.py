@@ -24,6 +24,7 @@ import inspect
 
 import numpy as np
 
+from sigtest.utils._names import did_you_mean, plain
 from sigtest.utils._param_validation import validate_params
 from sigtest.metrics._common import SOFT_TARGET_PARAM
 from sigtest.metrics._registry import Metric, get_metric, get_metric_names
@@ -195,7 +196,7 @@ def get_scorer(name, *, classes=None, **metric_params):
             if classes.ndim != 1 or classes.size == 0 or np.unique(classes).size != classes.size:
                 raise ValueError(
                     "The 'classes' parameter of get_scorer must be a non-empty 1-D "
-                    f"array of distinct labels. Got {classes!r} instead."
+                    f"array of distinct labels. Got {plain(classes)!r} instead."
                 )
         scorer = _scorer_classes._SoftScorer(
             metric.score_func, sign, kwargs, metric.response_method
@@ -213,12 +214,13 @@ def _lookup(name):
     except ValueError:
         metric = None
     if metric is None or metric.scorer_name != name:
-        hint = ""
+        names = get_scorer_names()
+        hint = did_you_mean(name, names)
         if metric is not None:
             hint = f" {name!r} is a loss; its scorer is named {metric.scorer_name!r}."
         raise ValueError(
-            f"{name!r} is not a valid scorer name for the 'name' parameter of "
-            f"get_scorer.{hint} Valid names are: {get_scorer_names()}."
+            f"{plain(name)!r} is not a valid scorer name for the 'name' parameter of "
+            f"get_scorer.{hint} Valid names are: {names}."
         )
     return metric
 

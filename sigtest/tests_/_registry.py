@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 
-from sigtest.utils import warn_external
+from sigtest.utils import did_you_mean, plain, warn_external
 
 __all__ = ["register_test", "get_test", "get_test_names", "test_name"]
 
@@ -151,8 +151,10 @@ def get_test(test, **params):
     try:
         factory = _TESTS[test]
     except KeyError:
+        names = get_test_names()
         raise ValueError(
-            f"{test!r} is not a known significance test. Valid names are: {get_test_names()}."
+            f"{plain(test)!r} is not a known significance test.{did_you_mean(test, names)} Valid "
+            f"names are: {names}."
         ) from None
     instance = factory(**params)
     if not isinstance(instance, base):

@@ -32,6 +32,8 @@ import inspect
 import re
 import sys
 
+from sigtest.utils._names import without_numpy_reprs
+
 __all__ = [
     "HasMethods",
     "Hidden",
@@ -193,7 +195,7 @@ def validate_params(parameter_constraints, *, prefer_skip_nested_validation):
                 return None
             msg = re.sub(r"parameter of \w+ must be",
                          f"parameter of {func.__qualname__} must be", str(exc))
-            return sk.InvalidParameterError(msg)
+            return sk.InvalidParameterError(without_numpy_reprs(msg))
 
         def setup():
             sk = _sklearn()
@@ -231,9 +233,8 @@ def validate_params(parameter_constraints, *, prefer_skip_nested_validation):
             bound = st["signature"].bind(*args, **kwargs)
             bound.apply_defaults()
             params = {k: v for k, v in bound.arguments.items() if k not in st["ignore"]}
-            st["sk"].validate_parameter_constraints(
-                st["constraints"], params, caller_name=func.__qualname__
-            )
+            _plain_errors(st["sk"], st["sk"].validate_parameter_constraints,
+                          st["constraints"], params, caller_name=func.__qualname__)
             try:
                 with sklearn.config_context(
                     skip_parameter_validation=prefer_skip_nested_validation or global_skip
@@ -246,7 +247,7 @@ def validate_params(parameter_constraints, *, prefer_skip_nested_validation):
                     f"parameter of {func.__qualname__} must be",
                     str(e),
                 )
-                raise st["sk"].InvalidParameterError(msg) from e
+                raise st["sk"].InvalidParameterError(without_numpy_reprs(msg)) from e
 
         wrapper._skl_parameter_constraints = parameter_constraints
         return wrapper
@@ -276,9 +277,17 @@ def validate_parameter_constraints(parameter_constraints, params, caller_name):
         for name, value in params.items() if name in parameter_constraints
     ):
         return
-    _sklearn().validate_parameter_constraints(
-        _resolve(parameter_constraints), params, caller_name
-    )
+    sk = _sklearn()
+    _plain_errors(sk, sk.validate_parameter_constraints, _resolve(parameter_constraints),
+                  params, caller_name)
+
+
+def _plain_errors(sk, check, *args, **kwargs):
+    """``check(*args, **kwargs)``, its error message without numpy reprs."""
+    try:
+        check(*args, **kwargs)
+    except sk.InvalidParameterError as exc:
+        raise sk.InvalidParameterError(without_numpy_reprs(str(exc))) from None
 
 
 def _surely_valid(constraints, value):

@@ -25,7 +25,7 @@ from sigtest.metrics import as_metric
 from sigtest.metrics._common import union_labels
 from sigtest.metrics._hard import default_pos_label
 from sigtest.metrics._scores import check_y_true, is_no_targets
-from sigtest.utils import warn_external
+from sigtest.utils import plain, warn_external
 from sigtest.utils._param_validation import validate_parameter_constraints
 
 __all__ = [
@@ -215,7 +215,7 @@ def check_pairs(names, pairs, baseline):
         if baseline is not None:
             raise ValueError(
                 "The 'baseline' parameter is only used with pairs='baseline'; got "
-                f"baseline={baseline!r} with pairs='all'."
+                f"baseline={plain(baseline)!r} with pairs='all'."
             )
         return list(itertools.combinations(range(len(names)), 2))
     if baseline is None:
@@ -226,7 +226,8 @@ def check_pairs(names, pairs, baseline):
     unknown = [b for b in base if b not in names]
     if unknown or not base:
         raise ValueError(
-            f"Unknown baseline {unknown if unknown else baseline!r}; systems are {names}."
+            f"Unknown baseline {plain(unknown) if unknown else plain(baseline)!r}; systems are "
+            f"{plain(list(names))}."
         )
     others = [i for i, n in enumerate(names) if n not in base]
     if not others:
