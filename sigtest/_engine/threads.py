@@ -40,9 +40,11 @@ def part_bounds(n_rows, n_threads, align=1):
     Parts start at multiples of ``align``; one part when ``n_threads`` is 1.
     """
     n_blocks = -(-n_rows // align)
+    if n_blocks <= 1:
+        return [(0, n_rows)]
     n_parts = max(1, min(n_blocks, int(n_threads) * (_PARTS_PER_THREAD if n_threads > 1 else 1)))
     per = -(-n_blocks // n_parts) * align
-    return [(s, min(n_rows, s + per)) for s in range(0, n_rows, per)] or [(0, n_rows)]
+    return [(s, min(n_rows, s + per)) for s in range(0, n_rows, per)]
 
 
 def run_parts(call, bounds, n_threads):
