@@ -35,6 +35,7 @@ import os
 import numpy as np
 
 from sigtest._engine import kernels_numpy as _py
+from sigtest._engine.jit import cached_jit, prange  # noqa: F401 - prange: the rank kernels'
 from sigtest._engine.threads import split_rows
 
 __all__ = [
@@ -59,20 +60,11 @@ def _numba_enabled():
 
 NUMBA_ENABLED = _numba_enabled()
 
-try:
-    from numba import njit, prange
-except ImportError:  # pragma: no cover
-
-    def njit(*args, **kwargs):
-        return (lambda f: f) if not args or not callable(args[0]) else args[0]
-
-    prange = range
-
 # One serial ``_jit`` driver per kernel; ``parallel=True`` runs it on parts of the
 # resamples in threads (nogil; :mod:`sigtest._engine.threads`), so one compiled
 # kernel serves both. ``_pjit`` (``prange``) remains for the rank kernels.
-_jit = njit(cache=True, nogil=True)
-_pjit = njit(cache=True, nogil=True, parallel=True)
+_jit = cached_jit(nogil=True)
+_pjit = cached_jit(nogil=True, parallel=True)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

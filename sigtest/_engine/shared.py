@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sigtest._engine.jit import cached_jit
 from sigtest._engine.kernels import (  # _numba_enabled is read per call: tests switch by env
     _draw_units, _numba_enabled)
 from sigtest._engine.kernels_counts import count_sums_range
@@ -174,14 +175,7 @@ def _shared_sums_py(keys, members, offsets, stats, out, counted):
 
 
 # --------------------------------------------------------------- kernels
-try:
-    from numba import njit
-except ImportError:  # pragma: no cover - numba is a hard dependency
-
-    def njit(*args, **kwargs):
-        return (lambda f: f) if not args or not callable(args[0]) else args[0]
-
-_jit = njit(cache=True, nogil=True)
+_jit = cached_jit(nogil=True)
 
 
 #: Resamples counted together by the count kernel: the draws of a block are

@@ -105,3 +105,49 @@ def test_split_rows_equals_one_call():
         got = split_rows(call, 1001, parallel)
         np.testing.assert_array_equal(got[0], whole[0])
         np.testing.assert_array_equal(got[1], whole[1])
+
+
+# numba finds no writable cache folder (read-only package folder, no writable
+# home): every locator but a folder under the temporary directory fails
+READ_ONLY = r"""
+import json, os, tempfile
+import numpy as np
+import numba.core.caching as caching
+
+allowed = os.path.join(tempfile.gettempdir(), "sigtest-numba-")
+real = caching._CacheLocator.ensure_cache_path
+
+
+def ensure_cache_path(self):
+    if not self.get_cache_path().startswith(allowed):
+        raise OSError("read-only")
+    return real(self)
+
+
+caching._CacheLocator.ensure_cache_path = ensure_cache_path
+import numba
+from sigtest._engine import kernels as K
+from sigtest._engine.jit import temporary_cache_folder
+
+assert int(K._threshold(np.uint64(7))) == 2**32 % 7
+print(json.dumps({"folder": numba.config.CACHE_DIR == temporary_cache_folder(),
+                  "hits": sum(K._threshold.stats.cache_hits.values()),
+                  "misses": sum(K._threshold.stats.cache_misses.values())}))
+"""
+
+
+def test_kernels_cache_in_a_temporary_folder_when_no_folder_is_writable(tmp_path):
+    env = dict(os.environ, TMPDIR=str(tmp_path),
+               PYTHONPATH=os.pathsep.join(filter(None, [os.path.dirname(os.path.dirname(
+                   sigtest.__file__)), os.environ.get("PYTHONPATH")])))
+    for name in ("NUMBA_CACHE_DIR", "SIGTEST_DISABLE_NUMBA", "NUMBA_DISABLE_JIT"):
+        env.pop(name, None)
+    runs = []
+    for _ in range(2):
+        out = subprocess.run([sys.executable, "-c", READ_ONLY], capture_output=True, text=True,
+                             env=env)
+        assert out.returncode == 0, out.stderr
+        runs.append(json.loads(out.stdout.splitlines()[-1]))
+    assert runs[0] == {"folder": True, "hits": 0, "misses": 1}
+    assert runs[1] == {"folder": True, "hits": 1, "misses": 0}  # loaded, not compiled
+    assert any(name.startswith("sigtest-numba-") for name in os.listdir(tmp_path))
