@@ -3,7 +3,7 @@
 Every case runs in fresh Python processes started with this interpreter and
 prints the median wall time, the median CPU seconds of the process (and of
 its workers: ``getrusage(RUSAGE_CHILDREN)`` here, ``psutil`` in the
-``n_jobs`` case) and the load average, since wall times on a loaded machine
+``n_jobs`` case, as in ``bench_compare.py``) and the load average, since wall times on a loaded machine
 mislead and CPU seconds hold. The floor is the import of what a comparison
 needs anyway (numpy, pandas, scipy.stats, scikit-learn, numba); the goals
 are CPU seconds above it, measured in the same run:
@@ -76,33 +76,15 @@ WARMUP_THEN_LARGE = (
 N_JOBS_CALL = (
     "import json, os, sys, time\n"
     "sys.path.insert(0, {here!r})\n"
-    "from bench_compare import METRICS, make_data\n"
-    "from bench_first_call import process_cpu\n"
+    "from bench_compare import METRICS, _cpu_seconds, make_data\n"
     "from sigtest import BergKirkpatrickBootstrap, compare\n"
     "y, preds = make_data({systems}, 10_000)\n"
-    "c0, t0 = process_cpu(), time.perf_counter()\n"
+    "c0, t0 = _cpu_seconds(), time.perf_counter()\n"
     "compare(y, preds, metrics=METRICS, n_jobs={n_jobs}, random_state=0,\n"
     "        test=BergKirkpatrickBootstrap(n_resamples=10_000, alternative='two-sided'))\n"
     "wall = time.perf_counter() - t0\n"
-    "print(json.dumps([wall, *[a - b for a, b in zip(process_cpu(), c0)]]))\n"
+    "print(json.dumps([wall, *[(a or 0.0) - (b or 0.0) for a, b in zip(_cpu_seconds(), c0)]]))\n"
 )
-
-
-def process_cpu():
-    """CPU seconds of this process and of its (worker) children, ``psutil`` when installed."""
-    own = time.process_time()
-    try:
-        import psutil
-    except ImportError:
-        return own, 0.0
-    workers = 0.0
-    for child in psutil.Process().children(recursive=True):
-        try:
-            t = child.cpu_times()
-        except psutil.Error:  # a worker that just ended
-            continue
-        workers += t.user + t.system
-    return own, workers
 
 
 def timed(cmd, env):
@@ -196,7 +178,7 @@ def main(argv=None):
             [here, *filter(None, [env.get("PYTHONPATH")])]))
         n_jobs = {}
         # untimed: fills the cache with the kernels of this case (the shared resamples')
-        timed([PY, "-c", N_JOBS_CALL.format(here=here, systems=3, n_jobs=1)], child_env)
+        timed([PY, "-c", N_JOBS_CALL.format(here=here, systems=systems, n_jobs=1)], child_env)
         for nj in (1, 2):
             _, _, out = timed([PY, "-c", N_JOBS_CALL.format(here=here, systems=systems,
                                                             n_jobs=nj)], child_env)
