@@ -3,10 +3,11 @@
 Every case runs in fresh Python processes started with this interpreter and
 prints the median wall time, the median CPU seconds of the process (and of
 its workers: ``getrusage(RUSAGE_CHILDREN)`` here, ``psutil`` in the
-``n_jobs`` case, as in ``bench_compare.py``) and the load average, since wall times on a loaded machine
-mislead and CPU seconds hold. The floor is the import of what a comparison
-needs anyway (numpy, pandas, scipy.stats, scikit-learn, numba); the goals
-are CPU seconds above it, measured in the same run:
+``n_jobs`` case, as in ``bench_compare.py``) and the load average, since
+wall times on a loaded machine mislead and CPU seconds hold. The floor is
+the import of what a comparison needs anyway (numpy, pandas, scipy.stats,
+scikit-learn, numba); the goals are CPU seconds above it, measured in the
+same run:
 
 * first ``compare`` (3 systems, N = 10^4, accuracy + f1_macro, default
   tests) with an empty numba cache (``NUMBA_CACHE_DIR`` a new temporary
