@@ -44,6 +44,7 @@ from sigtest._engine import kernels_counts as _counts
 from sigtest._engine import prepare_paired
 from sigtest._engine.resampling.rows import _reduce_columns
 from sigtest._engine.rng import resample_keys
+from sigtest._engine.threads import thread_count
 
 # ---------------------------------------------------------------- reference
 # The generic bootstrap kernel as it was before issue 23 (the baseline).
@@ -158,7 +159,7 @@ def load():
 # ----------------------------------------------------------------- sections
 def section_kernel(cases, repeat):
     print("\n[1] kernel alone, soft accuracy rows (K = 10), numba threads "
-          f"({_kernels._threads()}), best of {repeat}")
+          f"({thread_count(True)}), best of {repeat}")
     rate = {}
     for n, B in cases:
         stats = soft_rows(n)
@@ -166,7 +167,7 @@ def section_kernel(cases, repeat):
         t_new = best_time(lambda: _kernels.bootstrap_sums_generic(stats, n, keys, parallel=True),
                           repeat)
         t_ref = best_time(lambda: reference_kernel(stats, n, keys, parallel=True), repeat)
-        t_cnt = best_time(lambda: count_kernel(stats, n, keys, _kernels._threads()), repeat)
+        t_cnt = best_time(lambda: count_kernel(stats, n, keys, thread_count(True)), repeat)
         rate[n] = n * B / t_new
         print(f"    N={n:>9,d} B={B:>6,d} s={stats.shape[1]}: new {t_new:8.3f} s "
               f"({n * B / t_new / 1e6:6.0f} M items/s), reference {t_ref:8.3f} s "

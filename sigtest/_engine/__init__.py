@@ -21,6 +21,10 @@ Layer between :mod:`sigtest.metrics` and the significance tests
 * :mod:`~sigtest._engine.kernels` (numba; :mod:`~sigtest._engine.kernels_counts`:
   the count path of the shared sums) and
   :mod:`~sigtest._engine.kernels_numpy` (their bit-identical NumPy twins);
+* :mod:`~sigtest._engine.threads`: a nogil kernel on parts of its resamples
+  in threads (``parallel=True``: one compiled kernel, serial or threaded);
+* :mod:`~sigtest._engine.jit`: the kernels' numba decorator, with the
+  on-disk cache in a writable folder;
 * :mod:`~sigtest._engine.resampling` (a package): bootstrap, permutation,
   exact enumeration and jackknife drivers, the slow path and
   :func:`resampled_deltas`;

@@ -32,18 +32,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from sigtest._engine.jit import cached_jit
 from sigtest._engine.kernels import _numba_enabled
 
 __all__ = ["small_int_cells"]
 
-try:
-    from numba import njit
-except ImportError:  # pragma: no cover - numba is a hard dependency
-
-    def njit(*args, **kwargs):
-        return (lambda f: f) if not args or not callable(args[0]) else args[0]
-
-_jit = njit(cache=True, nogil=True)
+_jit = cached_jit(nogil=True)
 
 
 @_jit

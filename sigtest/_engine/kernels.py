@@ -3,9 +3,11 @@
 Each public function here has a NumPy twin of the same name and signature in
 :mod:`sigtest._engine.kernels_numpy` that returns bit-identical output (see that
 module for the random-number design). The jitted kernels are compiled with
-``cache=True, nogil=True`` and no ``fastmath``; ``parallel=True`` selects a
-``prange`` variant over resamples. Because every random stream belongs to a
-resample, never to a thread, results do not depend on the number of threads.
+``cache=True, nogil=True`` and no ``fastmath``; ``parallel=True`` runs the
+same kernel on parts of the resamples in threads
+(:func:`sigtest._engine.threads.split_rows`). Because every random stream
+belongs to a resample, never to a thread, results do not depend on the number
+of threads.
 
 The generic bootstrap has two paths (the rule is
 :func:`sigtest._engine.kernels_numpy.segment_path`, on the number of rows
@@ -33,6 +35,8 @@ import os
 import numpy as np
 
 from sigtest._engine import kernels_numpy as _py
+from sigtest._engine.jit import cached_jit, prange  # noqa: F401 - prange: the rank kernels'
+from sigtest._engine.threads import split_rows
 
 __all__ = [
     "NUMBA_ENABLED",
@@ -56,22 +60,11 @@ def _numba_enabled():
 
 NUMBA_ENABLED = _numba_enabled()
 
-try:
-    from numba import njit, prange
-except ImportError:  # pragma: no cover
-
-    def njit(*args, **kwargs):
-        return (lambda f: f) if not args or not callable(args[0]) else args[0]
-
-    prange = range
-
-# Each kernel comes as a serial ``_jit`` and a ``prange`` ``_pjit`` driver of the
-# same per-resample function (``*_one``). The two short drivers stay separate
-# functions on purpose: numba's on-disk cache (``cache=True``) names its entries
-# after the Python function, not after the compile flags, so one function jitted
-# twice (serial and parallel) would share, and overwrite, one cache entry.
-_jit = njit(cache=True, nogil=True)
-_pjit = njit(cache=True, nogil=True, parallel=True)
+# One serial ``_jit`` driver per kernel; ``parallel=True`` runs it on parts of the
+# resamples in threads (nogil; :mod:`sigtest._engine.threads`), so one compiled
+# kernel serves both. ``_pjit`` (``prange``) remains for the rank kernels.
+_jit = cached_jit(nogil=True)
+_pjit = cached_jit(nogil=True, parallel=True)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -180,13 +173,6 @@ def _bootstrap_sums_generic(stats, m, keys):
         _boot_one(stats, m, keys[b], out, b)
     return out
 
-
-@_pjit
-def _bootstrap_sums_generic_parallel(stats, m, keys):
-    out = np.zeros((keys.shape[0], stats.shape[1]))
-    for b in prange(keys.shape[0]):
-        _boot_one(stats, m, keys[b], out, b)
-    return out
 
 
 # --------------------------------------------------------------------------
@@ -334,16 +320,6 @@ def _bootstrap_sums_segments(stats, m, keys, seg, block):
                        min(block, B - blk * block))
     return out
 
-
-@_pjit
-def _bootstrap_sums_segments_parallel(stats, m, keys, seg, block):
-    B = keys.shape[0]
-    out = np.zeros((B, stats.shape[1]))
-    consts = _segment_consts(stats.shape[0], seg)
-    for blk in prange((B + block - 1) // block):
-        _segment_block(stats, m, keys, consts, seg, out, blk * block,
-                       min(block, B - blk * block))
-    return out
 
 
 # --------------------------------------------------------------------------
@@ -521,14 +497,6 @@ def _bootstrap_sums_cells(cell_stats, counts, m, keys):
     return out
 
 
-@_pjit
-def _bootstrap_sums_cells_parallel(cell_stats, counts, m, keys):
-    out = np.zeros((keys.shape[0], cell_stats.shape[1]))
-    consts = _cell_probabilities(counts)
-    for b in prange(keys.shape[0]):
-        _boot_cells_one(cell_stats, consts, m, keys[b], out, b)
-    return out
-
 
 @_jit
 def _boot_cells_sparse_one(indptr, indices, data, consts, m, key, out, b):
@@ -558,14 +526,6 @@ def _bootstrap_sums_cells_sparse(indptr, indices, data, n_cols, counts, m, keys)
     return out
 
 
-@_pjit
-def _bootstrap_sums_cells_sparse_parallel(indptr, indices, data, n_cols, counts, m, keys):
-    out = np.zeros((keys.shape[0], n_cols))
-    consts = _cell_probabilities(counts)
-    for b in prange(keys.shape[0]):
-        _boot_cells_sparse_one(indptr, indices, data, consts, m, keys[b], out, b)
-    return out
-
 
 # --------------------------------------------------------------------------
 # generic permutation: one swap bit per differing item
@@ -592,13 +552,6 @@ def _permutation_sums_generic(diff, keys):
         _perm_one(diff, keys[b], out, b)
     return out
 
-
-@_pjit
-def _permutation_sums_generic_parallel(diff, keys):
-    out = np.zeros((keys.shape[0], diff.shape[1]))
-    for b in prange(keys.shape[0]):
-        _perm_one(diff, keys[b], out, b)
-    return out
 
 
 # --------------------------------------------------------------------------
@@ -659,13 +612,6 @@ def _permutation_sums_cells(diff, counts, keys):
     return out
 
 
-@_pjit
-def _permutation_sums_cells_parallel(diff, counts, keys):
-    out = np.zeros((keys.shape[0], diff.shape[1]))
-    for b in prange(keys.shape[0]):
-        _perm_cells_one(diff, counts, keys[b], out, b)
-    return out
-
 
 @_jit
 def _perm_cells_sparse_one(indptr, indices, data, counts, key, out, b):
@@ -688,16 +634,10 @@ def _permutation_sums_cells_sparse(indptr, indices, data, n_cols, counts, keys):
     return out
 
 
-@_pjit
-def _permutation_sums_cells_sparse_parallel(indptr, indices, data, n_cols, counts, keys):
-    out = np.zeros((keys.shape[0], n_cols))
-    for b in prange(keys.shape[0]):
-        _perm_cells_sparse_one(indptr, indices, data, counts, keys[b], out, b)
-    return out
-
 
 # --------------------------------------------------------------------------
-# dispatch (same signatures as the twins, plus ``parallel``)
+# dispatch (same signatures as the twins, plus ``parallel``: the serial kernel
+# on parts of the resamples in threads, :func:`sigtest._engine.threads.split_rows`)
 # --------------------------------------------------------------------------
 def bootstrap_sums_generic(stats, m, keys, parallel=False):
     """Jitted :func:`sigtest._engine.kernels_numpy.bootstrap_sums_generic`."""
@@ -705,29 +645,24 @@ def bootstrap_sums_generic(stats, m, keys, parallel=False):
         return _py.bootstrap_sums_generic(stats, m, keys)
     if stats.shape[0] >= 2**32:
         raise ValueError("The generic bootstrap supports at most 2**32 - 1 rows.")
+    m = np.int64(m)
     if _py.segment_path(stats.shape[0]):
-        # blocks of up to _SEG_BLOCK resamples, at least 4 blocks per thread (the
-        # block size does not change the result: streams belong to resamples)
-        block = max(1, min(_SEG_BLOCK, -(-keys.shape[0] // (4 * _threads())))) if parallel \
-            else _SEG_BLOCK
-        kernel = _bootstrap_sums_segments_parallel if parallel else _bootstrap_sums_segments
-        return kernel(stats, np.int64(m), keys, np.int64(_py.SEGMENT_ROWS), np.int64(block))
-    kernel = _bootstrap_sums_generic_parallel if parallel else _bootstrap_sums_generic
-    return kernel(stats, np.int64(m), keys)
-
-
-def _threads():
-    import numba
-
-    return int(numba.get_num_threads())
+        # blocks of up to _SEG_BLOCK resamples (the block size does not change
+        # the result: streams belong to resamples)
+        seg, block = np.int64(_py.SEGMENT_ROWS), np.int64(_SEG_BLOCK)
+        return split_rows(lambda s, e: _bootstrap_sums_segments(stats, m, keys[s:e], seg, block),
+                          keys.shape[0], parallel)
+    return split_rows(lambda s, e: _bootstrap_sums_generic(stats, m, keys[s:e]),
+                      keys.shape[0], parallel)
 
 
 def bootstrap_sums_cells(cell_stats, counts, m, keys, parallel=False):
     """Jitted :func:`sigtest._engine.kernels_numpy.bootstrap_sums_cells`."""
     if not NUMBA_ENABLED:
         return _py.bootstrap_sums_cells(cell_stats, counts, m, keys)
-    kernel = _bootstrap_sums_cells_parallel if parallel else _bootstrap_sums_cells
-    return kernel(cell_stats, counts, np.int64(m), keys)
+    m = np.int64(m)
+    return split_rows(lambda s, e: _bootstrap_sums_cells(cell_stats, counts, m, keys[s:e]),
+                      keys.shape[0], parallel)
 
 
 def bootstrap_sums_cells_sparse(indptr, indices, data, n_cols, counts, m, keys,
@@ -735,8 +670,9 @@ def bootstrap_sums_cells_sparse(indptr, indices, data, n_cols, counts, m, keys,
     """Jitted :func:`sigtest._engine.kernels_numpy.bootstrap_sums_cells_sparse`."""
     if not NUMBA_ENABLED:
         return _py.bootstrap_sums_cells_sparse(indptr, indices, data, n_cols, counts, m, keys)
-    kernel = _bootstrap_sums_cells_sparse_parallel if parallel else _bootstrap_sums_cells_sparse
-    return kernel(indptr, indices, data, np.int64(n_cols), counts, np.int64(m), keys)
+    n_cols, m = np.int64(n_cols), np.int64(m)
+    return split_rows(lambda s, e: _bootstrap_sums_cells_sparse(
+        indptr, indices, data, n_cols, counts, m, keys[s:e]), keys.shape[0], parallel)
 
 
 def permutation_sums_cells_sparse(indptr, indices, data, n_cols, counts, keys,
@@ -744,22 +680,22 @@ def permutation_sums_cells_sparse(indptr, indices, data, n_cols, counts, keys,
     """Jitted :func:`sigtest._engine.kernels_numpy.permutation_sums_cells_sparse`."""
     if not NUMBA_ENABLED:
         return _py.permutation_sums_cells_sparse(indptr, indices, data, n_cols, counts, keys)
-    kernel = (_permutation_sums_cells_sparse_parallel if parallel
-              else _permutation_sums_cells_sparse)
-    return kernel(indptr, indices, data, np.int64(n_cols), counts, keys)
+    n_cols = np.int64(n_cols)
+    return split_rows(lambda s, e: _permutation_sums_cells_sparse(
+        indptr, indices, data, n_cols, counts, keys[s:e]), keys.shape[0], parallel)
 
 
 def permutation_sums_generic(diff, keys, parallel=False):
     """Jitted :func:`sigtest._engine.kernels_numpy.permutation_sums_generic`."""
     if not NUMBA_ENABLED:
         return _py.permutation_sums_generic(diff, keys)
-    kernel = _permutation_sums_generic_parallel if parallel else _permutation_sums_generic
-    return kernel(diff, keys)
+    return split_rows(lambda s, e: _permutation_sums_generic(diff, keys[s:e]),
+                      keys.shape[0], parallel)
 
 
 def permutation_sums_cells(diff, counts, keys, parallel=False):
     """Jitted :func:`sigtest._engine.kernels_numpy.permutation_sums_cells`."""
     if not NUMBA_ENABLED:
         return _py.permutation_sums_cells(diff, counts, keys)
-    kernel = _permutation_sums_cells_parallel if parallel else _permutation_sums_cells
-    return kernel(diff, counts, keys)
+    return split_rows(lambda s, e: _permutation_sums_cells(diff, counts, keys[s:e]),
+                      keys.shape[0], parallel)

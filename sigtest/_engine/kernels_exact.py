@@ -12,7 +12,8 @@ numba is disabled. The random-draw kernels live in
 import numpy as np
 
 from sigtest._engine import kernels_numpy as _py
-from sigtest._engine.kernels import NUMBA_ENABLED, _jit, _pjit, prange
+from sigtest._engine.kernels import NUMBA_ENABLED, _jit
+from sigtest._engine.threads import split_rows
 
 __all__ = ["exact_swap_sums", "weighted_sums"]
 
@@ -21,7 +22,7 @@ __all__ = ["exact_swap_sums", "weighted_sums"]
 # exact permutation: every combination of per-group swap counts
 # --------------------------------------------------------------------------
 @_jit
-def _exact_one(diff, counts, pmf, offsets, p, swapped, prob):
+def _exact_one(diff, counts, pmf, offsets, p, row, swapped, prob):
     G, s = diff.shape
     rest = np.int64(p)
     pr = 1.0
@@ -31,26 +32,18 @@ def _exact_one(diff, counts, pmf, offsets, p, swapped, prob):
         rest = rest // radix
         fk = float(k)
         for j in range(s):
-            swapped[p, j] = swapped[p, j] + fk * diff[g, j]
+            swapped[row, j] = swapped[row, j] + fk * diff[g, j]
         pr = pr * pmf[offsets[g] + k]
-    prob[p] = pr
+    prob[row] = pr
 
 
 @_jit
-def _exact_swap_sums(diff, counts, pmf, offsets, n_patterns):
-    swapped = np.zeros((n_patterns, diff.shape[1]))
-    prob = np.empty(n_patterns)
-    for p in range(n_patterns):
-        _exact_one(diff, counts, pmf, offsets, p, swapped, prob)
-    return swapped, prob
-
-
-@_pjit
-def _exact_swap_sums_parallel(diff, counts, pmf, offsets, n_patterns):
-    swapped = np.zeros((n_patterns, diff.shape[1]))
-    prob = np.empty(n_patterns)
-    for p in prange(n_patterns):
-        _exact_one(diff, counts, pmf, offsets, p, swapped, prob)
+def _exact_swap_sums(diff, counts, pmf, offsets, start, stop):
+    """Patterns ``start .. stop - 1`` (rows ``0 .. stop - start - 1`` of the output)."""
+    swapped = np.zeros((stop - start, diff.shape[1]))
+    prob = np.empty(stop - start)
+    for p in range(start, stop):
+        _exact_one(diff, counts, pmf, offsets, p, p - start, swapped, prob)
     return swapped, prob
 
 
@@ -70,31 +63,24 @@ def _weighted_sums(weights, stats):
     return out
 
 
-@_pjit
-def _weighted_sums_parallel(weights, stats):
-    out = np.zeros((weights.shape[0], stats.shape[1]))
-    for b in prange(weights.shape[0]):
-        _weighted_one(weights, stats, out, b)
-    return out
-
-
-
 # --------------------------------------------------------------------------
-# dispatch (same signatures as the twins, plus ``parallel``)
+# dispatch (same signatures as the twins, plus ``parallel``: the serial kernel
+# on parts of the patterns or resamples in threads)
 # --------------------------------------------------------------------------
 def exact_swap_sums(diff, counts, pmf, offsets, parallel=False):
     """Jitted :func:`sigtest._engine.kernels_numpy.exact_swap_sums`."""
     if not NUMBA_ENABLED:
         return _py.exact_swap_sums(diff, counts, pmf, offsets)
     n_patterns = int(np.prod(counts + 1)) if counts.shape[0] else 1
-    kernel = _exact_swap_sums_parallel if parallel else _exact_swap_sums
-    return kernel(diff, counts, pmf, offsets, np.int64(n_patterns))
+    return split_rows(lambda s, e: _exact_swap_sums(diff, counts, pmf, offsets, np.int64(s),
+                                                    np.int64(e)), n_patterns, parallel)
 
 
 def weighted_sums(weights, stats, parallel=False):
     """Jitted :func:`sigtest._engine.kernels_numpy.weighted_sums`."""
     if not NUMBA_ENABLED:
         return _py.weighted_sums(weights, stats)
-    kernel = _weighted_sums_parallel if parallel else _weighted_sums
-    return kernel(np.ascontiguousarray(weights, dtype=np.float64),
-                  np.ascontiguousarray(stats, dtype=np.float64))
+    weights = np.ascontiguousarray(weights, dtype=np.float64)
+    stats = np.ascontiguousarray(stats, dtype=np.float64)
+    return split_rows(lambda s, e: _weighted_sums(weights[s:e], stats), weights.shape[0],
+                      parallel)

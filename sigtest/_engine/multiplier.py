@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sigtest._engine.jit import cached_jit
 from sigtest._engine.kernels import _numba_enabled
 
 __all__ = ["jackknife_covariance", "multiplier_draws"]
@@ -67,17 +68,8 @@ def _dots_py(buf, acc):
     return acc
 
 
-try:
-    from numba import njit
-except ImportError:  # pragma: no cover - numba is a hard dependency
-    njit = None
-
-
 def _make_dots():
-    if njit is None:  # pragma: no cover
-        return _dots_py
-
-    @njit(cache=True, nogil=True)
+    @cached_jit(nogil=True)
     def _dots(buf, acc):
         # tiles of 4 x 4 entries: 16 independent sums, each over the items in
         # order (the same numbers as one loop per entry); rows padded to 4

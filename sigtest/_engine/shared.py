@@ -42,11 +42,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sigtest._engine.jit import cached_jit
 from sigtest._engine.kernels import (  # _numba_enabled is read per call: tests switch by env
     _draw_units, _numba_enabled)
 from sigtest._engine.kernels_counts import count_sums_range
 from sigtest._engine.kernels_numpy import _indices, count_path
 from sigtest._engine.rng import check_seed, resample_keys
+from sigtest._engine.threads import part_bounds, run_parts, thread_count
 
 __all__ = ["SHARED_SCHEMES", "SharedDeltas", "kernel_sums", "shared_bootstrap_sums", "shared_draws",
            "shared_unit_rows"]
@@ -173,14 +175,7 @@ def _shared_sums_py(keys, members, offsets, stats, out, counted):
 
 
 # --------------------------------------------------------------- kernels
-try:
-    from numba import njit
-except ImportError:  # pragma: no cover - numba is a hard dependency
-
-    def njit(*args, **kwargs):
-        return (lambda f: f) if not args or not callable(args[0]) else args[0]
-
-_jit = njit(cache=True, nogil=True)
+_jit = cached_jit(nogil=True)
 
 
 #: Resamples counted together by the count kernel: the draws of a block are
@@ -275,29 +270,8 @@ def _run_blocks(kernel, B, n_threads, *args):
     Every resample owns its stream and its output row, so the output does not
     depend on how the ranges are split or on the number of threads.
     """
-    n_blocks = -(-B // _BLOCK)
-    n_threads = max(1, min(int(n_threads), n_blocks))
-    if n_threads == 1:
-        kernel(*args, 0, B)
-        return
-    from concurrent.futures import ThreadPoolExecutor
-
-    per = -(-n_blocks // n_threads) * _BLOCK
-    ranges = [(s, min(B, s + per)) for s in range(0, B, per)]
-    with ThreadPoolExecutor(max_workers=len(ranges)) as pool:
-        for future in [pool.submit(kernel, *args, s, e) for s, e in ranges]:
-            future.result()
-
-
-def _threads(parallel):
-    if not parallel:
-        return 1
-    try:
-        import numba
-
-        return int(numba.get_num_threads())
-    except ImportError:  # pragma: no cover
-        return 1
+    run_parts(lambda s, e: kernel(*args, s, e), part_bounds(B, n_threads, align=_BLOCK),
+              n_threads)
 
 
 # ---------------------------------------------------------------- driver
@@ -396,7 +370,7 @@ def shared_bootstrap_sums(stats, n_resamples, seed, *, unit_strata=None, paralle
     coded = None if method == "generic" else _codes(systems)
     if method == "counts" and coded is None:
         raise ValueError("method='counts' needs at most 4,096 distinct unit rows per system.")
-    threads = _threads(parallel) if B * U * k >= 2_000_000 else 1
+    threads = thread_count(parallel) if B * U * k >= 2_000_000 else 1
     if coded is not None:
         codes, table, _ = coded
         return kernel_sums(keys, members, offsets, codes=codes, table=table, threads=threads)

@@ -35,10 +35,10 @@ from sigtest._engine.shared import (
     _codes,
     _keys,
     _strata_layout,
-    _threads,
     kernel_sums,
     shared_unit_rows,
 )
+from sigtest._engine.threads import thread_count
 
 __all__ = ["SharedUnits", "shared_dirichlet_sums_range", "shared_flip_sums_range",
            "shared_sums_range", "shared_units", "system_units"]
@@ -164,7 +164,7 @@ def shared_sums_range(units, n_resamples, seed, start, stop, *, parallel=False):
     _, start, stop = _check_range(n_resamples, start, stop)
     members, offsets = _strata_layout(units.shape[0], units.unit_strata)
     keys = np.ascontiguousarray(_keys(check_seed(seed), stop, offsets.shape[0] - 1)[:, start:])
-    threads = _threads(parallel)
+    threads = thread_count(parallel)
     if units.codes is not None:
         return kernel_sums(keys, members, offsets, codes=units.codes, table=units.table,
                            threads=threads)

@@ -197,17 +197,16 @@ def test_count_kernel_twin(s, parts, n, m):
 
 
 @pytest.mark.parametrize("s", [1, 2, 3])
-@pytest.mark.parametrize("parallel", [False, True])
 @pytest.mark.parametrize("n,m,seg", [(23, 23, 4), (40, 7, 8), (9, 300, 2), (50, 50, 50),
                                      (17, 0, 4), (1, 5, 1)])
-def test_segment_kernel_twin_and_naive_draws(s, parallel, n, m, seg):
+def test_segment_kernel_twin_and_naive_draws(s, n, m, seg):
     # the segment path with small segments on small rows (the dispatch takes it
     # beyond 2**15 rows): the last segment shorter (23 = 5 * 4 + 3), more draws
     # than rows, one segment, m = 0; 70 keys in blocks of 32 (a partial last
     # block), 1 or 128: the block size does not change the sums
     stats = np.random.default_rng(n + s).normal(size=(n, s))
     keys = _keys(70, s + 1)
-    kernel = K._bootstrap_sums_segments_parallel if parallel else K._bootstrap_sums_segments
+    kernel = K._bootstrap_sums_segments
     got = kernel(stats, np.int64(m), keys, np.int64(seg), np.int64(32))
     np.testing.assert_array_equal(got, P._bootstrap_sums(stats, m, keys, seg=seg))
     for block in (1, 128):

@@ -17,6 +17,7 @@ import numpy as np
 from sigtest._engine.checks import check_allocation, check_n_resamples as _check_n_resamples
 from sigtest._engine.resampling.rows import _check_paired, _stratified_sample_size, resolve_sample_size
 from sigtest._engine.rng import check_seed
+from sigtest._engine.threads import thread_count
 from sigtest.exceptions import SlowPathWarning
 from sigtest.utils import warn_external
 
@@ -38,11 +39,7 @@ def _score(paired, params, y, p, w):
 
 def _thread_map(parallel):
     """``map`` over a thread pool of numba's thread count when ``parallel``, else in order."""
-    n = 1
-    if parallel:
-        import numba
-
-        n = int(numba.get_num_threads())
+    n = thread_count(parallel)
 
     def run(func, items):
         items = list(items)

@@ -5,7 +5,8 @@ The data's way through this folder: ``api.compare`` validates its arguments
 views of the predictions) and builds a plan (``plan.py``: pairs, tests as
 run, seeds, the job list); ``shared.py`` draws the resamples shared by all
 pairs of a run; ``run.py`` runs each pair's tests (in parallel with
-joblib); ``assemble.py`` orients the rows, applies the correction and builds
+joblib; ``pool.py`` starts a cold pool of worker processes only when the
+work pays for it); ``assemble.py`` orients the rows, applies the correction and builds
 the :class:`~sigtest.ComparisonResult` of ``result.py``, whose tables and
 text are computed in ``tables.py``.
 

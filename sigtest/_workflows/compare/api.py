@@ -268,7 +268,10 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         backend works, e.g. ``parallel_config(backend="dask")``. When several
         jobs run at once, and with ``n_jobs=1`` (one core), each test uses its
         single-threaded kernels; with ``None`` and one job, its kernels use
-        numba's threads. Results do not depend on it.
+        numba's threads. With joblib's default backend (loky) the worker
+        processes, when not yet running, are started only when the work left
+        pays for them (each costs about 2 s of CPU to start; small
+        comparisons run in this process). Results do not depend on it.
     random_state : None, int, SeedSequence or Generator
         Seed of the comparison. Each (run, pair) gets one child seed per test
         role (p-value test, interval test) from ``spawn_seeds(random_state,

@@ -1,4 +1,8 @@
-"""Run the jobs of a comparison plan with joblib, and bring back compact rows."""
+"""Run the jobs of a comparison plan with joblib, and bring back compact rows.
+
+A cold pool of worker processes is started only when the work pays for it
+(:func:`sigtest._workflows.compare.pool.run_calls`).
+"""
 
 import math
 import warnings
@@ -7,6 +11,7 @@ import joblib
 import numpy as np
 
 from sigtest._workflows.compare.checks import plain_test
+from sigtest._workflows.compare.pool import run_calls
 from sigtest._workflows.compare.shared import TaskDeltas, system_view
 from sigtest.tests_._registry import test_name
 from sigtest._engine import CellCache, prepare_paired, prepare_paired_runs
@@ -167,10 +172,11 @@ def run_pairs(tasks, n_jobs, verbose):
     and backend.
     """
     batches = pair_batches(tasks, joblib.effective_n_jobs(n_jobs))
-    parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator" if verbose else "list")
-    # joblib reads this generator as it dispatches: a batch's arrays are built only then
-    out = parallel(joblib.delayed(_batch_task)(*_batch_payload(tasks, batch))
-                   for batch in batches)
+    # joblib builds a batch's arrays only when it dispatches it; a cold worker pool
+    # is started only when the pairs left pay for it (run_calls)
+    out = run_calls(lambda t: joblib.delayed(_batch_task)(*_batch_payload(tasks, batches[t])),
+                    [len(batch) for batch in batches], n_jobs,
+                    return_as="generator" if verbose else "list")
     bar = None
     if verbose:
         from tqdm.auto import tqdm  # a dependency; imported late (import time)
@@ -297,6 +303,5 @@ def _score_task(view, s, jobs, settings, seed):
 
 def run_scores(tasks, n_jobs):
     """Run the score tasks with joblib; rows in task order (independent of ``n_jobs``)."""
-    parallel = joblib.Parallel(n_jobs=n_jobs, return_as="list")
-    return [row for rows in parallel(joblib.delayed(_score_task)(*task) for task in tasks)
-            for row in rows]
+    out = run_calls(lambda t: joblib.delayed(_score_task)(*tasks[t]), [1] * len(tasks), n_jobs)
+    return [row for rows in out for row in rows]

@@ -40,6 +40,7 @@ from sigtest._engine.shared_blocks import (
     shared_units,
     system_units,
 )
+from sigtest._workflows.compare.pool import run_calls
 from sigtest.tests_ import shared_scheme
 
 __all__ = ["BOOTSTRAP_SOURCES", "MULTIPLIER_TAG", "TaskDeltas", "canonical_order",
@@ -380,6 +381,14 @@ def _flip_deltas_range(units, totals, n_resamples, seed, start, stop, spec, pair
         return out
 
 
+def _first_call(system, views, wanted, multiplier):
+    """The round-1 task of one (group, system) of :func:`shared_deltas`."""
+    gkey, order, design, s = system
+    task = _system_jackknife if multiplier and gkey[1] == "bootstrap" else _system_task
+    return joblib.delayed(task)(system_view(views[gkey[0]], s), s,
+                                [wanted[gkey][mi] for mi in order], design)
+
+
 def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None):
     """The differences every pair's tests run on, from resamples shared by all pairs.
 
@@ -462,14 +471,13 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
         gauss = multiplier and scheme == "bootstrap"  # Gaussian multiplier draws
         seed = shared_seed(score_seed, MULTIPLIER_TAG if gauss else _TAGS[scheme], r)
         groups.append((gkey, order, _n_systems(view), design, seed))
-    parallel = joblib.Parallel(n_jobs=n_jobs, return_as="list")
     # round 1: every system's unit codes, or its leave-one-unit-out scores
-    # (one task per (group, system))
-    firsts = parallel(
-        joblib.delayed(_system_jackknife if multiplier and gkey[1] == "bootstrap"
-                       else _system_task)(system_view(views[gkey[0]], s), s,
-                                          [wanted[gkey][mi] for mi in order], design)
-        for gkey, order, k, design, _ in groups for s in range(k))
+    # (one task per (group, system)); a cold worker pool is started only when
+    # the tasks left pay for it (run_calls)
+    systems = [(gkey, order, design, s) for gkey, order, k, design, _ in groups
+               for s in range(k)]
+    firsts = run_calls(lambda t: _first_call(systems[t], views, wanted, multiplier),
+                       [1] * len(systems), n_jobs)
     canonical = None if names is None else canonical_order(names)
     drawn = {}  # multiplier groups: per metric (B, k) scores, computed here
     # the pairs of each run, in task order
@@ -501,7 +509,7 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
                 call = joblib.delayed(_flip_deltas_range)(units, totals, B, seed, b0, b1, spec,
                                                           pair_list)
             calls.append((gkey, call))
-    blocks = parallel(call for _, call in calls)
+    blocks = run_calls(lambda t: calls[t][1], [_RANGE] * len(calls), n_jobs)
     parts = {}
     for (gkey, _), block in zip(calls, blocks):
         parts.setdefault(gkey, []).append(block)

@@ -1,0 +1,208 @@
+"""First-call benchmark: what a new process pays before its first result.
+
+Every case runs in fresh Python processes started with this interpreter and
+prints the median wall time, the median CPU seconds of the process (and of
+its workers: ``getrusage(RUSAGE_CHILDREN)`` here, ``psutil`` in the
+``n_jobs`` case, as in ``bench_compare.py``) and the load average, since
+wall times on a loaded machine mislead and CPU seconds hold. The floor is
+the import of what a comparison needs anyway (numpy, pandas, scipy.stats,
+scikit-learn, numba); the goals are CPU seconds above it, measured in the
+same run:
+
+* first ``compare`` (3 systems, N = 10^4, accuracy + f1_macro, default
+  tests) with an empty numba cache (``NUMBA_CACHE_DIR`` a new temporary
+  folder per run): goal <= floor + 2 s;
+* the same with the cache filled by an untimed run: goal <= floor + 0.5 s;
+* ``sigtest compare gold.csv a.csv b.csv`` (N = 10^4), cache filled:
+  goal <= floor + 0.5 s;
+* a warm-up call with ``n_resamples=99`` then ``B = 10^4`` in one process:
+  the kernels compiled or loaded from the cache during the large call
+  (goal: none);
+* 30 systems x 4 metrics, ``BergKirkpatrickBootstrap(n_resamples=10^4)``,
+  N = 10^4: the first call of a process with ``n_jobs=1`` and with
+  ``n_jobs=2`` (goal: ``n_jobs=2`` not slower).
+
+Run ``python benchmarks/bench_first_call.py [--repeats N] [--quick]``
+(``--quick``: 1 repeat, and 10 systems in the ``n_jobs`` case).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PY = sys.executable
+FLOOR = "import numpy, pandas, scipy.stats, sklearn, numba"
+
+COMPARE = (
+    "import numpy as np\n"
+    "from sigtest import compare\n"
+    "rng = np.random.default_rng(0)\n"
+    "y = rng.integers(0, 3, 10_000)\n"
+    "preds = {k: np.where(rng.random(10_000) < p, y, rng.integers(0, 3, 10_000))\n"
+    "         for k, p in (('a', 0.7), ('b', 0.75), ('c', 0.72))}\n"
+    "res = compare(y, preds, metrics=['accuracy', 'f1_macro'], random_state=0)\n"
+    "assert len(res.to_frame()) == 6\n"
+)
+
+# a warm-up with few resamples, then the large call: the kernels numba compiles or
+# loads from its cache during the latter (new overloads of sigtest's kernels)
+WARMUP_THEN_LARGE = (
+    "import gc\n"
+    "import numpy as np\n"
+    "from numba.core.registry import CPUDispatcher\n"
+    "from sigtest import BergKirkpatrickBootstrap\n"
+    "def overloads():\n"
+    "    return sum(len(d.overloads) for d in gc.get_objects()\n"
+    "               if isinstance(d, CPUDispatcher) and d.py_func.__module__.startswith('sigtest'))\n"
+    "rng = np.random.default_rng(0)\n"
+    "y = rng.integers(0, 5, 10_000)\n"
+    "a = np.where(rng.random(10_000) < 0.7, y, rng.integers(0, 5, 10_000))\n"
+    "b = np.where(rng.random(10_000) < 0.75, y, rng.integers(0, 5, 10_000))\n"
+    "BergKirkpatrickBootstrap(n_resamples=99, random_state=0).test(y, a, b, metric='f1_macro')\n"
+    "before = overloads()\n"
+    "BergKirkpatrickBootstrap(n_resamples=10_000, random_state=0).test(y, a, b, metric='f1_macro')\n"
+    "print(overloads() - before)\n"
+)
+
+N_JOBS_CALL = (
+    "import json, os, sys, time\n"
+    "sys.path.insert(0, {here!r})\n"
+    "from bench_compare import METRICS, _cpu_seconds, make_data\n"
+    "from sigtest import BergKirkpatrickBootstrap, compare\n"
+    "y, preds = make_data({systems}, 10_000)\n"
+    "c0, t0 = _cpu_seconds(), time.perf_counter()\n"
+    "compare(y, preds, metrics=METRICS, n_jobs={n_jobs}, random_state=0,\n"
+    "        test=BergKirkpatrickBootstrap(n_resamples=10_000, alternative='two-sided'))\n"
+    "wall = time.perf_counter() - t0\n"
+    "print(json.dumps([wall, *[(a or 0.0) - (b or 0.0) for a, b in zip(_cpu_seconds(), c0)]]))\n"
+)
+
+
+def timed(cmd, env):
+    """Wall and CPU seconds (the child's, from ``getrusage``) of one fresh process."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True)
+    wall = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{cmd} failed:\n{proc.stderr}")
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    return wall, cpu, proc.stdout
+
+
+def median_run(cmd, repeats, env, fresh_cache=False):
+    """Median wall and CPU of ``repeats`` runs (each with an empty numba cache if asked)."""
+    walls, cpus = [], []
+    for _ in range(repeats):
+        run_env = dict(env)
+        tmp = None
+        if fresh_cache:
+            tmp = tempfile.mkdtemp(prefix="sigtest-numba-")
+            run_env["NUMBA_CACHE_DIR"] = tmp
+        try:
+            wall, cpu, _ = timed(cmd, run_env)
+        finally:
+            if tmp is not None:
+                shutil.rmtree(tmp, ignore_errors=True)
+        walls.append(wall)
+        cpus.append(cpu)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def csv_files(folder, n=10_000, seed=0):
+    """``gold.csv``, ``a.csv``, ``b.csv``: one label per line, 3 classes."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    paths = [Path(folder) / name for name in ("gold.csv", "a.csv", "b.csv")]
+    np.savetxt(paths[0], y, fmt="%d")
+    for path, acc in zip(paths[1:], (0.7, 0.75)):
+        np.savetxt(path, np.where(rng.random(n) < acc, y, rng.integers(0, 3, n)), fmt="%d")
+    return [str(p) for p in paths]
+
+
+def _cli(args):
+    script = Path(PY).with_name("sigtest")
+    return [str(script), *args] if script.exists() else [PY, "-m", "sigtest", *args]
+
+
+def _load():
+    return os.getloadavg()[0]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3, help="fresh processes per figure")
+    parser.add_argument("--quick", action="store_true", help="1 repeat, 10 systems for n_jobs")
+    args, _ = parser.parse_known_args(argv)
+    repeats = 1 if args.quick else args.repeats
+    systems = 10 if args.quick else 30
+    env = dict(os.environ)
+    here = str(Path(__file__).resolve().parent)
+    rows = {}
+
+    def show(label, wall, cpu, extra=""):
+        rows[label] = (wall, cpu)
+        print(f"{label:46s} {wall:7.2f} s  [{cpu:5.2f} s CPU]  load {_load():5.2f}{extra}",
+              flush=True)
+
+    print(f"{PY}, {os.cpu_count()} CPUs; median of {repeats} fresh process(es)\n")
+    with tempfile.TemporaryDirectory(prefix="sigtest-bench-") as folder:
+        cache = dict(env, NUMBA_CACHE_DIR=str(Path(folder) / "numba"))
+        files = csv_files(folder)
+        cli = _cli(["compare", *files])
+        subprocess.run([PY, "-c", COMPARE], env=cache, check=True)  # fill the cache
+        subprocess.run(cli, env=cache, check=True, stdout=subprocess.DEVNULL)
+        show("import floor (numpy pandas scipy.stats sklearn numba)",
+             *median_run([PY, "-c", FLOOR], repeats, cache))
+        show("first compare, empty numba cache",
+             *median_run([PY, "-c", COMPARE], repeats, env, fresh_cache=True))
+        show("first compare, numba cache filled", *median_run([PY, "-c", COMPARE], repeats, cache))
+        show("sigtest compare gold.csv a.csv b.csv", *median_run(cli, repeats, cache))
+        wall, cpu, out = timed([PY, "-c", WARMUP_THEN_LARGE], cache)
+        compiles = int(out.split()[-1])
+        print(f"{'kernels loaded by B=10^4 after a B=99 warm-up':46s} {compiles:7d}", flush=True)
+        child_env = dict(cache, PYTHONPATH=os.pathsep.join(
+            [here, *filter(None, [env.get("PYTHONPATH")])]))
+        n_jobs = {}
+        # untimed: fills the cache with the kernels of this case (the shared resamples')
+        timed([PY, "-c", N_JOBS_CALL.format(here=here, systems=systems, n_jobs=1)], child_env)
+        for nj in (1, 2):
+            _, _, out = timed([PY, "-c", N_JOBS_CALL.format(here=here, systems=systems,
+                                                            n_jobs=nj)], child_env)
+            wall, own, workers = json.loads(out.splitlines()[-1])
+            n_jobs[nj] = wall
+            show(f"{systems} systems x 4 metrics BK, first call n_jobs={nj}", wall, own + workers,
+                 f"  (process {own:.2f}, workers {workers:.2f})")
+
+    floor = rows["import floor (numpy pandas scipy.stats sklearn numba)"][1]
+    goals = [
+        ("cold first compare - floor (CPU)",
+         rows["first compare, empty numba cache"][1] - floor, 2.0),
+        ("warm first compare - floor (CPU)",
+         rows["first compare, numba cache filled"][1] - floor, 0.5),
+        ("CLI compare - floor (CPU)", rows["sigtest compare gold.csv a.csv b.csv"][1] - floor, 0.5),
+        ("kernels loaded after the warm-up", compiles, 0),
+        ("first n_jobs=2 / n_jobs=1 (wall)", n_jobs[2] / n_jobs[1], 1.0),
+    ]
+    print(f"\n{'goal':40s} {'value':>8s} {'limit':>8s}  status")
+    for label, value, limit in goals:
+        print(f"{label:40s} {value:8.2f} {limit:8.2f}  {'PASS' if value <= limit else 'MISS'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
