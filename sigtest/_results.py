@@ -219,7 +219,11 @@ class SignificanceResult:
         Interval of ``delta`` (raw orientation); ``(nan, nan)`` where the test
         gives none.
     n_resamples : int
-        Number of resamples (or enumerated patterns for an exact test) used.
+        Number of resamples used; for an exact test (``resampling`` starting
+        with ``"exact"``) the number of distinct values of the exact null
+        distribution (``null_distribution``, with their probabilities in
+        ``null_weights``), not of resamples. The tables of
+        :func:`sigtest.compare` show 0 there (no Monte Carlo draw).
     alternative : str or None
         ``"greater"`` means "B is better", in the oriented sense;
         ``"non-inferiority"`` and ``"equivalence"`` test ``delta`` against
@@ -531,7 +535,10 @@ class SignificanceResult:
         better = "B better" if self.statistic > 0 else "A better" if self.statistic < 0 else "tie"
         orient = "higher" if self.greater_is_better else "lower"
         head = f"{self.test} test on {self.metric} ({orient} is better), N={self.n_samples}"
-        if self.resampling:
+        if self.resampling and self.resampling.startswith("exact"):
+            head += (f", {self.resampling} (exact null distribution: {self.n_resamples} "
+                     "distinct values)")
+        elif self.resampling:
             head += f", {self.n_resamples} resamples ({self.resampling})"
         lines = [
             head,

@@ -40,6 +40,14 @@ class SmallSampleWarning(UserWarning):
     (one-sided) or :math:`2^{1-d}` (two-sided) with ``d`` discordant items.
     The remedy is the exact permutation test,
     :class:`~sigtest.PairedPermutation`, which is valid at any N.
+
+    Also raised by :func:`sigtest.compare` when a pair's difference is
+    carried by a handful of items (heavy-tailed per-item values: the
+    effective number of items of its influence values is small, see
+    ``docs/which_test.md``), where the bootstrap interval is unreliable for
+    the same reason; there, and when only an interval test warned, the
+    message names the number at risk (the interval, or the p-value) and the
+    remedy that applies.
     """
 
 

@@ -42,6 +42,8 @@ Layer between :mod:`sigtest.metrics` and the significance tests
 * :mod:`~sigtest._engine.maxt`: max-T (Westfall-Young, Romano-Wolf) adjusted
   p-values of a family from its bootstrap differences on shared resamples;
 * :mod:`~sigtest._engine.small_sample`: discordant items, the sign-test floor;
+* :mod:`~sigtest._engine.concentration`: the effective number of units of a
+  difference (a difference carried by a handful of items);
 * :mod:`~sigtest._engine.pvalues`: p-values from resampled distributions.
 
 The resampling drivers and kernels (which import numba) are loaded on first

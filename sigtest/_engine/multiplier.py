@@ -43,7 +43,7 @@ import numpy as np
 from sigtest._engine.jit import cached_jit
 from sigtest._engine.kernels import _numba_enabled
 
-__all__ = ["jackknife_covariance", "multiplier_draws"]
+__all__ = ["gaussian_fits", "jackknife_covariance", "multiplier_draws"]
 
 #: Units per chunk of the covariance accumulation (memory ``chunk * k`` floats).
 _CHUNK = 8192
@@ -148,6 +148,95 @@ def _centring(theta, codes, unit_strata, n_strata):
         return np.array([values.mean()])
     sums = np.bincount(unit_strata, weights=values, minlength=n_strata)
     return sums / np.bincount(unit_strata, minlength=n_strata)
+
+
+def _centred(theta, codes, centre, strata):
+    """One system's influence values per unit, centred (within strata)."""
+    values = theta if codes is None else theta[codes]
+    return values - (centre[0] if strata is None else centre[strata])
+
+
+def gaussian_fits(columns, sigma, unit_strata=None):
+    r"""Whether the Gaussian draws suit every pair: no difference's influence too concentrated.
+
+    The multiplier draws replace the bootstrap distribution of a pair's
+    :math:`\sum_i e_i v_i`, :math:`v_i = u_{b,i} - u_{a,i}` the difference
+    of the two systems' influence values, by a normal one: a central-limit
+    approximation that needs many units of comparable influence (Lindeberg).
+    When a handful of units carry the :math:`v_i` (``r2`` on a target that
+    is 0 except on one item; a loss with a few huge per-item values) the
+    resampled distribution is far from normal and the two disagree. The
+    measure is the effective number of units of
+    :mod:`sigtest._engine.concentration`, :math:`n_{\mathrm{eff}} =
+    (\sum_i v_i^2)^2 / \sum_i v_i^4`, and the draws are declined when some
+    pair has :math:`n_{\mathrm{eff}}` below
+    :data:`~sigtest._engine.concentration.N_EFFECTIVE_MIN` and below
+    :data:`~sigtest._engine.concentration.DISCORDANT_RATIO` of its
+    discordant units (the units whose :math:`v_i` differs from its most
+    common value: the concordant items of hard labels share one), the rule
+    of a pair's difference in ``compare``. A pair of hard-label systems
+    that differ on a few items only is left to the small-sample rules.
+
+    Cost: :math:`\sum_i v_i^2 = \frac{n}{n-1}(\Sigma_{aa} + \Sigma_{bb} -
+    2\Sigma_{ab})` comes from the covariance (within strata the factor is
+    :math:`n_h / (n_h - 1)`; the whole sample's is used), and since
+    :math:`\sum_i v_i^4 \le \max_i v_i^2 \sum_i v_i^2`,
+    :math:`n_{\mathrm{eff}} \ge \sum_i v_i^2 / (\max_i |u_{a,i}| + \max_i
+    |u_{b,i}|)^2`: only the pairs whose bound is below the limits get the
+    exact ``O(U)`` sum. Systems with non-finite values or no spread are left
+    to :func:`multiplier_draws`.
+
+    Parameters
+    ----------
+    columns : list of (codes, theta)
+        As :func:`jackknife_covariance`'s.
+    sigma : ndarray of shape (k, k)
+        Their jackknife covariance (:func:`jackknife_covariance`).
+    unit_strata : ndarray of shape (U,) or None
+
+    Returns
+    -------
+    bool
+    """
+    from sigtest._engine.concentration import (  # noqa: PLC0415 - the pair rule's limits
+        DISCORDANT_RATIO,
+        N_EFFECTIVE_MIN,
+    )
+
+    codes0, theta0 = columns[0]
+    n = theta0.shape[0] if codes0 is None else codes0.shape[0]
+    if n < 2:
+        return True
+    limit = min(N_EFFECTIVE_MIN, DISCORDANT_RATIO * n)
+    strata = None if unit_strata is None else np.asarray(unit_strata, dtype=np.int64)
+    H = 1 if strata is None else int(strata.max()) + 1
+    centres, largest = [], np.empty(len(columns))
+    for s, (codes, theta) in enumerate(columns):
+        theta = np.asarray(theta, dtype=np.float64)
+        centres.append(_centring(theta, codes, strata, H))
+        # the largest |u|: over the distinct rows without strata (no per-unit copy)
+        largest[s] = (np.max(np.abs(theta - centres[-1][0])) if strata is None
+                      else np.max(np.abs(_centred(theta, codes, centres[-1], strata))))
+    with np.errstate(all="ignore"):
+        diag = np.diag(sigma)
+        pair_ss = (diag[:, None] + diag[None, :] - 2.0 * sigma) * (n / (n - 1.0))
+        bound = pair_ss / (largest[:, None] + largest[None, :]) ** 2
+        spread = pair_ss > _SAME * (diag[:, None] + diag[None, :])
+        suspects = np.argwhere(np.triu(spread & np.isfinite(bound) & (bound < limit), 1))
+    for a, b in suspects:  # per unit, for these pairs only
+        v = (_centred(np.asarray(columns[a][1], dtype=np.float64), columns[a][0], centres[a],
+                      strata)
+             - _centred(np.asarray(columns[b][1], dtype=np.float64), columns[b][0],
+                        centres[b], strata))
+        s2, s4 = float(np.dot(v, v)), float(np.sum(v ** 4))
+        if not (s4 > 0.0 and s2 * s2 / s4 < N_EFFECTIVE_MIN):
+            continue
+        # discordant units: where the leave-one-out difference leaves its most
+        # common value (the concordant items of hard labels share one)
+        _, counts = np.unique(v, return_counts=True)
+        if s2 * s2 / s4 < DISCORDANT_RATIO * (v.size - counts.max()):
+            return False
+    return True
 
 
 def jackknife_covariance(columns, unit_strata=None):

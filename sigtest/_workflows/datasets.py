@@ -21,7 +21,7 @@ from sigtest.metrics import Metric, as_metric
 from sigtest.utils import warn_external
 from sigtest.utils._param_validation import lazy, validate_params
 from sigtest.utils.validation import spawn_seeds
-from sigtest._workflows.datasets_result import DatasetComparisonResult
+from sigtest._workflows.datasets_result import DatasetComparisonResult, few_datasets_caveat
 
 __all__ = ["compare_datasets"]
 
@@ -83,13 +83,13 @@ def _drop_missing(scores):
     datasets = [d for d in kept.index if kept.loc[d].isna().any()]
     kept = kept.drop(index=datasets)
     if systems:
-        warnings.warn(
+        warn_external(
             f"compare_datasets dropped system(s) {list(map(str, systems))}: missing on more than "
-            "half of the datasets.", UserWarning, stacklevel=3)
+            "half of the datasets.", UserWarning)
     if datasets:
-        warnings.warn(
+        warn_external(
             f"compare_datasets dropped dataset(s) {list(map(str, datasets))}: a score is missing "
-            "for some system.", UserWarning, stacklevel=3)
+            "for some system.", UserWarning)
     return kept, systems, datasets
 
 
@@ -138,8 +138,8 @@ def _warn_few_data(small, test, runs):
     names = list(small)
     what = (f"compare_datasets: on {len(names)} dataset(s) ({', '.join(map(str, names[:5]))}"
             f"{', ...' if len(names) > 5 else ''}) some pairs differ on few items (fewer "
-            "than 20 discordant items, or few clusters), so their bootstrap intervals may "
-            "under-cover")
+            "than 20 discordant items, few clusters, or a difference carried by a handful "
+            "of items), so their bootstrap intervals may under-cover")
     if exact:
         tail = "; their p-values come from the exact permutation test, valid at any N."
     else:
@@ -265,7 +265,12 @@ def compare_datasets(data, metric="accuracy", test=None, *, alpha=0.05, random_s
     Warns
     -----
     UserWarning
-        Naming the systems and datasets dropped by the missing-cell rule.
+        Naming the systems and datasets dropped by the missing-cell rule;
+        and with fewer than 11 complete datasets (Demšar's rule of thumb
+        :math:`N > 10`), saying that the rank tests' approximations are rough
+        and pointing to the item-level overall comparison
+        (``sigtest.compare(..., strata=dataset)``); the printed result repeats
+        the caveat.
     SmallSampleWarning
         Once for all datasets (named) on which some pair differs on few items
         (the item-level tests' small-sample rule): their bootstrap intervals
@@ -341,6 +346,9 @@ def compare_datasets(data, metric="accuracy", test=None, *, alpha=0.05, random_s
     name = metric if isinstance(metric, str) else metric_obj.name
     kept, dropped_systems, dropped_datasets = _drop_missing(scores)
     _check_sizes(kept)
+    caveat = few_datasets_caveat(kept.shape[0])
+    if caveat:
+        warn_external(f"compare_datasets: {caveat}.", UserWarning)
     result = DatasetComparisonResult(
         kept, metric=name, greater_is_better=greater_is_better, alpha=alpha,
         dropped_datasets=dropped_datasets, dropped_systems=dropped_systems,

@@ -6,7 +6,6 @@ difference, the post-hoc p-values (:mod:`sigtest.tests_._rank_tests`,
 the item-level tests of every pair on every dataset.
 """
 
-import warnings
 from numbers import Real
 
 import numpy as np
@@ -17,8 +16,35 @@ import sigtest.tests_._effect_sizes as es
 import sigtest.tests_._posthoc as ph
 import sigtest.tests_._rank_tests as rt
 from sigtest.tests_._corrections import adjust_pvalues, check_correction
+from sigtest.utils import warn_external
 
-__all__ = ["DatasetComparisonResult"]
+__all__ = ["DatasetComparisonResult", "MIN_DATASETS", "few_datasets_caveat"]
+
+#: Fewer datasets than this make the rank tests' approximations rough: Demšar
+#: (2006, section 3.2.2) gives "N > 10 and k > 5" as the rule of thumb for
+#: Friedman's chi-square (the Iman-Davenport F and Nemenyi's critical
+#: difference rest on the same large-N distribution of the average ranks).
+MIN_DATASETS = 11
+
+
+def few_datasets_caveat(n_datasets):
+    """The caveat on the rank tests for ``n_datasets`` datasets (``""``: enough of them).
+
+    Examples
+    --------
+    >>> few_datasets_caveat(11)
+    ''
+    >>> few_datasets_caveat(2).startswith("only 2 datasets")
+    True
+    """
+    if n_datasets >= MIN_DATASETS:
+        return ""
+    return (f"only {n_datasets} datasets: Friedman's chi-square, the Iman-Davenport F and "
+            f"Nemenyi's critical difference are large-sample approximations that need more "
+            f"than {MIN_DATASETS - 1} datasets (Demšar 2006, section 3.2.2), so their "
+            "p-values and critical difference are rough here. For one overall comparison "
+            "on the items, pool the datasets' items in sigtest.compare(y, predictions, "
+            "strata=dataset_of_each_item)")
 
 _POSTHOC = ("nemenyi", "holm", "wilcoxon", "conover", "quade", "miller")
 #: post-hoc methods whose p-values are simultaneous already (no correction)
@@ -271,8 +297,8 @@ class DatasetComparisonResult:
             p, flat = rt.wilcoxon_pvalues(self._oriented(), index, correction)
             if flat:
                 names = [(self.systems[i], self.systems[j]) for i, j in flat]
-                warnings.warn(f"Pairs {names} have equal scores on every dataset: p = 1.",
-                              UserWarning, stacklevel=2)
+                warn_external(f"Pairs {names} have equal scores on every dataset: p = 1.",
+                              UserWarning)
         else:
             raw = (ph.conover_friedman_pvalues if method == "conover"
                    else ph.quade_pvalues)(self._oriented())
@@ -550,6 +576,9 @@ class DatasetComparisonResult:
                  f"p = {i.pvalue:.4g}",
                  f"Nemenyi critical difference (alpha = {self.alpha:g}): "
                  f"{self.critical_difference:.4g} (q = {self.q_alpha:.4g})"]
+        caveat = few_datasets_caveat(self.n_datasets)
+        if caveat:
+            lines.append(f"caveat: {caveat}.")
         if self.dropped_systems or self.dropped_datasets:
             lines.append(f"dropped: systems {list(map(str, self.dropped_systems))}, "
                          f"datasets {list(map(str, self.dropped_datasets))}")

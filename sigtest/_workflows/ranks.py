@@ -138,6 +138,12 @@ def _resampled_scores(data, design, n_items, B, seed):
     return _slow_scores(data, draws, _unit_items(design, n_items))
 
 
+def _multiplier_or_resampled(drawn, data, design, n_items, B, seed):
+    """The multiplier draws, or the resampled scores when they were declined (``None``:
+    influence values too concentrated for the Gaussian approximation)."""
+    return _resampled_scores(data, design, n_items, B, seed) if drawn is None else drawn
+
+
 def _metric_rows(names, metric, data, design, n_items, B, seed, level, name_rank, draw):
     k = len(names)
     raw = np.array([p.score_a for p in data])
@@ -205,9 +211,11 @@ def rank_table(inputs, *, systems, metrics, n_runs, metric=None, confidence_leve
         design = check_design(kwargs.get("groups"), kwargs.get("strata"), n_items)
         B = int(n_resamples)
         if _draws(bootstrap, data, design, n_items, B, metric_obj) == "multiplier":
-            draw = (lambda m=metric_obj, kw=kwargs, d=design:  # noqa: E731
-                    multiplier_scores(by_system[0][0], [(m, kw)], d, B, seed,
-                                      canonical_order(names))[0])
+            draw = (lambda m=metric_obj, kw=kwargs, d=design, data=data:  # noqa: E731
+                    _multiplier_or_resampled(
+                        multiplier_scores(by_system[0][0], [(m, kw)], d, B, seed,
+                                          canonical_order(names))[0],
+                        data, d, n_items, B, seed))
         else:
             draw = (lambda d=data, g=design:  # noqa: E731
                     _resampled_scores(d, g, n_items, B, seed))

@@ -20,6 +20,7 @@ from sigtest._engine.pvalues import berg_kirkpatrick_pvalue, tie_tolerance, warn
 from sigtest._engine.small_sample import (
     BCA_SMALL_SAMPLE_LIMITS,
     BK_SMALL_SAMPLE_LIMITS,
+    bca_cluster_reasons,
     bca_metric_reasons,
     class_small_sample_reasons,
     discreteness_floor,
@@ -596,7 +597,7 @@ class BCaInterval(SignificanceTest):
     """
 
     name = "bca"
-    _warns_few_clusters = True  # small_sample_reasons(..., unit="clusters") covers G < 30
+    _warns_few_clusters = True  # small_sample_reasons: G < 30; bca_cluster_reasons: G < 60
     _parameter_constraints: dict = {
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
         "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
@@ -685,7 +686,7 @@ class BCaInterval(SignificanceTest):
             reasons = (small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
                                             unit="clusters" if data.clustered else "items")
                        + class_small_sample_reasons(data, BCA_SMALL_SAMPLE_LIMITS)
-                       + bca_metric_reasons(data))
+                       + bca_metric_reasons(data) + bca_cluster_reasons(data))
             # warn when the sign-test floor set p; not when the Monte Carlo
             # floor 1/(B+1) alone did (many discordant units, a tiny raw p)
             floored = (math.isfinite(raw) and discreteness_floor(d, "two-sided")
@@ -750,7 +751,7 @@ class BCaInterval(SignificanceTest):
             reasons = (small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
                                             unit="clusters" if data.clustered else "items")
                        + class_small_sample_reasons(data, BCA_SMALL_SAMPLE_LIMITS)
-                       + bca_metric_reasons(data))
+                       + bca_metric_reasons(data) + bca_cluster_reasons(data))
             floored = (math.isfinite(raw_p) and discreteness_floor(d, "greater")
                        > max(raw_p, 1.0 / (deltas.size + 1)))
             if reasons or floored:

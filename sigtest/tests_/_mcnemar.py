@@ -219,6 +219,10 @@ def newcombe_interval(n11, n10, n01, n00, z):
     it; the plain :math:`\hat\phi` (no shrinking) gives a narrower interval
     when :math:`n_{11} n_{00} > n_{10} n_{01}`. It matches their published
     example (Cavo et al. 2012: (-0.1186, -0.0046)).
+
+    The limits are clipped to :math:`[-1, 1]`, the range of a difference of
+    proportions (with every item favouring B the upper limit computes as
+    :math:`1 + 2^{-52}` in floating point).
     """
     N = n11 + n10 + n01 + n00
     pa, pb = (n11 + n10) / N, (n11 + n01) / N
@@ -237,7 +241,7 @@ def newcombe_interval(n11, n10, n01, n00, z):
                               - 2 * psi * (pb - lb) * (ua - pa)))
     high = est + math.sqrt(max(0.0, (pa - la) ** 2 + (ub - pb) ** 2
                                - 2 * psi * (pa - la) * (ub - pb)))
-    return low, high
+    return max(-1.0, low), min(1.0, high)
 
 
 class McNemar(SignificanceTest):
@@ -595,8 +599,8 @@ class McNemar(SignificanceTest):
         r"""Cluster-robust Wald interval of ``delta`` with Durkalski's variance.
 
         Oriented: :math:`\hat\Delta = \sum_k (b_k - c_k) / N \pm z\,
-        \sqrt{\sum_k (b_k - c_k)^2} / N`; ``(nan, nan)`` without discordant
-        clusters.
+        \sqrt{\sum_k (b_k - c_k)^2} / N`, clipped to :math:`[-1, 1]`;
+        ``(nan, nan)`` without discordant clusters.
         """
         from scipy.special import ndtri
 
@@ -606,7 +610,8 @@ class McNemar(SignificanceTest):
         two_sided = self.alternative == "two-sided"
         z = float(ndtri(0.5 + level / 2 if two_sided else level))
         est, half = total / n_items, z * math.sqrt(sum_squares) / n_items
-        low, high = est - half, est + half  # oriented (positive: B better)
+        # oriented (positive: B better); a difference of proportions lies in [-1, 1]
+        low, high = max(-1.0, est - half), min(1.0, est + half)
         if not two_sided:
             low, high = (low, math.inf) if self.alternative == "greater" else (-math.inf, high)
         if data.metric.greater_is_better:

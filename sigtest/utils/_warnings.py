@@ -7,6 +7,14 @@ warning to the first frame outside the sigtest package (pandas'
 ``find_stack_level``; Python 3.12's ``skip_file_prefixes``), skipping also
 scikit-learn's parameter-validation wrapper, which sits between a user and a
 validated sigtest function.
+
+Two kinds of frames are not the user's line although they lie outside or
+inside the package differently from the rule above: ``sigtest/demo.py`` is
+a user's program shipped with the package (``python -m sigtest.demo``), so
+its frames count as the user's; and the interpreter's frozen start-up code
+(``<frozen runpy>`` of ``python -m``) is nobody's line, so when the first
+frame outside sigtest is frozen, the warning names the outermost sigtest
+frame below it (the ``-m`` module's line) instead.
 """
 
 from __future__ import annotations
@@ -19,6 +27,8 @@ __all__ = ["find_stack_level", "warn_external"]
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _SKLEARN_VALIDATION = "sklearn.utils._param_validation"
+#: Modules of the package that are user programs, not library code.
+_USER_FILES = (os.path.join(_PKG_DIR, "demo.py"),)
 
 
 def _internal_prefixes():
@@ -39,7 +49,10 @@ def find_stack_level():
         The value to pass as ``warnings.warn(..., stacklevel=...)`` from the
         function that calls ``find_stack_level``: the warning is then reported
         at the first frame (innermost first) whose file is neither in the
-        sigtest package nor scikit-learn's parameter-validation wrapper.
+        sigtest package nor scikit-learn's parameter-validation wrapper
+        (``sigtest/demo.py`` counts as outside). If that frame is the
+        interpreter's frozen start-up code (``python -m sigtest.cli``), the
+        level of the frame just inside it (the module run) is returned.
 
     Examples
     --------
@@ -58,8 +71,12 @@ def find_stack_level():
     level = 1
     try:
         while frame is not None:
-            filename = os.path.abspath(frame.f_code.co_filename)
-            if not filename.startswith(prefixes):
+            raw = frame.f_code.co_filename
+            if raw.startswith("<frozen"):
+                # python -m: the frame below is the module that was run
+                return max(1, level - 1)
+            filename = os.path.abspath(raw)
+            if filename in _USER_FILES or not filename.startswith(prefixes):
                 return level
             frame = frame.f_back
             level += 1
@@ -78,8 +95,10 @@ def warn_external(message, category=UserWarning):
 
     Parameters
     ----------
-    message : str
-        The warning text.
+    message : str or Warning
+        The warning text, or a warning instance (its class is then the
+        category, as for :func:`warnings.warn`; extra attributes travel with
+        it).
     category : type of Warning, default=UserWarning
         The warning class.
 

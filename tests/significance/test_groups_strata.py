@@ -771,8 +771,8 @@ def test_few_clusters_warn_once(test):
     assert len(small) == 1, [str(w.message) for w in small]
     assert "12" in str(small[0].message) and "cluster" in str(small[0].message)
     assert small[0].filename == __file__  # attributed to the caller
-    # enough clusters: no warning from the cluster count
-    y, a, b, g = _clustered_labels(G=40, seed=122)
+    # enough clusters (BCa over clusters needs 60): no warning from the cluster count
+    y, a, b, g = _clustered_labels(G=60, seed=122)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         test.test(y, a, b, groups=g)

@@ -27,7 +27,7 @@ from sigtest._workflows.compare.maxt import (
     resolve_bootstrap,
     resolve_correction,
 )
-from sigtest._workflows.compare.shared import shared_deltas
+from sigtest._workflows.compare.shared import shared_deltas, uses_multiplier
 from sigtest._engine.design import check_ids
 from sigtest._workflows.runs import RUNS_MODES
 from sigtest.metrics import Metric
@@ -132,9 +132,13 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
                            names=plan.names)
     tasks = [(*task, extra) for task, extra in zip(plan.tasks, shared)]
     out = [row for task_rows in run_pairs(tasks, n_jobs, verbose) for row in task_rows]
-    adjusted = None
+    adjusted, maxt_multiplier = None, False
     if applied in MAXT_CORRECTIONS:
-        adjusted = maxt_adjusted(plan, out, shared, applied, n_jobs, drawn)
+        adjusted, maxt_multiplier = maxt_adjusted(plan, out, shared, applied, n_jobs, drawn)
+    # what was used: no pair nor max-T family may have got multiplier draws (a
+    # metric without statistics, such as ROC AUC, or concentrated influence values)
+    if drawn == "multiplier" and not (maxt_multiplier or uses_multiplier(shared, drawn)):
+        drawn = "resample"
     del shared, tasks
     predictions = {n: (r[0] if len(r) == 1 else list(r)) for n, r in runs.items()}
     shown = random_state
@@ -364,7 +368,14 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         ``B x units x systems > 2 x 10^10`` (e.g. 50 systems x 10^5 items x
         ``B = 10^4``; 100 systems x 10^4 items keep the resamples),
         ``"resample"`` otherwise. :attr:`ComparisonResult.bootstrap` is the
-        source used.
+        source used: ``"resample"`` when no pair could use the multiplier
+        draws (a metric without per-item statistics, such as ROC AUC, whose
+        tests resample the items). A metric on which some system's jackknife
+        influence values are too concentrated for the Gaussian approximation
+        (a handful of items carry them: effective number of items below 10
+        and below a fifth of the items, :mod:`sigtest._engine.concentration`;
+        e.g. ``r2`` on a target that is 0 except on one item) resamples the
+        items instead, as its pairs' tests and the max-T step then do.
 
     Returns
     -------

@@ -257,7 +257,9 @@ def _run_scores(plan, r, B, threads, cache, bootstrap="resample"):
 
     ``bootstrap="multiplier"``: the Gaussian multiplier draws
     (:func:`~sigtest._workflows.compare.shared.multiplier_scores`, the systems
-    in sorted-name order), else the resampled ones.
+    in sorted-name order; ``cache["multiplier_used"]`` is then set), else,
+    and for a metric whose influence values are too concentrated for them,
+    the resampled ones.
     """
     if (r, B) in cache:
         return cache[r, B]
@@ -270,14 +272,21 @@ def _run_scores(plan, r, B, threads, cache, bootstrap="resample"):
     order = sorted(kwargs_of)
     k = len(plan.names)
     kwargs = kwargs_of[order[0]][1]
+    found = {}
     if bootstrap == "multiplier":
         n = next(iter(view.values()))[0].shape[0]
         design = check_design(kwargs.get("groups"), kwargs.get("strata"), n)
         scores = multiplier_scores(view, [kwargs_of[mi] for mi in order], design, B,
                                    shared_seed(plan.scores["seed"], MULTIPLIER_TAG, r),
                                    canonical_order(plan.names))
-        cache[r, B] = dict(zip(order, scores))
-        return cache[r, B]
+        # None: influence values too concentrated for the Gaussian draws (resampled below)
+        found = {mi: sc for mi, sc in zip(order, scores) if sc is not None}
+        if found:
+            cache["multiplier_used"] = True
+        order = [mi for mi in order if mi not in found]
+        if not order:
+            cache[r, B] = found
+            return found
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the pair tests give the metric's warnings
         data = [[system_data(view, s, *kwargs_of[mi]) for s in range(k)] for mi in order]
@@ -286,7 +295,7 @@ def _run_scores(plan, r, B, threads, cache, bootstrap="resample"):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         scores = resampled_scores(data, design, B, seed, threads=threads)
-    cache[r, B] = dict(zip(order, scores))
+    cache[r, B] = {**found, **dict(zip(order, scores))}
     return cache[r, B]
 
 
@@ -316,6 +325,8 @@ def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample"):
     -------
     adjusted : dict
         ``key -> max-T adjusted p-value`` (NaN where the row's delta is NaN).
+    multiplier_used : bool
+        Whether some family drew Gaussian multiplier draws here.
     """
     task_of = {}
     for t, (_, _, _, jobs) in enumerate(plan.tasks):
@@ -356,4 +367,4 @@ def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample"):
                         "for some pair and were dropped for the whole family")
         warn_external(f"correction={correction!r} ({where}): " + "; ".join(text) + ".",
                       DegenerateDistributionWarning)
-    return adjusted
+    return adjusted, bool(cache.get("multiplier_used", False))

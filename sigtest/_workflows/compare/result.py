@@ -166,7 +166,10 @@ class ComparisonResult:
         multiplier draws on the systems' jackknife influence values
         (``compare(bootstrap=)``; see ``docs/leaderboards.md``);
         ``"resample"``: resamples of the items (clusters, within strata;
-        also a result pickled before this attribute existed).
+        also a result pickled before this attribute existed), including a
+        ``bootstrap="multiplier"`` comparison where no pair could use the
+        multiplier draws (metrics without per-item statistics, such as ROC
+        AUC; influence values too concentrated for the Gaussian draws).
         """
         return getattr(self, "_bootstrap", "resample")
 
@@ -216,13 +219,23 @@ class ComparisonResult:
         (``"two-sided"`` for ``pairs="all"``); the interval is the interval
         of ``delta`` at level ``ci_level`` (NaN without interval);
         ``pvalue`` is raw, ``pvalue_adj`` corrected; ``significant`` is
-        ``pvalue_adj <= alpha``; ``n_resamples`` counts the resamples (or
-        enumerated patterns) of the p-value test. The ``run`` column
+        ``pvalue_adj <= alpha``; ``n_resamples`` counts the Monte Carlo
+        resamples drawn for the p-value: 0 when the p-value is exact (the
+        exact permutation test over the discordant items, which
+        :class:`~sigtest.PairedPermutation` uses when they are few) or
+        analytic (McNemar, DeLong, t tests). The ``run`` column
         (0-based) is present when several runs or CV repeats were tested
         separately. Optional columns, present when a test sets them:
         ``margin`` (non-inferiority and equivalence tests) and
         ``prob_worse``, ``prob_equivalent``, ``prob_better`` (Bayesian tests;
-        "better" is B better than A, in the metric's orientation).
+        "better" is B better than A, in the metric's orientation); and
+        ``n_effective``, present when some pair's difference is carried by a
+        handful of items: the effective number of items
+        ``(sum L_i^2)^2 / sum L_i^4`` of its jackknife influence values
+        ``L_i``, set on such rows only (below 10 and below a fifth
+        of the discordant items; nan elsewhere) when a bootstrap interval or
+        p-value is shown, whose reliability it puts in doubt
+        (``docs/which_test.md``).
 
         Returns
         -------
@@ -243,7 +256,10 @@ class ComparisonResult:
             Index ``system`` (input order), one column per metric. Its
             ``attrs`` hold ``n_groups``, ``n_strata`` and ``design`` (e.g.
             ``"clustered by 60 groups"``, or ``"independent items"``), so a
-            clustered or stratified comparison says so.
+            clustered or stratified comparison says so; and ``notes``, one
+            sentence per pair whose difference a handful of items carry (the
+            ``n_effective`` column of :meth:`to_frame`), whose bootstrap
+            interval is then unreliable (empty list: none).
         """
         return summary_table(self._frame, systems=self.systems, metrics=self.metrics,
                              n_groups=self.n_groups, n_strata=self.n_strata, inputs=self._inputs)

@@ -11,10 +11,12 @@ import joblib
 import numpy as np
 
 from sigtest._workflows.compare.checks import plain_test
+from sigtest._workflows.compare.messages import concentration_warning, job_warnings
 from sigtest._workflows.compare.pool import run_calls
 from sigtest._workflows.compare.shared import TaskDeltas, system_view
 from sigtest.tests_._registry import test_name
 from sigtest._engine import CellCache, prepare_paired, prepare_paired_runs
+from sigtest._engine.concentration import is_concentrated, paired_concentration
 from sigtest.utils import warn_external
 
 __all__ = ["OPTIONAL_COLUMNS", "pair_batches", "reemit_warnings", "run_pairs", "run_scores"]
@@ -90,6 +92,7 @@ def _pair_rows(views, i, j, jobs, shared):
             elif plain_test(pvalue_test) and (interval_test is None or plain_test(interval_test)):
                 paired = prepare_paired(y, a, b, metric, cell_cache=cells, **kwargs)
             res = _run_test(pvalue_test, paired, y, a, b, metric, kwargs, shared.get((key, 0)))
+            n_pvalue_warnings = len(caught)
             if two_sided and res.alternative not in (None, "two-sided"):
                 raise ValueError(
                     f"pairs='all' needs two-sided tests, but {res.test!r} returned "
@@ -101,6 +104,13 @@ def _pair_rows(views, i, j, jobs, shared):
                                  shared.get((key, 1)))
                 itest = interval_test
             ci, ci_level = _interval(ires, level, has_level, test_name(itest))
+            concentration = _concentration(paired, res, ires)
+        notes = job_warnings(caught[:n_pvalue_warnings], caught[n_pvalue_warnings:],
+                             ptest=pvalue_test, itest=interval_test, res=res)
+        if concentration is not None:
+            notes.append(concentration_warning(
+                concentration, pvalue_bootstrap="bootstrap" in (res.resampling or ""),
+                unit="clusters" if paired.clustered else "items"))
         rows.append((key, {
             "alternative": res.alternative,
             "score_a": float(res.score_a),
@@ -110,25 +120,51 @@ def _pair_rows(views, i, j, jobs, shared):
             "ci_high": float(ci.high),
             "ci_level": ci_level,
             "pvalue": float(res.pvalue),
-            "n_resamples": int(res.n_resamples),
+            "n_resamples": monte_carlo_resamples(res),
             **_optional_fields(res, ires),
-        }, res.resampling, [(w.category, str(w.message)) for w in caught]))
+            "n_effective": math.nan if concentration is None else concentration.n_effective,
+        }, res.resampling, notes))
     return rows
+
+
+def monte_carlo_resamples(res):
+    """The ``n_resamples`` of a frame row: the Monte Carlo draws behind the p-value.
+
+    0 when none was drawn: an exact p-value (an exact permutation test,
+    whose null distribution holds its distinct values with their
+    probabilities, not resamples) or an analytic one (McNemar, DeLong, ...).
+    """
+    if (res.resampling or "").startswith("exact"):
+        return 0
+    return int(res.n_resamples)
+
+
+def _concentration(paired, res, ires):
+    """The influence concentration of a job's difference when a bootstrap number is shown
+    and it is concentrated (:mod:`sigtest._engine.concentration`), else None."""
+    if paired is None or not paired.has_statistics or not np.isfinite(res.delta):
+        return None
+    if not any("bootstrap" in (r.resampling or "") for r in (res, ires)):
+        return None
+    found = paired_concentration(paired)
+    return found if is_concentrated(found, paired.n_discordant) else None
 
 
 #: Result fields shown as extra frame columns when some test sets them: the
 #: margin of a non-inferiority / equivalence test (an asymmetric pair as
-#: ``margin_low`` and ``margin_high``, its ``margin`` nan) and a Bayesian
-#: test's posterior probabilities.
+#: ``margin_low`` and ``margin_high``, its ``margin`` nan), a Bayesian
+#: test's posterior probabilities, and ``n_effective``, the effective number
+#: of units of a difference carried by a handful of them (set by compare
+#: itself, :func:`_concentration`; nan elsewhere).
 OPTIONAL_COLUMNS = ("margin", "margin_low", "margin_high", "prob_worse", "prob_equivalent",
-                    "prob_better")
+                    "prob_better", "n_effective")
 
 
 def _optional_fields(res, ires):
     """The optional columns of one row (nan where neither result sets them)."""
     out = {}
     for name in OPTIONAL_COLUMNS:
-        if name in ("margin_low", "margin_high"):
+        if name in ("margin_low", "margin_high", "n_effective"):
             continue
         value = getattr(res, name, None)
         if value is None:
@@ -147,12 +183,17 @@ def reemit_warnings(caught):
 
     Warnings raised in joblib workers would otherwise be lost (processes) or
     repeated once per pair; here each distinct message is emitted once with
-    the (pair, metric, test) jobs it concerns, whatever ``n_jobs`` is.
+    the (pair, metric, test) jobs it concerns, whatever ``n_jobs`` is. An
+    item is ``(category, message)`` or ``(category, message, detail)``: the
+    detail (a job's own reason, :mod:`~sigtest._workflows.compare.messages`)
+    follows the job's name.
     """
     grouped = {}
     for where, items in caught:
-        for category, message in items:
-            grouped.setdefault((category, message), []).append(where)
+        for category, message, *detail in items:
+            detail = detail[0] if detail else None
+            grouped.setdefault((category, message), []).append(
+                where if detail is None else f"{where}: {detail}")
     for (category, message), where in grouped.items():
         shown = "; ".join(where[:3]) + (f"; and {len(where) - 3} more" if len(where) > 3 else "")
         warn_external(f"{message} [in {len(where)} job(s): {shown}]", category)

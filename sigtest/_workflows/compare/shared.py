@@ -31,7 +31,7 @@ from sigtest._engine.design import check_design
 from sigtest._engine import CellCache, prepare_paired, prepare_paired_runs
 from sigtest._engine.paired import metric_values
 from sigtest._engine.rng import check_seed
-from sigtest._engine.multiplier import jackknife_covariance, multiplier_draws
+from sigtest._engine.multiplier import gaussian_fits, jackknife_covariance, multiplier_draws
 from sigtest._engine.shared import SharedDeltas
 from sigtest._engine.shared_blocks import (
     shared_dirichlet_sums_range,
@@ -268,7 +268,10 @@ def _multiplier_from_parts(parts, order, unit_strata, n_resamples, seed):
 
     ``order``: the canonical order of the systems (sorted names), in which
     the covariance is accumulated and the normals are drawn; the columns of
-    the output are in the systems' own order.
+    the output are in the systems' own order. ``None`` for a metric on
+    which some system's influence values are too concentrated for the
+    Gaussian approximation (:func:`~sigtest._engine.multiplier.gaussian_fits`):
+    the caller resamples that metric instead.
     """
     k = len(parts)
     out = []
@@ -276,6 +279,9 @@ def _multiplier_from_parts(parts, order, unit_strata, n_resamples, seed):
         columns = [(parts[s][0], parts[s][1][mi][1]) for s in order]
         with np.errstate(all="ignore"):
             sigma = jackknife_covariance(columns, unit_strata)
+        if not gaussian_fits(columns, sigma, unit_strata):
+            out.append(None)  # influence too concentrated: resampled draws instead
+            continue
         drawn = multiplier_draws([parts[s][1][mi][0] for s in order], sigma, n_resamples, seed)
         scores = np.empty((int(n_resamples), k))
         scores[:, order] = drawn
@@ -304,7 +310,9 @@ def multiplier_scores(view, metrics, design, n_resamples, seed, order):
 
     Returns
     -------
-    scores : list of ndarray of shape (B, k)
+    scores : list of (ndarray of shape (B, k) or None)
+        ``None`` for a metric whose influence values are too concentrated
+        for the Gaussian draws (:func:`_multiplier_from_parts`).
     """
     parts = [_system_jackknife(view, s, metrics, design) for s in range(_n_systems(view))]
     return _multiplier_from_parts(parts, list(order), unit_strata_of(design), n_resamples,
@@ -416,7 +424,10 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
     covariance ``O(U k^2)`` and draws ``T = T_hat + L z`` ``O(B k^2)``, the
     systems in the canonical order of ``names`` (sorted), so that the output
     does not depend on the order they were given in. Used also with fewer
-    than :data:`MIN_SHARED_SYSTEMS` systems.
+    than :data:`MIN_SHARED_SYSTEMS` systems. A metric on which a system's
+    influence values are too concentrated for the Gaussian approximation
+    gets no shared draws: its pairs' tests draw their own resamples
+    (:func:`uses_multiplier` tells whether any pair got multiplier draws).
 
     Parameters
     ----------
@@ -519,7 +530,8 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
         for pos, mi in enumerate(order):
             scores = gkey[1] != "permutation"
             if gkey in drawn:
-                arrays[(*gkey, mi)] = np.ascontiguousarray(drawn[gkey][pos].T)
+                if drawn[gkey][pos] is not None:  # else: the pairs draw their own resamples
+                    arrays[(*gkey, mi)] = np.ascontiguousarray(drawn[gkey][pos].T)
                 continue
             joined = np.concatenate([chunk[pos] for chunk in parts[gkey]], axis=0 if scores else 1)
             # scores: (k, B), a system's resamples contiguous for the pairs' differences
@@ -533,10 +545,27 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
                 if kind is None:
                     continue
                 gkey = (key[0], *kind)
+                if (*gkey, key[1]) not in arrays:  # multiplier draws declined for the metric
+                    continue
                 where = pairs[key[0]][i, j] if kind[0] == "permutation" else (i, j)
                 supplied.add((key, role), arrays[(*gkey, key[1])], where, seeds[gkey], kind[0])
         shared.append(supplied)
     return shared
+
+
+def uses_multiplier(shared, bootstrap):
+    """Whether some pair of a comparison got multiplier draws (what ``result.bootstrap`` says).
+
+    ``bootstrap="multiplier"`` supplies Gaussian draws to the tests that
+    consume shared bootstrap differences, on metrics with statistics whose
+    influence values suit them; a comparison where no pair got them (ROC AUC,
+    which has no per-item statistics; concentrated influence values)
+    resampled the items.
+    """
+    if bootstrap != "multiplier":
+        return False
+    return any(entry[4] == "bootstrap" for task in shared if isinstance(task, TaskDeltas)
+               for entry in task.entries())
 
 
 class TaskDeltas(Mapping):

@@ -38,6 +38,23 @@ FRAME_COLUMNS = [
 ]
 
 
+def concentration_notes(frame):
+    """One sentence per pair whose difference a handful of units carry (``n_effective`` set).
+
+    The rows of :meth:`ComparisonResult.to_frame` with a finite
+    ``n_effective`` (:mod:`sigtest._engine.concentration`): their bootstrap
+    intervals (and bootstrap p-values) are unreliable, a permutation
+    p-value is not.
+    """
+    if "n_effective" not in frame:
+        return []
+    rows = frame[frame["n_effective"].notna()].drop_duplicates(
+        subset=[c for c in ("run", "system_a", "system_b", "metric") if c in frame])
+    return [f"{r.system_a} vs {r.system_b}, {r.metric}: the difference is carried by a handful "
+            f"of items (effective number {r.n_effective:.3g}); its bootstrap interval is "
+            "unreliable, a permutation p-value is not" for r in rows.itertuples(index=False)]
+
+
 def summary_table(frame, *, systems, metrics, n_groups, n_strata, inputs):
     """One row per system with its score on each metric (:meth:`ComparisonResult.summary`)."""
     rows = {}
@@ -56,7 +73,8 @@ def summary_table(frame, *, systems, metrics, n_groups, n_strata, inputs):
     table.index.name = "system"
     table.columns.name = None
     design = design_text(n_groups, n_strata, inputs).lstrip(", ") or "independent items"
-    table.attrs.update(n_groups=n_groups, n_strata=n_strata, design=design)
+    table.attrs.update(n_groups=n_groups, n_strata=n_strata, design=design,
+                       notes=concentration_notes(frame))
     return table
 
 
@@ -153,6 +171,9 @@ def comparison_text(frame, *, systems, metrics, tests, pairs, correction, alpha,
     )
     rows = _display_frame(frame, tests=tests, correction=correction, ci=ci)
     text = head + "\n" + rows.to_string(index=False)
+    notes = concentration_notes(frame)
+    if notes:
+        text += "\n" + "\n".join(f"note: {n}" for n in notes)
     if cv_tests is not None:
         text += "\n" + _cv_text(cv_tests)
     return text
