@@ -23,6 +23,7 @@ from sigtest._engine.small_sample import (
     bca_metric_reasons,
     class_small_sample_reasons,
     discreteness_floor,
+    point_mass_log10_pvalue,
     point_mass_pvalue,
     small_sample_reasons,
     warn_small_sample,
@@ -316,8 +317,11 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         t_star = data.orient(deltas)
         d = data.n_discordant
         floor = discreteness_floor(d, self.alternative)
+        log10_p = None  # the result takes log10(p) of a p-value in the normal range
         if is_degenerate(deltas):
             raw = pvalue = point_mass_pvalue(t, d, self.alternative, atol=tie_tolerance(data))
+            # 2**(1 - d) underflows beyond d = 1075: its exact log10
+            log10_p = point_mass_log10_pvalue(t, d, self.alternative, atol=tie_tolerance(data))
             warn_point_mass(delta, d, tie_tolerance(data))
         else:
             raw = berg_kirkpatrick_pvalue(t_star, t, self.alternative,
@@ -332,6 +336,7 @@ class BergKirkpatrickBootstrap(SignificanceTest):
             acceleration = jackknife_acceleration(data)
         return TestOutcome(
             pvalue=pvalue,
+            log10_pvalue=log10_p,
             n_resamples=int(deltas.size),
             null_distribution=deltas,
             resampling="bootstrap" if full else "subsample bootstrap",
@@ -661,10 +666,13 @@ class BCaInterval(SignificanceTest):
         ci = bootstrap_interval(dist, delta, level, self.method, acceleration, atol=atol,
                                 n_discordant=d, presorted=True)
         floor = max(1.0 / (deltas.size + 1), discreteness_floor(d, "two-sided"))
+        log10_p = None  # the result takes log10(p) of a p-value in the normal range
         if is_degenerate(deltas):
             # every item favours one system: the exact sign-test p (no Monte Carlo
-            # floor: more resamples would all be equal too); identical systems: 1
+            # floor: more resamples would all be equal too), with its exact log10
+            # (2**(1 - d) underflows beyond d = 1075); identical systems: 1
             raw = pvalue = floor = point_mass_pvalue(delta, d, "two-sided", atol=atol)
+            log10_p = point_mass_log10_pvalue(delta, d, "two-sided", atol=atol)
         else:
             raw = interval_pvalue(dist, delta, self.method, acceleration, presorted=True)
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
@@ -684,6 +692,7 @@ class BCaInterval(SignificanceTest):
             ci = ConfidenceInterval(min(ci.low, 0.0), max(ci.high, 0.0))
         return TestOutcome(
             pvalue=pvalue,
+            log10_pvalue=log10_p,
             confidence_interval=ci,
             n_resamples=int(deltas.size),
             confidence_level=level,
@@ -732,6 +741,9 @@ class BCaInterval(SignificanceTest):
         keys = ("lower",) if self.alternative == "non-inferiority" else ("lower", "upper")
         pvalue = max(pvals[k] for k in keys)
         raw_p = max(raw[k] for k in keys)
+        # a point mass: the exact log10 of 2**-d, which underflows beyond d = 1074
+        log10_p = (max(point_mass_log10_pvalue(delta, d, *sides[k], atol=atol) for k in keys)
+                   if degenerate else None)
         if not degenerate:
             reasons = (small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
                                             unit="clusters" if data.clustered else "items")
@@ -757,6 +769,7 @@ class BCaInterval(SignificanceTest):
             details["pvalue_upper"] = pvals["upper"]
         return TestOutcome(
             pvalue=pvalue,
+            log10_pvalue=log10_p,
             confidence_interval=ci,
             n_resamples=int(deltas.size),
             confidence_level=level if self.alternative == "non-inferiority" else 2 * level - 1,
