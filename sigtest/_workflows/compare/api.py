@@ -134,7 +134,7 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
     out = [row for task_rows in run_pairs(tasks, n_jobs, verbose) for row in task_rows]
     adjusted = None
     if applied in MAXT_CORRECTIONS:
-        adjusted = maxt_adjusted(plan, out, shared, applied, n_jobs, drawn)
+        adjusted = maxt_adjusted(plan, out, shared, applied, n_jobs, drawn, alpha=alpha)
     del shared, tasks
     predictions = {n: (r[0] if len(r) == 1 else list(r)) for n, r in runs.items()}
     shown = random_state
