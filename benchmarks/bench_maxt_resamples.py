@@ -32,6 +32,10 @@ system right with probability ``sigmoid(0.85 + u_i)``, N = 10^4 items), at
 B = 199 and at the enforced minimum: checks that the Gaussian limit is the
 right guide at N = 10^4.
 
+Part 4, the engine's multiplier draws (``sigtest._engine.multiplier``) of the
+same binary systems at their default B (9,999: ``BCaInterval()``'s, which
+compare's max-T default uses) for 50 systems (1,225 pairs).
+
 Under the complete null the step-down max-T rejects some pair iff its first
 step does (the largest statistic against the maximum over all pairs), which
 is what is computed here; the script checks it against
@@ -108,8 +112,7 @@ def binary_fwer(k, grid, reps, seed, n=10_000, spread=2.0, logit=0.85):
     b_max = max(grid)
     counts = dict.fromkeys(grid, 0)
     for _ in range(reps):
-        u = rng.normal(0.0, spread, n)[:, None] + logit
-        correct = (rng.random((n, k)) < 1 / (1 + np.exp(-u))).astype(np.float64)
+        correct = binary_systems(rng, n, k, spread, logit)
         full = correct.mean(axis=0)
         boot = np.empty((b_max, k))
         for start in range(0, b_max, 500):  # items drawn with replacement, 500 resamples at a time
@@ -124,6 +127,32 @@ def binary_fwer(k, grid, reps, seed, n=10_000, spread=2.0, logit=0.85):
     return counts
 
 
+def binary_systems(rng, n, k, spread=2.0, logit=0.85):
+    """Per-item correctness (n, k) of k null systems sharing an item difficulty."""
+    u = rng.normal(0.0, spread, n)[:, None] + logit
+    return (rng.random((n, k)) < 1 / (1 + np.exp(-u))).astype(np.float64)
+
+
+def multiplier_fwer(k, n_boot, reps, seed, n=10_000):
+    """Rejections of max-T on the engine's Gaussian multiplier draws (compare's
+    ``bootstrap="multiplier"``) of k null binary systems' accuracies."""
+    from sigtest._engine.multiplier import jackknife_covariance, multiplier_draws
+
+    rng = np.random.default_rng(seed)
+    ia, ib = pairs_of(k, "all")
+    hits = 0
+    for rep in range(reps):
+        correct = binary_systems(rng, n, k)
+        totals = correct.sum(axis=0)
+        columns = [(correct[:, s].astype(np.uint8),
+                    (totals[s] - np.array([0.0, 1.0])) / (n - 1)) for s in range(k)]
+        full = correct.mean(axis=0)
+        T = multiplier_draws(full, jackknife_covariance(columns), n_boot, rep)
+        delta = full[ib] - full[ia]
+        hits += bool(first_step_rejects(delta, T[:, ib] - T[:, ia] - delta))
+    return hits
+
+
 def row(label, m, B, x, reps):
     """A table row: the FWER, its 95 % Clopper-Pearson interval, the one-sided p of FWER <= alpha."""
     ci = stats.binomtest(x, reps).proportion_ci(0.95)
@@ -135,8 +164,9 @@ def row(label, m, B, x, reps):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few replicates (a smoke run)")
-    parser.add_argument("--part", choices=["1", "2", "3", "all"], default="all",
-                        help="1: B grid; 2: resampled binary systems; 3: at the enforced B")
+    parser.add_argument("--part", choices=["1", "2", "3", "4", "all"], default="all",
+                        help="1: B grid; 2: resampled binary systems; 3: at the enforced B; "
+                             "4: multiplier draws at their default B")
     args = parser.parse_args()
     start_cpu = time.process_time()
     print(f"load average: {os.getloadavg()}")
@@ -182,12 +212,24 @@ def main():
     if args.part in ("2", "all"):
         print("\nPart 2: resampled bootstrap, binary systems, N = 10^4, alpha = .05\n")
         print(header)
-        reps = 40 if args.quick else 400
         t0 = time.process_time()
-        counts = binary_fwer(30, (199, maxt_min_resamples(435, ALPHA)), reps, seed=20261203)
-        for B, x in counts.items():
-            print(row("30 systems, all, resampled", 435, B, x, reps), flush=True)
+        # B = 199 alone on more data sets (cheap), then both B on the same data sets
+        for grid, reps, seed in (((199,), 2000, 20261213),
+                                 ((199, maxt_min_resamples(435, ALPHA)), 400, 20261203)):
+            reps = max(20, reps // 20) if args.quick else reps
+            counts = binary_fwer(30, grid, reps, seed=seed)
+            for B, x in counts.items():
+                print(row("30 systems, all, resampled", 435, B, x, reps), flush=True)
         print(f"<!-- {time.process_time() - t0:.0f} CPU s -->")
+    if args.part in ("4", "all"):
+        print("\nPart 4: the engine's multiplier draws at their default B = 9,999, binary "
+              "systems, N = 10^4, alpha = .05\n")
+        print(header)
+        reps = 20 if args.quick else 500
+        t0 = time.process_time()
+        x = multiplier_fwer(50, 9999, reps, seed=20261204)
+        print(row("50 systems, all, multiplier", 1225, 9999, x, reps)
+              + f" <!-- {time.process_time() - t0:.0f} CPU s -->", flush=True)
     print(f"\nCPU seconds: {time.process_time() - start_cpu:.0f}; load average: "
           f"{os.getloadavg()}")
 
