@@ -17,7 +17,7 @@ grows like the number of systems, plus ``O(B m)`` for the maxima.
 
 Few resamples make max-T liberal: each pair is studentized by the standard
 deviation of its ``B`` bootstrap differences, whose noise inflates the
-family-wise error (30 null systems, 435 pairs, ``B = 199``: 8.1-8.6 % at
+family-wise error (30 null systems, 435 pairs, ``B = 199``: 6.8-8.6 % at
 alpha = 0.05). A family of ``m`` pairs is therefore adjusted on at least
 ``maxt_min_resamples(m, alpha)`` draws (:func:`sigtest._engine.maxt.maxt_min_resamples`:
 1,199 for 435 pairs at alpha = 0.05); when its test brought fewer (e.g.
