@@ -270,15 +270,15 @@ class SignificanceResult:
         by more than it (oriented: "better" respects a loss), else ``None``.
     log10_pvalue : float
         :math:`\log_{10}` of the p-value, for p-values too small for a
-        double: ``pvalue`` is never 0 (below about 2.2e-308 the classical
-        tests compute it in log space and report
+        double: ``pvalue`` is never 0 (below about 2.2e-308 every test
+        computes it in log space and reports
         :math:`\max(10^{\log_{10} p}, 5 \cdot 10^{-324})`, the smallest
         positive double when it underflows), and ``log10_pvalue`` keeps its
         exact size (e.g. :math:`-361.0` for the sign test of 1200 items all
-        favouring B). Given by the test, or ``math.log10(pvalue)`` when the
-        p-value is a normal double; ``nan`` when it is undefined or was
-        floored without a log-space value (an exact permutation p-value
-        whose pattern probabilities underflowed).
+        favouring B, and for the exact permutation, bootstrap and BCa tests
+        on the same data, whose p-value is the sign test's). Given by the
+        test, or ``math.log10(pvalue)`` when the p-value is a normal double;
+        ``nan`` when the p-value is undefined.
     """
 
     metric: str

@@ -18,14 +18,13 @@ from sklearn.metrics import accuracy_score, f1_score
 
 from sigtest import BCaInterval, compare
 from sigtest._engine import multiplier as mult
-from sigtest._engine.maxt import maxt_pvalues
 from sigtest._engine.multiplier import jackknife_covariance, multiplier_draws
 from sigtest._workflows.compare import maxt as maxt_module
 from sigtest._workflows.compare import shared as shared_module
 from sigtest._workflows.compare.maxt import resolve_bootstrap
 from sigtest.exceptions import DegenerateDistributionWarning
 from sigtest.metrics import get_metric
-from test_maxt import _correct, _fwer_bound, _maxt_rejections
+from test_maxt import _correct, _maxt_rejections, _multiplier_rejections
 
 B = 499
 
@@ -294,44 +293,8 @@ def test_identical_systems_in_compare_get_one_with_a_warning():
 
 
 # ------------------------------------------------------------ simulations
-def _multiplier_rejections(correct, ia, ib, n_boot, seed, alpha):
-    """Step-down max-T rejections on the multiplier draws of accuracy (the engine's path).
-
-    Accuracy's leave-one-out score of a unit with correctness ``c`` is
-    ``(S - c) / (n - 1)``: two codes per system, what compare's workers build.
-    """
-    n = correct.shape[0]
-    totals = correct.sum(axis=0)
-    columns = [(correct[:, s].astype(np.uint8), (totals[s] - np.array([0.0, 1.0])) / (n - 1))
-               for s in range(correct.shape[1])]
-    sigma = jackknife_covariance(columns)
-    full = correct.mean(axis=0)
-    T = multiplier_draws(full, sigma, n_boot, seed)
-    res = maxt_pvalues(full[ib] - full[ia], T[:, ib] - T[:, ia])
-    return res.step_down <= alpha
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("k, reps", [(10, 300), (50, 150)])
-def test_fwer_of_max_t_on_multiplier_draws(k, reps):
-    """FWER <= alpha for k null correlated systems at N = 10^4 on the multiplier draws.
-
-    The generator of test_maxt (shared item difficulty, all systems at 0.7).
-    B = 199 (a Monte Carlo p-value <= .05 is exactly a level-.05 event).
-    Band (as in test_maxt): replicates with a false rejection are
-    Binomial(R, FWER); fail when improbably many under FWER = alpha
-    (one-sided p <= 0.001: 29/300 or 18/150 or more).
-    """
-    alpha, n, n_boot = 0.05, 10_000, 199
-    rng = np.random.default_rng(20261127 + k)
-    ia, ib = map(np.array, zip(*itertools.combinations(range(k), 2)))
-    hits = 0
-    for rep in range(reps):
-        correct = _correct(rng, n, [0.7] * k)
-        hits += bool(_multiplier_rejections(correct, ia, ib, n_boot, rep, alpha).any())
-    assert _fwer_bound(hits, reps, alpha) > 1e-3, (hits, reps)
-
-
+# (the family-wise error on the multiplier draws: test_maxt's
+# test_fwer_of_holm_and_max_t_at_the_enforced_resamples)
 @pytest.mark.slow
 def test_power_of_multiplier_at_least_the_resampled_draws():
     """Separated systems: max-T on multiplier draws finds about what it finds on resamples.

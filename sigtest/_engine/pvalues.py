@@ -22,11 +22,13 @@ import numpy as np
 from sigtest.exceptions import DegenerateDistributionWarning
 from sigtest.utils import warn_external
 from sigtest._engine.intervals import IDENTICAL_MESSAGE, ONE_WAY_MESSAGE, is_degenerate, point_interval
+from sigtest._engine.small_sample import SMALLEST_PVALUE
 
 __all__ = [
     "LOG_SPACE_BELOW",
     "SMALLEST_PVALUE",
     "TIE_RTOL",
+    "as_extreme",
     "berg_kirkpatrick_pvalue",
     "log10_binomial_half_tail",
     "log10_normal_pvalue",
@@ -39,9 +41,6 @@ __all__ = [
     "warn_point_mass",
 ]
 
-#: The smallest positive double (a subnormal, about 4.9e-324): the p-value
-#: reported when the true value underflows (a p-value is never 0).
-SMALLEST_PVALUE = math.ulp(0.0)
 #: Below the smallest normal double (about 2.2e-308) a p-value computed in
 #: linear space has lost its precision (or is 0): the tests recompute it in log space.
 LOG_SPACE_BELOW = sys.float_info.min
@@ -292,7 +291,9 @@ def permutation_pvalue(t_star, t, alternative, weights=None, *, atol=0.0, mid_p=
       The observed pattern is as extreme as itself, so :math:`p > 0`: when
       the weights of every pattern as extreme underflow (e.g. 2**-1200),
       the p-value is :data:`SMALLEST_PVALUE`, the smallest positive double
-      (its log10 is not computed: the result's ``log10_pvalue`` is ``nan``).
+      (:class:`~sigtest.PairedPermutation` then recomputes it in log space,
+      :func:`~sigtest._engine.resampling.exact_log.exact_permutation_log10_pvalue`,
+      for the result's ``log10_pvalue``).
 
     The mid-p value is not conservative: its size is close to the nominal
     level on average but may exceed it at some levels and sample sizes
@@ -306,16 +307,7 @@ def permutation_pvalue(t_star, t, alternative, weights=None, *, atol=0.0, mid_p=
     t_star = np.asarray(t_star, dtype=np.float64)
     if not math.isfinite(t) or t_star.size == 0:
         return math.nan
-    tol = TIE_RTOL * abs(t) + atol
-    if alternative == "two-sided":
-        hit = np.abs(t_star) >= abs(t) - tol
-        more = np.abs(t_star) > abs(t) + tol
-    elif alternative == "greater":
-        hit = t_star >= t - tol
-        more = t_star > t + tol
-    else:
-        hit = t_star <= t + tol
-        more = t_star < t - tol
+    hit, more = as_extreme(t_star, t, alternative, atol)
     if weights is None:
         if not mid_p:
             return float((np.count_nonzero(hit) + 1) / (t_star.size + 1))
@@ -330,6 +322,26 @@ def permutation_pvalue(t_star, t, alternative, weights=None, *, atol=0.0, mid_p=
     # the observed pattern is as extreme as itself, so the true p is positive; when
     # the weights of every hit underflowed, the smallest positive double
     return float(min(1.0, max(SMALLEST_PVALUE, value)))
+
+
+def as_extreme(t_star, t, alternative, atol=0.0):
+    r"""Which permuted differences are as extreme as ``t``, and which more extreme.
+
+    The rule of :func:`permutation_pvalue`: ties within
+    :math:`100\,\mathrm{eps}\,|t|` plus ``atol``; ``"two-sided"`` compares
+    :math:`|t^*|` with :math:`|t|`.
+
+    Returns
+    -------
+    hit, more : ndarray of bool
+        :math:`t^*` as extreme as :math:`t` (ties included), and more extreme.
+    """
+    tol = TIE_RTOL * abs(t) + atol
+    if alternative == "two-sided":
+        return np.abs(t_star) >= abs(t) - tol, np.abs(t_star) > abs(t) + tol
+    if alternative == "greater":
+        return t_star >= t - tol, t_star > t + tol
+    return t_star <= t + tol, t_star < t - tol
 
 
 def null_pvalue(data, null_distribution, alternative, weights=None, *, mid_p=False):

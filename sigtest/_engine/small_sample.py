@@ -9,6 +9,8 @@ warn (:class:`~sigtest.SmallSampleWarning`) below measured limits.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from sigtest.exceptions import SmallSampleWarning
@@ -21,15 +23,24 @@ __all__ = [
     "FEW_CLUSTERS",
     "BCA_MIN_CLUSTERS",
     "bca_cluster_reasons",
+    "SMALLEST_PVALUE",
     "bca_metric_reasons",
     "class_discordant_counts",
     "class_small_sample_reasons",
     "discordant_count",
     "discreteness_floor",
+    "log10_discreteness_floor",
+    "point_mass_log10_pvalue",
     "point_mass_pvalue",
     "small_sample_reasons",
     "warn_small_sample",
 ]
+
+
+#: The smallest positive double (a subnormal, about 4.9e-324): the p-value
+#: reported when the true value underflows (a p-value is never 0; also
+#: :data:`sigtest._engine.pvalues.SMALLEST_PVALUE`).
+SMALLEST_PVALUE = math.ulp(0.0)
 
 
 def discordant_count(paired):
@@ -267,7 +278,11 @@ def discreteness_floor(n_discordant, alternative):
               p \ge \min(1, 2^{1-d}) \ (\text{two-sided}),
 
     the exact sign test (McNemar) with all items going one way. ``d = 0``
-    gives 1.
+    gives 1. The power of two is exact down to :math:`2^{-1074}`; below it
+    (:math:`d > 1075` two-sided, :math:`d > 1074` one-sided) the value is
+    :data:`~sigtest._engine.pvalues.SMALLEST_PVALUE`, the smallest positive
+    double (a p-value is never 0), and :func:`log10_discreteness_floor`
+    gives its exact size.
 
     Parameters
     ----------
@@ -278,11 +293,40 @@ def discreteness_floor(n_discordant, alternative):
     Returns
     -------
     float
+
+    Examples
+    --------
+    >>> discreteness_floor(10, "two-sided"), discreteness_floor(10, "greater")
+    (0.001953125, 0.0009765625)
+    >>> discreteness_floor(1200, "two-sided")  # 2**-1199 underflows
+    5e-324
     """
     d = int(n_discordant)
     if d <= 0:
         return 1.0
-    return float(min(1.0, 2.0 ** (1 - d) if alternative == "two-sided" else 2.0 ** (-d)))
+    exponent = 1 - d if alternative == "two-sided" else -d
+    return float(min(1.0, max(SMALLEST_PVALUE, math.ldexp(1.0, exponent))))
+
+
+def log10_discreteness_floor(n_discordant, alternative):
+    r""":math:`\log_{10}` of :func:`discreteness_floor`, exact at any :math:`d`.
+
+    .. math:: \log_{10} p = (1 - d) \log_{10} 2 \ (\text{two-sided}), \qquad
+              -d \log_{10} 2 \ (\text{one-sided}),
+
+    (0 for :math:`d = 0`, and for :math:`d = 1` two-sided): finite where
+    the floor itself underflows to the smallest positive double.
+
+    Examples
+    --------
+    >>> round(log10_discreteness_floor(1200, "two-sided"), 4)  # McNemar's log10 p
+    -360.935
+    """
+    d = int(n_discordant)
+    if d <= 0:
+        return 0.0
+    exponent = 1 - d if alternative == "two-sided" else -d
+    return min(0.0, exponent * math.log10(2.0))
 
 
 def point_mass_pvalue(point, n_discordant, side="two-sided", null_value=0.0, atol=0.0):
@@ -335,12 +379,39 @@ def point_mass_pvalue(point, n_discordant, side="two-sided", null_value=0.0, ato
     >>> point_mass_pvalue(0.0, 0), point_mass_pvalue(-1.0, 30, "greater")
     (1.0, 1.0)
     """
-    point = float(point)
-    if not np.isfinite(point):
-        return float("nan")
-    gap = point - float(null_value)
-    beyond = {"two-sided": abs(gap) > atol, "greater": gap > atol, "less": gap < -atol}[side]
+    beyond = _beyond_null(point, side, null_value, atol)
+    if beyond is None:
+        return math.nan
     return discreteness_floor(n_discordant, side) if beyond else 1.0
+
+
+def point_mass_log10_pvalue(point, n_discordant, side="two-sided", null_value=0.0, atol=0.0):
+    r""":math:`\log_{10}` of :func:`point_mass_pvalue`, exact at any :math:`d`.
+
+    :math:`(1 - d)\log_{10} 2` two-sided, :math:`-d \log_{10} 2` one-sided
+    when the point lies beyond the null value (:func:`log10_discreteness_floor`),
+    else 0; ``nan`` if ``point`` is not finite. It stays finite where
+    :math:`2^{1-d}` underflows (:math:`d > 1075`), for the result's
+    ``log10_pvalue``. Parameters as :func:`point_mass_pvalue`.
+
+    Examples
+    --------
+    >>> round(point_mass_log10_pvalue(1.0, 1200), 4)  # 2**-1199
+    -360.935
+    """
+    beyond = _beyond_null(point, side, null_value, atol)
+    if beyond is None:
+        return math.nan
+    return log10_discreteness_floor(n_discordant, side) if beyond else 0.0
+
+
+def _beyond_null(point, side, null_value, atol):
+    """Whether ``point`` lies beyond ``null_value`` on ``side`` (``None``: not finite)."""
+    point = float(point)
+    if not math.isfinite(point):
+        return None
+    gap = point - float(null_value)
+    return {"two-sided": abs(gap) > atol, "greater": gap > atol, "less": gap < -atol}[side]
 
 
 #: Fewer clusters than this (``groups=``) make cluster-level tests unreliable:

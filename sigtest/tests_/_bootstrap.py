@@ -24,6 +24,7 @@ from sigtest._engine.small_sample import (
     bca_metric_reasons,
     class_small_sample_reasons,
     discreteness_floor,
+    point_mass_log10_pvalue,
     point_mass_pvalue,
     small_sample_reasons,
     warn_small_sample,
@@ -317,8 +318,11 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         t_star = data.orient(deltas)
         d = data.n_discordant
         floor = discreteness_floor(d, self.alternative)
+        log10_p = None  # the result takes log10(p) of a p-value in the normal range
         if is_degenerate(deltas):
             raw = pvalue = point_mass_pvalue(t, d, self.alternative, atol=tie_tolerance(data))
+            # 2**(1 - d) underflows beyond d = 1075: its exact log10
+            log10_p = point_mass_log10_pvalue(t, d, self.alternative, atol=tie_tolerance(data))
             warn_point_mass(delta, d, tie_tolerance(data))
         else:
             raw = berg_kirkpatrick_pvalue(t_star, t, self.alternative,
@@ -333,6 +337,7 @@ class BergKirkpatrickBootstrap(SignificanceTest):
             acceleration = jackknife_acceleration(data)
         return TestOutcome(
             pvalue=pvalue,
+            log10_pvalue=log10_p,
             n_resamples=int(deltas.size),
             null_distribution=deltas,
             resampling="bootstrap" if full else "subsample bootstrap",
@@ -676,10 +681,13 @@ class BCaInterval(SignificanceTest):
         ci = bootstrap_interval(dist, delta, level, self.method, acceleration, atol=atol,
                                 n_discordant=d, presorted=True)
         floor = max(1.0 / (deltas.size + 1), discreteness_floor(d, "two-sided"))
+        log10_p = None  # the result takes log10(p) of a p-value in the normal range
         if is_degenerate(deltas):
             # every item favours one system: the exact sign-test p (no Monte Carlo
-            # floor: more resamples would all be equal too); identical systems: 1
+            # floor: more resamples would all be equal too), with its exact log10
+            # (2**(1 - d) underflows beyond d = 1075); identical systems: 1
             raw = pvalue = floor = point_mass_pvalue(delta, d, "two-sided", atol=atol)
+            log10_p = point_mass_log10_pvalue(delta, d, "two-sided", atol=atol)
         else:
             raw = interval_pvalue(dist, delta, self.method, acceleration, presorted=True)
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
@@ -699,6 +707,7 @@ class BCaInterval(SignificanceTest):
             ci = ConfidenceInterval(min(ci.low, 0.0), max(ci.high, 0.0))
         return TestOutcome(
             pvalue=pvalue,
+            log10_pvalue=log10_p,
             confidence_interval=ci,
             n_resamples=int(deltas.size),
             confidence_level=level,
@@ -709,13 +718,25 @@ class BCaInterval(SignificanceTest):
             details={"n_discordant": d, "pvalue_floor": floor, "pvalue_unfloored": raw},
         )
 
+    def _warn_margin_small_sample(self, data, raw_p, n_resamples):
+        """The small-sample warning of a margin test (too few items, classes, clusters)."""
+        d = data.n_discordant
+        reasons = (small_sample_reasons(data.n_units, d, BCA_SMALL_SAMPLE_LIMITS,
+                                        unit="clusters" if data.clustered else "items")
+                   + class_small_sample_reasons(data, BCA_SMALL_SAMPLE_LIMITS)
+                   + bca_metric_reasons(data) + bca_cluster_reasons(data))
+        floored = (math.isfinite(raw_p) and discreteness_floor(d, "greater")
+                   > max(raw_p, 1.0 / (n_resamples + 1)))
+        if reasons or floored:
+            warn_small_sample(type(self).__name__, reasons, floored=floored)
+
     def _evaluate_margin(self, data, deltas, acceleration, dist):
         """Non-inferiority / equivalence (TOST) by inverting the interval at the margins.
 
         ``dist`` is what the interval is computed from: ``deltas``, or the
         studentized pseudo-distribution.
         """
-        delta, n, d = data.delta, data.n_units, data.n_discordant
+        delta, d = data.delta, data.n_discordant
         m_low, m_high = margin_bounds(self.margin)  # oriented: (-m, m) for a scalar
         level = float(self.confidence_level)
         alpha = 1.0 - level
@@ -747,15 +768,11 @@ class BCaInterval(SignificanceTest):
         keys = ("lower",) if self.alternative == "non-inferiority" else ("lower", "upper")
         pvalue = max(pvals[k] for k in keys)
         raw_p = max(raw[k] for k in keys)
+        # a point mass: the exact log10 of 2**-d, which underflows beyond d = 1074
+        log10_p = (max(point_mass_log10_pvalue(delta, d, *sides[k], atol=atol) for k in keys)
+                   if degenerate else None)
         if not degenerate:
-            reasons = (small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
-                                            unit="clusters" if data.clustered else "items")
-                       + class_small_sample_reasons(data, BCA_SMALL_SAMPLE_LIMITS)
-                       + bca_metric_reasons(data) + bca_cluster_reasons(data))
-            floored = (math.isfinite(raw_p) and discreteness_floor(d, "greater")
-                       > max(raw_p, 1.0 / (deltas.size + 1)))
-            if reasons or floored:
-                warn_small_sample(type(self).__name__, reasons, floored=floored)
+            self._warn_margin_small_sample(data, raw_p, deltas.size)
         low, high = (ci2.low, ci2.high) if gib else (-ci2.high, -ci2.low)  # oriented
         # a floor that raised p above alpha moves the bound to the margin, so that
         # "p <= alpha" iff "the bound is beyond the margin" still holds
@@ -772,6 +789,7 @@ class BCaInterval(SignificanceTest):
             details["pvalue_upper"] = pvals["upper"]
         return TestOutcome(
             pvalue=pvalue,
+            log10_pvalue=log10_p,
             confidence_interval=ci,
             n_resamples=int(deltas.size),
             confidence_level=level if self.alternative == "non-inferiority" else 2 * level - 1,

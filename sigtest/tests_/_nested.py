@@ -16,6 +16,7 @@ from sigtest._engine.pvalues import TIE_RTOL, berg_kirkpatrick_pvalue, warn_dege
 from sigtest._engine.small_sample import (
     BK_SMALL_SAMPLE_LIMITS,
     discreteness_floor,
+    point_mass_log10_pvalue,
     point_mass_pvalue,
     small_sample_reasons,
     warn_small_sample,
@@ -306,6 +307,7 @@ class HierarchicalBootstrap(ParamsMixin):
         atol = TIE_RTOL * (abs(score_a) + abs(score_b))  # as tie_tolerance()
         d = _discordant_items(mean_a, mean_b)
         floor = discreteness_floor(d, self.alternative)
+        log10_p = None  # the result takes log10(p) of a p-value in the normal range
         if finite.size == 0:
             warn_degenerate("HierarchicalBootstrap: no resampled difference is finite; "
                             "p = 1 and the interval is nan.")
@@ -319,6 +321,8 @@ class HierarchicalBootstrap(ParamsMixin):
                                     n_discordant=d)
             raw = pvalue = floor = point_mass_pvalue(sign * delta, d, self.alternative,
                                                      atol=atol)
+            # 2**(1 - d) underflows beyond d = 1075: its exact log10
+            log10_p = point_mass_log10_pvalue(sign * delta, d, self.alternative, atol=atol)
         else:
             raw = berg_kirkpatrick_pvalue(sign * finite, sign * delta, self.alternative,
                                           atol=atol)
@@ -342,7 +346,8 @@ class HierarchicalBootstrap(ParamsMixin):
             params={"n_runs_a": int(stats_a.shape[0]), "n_runs_b": int(stats_b.shape[0]),
                     "n_finite": int(finite.size), "n_discordant": d, "pvalue_floor": floor,
                     "pvalue_unfloored": raw},
-            null_distribution=deltas, resampling="bootstrap", interval_method="percentile")
+            null_distribution=deltas, resampling="bootstrap", interval_method="percentile",
+            log10_pvalue=log10_p)
 
 
 def _discordant_items(mean_a, mean_b):

@@ -6,6 +6,7 @@ from numbers import Integral
 
 import numpy as np
 
+from sigtest._engine.pvalues import LOG_SPACE_BELOW, tiny_pvalue
 from sigtest._results import TestOutcome
 from sigtest.utils._param_validation import lazy
 from sigtest.tests_._base import _N_JOBS, _RANDOM_STATE, SignificanceTest
@@ -200,8 +201,11 @@ class PairedPermutation(SignificanceTest):
         Returns
         -------
         TestOutcome
-            ``null_distribution`` (and ``null_weights`` when exact), no
-            ``pvalue``: :class:`SignificanceTest` computes it.
+            ``null_distribution`` (and ``null_weights`` when exact). Monte
+            Carlo: no ``pvalue``, :class:`SignificanceTest` counts it. Exact:
+            the p-value of the weights, recomputed in log space when it
+            underflows (``log10_pvalue``; the p-value is then at least the
+            smallest positive double, never 0).
         """
         discordant = None
         if data.has_statistics:
@@ -211,14 +215,26 @@ class PairedPermutation(SignificanceTest):
             # computed once for the cost estimate, the exact attempt and the Monte Carlo run
             discordant = discordant_rows(data)
         exact = self._exact_distribution(data, discordant, supplied=resamples is not None)
+        pvalue = log10_p = None  # Monte Carlo: the base class counts p (>= 1/(B+1))
         if exact is not None:
             deltas, weights = exact
             resampling = "exact permutation"
+            pvalue = self._pvalue_from_null(data, deltas, weights, self._alternative())
+            if pvalue < LOG_SPACE_BELOW:
+                # the weights of the patterns as extreme underflowed (many discordant
+                # items, nearly all one way): the same sum in log space
+                from sigtest._engine.resampling.exact_log import (  # numba: when needed
+                    exact_permutation_log10_pvalue,
+                )
+
+                pvalue, log10_p = tiny_pvalue(pvalue, lambda: exact_permutation_log10_pvalue(
+                    data, self._alternative(), mid_p=bool(self.mid_p), discordant=discordant))
         else:
             deltas = self._resampled_deltas(data, "permutation", self.n_resamples,
                                             random_state, discordant=discordant,
                                             supplied=resamples)
             weights = None
             resampling = "permutation"
-        return TestOutcome(null_distribution=deltas, null_weights=weights,
-                           n_resamples=int(deltas.size), resampling=resampling)
+        return TestOutcome(pvalue=pvalue, log10_pvalue=log10_p, null_distribution=deltas,
+                           null_weights=weights, n_resamples=int(deltas.size),
+                           resampling=resampling)

@@ -43,7 +43,10 @@ from sigtest._engine.rng import check_seed, resample_keys
 __all__ = [
     "DiscordantRows",
     "discordant_rows",
+    "exact_groups",
     "exact_permutation_sums",
+    "lattice_pmf",
+    "lattice_steps",
     "monte_carlo_permutation_seconds",
     "permutation_sums",
 ]
@@ -392,31 +395,15 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_sec
     _check_positive_int(max_patterns, "max_patterns")
     discordant = _discordant(paired, discordant)
     s = paired.n_statistics
-    if isinstance(paired.stats_a, SparseRows):
-        # the distinct difference rows decide the pattern count: densify only
-        # when few enough of them remain to enumerate (2**G <= limit)
-        D, weights = discordant.D, discordant.weights
-        if D.shape[0]:
-            merged = discordant.merged[0]
-            if 1 << min(merged.shape[0], 64) > min(int(max_patterns), _MAX_EXACT_CELLS // max(s, 1)):
-                return None
-        cols = np.unique(D.indices)
-        D = np.ascontiguousarray(D.toarray()[:, cols])
-    else:
-        D, cols, weights = discordant.D, discordant.cols, discordant.weights
-    sums_a, sums_b = paired.totals()
-    if D.shape[0] == 0 or D.shape[1] == 0:
-        return sums_a[None, :].copy(), sums_b[None, :].copy(), np.ones(1)
     limit = min(int(max_patterns), _MAX_EXACT_CELLS // max(s, 1))
     budget = np.inf if max_seconds is None else float(max_seconds)
-    if D.shape[1] > 1 and not _patterns_within(discordant, D, weights, limit, budget, s):
+    cells = exact_groups(paired, discordant, limit, budget)
+    if cells is None:
         return None
-    groups, inverse = np.unique(D, axis=0, return_inverse=True)
-    w = np.ones(D.shape[0]) if weights is None else weights
-    sizes = np.bincount(inverse.ravel(), weights=w, minlength=groups.shape[0])
-    counts = np.rint(sizes).astype(np.int64)
-    if not np.allclose(sizes, counts):  # pragma: no cover - counts are integers
-        raise ValueError("Cell counts must be integers.")
+    groups, counts, cols = cells
+    sums_a, sums_b = paired.totals()
+    if groups.shape[0] == 0:
+        return sums_a[None, :].copy(), sums_b[None, :].copy(), np.ones(1)
     from scipy.stats import binom  # lazy: scipy.stats is slow to import
 
     lattice = _lattice_distribution(groups, counts, limit, binom, budget=budget, s=s)
@@ -435,6 +422,55 @@ def exact_permutation_sums(paired, max_patterns=2**20, *, parallel=True, max_sec
     swapped = np.zeros((red.shape[0], s))
     swapped[:, cols] = red
     return sums_a + swapped, sums_b - swapped, prob
+
+
+def exact_groups(paired, discordant, limit, budget):
+    """The merged discordant rows the exact enumeration runs over.
+
+    Parameters
+    ----------
+    paired : PairedData
+    discordant : DiscordantRows
+        :func:`discordant_rows` of ``paired``.
+    limit : int
+        Largest number of swap patterns (sparse rows, several varying columns).
+    budget : float
+        Largest estimated time of the enumeration of several varying
+        columns, in seconds (``inf``: no limit).
+
+    Returns
+    -------
+    (groups, counts, cols) or None
+        The distinct difference rows ``groups`` of shape (G, c) restricted to
+        the varying columns ``cols``, with their integer multiplicities
+        ``counts``; ``G = 0`` when no item is discordant. ``None`` when the
+        patterns exceed ``limit`` or ``budget`` (one varying column is left
+        to the lattice shortcut, checked by the caller).
+    """
+    s = paired.n_statistics
+    if isinstance(paired.stats_a, SparseRows):
+        # the distinct difference rows decide the pattern count: densify only
+        # when few enough of them remain to enumerate (2**G <= limit)
+        D, weights = discordant.D, discordant.weights
+        if D.shape[0]:
+            merged = discordant.merged[0]
+            if 1 << min(merged.shape[0], 64) > limit:
+                return None
+        cols = np.unique(D.indices)
+        D = np.ascontiguousarray(D.toarray()[:, cols])
+    else:
+        D, cols, weights = discordant.D, discordant.cols, discordant.weights
+    if D.shape[0] == 0 or D.shape[1] == 0:
+        return np.zeros((0, D.shape[1])), np.zeros(0, dtype=np.int64), cols
+    if D.shape[1] > 1 and not _patterns_within(discordant, D, weights, limit, budget, s):
+        return None
+    groups, inverse = np.unique(D, axis=0, return_inverse=True)
+    w = np.ones(D.shape[0]) if weights is None else weights
+    sizes = np.bincount(inverse.ravel(), weights=w, minlength=groups.shape[0])
+    counts = np.rint(sizes).astype(np.int64)
+    if not np.allclose(sizes, counts):  # pragma: no cover - counts are integers
+        raise ValueError("Cell counts must be integers.")
+    return groups, counts, cols
 
 
 def _patterns_within(discordant, D, weights, limit, budget, s):
@@ -466,16 +502,13 @@ def _enumeration_fits(counts, limit, budget, s):
     return seconds <= budget
 
 
-def _lattice_distribution(groups, counts, limit, binom, *, budget=np.inf, s=1):
-    """Exact swapped-sum distribution when one integer column varies.
+def lattice_steps(groups, counts, limit):
+    """Whether the lattice shortcut applies: ``(d, work, length)`` or None.
 
-    With a single varying statistic taking integer values ``d_g`` (accuracy,
-    micro scores: a count of correct items), ``sum_g k_g d_g`` lives on an
-    integer lattice and its pmf is the convolution of the scaled
-    Binomial(n_g, 1/2) pmfs: ``O(sum_g L_g * n_g |d_g|)`` instead of
-    ``prod_g (n_g + 1)`` patterns. Returns ``(values (L, 1), prob (L,))`` or
-    None when the shortcut does not apply or would exceed ``limit`` cells or
-    ``_MAX_LATTICE_WORK`` multiply-adds.
+    It applies when a single column varies and its differences ``d_g`` are
+    integers (at most ``2**20`` in size), the lattice has at most ``limit``
+    cells (``length``) and the convolution at most ``_MAX_LATTICE_WORK``
+    multiply-adds (``work``).
     """
     if groups.shape[1] != 1:
         return None
@@ -492,16 +525,53 @@ def _lattice_distribution(groups, counts, limit, binom, *, budget=np.inf, s=1):
         length += span
     if work > _MAX_LATTICE_WORK:
         return None
+    return d, work, length
+
+
+def _lattice_distribution(groups, counts, limit, binom, *, budget=np.inf, s=1):
+    """Exact swapped-sum distribution when one integer column varies.
+
+    With a single varying statistic taking integer values ``d_g`` (accuracy,
+    micro scores: a count of correct items), ``sum_g k_g d_g`` lives on an
+    integer lattice and its pmf is the convolution of the scaled
+    Binomial(n_g, 1/2) pmfs: ``O(sum_g L_g * n_g |d_g|)`` instead of
+    ``prod_g (n_g + 1)`` patterns. Returns ``(values (L, 1), prob (L,))`` or
+    None when the shortcut does not apply or would exceed ``limit`` cells or
+    ``_MAX_LATTICE_WORK`` multiply-adds.
+    """
+    steps = lattice_steps(groups, counts, limit)
+    if steps is None:
+        return None
+    d, work, length = steps
     if work * _COST_LATTICE_OP + length * s * _COST_AGGREGATE > budget:
         return None
+    low, pmf = lattice_pmf(d, counts, binom)
+    values = low + np.flatnonzero(pmf > 0)
+    return values[:, None].astype(np.float64), pmf[pmf > 0]
+
+
+def lattice_pmf(d, counts, binom, q=None):
+    r"""The pmf of :math:`S = \sum_g d_g K_g` on its integer lattice, by convolution.
+
+    :math:`K_g \sim \mathrm{Binomial}(n_g, q_g)` independent, ``q``
+    :math:`= 1/2` (the permutation distribution) unless given per group (a
+    tilted distribution, :mod:`sigtest._engine.resampling.exact_log`).
+
+    Returns
+    -------
+    low : int
+        The lowest value :math:`\sum_g \min(0, d_g n_g)`; ``pmf[i]`` is
+        :math:`P(S = \mathrm{low} + i)`.
+    pmf : ndarray of shape (L,)
+    """
     pmf = np.ones(1)
     low = 0
-    for dg, ng in zip(d.tolist(), counts.tolist()):
+    qs = [0.5] * len(d) if q is None else list(q)
+    for dg, ng, qg in zip(d.tolist(), counts.tolist(), qs):
         k = np.arange(ng + 1)
         low_g = min(0, dg * ng)
         grid = np.zeros(abs(dg) * ng + 1)
-        grid[k * dg - low_g] = binom.pmf(k, ng, 0.5)
+        grid[k * dg - low_g] = binom.pmf(k, ng, qg)
         pmf = np.convolve(pmf, grid)
         low += low_g
-    values = low + np.flatnonzero(pmf > 0)
-    return values[:, None].astype(np.float64), pmf[pmf > 0]
+    return low, pmf
