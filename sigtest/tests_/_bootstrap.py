@@ -23,6 +23,7 @@ from sigtest._engine.small_sample import (
     bca_metric_reasons,
     class_small_sample_reasons,
     discreteness_floor,
+    metric_kind_reasons,
     point_mass_pvalue,
     small_sample_reasons,
     warn_small_sample,
@@ -127,8 +128,12 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         in ``docs/which_test.md``; clusters with ``groups=``: fewer than 20
         clusters or 8 discordant clusters), or, for a ``pos_label`` or macro
         precision/recall/F1, fewer than 8 items are discordant about the
-        tested (or rarest) class, or the sign-test floor raised the p-value;
-        the message names :class:`PairedPermutation` as the remedy.
+        tested (or rarest) class, or a rank metric has fewer than 20 items
+        of its rarer class (``RANK_MIN_CLASS_ITEMS``: positives or
+        negatives), or N is below the minimum measured for a squared-error
+        regression metric (``REGRESSION_MIN_N``: 100 for
+        ``root_mean_squared_error``), or the sign-test floor raised the
+        p-value; the message names :class:`PairedPermutation` as the remedy.
 
     See Also
     --------
@@ -324,7 +329,8 @@ class BergKirkpatrickBootstrap(SignificanceTest):
                                           atol=tie_tolerance(data))
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
             reasons = (small_sample_reasons(n, d, BK_SMALL_SAMPLE_LIMITS, unit=unit)
-                       + class_small_sample_reasons(data, BK_SMALL_SAMPLE_LIMITS))
+                       + class_small_sample_reasons(data, BK_SMALL_SAMPLE_LIMITS)
+                       + metric_kind_reasons(data, "bk"))
             if reasons or pvalue > raw:
                 warn_small_sample(type(self).__name__, reasons, floored=pvalue > raw)
         acceleration = None
@@ -539,8 +545,13 @@ class BCaInterval(SignificanceTest):
         tested (``pos_label``) or rarest (macro) class of precision/recall/F1,
         or N is below the minimum measured for an entropy/divergence soft
         metric (``BCA_SOFT_MIN_N``: e.g. 200 for ``entropy_correlation``,
-        400 for ``po_jsd``), or the sign-test floor raised the p-value; the
-        message names :class:`PairedPermutation` as the remedy.
+        400 for ``po_jsd``), or a rank metric (ROC AUC, average precision)
+        has fewer than 50 items of its rarer class (``RANK_MIN_CLASS_ITEMS``),
+        or N is below the minimum measured for a regression metric
+        (``REGRESSION_MIN_N``: 200 for ``root_mean_squared_error``, 100 for
+        ``r2`` and ``mean_squared_error``), or the sign-test floor raised
+        the p-value; the message names :class:`PairedPermutation` as the
+        remedy.
 
     References
     ----------
@@ -671,7 +682,8 @@ class BCaInterval(SignificanceTest):
             reasons = (small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
                                             unit="clusters" if data.clustered else "items")
                        + class_small_sample_reasons(data, BCA_SMALL_SAMPLE_LIMITS)
-                       + bca_metric_reasons(data))
+                       + bca_metric_reasons(data)
+                       + metric_kind_reasons(data, "bca"))
             # warn when the sign-test floor set p; not when the Monte Carlo
             # floor 1/(B+1) alone did (many discordant units, a tiny raw p)
             floored = (math.isfinite(raw) and discreteness_floor(d, "two-sided")
@@ -736,7 +748,8 @@ class BCaInterval(SignificanceTest):
             reasons = (small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
                                             unit="clusters" if data.clustered else "items")
                        + class_small_sample_reasons(data, BCA_SMALL_SAMPLE_LIMITS)
-                       + bca_metric_reasons(data))
+                       + bca_metric_reasons(data)
+                       + metric_kind_reasons(data, "bca"))
             floored = (math.isfinite(raw_p) and discreteness_floor(d, "greater")
                        > max(raw_p, 1.0 / (deltas.size + 1)))
             if reasons or floored:
