@@ -130,7 +130,7 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         precision/recall/F1, fewer than 8 items are discordant about the
         tested (or rarest) class, or a rank metric has fewer than 20 items
         of its rarer class (``RANK_MIN_CLASS_ITEMS``: positives or
-        negatives), or N is below the minimum measured for a squared-error
+        negatives; 50 for ``average_precision``), or N is below the minimum measured for a squared-error
         regression metric (``REGRESSION_MIN_N``: 100 for
         ``root_mean_squared_error``), or the sign-test floor raised the
         p-value; the message names :class:`PairedPermutation` as the remedy.
@@ -545,8 +545,8 @@ class BCaInterval(SignificanceTest):
         tested (``pos_label``) or rarest (macro) class of precision/recall/F1,
         or N is below the minimum measured for an entropy/divergence soft
         metric (``BCA_SOFT_MIN_N``: e.g. 200 for ``entropy_correlation``,
-        400 for ``po_jsd``), or a rank metric (ROC AUC, average precision)
-        has fewer than 50 items of its rarer class (``RANK_MIN_CLASS_ITEMS``),
+        400 for ``po_jsd``), or a ROC AUC has fewer than 50 items of its
+        rarer class (``RANK_MIN_CLASS_ITEMS``; 200 for average precision),
         or N is below the minimum measured for a regression metric
         (``REGRESSION_MIN_N``: 200 for ``root_mean_squared_error``, 100 for
         ``r2`` and ``mean_squared_error``), or the sign-test floor raised

@@ -51,8 +51,8 @@ TESTS = {"bca": lambda: BCaInterval(n_resamples=199, random_state=0),
 @pytest.mark.parametrize("metric", ["roc_auc", "average_precision"])
 def test_rank_metric_with_few_positives_warns_naming_metric_and_rarer_class(kind, metric):
     limit = RANK_MIN_CLASS_ITEMS[kind][metric]
-    # 300 items, so N and the discordant items are far above the general limits
-    y, a, b = _scorers(0, 300, limit - 1)
+    # N and the discordant items far above the general limits
+    y, a, b = _scorers(0, max(300, 3 * limit), limit - 1)
     _, msgs = _messages(TESTS[kind](), y, a, b, metric=metric)
     assert len(msgs) == 1, msgs
     assert f"the rarer class has {limit - 1} items < {limit} for {metric!r}" in msgs[0]
@@ -61,17 +61,17 @@ def test_rank_metric_with_few_positives_warns_naming_metric_and_rarer_class(kind
         in msgs[0]
     assert "PairedPermutation" in msgs[0]
     # the rarer class may be the negatives
-    _, msgs = _messages(TESTS[kind](), 1 - y, a, b, metric="roc_auc")
+    _, msgs = _messages(TESTS[kind](), 1 - y, a, b, metric=metric)
     assert len(msgs) == 1 and f"has {limit - 1} items" in msgs[0]
 
 
 @pytest.mark.parametrize("kind", ["bca", "bk"])
-def test_rank_metric_at_its_class_limit_does_not_warn(kind):
-    limit = RANK_MIN_CLASS_ITEMS[kind]["roc_auc"]
-    y, a, b = _scorers(1, 300, limit)
-    for metric in ("roc_auc", "average_precision"):
-        _, msgs = _messages(TESTS[kind](), y, a, b, metric=metric)
-        assert msgs == []
+@pytest.mark.parametrize("metric", ["roc_auc", "average_precision"])
+def test_rank_metric_at_its_class_limit_does_not_warn(kind, metric):
+    limit = RANK_MIN_CLASS_ITEMS[kind][metric]
+    y, a, b = _scorers(1, max(300, 3 * limit), limit)
+    _, msgs = _messages(TESTS[kind](), y, a, b, metric=metric)
+    assert msgs == []
 
 
 def test_multiclass_auc_counts_the_smallest_class():
