@@ -247,9 +247,9 @@ def bca_metric_reasons(paired):
 #: .070-.117 (N = 200 with 10 / 30 / 50 / 100 positives: .117 / .077 / .073 /
 #: .085; N = 100 with 30 / 50: .097 / .097; N = 400 with 50: .070), and held
 #: at 200 (N = 400, 400 data sets: .062, coverage .938); BK .023 / .063 /
-#: .053 / .058, N = 100: .072 / .055, N = 400: .062 / .055. ``"roc_auc"`` serves every ROC AUC
-#: (multiclass: per binary problem, not measured separately) and any other
-#: metric with a ``ranking``.
+#: .053 / .058, N = 100: .072 / .055, N = 400: .062 / .055. ``"roc_auc"``
+#: serves every ROC AUC (multiclass: per binary problem, not measured
+#: separately) and any other metric with a ``ranking``.
 RANK_MIN_CLASS_ITEMS = {
     "bca": {"roc_auc": 50, "average_precision": 200},
     "bk": {"roc_auc": 20, "average_precision": 50},

@@ -128,12 +128,13 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         in ``docs/which_test.md``; clusters with ``groups=``: fewer than 20
         clusters or 8 discordant clusters), or, for a ``pos_label`` or macro
         precision/recall/F1, fewer than 8 items are discordant about the
-        tested (or rarest) class, or a rank metric has fewer than 20 items
-        of its rarer class (``RANK_MIN_CLASS_ITEMS``: positives or
-        negatives; 50 for ``average_precision``), or N is below the minimum measured for a squared-error
-        regression metric (``REGRESSION_MIN_N``: 100 for
-        ``root_mean_squared_error``), or the sign-test floor raised the
-        p-value; the message names :class:`PairedPermutation` as the remedy.
+        tested (or rarest) class, or a ROC AUC has fewer than 20 items of
+        its rarer class (``RANK_MIN_CLASS_ITEMS``: positives or negatives;
+        50 for average precision), or N is below the minimum measured for
+        a regression metric (``REGRESSION_MIN_N``: 100 for
+        ``root_mean_squared_error``, ``mean_squared_error`` and
+        ``mean_absolute_error``), or the sign-test floor raised the p-value;
+        the message names :class:`PairedPermutation` as the remedy.
 
     See Also
     --------
@@ -548,10 +549,10 @@ class BCaInterval(SignificanceTest):
         400 for ``po_jsd``), or a ROC AUC has fewer than 50 items of its
         rarer class (``RANK_MIN_CLASS_ITEMS``; 200 for average precision),
         or N is below the minimum measured for a regression metric
-        (``REGRESSION_MIN_N``: 200 for ``root_mean_squared_error``, 100 for
-        ``r2`` and ``mean_squared_error``), or the sign-test floor raised
-        the p-value; the message names :class:`PairedPermutation` as the
-        remedy.
+        (``REGRESSION_MIN_N``: 200 for ``root_mean_squared_error`` and
+        ``mean_squared_error``, 150 for ``r2``, 100 for
+        ``mean_absolute_error``), or the sign-test floor raised the p-value;
+        the message names :class:`PairedPermutation` as the remedy.
 
     References
     ----------
