@@ -2,7 +2,7 @@
 
 The measurement behind the choice of the default test for rank metrics
 (docs/which_test.md, "Do the AUCs differ?"). Seeded: ``python
-benchmarks/bench_ranking_tests.py`` prints the same table every run (about 3
+benchmarks/bench_ranking_tests.py`` prints the same table every run (about 7
 minutes of CPU; ``--quick`` divides the data sets by 4).
 
 Design: N = 200 items, 10, 30 or 100 positives; two binormal scorers whose
