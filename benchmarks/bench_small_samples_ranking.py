@@ -5,7 +5,7 @@ The measurements behind ``RANK_MIN_CLASS_ITEMS`` and ``REGRESSION_MIN_N``
 Every item of these metrics is discordant, so the general small-sample rule
 (N and discordant items) never warns on them. Seeded: ``python
 benchmarks/bench_small_samples_ranking.py`` prints the same tables every run
-(about 25 minutes of CPU; ``--quick`` divides the data sets by 4, ``--only
+(about 12 minutes of CPU; ``--quick`` divides the data sets by 4, ``--only
 1`` or ``--only 2`` runs one table).
 
 Table 1. Rank metrics under H0: y with P positives among N items, two
