@@ -24,7 +24,10 @@ __all__ = [
     "BCA_MIN_CLUSTERS",
     "bca_cluster_reasons",
     "SMALLEST_PVALUE",
+    "RANK_MIN_CLASS_ITEMS",
+    "REGRESSION_MIN_N",
     "bca_metric_reasons",
+    "metric_kind_reasons",
     "class_discordant_counts",
     "class_small_sample_reasons",
     "discordant_count",
@@ -265,6 +268,106 @@ def bca_cluster_reasons(paired):
         return []
     return [f"G = {g} clusters < {BCA_MIN_CLUSTERS}, below which the BCa interval over "
             "clusters under-covers"]
+
+
+#: The bootstrap tests on the rank metrics need enough items of the rarer
+#: class: the AUC and the average precision are averages over the positives
+#: (and the negatives), so with few of them the bootstrap distribution of a
+#: difference is too narrow, whatever N. Minimum number of items of the
+#: rarest class (binary: min(positives, negatives); multiclass: the smallest
+#: class, the rarer side of its one-vs-rest or one-vs-one problems), per test
+#: and metric: the smallest count from which the two-sided size at .05 stayed
+#: <= ~.06 and BCa's coverage >= ~.94 (benchmarks/bench_small_samples_ranking.py,
+#: table 1: two equally good binormal scorers, noise correlation .5, B = 999,
+#: 1,000 data sets a cell, 600 for average precision). ROC AUC, N = 200 with
+#: 10 / 20 / 30 / 50 / 100 positives: BCa .091 / .083 / .074 / .056 / .047,
+#: BK .057 / .053 / .063 / .050 / .040; N = 1,000 with 10 / 30: BCa .129 /
+#: .057, BK .088 / .048 (50 / 100: BCa .066 / .062). Average precision
+#: (600 data sets): BCa exceeded the level up to 100 of the rarer class,
+#: .070-.117 (N = 200 with 10 / 30 / 50 / 100 positives: .117 / .077 / .073 /
+#: .085; N = 100 with 30 / 50: .097 / .097; N = 400 with 50: .070), and held
+#: at 200 (N = 400, 400 data sets: .062, coverage .938); BK .023 / .063 /
+#: .053 / .058, N = 100: .072 / .055, N = 400: .062 / .055. ``"roc_auc"``
+#: serves every ROC AUC (multiclass: per binary problem, not measured
+#: separately) and any other metric with a ``ranking``.
+RANK_MIN_CLASS_ITEMS = {
+    "bca": {"roc_auc": 50, "average_precision": 200},
+    "bk": {"roc_auc": 20, "average_precision": 50},
+}
+
+#: The bootstrap tests on the regression metrics need more items than the
+#: general limits (``*_SMALL_SAMPLE_LIMITS``): every regression item is
+#: discordant, so the discordant rule never warns, and the per-item errors
+#: (squared ones most) are skewed. Minimum N (clusters with ``groups=``) per
+#: test and metric: the smallest N from which the two-sided size at .05
+#: stayed <= ~.06 and BCa's coverage >= ~.94
+#: (benchmarks/bench_small_samples_ranking.py, table 2: exchangeable
+#: predictions with a shared and an own Gaussian error, B = 999, two runs of
+#: 1,000 data sets near the limits). BCa at N = 50 / 100 / 150 / 200: RMSE
+#: .081 / .063 / .073 / .060, MSE .086 / .066 / .068 / .059, R² .071 / .064 /
+#: .056 / .057, MAE .071 / .056 / .062 / .056 (pooled where two runs). BK on
+#: R² was conservative at every N (.002-.044) and has no limit here.
+REGRESSION_MIN_N = {
+    "bca": {"root_mean_squared_error": 200, "mean_squared_error": 200, "r2": 150,
+            "mean_absolute_error": 100},
+    "bk": {"root_mean_squared_error": 100, "mean_squared_error": 100,
+           "mean_absolute_error": 100},
+}
+
+_TEST_LABEL = {"bca": "BCa's interval and p-value", "bk": "the bootstrap p-value"}
+
+
+def _rarest_class(paired):
+    """Items of the rarest class of ``y_true`` (nonzero weight), or None without labels."""
+    if paired.data is None:
+        return None
+    y, _, _, w = paired.data
+    y = np.asarray(y)
+    if y.ndim != 1 or y.size == 0:
+        return None
+    if w is not None:
+        y = y[np.asarray(w) != 0]
+    _, counts = np.unique(y, return_counts=True)
+    if counts.size < 2:
+        return None  # one class: the metric is undefined, warned elsewhere
+    return int(counts.min())
+
+
+def metric_kind_reasons(paired, test):
+    """Why a bootstrap test is unreliable for this rank or regression metric here.
+
+    Parameters
+    ----------
+    paired : PairedData
+    test : {"bca", "bk"}
+        :class:`~sigtest.BCaInterval` or
+        :class:`~sigtest.BergKirkpatrickBootstrap` (and its presets).
+
+    Returns
+    -------
+    list of str
+        One reason naming the metric, the count below its limit
+        (:data:`RANK_MIN_CLASS_ITEMS` for a metric with a ``ranking``,
+        :data:`REGRESSION_MIN_N` by name) and the quantity at risk; empty
+        when the data reach the limit or the metric has none.
+    """
+    name = paired.metric.name
+    at_risk = _TEST_LABEL[test]
+    if getattr(paired.metric, "ranking", None) is not None:
+        limits = RANK_MIN_CLASS_ITEMS[test]
+        min_items = limits.get(name, limits["roc_auc"])
+        rarest = _rarest_class(paired)
+        if rarest is None or rarest >= min_items:
+            return []
+        return [f"the rarer class has {rarest} items < {min_items} for {name!r}: with few "
+                f"positives or negatives {at_risk} of a rank-metric difference reject a "
+                "true null too often"]
+    min_n = REGRESSION_MIN_N[test].get(name)
+    if min_n is None or paired.n_units >= min_n:
+        return []
+    what, unit = ("G", "clusters") if paired.clustered else ("N", "items")
+    return [f"{what} = {paired.n_units} {unit} < {min_n} for {name!r}, whose skewed "
+            f"per-item errors make {at_risk} reject a true null too often"]
 
 
 def discreteness_floor(n_discordant, alternative):

@@ -24,6 +24,7 @@ from sigtest._engine.small_sample import (
     bca_metric_reasons,
     class_small_sample_reasons,
     discreteness_floor,
+    metric_kind_reasons,
     point_mass_log10_pvalue,
     point_mass_pvalue,
     small_sample_reasons,
@@ -129,7 +130,12 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         in ``docs/which_test.md``; clusters with ``groups=``: fewer than 20
         clusters or 8 discordant clusters), or, for a ``pos_label`` or macro
         precision/recall/F1, fewer than 8 items are discordant about the
-        tested (or rarest) class, or the sign-test floor raised the p-value;
+        tested (or rarest) class, or a ROC AUC has fewer than 20 items of
+        its rarer class (``RANK_MIN_CLASS_ITEMS``: positives or negatives;
+        50 for average precision), or N is below the minimum measured for
+        a regression metric (``REGRESSION_MIN_N``: 100 for
+        ``root_mean_squared_error``, ``mean_squared_error`` and
+        ``mean_absolute_error``), or the sign-test floor raised the p-value;
         the message names :class:`PairedPermutation` as the remedy.
 
     See Also
@@ -329,7 +335,8 @@ class BergKirkpatrickBootstrap(SignificanceTest):
                                           atol=tie_tolerance(data))
             pvalue = max(raw, floor) if math.isfinite(raw) else raw
             reasons = (small_sample_reasons(n, d, BK_SMALL_SAMPLE_LIMITS, unit=unit)
-                       + class_small_sample_reasons(data, BK_SMALL_SAMPLE_LIMITS))
+                       + class_small_sample_reasons(data, BK_SMALL_SAMPLE_LIMITS)
+                       + metric_kind_reasons(data, "bk"))
             if reasons or pvalue > raw:
                 warn_small_sample(type(self).__name__, reasons, floored=pvalue > raw)
         acceleration = None
@@ -559,8 +566,13 @@ class BCaInterval(SignificanceTest):
         tested (``pos_label``) or rarest (macro) class of precision/recall/F1,
         or N is below the minimum measured for an entropy/divergence soft
         metric (``BCA_SOFT_MIN_N``: e.g. 200 for ``entropy_correlation``,
-        400 for ``po_jsd``), or the sign-test floor raised the p-value; the
-        message names :class:`PairedPermutation` as the remedy.
+        400 for ``po_jsd``), or a ROC AUC has fewer than 50 items of its
+        rarer class (``RANK_MIN_CLASS_ITEMS``; 200 for average precision),
+        or N is below the minimum measured for a regression metric
+        (``REGRESSION_MIN_N``: 200 for ``root_mean_squared_error`` and
+        ``mean_squared_error``, 150 for ``r2``, 100 for
+        ``mean_absolute_error``), or the sign-test floor raised the p-value;
+        the message names :class:`PairedPermutation` as the remedy.
 
     References
     ----------
@@ -694,7 +706,8 @@ class BCaInterval(SignificanceTest):
             reasons = (small_sample_reasons(n, d, BCA_SMALL_SAMPLE_LIMITS,
                                             unit="clusters" if data.clustered else "items")
                        + class_small_sample_reasons(data, BCA_SMALL_SAMPLE_LIMITS)
-                       + bca_metric_reasons(data) + bca_cluster_reasons(data))
+                       + bca_metric_reasons(data) + bca_cluster_reasons(data)
+                       + metric_kind_reasons(data, "bca"))
             # warn when the sign-test floor set p; not when the Monte Carlo
             # floor 1/(B+1) alone did (many discordant units, a tiny raw p)
             floored = (math.isfinite(raw) and discreteness_floor(d, "two-sided")
@@ -724,7 +737,8 @@ class BCaInterval(SignificanceTest):
         reasons = (small_sample_reasons(data.n_units, d, BCA_SMALL_SAMPLE_LIMITS,
                                         unit="clusters" if data.clustered else "items")
                    + class_small_sample_reasons(data, BCA_SMALL_SAMPLE_LIMITS)
-                   + bca_metric_reasons(data) + bca_cluster_reasons(data))
+                   + bca_metric_reasons(data) + bca_cluster_reasons(data)
+                   + metric_kind_reasons(data, "bca"))
         floored = (math.isfinite(raw_p) and discreteness_floor(d, "greater")
                    > max(raw_p, 1.0 / (n_resamples + 1)))
         if reasons or floored:

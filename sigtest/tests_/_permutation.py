@@ -51,6 +51,18 @@ class PairedPermutation(SignificanceTest):
     :math:`p \ge 2^{1-G'}` with :math:`G'` discordant clusters; fewer than
     20 clusters warn (``SmallSampleWarning``).
 
+    **Rank metrics.** For a metric that depends on each system's scores
+    only through their order (ROC AUC, average precision, any metric with
+    a ``ranking``), the test swaps each item's within-system normalised
+    ranks (average rank over ``N``, per column or per binary problem of a
+    multiclass AUC), not the raw scores: swapping scores of two scales (a
+    probability against a margin, or its fourth power) would make the
+    mixed systems' AUCs, and so the p-value, depend on the scales, while
+    the two AUCs do not. The p-value is then unchanged by any strictly
+    increasing transform of either system's scores, like every other
+    test's on these metrics (see ``docs/which_test.md``, "Do the AUCs
+    differ?").
+
     **Strata.** The permutation conditions on the items (or clusters): each
     keeps its place and only A and B are exchanged, so ``strata=`` is
     accepted and changes nothing (the same distribution; the same p-value,

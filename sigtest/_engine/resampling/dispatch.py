@@ -6,6 +6,11 @@ import numpy as np
 
 from sigtest.exceptions import DegenerateDistributionWarning
 from sigtest.utils import warn_external
+from sigtest._engine.rank_inputs import (
+    permutes_ranks,
+    ranked_pair_of_ranks,
+    within_system_ranks,
+)
 from sigtest._engine.rank_metrics import (
     rank_bootstrap_scores,
     rank_permutation_scores,
@@ -32,6 +37,11 @@ def resampled_deltas(
     ``ranking``: ROC AUC, average precision) take the kernels of
     :mod:`sigtest._engine.rank_metrics` (sorted once, ``O(N)`` per
     resample); other metrics the slow path (``score_func`` per resample).
+    A permutation of a rank metric swaps the systems' within-system
+    normalised ranks, not their raw scores
+    (:func:`~sigtest._engine.rank_inputs.within_system_ranks`): its
+    distribution is then invariant to any strictly increasing transform of
+    either system's scores, as the metric is.
 
     Parameters
     ----------
@@ -75,12 +85,20 @@ def resampled_deltas(
             sums = _permutation_sums(paired, n_resamples, seed, parallel,
                                      shared=_reads_only(paired.metric), discordant=discordant)
         return paired.deltas(*sums)
+    if scheme == "permutation" and permutes_ranks(paired):
+        # a rank metric: swap within-system ranks, not scores of two scales
+        if uses_ranking(paired) or np.ndim(paired.data[1]) == 2:
+            # on the sorted scores; 2-D scores always (the mixed ranks of probabilities
+            # are no probabilities, which the metric's input check requires), with
+            # the kernel's Python twin when numba is disabled
+            scores = rank_permutation_scores(paired, n_resamples, seed, parallel=parallel,
+                                             ranked=ranked_pair_of_ranks(paired))
+            return scores[:, 1] - scores[:, 0]
+        return permutation_deltas(within_system_ranks(paired), n_resamples, seed,
+                                  parallel=parallel)
     if uses_ranking(paired):  # ROC AUC, average precision: sorted once, O(N) per resample
-        if scheme == "bootstrap":
-            scores = rank_bootstrap_scores(paired, n_resamples, sample_size, seed,
-                                           parallel=parallel)
-        else:
-            scores = rank_permutation_scores(paired, n_resamples, seed, parallel=parallel)
+        scores = rank_bootstrap_scores(paired, n_resamples, sample_size, seed,
+                                       parallel=parallel)
         return scores[:, 1] - scores[:, 0]
     if scheme == "bootstrap":
         return bootstrap_deltas(paired, n_resamples, sample_size, seed, parallel=parallel)
