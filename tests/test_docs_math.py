@@ -95,10 +95,16 @@ def _build(tmp_path, renderer, page=PAGE):
     return out / "index.html", run
 
 
-def test_every_formula_of_the_page_becomes_mathml(tmp_path):
-    page, run = _build(tmp_path, "mathml")
+@pytest.fixture(scope="module")
+def mathml_page(tmp_path_factory):
+    """The one-page site built once with the site's renderer (a build takes seconds)."""
+    page, run = _build(tmp_path_factory.mktemp("mathml"), "mathml")
     assert run.returncode == 0, run.stderr
-    html = page.read_text()
+    return page
+
+
+def test_every_formula_of_the_page_becomes_mathml(mathml_page):
+    html = mathml_page.read_text()
     assert html.count("<math") == 6  # 3 inline, 1 display, the role, the 2-line block
     assert not REMOTE.search(html)  # nothing to fetch: no script, style or font from a host
     body = re.sub(r"<[^>]+>", "", html.split("<body", 1)[1])
@@ -119,15 +125,15 @@ def test_a_formula_that_cannot_be_converted_is_a_build_error(tmp_path):
 
 @pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium not found (Debian: "
                     "apt-get install -y chromium; .ci/run installs it when it can)")
-def test_formulas_show_offline_in_chromium_and_mathjax_pages_would_not(tmp_path):
+def test_formulas_show_offline_in_chromium_and_mathjax_pages_would_not(mathml_page, tmp_path):
     def look(page):
-        png = tmp_path / f"{page.parent.name}.png"
+        png = tmp_path / f"{page.parent.parent.name}-{page.parent.name}.png"
         stdout, stderr = _browser(page, tmp_path, "--dump-dom", f"--screenshot={png}",
                                   "--window-size=900,700")
         tags, text = _dom(stdout)
         return tags, text, _console_errors(stderr), _ink(png)
 
-    tags, text, errors, (colours, share, rows) = look(_build(tmp_path, "mathml")[0])
+    tags, text, errors, (colours, share, rows) = look(mathml_page)
     assert tags.count("math") == 6
     assert not TEX.search(text), TEX.search(text)
     assert "s" in text and "Σ" in text  # the formulas' own symbols are text of the DOM
