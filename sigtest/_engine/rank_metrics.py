@@ -31,9 +31,12 @@ relabelled order) as the generic kernel does: Lemire's multiply-shift with
 rejection on the 32-bit halves of the words of resample ``b``'s stream
 (``kernels_counts._count_row``, twin ``kernels_numpy._indices``); with
 strata, stratum after stratum from the same stream, each stratum's draws
-from a fresh word. Without
-clusters and sample weights the counts themselves (``uint16`` when no count
-can reach 65535) are the item weights.
+from a fresh word. Without clusters and sample weights the counts themselves
+are the item weights: they are counted in one-byte rows of up to eight
+resamples side by side and every pass serves all of them
+(:mod:`sigtest._engine.rank_lanes`, bit-identical to the item kernel, which
+takes the other cases and any resample whose byte counts wrap, with
+``uint16`` counts when no count can reach 65535).
 
 :func:`auc_placements` gives the structural components of DeLong et al.
 (1988) (placement values) under item weights, the basis of the
