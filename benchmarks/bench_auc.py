@@ -14,16 +14,29 @@
 3. ``DeLong().test`` at N = 10^4 against a naive O(m n) DeLong (the double
    loop over positives and negatives, vectorised per positive in NumPy).
 
+4. ``--table``: the bootstrap tests on ``roc_auc`` and ``average_precision`` at
+   N = 10^4, 10^5, 10^6 (``BergKirkpatrickBootstrap``, ``BCaInterval``,
+   ``BayesianBootstrap``; B = 10^4, ``--large-resamples`` at 10^6), wall and CPU
+   seconds (``time.process_time``: all threads of the process), against a
+   numba minimum-work loop on the same N and B (each resample draws N items
+   with the kernels' generator and adds one float per draw, ``prange`` over
+   resamples: the generic kernel's gather path, the cost of the draws alone), with the ratio and the load
+   average; and the rank kernel of the bootstrap alone (``rank_bootstrap_scores``)
+   before (the item kernel, one resample per pass) and after (the lane kernel).
+   BCa on average precision is not timed: its jackknife has no closed form and
+   calls ``score_func`` N times (``O(N^2 log N)``; 195 s at N = 10^4 under load).
+
 Times are medians of ``--repeats`` runs after a warm-up call (numba compiled
 or loaded from its cache); each sigtest call gets a new seed. Run on an idle
 machine for the published figures. Usage: ``python benchmarks/bench_auc.py
-[--quick]``.
+[--quick] [--table]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import time
 
 import numpy as np
 
@@ -55,12 +68,96 @@ def naive_delong(y, a, b):
     return (out[1][0].mean() - out[0][0].mean()) / np.sqrt(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
 
 
+def min_work_loop():
+    """The numba loop that only draws: N items per resample, one float added per draw.
+
+    The generic kernel's gather path (``kernels._boot_one`` on one column,
+    ``prange`` over resamples): the kernels' generator, no other work.
+    """
+    from sigtest._engine import kernels
+
+    def loop(x, keys):
+        return kernels._bootstrap_sums_generic_parallel(x[:, None], np.int64(x.shape[0]), keys)
+
+    return loop
+
+
+def timed(fn):
+    """``(wall, cpu)`` seconds of one call (CPU of all the process's threads)."""
+    w, c = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - w, time.process_time() - c
+
+
+def bootstrap_table(args):
+    """Section 4: the bootstrap tests on rank metrics against the minimum-work loop."""
+    from sigtest import BayesianBootstrap, BCaInterval, BergKirkpatrickBootstrap
+    from sigtest._engine import prepare_paired, rank_metrics
+    from sigtest._engine.rng import resample_keys
+
+    loop = min_work_loop()
+    loop(np.ones(10), resample_keys(0, 4))  # compile
+    sizes = (10_000, 100_000) if args.quick else (10_000, 100_000, 1_000_000)
+    print("\nBootstrap tests on rank metrics; seconds wall [CPU]; ratio = wall / the "
+          "minimum-work loop's wall")
+    for n in sizes:
+        B = args.large_resamples if n > 100_000 else (2_000 if args.quick else 10_000)
+        y, a, b = data(n)
+        keys = resample_keys(1, B)
+        x = np.random.default_rng(0).random(n)
+        loop(x, keys[:8])
+        w_min, c_min = timed(lambda: loop(x, keys))
+        print(f"\nN = {n:,}, B = {B:,}: minimum-work loop {w_min:6.2f} s [{c_min:6.2f}]  "
+              f"load {os.getloadavg()[0]:.1f}")
+        for metric in ("roc_auc", "average_precision"):
+            tests = [BergKirkpatrickBootstrap, BCaInterval, BayesianBootstrap]
+            if metric == "average_precision":
+                tests.remove(BCaInterval)  # the jackknife of the slow path: N score calls
+            for cls in tests:
+                cls(n_resamples=64, random_state=0).test(y, a, b, metric=metric)  # warm
+                w, c = timed(lambda: cls(n_resamples=B, random_state=1).test(
+                    y, a, b, metric=metric))
+                print(f"  {metric:18s} {cls.__name__:25s} {w:7.2f} s [{c:7.2f}]  "
+                      f"ratio {w / w_min:5.2f}  load {os.getloadavg()[0]:.1f}")
+            paired = prepare_paired(y, a, b, metric)
+            ranked = rank_metrics.ranked_pair(paired)
+
+            def kernels(item, n_res):
+                saved = rank_metrics._LANE_MAX_DRAWS
+                if item:  # the item kernel: the path before the lanes
+                    rank_metrics._LANE_MAX_DRAWS = -1
+                try:
+                    return timed(lambda: rank_metrics.rank_bootstrap_scores(
+                        paired, n_res, seed=2, ranked=ranked))
+                finally:
+                    rank_metrics._LANE_MAX_DRAWS = saved
+
+            kernels(True, 200)  # warm-up: compiled or loaded from the cache
+            kernels(False, 200)
+            w_old, c_old = kernels(True, B)
+            w_new, c_new = kernels(False, B)
+            print(f"  {metric:18s} {'resampling only, before':25s} {w_old:7.2f} s [{c_old:7.2f}]"
+                  f"  ratio {w_old / w_min:5.2f}")
+            print(f"  {metric:18s} {'resampling only, after':25s} {w_new:7.2f} s [{c_new:7.2f}]"
+                  f"  ratio {w_new / w_min:5.2f}  ({w_old / w_new:.2f}x faster)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer reference resamples")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--scipy-resamples", type=int, default=50)
+    parser.add_argument("--table", action="store_true",
+                        help="only section 4: the bootstrap tests against the minimum-work loop")
+    parser.add_argument("--large-resamples", type=int, default=1_000,
+                        help="resamples of section 4 at N = 10^6")
     args = parser.parse_args()
+    if args.table:
+        import numba
+
+        print(f"cores: {os.cpu_count()}, numba threads: {numba.get_num_threads()}")
+        bootstrap_table(args)
+        return
 
     from scipy import stats
     from sklearn.metrics import roc_auc_score

@@ -31,9 +31,12 @@ relabelled order) as the generic kernel does: Lemire's multiply-shift with
 rejection on the 32-bit halves of the words of resample ``b``'s stream
 (``kernels_counts._count_row``, twin ``kernels_numpy._indices``); with
 strata, stratum after stratum from the same stream, each stratum's draws
-from a fresh word. Without
-clusters and sample weights the counts themselves (``uint16`` when no count
-can reach 65535) are the item weights.
+from a fresh word. Without clusters and sample weights the counts themselves
+are the item weights: they are counted in one-byte rows of up to eight
+resamples side by side and every pass serves all of them
+(:mod:`sigtest._engine.rank_lanes`, bit-identical to the item kernel, which
+takes the other cases and any resample whose byte counts wrap, with
+``uint16`` counts when no count can reach 65535).
 
 :func:`auc_placements` gives the structural components of DeLong et al.
 (1988) (placement values) under item weights, the basis of the
@@ -47,6 +50,7 @@ import numpy as np
 
 from sigtest._engine.kernels import _GOLDEN, _jit, _pjit, _splitmix, prange
 from sigtest._engine.kernels_counts import _count_row
+from sigtest._engine.rank_lanes import _combine, lane_bootstrap, lanes_for
 from sigtest._engine.rng import resample_keys
 
 __all__ = [
@@ -64,6 +68,9 @@ __all__ = [
 _KIND_CODES = {"roc_auc": 0, "average_precision": 1}
 # resamples per parallel block (each block allocates its scratch arrays once)
 _BLOCK = 64
+# the lane kernel's one-byte counts: at most this many draws per unit on average
+# (beyond, counts above 255 would be common; the item kernel counts wide)
+_LANE_MAX_DRAWS = 8
 
 
 class RankedPair:
@@ -275,22 +282,6 @@ def _value(kind, items, pos, ties, starts, unit, weighting, q, scratch):
     return _combine(scratch, weighting)
 
 
-@_jit
-def _combine(scratch, weighting):
-    n_units = scratch.shape[1]
-    total = 0.0
-    size = 0.0
-    for u in range(n_units):
-        v = scratch[0, u] / scratch[1, u]
-        if weighting == 0:
-            total += v
-            size += 1.0
-        else:
-            total += scratch[2, u] * v
-            size += scratch[2, u]
-    return total / size if size > 0.0 else np.nan
-
-
 # --------------------------------------------------------------------------
 # bootstrap: unit counts -> item weights -> both systems
 # --------------------------------------------------------------------------
@@ -406,12 +397,26 @@ def rank_bootstrap_scores(paired, n_resamples, sample_size=None, seed=0, *, para
     small = plain and int(strat_draws.max()) < np.iinfo(np.uint16).max
     counts_like = np.zeros(rp.n_resampling_units, dtype=np.uint16 if small else np.float64)
     keys = resample_keys(seed, B)
-    args = (keys, rp.kind, rp.items, rp.positive_weight, rp.ties, rp.starts, rp.unit,
-            rp.weighting, rp.n_units, strat_units, strat_starts, strat_draws, direct,
-            rp.unit_of_item, rp.item_weight, plain, counts_like)
-    if parallel and B > _BLOCK:
-        return _rank_bootstrap_parallel(*args, _BLOCK)
-    return _rank_bootstrap(*args)
+    args = (rp.kind, rp.items, rp.positive_weight, rp.ties, rp.starts, rp.unit,
+            rp.weighting, rp.n_units, strat_units, strat_starts, strat_draws, direct)
+    block = _BLOCK if parallel and B > _BLOCK else None
+    if plain and int(strat_draws.sum()) <= _LANE_MAX_DRAWS * rp.n_resampling_units:
+        # counts of a few resamples side by side; a resample whose one-byte
+        # counts wrapped is recomputed by the item kernel (same draws, wide counts)
+        scores, wrapped = lane_bootstrap(lanes_for(rp.n_resampling_units), keys, *args,
+                                         rp.n_resampling_units, block)
+        if wrapped.any():
+            scores[wrapped] = _item_bootstrap(keys[wrapped], args, rp, plain, counts_like, None)
+        return scores
+    return _item_bootstrap(keys, args, rp, plain, counts_like, block)
+
+
+def _item_bootstrap(keys, args, rp, plain, counts_like, block):
+    """The item kernel: one resample's weights at a time (any weights, clusters)."""
+    full = (keys, *args, rp.unit_of_item, rp.item_weight, plain, counts_like)
+    if block is not None:
+        return _rank_bootstrap_parallel(*full, block)
+    return _rank_bootstrap(*full)
 
 
 # --------------------------------------------------------------------------
