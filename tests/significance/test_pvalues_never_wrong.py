@@ -1,11 +1,11 @@
-"""Issue 8, section 1, items 3, 4, 5, 6 and 9: p-values that are never wrong.
+"""p-values that are never wrong.
 
-* item 3: the BCa/percentile/basic p-value inverts the very interval it reports;
-* item 4: no resampling p-value of exactly 0 (p >= 1/(B + 1));
-* items 5 and 9: a test that carries no information is never significant
-  (degenerate distributions give p = 1; the sign-test floor 2**-d / 2**(1-d));
+* the BCa/percentile/basic p-value inverts the very interval it reports;
+* no resampling p-value of exactly 0 (p >= 1/(B + 1));
+* a test that carries no information is never significant (degenerate
+  distributions give p = 1; the sign-test floor 2**-d / 2**(1-d));
   ``SmallSampleWarning``;
-* item 6: the mid-p option and the cost rule of ``exact="auto"``;
+* the mid-p option and the cost rule of ``exact="auto"``;
 * the slow path (metric with only a ``score_func``): memo and progress bar.
 """
 
@@ -79,7 +79,7 @@ def test_interval_pvalue_agreement_on_random_small_datasets(method):
     """Hundreds of random small data sets: the p-value never contradicts the interval.
 
     Fails on e60df5c: the closed-form p of the old code disagreed with the
-    interpolated interval (issue example: p = .043 with [0.000, 0.300]).
+    interpolated interval (reported case: p = .043 with [0.000, 0.300]).
     """
     rng = np.random.default_rng(8)
     checked = 0
@@ -105,7 +105,7 @@ def test_interval_pvalue_agreement_on_random_small_datasets(method):
     assert checked >= 300
 
 
-def test_issue_example_two_discordant_items():
+def test_two_discordant_items_give_the_exact_sign_test():
     """y = zeros(20), a = [1, 1] + [0]*18, b = zeros(20): exact McNemar p = .5.
 
     Old code: p = .043 and interval [0.000, 0.300].
@@ -134,7 +134,7 @@ def test_floor_widens_interval_only_when_needed():
     b = np.zeros(20, int)
     with pytest.warns(SmallSampleWarning):
         res = BCaInterval(random_state=0).test(y, a, b)
-    assert res.pvalue >= binomtest(3, 3, 0.5).pvalue == 0.25  # issue: old p = .0097
+    assert res.pvalue >= binomtest(3, 3, 0.5).pvalue == 0.25  # earlier versions: p = .0097
     assert res.params["pvalue_unfloored"] < 0.05
     raw = res.ci(0.95, method="percentile")  # another method: no adjustment
     low, high = res.confidence_interval
@@ -214,7 +214,7 @@ def test_single_item_bootstrap_is_degenerate(alternative):
     The permutation test is not degenerate there (two patterns): it gives
     the exact sign test with one item, and so does the bootstrap, whose
     distribution is the single point "B better on every item" (.5 one-sided
-    towards B, 1 otherwise; issue 20).
+    towards B, 1 otherwise).
     """
     exact = binomtest(1, 1, alternative=alternative).pvalue
     for test in (BergKirkpatrickBootstrap(random_state=0, alternative=alternative),
@@ -234,7 +234,7 @@ def test_degenerate_bca_is_one():
     assert res.pvalue == 1.0 and tuple(res.confidence_interval) == (0.0, 1.0)
 
 
-def test_issue_examples_item9_and_item5():
+def test_one_item_and_few_items_are_never_significant():
     with pytest.warns(DegenerateDistributionWarning):  # the exact one-sided p of 1 item
         assert BergKirkpatrickBootstrap(random_state=0).test([1], [0], [1]).pvalue == 0.5
     with pytest.warns(SmallSampleWarning):
