@@ -31,7 +31,6 @@ import os
 import time
 import warnings
 
-import numpy as np
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import fbeta_score, make_scorer

@@ -35,7 +35,7 @@ import os
 import numpy as np
 
 from sigtest._engine import kernels_numpy as _py
-from sigtest._engine.jit import cached_jit, prange  # noqa: F401 - prange: the rank kernels'
+from sigtest._engine.jit import cached_jit
 from sigtest._engine.threads import split_rows
 
 __all__ = [

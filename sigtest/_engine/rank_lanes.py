@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sigtest._engine.kernels import _GOLDEN, _jit, _pair, _pjit, _threshold, prange
+from sigtest._engine.jit import prange
+from sigtest._engine.kernels import _GOLDEN, _jit, _pair, _pjit, _threshold
 
 __all__ = ["LANE_BYTES", "MAX_LANES", "lanes_for", "lane_bootstrap"]
 

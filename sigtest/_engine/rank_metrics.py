@@ -48,7 +48,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sigtest._engine.kernels import _GOLDEN, _jit, _pjit, _splitmix, prange
+from sigtest._engine.jit import prange
+from sigtest._engine.kernels import _GOLDEN, _jit, _pjit, _splitmix
 from sigtest._engine.kernels_counts import _count_row
 from sigtest._engine.rank_lanes import _combine, lane_bootstrap, lanes_for
 from sigtest._engine.rng import resample_keys

@@ -15,7 +15,7 @@ import sigtest.tests_._bayes_datasets as bd
 import sigtest.tests_._effect_sizes as es
 import sigtest.tests_._posthoc as ph
 import sigtest.tests_._rank_tests as rt
-from sigtest.tests_._corrections import adjust_pvalues, check_correction
+from sigtest.tests_._corrections import check_correction
 from sigtest.utils import warn_external
 
 __all__ = ["DatasetComparisonResult", "MIN_DATASETS", "few_datasets_caveat"]

@@ -5,8 +5,6 @@ from __future__ import annotations
 import math
 from numbers import Real
 
-import numpy as np
-
 from sigtest._engine.delong import DELONG_MIN_CLASS, auc_delong_interval, delong_covariance
 from sigtest._engine.pvalues import tie_tolerance, tiny_pvalue
 from sigtest._engine.small_sample import point_mass_pvalue

@@ -8,7 +8,6 @@ item carries the influence values, far from the Gaussian approximation.
 
 import numpy as np
 import pandas as pd
-import pytest
 
 import sigtest
 
