@@ -7,7 +7,7 @@ from numbers import Real
 
 from sigtest._engine.delong import DELONG_MIN_CLASS, auc_delong_interval, delong_covariance
 from sigtest._engine.pvalues import tie_tolerance, tiny_pvalue
-from sigtest._engine.small_sample import point_mass_pvalue
+from sigtest._engine.small_sample import point_mass_log10_pvalue, point_mass_pvalue
 from sigtest._results import TestOutcome
 from sigtest.exceptions import SmallSampleWarning
 from sigtest.metrics import get_metric
@@ -353,7 +353,8 @@ class DeLong(SignificanceTest):
             sides = [(alternative, 0.0)]
         pvalues = [point_mass_pvalue(delta, d, side, null) for side, null in sides]
         p = max(pvalues)
-        p, log10_p = tiny_pvalue(p, lambda: _log10_floor(d, sides[0][0]))
+        p, log10_p = tiny_pvalue(p, lambda: max(point_mass_log10_pvalue(delta, d, side, null)
+                                                for side, null in sides))
         alpha = 1.0 - level
         if alternative in ("greater", "non-inferiority"):
             ci = (delta if p <= alpha else min(delta, sides[0][1]), math.inf)
@@ -483,8 +484,3 @@ def auc_interval(data, confidence_level):
         )
     return auc_delong_interval(estimate, variance, confidence_level), math.sqrt(
         max(variance, 0.0))
-
-
-def _log10_floor(d, side):
-    """:math:`\\log_{10}` of the sign-test floor :math:`2^{1-d}` (two-sided) or :math:`2^{-d}`."""
-    return ((1 - d) if side == "two-sided" else -d) * math.log10(2.0)
