@@ -14,6 +14,7 @@ next to :func:`sigtest.score` in :mod:`sigtest.tests_._score`.
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from dataclasses import dataclass, field, fields
@@ -36,9 +37,11 @@ __all__ = [
     "FieldsDictMixin",
     "SignificanceResult",
     "TestOutcome",
+    "TextSummaryMixin",
     "design_lines",
     "optional_count",
     "readonly_array",
+    "renamed_keywords",
     "sampling_design",
     "stars_of",
 ]
@@ -88,13 +91,53 @@ def design_lines(n_groups, n_strata):
     return lines
 
 
-class FieldsDictMixin:
-    """``to_dict()`` of a flat result dataclass: every field, in field order.
+def renamed_keywords(**renames):
+    """Class decorator: an old keyword of a result's constructor raises ``TypeError``.
+
+    ``renames`` maps each old field name to its new one; the message names
+    the new one (a renamed field has no alias: the old attribute is gone).
+    """
+    def decorate(cls):
+        init = cls.__init__
+
+        @functools.wraps(init)
+        def __init__(self, *args, **kwargs):
+            old = sorted(set(kwargs) & set(renames))
+            if old:
+                raise TypeError(f"{cls.__name__}() got the keyword {old[0]!r}, which is now "
+                                f"called {renames[old[0]]!r}.")
+            init(self, *args, **kwargs)
+
+        cls.__init__ = __init__
+        return cls
+
+    return decorate
+
+
+class TextSummaryMixin:
+    """``summary()`` of a result: the text that ``str(result)`` prints."""
+
+    __slots__ = ()
+
+    def summary(self):
+        """The result in words: what ``str(result)`` prints.
+
+        Returns
+        -------
+        text : str
+            The result's fields, in sentences.
+        """
+        return str(self)
+
+
+class FieldsDictMixin(TextSummaryMixin):
+    """``to_dict()`` of a flat result dataclass (every field, in field order) and ``summary()``.
 
     For the results whose fields are all plain values (``CVTestResult``,
-    ``BayesianCVResult``, ``ASOResult``); results with an interval tuple or
-    a stored distribution (``SignificanceResult``, ``ScoreResult``,
-    ``PowerResult``) flatten those and keep their own ``to_dict``.
+    ``BayesianCVResult``, ``ASOResult``, ``CochranQResult``); results with an
+    interval tuple or a stored distribution (``SignificanceResult``,
+    ``ScoreResult``, ``PowerResult``) flatten those and keep their own
+    ``to_dict``.
     """
 
     __slots__ = ()
@@ -196,8 +239,9 @@ class TestOutcome:
     log10_pvalue: float | None = None
 
 
+@renamed_keywords(n_samples="n_items")
 @dataclass(frozen=True)
-class SignificanceResult:
+class SignificanceResult(TextSummaryMixin):
     r"""The outcome of comparing a baseline A with a candidate B on one metric.
 
     Attributes
@@ -233,7 +277,7 @@ class SignificanceResult:
         :math:`\alpha`, the :math:`1 - 2\alpha` of its two-sided interval).
     greater_is_better : bool
         Orientation of the metric.
-    n_samples : int
+    n_items : int
         Number of test items N.
     params : dict
         Parameters of the test (``get_params()``), the integer ``seed`` drawn
@@ -293,7 +337,7 @@ class SignificanceResult:
     alternative: str | None = None
     confidence_level: float | None = None
     greater_is_better: bool = True
-    n_samples: int = 0
+    n_items: int = 0
     params: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
     null_distribution: np.ndarray | None = field(default=None, repr=False, compare=False)
     null_weights: np.ndarray | None = field(default=None, repr=False, compare=False)
@@ -473,7 +517,7 @@ class SignificanceResult:
             "alternative": self.alternative,
             "confidence_level": self.confidence_level,
             "greater_is_better": self.greater_is_better,
-            "n_samples": self.n_samples,
+            "n_items": self.n_items,
             "resampling": self.resampling,
             "interval_method": self.interval_method,
             "acceleration": self.acceleration,
@@ -534,7 +578,7 @@ class SignificanceResult:
     def __str__(self):
         better = "B better" if self.statistic > 0 else "A better" if self.statistic < 0 else "tie"
         orient = "higher" if self.greater_is_better else "lower"
-        head = f"{self.test} test on {self.metric} ({orient} is better), N={self.n_samples}"
+        head = f"{self.test} test on {self.metric} ({orient} is better), N={self.n_items}"
         if self.resampling and self.resampling.startswith("exact"):
             head += (f", {self.resampling} (exact null distribution: {self.n_resamples} "
                      "distinct values)")

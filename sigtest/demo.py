@@ -180,7 +180,7 @@ def main(argv=None):
           f"soft targets from 5 simulated annotators; B = {args.n_resamples}\n")
     print(result)
     print("\nScores (out-of-fold):")
-    print(result.summary().round(4).to_string())
+    print(result.system_table().round(4).to_string())
     for metric in metrics:
         print(f"\nLetters for {metric} (same letter = not significantly different):")
         print(result.letters(metric).round(4).to_string())

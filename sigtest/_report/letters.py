@@ -339,7 +339,7 @@ def check_pvalue_matrix(pvalues, name="pvalues"):
 
 
 def _score_order(scores, names):
-    """Display order: decreasing ``scores``, ties by name (not by matrix position)."""
+    """Display order (decreasing ``scores``, ties by name, not by matrix position) and the scores."""
     k = len(names)
     if isinstance(scores, Mapping) or hasattr(scores, "keys"):  # dict or Series
         keys = list(scores.keys())
@@ -362,7 +362,7 @@ def _score_order(scores, names):
         raise ValueError("The 'scores' parameter must hold finite numbers.")
     by_name = np.argsort(np.argsort(np.array([str(n) for n in names]), kind="stable"),
                          kind="stable")
-    return np.lexsort((by_name, -s))
+    return np.lexsort((by_name, -s)), s
 
 
 def compact_letters(pvalues, scores=None, alpha=0.05):
@@ -391,8 +391,10 @@ def compact_letters(pvalues, scores=None, alpha=0.05):
 
     Returns
     -------
-    letters : pandas.Series of str
-        Indexed by system (index name ``"system"``), in display order.
+    letters : pandas.DataFrame
+        Indexed by system (index name ``"system"``), in display order, with
+        columns ``score`` (the given score; NaN without ``scores``) and
+        ``letters`` (str): the shape of :meth:`ComparisonResult.letters`.
 
     Raises
     ------
@@ -420,7 +422,7 @@ def compact_letters(pvalues, scores=None, alpha=0.05):
     >>> from sigtest import compact_letters
     >>> p = pd.DataFrame([[1, .30, .01], [.30, 1, .20], [.01, .20, 1]],
     ...                  index=list("ABC"), columns=list("ABC"))
-    >>> compact_letters(p, scores={"A": .71, "B": .80, "C": .90}).to_dict()
+    >>> compact_letters(p, scores={"A": .71, "B": .80, "C": .90})["letters"].to_dict()
     {'C': 'a', 'B': 'ab', 'A': 'b'}
     """
     import pandas as pd
@@ -428,9 +430,12 @@ def compact_letters(pvalues, scores=None, alpha=0.05):
     if isinstance(alpha, bool) or not isinstance(alpha, Real) or not 0 < alpha < 1:
         raise ValueError(f"The 'alpha' parameter must be a number in (0, 1). Got {alpha!r}.")
     names, p = check_pvalue_matrix(pvalues)
-    order = np.arange(len(names)) if scores is None else _score_order(scores, names)
+    if scores is None:
+        order, values = np.arange(len(names)), np.full(len(names), np.nan)
+    else:
+        order, values = _score_order(scores, names)
     sig = p <= alpha  # NaN (diagonal, no test): not significant
     letters = compact_letter_display(sig, order=order)
-    return pd.Series([letters[i] for i in order], index=pd.Index([names[i] for i in order],
-                                                                  name="system"),
-                     name="letters", dtype=object)
+    return pd.DataFrame({"score": values[order],
+                         "letters": pd.Series([letters[i] for i in order], dtype=object).values},
+                        index=pd.Index([names[i] for i in order], name="system"))

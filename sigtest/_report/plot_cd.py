@@ -142,8 +142,9 @@ def plot_critical_difference(result, pvalues=None, *, alpha=None, ax=None):
 
     Returns
     -------
-    fig : matplotlib Figure
-        The figure holding the diagram.
+    ax : matplotlib Axes
+        The axes holding the diagram (``ax``, or the axes of a new figure
+        sized for the names).
 
     Raises
     ------
@@ -170,12 +171,12 @@ def plot_critical_difference(result, pvalues=None, *, alpha=None, ax=None):
     >>> from sigtest.plotting import plot_critical_difference
     >>> table = pd.DataFrame({"A": [.81, .72, .90, .65, .77], "B": [.84, .75, .91, .70, .79],
     ...                       "C": [.80, .70, .88, .66, .74]})
-    >>> fig = plot_critical_difference(compare_datasets(table))
-    >>> sorted(t.get_text() for t in fig.axes[0].texts if t.get_text()[1:2] == " ")
+    >>> ax = plot_critical_difference(compare_datasets(table))
+    >>> sorted(t.get_text() for t in ax.texts if t.get_text()[1:2] == " ")
     ['A (2.20)', 'B (1.00)', 'C (2.80)']
-    >>> fig = plot_critical_difference({"A": 2.2, "B": 1.0, "C": 2.8},
-    ...                                pd.DataFrame([[1, .03, .4], [.03, 1, .01], [.4, .01, 1]],
-    ...                                             index=list("ABC"), columns=list("ABC")))
+    >>> ax = plot_critical_difference({"A": 2.2, "B": 1.0, "C": 2.8},
+    ...                               pd.DataFrame([[1, .03, .4], [.03, 1, .01], [.4, .01, 1]],
+    ...                                            index=list("ABC"), columns=list("ABC")))
     """
     is_result = hasattr(result, "average_ranks") and hasattr(result, "pairwise")
     ranks, names = _average_ranks(result)
@@ -299,4 +300,4 @@ def plot_critical_difference(result, pvalues=None, *, alpha=None, ax=None):
         if inside.any():  # not an interval of the ranks: show who is in
             ax.plot(ranks[members], np.full(len(members), y), ls="none", marker="o",
                     ms=4, color="w", markeredgecolor="k", markeredgewidth=0.8)
-    return fig
+    return ax

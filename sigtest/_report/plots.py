@@ -245,7 +245,7 @@ def plot_comparison(result, metric=None, *, ax=None):
     },
     prefer_skip_nested_validation=True,
 )
-def plot_posterior(result, ax=None, *, bins=60):
+def plot_posterior(result, *, ax=None, bins=60):
     """Posterior of ``B - A`` of a Bayesian result, with the ROPE and the three probabilities.
 
     Draws the posterior draws of ``delta = score_b - score_a`` as a density
@@ -269,8 +269,8 @@ def plot_posterior(result, ax=None, *, bins=60):
 
     Returns
     -------
-    fig : matplotlib Figure
-        The figure of ``ax`` (``fig.axes[0]`` when ``ax`` was omitted).
+    ax : matplotlib Axes
+        The axes drawn on (``ax``, or the axes of a new figure).
 
     Raises
     ------
@@ -294,8 +294,8 @@ def plot_posterior(result, ax=None, *, bins=60):
     >>> a = np.where(rng.random(500) < 0.75, y, 1 - y)
     >>> b = np.where(rng.random(500) < 0.80, y, 1 - y)
     >>> res = BayesianBootstrap(rope=0.01, n_resamples=2000, random_state=0).test(y, a, b)
-    >>> fig = plot_posterior(res)
-    >>> fig.axes[0].get_xlabel()
+    >>> ax = plot_posterior(res)
+    >>> ax.get_xlabel()
     'accuracy difference (B - A)'
     """
     draws = getattr(result, "null_distribution", None)
@@ -334,7 +334,7 @@ def plot_posterior(result, ax=None, *, bins=60):
     ax.set_ylabel("posterior density")
     ax.set_title(f"{result.test}: posterior of B - A ({orient} is better)")
     ax.legend(loc="upper right", fontsize="small")
-    return ax.figure
+    return ax
 
 
 __all__ += ["plot_letters", "plot_pvalue_heatmap"]  # systems x systems views
@@ -565,13 +565,13 @@ __all__ += ["plot_simplex"]  # Bayesian comparison over datasets
      "gridsize": [lazy.Interval(Integral, 2, None, closed="left")]},
     prefer_skip_nested_validation=True,
 )
-def plot_simplex(posterior, ax=None, *, gridsize=40):
+def plot_simplex(posterior, *, ax=None, gridsize=40):
     r"""The posterior of a Bayesian comparison over datasets in the probability simplex.
 
-    Every posterior draw :math:`(p_\text{left}, p_\text{rope}, p_\text{right})`
+    Every posterior draw :math:`(p_\text{worse}, p_\text{equivalent}, p_\text{better})`
     is a point of the triangle whose corners are "x better" (bottom left),
     "equivalent" (top) and "y better" (bottom right), placed at
-    :math:`(p_\text{right} + p_\text{rope}/2,\ \tfrac{\sqrt3}{2} p_\text{rope})`;
+    :math:`(p_\text{better} + p_\text{equivalent}/2,\ \tfrac{\sqrt3}{2} p_\text{equivalent})`;
     the draws are shown as a hexagonal-bin density. The lines from the
     centre to the middles of the sides bound the three regions where one
     probability is the largest; the corners carry the posterior
@@ -591,8 +591,8 @@ def plot_simplex(posterior, ax=None, *, gridsize=40):
 
     Returns
     -------
-    fig : matplotlib Figure
-        The figure of ``ax`` (``fig.axes[0]`` when ``ax`` was omitted).
+    ax : matplotlib Axes
+        The axes drawn on (``ax``, or the axes of a new figure).
 
     Raises
     ------
@@ -616,8 +616,8 @@ def plot_simplex(posterior, ax=None, *, gridsize=40):
     >>> a = rng.uniform(0.7, 0.9, 20)
     >>> post = bayesian_signed_rank(a, a + rng.normal(0.01, 0.01, 20), rope=0.01,
     ...                             n_samples=2000, random_state=0, names=("A", "B"))
-    >>> fig = plot_simplex(post)
-    >>> sorted(t.get_text().split(" =")[0] for t in fig.axes[0].texts)
+    >>> ax = plot_simplex(post)
+    >>> sorted(t.get_text().split(" =")[0] for t in ax.texts)
     ['P(A better)', 'P(B better)', 'P(equivalent)']
     """
     samples = np.asarray(getattr(posterior, "samples", None), dtype=np.float64)
@@ -627,22 +627,22 @@ def plot_simplex(posterior, ax=None, *, gridsize=40):
                          f"(n, 3) draws; got {type(posterior).__name__}.")
     ax = _axes(ax, figsize=(5.5, 5.0))
     h = np.sqrt(3.0) / 2.0
-    left, rope, right = samples.T
-    px, py = right + rope / 2.0, h * rope
+    _, equivalent, better = samples.T
+    px, py = better + equivalent / 2.0, h * equivalent
     ax.hexbin(px, py, gridsize=gridsize, mincnt=1, cmap="Blues", extent=(0, 1, 0, h))
     ax.plot([0, 0.5, 1, 0], [0, h, 0, 0], color="C1", lw=1.2)
     centre = (0.5, h / 3.0)
     for mx, my in ((0.25, h / 2.0), (0.75, h / 2.0), (0.5, 0.0)):
         ax.plot([centre[0], mx], [centre[1], my], color="C1", lw=0.8)
     a, b = getattr(posterior, "names", ("x", "y"))
-    prob = posterior.probabilities
-    ax.text(0.0, -0.04, f"P({a} better) = {prob['left']:.3f}", ha="center", va="top")
-    ax.text(0.5, h + 0.02, f"P(equivalent) = {prob['rope']:.3f}", ha="center", va="bottom")
-    ax.text(1.0, -0.04, f"P({b} better) = {prob['right']:.3f}", ha="center", va="top")
+    ax.text(0.0, -0.04, f"P({a} better) = {posterior.prob_worse:.3f}", ha="center", va="top")
+    ax.text(0.5, h + 0.02, f"P(equivalent) = {posterior.prob_equivalent:.3f}", ha="center",
+            va="bottom")
+    ax.text(1.0, -0.04, f"P({b} better) = {posterior.prob_better:.3f}", ha="center", va="top")
     ax.set_xlim(-0.2, 1.2)
     ax.set_ylim(-0.15, h + 0.12)
     ax.set_aspect("equal")
     ax.axis("off")
     ax.set_title(f"{getattr(posterior, 'method', 'Bayesian')} posterior, "
                  f"rope {getattr(posterior, 'rope', 0.0):g}")
-    return ax.figure
+    return ax

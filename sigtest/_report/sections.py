@@ -320,7 +320,7 @@ def methods_text(result, ctx=None):
                 + (f", with random seed {seed}." if seed != "none" else
                    ", with no fixed random seed (the resamples cannot be repeated)."))
     text.append("Differences are B - A; intervals of differences are "
-                + ("simultaneous (Bonferroni over the pairs)." if r.ci == "simultaneous"
+                + ("simultaneous (Bonferroni over the pairs)." if r.ci_coverage == "simultaneous"
                    else "marginal (not adjusted for multiplicity)."))
     ctx.cite(_REFS["bestgen"])
     if r.correction is None:
@@ -474,7 +474,7 @@ def _pairs_section(result, ctx):
         lead = len(columns) - 7 - len(optional)
         align = "l" * (lead + 2) + "rrrrl" + "r" * len(optional)
         notes = [f"delta = score(B) - score(A); CI: {level + ' ' if level else ''}interval of "
-                 f"delta ({result.ci}); stars on adjusted p: * <= .05, ** <= .01."]
+                 f"delta ({result.ci_coverage}); stars on adjusted p: * <= .05, ** <= .01."]
         marks = []
         if "margin" in part or "margin_low" in part:
             first = part[part["test"] == result.tests[0]]

@@ -26,7 +26,7 @@ def _specs(result):
     opts = result._inputs["options"]
     m = _n_pairs(result)
     return result._inputs["test_specs"](opts["test"], m=m if result.correction is not None else 1, m_ci=m,
-                        alpha=result.alpha, simultaneous=result.ci == "simultaneous")
+                        alpha=result.alpha, simultaneous=result.ci_coverage == "simultaneous")
 
 
 def _n_pairs(result):
@@ -139,7 +139,7 @@ def signature(result):
         ("pairs", r.pairs if r.pairs == "all"
          else "baseline:" + ",".join(sorted(set(frame["system_a"])))),
         ("alt", ",".join(alts)),
-        ("ci", r.ci),
+        ("ci", r.ci_coverage),
         ("n", str(_n_items(r))),
         ("k", str(len(r.systems))),
         ("y", y),

@@ -545,7 +545,7 @@ class Experiment:
                      "runs": run_numbers,
                      "files": files},
             "records": frame.to_dict(orient="records"),
-            "summary": result.summary().to_dict(orient="index"),
+            "summary": result.system_table().to_dict(orient="index"),
             "letters": self._letters(result, run_numbers),
         }
         if result.n_runs > 1:

@@ -172,7 +172,7 @@ def _item_tests(data, metric, test, *, alpha, random_state, n_jobs, runs):
             else:
                 warn_external(str(w.message), w.category)
         comparisons[name] = result
-        table = result.summary()
+        table = result.system_table()
         for system in preds:
             cells[name][system] = float(table.loc[system].iloc[0])
     if small:
@@ -254,7 +254,7 @@ def compare_datasets(data, metric="accuracy", test=None, *, alpha=0.05, random_s
         ``average_ranks``, ``friedman``, ``iman_davenport``,
         ``critical_difference``, ``pairwise()``, ``effect_sizes()``,
         ``bayesian()``, ``replicability()``,
-        ``summary()``, ``to_frame()``, ``to_dict()``.
+        ``summary()``, ``system_table()``, ``to_frame()``, ``to_dict()``.
 
     Raises
     ------

@@ -353,7 +353,7 @@ class DatasetComparisonResult:
         nonparametric Cohen's d-consistent effect size. S. Herbold (2020).
         Autorank. JOSS 5(48), 2173.
         """
-        order = list(self.summary().index)
+        order = list(self.system_table().index)
         if reference is None:
             reference = order[0]
         elif reference not in self.systems:
@@ -403,7 +403,8 @@ class DatasetComparisonResult:
         Returns
         -------
         posterior : DatasetPosterior
-            ``probabilities`` (``left``, ``rope``, ``right``) and the draws.
+            ``prob_worse``, ``prob_equivalent``, ``prob_better`` (B relative to
+            A) and the draws.
 
         References
         ----------
@@ -504,6 +505,17 @@ class DatasetComparisonResult:
 
     # -------------------------------------------------------------- reporting
     def summary(self):
+        """The comparison in words: what ``str(result)`` prints.
+
+        Returns
+        -------
+        text : str
+            Sizes, Friedman's and Iman-Davenport's tests, Nemenyi's critical
+            difference, caveats, and :meth:`system_table`.
+        """
+        return str(self)
+
+    def system_table(self):
         """One row per system, best average rank first.
 
         Returns
@@ -582,7 +594,7 @@ class DatasetComparisonResult:
         if self.dropped_systems or self.dropped_datasets:
             lines.append(f"dropped: systems {list(map(str, self.dropped_systems))}, "
                          f"datasets {list(map(str, self.dropped_datasets))}")
-        lines.append(self.summary().to_string(float_format=lambda x: f"{x:.4f}"))
+        lines.append(self.system_table().to_string(float_format=lambda x: f"{x:.4f}"))
         return "\n".join(lines)
 
     def __repr__(self):

@@ -34,26 +34,29 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from sigtest._results import TextSummaryMixin
 from sigtest.utils import warn_external
 from sigtest.utils.validation import spawn_seeds
 
 __all__ = ["DatasetPosterior", "bayesian_signed_rank", "hierarchical_bayes", "model_data",
            "signed_rank_samples"]
 
-_VERDICTS = ("left", "rope", "right")
-
 
 @dataclass(frozen=True)
-class DatasetPosterior:
+class DatasetPosterior(TextSummaryMixin):
     r"""Posterior of a Bayesian comparison of two systems over datasets.
 
     Built by :func:`bayesian_signed_rank` and :func:`hierarchical_bayes`.
+    Its probabilities have the names of the other Bayesian results
+    (:class:`~sigtest.SignificanceResult`,
+    :class:`~sigtest.cv.BayesianCVResult`): "better" means ``y`` (system
+    B) better than ``x`` (system A).
 
     Parameters
     ----------
-    samples : ndarray of shape (n_samples, 3)
-        Per draw, the probabilities :math:`(p_\text{left}, p_\text{rope},
-        p_\text{right})` that ``y - x`` is below ``-rope``, within
+    samples : ndarray of shape (n_draws, 3)
+        Per draw, the probabilities :math:`(p_\text{worse}, p_\text{equivalent},
+        p_\text{better})` that ``y - x`` is below ``-rope``, within
         ``[-rope, rope]``, above ``rope`` (each row sums to 1).
     rope : float
         Half-width of the region of practical equivalence (in score units).
@@ -64,6 +67,15 @@ class DatasetPosterior:
     parameters : dict
         The hierarchical model's draws of ``delta0``, ``std0`` and ``nu``
         (scaled back to score units); empty for the signed-rank test.
+
+    Attributes
+    ----------
+    prob_worse, prob_equivalent, prob_better : float
+        Posterior probabilities that ``y`` is practically worse than ``x``,
+        practically equivalent, practically better: the fraction of draws
+        in which each column of ``samples`` is the largest (baycomp's
+        ``probs``), ties (within 1e-12) shared equally (baycomp gives them
+        to the first).
     """
 
     samples: np.ndarray
@@ -72,25 +84,57 @@ class DatasetPosterior:
     names: tuple = ("x", "y")
     parameters: dict = field(default_factory=dict)
 
-    @property
-    def probabilities(self):
-        """Posterior probabilities of the three verdicts (a dict ``left, rope, right``).
-
-        The fraction of draws in which each of :math:`p_\\text{left},
-        p_\\text{rope}, p_\\text{right}` is the largest (baycomp's ``probs``),
-        ties (within 1e-12) shared equally (baycomp gives them to the first).
-        """
+    def _shares(self):
         s = self.samples
         top = s >= s.max(axis=1, keepdims=True) - 1e-12  # rounding of sums of weights
-        share = (top / top.sum(axis=1, keepdims=True)).mean(axis=0)
-        return dict(zip(_VERDICTS, map(float, share)))
+        return (top / top.sum(axis=1, keepdims=True)).mean(axis=0)
+
+    @property
+    def prob_worse(self):
+        """Posterior probability that ``y`` is practically worse than ``x``."""
+        return float(self._shares()[0])
+
+    @property
+    def prob_equivalent(self):
+        """Posterior probability that ``x`` and ``y`` are practically equivalent."""
+        return float(self._shares()[1])
+
+    @property
+    def prob_better(self):
+        """Posterior probability that ``y`` is practically better than ``x``."""
+        return float(self._shares()[2])
+
+    def to_dict(self, include_distribution=False):
+        """The posterior as a plain dict.
+
+        Parameters
+        ----------
+        include_distribution : bool, default=False
+            Also include ``samples`` (a list of rows) and ``parameters``
+            (lists of draws).
+
+        Returns
+        -------
+        result : dict
+            ``method, rope, names, n_draws, prob_worse, prob_equivalent,
+            prob_better`` (and ``samples``, ``parameters``).
+        """
+        worse, equivalent, better = map(float, self._shares())
+        out = {"method": self.method, "rope": float(self.rope), "names": list(self.names),
+               "n_draws": int(len(self.samples)), "prob_worse": worse,
+               "prob_equivalent": equivalent, "prob_better": better}
+        if include_distribution:
+            out["samples"] = np.asarray(self.samples, dtype=np.float64).tolist()
+            out["parameters"] = {k: np.asarray(v, dtype=np.float64).tolist()
+                                 for k, v in self.parameters.items()}
+        return out
 
     def __str__(self):
-        p = self.probabilities
+        worse, equivalent, better = self._shares()
         a, b = self.names
         return (f"DatasetPosterior ({self.method}, rope {self.rope:g}, {len(self.samples)} "
-                f"draws): P({a} better) = {p['left']:.4f}, P(equivalent) = {p['rope']:.4f}, "
-                f"P({b} better) = {p['right']:.4f}")
+                f"draws): P({a} better) = {worse:.4f}, P(equivalent) = {equivalent:.4f}, "
+                f"P({b} better) = {better:.4f}")
 
 
 def _check_common(rope, n_samples, random_state, n_streams=1):
@@ -166,7 +210,7 @@ def bayesian_signed_rank(x, y, rope=0.0, *, prior=0.5, n_samples=50_000, random_
     ----------
     x, y : array-like of shape (N,)
         One score per dataset for each system, oriented so that higher is
-        better ("right" = ``y`` better).
+        better (``prob_better``: ``y`` better).
     rope : float, default=0.0
         Half-width of the region of practical equivalence, in score units.
     prior : float, default=0.5
@@ -181,7 +225,8 @@ def bayesian_signed_rank(x, y, rope=0.0, *, prior=0.5, n_samples=50_000, random_
     Returns
     -------
     posterior : DatasetPosterior
-        The draws and the ``probabilities`` of the three verdicts.
+        The draws and the probabilities of the three verdicts (``prob_worse``,
+        ``prob_equivalent``, ``prob_better``).
 
     Raises
     ------
@@ -204,8 +249,8 @@ def bayesian_signed_rank(x, y, rope=0.0, *, prior=0.5, n_samples=50_000, random_
     >>> x = rng.normal(0.80, 0.02, 20)        # system x on 20 datasets
     >>> y = x + rng.normal(0.01, 0.01, 20)    # y about a point better
     >>> post = bayesian_signed_rank(x, y, rope=0.01, random_state=0)
-    >>> {k: round(v, 2) for k, v in post.probabilities.items()}
-    {'left': 0.0, 'rope': 0.46, 'right': 0.54}
+    >>> round(post.prob_worse, 2), round(post.prob_equivalent, 2), round(post.prob_better, 2)
+    (0.0, 0.46, 0.54)
     """
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
@@ -435,7 +480,7 @@ def hierarchical_bayes(x, y, rope=0.0, *, runs=1, n_samples=10_000, n_chains=4, 
     ----------
     x, y : array-like of shape (q, m)
         Cross-validation scores, one row per dataset (``q >= 2``, ``m >= 2``),
-        oriented so that higher is better ("right" = ``y`` better).
+        oriented so that higher is better (``prob_better``: ``y`` better).
     rope : float, default=0.0
         Half-width of the region of practical equivalence, in score units.
     runs : int, default=1
@@ -483,7 +528,7 @@ def hierarchical_bayes(x, y, rope=0.0, *, runs=1, n_samples=10_000, n_chains=4, 
     >>> y = x + rng.normal(0.01, 0.01, (5, 10))
     >>> post = hierarchical_bayes(x, y, rope=0.005, n_samples=2000, n_chains=2,
     ...                           burn_in=500, random_state=0)
-    >>> post.probabilities["right"] > 0.9       # y better, beyond the rope
+    >>> post.prob_better > 0.9       # y better, beyond the rope
     True
     """
     x = np.asarray(x, dtype=np.float64)

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from numbers import Integral, Real
 
-from sigtest._results import FieldsDictMixin
+from sigtest._results import FieldsDictMixin, renamed_keywords
 from sigtest.exceptions import AntiConservativeWarning, DegenerateDistributionWarning
 from sigtest.utils import warn_external
 
@@ -70,6 +70,7 @@ class CVTestResult(FieldsDictMixin):
                 f"{self.mean_difference:+.4g}, positive = B better)")
 
 
+@renamed_keywords(mean="mean_difference")
 @dataclass(frozen=True)
 class BayesianCVResult(FieldsDictMixin):
     r"""Posterior of the mean fold difference, with a region of practical equivalence.
@@ -77,7 +78,7 @@ class BayesianCVResult(FieldsDictMixin):
     Returned by :func:`bayesian_correlated_ttest`; not meant to be built by
     hand. The posterior of the mean difference :math:`\delta` (positive
     means B is better) is a Student t with ``df`` degrees of freedom,
-    location ``mean`` and scale ``scale``.
+    location ``mean_difference`` and scale ``scale``.
 
     Attributes
     ----------
@@ -89,8 +90,9 @@ class BayesianCVResult(FieldsDictMixin):
         :math:`P(\delta > \mathrm{rope})`: B is practically better than A.
     rope : float
         Half-width of the region of practical equivalence.
-    mean : float
-        Posterior location: the mean oriented fold difference.
+    mean_difference : float
+        Posterior location: the mean of the oriented fold differences (B - A
+        for a score, A - B for a loss), as in :class:`CVTestResult`.
     scale : float
         Posterior scale :math:`\sqrt{(\max(1/J, \rho) + \rho/(1-\rho))\, s^2}`
         (``variance="one-partition"``) or :math:`\sqrt{(1/J + \rho/(1-\rho))\, s^2}`
@@ -105,7 +107,7 @@ class BayesianCVResult(FieldsDictMixin):
     prob_equivalent: float
     prob_better: float
     rope: float
-    mean: float
+    mean_difference: float
     scale: float
     df: int
     n_folds: int
@@ -114,7 +116,7 @@ class BayesianCVResult(FieldsDictMixin):
         return (f"bayesian correlated t (rope {self.rope:g}): P(B worse) = "
                 f"{_fmt(self.prob_worse)}, P(practically equivalent) = "
                 f"{_fmt(self.prob_equivalent)}, P(B better) = {_fmt(self.prob_better)}; "
-                f"posterior t({self.df}) at {self.mean:+.4g}, scale {_fmt(self.scale)}, "
+                f"posterior t({self.df}) at {self.mean_difference:+.4g}, scale {_fmt(self.scale)}, "
                 f"{self.n_folds} folds")
 
 

@@ -69,7 +69,7 @@ def bayesian_correlated_ttest(scores_a, scores_b, *, n_train, n_test, rope,
     -------
     result : BayesianCVResult
         ``prob_worse``, ``prob_equivalent``, ``prob_better`` (B relative
-        to A; they sum to 1), and the posterior ``mean``, ``scale``,
+        to A; they sum to 1), and the posterior ``mean_difference``, ``scale``,
         ``df``.
 
     Raises
@@ -155,4 +155,4 @@ def bayesian_correlated_ttest(scores_a, scores_b, *, n_train, n_test, rope,
         better = float(stats.t.sf(rope, j - 1, loc=mean, scale=scale))
     equivalent = math.nan if math.isnan(worse) else max(0.0, 1.0 - worse - better)
     return BayesianCVResult(prob_worse=worse, prob_equivalent=equivalent, prob_better=better,
-                            rope=rope, mean=mean, scale=scale, df=j - 1, n_folds=j)
+                            rope=rope, mean_difference=mean, scale=scale, df=j - 1, n_folds=j)

@@ -15,6 +15,11 @@ from sigtest._workflows.compare.tables import (
 __all__ = ["ComparisonResult"]
 
 
+def _plain(value):
+    """A NumPy scalar as the Python number it holds (for :meth:`ComparisonResult.to_dict`)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def _frozen(value):
     """A read-only copy of one system's predictions (an array or a list of runs)."""
     if isinstance(value, list):
@@ -56,9 +61,9 @@ class ComparisonResult:
         ``"all"`` or ``"baseline"``.
     n_runs : int
         Number of separate runs (``runs="each"``) or CV repeats; 1 otherwise.
-    ci : str
-        ``"marginal"`` or ``"simultaneous"`` intervals (see
-        :func:`sigtest.compare`); the ``ci_level`` column gives each level.
+    ci_coverage : str
+        ``"marginal"`` or ``"simultaneous"`` intervals (the ``ci`` option
+        of :func:`sigtest.compare`); the ``ci_level`` column gives each level.
     predictions : dict
         The predictions the tests ran on (for :func:`cross_val_compare`, the
         out-of-fold predictions; a list of arrays per system when there are
@@ -184,8 +189,8 @@ class ComparisonResult:
         return self._n_runs
 
     @property
-    def ci(self):
-        """``"marginal"`` or ``"simultaneous"`` intervals."""
+    def ci_coverage(self):
+        """Coverage of the intervals: ``"marginal"`` (each pair) or ``"simultaneous"`` (all)."""
         return self._ci
 
     @property
@@ -245,6 +250,38 @@ class ComparisonResult:
         return self._frame.copy()
 
     def summary(self):
+        """The comparison in words: what ``str(result)`` prints.
+
+        Returns
+        -------
+        text : str
+            A header (systems, metrics, pairs, correction, level, design),
+            one line per pair row, notes on pairs carried by a handful of
+            items, and the per-fold CV tests.
+        """
+        return str(self)
+
+    def to_dict(self):
+        """The comparison as plain Python types (JSON-serialisable).
+
+        Returns
+        -------
+        result : dict
+            ``systems, metrics, tests, alpha, correction, pairs, n_runs,
+            ci_coverage, n_groups, n_strata, bootstrap`` and ``records``,
+            the rows of :meth:`to_frame` as a list of dicts (missing values
+            as ``None``).
+        """
+        frame = self._frame.astype(object).where(self._frame.notna(), None)
+        return {"systems": self.systems, "metrics": self.metrics, "tests": self.tests,
+                "alpha": float(self.alpha), "correction": self.correction,
+                "pairs": self.pairs, "n_runs": int(self.n_runs),
+                "ci_coverage": self.ci_coverage, "n_groups": self.n_groups,
+                "n_strata": self.n_strata, "bootstrap": self.bootstrap,
+                "records": [{k: _plain(v) for k, v in row.items()}
+                            for row in frame.to_dict(orient="records")]}
+
+    def system_table(self):
         """One row per system with its score on each metric.
 
         With several runs tested separately, the score is the mean over runs.
@@ -601,7 +638,7 @@ class ComparisonResult:
         return comparison_text(
             self._frame, systems=self.systems, metrics=self.metrics, tests=self.tests,
             pairs=self.pairs, correction=self.correction, alpha=self.alpha, n_runs=self.n_runs,
-            ci=self.ci, n_groups=self.n_groups, n_strata=self.n_strata, inputs=self._inputs,
+            ci=self._ci, n_groups=self.n_groups, n_strata=self.n_strata, inputs=self._inputs,
             cv_tests=self._cv_tests)
 
     def __repr__(self):

@@ -1,7 +1,7 @@
 """The tables and text of a :class:`ComparisonResult`, from its frame and fields.
 
 The columns of the frame (:data:`FRAME_COLUMNS`) and the bodies of
-:meth:`~ComparisonResult.summary`, :meth:`~ComparisonResult.runs_summary`,
+:meth:`~ComparisonResult.system_table`, :meth:`~ComparisonResult.runs_summary`,
 :meth:`~ComparisonResult.letters` and ``str(result)``: functions of the
 result's frame and of the fields they use, passed as arguments
 (``result.py`` keeps the fields, the properties and the documented methods).
@@ -56,7 +56,7 @@ def concentration_notes(frame):
 
 
 def summary_table(frame, *, systems, metrics, n_groups, n_strata, inputs):
-    """One row per system with its score on each metric (:meth:`ComparisonResult.summary`)."""
+    """One row per system with its score on each metric (:meth:`ComparisonResult.system_table`)."""
     rows = {}
     frame = frame.drop_duplicates(
         subset=[c for c in ("run", "system_a", "system_b", "metric") if c in frame]

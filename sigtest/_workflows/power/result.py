@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sigtest._engine.intervals import ConfidenceInterval
+from sigtest._results import TextSummaryMixin, renamed_keywords
 
 __all__ = ["PowerResult", "mde_interval"]
 
 
+@renamed_keywords(interval_level="confidence_level")
 @dataclass(frozen=True)
-class PowerResult:
+class PowerResult(TextSummaryMixin):
     r"""Result of :func:`power`, :func:`minimum_detectable_effect` and :func:`sample_size`.
 
     Parameters
@@ -30,7 +32,7 @@ class PowerResult:
         than A (for a two-sided test, rejections with B worse are counted in
         ``wrong_sign_rate`` instead).
     power_interval : ConfidenceInterval
-        Clopper-Pearson interval of the power at ``interval_level``: the
+        Clopper-Pearson interval of the power at ``confidence_level``: the
         Monte Carlo uncertainty of the estimate (not of the pilot).
     effect : float
         True improvement of B over A in metric units, oriented (positive: B
@@ -68,8 +70,8 @@ class PowerResult:
         :func:`sample_size`; ``None`` for :func:`power`.
     solved_for : {"power", "effect", "n_items"}
         The quantity the call computed.
-    interval_level : float
-        Level of ``power_interval``.
+    confidence_level : float
+        Level of ``power_interval`` (and of ``effect_interval``).
     random_state : int
         Integer seed of the simulation (same seed: bit-identical result).
     search : tuple
@@ -77,7 +79,7 @@ class PowerResult:
         :func:`power`).
     effect_interval : ConfidenceInterval or None
         For :func:`minimum_detectable_effect`: the Monte Carlo interval of
-        the minimum detectable effect at ``interval_level`` (the
+        the minimum detectable effect at ``confidence_level`` (the
         binomial interval of a quantile, read off ``search``; see
         ``docs/planning.md``; NaN ends when ``effect`` is NaN). ``None``
         for :func:`power` and :func:`sample_size`, whose ``effect`` is given.
@@ -110,7 +112,7 @@ class PowerResult:
     wrong_sign_rate: float
     target_power: float | None = None
     solved_for: str = "power"
-    interval_level: float = 0.95
+    confidence_level: float = 0.95
     random_state: int | None = None
     search: tuple = field(default=(), repr=False)
     effect_interval: ConfidenceInterval | None = None
@@ -144,7 +146,7 @@ class PowerResult:
 
     def __str__(self):
         lo, hi = self.power_interval
-        level = f"{100 * self.interval_level:g}%"
+        level = f"{100 * self.confidence_level:g}%"
         head = {
             "power": "Power",
             "effect": "Minimum detectable effect",
