@@ -185,7 +185,7 @@ def test_dataframe_input_and_outputs(tmp_path):
         "system_a", "system_b", "metric", "test", "alternative", "score_a", "score_b", "delta",
         "ci_low", "ci_high", "ci_level", "pvalue", "pvalue_adj", "significant", "n_resamples"]
     assert set(frame.alternative) == {"two-sided"} and set(frame.ci_level) == {0.95}
-    summary = res.summary()
+    summary = res.system_table()
     assert list(summary.index) == ["s0", "s1", "s2"]
     assert list(summary.columns) == ["accuracy", "f1_macro"]
     np.testing.assert_allclose(summary.loc["s2", "accuracy"], np.mean(preds["s2"] == y))
@@ -220,7 +220,7 @@ def test_soft_metric_and_argmax_for_hard_metrics():
                 if m in __import__("sigtest").get_metric_names())
     res = compare(p_true, preds, metrics=["accuracy", soft],
                   test=PairedPermutation(n_resamples=B), random_state=0)
-    summary = res.summary()
+    summary = res.system_table()
     for name, q in preds.items():
         np.testing.assert_allclose(summary.loc[name, "accuracy"],
                                    np.mean(q.argmax(1) == p_true.argmax(1)))

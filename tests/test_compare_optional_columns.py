@@ -81,8 +81,8 @@ def test_summaries_say_the_design(data):
                                                    n_resamples=999, random_state=0).summary()
     comp = sigtest.compare(y, preds, metrics="accuracy", groups=groups, random_state=0,
                            test=sigtest.PairedPermutation(n_resamples=199))
-    table = comp.summary()
+    table = comp.system_table()
     assert table.attrs["n_groups"] == 50 and table.attrs["design"] == "clustered by 50 groups"
     plain = sigtest.compare(y, preds, metrics="accuracy", random_state=0,
-                            test=sigtest.PairedPermutation(n_resamples=199)).summary()
+                            test=sigtest.PairedPermutation(n_resamples=199)).system_table()
     assert plain.attrs["design"] == "independent items" and plain.attrs["n_groups"] is None

@@ -86,7 +86,7 @@ def test_soft_metric_uses_predict_proba_aligned_to_all_classes(iris):
     assert proba.shape == (110, 3)
     np.testing.assert_allclose(proba.sum(1), 1)
     np.testing.assert_array_equal(proba[100:, 2], 0)  # class 2 unseen when training
-    summary = res.summary()
+    summary = res.system_table()
     np.testing.assert_allclose(summary.loc["nb", "accuracy"], np.mean(proba.argmax(1) == y))
 
 

@@ -274,7 +274,7 @@ def test_bayesian_matches_the_naive_posterior(seed, rope):
     scale = math.sqrt((1 / 10 + rho / (1 - rho)) * var)
     post = stats.t(df, loc=mean, scale=scale)
     res = bayesian_correlated_ttest(a, b, n_train=n_train, n_test=n_test, rope=rope)
-    assert res.mean == pytest.approx(mean, rel=1e-12)
+    assert res.mean_difference == pytest.approx(mean, rel=1e-12)
     assert res.scale == pytest.approx(scale, rel=1e-12)
     assert res.df == df == 19 and res.n_folds == 20
     assert res.prob_worse == pytest.approx(post.cdf(-rope), rel=1e-9)
@@ -294,7 +294,7 @@ def test_bayesian_monte_carlo_twin():
     a, b = _scores(11, (10,))
     res = bayesian_correlated_ttest(a, b, n_train=90, n_test=10, rope=0.01)
     rng = np.random.default_rng(0)
-    draws = res.mean + res.scale * rng.standard_t(res.df, 50_000)
+    draws = res.mean_difference + res.scale * rng.standard_t(res.df, 50_000)
     assert np.mean(draws < -0.01) == pytest.approx(res.prob_worse, abs=0.01)
     assert np.mean(draws > 0.01) == pytest.approx(res.prob_better, abs=0.01)
 
@@ -317,7 +317,7 @@ def test_bayesian_against_baycomp(runs, k, rope):
         if runs == 1:
             assert bayesian_correlated_ttest(a, b, n_train=n_train, n_test=n_test,
                                              rope=rope) == res
-        assert res.mean == pytest.approx(mean, rel=1e-12)
+        assert res.mean_difference == pytest.approx(mean, rel=1e-12)
         assert res.scale ** 2 == pytest.approx(var, rel=1e-12)
         assert res.df == df
         probs = baycomp.two_on_single(a, b, rope=rope, runs=runs)
@@ -454,7 +454,7 @@ def test_results_are_frozen_and_print():
     bay = bayesian_correlated_ttest(a, b, n_train=1, n_test=1, rope=0.01)
     assert isinstance(bay, BayesianCVResult)
     assert set(bay.to_dict()) == {"prob_worse", "prob_equivalent", "prob_better", "rope",
-                                  "mean", "scale", "df", "n_folds"}
+                                  "mean_difference", "scale", "df", "n_folds"}
     assert "P(B better) = " in str(bay) and "rope 0.01" in str(bay)
 
 

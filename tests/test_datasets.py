@@ -431,7 +431,7 @@ def test_reporting_hooks():
     for piece in ("3 systems x 6 datasets", "Friedman", "Iman-Davenport", "critical difference",
                   "s0", "s1", "s2", "average_rank"):
         assert piece in text
-    summary = result.summary()
+    summary = result.system_table()
     assert list(summary.columns) == ["average_rank", "mean_score", "wins"]
     assert summary["average_rank"].is_monotonic_increasing
     assert summary["wins"].sum() == pytest.approx(6)

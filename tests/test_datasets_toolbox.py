@@ -273,7 +273,7 @@ def test_effect_sizes_table_against_the_best_and_oriented():
     result = compare_datasets(table)
     with pytest.warns(UserWarning, match="Cohen's d"):  # s0 = s3 - 0.2 on every dataset
         out = result.effect_sizes()
-    assert list(out.index) == list(result.summary().index) and out.index[0] == "s3"
+    assert list(out.index) == list(result.system_table().index) and out.index[0] == "s3"
     assert out.loc["s3", "cohen_d"] == 0 and out.loc["s3", "cohen_d_magnitude"] == "negligible"
     for system in ("s0", "s1", "s2"):
         assert out.loc[system, "cliff_delta"] == pytest.approx(
@@ -317,10 +317,10 @@ def test_signed_rank_probabilities_within_monte_carlo_error_of_baycomp():
     table = pd.DataFrame({"A": x, "B": y})
     post = compare_datasets(table).bayesian("A", "B", rope=0.005, n_samples=50_000,
                                             random_state=1)
-    ours = post.probabilities
+    ours = (post.prob_worse, post.prob_equivalent, post.prob_better)
     # two independent Monte Carlo estimates of a probability p from 50 000 draws
     # each: |difference| <= 5 sd, sd = sqrt(2 p (1 - p) / 50 000)
-    for a, b in zip((ours["left"], ours["rope"], ours["right"]), theirs):
+    for a, b in zip(ours, theirs):
         assert abs(a - b) <= 5 * np.sqrt(2 * max(b * (1 - b), 1e-4) / 50_000)
     assert post.names == ("A", "B") and post.samples.shape == (50_000, 3)
 
@@ -331,8 +331,8 @@ def test_signed_rank_is_deterministic_and_oriented():
     p1 = result.bayesian("A", "B", rope=0.01, n_samples=5000, random_state=3)
     p2 = result.bayesian("A", "B", rope=0.01, n_samples=5000, random_state=3)
     np.testing.assert_array_equal(p1.samples, p2.samples)
-    assert p1.probabilities["right"] > 0.5
-    # a loss reverses the orientation: "right" still means B better
+    assert p1.prob_better > 0.5
+    # a loss reverses the orientation: prob_better still means B better
     losses = compare_datasets(1 - table, metric="error", greater_is_better=False)
     np.testing.assert_allclose(
         losses.bayesian("A", "B", rope=0.01, n_samples=5000, random_state=3).samples,
@@ -340,7 +340,7 @@ def test_signed_rank_is_deterministic_and_oriented():
     # identical systems with rope 0: the two verdicts share the draws evenly
     same = compare_datasets(table.assign(C=table["A"])).bayesian("A", "C", n_samples=100,
                                                                    random_state=0)
-    assert same.probabilities == {"left": 0.5, "rope": 0.0, "right": 0.5}
+    assert (same.prob_worse, same.prob_equivalent, same.prob_better) == (0.5, 0.0, 0.5)
 
 
 def test_bayesian_bad_input():
@@ -518,7 +518,7 @@ def test_hierarchical_is_deterministic_and_finds_a_clear_difference():
     p1 = sigtest.hierarchical_bayes(x, better, **kw)
     p2 = sigtest.hierarchical_bayes(x, better, **kw)
     np.testing.assert_array_equal(p1.samples, p2.samples)
-    assert p1.probabilities["right"] > 0.95 and p1.method == "hierarchical"
+    assert p1.prob_better > 0.95 and p1.method == "hierarchical"
     assert p1.parameters["delta0"].mean() == pytest.approx(0.05, abs=0.01)
     assert "P(B better)" in str(p1)
     # one dataset with constant differences: baycomp's replacement, with a warning
@@ -553,14 +553,12 @@ def test_plot_simplex_draws_the_triangle_and_the_probabilities():
                                                                      .67]})
     post = compare_datasets(table).bayesian("A", "B", rope=0.01, n_samples=3000,
                                             random_state=0)
-    fig = plot_simplex(post)
-    ax = fig.axes[0]
+    ax = plot_simplex(post)
     texts = {t.get_text().split(" = ")[0]: float(t.get_text().split(" = ")[1])
              for t in ax.texts}
-    p = post.probabilities
-    assert texts == pytest.approx({"P(A better)": round(p["left"], 3),
-                                   "P(equivalent)": round(p["rope"], 3),
-                                   "P(B better)": round(p["right"], 3)})
+    assert texts == pytest.approx({"P(A better)": round(post.prob_worse, 3),
+                                   "P(equivalent)": round(post.prob_equivalent, 3),
+                                   "P(B better)": round(post.prob_better, 3)})
     assert len(ax.collections) == 1  # the hexbin of the draws
     offsets = ax.collections[0].get_offsets()
     assert offsets[:, 0].min() >= -0.05 and offsets[:, 0].max() <= 1.05

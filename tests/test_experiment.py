@@ -259,7 +259,7 @@ def test_results_tsv_and_outcomes_json(tmp_path, data):
     for metric in res.metrics:
         assert outcomes["letters"][metric] == res.letters(metric)["letters"].to_dict()
         for name in res.systems:
-            assert outcomes["summary"][name][metric] == res.summary().loc[name, metric]
+            assert outcomes["summary"][name][metric] == res.system_table().loc[name, metric]
     assert len(outcomes["data"]["files"]["A"]["0"]["sha256"]) == 64
 
 

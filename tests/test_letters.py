@@ -112,7 +112,9 @@ def test_compact_letters_share_exactly_when_p_exceeds_alpha(seed):
     k = 2 + seed % 7
     p = _pmatrix(k, seed)
     for alpha in (0.01, 0.05):
-        letters = compact_letters(p, alpha=alpha)
+        table = compact_letters(p, alpha=alpha)
+        assert list(table.columns) == ["score", "letters"] and table["score"].isna().all()
+        letters = table["letters"]
         assert list(letters.index) == list(p.index)
         for a, b in itertools.combinations(p.index, 2):
             share = bool(set(letters[a]) & set(letters[b]))
@@ -126,18 +128,19 @@ def test_compact_letters_best_first_and_independent_of_the_matrix_order():
     scores = pd.Series([0.7, 0.9, 0.8, 0.8, 0.6, 0.75], index=p.index)
     letters = compact_letters(p, scores=scores)
     assert list(letters.index) == ["sys1", "sys2", "sys3", "sys5", "sys0", "sys4"]  # ties by name
-    assert letters.iloc[0].startswith("a")
+    assert letters["letters"].iloc[0].startswith("a")
+    assert letters["score"].tolist() == scores[letters.index].tolist()
     perm = ["sys4", "sys2", "sys0", "sys5", "sys3", "sys1"]
     again = compact_letters(p.loc[perm, perm[::-1]], scores=scores[perm].to_dict())
-    pd.testing.assert_series_equal(letters, again)
+    pd.testing.assert_frame_equal(letters, again)
     # an array of scores follows the matrix order; a loss is passed negated
-    pd.testing.assert_series_equal(compact_letters(p, scores=scores.to_numpy()), letters)
+    pd.testing.assert_frame_equal(compact_letters(p, scores=scores.to_numpy()), letters)
     assert compact_letters(p, scores=-scores).index[0] == "sys4"
 
 
 def test_compact_letters_of_a_matrix_array():
     p = np.array([[1, .3, .01], [.3, 1, .2], [.01, .2, 1]])
-    assert compact_letters(p).tolist() == ["a", "ab", "b"]
+    assert compact_letters(p)["letters"].tolist() == ["a", "ab", "b"]
     assert list(compact_letters(p).index) == [0, 1, 2]
 
 
@@ -154,9 +157,10 @@ def test_compact_letters_equal_comparison_result_letters():
     for row in frame.itertuples():
         p.loc[row.system_a, row.system_b] = p.loc[row.system_b, row.system_a] = row.pvalue_adj
     scores = dict(zip(frame.system_a, frame.score_a)) | dict(zip(frame.system_b, frame.score_b))
-    expected = res.letters()["letters"]
+    expected = res.letters()
     got = compact_letters(p, scores=scores)
-    assert got.to_dict() == expected.to_dict() and list(got.index) == list(expected.index)
+    # one shape: the same frame (index "system", columns score and letters)
+    pd.testing.assert_frame_equal(got, expected)
 
 
 @pytest.mark.parametrize("values, what", [([["1", "0.01"], ["0.01", "1"]], "strings"),

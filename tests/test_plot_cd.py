@@ -58,7 +58,7 @@ def _inside(fig):
 ])
 def test_diagram_shows_every_name_and_clips_nothing(tmp_path, k, names):
     result = compare_datasets(_table(k, 12, k, names))
-    fig = plot_critical_difference(result)
+    fig = plot_critical_difference(result).figure
     try:
         texts = [t.get_text() for t in fig.axes[0].texts]
         for name, rank in result.average_ranks.items():
@@ -74,7 +74,7 @@ def test_diagram_shows_every_name_and_clips_nothing(tmp_path, k, names):
 
 def test_cd_bar_and_group_bars_are_drawn_where_expected():
     result = compare_datasets(_table(6, 10, 1), alpha=0.1)
-    fig = plot_critical_difference(result)
+    fig = plot_critical_difference(result).figure
     try:
         lines = fig.axes[0].lines
         horizontal = [ln for ln in lines if len(ln.get_xdata()) == 2
@@ -96,7 +96,7 @@ def test_alpha_and_axes_arguments():
     fig, ax = plt.subplots(figsize=(7, 3))
     try:
         out = plot_critical_difference(result, alpha=0.1, ax=ax)
-        assert out is fig
+        assert out is ax
         texts = [t.get_text() for t in ax.texts]
         assert any("alpha = 0.1" in t for t in texts)
     finally:
@@ -131,7 +131,7 @@ def test_matrix_bars_join_exactly_the_pairs_not_significant(seed):
     for i, j in itertools.combinations(range(len(ranks)), 2):
         together = any(i in g and j in g for g in groups)
         assert together == (p.iloc[i, j] > 0.05), (i, j, groups)
-    fig = plot_critical_difference(ranks, p)
+    fig = plot_critical_difference(ranks, p).figure
     try:
         bars = sorted(tuple(np.round(ln.get_xdata(), 9)) for ln in _thick(fig))
         want = sorted((round(ranks.iloc[g].min() - 0.03, 9), round(ranks.iloc[g].max() + 0.03, 9))
@@ -146,8 +146,8 @@ def test_matrix_bars_join_exactly_the_pairs_not_significant(seed):
 @pytest.mark.parametrize("seed", range(6))
 def test_nemenyi_matrix_draws_the_nemenyi_groups(seed):
     result = compare_datasets(_table(6, 10, seed), alpha=0.1)
-    a = plot_critical_difference(result)
-    b = plot_critical_difference(result, result.pairwise("nemenyi"))
+    a = plot_critical_difference(result).figure
+    b = plot_critical_difference(result, result.pairwise("nemenyi")).figure
     try:
         assert sorted(tuple(ln.get_xdata()) for ln in _thick(a)) == \
             sorted(tuple(ln.get_xdata()) for ln in _thick(b))
@@ -161,9 +161,9 @@ def test_scikit_posthocs_conover_matrix_and_boolean_matrix():
     table = _table(5, 12, 3, names=list("ABCDE"))
     result = compare_datasets(table)
     conover = sp.posthoc_conover_friedman(table, p_adjust="holm")
-    fig = plot_critical_difference(result.average_ranks, conover)
+    fig = plot_critical_difference(result.average_ranks, conover).figure
     sig = conover <= 0.05
-    fig2 = plot_critical_difference(result.average_ranks.to_dict(), sig)
+    fig2 = plot_critical_difference(result.average_ranks.to_dict(), sig).figure
     try:
         assert sorted(tuple(ln.get_xdata()) for ln in _thick(fig)) == \
             sorted(tuple(ln.get_xdata()) for ln in _thick(fig2))
@@ -179,7 +179,7 @@ def test_a_group_that_skips_a_system_marks_its_members():
     ranks = {"a": 1.0, "b": 2.0, "c": 3.0}
     p = pd.DataFrame([[1, .01, .5], [.01, 1, .01], [.5, .01, 1]], index=list("abc"),
                      columns=list("abc"))
-    fig = plot_critical_difference(ranks, p)
+    fig = plot_critical_difference(ranks, p).figure
     try:
         dots = [ln for ln in fig.axes[0].lines if ln.get_marker() == "o"]
         assert len(dots) == 1 and sorted(dots[0].get_xdata()) == [1.0, 3.0]

@@ -188,6 +188,6 @@ def test_single_result_plots_read_well(data):
     plt.close(ax.figure)
     post = BayesianBootstrap(rope=0.01, n_resamples=500, random_state=0).test(
         y, p["s0.5"], p["s0.7"], metric="f1_macro")
-    fig = plot_posterior(post)
+    fig = plot_posterior(post).figure
     _check_reads_well(fig, ["f1_macro difference (B - A)", "P(B better)", "ROPE"])
     plt.close(fig)

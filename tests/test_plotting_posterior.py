@@ -29,7 +29,7 @@ def _text(ax):
 def test_posterior_rope_and_probabilities(data):
     res = BayesianBootstrap(rope=0.02, n_resamples=800, random_state=0).test(*data)
     fig, ax = plt.subplots()
-    assert plot_posterior(res, ax=ax) is fig
+    assert plot_posterior(res, ax=ax) is ax
     # a density histogram of the 800 draws: bar areas sum to 1
     bars = [p for p in ax.patches if p.get_gid() != "rope"]
     assert sum(p.get_height() * p.get_width() for p in bars) == pytest.approx(1.0)
@@ -52,8 +52,9 @@ def test_posterior_rope_and_probabilities(data):
 
 def test_new_figure_and_no_band_without_rope(data):
     res = BayesianBootstrap(n_resamples=300, random_state=0).test(*data)
-    fig = plot_posterior(res)
-    assert isinstance(fig, matplotlib.figure.Figure) and len(fig.axes) == 1
+    ax = plot_posterior(res)
+    fig = ax.figure
+    assert isinstance(ax, matplotlib.axes.Axes) and fig.axes == [ax]
     assert not [p for p in fig.axes[0].patches if p.get_gid() == "rope"]
     plt.close(fig)
 
@@ -64,7 +65,7 @@ def test_loss_title_says_lower_is_better():
     qa = 0.5 * p + 0.5 * rng.dirichlet(np.ones(3), 200)
     res = BayesianBootstrap(rope=0.01, n_resamples=300, random_state=0).test(
         p, qa, p * 0.9 + 0.1 / 3, metric="jsd")
-    fig = plot_posterior(res)
+    fig = plot_posterior(res).figure
     assert "lower is better" in fig.axes[0].get_title()
     assert f"P(B better) = {res.prob_better:.3f}" in _text(fig.axes[0])
     plt.close(fig)

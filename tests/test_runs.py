@@ -148,7 +148,7 @@ def test_compare_each_equals_tests_with_spawned_seeds_and_summary():
     with pytest.raises(ValueError, match="run="):
         res.letters("accuracy")
     assert list(res.letters("accuracy", run=1).columns) == ["score", "letters"]
-    np.testing.assert_allclose(res.summary().loc["s0", "accuracy"],
+    np.testing.assert_allclose(res.system_table().loc["s0", "accuracy"],
                                np.mean([np.mean(r == y) for r in systems["s0"]]))
 
 

@@ -221,14 +221,14 @@ def test_compare_shows_the_function_name():
     y, a, b = _labels()
     res = compare(y, {"A": a, "B": b}, metrics=[_user_mcc, "accuracy"],
                   test=PairedPermutation(n_resamples=199), random_state=0)
-    table = res.summary()
+    table = res.system_table()
     assert list(table.columns) == ["matthews_corrcoef", "accuracy"]
     assert table.loc["A", "matthews_corrcoef"] == pytest.approx(matthews_corrcoef(y, a),
                                                                abs=1e-12)
     assert table.loc["B", "accuracy"] == pytest.approx(np.mean(y == b), abs=1e-12)
     one = compare(y, {"A": a, "B": b}, metrics=_user_mcc,
                   test=PairedPermutation(n_resamples=199), random_state=0)
-    assert list(one.summary().columns) == ["matthews_corrcoef"]
+    assert list(one.system_table().columns) == ["matthews_corrcoef"]
 
 
 def test_compare_datasets_with_a_callable():
@@ -253,8 +253,8 @@ def test_cross_val_compare_with_a_callable():
     kw = dict(cv=3, test=PairedPermutation(n_resamples=99), random_state=0)
     res = sigtest.cross_val_compare(est, X, y, metrics=[_user_mcc], **kw)
     ref = sigtest.cross_val_compare(est, X, y, metrics=["matthews_corrcoef"], **kw)
-    assert list(res.summary().columns) == ["matthews_corrcoef"]
-    pd.testing.assert_frame_equal(res.summary(), ref.summary(), atol=1e-12)
+    assert list(res.system_table().columns) == ["matthews_corrcoef"]
+    pd.testing.assert_frame_equal(res.system_table(), ref.system_table(), atol=1e-12)
 
 
 def _mcc_twin(y_true, y_pred, sample_weight=None):

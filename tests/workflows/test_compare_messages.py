@@ -79,7 +79,7 @@ def test_difference_carried_by_a_few_items_is_warned_and_summarised():
     assert "permutation p-value stays valid" in found[0]
     frame = result.to_frame()
     assert frame["n_effective"].iloc[0] < 2.5
-    notes = result.summary().attrs["notes"]
+    notes = result.system_table().attrs["notes"]
     assert len(notes) == 1 and "forest vs knn, mean" in notes[0]
     assert "note: forest vs knn, mean" in str(result)
 
@@ -92,4 +92,4 @@ def test_light_tailed_difference_gives_no_concentration_note():
                                                          random_state=0))
     assert not any("handful" in m for m in messages)
     assert "n_effective" not in result.to_frame()
-    assert result.summary().attrs["notes"] == []
+    assert result.system_table().attrs["notes"] == []
