@@ -60,7 +60,7 @@ def main():
     result = compare(gold, predictions, metrics=["accuracy", "f1_macro"], labels=LABELS,
                      correction="holm", n_jobs=2, random_state=0)
     print(result)
-    print("\nScores:\n", result.summary().round(4))
+    print("\nScores:\n", result.system_table().round(4))
     for metric in result.metrics:
         print(f"\nLetters ({metric}):\n", result.letters(metric))
     # the tidy frame is ready for a paper table

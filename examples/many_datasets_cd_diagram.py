@@ -69,7 +69,7 @@ def main():
     print("\nReplicability (Dror et al. 2017, Bonferroni):")
     print(result.replicability().round(4).to_string())
     path = Path(tempfile.mkdtemp()) / "cd_diagram.png"
-    plot_critical_difference(result).savefig(path)
+    plot_critical_difference(result).figure.savefig(path)
     print(f"\nsaved {path.name} in a temporary directory")
 
 

@@ -44,6 +44,7 @@ __all__ = [
     "renamed_keywords",
     "sampling_design",
     "stars_of",
+    "to_plain",
 ]
 
 
@@ -89,6 +90,24 @@ def design_lines(n_groups, n_strata):
     if n_strata is not None:
         lines.append(f"  stratified: {n_strata} strata")
     return lines
+
+
+def to_plain(value):
+    """``value`` in plain Python types, as every ``to_dict()`` returns it (JSON-serialisable).
+
+    Dicts keep their keys as text, lists and tuples become lists, NumPy
+    scalars and arrays their Python values; NaN stays a float (``json.dumps``
+    writes it as ``NaN``).
+    """
+    if isinstance(value, dict):
+        return {str(k): to_plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return to_plain(value.tolist())
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
 
 
 def renamed_keywords(**renames):
@@ -150,7 +169,7 @@ class FieldsDictMixin(TextSummaryMixin):
         record : dict
             ``{field name: value}`` in field order.
         """
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return to_plain({f.name: getattr(self, f.name) for f in fields(self)})
 
 
 @dataclass(frozen=True)
@@ -531,7 +550,7 @@ class SignificanceResult(TextSummaryMixin):
             for name in ("null_distribution", "null_weights"):
                 value = getattr(self, name)
                 out[name] = None if value is None else value.tolist()
-        return out
+        return to_plain(out)
 
     def _margin_sentence(self):
         r"""What a non-inferiority or equivalence test showed, in words.

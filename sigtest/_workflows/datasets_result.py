@@ -15,6 +15,7 @@ import sigtest.tests_._bayes_datasets as bd
 import sigtest.tests_._effect_sizes as es
 import sigtest.tests_._posthoc as ph
 import sigtest.tests_._rank_tests as rt
+from sigtest._results import to_plain
 from sigtest.tests_._corrections import check_correction
 from sigtest.utils import warn_external
 
@@ -574,7 +575,7 @@ class DatasetComparisonResult:
                    dropped_systems=[str(s) for s in self.dropped_systems])
         if self._comparisons:
             out["replicability"] = self.replicability().to_dict(orient="records")
-        return out
+        return to_plain(out)
 
     def __str__(self):
         head = (f"DatasetComparisonResult: {self.n_systems} systems x {self.n_datasets} datasets, "

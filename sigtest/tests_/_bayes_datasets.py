@@ -34,7 +34,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from sigtest._results import TextSummaryMixin
+from sigtest._results import TextSummaryMixin, to_plain
 from sigtest.utils import warn_external
 from sigtest.utils.validation import spawn_seeds
 
@@ -127,7 +127,7 @@ class DatasetPosterior(TextSummaryMixin):
             out["samples"] = np.asarray(self.samples, dtype=np.float64).tolist()
             out["parameters"] = {k: np.asarray(v, dtype=np.float64).tolist()
                                  for k, v in self.parameters.items()}
-        return out
+        return to_plain(out)
 
     def __str__(self):
         worse, equivalent, better = self._shares()

@@ -41,7 +41,7 @@ from sigtest._engine.checks import check_n_resamples as _check_n_resamples
 from sigtest._engine.rng import check_seed
 from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, FEW_CLUSTERS
 from sigtest._results import (ConfidenceInterval, TextSummaryMixin, design_lines, optional_count,
-                              readonly_array, renamed_keywords, sampling_design)
+                              readonly_array, renamed_keywords, sampling_design, to_plain)
 from sigtest.exceptions import DegenerateDistributionWarning, SmallSampleWarning
 from sigtest.metrics import Metric, as_metric
 from sigtest.tests_._delong import auc_interval
@@ -255,7 +255,7 @@ class ScoreResult(TextSummaryMixin):
         if include_distribution:
             dist = self.bootstrap_distribution
             out["bootstrap_distribution"] = None if dist is None else dist.tolist()
-        return out
+        return to_plain(out)
 
     def summary(self):
         """The result in words: what ``str(result)`` prints.

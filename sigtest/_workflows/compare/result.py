@@ -3,6 +3,7 @@
 import numpy as np
 
 from sigtest._report.format import csv_safe
+from sigtest._results import to_plain
 from sigtest._report.latex import comparison_latex
 from sigtest._workflows.compare.checks import check_recompare_options
 from sigtest._workflows.compare.tables import (
@@ -13,11 +14,6 @@ from sigtest._workflows.compare.tables import (
 )
 
 __all__ = ["ComparisonResult"]
-
-
-def _plain(value):
-    """A NumPy scalar as the Python number it holds (for :meth:`ComparisonResult.to_dict`)."""
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def _frozen(value):
@@ -273,13 +269,12 @@ class ComparisonResult:
             as ``None``).
         """
         frame = self._frame.astype(object).where(self._frame.notna(), None)
-        return {"systems": self.systems, "metrics": self.metrics, "tests": self.tests,
+        return to_plain({"systems": self.systems, "metrics": self.metrics, "tests": self.tests,
                 "alpha": float(self.alpha), "correction": self.correction,
                 "pairs": self.pairs, "n_runs": int(self.n_runs),
                 "ci_coverage": self.ci_coverage, "n_groups": self.n_groups,
                 "n_strata": self.n_strata, "bootstrap": self.bootstrap,
-                "records": [{k: _plain(v) for k, v in row.items()}
-                            for row in frame.to_dict(orient="records")]}
+                "records": frame.to_dict(orient="records")})
 
     def system_table(self):
         """One row per system with its score on each metric.

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sigtest._engine.intervals import ConfidenceInterval
-from sigtest._results import TextSummaryMixin, renamed_keywords
+from sigtest._results import TextSummaryMixin, renamed_keywords, to_plain
 
 __all__ = ["PowerResult", "mde_interval"]
 
@@ -142,7 +142,7 @@ class PowerResult(TextSummaryMixin):
                 out["model"] = dict(value)
             else:
                 out[name] = value
-        return out
+        return to_plain(out)
 
     def __str__(self):
         lo, hi = self.power_interval
