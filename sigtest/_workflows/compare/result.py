@@ -566,7 +566,8 @@ class ComparisonResult:
         -------
         letters : pandas.DataFrame
             Indexed by system, best first (ties by name), with columns
-            ``score`` and ``letters``.
+            ``score`` and ``letters``: the shape of
+            :func:`sigtest.compact_letters`.
 
         Raises
         ------
