@@ -14,7 +14,6 @@ next to :func:`sigtest.score` in :mod:`sigtest.tests_._score`.
 
 from __future__ import annotations
 
-import functools
 import math
 import sys
 from dataclasses import dataclass, field, fields
@@ -31,6 +30,7 @@ from sigtest._engine.intervals import (
     is_degenerate,
 )
 from sigtest._engine.pvalues import tie_tolerance
+from sigtest.utils import renamed_keywords
 
 __all__ = [
     "ConfidenceInterval",
@@ -41,7 +41,7 @@ __all__ = [
     "design_lines",
     "optional_count",
     "readonly_array",
-    "renamed_keywords",
+    "renamed_fields",
     "sampling_design",
     "stars_of",
     "to_plain",
@@ -110,24 +110,16 @@ def to_plain(value):
     return value
 
 
-def renamed_keywords(**renames):
-    """Class decorator: an old keyword of a result's constructor raises ``TypeError``.
+def renamed_fields(**renames):
+    """Class decorator of a result dataclass: an old field keyword raises ``TypeError``.
 
-    ``renames`` maps each old field name to its new one; the message names
-    the new one (a renamed field has no alias: the old attribute is gone).
+    ``renames`` maps each old field name to its new one; the generated
+    ``__init__`` goes through :func:`sigtest.utils.renamed_keywords`, the one
+    mechanism of every renamed keyword, so the message names the new field.
+    A renamed field has no alias: the old attribute is gone.
     """
     def decorate(cls):
-        init = cls.__init__
-
-        @functools.wraps(init)
-        def __init__(self, *args, **kwargs):
-            old = sorted(set(kwargs) & set(renames))
-            if old:
-                raise TypeError(f"{cls.__name__}() got the keyword {old[0]!r}, which is now "
-                                f"called {renames[old[0]]!r}.")
-            init(self, *args, **kwargs)
-
-        cls.__init__ = __init__
+        cls.__init__ = renamed_keywords(**renames)(cls.__init__)
         return cls
 
     return decorate
@@ -258,7 +250,6 @@ class TestOutcome:
     log10_pvalue: float | None = None
 
 
-@renamed_keywords(n_samples="n_items")
 @dataclass(frozen=True)
 class SignificanceResult(TextSummaryMixin):
     r"""The outcome of comparing a baseline A with a candidate B on one metric.
@@ -296,7 +287,7 @@ class SignificanceResult(TextSummaryMixin):
         :math:`\alpha`, the :math:`1 - 2\alpha` of its two-sided interval).
     greater_is_better : bool
         Orientation of the metric.
-    n_items : int
+    n_samples : int
         Number of test items N.
     params : dict
         Parameters of the test (``get_params()``), the integer ``seed`` drawn
@@ -356,7 +347,7 @@ class SignificanceResult(TextSummaryMixin):
     alternative: str | None = None
     confidence_level: float | None = None
     greater_is_better: bool = True
-    n_items: int = 0
+    n_samples: int = 0
     params: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
     null_distribution: np.ndarray | None = field(default=None, repr=False, compare=False)
     null_weights: np.ndarray | None = field(default=None, repr=False, compare=False)
@@ -536,7 +527,7 @@ class SignificanceResult(TextSummaryMixin):
             "alternative": self.alternative,
             "confidence_level": self.confidence_level,
             "greater_is_better": self.greater_is_better,
-            "n_items": self.n_items,
+            "n_samples": self.n_samples,
             "resampling": self.resampling,
             "interval_method": self.interval_method,
             "acceleration": self.acceleration,
@@ -597,7 +588,7 @@ class SignificanceResult(TextSummaryMixin):
     def __str__(self):
         better = "B better" if self.statistic > 0 else "A better" if self.statistic < 0 else "tie"
         orient = "higher" if self.greater_is_better else "lower"
-        head = f"{self.test} test on {self.metric} ({orient} is better), N={self.n_items}"
+        head = f"{self.test} test on {self.metric} ({orient} is better), N={self.n_samples}"
         if self.resampling and self.resampling.startswith("exact"):
             head += (f", {self.resampling} (exact null distribution: {self.n_resamples} "
                      "distinct values)")

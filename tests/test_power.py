@@ -482,7 +482,7 @@ def test_compressed_pair_equals_items(metric, test):
     # BCa's bootstrap draws depend on the rows' layout: compare its observed
     # scores only; the others are exact given the data
     compressed, full = test.test_paired(data), test.test(*items, metric=metric)
-    assert compressed.n_items == full.n_items == n_items
+    assert compressed.n_samples == full.n_samples == n_items
     assert compressed.score_a == pytest.approx(full.score_a, abs=1e-12)
     assert compressed.score_b == pytest.approx(full.score_b, abs=1e-12)
     if metric != "soft_f1_macro":

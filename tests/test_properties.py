@@ -288,7 +288,7 @@ def test_every_test_is_finite_and_deterministic(name, draw, seed):
     _assert_same(res, again)
 
     assert _finite_or_nan(res.score_a) and _finite_or_nan(res.score_b)
-    assert res.n_items == len(data["y"])
+    assert res.n_samples == len(data["y"])
     interval_nan = res.confidence_level is not None and any(
         map(math.isnan, tuple(res.confidence_interval)))
     if name == "bayesian_bootstrap":  # a posterior, not a test: p is nan by design
@@ -324,7 +324,7 @@ def test_score_is_finite_and_deterministic(data, seed, method):
     assert _finite_or_nan(res.estimate)
     if math.isfinite(res.estimate):
         _check_interval(tuple(res.confidence_interval), caught, "score")
-    assert res.n_items == len(data["y"])
+    assert res.n_samples == len(data["y"])
 
 
 @budget(15)

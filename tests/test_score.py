@@ -76,7 +76,7 @@ def test_result_fields_and_immutability():
     assert isinstance(res.confidence_interval, ConfidenceInterval)
     assert res.estimate == np.mean(y == p)
     assert res.metric == "accuracy" and res.method == "bca" and res.confidence_level == 0.95
-    assert res.n_resamples == 500 and res.n_items == 400
+    assert res.n_resamples == 500 and res.n_samples == 400
     assert res.n_groups is None and res.n_strata is None
     with pytest.raises(dataclasses.FrozenInstanceError):
         res.estimate = 1.0

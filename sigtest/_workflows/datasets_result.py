@@ -382,8 +382,8 @@ class DatasetComparisonResult:
         The posterior of Benavoli et al. (2014, 2017) on the differences of
         the two systems' scores (``b - a``, oriented so that positive means
         ``b`` is better): :func:`sigtest.bayesian_signed_rank`. Verdicts
-        "left" (``a`` better by more than ``rope``), "rope", "right" (``b``
-        better). For several cross-validation scores per dataset use
+        ``prob_worse`` (``b`` worse by more than ``rope``),
+        ``prob_equivalent``, ``prob_better`` (``b`` better). For several cross-validation scores per dataset use
         :func:`sigtest.hierarchical_bayes`; plot with
         :func:`sigtest.plotting.plot_simplex`.
 

@@ -736,7 +736,7 @@ class SignificanceTest(ParamsMixin, ABC):
             alternative=alternative,
             confidence_level=None if level is None else float(level),
             greater_is_better=bool(metric.greater_is_better),
-            n_items=int(data.n_samples),
+            n_samples=int(data.n_samples),
             params=params,
             null_distribution=null,
             null_weights=weights,

@@ -7,13 +7,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sigtest._results import FieldsDictMixin
+from sigtest._results import FieldsDictMixin, renamed_fields
 from sigtest.metrics import get_metric
 from sigtest.tests_._sign import warn_outside
 
 __all__ = ["CochranQResult", "cochrans_q"]
 
 
+@renamed_fields(n_items="n_samples")
 @dataclass(frozen=True)
 class CochranQResult(FieldsDictMixin):
     """Result of :func:`cochrans_q`.
@@ -26,7 +27,7 @@ class CochranQResult(FieldsDictMixin):
         Degrees of freedom of its chi-square null distribution, ``k - 1``.
     pvalue : float
         :math:`P(\\chi^2_{k-1} \\ge Q)` (1 when no item separates the systems).
-    n_items : int
+    n_samples : int
         Number of items.
     n_discordant : int
         Items that some systems get right and others wrong: the only ones
@@ -38,18 +39,18 @@ class CochranQResult(FieldsDictMixin):
     statistic: float
     df: int
     pvalue: float
-    n_items: int
+    n_samples: int
     n_discordant: int
     systems: tuple
 
     def __str__(self):
         return (f"Cochran's Q = {self.statistic:.4f}, df = {self.df}, p = {self.pvalue:.4g} "
-                f"({len(self.systems)} systems, {self.n_items} items, {self.n_discordant} "
+                f"({len(self.systems)} systems, {self.n_samples} items, {self.n_discordant} "
                 "discordant)")
 
 
 def _correctness(y_true, predictions):
-    """``(names, X)``: the (n_items, k) 0/1 matrix of right answers, validated."""
+    """``(names, X)``: the (n_samples, k) 0/1 matrix of right answers, validated."""
     if isinstance(predictions, Mapping):
         items = [(str(name), value) for name, value in predictions.items()]
     elif hasattr(predictions, "columns") and hasattr(predictions, "to_numpy"):  # DataFrame
@@ -107,7 +108,7 @@ def cochrans_q(y_true, predictions):
 
     Parameters
     ----------
-    y_true : array-like of shape (n_items,)
+    y_true : array-like of shape (n_samples,)
         True labels.
     predictions : mapping or DataFrame
         Predicted labels of each system, ``{name: y_pred}`` or one column per
@@ -117,7 +118,7 @@ def cochrans_q(y_true, predictions):
     Returns
     -------
     CochranQResult
-        ``statistic``, ``df`` (``k - 1``), ``pvalue``, ``n_items``,
+        ``statistic``, ``df`` (``k - 1``), ``pvalue``, ``n_samples``,
         ``n_discordant``, ``systems``.
 
     Raises

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from numbers import Integral, Real
 
-from sigtest._results import FieldsDictMixin, renamed_keywords
+from sigtest._results import FieldsDictMixin, renamed_fields
 from sigtest.exceptions import AntiConservativeWarning, DegenerateDistributionWarning
 from sigtest.utils import warn_external
 
@@ -70,7 +70,7 @@ class CVTestResult(FieldsDictMixin):
                 f"{self.mean_difference:+.4g}, positive = B better)")
 
 
-@renamed_keywords(mean="mean_difference")
+@renamed_fields(mean="mean_difference")
 @dataclass(frozen=True)
 class BayesianCVResult(FieldsDictMixin):
     r"""Posterior of the mean fold difference, with a region of practical equivalence.

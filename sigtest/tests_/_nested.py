@@ -342,7 +342,7 @@ class HierarchicalBootstrap(ParamsMixin):
             delta=delta, statistic=sign * delta, pvalue=float(pvalue),
             confidence_interval=ci, n_resamples=int(self.n_resamples),
             alternative=self.alternative, confidence_level=level,
-            greater_is_better=bool(metric_obj.greater_is_better), n_items=int(n),
+            greater_is_better=bool(metric_obj.greater_is_better), n_samples=int(n),
             params={"n_runs_a": int(stats_a.shape[0]), "n_runs_b": int(stats_b.shape[0]),
                     "n_finite": int(finite.size), "n_discordant": d, "pvalue_floor": floor,
                     "pvalue_unfloored": raw},

@@ -40,8 +40,8 @@ from sigtest._engine import PairedData, check_metric_params, prepare_paired
 from sigtest._engine.checks import check_n_resamples as _check_n_resamples
 from sigtest._engine.rng import check_seed
 from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, FEW_CLUSTERS
-from sigtest._results import (ConfidenceInterval, TextSummaryMixin, design_lines, optional_count,
-                              readonly_array, renamed_keywords, sampling_design, to_plain)
+from sigtest._results import (ConfidenceInterval, design_lines, optional_count, readonly_array,
+                              sampling_design, to_plain)
 from sigtest.exceptions import DegenerateDistributionWarning, SmallSampleWarning
 from sigtest.metrics import Metric, as_metric
 from sigtest.tests_._delong import auc_interval
@@ -53,9 +53,8 @@ __all__ = ["ScoreResult", "score", "score_delong", "score_paired"]
 # --------------------------------------------------------------------------
 # the result
 # --------------------------------------------------------------------------
-@renamed_keywords(n_samples="n_items")
 @dataclass(frozen=True)
-class ScoreResult(TextSummaryMixin):
+class ScoreResult:
     r"""One system's score and its bootstrap confidence interval.
 
     What :func:`sigtest.score` returns: the observed metric value of one
@@ -82,7 +81,7 @@ class ScoreResult(TextSummaryMixin):
         AUC, no resampling).
     n_resamples : int
         Number of bootstrap resamples used (finite ones); 0 for ``"delong"``.
-    n_items : int
+    n_samples : int
         Number of test items N.
     n_groups : int or None, default=None
         Number of clusters G when whole clusters were resampled
@@ -120,7 +119,7 @@ class ScoreResult(TextSummaryMixin):
     >>> res = ScoreResult(metric="accuracy", estimate=0.8,
     ...                   confidence_interval=ConfidenceInterval(0.75, 0.85),
     ...                   confidence_level=0.95, method="bca", n_resamples=1000,
-    ...                   n_items=250)
+    ...                   n_samples=250)
     >>> res.confidence_interval.low
     0.75
     """
@@ -131,7 +130,7 @@ class ScoreResult(TextSummaryMixin):
     confidence_level: float
     method: str
     n_resamples: int
-    n_items: int
+    n_samples: int
     n_groups: int | None = None
     n_strata: int | None = None
     greater_is_better: bool = True
@@ -233,7 +232,7 @@ class ScoreResult(TextSummaryMixin):
         -------
         result : dict
             ``metric, estimate, ci_low, ci_high, confidence_level, method,
-            n_resamples, n_items, greater_is_better, acceleration, seed``,
+            n_resamples, n_samples, greater_is_better, acceleration, seed``,
             plus ``n_groups`` / ``n_strata`` and ``standard_error`` when set.
         """
         out = {
@@ -244,7 +243,7 @@ class ScoreResult(TextSummaryMixin):
             "confidence_level": self.confidence_level,
             "method": self.method,
             "n_resamples": self.n_resamples,
-            "n_items": self.n_items,
+            "n_samples": self.n_samples,
             "greater_is_better": self.greater_is_better,
             "acceleration": self.acceleration,
             "seed": self.seed,
@@ -273,7 +272,7 @@ class ScoreResult(TextSummaryMixin):
         source = ("DeLong's variance" if self.method == "delong"
                   else f"{self.n_resamples} bootstrap resamples")
         lines = [
-            f"{self.metric} ({orient} is better), N={self.n_items}, {source}",
+            f"{self.metric} ({orient} is better), N={self.n_samples}, {source}",
             f"  estimate: {self.estimate:.6g}",
         ]
         low, high = self.confidence_interval
@@ -530,7 +529,7 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=10_
         confidence_level=float(confidence_level),
         method=method,
         n_resamples=int(dist.size),
-        n_items=int(paired.n_samples),
+        n_samples=int(paired.n_samples),
         n_groups=paired.n_groups,
         n_strata=paired.n_strata,
         greater_is_better=bool(paired.metric.greater_is_better),
@@ -631,7 +630,7 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
     -------
     result : ScoreResult
         ``estimate``, ``confidence_interval`` (``low``, ``high``),
-        ``confidence_level``, ``method``, ``n_resamples``, ``n_items``,
+        ``confidence_level``, ``method``, ``n_resamples``, ``n_samples``,
         ``n_groups``, ``n_strata``, ``metric``, and the bootstrap
         distribution (:meth:`ScoreResult.ci` recomputes the interval).
 
@@ -768,5 +767,5 @@ def score_delong(paired, *, confidence_level=0.95):
     return ScoreResult(
         metric=paired.metric.name, estimate=float(paired.score_a), confidence_interval=ci,
         confidence_level=float(confidence_level), method="delong", n_resamples=0,
-        n_items=int(paired.n_samples), greater_is_better=True, standard_error=se,
+        n_samples=int(paired.n_samples), greater_is_better=True, standard_error=se,
     )

@@ -43,7 +43,7 @@ def test_published_values(right, q, p):
     assert isinstance(res, CochranQResult)
     assert res.statistic == pytest.approx(q, rel=1e-7)
     assert res.pvalue == pytest.approx(p, rel=1e-5)
-    assert res.df == right.shape[1] - 1 and res.n_items == right.shape[0]
+    assert res.df == right.shape[1] - 1 and res.n_samples == right.shape[0]
     assert res.n_discordant == int(np.sum((right.sum(1) > 0) & (right.sum(1) < right.shape[1])))
 
 

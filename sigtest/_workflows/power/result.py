@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sigtest._engine.intervals import ConfidenceInterval
-from sigtest._results import TextSummaryMixin, renamed_keywords, to_plain
+from sigtest._results import TextSummaryMixin, renamed_fields, to_plain
 
 __all__ = ["PowerResult", "mde_interval"]
 
 
-@renamed_keywords(interval_level="confidence_level")
+@renamed_fields(interval_level="confidence_level")
 @dataclass(frozen=True)
 class PowerResult(TextSummaryMixin):
     r"""Result of :func:`power`, :func:`minimum_detectable_effect` and :func:`sample_size`.
