@@ -339,7 +339,7 @@ def check_pvalue_matrix(pvalues, name="pvalues"):
 
 
 def _score_order(scores, names):
-    """Display order (decreasing ``scores``, ties by name, not by matrix position) and the scores."""
+    """Display order (decreasing ``scores``, ties by name) and the scores as floats."""
     k = len(names)
     if isinstance(scores, Mapping) or hasattr(scores, "keys"):  # dict or Series
         keys = list(scores.keys())

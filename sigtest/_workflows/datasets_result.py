@@ -383,7 +383,8 @@ class DatasetComparisonResult:
         the two systems' scores (``b - a``, oriented so that positive means
         ``b`` is better): :func:`sigtest.bayesian_signed_rank`. Verdicts
         ``prob_worse`` (``b`` worse by more than ``rope``),
-        ``prob_equivalent``, ``prob_better`` (``b`` better). For several cross-validation scores per dataset use
+        ``prob_equivalent``, ``prob_better`` (``b`` better). For several
+        cross-validation scores per dataset use
         :func:`sigtest.hierarchical_bayes`; plot with
         :func:`sigtest.plotting.plot_simplex`.
 

@@ -3,8 +3,8 @@
 import numpy as np
 
 from sigtest._report.format import csv_safe
-from sigtest._results import to_plain
 from sigtest._report.latex import comparison_latex
+from sigtest._results import to_plain
 from sigtest._workflows.compare.checks import check_recompare_options
 from sigtest._workflows.compare.tables import (
     comparison_text,
@@ -269,12 +269,12 @@ class ComparisonResult:
             as ``None``).
         """
         frame = self._frame.astype(object).where(self._frame.notna(), None)
-        return to_plain({"systems": self.systems, "metrics": self.metrics, "tests": self.tests,
-                "alpha": float(self.alpha), "correction": self.correction,
-                "pairs": self.pairs, "n_runs": int(self.n_runs),
-                "ci_coverage": self.ci_coverage, "n_groups": self.n_groups,
-                "n_strata": self.n_strata, "bootstrap": self.bootstrap,
-                "records": frame.to_dict(orient="records")})
+        return to_plain({
+            "systems": self.systems, "metrics": self.metrics, "tests": self.tests,
+            "alpha": self.alpha, "correction": self.correction, "pairs": self.pairs,
+            "n_runs": self.n_runs, "ci_coverage": self.ci_coverage, "n_groups": self.n_groups,
+            "n_strata": self.n_strata, "bootstrap": self.bootstrap,
+            "records": frame.to_dict(orient="records")})
 
     def system_table(self):
         """One row per system with its score on each metric.
