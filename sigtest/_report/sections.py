@@ -5,6 +5,11 @@ of *sections* (:func:`register_section`), which
 :mod:`sigtest._report.build` runs and renders as Markdown, HTML or LaTeX
 (:mod:`sigtest._report.doc`). Built-in sections, in order:
 
+``leaderboard`` the systems best first with rank and score intervals, tiers,
+               P(best) and the best set (``result.leaderboard()``, one table
+               per metric); by default only from 100 systems on, where it
+               opens the report and ``scores``, ``pairs`` and ``ranks`` are
+               left to ``sections=``;
 ``methods``    the generated methods paragraph;
 ``scores``     per metric, each system's score with its interval (and the
                letters when every pair was tested), with a chart (HTML);
@@ -35,6 +40,12 @@ from sigtest._report.format import (
     frame_margins,
 )
 from sigtest._report.doc import Table
+from sigtest._report.leaderboard import (
+    leaderboard_available,
+    leaderboard_default,
+    leaderboard_blocks,
+    small_report,
+)
 from sigtest._report.signature import (
     _n_items,
     _n_pairs,
@@ -81,8 +92,9 @@ def register_section(name, build, *, available=None, after=None, default=True,
         always available.
     after : str, optional
         Insert after this section (default: before ``references``).
-    default : bool, default=True
-        Part of the report when ``sections`` is not given.
+    default : bool or callable, default=True
+        Part of the report when ``sections`` is not given (a callable:
+        ``default(result) -> bool``, e.g. only from 100 systems on).
     overwrite : bool, default=False
         Replace a section of the same name.
     """
@@ -111,7 +123,8 @@ def _selected(result, sections):
     """The sections to build, in registry order (``sections=None``: the default ones)."""
     registry = {s.name: s for s in _SECTIONS}
     if sections is None:
-        return [s for s in _SECTIONS if s.default and s.available(result)]
+        return [s for s in _SECTIONS if s.available(result)
+                and (s.default(result) if callable(s.default) else s.default)]
     if isinstance(sections, str) or not all(isinstance(s, str) for s in sections):
         raise TypeError("The 'sections' parameter must be a list of section names; got "
                         f"{sections!r}.")
@@ -563,9 +576,11 @@ def _signature_section(result, ctx):
             ("code", signature(result))]
 
 
+register_section("leaderboard", leaderboard_blocks, available=leaderboard_available,
+                 default=leaderboard_default)
 register_section("methods", _methods_section)
-register_section("scores", _scores_section)
-register_section("pairs", _pairs_section)
+register_section("scores", _scores_section, default=small_report)
+register_section("pairs", _pairs_section, default=small_report)
 register_section("references", _references_section)
 register_section("signature", _signature_section, after="references")
 def _ranks_section(result, ctx):
@@ -583,7 +598,8 @@ def _has_ranks(result):
     return result.n_runs == 1  # ranks() needs one comparison, not runs tested separately
 
 
-register_section("ranks", _ranks_section, available=_has_ranks, after="pairs")
+register_section("ranks", _ranks_section, available=_has_ranks, after="pairs",
+                 default=small_report)
 register_section("cv_tests", _cv_section, available=_has_cv_tests, after="ranks")
 
 
