@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sigtest._report.letters import letter_columns
+from sigtest._report.letters import _letter, letter_columns
 
 __all__ = ["MAX_LETTERS", "GroupLabels", "group_labels", "step_down_tiers"]
 
@@ -91,7 +91,7 @@ class GroupLabels:
     note: str
 
 
-def group_labels(significant, order, max_letters=MAX_LETTERS):
+def group_labels(significant, order, max_letters=None):
     """Letters when at most ``max_letters`` suffice, else :func:`step_down_tiers`.
 
     Parameters
@@ -100,8 +100,8 @@ def group_labels(significant, order, max_letters=MAX_LETTERS):
         Symmetric significance matrix.
     order : array-like of int, shape (k,)
         The systems best first.
-    max_letters : int, default=MAX_LETTERS
-        Largest display shown as letters.
+    max_letters : int, optional
+        Largest display shown as letters; default :data:`MAX_LETTERS`.
 
     Returns
     -------
@@ -119,8 +119,7 @@ def group_labels(significant, order, max_letters=MAX_LETTERS):
     >>> shown.kind, shown.labels
     ('tiers', ['1', '1', '2'])
     """
-    from sigtest._report.letters import _letter
-
+    max_letters = MAX_LETTERS if max_letters is None else max_letters
     columns = letter_columns(significant, order)
     k = len(order)
     if len(columns) <= max_letters:

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from sigtest._workflows.compare.plan import plan_scores
+from sigtest._workflows.compare import maxt as maxt_module
 from sigtest._workflows.compare.maxt import check_bootstrap, multiplier_pays
 from sigtest._workflows.compare.shared import (
     canonical_order,
@@ -318,7 +319,9 @@ def cached_rank_table(cache, inputs, *, metric=None, confidence_level=0.95, n_re
         return rank_table(inputs, metric=metric, confidence_level=confidence_level,
                           n_resamples=n_resamples, random_state=random_state,
                           bootstrap=bootstrap, **kwargs)
-    keys = {m: ("ranks", m, float(confidence_level), int(n_resamples), seed_key, bootstrap)
+    # "auto" resolves through the cost threshold of the multiplier draws
+    source = (bootstrap, maxt_module.MULTIPLIER_MIN_COST if bootstrap == "auto" else None)
+    keys = {m: ("ranks", m, float(confidence_level), int(n_resamples), seed_key, source)
             for m in chosen}
     missing = [m for m in chosen if keys[m] not in cache]
     if missing:
