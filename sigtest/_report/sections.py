@@ -56,6 +56,7 @@ from sigtest._report.signature import (
     signature,
 )
 from sigtest._report.svg import interval_chart
+from sigtest._report.tiers import group_labels, significance_matrix
 from sigtest._results import stars_of
 from sigtest.tests_._registry import test_name
 
@@ -150,6 +151,7 @@ class _Context:
         self.result = result
         self.frame = result.to_frame()
         self._scores = None
+        self._letters = {}
         self.references = []  # in order of first citation
 
     def scores(self):
@@ -163,11 +165,26 @@ class _Context:
                 self.references.append(ref)
 
     def letters(self, metric):
-        """The letters table of ``metric`` (first test), or None when undefined."""
+        """The letters table of ``metric`` (first test), or None when undefined.
+
+        When a valid display needs more than ``MAX_LETTERS`` letters, the
+        ``letters`` column holds the step-down tiers instead and
+        ``attrs["tier_note"]`` says so (:func:`sigtest._report.tiers.group_labels`).
+        """
         r = self.result
         if r.pairs != "all" or r.n_runs > 1 or len(r.systems) < 2:
             return None
-        return r.letters(metric)
+        if metric not in self._letters:
+            table = r.letters(metric)
+            systems = list(r.systems)
+            sig, _, _ = significance_matrix(self.frame, systems, metric, r.tests[0])
+            position = {name: i for i, name in enumerate(systems)}
+            shown = group_labels(sig, [position[n] for n in table.index])
+            table.attrs["tier_note"] = shown.note
+            if shown.kind == "tiers":
+                table["letters"] = [shown.labels[position[n]] for n in table.index]
+            self._letters[metric] = table
+        return self._letters[metric]
 
 
 # ------------------------------------------------------------- descriptions
@@ -426,7 +443,10 @@ def _scores_section(result, ctx):
             rows.append(cells)
         notes = [f"Bootstrap intervals of each score ({', '.join(map(_int, resamples))} "
                  "resamples)."]
-        if letters is not None:
+        if letters is not None and letters.attrs.get("tier_note"):
+            notes.append(f"Best first; {letters.attrs['tier_note']} (adjusted p <= "
+                         f"{result.alpha:g}, test {result.tests[0]}).")
+        elif letters is not None:
             notes.append(f"Best first; systems sharing a letter are not significantly "
                          f"different (adjusted p > {result.alpha:g}, test {result.tests[0]}).")
         align = "l" * (len(columns) - 2 - (letters is not None)) + "rr" + (

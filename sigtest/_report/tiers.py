@@ -13,7 +13,8 @@ import numpy as np
 
 from sigtest._report.letters import _letter, letter_columns
 
-__all__ = ["MAX_LETTERS", "GroupLabels", "group_labels", "step_down_tiers"]
+__all__ = ["MAX_LETTERS", "GroupLabels", "group_labels", "significance_matrix",
+           "step_down_tiers"]
 
 #: A letter display with more letters than this is shown as tiers: beyond
 #: ``a``-``z`` a system's string of letters is no longer read at a glance.
@@ -133,3 +134,35 @@ def group_labels(significant, order, max_letters=None):
             f"(more than {max_letters}): tiers are shown instead (a tier ends where a system "
             "is significantly worse than the tier's best)")
     return GroupLabels([str(t) for t in tiers], "tiers", len(columns), note)
+
+
+def significance_matrix(frame, systems, metric, test):
+    """The pairwise decisions of one metric and test, as matrices.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The comparison's rows (:meth:`ComparisonResult.to_frame`) of one run.
+    systems : list of str
+    metric, test : str
+
+    Returns
+    -------
+    significant : ndarray of bool, shape (k, k)
+        Symmetric: the pair's ``significant`` column.
+    complete : bool
+        Whether every pair was tested.
+    n_significant : int
+        Significant pairs.
+    """
+    rows = frame[(frame["metric"] == metric) & (frame["test"] == test)]
+    index = {name: i for i, name in enumerate(systems)}
+    a = rows["system_a"].map(index).to_numpy(dtype=np.intp)
+    b = rows["system_b"].map(index).to_numpy(dtype=np.intp)
+    flags = rows["significant"].to_numpy(dtype=bool)
+    k = len(systems)
+    tested = np.eye(k, dtype=bool)
+    tested[a, b] = tested[b, a] = True
+    sig = np.zeros((k, k), dtype=bool)
+    sig[a, b] = sig[b, a] = flags
+    return sig, bool(tested.all()), int(flags.sum())

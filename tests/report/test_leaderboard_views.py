@@ -141,3 +141,16 @@ def test_repr_of_200_real_systems_is_bounded():
     assert len(text.splitlines()) <= views.MAX_TEXT_ROWS + 10
     assert len(res.to_frame()) == 19_900
     assert res.leaderboard().shape == (200, len(LEADERBOARD_COLUMNS))
+
+
+def test_report_scores_fall_back_to_tiers_when_letters_are_too_many(many, monkeypatch):
+    from sigtest._report import tiers
+
+    monkeypatch.setattr(tiers, "MAX_LETTERS", 1)
+    md = many.report("markdown", sections=["scores"])
+    assert "tiers are shown instead" in md
+    table = many.leaderboard()  # the same tiers as the leaderboard's
+    part = md[md.index("## accuracy"):md.index("## f1_macro")]
+    rows = [line.split("|") for line in part.splitlines() if line.startswith("| ")][2:]
+    shown = {r[1].strip(): r[-2].strip() for r in rows}
+    assert shown == table["tier"].to_dict()

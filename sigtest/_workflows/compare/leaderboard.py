@@ -17,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sigtest._report.tiers import group_labels
+from sigtest._report.tiers import group_labels, significance_matrix
 
-__all__ = ["LEADERBOARD_COLUMNS", "leaderboard_table", "significance_matrix"]
+__all__ = ["LEADERBOARD_COLUMNS", "leaderboard_table"]
 
 #: Columns of :meth:`ComparisonResult.leaderboard`, in order (index: ``system``).
 LEADERBOARD_COLUMNS = ["rank", "rank_low", "rank_high", "score", "ci_low", "ci_high", "tier",
@@ -27,38 +27,6 @@ LEADERBOARD_COLUMNS = ["rank", "rank_low", "rank_high", "score", "ci_low", "ci_h
 
 #: Joint level of the leaderboard's rank intervals and best set (``ranks()``'s default).
 LEADERBOARD_LEVEL = 0.95
-
-
-def significance_matrix(frame, systems, metric, test):
-    """The pairwise decisions of one metric and test, as matrices.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        The comparison's rows (:meth:`ComparisonResult.to_frame`) of one run.
-    systems : list of str
-    metric, test : str
-
-    Returns
-    -------
-    significant : ndarray of bool, shape (k, k)
-        Symmetric: the pair's ``significant`` column.
-    complete : bool
-        Whether every pair was tested.
-    n_significant : int
-        Significant pairs.
-    """
-    rows = frame[(frame["metric"] == metric) & (frame["test"] == test)]
-    index = {name: i for i, name in enumerate(systems)}
-    a = rows["system_a"].map(index).to_numpy(dtype=np.intp)
-    b = rows["system_b"].map(index).to_numpy(dtype=np.intp)
-    flags = rows["significant"].to_numpy(dtype=bool)
-    k = len(systems)
-    tested = np.eye(k, dtype=bool)
-    tested[a, b] = tested[b, a] = True
-    sig = np.zeros((k, k), dtype=bool)
-    sig[a, b] = sig[b, a] = flags
-    return sig, bool(tested.all()), int(flags.sum())
 
 
 def _check_metric(metric, metrics):
