@@ -34,7 +34,9 @@ class ComparisonResult:
     not meant to be built by hand. Immutable: no attribute can be set, the
     lists and arrays it returns are copies or read-only, and :meth:`to_frame`
     returns a copy of the table, so a result once computed always reports
-    the same comparison.
+    the same comparison. ``print(result)``, ``repr`` and the notebook view
+    show every pair for up to 20 systems and :meth:`leaderboard` (with the
+    number of significant pairs) beyond; :meth:`to_frame` has every pair.
 
     Attributes
     ----------
