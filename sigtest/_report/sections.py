@@ -56,7 +56,7 @@ from sigtest._report.signature import (
     signature,
 )
 from sigtest._report.svg import interval_chart
-from sigtest._report.tiers import group_labels, significance_matrix
+from sigtest._report.tiers import letters_or_tiers
 from sigtest._results import stars_of
 from sigtest.tests_._registry import test_name
 
@@ -175,15 +175,8 @@ class _Context:
         if r.pairs != "all" or r.n_runs > 1 or len(r.systems) < 2:
             return None
         if metric not in self._letters:
-            table = r.letters(metric)
-            systems = list(r.systems)
-            sig, _, _ = significance_matrix(self.frame, systems, metric, r.tests[0])
-            position = {name: i for i, name in enumerate(systems)}
-            shown = group_labels(sig, [position[n] for n in table.index])
-            table.attrs["tier_note"] = shown.note
-            if shown.kind == "tiers":
-                table["letters"] = [shown.labels[position[n]] for n in table.index]
-            self._letters[metric] = table
+            self._letters[metric] = letters_or_tiers(r.letters(metric), self.frame, r.systems,
+                                                     metric, r.tests[0])
         return self._letters[metric]
 
 

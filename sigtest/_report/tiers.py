@@ -13,8 +13,8 @@ import numpy as np
 
 from sigtest._report.letters import _letter, letter_columns
 
-__all__ = ["MAX_LETTERS", "GroupLabels", "group_labels", "significance_matrix",
-           "step_down_tiers"]
+__all__ = ["MAX_LETTERS", "GroupLabels", "group_labels", "letters_or_tiers",
+           "significance_matrix", "step_down_tiers"]
 
 #: A letter display with more letters than this is shown as tiers: beyond
 #: ``a``-``z`` a system's string of letters is no longer read at a glance.
@@ -166,3 +166,33 @@ def significance_matrix(frame, systems, metric, test):
     sig = np.zeros((k, k), dtype=bool)
     sig[a, b] = sig[b, a] = flags
     return sig, bool(tested.all()), int(flags.sum())
+
+
+def letters_or_tiers(letters, frame, systems, metric, test):
+    """A letters table, its ``letters`` column replaced by tiers when they are too many.
+
+    Parameters
+    ----------
+    letters : pandas.DataFrame
+        :meth:`ComparisonResult.letters` of ``metric`` and ``test``: index
+        ``system`` best first, column ``letters``.
+    frame : pandas.DataFrame
+        The comparison's rows (one run).
+    systems : list of str
+    metric, test : str
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        A copy; ``letters`` holds the step-down tiers when a valid display
+        needs more than :data:`MAX_LETTERS` letters (:func:`group_labels`),
+        and ``attrs["tier_note"]`` says so (``""`` otherwise).
+    """
+    table = letters.copy()
+    sig, _, _ = significance_matrix(frame, systems, metric, test)
+    position = {name: i for i, name in enumerate(systems)}
+    shown = group_labels(sig, [position[n] for n in table.index])
+    table.attrs["tier_note"] = shown.note
+    if shown.kind == "tiers":
+        table["letters"] = [shown.labels[position[n]] for n in table.index]
+    return table
