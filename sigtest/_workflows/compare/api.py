@@ -133,15 +133,15 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
                            names=plan.names)
     tasks = [(*task, extra) for task, extra in zip(plan.tasks, shared)]
     out = [row for task_rows in run_pairs(tasks, n_jobs, verbose) for row in task_rows]
-    adjusted, maxt_multiplier = None, False
+    adjusted, maxt_multiplier, maxt_drawn = None, False, {}
     if applied in MAXT_CORRECTIONS:
         adjusted, maxt_multiplier = maxt_adjusted(plan, out, shared, applied, n_jobs, drawn,
-                                                     alpha=alpha)
+                                                     alpha=alpha, drawn=maxt_drawn)
     # what was used: no pair nor max-T family may have got multiplier draws (a
     # metric without statistics, such as ROC AUC, or concentrated influence values)
     if drawn == "multiplier" and not (maxt_multiplier or uses_multiplier(shared, drawn)):
         drawn = "resample"
-    kept = kept_scores(shared, plan)  # every system's shared scores: ranks() reads them
+    kept = kept_scores(shared, plan, maxt_drawn)  # every system's shared scores, for ranks()
     del shared, tasks
     predictions = {n: (r[0] if len(r) == 1 else list(r)) for n, r in runs.items()}
     shown = random_state

@@ -40,7 +40,7 @@ class KeptScores:
         return self.scores.shape[1]
 
 
-def kept_scores(shared, plan):
+def kept_scores(shared, plan, maxt_drawn=None):
     """``{metric name: KeptScores}`` from the shared differences of a comparison.
 
     Parameters
@@ -49,13 +49,18 @@ def kept_scores(shared, plan):
         What :func:`~sigtest._workflows.compare.shared.shared_deltas` gave
         the pair tasks.
     plan : ComparePlan
+    maxt_drawn : dict, optional
+        The draws the max-T correction made for families whose test did not
+        consume shared ones (``maxt_adjusted(drawn=)``: ``(run, metric
+        index) -> (T (B, k), source)``).
 
     Returns
     -------
     kept : dict
-        One entry per metric whose tests consumed shared bootstrap scores
-        (the largest ``B`` when several tests did), for a comparison of one
-        run; empty for several runs tested separately (ranks need one).
+        One entry per metric whose tests consumed shared bootstrap scores,
+        or whose max-T correction drew them (the largest ``B`` when several
+        did), for a comparison of one run; empty for several runs tested
+        separately (ranks need one).
     """
     if plan.multi:
         return {}
@@ -76,4 +81,10 @@ def kept_scores(shared, plan):
         scores.flags.writeable = False
         kept[plan.metric_objs[mi].name] = KeptScores(
             scores, "multiplier" if seed == gauss else "resample")
+    for (r, mi), (T, source) in (maxt_drawn or {}).items():
+        name = plan.metric_objs[mi].name
+        if r == 0 and (name not in kept or kept[name].n_resamples < T.shape[0]):
+            scores = T.T  # (k, B), a view
+            scores.flags.writeable = False
+            kept[name] = KeptScores(scores, source)
     return kept

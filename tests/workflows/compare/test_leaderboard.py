@@ -229,3 +229,20 @@ def test_few_systems_without_shared_draws_rank_on_their_own_draws():
     assert res._inputs["kept_scores"] == {}
     table = res.leaderboard()
     assert table.index[0] == "s2" and table["in_best_set"].sum() == 1
+
+
+def test_ranks_read_the_draws_of_the_max_t_correction():
+    """A test that draws nothing shared (McNemar): the max-T correction's draws are kept."""
+    y, preds = _systems(np.linspace(0.6, 0.85, 7), 400, 4)
+    res = sigtest.compare(y, preds, metrics="accuracy", test="mcnemar", correction="max-t",
+                          random_state=0)
+    kept = res._inputs["kept_scores"]["accuracy"]
+    assert kept.source == "resample" and kept.n_resamples >= 2000
+    table = res.ranks()
+    T = kept.scores[:, :2000].T
+    np.testing.assert_array_equal(table["p_best"], best_probability(T))
+    assert not kept.scores.flags.writeable
+    mult = sigtest.compare(y, preds, metrics="accuracy", test="mcnemar", correction="max-t",
+                           bootstrap="multiplier", random_state=0)
+    assert mult._inputs["kept_scores"]["accuracy"].source == "multiplier"
+    assert len(mult.ranks(bootstrap="multiplier")) == 7
