@@ -434,7 +434,8 @@ class ComparisonResult:
             Number of shared bootstrap resamples ``B``.
         random_state : None, int, SeedSequence or Generator, default=None
             Seed of the resamples. None: the comparison's own shared draws
-            of the metric when its tests drew at least ``B`` of them (the
+            of the metric (its tests' or its max-T correction's) when there
+            are at least ``B`` of them (the
             first ``B``; e.g. the default test's 9,999 with 6 systems or
             more) and ``bootstrap`` is ``"auto"`` or their source, else a
             seed derived from the comparison's ``random_state``; either way
