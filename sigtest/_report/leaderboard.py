@@ -59,10 +59,15 @@ def _share(p):
     return f"{p:.3f}"
 
 
+def _missing(v):
+    """A missing rank (``pd.NA`` in an Int64 column, or None / NaN)."""
+    import pandas as pd
+
+    return v is None or bool(pd.isna(v))
+
+
 def _rank_interval(lo, hi):
-    if lo is None or hi is None or lo is np.nan or str(lo) == "<NA>" or str(hi) == "<NA>":
-        return "n/a"
-    return f"[{int(lo)}, {int(hi)}]"
+    return "n/a" if _missing(lo) or _missing(hi) else f"[{int(lo)}, {int(hi)}]"
 
 
 def _rows(table, limit=None):
@@ -70,7 +75,7 @@ def _rows(table, limit=None):
     shown = table if limit is None else table.iloc[:limit]
     rows = []
     for system, row in zip(shown.index, shown.itertuples(index=False)):
-        rank = "n/a" if str(row.rank) == "<NA>" else str(int(row.rank))
+        rank = "n/a" if _missing(row.rank) else str(int(row.rank))
         ci = ("n/a" if not (np.isfinite(row.ci_low) and np.isfinite(row.ci_high))
               else f"[{_num(row.ci_low)}, {_num(row.ci_high)}]")
         rows.append([rank, str(system), _rank_interval(row.rank_low, row.rank_high),

@@ -154,3 +154,14 @@ def test_report_scores_fall_back_to_tiers_when_letters_are_too_many(many, monkey
     rows = [line.split("|") for line in part.splitlines() if line.startswith("| ")][2:]
     shown = {r[1].strip(): r[-2].strip() for r in rows}
     assert shown == table["tier"].to_dict()
+
+
+def test_undefined_ranks_print_as_not_available():
+    stub = _Stub(30)
+    table = stub.leaderboard("accuracy")
+    table["rank"] = pd.array([pd.NA] * 30, dtype="Int64")
+    table["rank_low"] = pd.array([pd.NA] * 30, dtype="Int64")
+    table["ci_low"] = np.nan
+    stub.leaderboard = lambda metric=None: table
+    first = views.leaderboard_text(stub).splitlines()[4]
+    assert first.split()[:3] == ["n/a", "system-0000", "n/a"]
