@@ -230,13 +230,20 @@ def _letters_text(result):
         return ""
     import pandas as pd
 
-    table = pd.concat({m: result.letters(m)["letters"] for m in result.metrics}, axis=1)
-    order = result.letters(result.metrics[0]).index
+    from sigtest._report.tiers import letters_or_tiers
+
+    frame = result.to_frame()
+    shown = {m: letters_or_tiers(result.letters(m), frame, result.systems, m, result.tests[0])
+             for m in result.metrics}
+    table = pd.concat({m: t["letters"] for m, t in shown.items()}, axis=1)
+    order = shown[result.metrics[0]].index
     table = table.loc[order]
     table.index.name = "system"
+    notes = "".join(f"\nnote ({m}): {t.attrs['tier_note']}" for m, t in shown.items()
+                    if t.attrs["tier_note"])
     return ("\n\nletters (systems sharing a letter are not significantly different; "
             f"best first on {result.metrics[0]}; test {result.tests[0]})\n"
-            + table.reset_index().to_string(index=False))
+            + table.reset_index().to_string(index=False) + notes)
 
 
 def _scores_text(table):

@@ -8,6 +8,7 @@ the HTML of Jupyter's ``_repr_html_``.
 """
 
 from sigtest._report.doc import RENDERERS, html_fragment, render
+from sigtest._report.leaderboard import leaderboard_blocks, shows_leaderboard
 from sigtest._report.sections import _Context, _selected
 
 __all__ = ["REPORT_FORMATS", "build_report", "report_html_fragment"]
@@ -47,5 +48,11 @@ def build_report(result, fmt="markdown", path=None, sections=None):
 
 
 def report_html_fragment(result):
-    """The HTML report as one ``<div>`` (for Jupyter's ``_repr_html_``)."""
+    """The HTML report as one ``<div>`` (for Jupyter's ``_repr_html_``).
+
+    For more than 20 systems, the leaderboard alone (one table a metric,
+    with the number of significant pairs): ``report("html")`` has the rest.
+    """
+    if shows_leaderboard(result):
+        return html_fragment(leaderboard_blocks(result), _title(result))
     return html_fragment(_blocks(result, None), _title(result))

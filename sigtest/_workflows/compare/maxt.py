@@ -293,6 +293,7 @@ def _run_scores(plan, r, B, threads, cache, bootstrap="resample"):
         found = {mi: sc for mi, sc in zip(order, scores) if sc is not None}
         if found:
             cache["multiplier_used"] = True
+            cache.setdefault("multiplier_metrics", set()).update((r, B, mi) for mi in found)
         order = [mi for mi in order if mi not in found]
         if not order:
             cache[r, B] = found
@@ -309,7 +310,8 @@ def _run_scores(plan, r, B, threads, cache, bootstrap="resample"):
     return cache[r, B]
 
 
-def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample", *, alpha=0.05):
+def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample", *, alpha=0.05,
+                  drawn=None):
     """Max-T adjusted p-values of every row of a comparison, per (run, metric, test) family.
 
     Parameters
@@ -334,6 +336,10 @@ def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample", *
         The comparison's level: a family is adjusted on at least
         ``maxt_min_resamples(m, alpha)`` draws for its ``m`` pairs (drawn
         here, on the comparison's shared seed, when its test used fewer).
+    drawn : dict, optional
+        Filled with the draws made here: ``(run, metric index) -> (T, source)``,
+        ``T`` every system's raw scores ``(B, k)`` and ``source``
+        ``"multiplier"`` or ``"resample"`` (kept for ``ranks()``).
 
     Returns
     -------
@@ -383,4 +389,12 @@ def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample", *
                         "for some pair and were dropped for the whole family")
         warn_external(f"correction={correction!r} ({where}): " + "; ".join(text) + ".",
                       DegenerateDistributionWarning)
+    if drawn is not None:
+        gauss = cache.get("multiplier_metrics", set())
+        for key, scores in cache.items():
+            if isinstance(key, tuple):
+                for mi, T in scores.items():
+                    if (key[0], mi) not in drawn or drawn[key[0], mi][0].shape[0] < key[1]:
+                        drawn[key[0], mi] = (T, "multiplier" if (*key, mi) in gauss
+                                             else "resample")
     return adjusted, bool(cache.get("multiplier_used", False))
