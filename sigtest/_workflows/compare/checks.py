@@ -6,8 +6,7 @@ views of the predictions), raising the error that names the parameter and
 returning what the planning uses (:mod:`sigtest._workflows.compare.plan`).
 :func:`check_inputs` runs every system's predictions through the engine's
 single input path before any test runs. Shared by :func:`sigtest.compare`,
-:func:`sigtest.cross_val_compare`, :func:`sigtest.compare_datasets` and the
-power table.
+:func:`sigtest.cross_val_compare` and :func:`sigtest.compare_datasets`.
 """
 
 import itertools
@@ -23,7 +22,7 @@ from sigtest._engine.checks import check_array_like
 from sigtest._workflows.runs import split_runs
 from sigtest.metrics import as_metric
 from sigtest.metrics._common import union_labels
-from sigtest.metrics._hard import default_pos_label
+from sigtest.metrics._hard import uses_pos_label
 from sigtest.metrics._scores import check_y_true, is_no_targets
 from sigtest.utils import plain, warn_external
 from sigtest.utils._param_validation import validate_parameter_constraints
@@ -45,7 +44,6 @@ __all__ = [
     "class_sets",
     "default_resamples",
     "plain_test",
-    "pos_label_params",
     "system_views",
 ]
 
@@ -391,10 +389,6 @@ def class_sets(view_list, names, classes, labels, *, warn=True):
     return class_set, union
 
 
-def _uses_pos_label(metric):
-    return metric.kwargs.get("average") == "binary"
-
-
 def check_pos_label(metrics, pos_label):
     """``{"pos_label": pos_label}``, or ``{}`` when not given (a default, if any, comes later).
 
@@ -404,33 +398,13 @@ def check_pos_label(metrics, pos_label):
     """
     if pos_label is None:
         return {}
-    if not any(_uses_pos_label(m) for m in metrics):
+    if not any(uses_pos_label(m) for m in metrics):
         raise ValueError(
             f"The 'pos_label' parameter is only used by the one-class metrics ('f1', "
             f"'precision', 'recall'), and none of the metrics {[m.name for m in metrics]} is "
             "one. Remove pos_label or add such a metric."
         )
     return {"pos_label": pos_label}
-
-
-def pos_label_params(metric, pos_params, union):
-    """The ``pos_label`` keyword of one metric: given, defaulted, or none.
-
-    A one-class metric gets ``pos_label``: the one given, its own fixed one,
-    or the default of :func:`sigtest.metrics._hard.default_pos_label` over
-    every label seen (``union``: ``y_true``, the systems' predictions and
-    ``labels``), the rule of every entry point. Other metrics get nothing.
-    """
-    if not _uses_pos_label(metric):
-        return {}
-    if pos_params:
-        return dict(pos_params)
-    if metric.kwargs.get("pos_label") is not None:
-        return {}
-    try:
-        return {"pos_label": default_pos_label(union)}
-    except ValueError as exc:
-        raise ValueError(f"Metric {metric.name!r}: {exc}") from None
 
 
 def check_inputs(view_list, names, metric_objs, metric_kwargs):

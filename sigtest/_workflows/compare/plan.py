@@ -29,10 +29,10 @@ from sigtest._workflows.compare.checks import (
     check_tests,
     check_tests_suit,
     class_sets,
-    pos_label_params,
     system_views,
 )
 from sigtest._workflows.runs import tile, combine_runs
+from sigtest.metrics._hard import pos_label_params
 from sigtest.utils._estimator import clone  # noqa: F401  (compare's copies of the tests)
 from sigtest.utils.validation import spawn_seeds
 

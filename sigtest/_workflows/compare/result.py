@@ -505,7 +505,9 @@ class ComparisonResult:
         1   good     2         2          2        False
         2   best     1         1          1         True
         """
-        from sigtest._workflows.ranks import rank_table
+        # on first use: the rank machinery (shared draws, ranking engine) is not
+        # needed to build or print a result
+        from sigtest._workflows.compare.ranks import rank_table
 
         return rank_table(self._inputs, systems=self.systems, metrics=self.metrics,
                           n_runs=self.n_runs, metric=metric,
@@ -663,6 +665,8 @@ class ComparisonResult:
             (``groups=``) and ``sample_weight`` (the simulation resamples
             independent items), or bad parameters (naming them).
         """
+        # on first use: the power simulations are not needed to build a result
+        # (compare imports power, never the reverse)
         from sigtest._workflows.power.table import comparison_mde_table
 
         return comparison_mde_table(

@@ -10,10 +10,10 @@ import warnings
 import numpy as np
 
 from sigtest._engine.rng import check_seed
-from sigtest._workflows.compare.checks import pos_label_params
 from sigtest._workflows.power.api import check_target, minimum_detectable_effect
 from sigtest.metrics import get_metric
 from sigtest.metrics._common import union_labels
+from sigtest.metrics._hard import pos_label_params
 
 __all__ = ["comparison_mde_table"]
 
