@@ -1,5 +1,6 @@
 """``cross_val_compare``: the scikit-learn workflow of ``compare``."""
 
+import dataclasses
 import functools
 import warnings
 from collections.abc import Mapping
@@ -18,7 +19,8 @@ from sklearn.model_selection import (
 from sklearn.utils.multiclass import type_of_target
 
 from sigtest import cv as _cv_module
-from sigtest._workflows.compare.api import check_item_ids, compare_inputs, plan_inputs
+from sigtest._workflows.compare.api import compare_inputs, plan_inputs
+from sigtest._workflows.compare.options import compare_options
 from sigtest._workflows.compare.checks import check_metrics, check_pos_label
 from sigtest._workflows.compare.plan import prepare_data
 from sigtest.tests_._corrections import CORRECTIONS
@@ -214,22 +216,21 @@ def _result_pairs(result):
 
 def _with_cv_tests(result, splits, cv_tests, rope, cv_seed):
     """``result`` with its per-fold tests; recompare() recomputes them for its options."""
-    data = result._inputs
-    options = data["options"]
-    metric_objs, scores = fold_scores(data["targets"], data["runs"], data["classes"], splits,
-                                      metrics=options["metrics"], labels=options["labels"],
-                                      pos_label=options["pos_label"])
+    data = result._data
+    options = result.options
+    metric_objs, scores = fold_scores(data.targets, data.runs, data.classes, splits,
+                                      metrics=options.metrics, labels=options.labels,
+                                      pos_label=options.pos_label)
     frame = cv_test_frame(_result_pairs(result), metric_objs, scores, splits, cv_tests, rope)
     rerun = functools.partial(_rerun_with_cv_tests, splits=splits, cv_tests=cv_tests,
                               rope=rope, cv_seed=cv_seed)
-    return result._with_cv_tests(frame, inputs={**data, "rerun": rerun})
+    return result._with_cv_tests(frame, data=dataclasses.replace(data, rerun=rerun))
 
 
-def _rerun_with_cv_tests(targets, runs, classes, *, splits, cv_tests, rope, cv_seed,
-                         **options):
+def _rerun_with_cv_tests(targets, runs, classes, options, *, splits, cv_tests, rope, cv_seed):
     """``recompare`` of a result with per-fold tests: the comparison, then the tests."""
-    result = compare_inputs(targets, runs, classes, cv_splits=splits, cv_seed=cv_seed,
-                             **options)
+    result = compare_inputs(targets, runs, classes, options, cv_splits=splits,
+                            cv_seed=cv_seed)
     return _with_cv_tests(result, splits, cv_tests, rope, cv_seed)
 
 
@@ -253,8 +254,7 @@ def _check_before_fitting(targets, names, classes, method, n_repeats, options):
     with warnings.catch_warnings():
         # the comparison's warnings come once, from the real predictions
         warnings.simplefilter("ignore")
-        plan_inputs(targets, runs, classes if method == "predict_proba" else None,
-                    sample_weight=None, **options)
+        plan_inputs(targets, runs, classes if method == "predict_proba" else None, options)
 
 
 def _check_soft_targets(soft_targets, n_samples, n_classes):
@@ -504,18 +504,20 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     elif soft:
         raise ValueError("Soft metrics need the 'soft_targets' parameter (n_samples, n_classes).")
 
-    groups = check_item_ids(groups, "groups", y.shape[0])
-    strata = check_item_ids(strata, "strata", y.shape[0])
+    split_seed, test_seed = spawn_seeds(random_state, 2)
+    # the options of the comparison, checked as compare() checks them (the
+    # metrics as given, usually names: the result keeps them in its options,
+    # and a Metric object, whose kwargs are a mappingproxy, does not pickle)
+    options = compare_options(
+        y.shape[0], metrics=metrics, test=test, pairs=pairs, baseline=baseline,
+        correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=test_seed,
+        verbose=verbose, runs="each", labels=labels, pos_label=pos_label, ci=ci,
+        groups=groups, strata=strata)
     cv_tests = _check_cv_test(cv_test, rope)
 
-    split_seed, test_seed = spawn_seeds(random_state, 2)
     classifier = all(is_classifier(est) for est in estimators.values())
-    splits = _splits(cv, n_repeats, X, y, classifier, split_seed, groups)
+    splits = _splits(cv, n_repeats, X, y, classifier, split_seed, options.groups)
     _check_five_by_two(cv_tests, splits)
-    options = dict(
-        metrics=metrics, test=test, pairs=pairs, baseline=baseline, correction=correction,
-        alpha=alpha, n_jobs=n_jobs, random_state=test_seed, runs_mode="each", labels=labels,
-        pos_label=pos_label, ci=ci, groups=groups, strata=strata)
     _check_before_fitting(targets, names, classes, method, len(splits), options)
     runs = {}
     for name, est in zip(names, estimators.values()):
@@ -525,11 +527,8 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
             for folds in splits
         ]
     result = compare_inputs(
-        # the metrics as given (names, usually): the result keeps them in its
-        # options, and a Metric object (its kwargs a mappingproxy) does not pickle
-        targets, runs, classes if method == "predict_proba" else None, verbose=verbose,
-        cv_splits=splits, cv_seed=(random_state, test_seed), **options,
-    )
+        targets, runs, classes if method == "predict_proba" else None, options,
+        cv_splits=splits, cv_seed=(random_state, test_seed))
     if cv_tests:
         result = _with_cv_tests(result, splits, cv_tests, None if rope is None else float(rope),
                                 (random_state, test_seed))

@@ -25,7 +25,6 @@ from sigtest.metrics._common import union_labels
 from sigtest.metrics._hard import uses_pos_label
 from sigtest.metrics._scores import check_y_true, is_no_targets
 from sigtest.utils import plain, warn_external
-from sigtest.utils._param_validation import validate_parameter_constraints
 
 __all__ = [
     "MARGIN_ALTERNATIVES",
@@ -36,7 +35,6 @@ __all__ = [
     "check_pairs",
     "check_pos_label",
     "check_predictions",
-    "check_recompare_options",
     "check_runs_tests",
     "check_targets",
     "check_tests",
@@ -606,20 +604,3 @@ def check_runs_tests(runs, runs_mode, metrics, specs):
             f"runs='average' runs the tests on run-averaged statistics, which test(s) "
             f"{custom} (overriding test()) cannot take; use runs='each'."
         )
-
-
-def check_recompare_options(constraints, options, kwargs):
-    """The options of :meth:`ComparisonResult.recompare`: ``options`` updated by ``kwargs``.
-
-    ``kwargs`` are checked against ``constraints`` (those of
-    :func:`sigtest.compare`, as ``compare`` checks them); an unknown keyword
-    is a ``TypeError``. ``runs`` is renamed ``runs_mode``.
-    """
-    unknown = set(kwargs) - set(constraints)
-    if unknown:
-        raise TypeError(f"recompare() got unexpected arguments {sorted(unknown)}.")
-    validate_parameter_constraints(
-        {k: constraints[k] for k in kwargs}, kwargs, caller_name="recompare")
-    if "runs" in kwargs:
-        kwargs["runs_mode"] = kwargs.pop("runs")
-    return {**options, **kwargs}

@@ -177,21 +177,25 @@ def _metric_rows(names, metric, data, design, n_items, B, seed, level, name_rank
     return rows
 
 
-def rank_table(inputs, *, systems, metrics, n_runs, metric=None, confidence_level=0.95,
+def rank_table(data, options, *, systems, metrics, n_runs, metric=None, confidence_level=0.95,
                n_resamples=2000, random_state=None, bootstrap="auto"):
-    """The table of :meth:`ComparisonResult.ranks` (see its docstring)."""
+    """The table of :meth:`ComparisonResult.ranks` (see its docstring).
+
+    ``data`` and ``options`` are the result's
+    :class:`~sigtest._workflows.compare.options.ComparisonData` and
+    :class:`~sigtest._workflows.compare.options.CompareOptions`.
+    """
     chosen = _check_args(metric, metrics, confidence_level, n_resamples, bootstrap)
     if n_runs > 1:
         raise ValueError(
             f"ranks() needs one comparison of the systems; this result holds {n_runs} runs "
             "or CV repeats tested separately. Compare with runs='average' (or one run)."
         )
-    options = inputs["options"]
-    seed = (shared_seed(inputs["score_settings"]["seed"], _RANK_TAG) if random_state is None
+    seed = (shared_seed(data.score_settings["seed"], _RANK_TAG) if random_state is None
             else check_seed(random_state))
     names, metric_objs, _, tasks = plan_scores(
-        inputs["runs"], inputs["classes"], targets=inputs["targets"], options=options,
-        settings=inputs["score_settings"])
+        data.runs, data.classes, targets=data.targets, options=options,
+        settings=data.score_settings)
     by_system = {task[1]: task for task in tasks}  # one run: one task per system
     name_rank = np.argsort(np.argsort(np.asarray(names, dtype=object), kind="stable"),
                            kind="stable")
