@@ -258,7 +258,12 @@ def system_views(targets, systems, metrics, classes):
     """Stack the runs of every system once per metric input type.
 
     Returns ``{input_type: (y, [stacked runs (R_s, N, ...) per system])}``; a
-    system with one run is a view of it (no copy of the predictions).
+    system with one run is a view of it (no copy of the predictions). One
+    stage per input type: :func:`_label_view` (hard labels, probability
+    columns mapped to labels), :func:`_regression_view`,
+    :func:`_proba_view` (soft targets); per-item scores and
+    ``"labels_proba"`` are stacked as given (the engine checks them per
+    system in :func:`check_inputs`).
     """
     views = {}
     given = targets["scores"] if "scores" in targets else targets["labels"]
@@ -269,77 +274,89 @@ def system_views(targets, systems, metrics, classes):
         if itype == "scores":  # checked per system by the engine (check_inputs)
             views[itype] = (targets["scores"], [_stack([np.asarray(p) for p in _as_runs(v)])
                                                 for v in systems.values()])
-            continue
-        if itype == "labels":
-            y = targets["labels"]
-            if y.dtype.kind in "fc" and not np.all(np.isfinite(y)):
-                raise ValueError("The 'y_true' parameter must not contain NaN or infinity.")
-            stacks = []
-            for name, value in systems.items():
-                runs = []
-                for p in _as_runs(value):
-                    if p.dtype.kind in "fc" and not np.all(np.isfinite(p)):
-                        # before the union of the labels, which would blame
-                        # another system and a 'labels' parameter
-                        raise ValueError(
-                            f"System {name!r}: the predictions must not contain NaN or "
-                            "infinity."
-                        )
-                    # numeric (n, k) scores -> labels; anything else (e.g. 2-D
-                    # strings) reaches the engine's check as given
-                    if p.ndim == 2 and p.dtype.kind in "biuf":
-                        cls = classes
-                        if cls is None:
-                            cls = np.unique(y)
-                            if len(cls) != p.shape[1]:
-                                raise ValueError(
-                                    f"System {name!r} gives {p.shape[1]} probability columns "
-                                    f"but y_true has {len(cls)} classes; cannot map columns "
-                                    "to labels."
-                                )
-                        p = cls[np.argmax(p, axis=1)]
-                    runs.append(p)
-                stacks.append(_stack(runs))
-            views[itype] = (y, stacks)
-            continue
-        if itype == "regression":  # 1-D floats: the engine's check names the system
-            if "regression" not in targets:
-                raise ValueError(
-                    f"Metric {first!r} is a regression metric: y_true must be 1-D (one "
-                    f"real target per sample); got shape {targets['multilabel'].shape}."
-                )
-            views[itype] = (targets["regression"],
-                            [_stack(_as_runs(v)) for v in systems.values()])
-            continue
-        if itype == "labels_proba":
+        elif itype == "labels":
+            views[itype] = _label_view(targets["labels"], systems, classes)
+        elif itype == "regression":
+            views[itype] = _regression_view(targets, systems, first)
+        elif itype == "labels_proba":
             # hard y_true scored by 1-D or 2-D scores: every run goes through the
             # metric's own check (check_labels_proba) in check_inputs
             views[itype] = (targets[itype], [_stack(_as_runs(v)) for v in systems.values()])
-            continue
-        if itype not in targets:
-            raise ValueError(
-                f"Metric {first!r} needs y_true as an (n_samples, n_classes) array "
-                "(soft targets); got 1-D labels."
-            )
-        y = targets[itype]
-        hard = [n for n, v in systems.items() if any(p.ndim != 2 for p in _as_runs(v))]
-        if hard:
-            raise ValueError(
-                f"Metric {first!r} needs (n_samples, n_classes) probability predictions "
-                f"from every system, but system(s) {hard} give hard labels (mixing hard and "
-                "soft predictions)."
-            )
-        bad = [n for n, v in systems.items()
-               if any(p.shape[1:] != y.shape[1:] for p in _as_runs(v))]
-        if bad:
-            raise ValueError(
-                f"System(s) {bad} have a number of columns different from y_true's "
-                f"{y.shape[1]} (metric {first!r})."
-            )
-        views[itype] = (y, [_stack([np.asarray(p, dtype=np.float64)
-                                     if p.dtype.kind in "biuf" else p for p in _as_runs(v)])
-                            for v in systems.values()])
+        else:
+            views[itype] = _proba_view(targets, itype, systems, first)
     return views
+
+
+def _label_view(y, systems, classes):
+    """The hard-label view ``(y, stacks)``: numeric ``(n, k)`` scores mapped to labels."""
+    if y.dtype.kind in "fc" and not np.all(np.isfinite(y)):
+        raise ValueError("The 'y_true' parameter must not contain NaN or infinity.")
+    stacks = []
+    for name, value in systems.items():
+        stacks.append(_stack([_as_labels(p, name, y, classes) for p in _as_runs(value)]))
+    return y, stacks
+
+
+def _as_labels(p, name, y, classes):
+    """One run of system ``name`` as hard labels (the argmax class of numeric scores)."""
+    if p.dtype.kind in "fc" and not np.all(np.isfinite(p)):
+        # before the union of the labels, which would blame
+        # another system and a 'labels' parameter
+        raise ValueError(
+            f"System {name!r}: the predictions must not contain NaN or "
+            "infinity."
+        )
+    # numeric (n, k) scores -> labels; anything else (e.g. 2-D
+    # strings) reaches the engine's check as given
+    if p.ndim == 2 and p.dtype.kind in "biuf":
+        cls = classes
+        if cls is None:
+            cls = np.unique(y)
+            if len(cls) != p.shape[1]:
+                raise ValueError(
+                    f"System {name!r} gives {p.shape[1]} probability columns "
+                    f"but y_true has {len(cls)} classes; cannot map columns "
+                    "to labels."
+                )
+        p = cls[np.argmax(p, axis=1)]
+    return p
+
+
+def _regression_view(targets, systems, first):
+    """The regression view: 1-D floats (the engine's check names the system)."""
+    if "regression" not in targets:
+        raise ValueError(
+            f"Metric {first!r} is a regression metric: y_true must be 1-D (one "
+            f"real target per sample); got shape {targets['multilabel'].shape}."
+        )
+    return targets["regression"], [_stack(_as_runs(v)) for v in systems.values()]
+
+
+def _proba_view(targets, itype, systems, first):
+    """The view of a soft metric (``"proba"``, ``"multilabel"``): 2-D gold and predictions."""
+    if itype not in targets:
+        raise ValueError(
+            f"Metric {first!r} needs y_true as an (n_samples, n_classes) array "
+            "(soft targets); got 1-D labels."
+        )
+    y = targets[itype]
+    hard = [n for n, v in systems.items() if any(p.ndim != 2 for p in _as_runs(v))]
+    if hard:
+        raise ValueError(
+            f"Metric {first!r} needs (n_samples, n_classes) probability predictions "
+            f"from every system, but system(s) {hard} give hard labels (mixing hard and "
+            "soft predictions)."
+        )
+    bad = [n for n, v in systems.items()
+           if any(p.shape[1:] != y.shape[1:] for p in _as_runs(v))]
+    if bad:
+        raise ValueError(
+            f"System(s) {bad} have a number of columns different from y_true's "
+            f"{y.shape[1]} (metric {first!r})."
+        )
+    return y, [_stack([np.asarray(p, dtype=np.float64)
+                       if p.dtype.kind in "biuf" else p for p in _as_runs(v)])
+               for v in systems.values()]
 
 
 def class_sets(view_list, names, classes, labels, *, warn=True):

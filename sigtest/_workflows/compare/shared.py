@@ -460,7 +460,36 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
     few = bool(tasks) and _n_systems(tasks[0][0]) < MIN_SHARED_SYSTEMS
     if not tasks or (few and not multiplier):
         return [{} for _ in tasks]
-    # (run, scheme, B) -> {metric index: (metric, kwargs)}, and the view of each run
+    wanted, views = _wanted(tasks, few)
+    if not wanted:
+        return [{} for _ in tasks]
+    groups = _draw_groups(wanted, views, score_seed, multiplier)
+    # round 1: every system's unit codes, or its leave-one-unit-out scores
+    # (one task per (group, system)); a cold worker pool is started only when
+    # the tasks left pay for it (run_calls)
+    systems = [(gkey, order, design, s) for gkey, order, k, design, _ in groups
+               for s in range(k)]
+    firsts = run_calls(lambda t: _first_call(systems[t], views, wanted, multiplier),
+                       [1] * len(systems), n_jobs)
+    pairs = _pair_rows(tasks)
+    # round 2: ranges of resamples (the multiplier groups are drawn here)
+    canonical = None if names is None else canonical_order(names)
+    calls, drawn = _range_calls(groups, firsts, wanted, pairs, multiplier, canonical)
+    blocks = run_calls(lambda t: calls[t][1], [_RANGE] * len(calls), n_jobs)
+    parts = {}
+    for (gkey, _), block in zip(calls, blocks):
+        parts.setdefault(gkey, []).append(block)
+    arrays = _shared_arrays(groups, drawn, parts)
+    seeds = {gkey: seed for gkey, _, _, _, seed in groups}
+    return [_task_deltas(task, arrays, pairs, seeds, few) for task in tasks]
+
+
+def _wanted(tasks, few):
+    """``{(run, scheme, B): {metric index: (metric, kwargs)}}`` and the view of each run.
+
+    The shared draws the tasks' tests consume (:func:`_shared_kind`), one
+    group per (run, scheme, resamples).
+    """
     wanted, views = {}, {}
     for view, _, _, jobs in tasks:
         for key, metric, kwargs, ptest, itest, *_ in jobs:
@@ -469,9 +498,12 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
                 if kind is not None:
                     wanted.setdefault((key[0], *kind), {})[key[1]] = (metric, kwargs)
                     views[key[0]] = view
-    if not wanted:
-        return [{} for _ in tasks]
-    groups = []  # (group key, metric order, k, design, seed)
+    return wanted, views
+
+
+def _draw_groups(wanted, views, score_seed, multiplier):
+    """``[(group key, metric order, k, design, seed)]``, one per group of shared draws."""
+    groups = []
     for gkey, metrics in sorted(wanted.items()):
         r, scheme, _ = gkey
         order = sorted(metrics)
@@ -482,22 +514,26 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
         gauss = multiplier and scheme == "bootstrap"  # Gaussian multiplier draws
         seed = shared_seed(score_seed, MULTIPLIER_TAG if gauss else _TAGS[scheme], r)
         groups.append((gkey, order, _n_systems(view), design, seed))
-    # round 1: every system's unit codes, or its leave-one-unit-out scores
-    # (one task per (group, system)); a cold worker pool is started only when
-    # the tasks left pay for it (run_calls)
-    systems = [(gkey, order, design, s) for gkey, order, k, design, _ in groups
-               for s in range(k)]
-    firsts = run_calls(lambda t: _first_call(systems[t], views, wanted, multiplier),
-                       [1] * len(systems), n_jobs)
-    canonical = None if names is None else canonical_order(names)
-    drawn = {}  # multiplier groups: per metric (B, k) scores, computed here
-    # the pairs of each run, in task order
-    pairs = {}  # run -> {(i, j): row of the pair in the permutation deltas}
+    return groups
+
+
+def _pair_rows(tasks):
+    """``{run: {(i, j): row}}``: the pairs of each run in task order (rows of the permuted deltas)."""
+    pairs = {}
     for _, i, j, jobs in tasks:
         rows = pairs.setdefault(jobs[0][0][0], {})
         rows.setdefault((i, j), len(rows))
-    # round 2: ranges of resamples
-    calls, at = [], 0
+    return pairs
+
+
+def _range_calls(groups, firsts, wanted, pairs, multiplier, canonical):
+    """The round-2 calls ``[(group key, delayed call)]``, and the multiplier groups' draws.
+
+    One call per range of :data:`_RANGE` resamples of a resampled group;
+    a multiplier group is drawn here from its systems' round-1 jackknife
+    parts (``drawn``: group key -> per metric ``(B, k)`` scores or None).
+    """
+    calls, drawn, at = [], {}, 0
     for gkey, order, k, design, seed in groups:
         r, scheme, B = gkey
         per = firsts[at:at + k]
@@ -520,12 +556,12 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
                 call = joblib.delayed(_flip_deltas_range)(units, totals, B, seed, b0, b1, spec,
                                                           pair_list)
             calls.append((gkey, call))
-    blocks = run_calls(lambda t: calls[t][1], [_RANGE] * len(calls), n_jobs)
-    parts = {}
-    for (gkey, _), block in zip(calls, blocks):
-        parts.setdefault(gkey, []).append(block)
-    # per (run, scheme, B, metric): bootstrap (k, B) scores, or permutation (m, B) deltas
-    arrays, seeds = {}, {gkey: seed for gkey, _, _, _, seed in groups}
+    return calls, drawn
+
+
+def _shared_arrays(groups, drawn, parts):
+    """Per ``(run, scheme, B, metric)``: bootstrap ``(k, B)`` scores, or permutation ``(m, B)`` deltas."""
+    arrays = {}
     for gkey, order, _, _, _ in groups:
         for pos, mi in enumerate(order):
             scores = gkey[1] != "permutation"
@@ -536,21 +572,24 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
             joined = np.concatenate([chunk[pos] for chunk in parts[gkey]], axis=0 if scores else 1)
             # scores: (k, B), a system's resamples contiguous for the pairs' differences
             arrays[(*gkey, mi)] = np.ascontiguousarray(joined.T if scores else joined)
-    shared = []
-    for _, i, j, jobs in tasks:
-        supplied = TaskDeltas()
-        for key, metric, _, ptest, itest, *_ in jobs:
-            for role, test in enumerate((ptest, itest)):
-                kind = _shared_kind(test, metric, few)
-                if kind is None:
-                    continue
-                gkey = (key[0], *kind)
-                if (*gkey, key[1]) not in arrays:  # multiplier draws declined for the metric
-                    continue
-                where = pairs[key[0]][i, j] if kind[0] == "permutation" else (i, j)
-                supplied.add((key, role), arrays[(*gkey, key[1])], where, seeds[gkey], kind[0])
-        shared.append(supplied)
-    return shared
+    return arrays
+
+
+def _task_deltas(task, arrays, pairs, seeds, few):
+    """The :class:`TaskDeltas` of one pair task: references to its columns of ``arrays``."""
+    _, i, j, jobs = task
+    supplied = TaskDeltas()
+    for key, metric, _, ptest, itest, *_ in jobs:
+        for role, test in enumerate((ptest, itest)):
+            kind = _shared_kind(test, metric, few)
+            if kind is None:
+                continue
+            gkey = (key[0], *kind)
+            if (*gkey, key[1]) not in arrays:  # multiplier draws declined for the metric
+                continue
+            where = pairs[key[0]][i, j] if kind[0] == "permutation" else (i, j)
+            supplied.add((key, role), arrays[(*gkey, key[1])], where, seeds[gkey], kind[0])
+    return supplied
 
 
 def uses_multiplier(shared, bootstrap):
