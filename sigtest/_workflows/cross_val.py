@@ -389,6 +389,15 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     strata : array-like of shape (n_samples,), optional
         Stratum id of every sample for the bootstrap tests and intervals
         (:func:`sigtest.compare`'s ``strata``); the folds do not use it.
+        There is no ``sample_weight``: weights would have to reach the fits
+        (scikit-learn's metadata routing of each estimator) and the tests
+        alike, and weighting only the tests would compare estimators fit
+        without them; fit with weights, then test the out-of-fold
+        predictions (``result.predictions``) with
+        ``sigtest.compare(..., sample_weight=)``. ``bootstrap`` keeps
+        :func:`sigtest.compare`'s ``"auto"``. The options are checked as
+        :func:`sigtest.compare` checks them, before any estimator is fit,
+        and kept as ``result.options``.
     cv_test : {"corrected_t", "5x2cv_t", "5x2cv_f", "bayesian"} or list, optional
         Tests on the per-fold scores, reported by
         :meth:`ComparisonResult.cv_tests` next to the item-level tests of

@@ -28,7 +28,7 @@ from sigtest.metrics import Metric
 from sigtest.utils._param_validation import lazy, validate_parameter_constraints
 
 __all__ = ["COMPARE_OPTIONS", "CompareOptions", "ComparisonData", "check_item_ids", "compare_options",
-           "read_only_copy", "recompare_options"]
+           "check_option_types", "read_only_copy", "recompare_options"]
 
 
 #: Lazy recipes of scikit-learn's constraints (see
@@ -57,7 +57,7 @@ COMPARE_OPTIONS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CompareOptions:
     """The options of one comparison, as :func:`sigtest.compare` validated them.
 
@@ -69,7 +69,8 @@ class CompareOptions:
     stage of the comparison. Frozen: ``groups``, ``strata`` and
     ``sample_weight`` are read-only copies, so a caller reusing its buffers
     changes nothing; :meth:`ComparisonResult.recompare` runs the comparison
-    again with some options changed.
+    again with some options changed. Compared by identity (its arrays have
+    no single truth value); compare :meth:`asdict` field by field.
 
     ``test`` and ``correction`` are the values given (``None``, ``"auto"``):
     the correction applied is :attr:`ComparisonResult.correction`, the tests
@@ -149,7 +150,13 @@ class ComparisonData:
 
 
 def read_only_copy(arr):
-    """A read-only copy of ``arr`` as an array (the result's copies of the inputs)."""
+    """A read-only copy of ``arr`` as an array (the result's copies of the inputs).
+
+    An array that is already such a copy (read-only, owning its data) is
+    returned as is: :meth:`ComparisonResult.recompare` does not copy again.
+    """
+    if isinstance(arr, np.ndarray) and not arr.flags.writeable and arr.base is None:
+        return arr
     out = np.array(arr, copy=True)
     out.flags.writeable = False
     return out
@@ -214,16 +221,26 @@ def compare_options(n_samples, **options):
     return _checked(CompareOptions(**options), n_samples)
 
 
+def check_option_types(options, caller_name):
+    """Check ``options`` (a dict of compare's options) as :func:`sigtest.compare` checks them.
+
+    Against :data:`COMPARE_OPTIONS` (the options of :func:`sigtest.compare`
+    but ``sample_weight``, which belongs to the data): an unknown keyword is
+    a ``TypeError``, a bad value the ``ValueError``/``TypeError`` of
+    ``compare``'s own check, naming the parameter and ``caller_name``.
+    """
+    unknown = set(options) - set(COMPARE_OPTIONS)
+    if unknown:
+        raise TypeError(f"{caller_name}() got unexpected arguments {sorted(unknown)}.")
+    validate_parameter_constraints(
+        {k: COMPARE_OPTIONS[k] for k in options}, options, caller_name=caller_name)
+
+
 def recompare_options(options, changes, n_samples):
     """The options of :meth:`ComparisonResult.recompare`: ``options`` updated by ``changes``.
 
-    ``changes`` are checked against :data:`COMPARE_OPTIONS` (those of
-    :func:`sigtest.compare` but ``sample_weight``, which belongs to the
-    data), as ``compare`` checks them; an unknown keyword is a ``TypeError``.
+    ``changes`` are checked by :func:`check_option_types`, then with the
+    data (``n_samples`` items) as :func:`compare_options` checks them.
     """
-    unknown = set(changes) - set(COMPARE_OPTIONS)
-    if unknown:
-        raise TypeError(f"recompare() got unexpected arguments {sorted(unknown)}.")
-    validate_parameter_constraints(
-        {k: COMPARE_OPTIONS[k] for k in changes}, changes, caller_name="recompare")
+    check_option_types(changes, "recompare")
     return _checked(dataclasses.replace(options, **changes), n_samples)

@@ -267,10 +267,12 @@ class ComparisonResult:
 
         ``(name, pvalue_test, interval_test)`` with the resamples chosen for
         the family (``compare``'s default ``B``, the default test of a max-T
-        correction) and the simultaneous level when ``ci="simultaneous"``;
-        ``interval_test`` is None when the p-value test gives the interval.
-        New objects at each access (changing them changes nothing); the
-        pairs' own copies also carry their seeds.
+        correction); ``interval_test`` is None when the p-value test gives
+        the interval. New objects at each access (changing them changes
+        nothing); the copies the pairs ran also carry their seeds, the
+        two-sided alternative of ``pairs="all"`` and the level of
+        ``ci="simultaneous"`` (the ``alternative`` and ``ci_level`` columns
+        of :meth:`to_frame`).
         """
         first = self._frame[(self._frame["metric"] == self._metrics[0])
                             & (self._frame["test"] == self._tests[0])]
