@@ -45,7 +45,7 @@ def _n_distinct(ids):
 def plan_inputs(targets, runs, classes, options):
     """Plan a comparison of validated ``options`` on its inputs (no test runs).
 
-    ``options`` is the :class:`~sigtest._workflows.compare.options.CompareOptions`
+    ``options`` is the :class:`~sigtest.CompareOptions`
     as planned (its ``test`` and ``correction`` those :func:`compare_inputs`
     resolved). Returns the
     :class:`~sigtest._workflows.compare.plan.ComparePlan`.
@@ -59,7 +59,7 @@ def plan_inputs(targets, runs, classes, options):
 def compare_inputs(targets, runs, classes, options, *, cv_splits=None, cv_seed=None):
     """Core of :func:`compare` on validated targets, runs and options (also used by CV).
 
-    ``options`` is the :class:`~sigtest._workflows.compare.options.CompareOptions`
+    ``options`` is the :class:`~sigtest.CompareOptions`
     of :func:`~sigtest._workflows.compare.options.compare_options`.
     ``cv_splits`` (the folds of :func:`sigtest.cross_val_compare`) is stored
     on the result; it is not an option of the comparison. ``cv_seed`` is

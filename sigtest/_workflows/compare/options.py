@@ -61,8 +61,9 @@ COMPARE_OPTIONS = {
 class CompareOptions:
     """The options of one comparison, as :func:`sigtest.compare` validated them.
 
-    One field per keyword argument of :func:`sigtest.compare` (see it for
-    their meaning), with the same name and default. Built once per call by
+    One field per keyword argument of :func:`sigtest.compare`, with the same
+    name, meaning and default: scipy's ``BootstrapMethod`` idea, the settings
+    of a call as one object. Built once per call by
     :func:`compare_options` (:func:`sigtest.compare`,
     :func:`sigtest.cross_val_compare`, :meth:`sigtest.Experiment.run` and
     :meth:`ComparisonResult.recompare` all go through it) and read by every
@@ -78,6 +79,49 @@ class CompareOptions:
     :func:`sigtest.cross_val_compare`, ``runs`` is ``"each"`` (one run per
     CV repeat) and ``random_state`` is the child seed its tests use (the seed
     given to it is :attr:`ComparisonResult.random_state`).
+
+    Parameters
+    ----------
+    metrics : str, Metric, callable, scorer or sequence, default=("accuracy", "f1_macro")
+        As in :func:`sigtest.compare`.
+    test : SignificanceTest, str, tuple or list, optional
+        As in :func:`sigtest.compare`.
+    pairs : {"all", "baseline"}, default="all"
+        As in :func:`sigtest.compare`.
+    baseline : str or list of str, optional
+        As in :func:`sigtest.compare`.
+    correction : str or None, default="auto"
+        As in :func:`sigtest.compare`.
+    alpha : float, default=0.05
+        As in :func:`sigtest.compare`.
+    n_jobs : int, optional
+        As in :func:`sigtest.compare`.
+    random_state : None, int, SeedSequence or Generator
+        As in :func:`sigtest.compare`.
+    verbose : bool, default=False
+        As in :func:`sigtest.compare`.
+    runs : {"average", "each", "mean", "pool", "nested"}, default="average"
+        As in :func:`sigtest.compare`.
+    labels : array-like, optional
+        As in :func:`sigtest.compare`.
+    pos_label : int, str or bool, optional
+        As in :func:`sigtest.compare`.
+    ci : {"marginal", "simultaneous"}, default="marginal"
+        As in :func:`sigtest.compare`.
+    sample_weight : array-like of shape (n_samples,), optional
+        As in :func:`sigtest.compare` (a numeric array is kept as a
+        read-only copy).
+    groups : array-like of shape (n_samples,), optional
+        As in :func:`sigtest.compare` (kept as a read-only copy).
+    strata : array-like of shape (n_samples,), optional
+        As in :func:`sigtest.compare` (kept as a read-only copy).
+    bootstrap : {"auto", "resample", "multiplier"}, default="auto"
+        As in :func:`sigtest.compare`.
+
+    See Also
+    --------
+    sigtest.compare : Runs a comparison of these options.
+    ComparisonResult.recompare : Runs it again with some options changed.
 
     Examples
     --------

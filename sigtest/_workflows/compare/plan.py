@@ -164,7 +164,7 @@ def score_settings(specs):
 def plan_comparison(runs, classes, *, targets, options):
     """Build the job list of a comparison of checked ``options`` (no test runs).
 
-    ``options`` is the :class:`~sigtest._workflows.compare.options.CompareOptions`
+    ``options`` is the :class:`~sigtest.CompareOptions`
     as planned: its ``test`` and ``correction`` are those the comparison
     applies (``"auto"`` resolved).
     """
@@ -265,7 +265,7 @@ def plan_scores(runs, classes, *, targets, options, settings):
     """The jobs of the per-system score intervals of a comparison (no test runs).
 
     Rebuilt from what :class:`ComparisonResult` keeps (the stored runs,
-    targets and :class:`~sigtest._workflows.compare.options.CompareOptions`
+    targets and :class:`~sigtest.CompareOptions`
     of the comparison, already validated by it), so the
     result holds no second copy of the data. One task per (run, system):
     ``(view, system index, jobs, settings, seed)`` with one job ``(key,

@@ -183,7 +183,7 @@ def rank_table(data, options, *, systems, metrics, n_runs, metric=None, confiden
 
     ``data`` and ``options`` are the result's
     :class:`~sigtest._workflows.compare.options.ComparisonData` and
-    :class:`~sigtest._workflows.compare.options.CompareOptions`.
+    :class:`~sigtest.CompareOptions`.
     """
     chosen = _check_args(metric, metrics, confidence_level, n_resamples, bootstrap)
     if n_runs > 1:

@@ -79,7 +79,7 @@ class ComparisonResult:
         resolved): resampled units, or Gaussian multiplier draws.
     options : CompareOptions
         The options of the comparison, as validated (see
-        :class:`~sigtest._workflows.compare.options.CompareOptions`).
+        :class:`~sigtest.CompareOptions`).
     random_state : None, int, SeedSequence or Generator
         The seed given (for :func:`sigtest.cross_val_compare`, its
         ``random_state``, from which the tests' seed was derived).
@@ -223,7 +223,7 @@ class ComparisonResult:
 
     @property
     def options(self):
-        """The options of the comparison: a frozen :class:`~sigtest._workflows.compare.options.CompareOptions`.
+        """The options of the comparison, as validated: a frozen :class:`~sigtest.CompareOptions`.
 
         One field per keyword argument of :func:`sigtest.compare`, as
         validated (``groups``, ``strata`` as read-only arrays); ``test`` and

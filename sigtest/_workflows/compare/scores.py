@@ -39,7 +39,7 @@ def score_table(data, options):
     """The per-system score table of a comparison of ``data`` with ``options``.
 
     ``data`` is the result's :class:`~sigtest._workflows.compare.options.ComparisonData`,
-    ``options`` its :class:`~sigtest._workflows.compare.options.CompareOptions`
+    ``options`` its :class:`~sigtest.CompareOptions`
     (whose ``n_jobs`` runs the tasks).
     """
     names, metric_objs, multi, tasks = plan_scores(

@@ -12,7 +12,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 import sigtest
 from sigtest import Experiment, PairedPermutation, compare, cross_val_compare
-from sigtest._workflows.compare.options import CompareOptions
+from sigtest import CompareOptions
 
 ROOT = Path(sigtest.__file__).resolve().parent
 FAST = PairedPermutation(n_resamples=199)
