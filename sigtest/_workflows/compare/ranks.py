@@ -22,13 +22,7 @@ import pandas as pd
 
 from sigtest._workflows.compare.plan import plan_scores
 from sigtest._workflows.compare.maxt import check_bootstrap, multiplier_pays
-from sigtest._workflows.compare.shared import (
-    canonical_order,
-    multiplier_scores,
-    resampled_scores,
-    shared_seed,
-    system_data,
-)
+from sigtest._workflows.compare.shared import canonical_order, multiplier_scores, shared_seed
 from sigtest._engine.design import check_design
 from sigtest._engine.paired import resample_params_of
 from sigtest._engine.ranking import (
@@ -39,6 +33,7 @@ from sigtest._engine.ranking import (
 )
 from sigtest._engine.rng import check_seed
 from sigtest._engine.shared import shared_draws
+from sigtest._engine.shared_job import resampled_scores, system_data
 from sigtest.exceptions import DegenerateDistributionWarning
 from sigtest.utils import warn_external
 
