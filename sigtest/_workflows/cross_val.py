@@ -25,6 +25,7 @@ from sigtest._workflows.compare.checks import check_metrics, check_pos_label
 from sigtest._workflows.compare.plan import prepare_data
 from sigtest.tests_._corrections import CORRECTIONS
 from sigtest.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
+from sigtest.utils._renamed import renamed_keywords
 from sigtest.utils import warn_external
 from sigtest.utils.validation import spawn_seeds
 
@@ -268,6 +269,7 @@ def _check_soft_targets(soft_targets, n_samples, n_classes):
     return p
 
 
+@renamed_keywords(method="response_method")
 @validate_params(
     {
         "estimators": [Mapping],
@@ -277,7 +279,7 @@ def _check_soft_targets(soft_targets, n_samples, n_classes):
         "n_repeats": [Interval(Integral, 1, None, closed="left")],
         "metrics": [str, HasMethods(["__call__"]), list, tuple],
         "test": [HasMethods(["test"]), str, list, tuple, None],
-        "method": [StrOptions({"auto", "predict", "predict_proba"})],
+        "response_method": [StrOptions({"auto", "predict", "predict_proba"})],
         "soft_targets": ["array-like", None],
         "n_jobs": [Integral, None],
         "random_state": [None, Integral, np.random.SeedSequence, np.random.Generator,
@@ -298,7 +300,7 @@ def _check_soft_targets(soft_targets, n_samples, n_classes):
     prefer_skip_nested_validation=True,
 )
 def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy", "f1_macro"),
-                      test=None, method="auto", soft_targets=None, n_jobs=None,
+                      test=None, response_method="auto", soft_targets=None, n_jobs=None,
                       random_state=None, pairs="all", baseline=None, correction="holm",
                       alpha=0.05, verbose=False, labels=None, pos_label=None, ci="marginal",
                       groups=None, strata=None, cv_test=None, rope=None):
@@ -341,8 +343,9 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         scikit-learn scorers as in :func:`sigtest.as_metric`.
     test : SignificanceTest, str, tuple or list, optional
         As in :func:`sigtest.compare`.
-    method : {"auto", "predict", "predict_proba"}, default="auto"
-        Out-of-fold prediction method. ``"auto"`` uses ``predict_proba`` when
+    response_method : {"auto", "predict", "predict_proba"}, default="auto"
+        Out-of-fold prediction method of the estimators (scikit-learn's
+        name, as in ``make_scorer``). ``"auto"`` uses ``predict_proba`` when
         a soft or probability-scored metric is requested, else ``predict``. With
         ``predict_proba``, the columns are aligned to ``np.unique(y)`` (a
         class missing from a training fold gets probability 0) and hard
@@ -484,23 +487,24 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
             "The 'metrics' parameter mixes regression metrics with classification metrics "
             f"({sorted(m.name for m in metric_objs)}); compare regressors or classifiers."
         )
-    if "regression" in types and method == "predict_proba":
-        raise ValueError("Regression metrics compare predict() outputs: use method='predict' "
-                         "(or 'auto'), not 'predict_proba'.")
+    if "regression" in types and response_method == "predict_proba":
+        raise ValueError("Regression metrics compare predict() outputs: use "
+                         "response_method='predict' (or 'auto'), not 'predict_proba'.")
     soft = "proba" in types
     needs_proba = soft or "labels_proba" in types  # soft or probability-scored metrics
+    method = response_method
     if method == "auto":
         method = "predict_proba" if needs_proba else "predict"
     if needs_proba and method == "predict":
         raise ValueError(
             f"The metrics {[m.name for m in metric_objs if m.input_type != 'labels']} need "
-            "probabilities: use method='predict_proba' (or 'auto')."
+            "probabilities: use response_method='predict_proba' (or 'auto')."
         )
     if method == "predict_proba":
         missing = [n for n, est in estimators.items() if not hasattr(est, "predict_proba")]
         if missing:
             raise ValueError(
-                f"Estimator(s) {missing} have no predict_proba, needed for method="
+                f"Estimator(s) {missing} have no predict_proba, needed for response_method="
                 "'predict_proba' (soft metrics)."
             )
     y = np.asarray(y)

@@ -163,3 +163,16 @@ def test_experiment_run_takes_compare_options_and_says_why_not_the_others(tmp_pa
     assert res.to_frame().equals(want.to_frame())
     assert (res.options.pos_label, res.options.n_jobs) == (1, 2)
     np.testing.assert_array_equal(res.options.groups, groups)
+
+
+def test_cross_val_compare_prediction_method_is_response_method():
+    from sklearn.datasets import make_classification
+
+    X, y = make_classification(n_samples=60, random_state=0)
+    params = inspect.signature(cross_val_compare).parameters
+    assert params["response_method"].default == "auto" and "method" not in params
+    with pytest.raises(TypeError, match="old keyword 'method'; it is now 'response_method'"):
+        cross_val_compare(_estimators(), X, y, method="predict")
+    res = cross_val_compare(_estimators(), X, y, cv=2, metrics="accuracy", test=FAST,
+                            response_method="predict_proba", random_state=0)
+    assert all(np.asarray(p).ndim == 2 for p in res.predictions.values())
