@@ -20,16 +20,16 @@ from sklearn.utils.multiclass import type_of_target
 
 from sigtest import cv as _cv_module
 from sigtest._workflows.compare.api import compare_inputs, plan_inputs
-from sigtest._workflows.compare.options import compare_options
+from sigtest._workflows.compare.options import COMPARE_OPTIONS, compare_options
 from sigtest._workflows.compare.checks import check_metrics, check_pos_label
 from sigtest._workflows.compare.plan import prepare_data
 from sigtest.tests_._corrections import CORRECTIONS
-from sigtest.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
+from sigtest.utils._param_validation import Interval, StrOptions, validate_params
 from sigtest.utils._renamed import renamed_keywords
 from sigtest.utils import warn_external
 from sigtest.utils.validation import spawn_seeds
 
-__all__ = ["cross_val_compare"]
+__all__ = ["SHARED_OPTIONS", "cross_val_compare"]
 
 
 def _shuffled(splitter, n_splits, seed):
@@ -269,6 +269,13 @@ def _check_soft_targets(soft_targets, n_samples, n_classes):
     return p
 
 
+#: The options cross_val_compare shares with compare: checked with compare's
+#: own constraints (one list, COMPARE_OPTIONS), then built into the same
+#: CompareOptions (compare_options).
+SHARED_OPTIONS = ("metrics", "test", "n_jobs", "random_state", "pairs", "baseline", "alpha",
+                  "verbose", "labels", "pos_label", "ci", "groups", "strata")
+
+
 @renamed_keywords(method="response_method")
 @validate_params(
     {
@@ -277,23 +284,11 @@ def _check_soft_targets(soft_targets, n_samples, n_classes):
         "y": ["array-like"],
         "cv": ["cv_object"],
         "n_repeats": [Interval(Integral, 1, None, closed="left")],
-        "metrics": [str, HasMethods(["__call__"]), list, tuple],
-        "test": [HasMethods(["test"]), str, list, tuple, None],
         "response_method": [StrOptions({"auto", "predict", "predict_proba"})],
         "soft_targets": ["array-like", None],
-        "n_jobs": [Integral, None],
-        "random_state": [None, Integral, np.random.SeedSequence, np.random.Generator,
-                         np.random.RandomState],
-        "pairs": [StrOptions({"all", "baseline"})],
-        "baseline": [str, list, tuple, None],
+        # adjust_pvalues' methods (compare's "auto" and max-T are not offered here)
         "correction": [StrOptions(set(CORRECTIONS)), None],
-        "alpha": [Interval(Real, 0, 1, closed="neither")],
-        "verbose": ["boolean"],
-        "labels": ["array-like", None],
-        "pos_label": [Real, str, "boolean", None],
-        "ci": [StrOptions({"marginal", "simultaneous"})],
-        "groups": ["array-like", None],
-        "strata": ["array-like", None],
+        **{name: COMPARE_OPTIONS[name] for name in SHARED_OPTIONS},
         "cv_test": [str, list, tuple, None],
         "rope": [Interval(Real, 0, None, closed="left"), None],
     },
