@@ -19,9 +19,7 @@ LIMIT = 25
 # split along their stages next (the vocabulary work on compare's options);
 # the value is a ceiling, not a target
 ABOVE = {
-    "sigtest/_workflows/compare/shared.py:shared_deltas": 47,
     "sigtest/_report/sections.py:methods_text": 40,
-    "sigtest/_workflows/compare/checks.py:system_views": 38,
     "sigtest/_report/sections.py:_pairs_section": 33,
     "sigtest/_workflows/cross_val.py:cross_val_compare": 31,
     "sigtest/utils/_param_validation.py:_satisfies": 31,

@@ -117,7 +117,7 @@ def test_errors(iris):
         cross_val_compare(_estimators(), X, y, metrics="soft_accuracy", soft_targets=soft[:, :2])
     with pytest.raises(ValueError, match="predict_proba"):
         cross_val_compare(_estimators(), X, y, metrics="soft_accuracy", soft_targets=soft,
-                          method="predict")
+                          response_method="predict")
     with pytest.raises(ValueError, match="n_repeats"):
         cross_val_compare(_estimators(), X, y, cv=[(np.arange(100), np.arange(100, 150))],
                           n_repeats=2)

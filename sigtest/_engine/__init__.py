@@ -35,6 +35,9 @@ Layer between :mod:`sigtest.metrics` and the significance tests
 * :mod:`~sigtest._engine.shared_blocks`: the shared bootstrap, swap vectors
   (permutation) and Dirichlet weights (Bayesian bootstrap) in pieces for
   parallel workers: per-system unit codes, then ranges of resamples;
+* :mod:`~sigtest._engine.shared_job`: one job of shared draws for all pairs
+  of a comparison (:class:`~sigtest._engine.shared_job.SharedJob`), run in
+  those two rounds of tasks by the executor the caller hands it;
 * :mod:`~sigtest._engine.intervals`: percentile, basic, BCa, normal and
   studentized intervals and the p-value that inverts them;
 * :mod:`~sigtest._engine.studentized`: bootstrap-t resamples (every

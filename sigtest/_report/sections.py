@@ -289,7 +289,7 @@ def methods_text(result, ctx=None):
     """The generated methods paragraph of ``result`` (plain text), citing into ``ctx``."""
     ctx = _Context(result) if ctx is None else ctx
     r, frame = result, ctx.frame
-    opts = r._inputs["options"]
+    opts = r.options
     k, n, m = len(r.systems), _n_items(r), _n_pairs(r)
     names = ", ".join(r.systems)
     metrics = ", ".join(r.metrics)
@@ -299,7 +299,7 @@ def methods_text(result, ctx=None):
         ctx.cite(_REFS["clusters"])
     if r.n_strata is not None:
         design.append(f"stratified in {_int(r.n_strata)} strata (resampled within strata)")
-    if opts.get("sample_weight") is not None:
+    if opts.sample_weight is not None:
         design.append("with item weights")
     text = [f"We compared {k} systems ({names}) on N = {_int(n)} items"
             + (f", {', '.join(design)}," if design else "")
@@ -310,7 +310,7 @@ def methods_text(result, ctx=None):
                     f"cross-validation ({len(folds)} repeat{'s' if len(folds) > 1 else ''}).")
     runs = {name: (len(v) if isinstance(v, list) else 1) for name, v in r.predictions.items()}
     if max(runs.values()) > 1 and r.cv_splits is None:
-        mode = opts.get("runs_mode", "average")
+        mode = opts.runs
         text.append(f"Systems have up to {max(runs.values())} runs each, used with "
                     f"runs={mode!r}" + (f" ({r.n_runs} runs tested separately)."
                                         if r.n_runs > 1 else "."))

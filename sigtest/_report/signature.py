@@ -23,10 +23,7 @@ __all__ = ["signature"]
 # ------------------------------------------------------- facts of a result
 def _specs(result):
     """``[(name, pvalue_test, interval_test or None)]`` as the comparison built them."""
-    opts = result._inputs["options"]
-    m = _n_pairs(result)
-    return result._inputs["test_specs"](opts["test"], m=m if result.correction is not None else 1, m_ci=m,
-                        alpha=result.alpha, simultaneous=result.ci_coverage == "simultaneous")
+    return result.test_specs
 
 
 def _n_pairs(result):
@@ -38,7 +35,7 @@ def _n_pairs(result):
 
 
 def _n_items(result):
-    return int(next(iter(result._inputs["targets"].values())).shape[0])
+    return int(next(iter(result.targets.values())).shape[0])
 
 
 def _resample_counts(frame, name):
@@ -48,8 +45,7 @@ def _resample_counts(frame, name):
 
 def _shown_seed(result):
     """The ``random_state`` the user gave (cross_val_compare's, not its tests' child seed)."""
-    inputs = result._inputs
-    return inputs.get("random_state_shown", inputs["options"].get("random_state"))
+    return result.random_state
 
 
 def _seed_text(random_state):
@@ -103,7 +99,7 @@ def _clean(text):
 def signature(result):
     """The reproducibility signature of ``result`` (see :meth:`ComparisonResult.signature`)."""
     r = result
-    opts = r._inputs["options"]
+    opts = r.options
     frame = r._frame
     specs = _specs(r)
     b_p, b_ci = [], []
@@ -116,7 +112,7 @@ def signature(result):
             ib = itest.get_params(deep=False).get("n_resamples") \
                 if hasattr(itest, "get_params") else None
             b_ci.append(str(ib) if isinstance(ib, Integral) else "-")
-    targets = r._inputs["targets"]
+    targets = r.targets
     y = _combined(f"{key}:{_digest(targets[key])}" for key in sorted(targets))
     preds = []
     for name in sorted(r.systems):
@@ -149,15 +145,15 @@ def signature(result):
         fields.append(("margin", ",".join(
             f"{hi:g}" if lo == -hi else f"{lo:g}..{hi:g}" for lo, hi in frame_margins(frame))))
     if any(isinstance(v, list) for v in r._predictions.values()) and r.cv_splits is None:
-        fields.append(("runs", str(opts.get("runs_mode", "average"))))
+        fields.append(("runs", str(opts.runs)))
     if r.cv_splits is not None:
         fields.append(("cv", f"{len(r.cv_splits[0])}x{len(r.cv_splits)}"))
     if r.n_groups is not None:
-        fields.append(("groups", f"{r.n_groups}:{_partition_digest(opts['groups'])}"))
+        fields.append(("groups", f"{r.n_groups}:{_partition_digest(opts.groups)}"))
     if r.n_strata is not None:
-        fields.append(("strata", f"{r.n_strata}:{_partition_digest(opts['strata'])}"))
-    if opts.get("sample_weight") is not None:
-        fields.append(("weights", _digest(opts["sample_weight"])[:8]))
+        fields.append(("strata", f"{r.n_strata}:{_partition_digest(opts.strata)}"))
+    if opts.sample_weight is not None:
+        fields.append(("weights", _digest(opts.sample_weight)[:8]))
     if getattr(r, "bootstrap", "resample") == "multiplier":
         fields.append(("draws", "multiplier"))
     return "|".join(f"{key}:{_clean(value)}" for key, value in fields)

@@ -414,7 +414,18 @@ class Experiment:
         items as its ``groups`` and ``strata`` (see :meth:`feed`); see it for
         ``metrics``, ``test``, ``pairs``, ``baseline``, ``correction``,
         ``runs``, ``alpha``, ``n_jobs``, ``verbose``, ``labels``,
-        ``pos_label`` and ``bootstrap``.
+        ``pos_label`` and ``bootstrap``, which are checked as it checks them
+        (:func:`~sigtest._workflows.compare.options.check_option_types`)
+        before the store is read.
+
+        ``groups`` and ``strata`` are not parameters: they are data, stored
+        with the gold by :meth:`feed` and passed to :func:`sigtest.compare`
+        from the store. There is no ``sample_weight`` either: an item weight
+        belongs with the gold, which the store keeps without weights; test
+        weighted items with ``sigtest.compare(..., sample_weight=)`` on
+        :meth:`gold` and :meth:`load_run`. ``ci`` keeps
+        :func:`sigtest.compare`'s default (marginal intervals);
+        ``result.recompare(ci="simultaneous")`` gives the other one.
 
         Parameters
         ----------
@@ -492,8 +503,15 @@ class Experiment:
                                          or isinstance(random_state, bool)):
             raise TypeError("The 'random_state' parameter of Experiment.run must be an int "
                             f"or None (it is saved in outcomes.json); got {random_state!r}.")
+        # compare's machinery is loaded on first use (the store's import stays light)
         from sigtest._workflows.compare.api import compare
+        from sigtest._workflows.compare.options import check_option_types
         from sigtest.tests_ import get_test
+
+        check_option_types(dict(metrics=metrics, test=test, pairs=pairs, baseline=baseline,
+                                correction=correction, runs=runs, alpha=alpha, n_jobs=n_jobs,
+                                verbose=verbose, labels=labels, pos_label=pos_label,
+                                bootstrap=bootstrap), "Experiment.run")
 
         store = self._store
         manifest = store.read()

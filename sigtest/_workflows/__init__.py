@@ -7,9 +7,8 @@ modules. This ``__init__`` imports nothing, so importing one workflow pulls
 in no other.
 
 * ``compare/``: :func:`sigtest.compare` and :class:`sigtest.ComparisonResult`
-  (plan -> shared resamples -> run -> assemble -> result);
-* ``ranks.py``: rank intervals, P(best) and the model confidence set of
-  :meth:`ComparisonResult.ranks`;
+  (options -> plan -> shared resamples -> run -> assemble -> result; the
+  ranks of :meth:`ComparisonResult.ranks` in ``compare/ranks.py``);
 * ``runs.py``: several runs (seeds) per system: averaging, splitting, tiling;
 * ``cross_val.py``: :func:`sigtest.cross_val_compare` (estimators on identical
   folds);

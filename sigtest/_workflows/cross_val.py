@@ -1,5 +1,6 @@
 """``cross_val_compare``: the scikit-learn workflow of ``compare``."""
 
+import dataclasses
 import functools
 import warnings
 from collections.abc import Mapping
@@ -18,15 +19,17 @@ from sklearn.model_selection import (
 from sklearn.utils.multiclass import type_of_target
 
 from sigtest import cv as _cv_module
-from sigtest._workflows.compare.api import check_item_ids, compare_inputs, plan_inputs
+from sigtest._workflows.compare.api import compare_inputs, plan_inputs
+from sigtest._workflows.compare.options import COMPARE_OPTIONS, compare_options
 from sigtest._workflows.compare.checks import check_metrics, check_pos_label
 from sigtest._workflows.compare.plan import prepare_data
 from sigtest.tests_._corrections import CORRECTIONS
-from sigtest.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
+from sigtest.utils._param_validation import Interval, StrOptions, validate_params
+from sigtest.utils._renamed import renamed_keywords
 from sigtest.utils import warn_external
 from sigtest.utils.validation import spawn_seeds
 
-__all__ = ["cross_val_compare"]
+__all__ = ["SHARED_OPTIONS", "cross_val_compare"]
 
 
 def _shuffled(splitter, n_splits, seed):
@@ -214,22 +217,21 @@ def _result_pairs(result):
 
 def _with_cv_tests(result, splits, cv_tests, rope, cv_seed):
     """``result`` with its per-fold tests; recompare() recomputes them for its options."""
-    data = result._inputs
-    options = data["options"]
-    metric_objs, scores = fold_scores(data["targets"], data["runs"], data["classes"], splits,
-                                      metrics=options["metrics"], labels=options["labels"],
-                                      pos_label=options["pos_label"])
+    data = result._data
+    options = result.options
+    metric_objs, scores = fold_scores(data.targets, data.runs, data.classes, splits,
+                                      metrics=options.metrics, labels=options.labels,
+                                      pos_label=options.pos_label)
     frame = cv_test_frame(_result_pairs(result), metric_objs, scores, splits, cv_tests, rope)
     rerun = functools.partial(_rerun_with_cv_tests, splits=splits, cv_tests=cv_tests,
                               rope=rope, cv_seed=cv_seed)
-    return result._with_cv_tests(frame, inputs={**data, "rerun": rerun})
+    return result._with_cv_tests(frame, data=dataclasses.replace(data, rerun=rerun))
 
 
-def _rerun_with_cv_tests(targets, runs, classes, *, splits, cv_tests, rope, cv_seed,
-                         **options):
+def _rerun_with_cv_tests(targets, runs, classes, options, *, splits, cv_tests, rope, cv_seed):
     """``recompare`` of a result with per-fold tests: the comparison, then the tests."""
-    result = compare_inputs(targets, runs, classes, cv_splits=splits, cv_seed=cv_seed,
-                             **options)
+    result = compare_inputs(targets, runs, classes, options, cv_splits=splits,
+                            cv_seed=cv_seed)
     return _with_cv_tests(result, splits, cv_tests, rope, cv_seed)
 
 
@@ -253,8 +255,7 @@ def _check_before_fitting(targets, names, classes, method, n_repeats, options):
     with warnings.catch_warnings():
         # the comparison's warnings come once, from the real predictions
         warnings.simplefilter("ignore")
-        plan_inputs(targets, runs, classes if method == "predict_proba" else None,
-                    sample_weight=None, **options)
+        plan_inputs(targets, runs, classes if method == "predict_proba" else None, options)
 
 
 def _check_soft_targets(soft_targets, n_samples, n_classes):
@@ -268,6 +269,14 @@ def _check_soft_targets(soft_targets, n_samples, n_classes):
     return p
 
 
+#: The options cross_val_compare shares with compare: checked with compare's
+#: own constraints (one list, COMPARE_OPTIONS), then built into the same
+#: CompareOptions (compare_options).
+SHARED_OPTIONS = ("metrics", "test", "n_jobs", "random_state", "pairs", "baseline", "alpha",
+                  "verbose", "labels", "pos_label", "ci", "groups", "strata")
+
+
+@renamed_keywords(method="response_method")
 @validate_params(
     {
         "estimators": [Mapping],
@@ -275,30 +284,18 @@ def _check_soft_targets(soft_targets, n_samples, n_classes):
         "y": ["array-like"],
         "cv": ["cv_object"],
         "n_repeats": [Interval(Integral, 1, None, closed="left")],
-        "metrics": [str, HasMethods(["__call__"]), list, tuple],
-        "test": [HasMethods(["test"]), str, list, tuple, None],
-        "method": [StrOptions({"auto", "predict", "predict_proba"})],
+        "response_method": [StrOptions({"auto", "predict", "predict_proba"})],
         "soft_targets": ["array-like", None],
-        "n_jobs": [Integral, None],
-        "random_state": [None, Integral, np.random.SeedSequence, np.random.Generator,
-                         np.random.RandomState],
-        "pairs": [StrOptions({"all", "baseline"})],
-        "baseline": [str, list, tuple, None],
+        # adjust_pvalues' methods (compare's "auto" and max-T are not offered here)
         "correction": [StrOptions(set(CORRECTIONS)), None],
-        "alpha": [Interval(Real, 0, 1, closed="neither")],
-        "verbose": ["boolean"],
-        "labels": ["array-like", None],
-        "pos_label": [Real, str, "boolean", None],
-        "ci": [StrOptions({"marginal", "simultaneous"})],
-        "groups": ["array-like", None],
-        "strata": ["array-like", None],
+        **{name: COMPARE_OPTIONS[name] for name in SHARED_OPTIONS},
         "cv_test": [str, list, tuple, None],
         "rope": [Interval(Real, 0, None, closed="left"), None],
     },
     prefer_skip_nested_validation=True,
 )
 def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy", "f1_macro"),
-                      test=None, method="auto", soft_targets=None, n_jobs=None,
+                      test=None, response_method="auto", soft_targets=None, n_jobs=None,
                       random_state=None, pairs="all", baseline=None, correction="holm",
                       alpha=0.05, verbose=False, labels=None, pos_label=None, ci="marginal",
                       groups=None, strata=None, cv_test=None, rope=None):
@@ -341,8 +338,9 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         scikit-learn scorers as in :func:`sigtest.as_metric`.
     test : SignificanceTest, str, tuple or list, optional
         As in :func:`sigtest.compare`.
-    method : {"auto", "predict", "predict_proba"}, default="auto"
-        Out-of-fold prediction method. ``"auto"`` uses ``predict_proba`` when
+    response_method : {"auto", "predict", "predict_proba"}, default="auto"
+        Out-of-fold prediction method of the estimators (scikit-learn's
+        name, as in ``make_scorer``). ``"auto"`` uses ``predict_proba`` when
         a soft or probability-scored metric is requested, else ``predict``. With
         ``predict_proba``, the columns are aligned to ``np.unique(y)`` (a
         class missing from a training fold gets probability 0) and hard
@@ -389,6 +387,15 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     strata : array-like of shape (n_samples,), optional
         Stratum id of every sample for the bootstrap tests and intervals
         (:func:`sigtest.compare`'s ``strata``); the folds do not use it.
+        There is no ``sample_weight``: weights would have to reach the fits
+        (scikit-learn's metadata routing of each estimator) and the tests
+        alike, and weighting only the tests would compare estimators fit
+        without them; fit with weights, then test the out-of-fold
+        predictions (``result.predictions``) with
+        ``sigtest.compare(..., sample_weight=)``. ``bootstrap`` keeps
+        :func:`sigtest.compare`'s ``"auto"``. The options are checked as
+        :func:`sigtest.compare` checks them, before any estimator is fit,
+        and kept as ``result.options``.
     cv_test : {"corrected_t", "5x2cv_t", "5x2cv_f", "bayesian"} or list, optional
         Tests on the per-fold scores, reported by
         :meth:`ComparisonResult.cv_tests` next to the item-level tests of
@@ -475,23 +482,24 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
             "The 'metrics' parameter mixes regression metrics with classification metrics "
             f"({sorted(m.name for m in metric_objs)}); compare regressors or classifiers."
         )
-    if "regression" in types and method == "predict_proba":
-        raise ValueError("Regression metrics compare predict() outputs: use method='predict' "
-                         "(or 'auto'), not 'predict_proba'.")
+    if "regression" in types and response_method == "predict_proba":
+        raise ValueError("Regression metrics compare predict() outputs: use "
+                         "response_method='predict' (or 'auto'), not 'predict_proba'.")
     soft = "proba" in types
     needs_proba = soft or "labels_proba" in types  # soft or probability-scored metrics
+    method = response_method
     if method == "auto":
         method = "predict_proba" if needs_proba else "predict"
     if needs_proba and method == "predict":
         raise ValueError(
             f"The metrics {[m.name for m in metric_objs if m.input_type != 'labels']} need "
-            "probabilities: use method='predict_proba' (or 'auto')."
+            "probabilities: use response_method='predict_proba' (or 'auto')."
         )
     if method == "predict_proba":
         missing = [n for n, est in estimators.items() if not hasattr(est, "predict_proba")]
         if missing:
             raise ValueError(
-                f"Estimator(s) {missing} have no predict_proba, needed for method="
+                f"Estimator(s) {missing} have no predict_proba, needed for response_method="
                 "'predict_proba' (soft metrics)."
             )
     y = np.asarray(y)
@@ -504,18 +512,20 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     elif soft:
         raise ValueError("Soft metrics need the 'soft_targets' parameter (n_samples, n_classes).")
 
-    groups = check_item_ids(groups, "groups", y.shape[0])
-    strata = check_item_ids(strata, "strata", y.shape[0])
+    split_seed, test_seed = spawn_seeds(random_state, 2)
+    # the options of the comparison, checked as compare() checks them (the
+    # metrics as given, usually names: the result keeps them in its options,
+    # and a Metric object, whose kwargs are a mappingproxy, does not pickle)
+    options = compare_options(
+        y.shape[0], metrics=metrics, test=test, pairs=pairs, baseline=baseline,
+        correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=test_seed,
+        verbose=verbose, runs="each", labels=labels, pos_label=pos_label, ci=ci,
+        groups=groups, strata=strata)
     cv_tests = _check_cv_test(cv_test, rope)
 
-    split_seed, test_seed = spawn_seeds(random_state, 2)
     classifier = all(is_classifier(est) for est in estimators.values())
-    splits = _splits(cv, n_repeats, X, y, classifier, split_seed, groups)
+    splits = _splits(cv, n_repeats, X, y, classifier, split_seed, options.groups)
     _check_five_by_two(cv_tests, splits)
-    options = dict(
-        metrics=metrics, test=test, pairs=pairs, baseline=baseline, correction=correction,
-        alpha=alpha, n_jobs=n_jobs, random_state=test_seed, runs_mode="each", labels=labels,
-        pos_label=pos_label, ci=ci, groups=groups, strata=strata)
     _check_before_fitting(targets, names, classes, method, len(splits), options)
     runs = {}
     for name, est in zip(names, estimators.values()):
@@ -525,11 +535,8 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
             for folds in splits
         ]
     result = compare_inputs(
-        # the metrics as given (names, usually): the result keeps them in its
-        # options, and a Metric object (its kwargs a mappingproxy) does not pickle
-        targets, runs, classes if method == "predict_proba" else None, verbose=verbose,
-        cv_splits=splits, cv_seed=(random_state, test_seed), **options,
-    )
+        targets, runs, classes if method == "predict_proba" else None, options,
+        cv_splits=splits, cv_seed=(random_state, test_seed))
     if cv_tests:
         result = _with_cv_tests(result, splits, cv_tests, None if rope is None else float(rope),
                                 (random_state, test_seed))

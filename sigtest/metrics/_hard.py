@@ -182,6 +182,33 @@ def default_pos_label(labels):
     )
 
 
+def uses_pos_label(metric):
+    """Whether ``metric`` scores one class (``average="binary"``) and so takes ``pos_label``."""
+    return metric.kwargs.get("average") == "binary"
+
+
+def pos_label_params(metric, pos_params, union):
+    """The ``pos_label`` keyword of one metric: given, defaulted, or none.
+
+    A one-class metric gets ``pos_label``: the one given (``pos_params``,
+    ``{"pos_label": value}`` or ``{}``), its own fixed one, or the default of
+    :func:`default_pos_label` over every label seen (``union``: ``y_true``,
+    the systems' predictions and ``labels``), the rule of every entry point
+    (:func:`sigtest.compare` and the minimum detectable effects of its
+    result). Other metrics get nothing.
+    """
+    if not uses_pos_label(metric):
+        return {}
+    if pos_params:
+        return dict(pos_params)
+    if metric.kwargs.get("pos_label") is not None:
+        return {}
+    try:
+        return {"pos_label": default_pos_label(union)}
+    except ValueError as exc:
+        raise ValueError(f"Metric {metric.name!r}: {exc}") from None
+
+
 def _resolve_average(average, pos_label):
     """Validate ``average`` with ``pos_label``; return the effective mode."""
     if average not in _AVERAGES:

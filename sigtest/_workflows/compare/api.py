@@ -1,142 +1,101 @@
 """``compare``: pairwise significance tests between many systems, in parallel.
 
-The work is split in small modules: :mod:`sigtest._workflows.compare.checks`
+The work is split in small modules: :mod:`sigtest._workflows.compare.options`
+(the options, validated once into a frozen ``CompareOptions`` handed down),
+:mod:`sigtest._workflows.compare.checks`
 (the input checks), :mod:`sigtest._workflows.compare.plan` (pairs, seeds, the
 job list; pure), :mod:`sigtest._workflows.compare.run`
 (joblib execution of the jobs) and :mod:`sigtest._workflows.compare.assemble` (frame,
 corrections, result). This module keeps the public :func:`compare`.
 """
 
+import dataclasses
 import functools
 from collections.abc import Mapping
-from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 
-from sigtest._workflows.compare.assemble import assemble, assemble_scores
+from sigtest._workflows.compare.assemble import assemble
 from sigtest._workflows.compare.checks import check_predictions, check_targets
-from sigtest._workflows.compare.plan import plan_comparison, plan_scores
-from sigtest._workflows.compare.run import run_pairs, run_scores
+from sigtest._workflows.compare.options import (
+    COMPARE_OPTIONS,
+    ComparisonData,
+    compare_options,
+    read_only_copy,
+)
+from sigtest._workflows.compare.plan import plan_comparison
+from sigtest._workflows.compare.run import run_pairs
 from sigtest._workflows.compare.maxt import (
-    BOOTSTRAP_OPTIONS,
-    COMPARE_CORRECTIONS,
     MAXT_CORRECTIONS,
     maxt_adjusted,
-    maxt_test_specs,
     resolve_bootstrap,
     resolve_correction,
 )
 from sigtest._workflows.compare.draws import kept_scores
 from sigtest._workflows.compare.shared import shared_deltas, uses_multiplier
-from sigtest._engine.design import check_ids
-from sigtest._workflows.runs import RUNS_MODES
-from sigtest.metrics import Metric
-from sigtest.utils._param_validation import lazy, validate_params
+from sigtest.utils._param_validation import validate_params
 
-__all__ = ["check_item_ids", "compare", "compare_inputs", "plan_inputs"]
-
-
-def _read_only_copy(arr):
-    out = np.array(arr, copy=True)
-    out.flags.writeable = False
-    return out
-
-
-def check_item_ids(ids, name, n_samples):
-    """One id per item (``groups`` or ``strata``) as a read-only 1-D array, or None.
-
-    Only the shape is checked here (the message names the parameter); the
-    engine's input path checks the values (missing ids, a single cluster, a
-    cluster in two strata) before any test runs.
-    """
-    if ids is None:
-        return None
-    arr = check_ids(ids, name, n_samples)
-    return _read_only_copy(arr)
+__all__ = ["compare", "compare_inputs", "plan_inputs"]
 
 
 def _n_distinct(ids):
     return None if ids is None else int(np.unique(ids).shape[0])
 
 
-def _score_table(inputs):
-    """The per-system score table of a comparison (:meth:`ComparisonResult.scores`)."""
-    options = inputs["options"]
-    names, metric_objs, multi, tasks = plan_scores(
-        inputs["runs"], inputs["classes"], targets=inputs["targets"], options=options,
-        settings=inputs["score_settings"])
-    return assemble_scores(names, metric_objs, multi, run_scores(tasks, options["n_jobs"]))
+def plan_inputs(targets, runs, classes, options):
+    """Plan a comparison of validated ``options`` on its inputs (no test runs).
 
-
-def plan_inputs(targets, runs, classes, *, metrics, test, pairs, baseline, correction, alpha,
-                n_jobs, random_state, runs_mode, labels, pos_label, ci, sample_weight, groups,
-                strata):
-    """Validate every option of a comparison against its inputs and plan it (no test runs).
-
-    Returns the :class:`~sigtest._workflows.compare.plan.ComparePlan` and the checked
-    ``groups`` and ``strata``. :func:`sigtest.cross_val_compare` runs it on
-    placeholder predictions before fitting anything, so that an option that
-    does not need the fitted predictions fails first.
+    ``options`` is the :class:`~sigtest.CompareOptions`
+    as planned (its ``test`` and ``correction`` those :func:`compare_inputs`
+    resolved). Returns the
+    :class:`~sigtest._workflows.compare.plan.ComparePlan`.
+    :func:`sigtest.cross_val_compare` runs it on placeholder predictions
+    before fitting anything, so that an option that does not need the
+    fitted predictions fails first.
     """
-    if isinstance(n_jobs, (bool, np.bool_)) or n_jobs == 0:
-        raise ValueError(
-            "The 'n_jobs' parameter must be None, an int >= 1 or <= -1 (joblib's rule), "
-            f"not a bool or 0. Got {n_jobs!r} instead."
-        )
-    n_samples = next(iter(targets.values())).shape[0]
-    groups = check_item_ids(groups, "groups", n_samples)
-    strata = check_item_ids(strata, "strata", n_samples)
-    plan = plan_comparison(
-        runs, classes, metrics=metrics, test=test, pairs=pairs, baseline=baseline,
-        correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=random_state,
-        runs_mode=runs_mode, labels=labels, pos_label=pos_label, ci=ci, targets=targets,
-        sample_weight=sample_weight, groups=groups, strata=strata)
-    return plan, groups, strata
+    return plan_comparison(runs, classes, targets=targets, options=options)
 
 
-def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), test=None,
-                    pairs="all", baseline=None, correction="holm", alpha=0.05, n_jobs=None,
-                    random_state=None, verbose=False, runs_mode="average", labels=None,
-                    pos_label=None, ci="marginal", sample_weight=None, groups=None,
-                    strata=None, cv_splits=None, cv_seed=None, bootstrap="auto"):
-    """Core of :func:`compare` on validated targets and runs (also used by CV).
+def compare_inputs(targets, runs, classes, options, *, cv_splits=None, cv_seed=None):
+    """Core of :func:`compare` on validated targets, runs and options (also used by CV).
 
+    ``options`` is the :class:`~sigtest.CompareOptions`
+    of :func:`~sigtest._workflows.compare.options.compare_options`.
     ``cv_splits`` (the folds of :func:`sigtest.cross_val_compare`) is stored
     on the result; it is not an option of the comparison. ``cv_seed`` is
     ``(given, derived)``: the ``random_state`` the user gave
     :func:`sigtest.cross_val_compare` and the child seed of the tests it
-    derived from it (``random_state``); while the tests use ``derived``,
-    the report and the signature show ``given``. Both are kept by
-    :meth:`ComparisonResult.recompare`.
+    derived from it (``options.random_state``); while the tests use
+    ``derived``, the report and the signature show ``given``. Both are kept
+    by :meth:`ComparisonResult.recompare`.
     """
     # the result keeps read-only copies (a caller reusing its buffers changes
     # neither result.predictions nor what recompare() tests); made first, so
     # that the comparison runs on them too (one copy of the predictions)
-    runs = {n: [_read_only_copy(r) for r in rs] for n, rs in runs.items()}
+    runs = {n: [read_only_copy(r) for r in rs] for n, rs in runs.items()}
     # "auto" -> Holm, or max-T for a large family with the default test
     n_items = next(iter(targets.values())).shape[0]
-    n_units = n_items if groups is None else _n_distinct(check_item_ids(groups, "groups",
-                                                                        n_items))
+    n_units = n_items if options.groups is None else _n_distinct(options.groups)
     applied, test_run = resolve_correction(
-        correction, test=test, runs=runs, metrics=metrics, pairs=pairs, baseline=baseline,
-        alpha=alpha, runs_mode=runs_mode, n_units=n_units)
-    plan, groups, strata = plan_inputs(
-        targets, runs, classes, metrics=metrics, test=test_run, pairs=pairs,
-        baseline=baseline, correction=applied, alpha=alpha, n_jobs=n_jobs,
-        random_state=random_state, runs_mode=runs_mode, labels=labels, pos_label=pos_label,
-        ci=ci, sample_weight=sample_weight, groups=groups, strata=strata)
+        options.correction, test=options.test, runs=runs, metrics=options.metrics,
+        pairs=options.pairs, baseline=options.baseline, alpha=options.alpha,
+        runs_mode=options.runs, n_units=n_units)
+    plan = plan_inputs(targets, runs, classes,
+                       dataclasses.replace(options, test=test_run, correction=applied))
     # resampling tests on resamples shared by all pairs (one pass per resample),
     # or on Gaussian multiplier draws (one pass over the units in all)
-    drawn = resolve_bootstrap(bootstrap, correction=applied, plan=plan, n_units=n_units)
-    shared = shared_deltas(plan.tasks, plan.scores["seed"], n_jobs, bootstrap=drawn,
+    drawn = resolve_bootstrap(options.bootstrap, correction=applied, plan=plan,
+                              n_units=n_units)
+    shared = shared_deltas(plan.tasks, plan.scores["seed"], options.n_jobs, bootstrap=drawn,
                            names=plan.names)
     tasks = [(*task, extra) for task, extra in zip(plan.tasks, shared)]
-    out = [row for task_rows in run_pairs(tasks, n_jobs, verbose) for row in task_rows]
+    out = [row for task_rows in run_pairs(tasks, options.n_jobs, options.verbose)
+           for row in task_rows]
     adjusted, maxt_multiplier, maxt_drawn = None, False, {}
     if applied in MAXT_CORRECTIONS:
-        adjusted, maxt_multiplier = maxt_adjusted(plan, out, shared, applied, n_jobs, drawn,
-                                                     alpha=alpha, drawn=maxt_drawn)
+        adjusted, maxt_multiplier = maxt_adjusted(plan, out, shared, applied, options.n_jobs,
+                                                  drawn, alpha=options.alpha, drawn=maxt_drawn)
     # what was used: no pair nor max-T family may have got multiplier draws (a
     # metric without statistics, such as ROC AUC, or concentrated influence values)
     if drawn == "multiplier" and not (maxt_multiplier or uses_multiplier(shared, drawn)):
@@ -144,56 +103,20 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
     kept = kept_scores(shared, plan, maxt_drawn)  # every system's shared scores, for ranks()
     del shared, tasks
     predictions = {n: (r[0] if len(r) == 1 else list(r)) for n, r in runs.items()}
-    shown = random_state
-    if cv_seed is not None and random_state is cv_seed[1]:
+    shown = options.random_state
+    if cv_seed is not None and options.random_state is cv_seed[1]:
         shown = cv_seed[0]  # the seed the user gave, not the child the tests use
     rerun = compare_inputs
     if cv_splits is not None or cv_seed is not None:
         rerun = functools.partial(compare_inputs, cv_splits=cv_splits, cv_seed=cv_seed)
-    options = dict(metrics=metrics, test=test, pairs=pairs, baseline=baseline,
-                   correction=correction, alpha=alpha, n_jobs=n_jobs,
-                   random_state=random_state, verbose=verbose, runs_mode=runs_mode,
-                   labels=labels, pos_label=pos_label, ci=ci, sample_weight=sample_weight,
-                   groups=groups, strata=strata, bootstrap=bootstrap)
-    return assemble(plan, out, alpha=alpha, correction=applied, pairs=pairs, ci=ci,
-                    adjusted=adjusted, result_kwargs=dict(
+    data = ComparisonData(targets=targets, runs=runs, classes=classes,
+                          score_settings=plan.scores, random_state=shown, rerun=rerun,
+                          kept_scores=kept)
+    return assemble(plan, out, alpha=options.alpha, correction=applied, pairs=options.pairs,
+                    ci=options.ci, adjusted=adjusted, result_kwargs=dict(
                         predictions=predictions, cv_splits=cv_splits, bootstrap=drawn,
-                        n_groups=_n_distinct(groups), n_strata=_n_distinct(strata),
-                        # recompare reruns and scores() computes through these
-                        # (injected: the result layer does not import compare,
-                        # which imports it)
-                        inputs={"targets": targets, "runs": runs, "classes": classes,
-                                "options": options, "rerun": rerun,
-                                "random_state_shown": shown,
-                                "constraints": COMPARE_OPTIONS,
-                                "score_settings": plan.scores, "score_table": _score_table,
-                                "kept_scores": kept,
-                                "test_specs": functools.partial(maxt_test_specs,
-                                                                correction=applied)}))
-
-
-#: Lazy recipes of scikit-learn's constraints (see
-#: :mod:`sigtest.utils._param_validation`): valid arguments are recognised
-#: without importing scikit-learn, anything else gets its validator and error.
-COMPARE_OPTIONS = {
-    "metrics": [str, Metric, callable, list, tuple],
-    "test": [lazy.HasMethods(["test"]), str, list, tuple, None],
-    "pairs": [lazy.StrOptions({"all", "baseline"})],
-    "baseline": [str, list, tuple, None],
-    "correction": [lazy.StrOptions(set(COMPARE_CORRECTIONS)), None],
-    "alpha": [lazy.Interval(Real, 0, 1, closed="neither")],
-    "n_jobs": [Integral, None],
-    "random_state": [None, Integral, np.random.SeedSequence, np.random.Generator,
-                     np.random.RandomState],
-    "verbose": ["boolean"],
-    "runs": [lazy.StrOptions(set(RUNS_MODES))],
-    "labels": ["array-like", None],
-    "pos_label": [Real, str, "boolean", None],
-    "ci": [lazy.StrOptions({"marginal", "simultaneous"})],
-    "groups": ["array-like", None],
-    "strata": ["array-like", None],
-    "bootstrap": [lazy.StrOptions(set(BOOTSTRAP_OPTIONS))],
-}
+                        n_groups=_n_distinct(options.groups),
+                        n_strata=_n_distinct(options.strata), options=options, data=data))
 
 
 @validate_params(
@@ -538,10 +461,9 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
     targets, classes = check_targets(y_true, predictions)
     n_samples = next(iter(targets.values())).shape[0]
     runs_by_system = check_predictions(predictions, n_samples)
-    return compare_inputs(
-        targets, runs_by_system, classes, metrics=metrics, test=test, pairs=pairs,
-        baseline=baseline, correction=correction, alpha=alpha, n_jobs=n_jobs,
-        random_state=random_state, verbose=verbose, runs_mode=runs, labels=labels,
-        pos_label=pos_label, ci=ci, sample_weight=sample_weight, groups=groups, strata=strata,
-        bootstrap=bootstrap,
-    )
+    options = compare_options(
+        n_samples, metrics=metrics, test=test, pairs=pairs, baseline=baseline,
+        correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=random_state,
+        verbose=verbose, runs=runs, labels=labels, pos_label=pos_label, ci=ci,
+        sample_weight=sample_weight, groups=groups, strata=strata, bootstrap=bootstrap)
+    return compare_inputs(targets, runs_by_system, classes, options)

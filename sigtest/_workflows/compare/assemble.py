@@ -15,7 +15,7 @@ from sigtest._constants import CORRECTION_ALIASES, TWO_STAGE_CORRECTIONS
 from sigtest.tests_._corrections import adjust_pvalues
 from sigtest.utils import warn_external
 
-__all__ = ["assemble", "assemble_scores"]
+__all__ = ["assemble"]
 
 
 def _reorient(values):
@@ -113,25 +113,3 @@ def assemble(plan, out, *, alpha, correction, pairs, ci, result_kwargs, adjusted
         ci=ci,
         **result_kwargs,
     )
-
-
-#: Columns of :meth:`ComparisonResult.scores` (after ``run`` when present).
-SCORE_COLUMNS = ["system", "metric", "score", "ci_low", "ci_high", "ci_level", "n_resamples"]
-
-
-def assemble_scores(names, metric_objs, multi, rows):
-    """The per-system score table from the rows of the score tasks.
-
-    Rows are sorted by (run, system in input order, metric in the order
-    requested), whatever order the tasks ran in; the warnings of the tasks
-    are re-emitted once per distinct message, naming the systems.
-    """
-    reemit_warnings([(f"{names[k[1]]}, {metric_objs[k[2]].name}" + (f", run {k[0]}" if multi else ""),
-              w) for k, _, w in rows])
-    records = []
-    for key, values, _ in sorted(rows, key=lambda row: row[0]):
-        r, s, mi = key
-        records.append({**({"run": r} if multi else {}), "system": names[s],
-                        "metric": metric_objs[mi].name, **values})
-    columns = (["run"] if multi else []) + SCORE_COLUMNS
-    return pd.DataFrame.from_records(records, columns=columns)

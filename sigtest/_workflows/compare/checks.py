@@ -6,8 +6,7 @@ views of the predictions), raising the error that names the parameter and
 returning what the planning uses (:mod:`sigtest._workflows.compare.plan`).
 :func:`check_inputs` runs every system's predictions through the engine's
 single input path before any test runs. Shared by :func:`sigtest.compare`,
-:func:`sigtest.cross_val_compare`, :func:`sigtest.compare_datasets` and the
-power table.
+:func:`sigtest.cross_val_compare` and :func:`sigtest.compare_datasets`.
 """
 
 import itertools
@@ -23,10 +22,9 @@ from sigtest._engine.checks import check_array_like
 from sigtest._workflows.runs import split_runs
 from sigtest.metrics import as_metric
 from sigtest.metrics._common import union_labels
-from sigtest.metrics._hard import default_pos_label
+from sigtest.metrics._hard import uses_pos_label
 from sigtest.metrics._scores import check_y_true, is_no_targets
 from sigtest.utils import plain, warn_external
-from sigtest.utils._param_validation import validate_parameter_constraints
 
 __all__ = [
     "MARGIN_ALTERNATIVES",
@@ -37,7 +35,6 @@ __all__ = [
     "check_pairs",
     "check_pos_label",
     "check_predictions",
-    "check_recompare_options",
     "check_runs_tests",
     "check_targets",
     "check_tests",
@@ -45,7 +42,6 @@ __all__ = [
     "class_sets",
     "default_resamples",
     "plain_test",
-    "pos_label_params",
     "system_views",
 ]
 
@@ -262,7 +258,12 @@ def system_views(targets, systems, metrics, classes):
     """Stack the runs of every system once per metric input type.
 
     Returns ``{input_type: (y, [stacked runs (R_s, N, ...) per system])}``; a
-    system with one run is a view of it (no copy of the predictions).
+    system with one run is a view of it (no copy of the predictions). One
+    stage per input type: :func:`_label_view` (hard labels, probability
+    columns mapped to labels), :func:`_regression_view`,
+    :func:`_proba_view` (soft targets); per-item scores and
+    ``"labels_proba"`` are stacked as given (the engine checks them per
+    system in :func:`check_inputs`).
     """
     views = {}
     given = targets["scores"] if "scores" in targets else targets["labels"]
@@ -273,77 +274,89 @@ def system_views(targets, systems, metrics, classes):
         if itype == "scores":  # checked per system by the engine (check_inputs)
             views[itype] = (targets["scores"], [_stack([np.asarray(p) for p in _as_runs(v)])
                                                 for v in systems.values()])
-            continue
-        if itype == "labels":
-            y = targets["labels"]
-            if y.dtype.kind in "fc" and not np.all(np.isfinite(y)):
-                raise ValueError("The 'y_true' parameter must not contain NaN or infinity.")
-            stacks = []
-            for name, value in systems.items():
-                runs = []
-                for p in _as_runs(value):
-                    if p.dtype.kind in "fc" and not np.all(np.isfinite(p)):
-                        # before the union of the labels, which would blame
-                        # another system and a 'labels' parameter
-                        raise ValueError(
-                            f"System {name!r}: the predictions must not contain NaN or "
-                            "infinity."
-                        )
-                    # numeric (n, k) scores -> labels; anything else (e.g. 2-D
-                    # strings) reaches the engine's check as given
-                    if p.ndim == 2 and p.dtype.kind in "biuf":
-                        cls = classes
-                        if cls is None:
-                            cls = np.unique(y)
-                            if len(cls) != p.shape[1]:
-                                raise ValueError(
-                                    f"System {name!r} gives {p.shape[1]} probability columns "
-                                    f"but y_true has {len(cls)} classes; cannot map columns "
-                                    "to labels."
-                                )
-                        p = cls[np.argmax(p, axis=1)]
-                    runs.append(p)
-                stacks.append(_stack(runs))
-            views[itype] = (y, stacks)
-            continue
-        if itype == "regression":  # 1-D floats: the engine's check names the system
-            if "regression" not in targets:
-                raise ValueError(
-                    f"Metric {first!r} is a regression metric: y_true must be 1-D (one "
-                    f"real target per sample); got shape {targets['multilabel'].shape}."
-                )
-            views[itype] = (targets["regression"],
-                            [_stack(_as_runs(v)) for v in systems.values()])
-            continue
-        if itype == "labels_proba":
+        elif itype == "labels":
+            views[itype] = _label_view(targets["labels"], systems, classes)
+        elif itype == "regression":
+            views[itype] = _regression_view(targets, systems, first)
+        elif itype == "labels_proba":
             # hard y_true scored by 1-D or 2-D scores: every run goes through the
             # metric's own check (check_labels_proba) in check_inputs
             views[itype] = (targets[itype], [_stack(_as_runs(v)) for v in systems.values()])
-            continue
-        if itype not in targets:
-            raise ValueError(
-                f"Metric {first!r} needs y_true as an (n_samples, n_classes) array "
-                "(soft targets); got 1-D labels."
-            )
-        y = targets[itype]
-        hard = [n for n, v in systems.items() if any(p.ndim != 2 for p in _as_runs(v))]
-        if hard:
-            raise ValueError(
-                f"Metric {first!r} needs (n_samples, n_classes) probability predictions "
-                f"from every system, but system(s) {hard} give hard labels (mixing hard and "
-                "soft predictions)."
-            )
-        bad = [n for n, v in systems.items()
-               if any(p.shape[1:] != y.shape[1:] for p in _as_runs(v))]
-        if bad:
-            raise ValueError(
-                f"System(s) {bad} have a number of columns different from y_true's "
-                f"{y.shape[1]} (metric {first!r})."
-            )
-        views[itype] = (y, [_stack([np.asarray(p, dtype=np.float64)
-                                     if p.dtype.kind in "biuf" else p for p in _as_runs(v)])
-                            for v in systems.values()])
+        else:
+            views[itype] = _proba_view(targets, itype, systems, first)
     return views
+
+
+def _label_view(y, systems, classes):
+    """The hard-label view ``(y, stacks)``: numeric ``(n, k)`` scores mapped to labels."""
+    if y.dtype.kind in "fc" and not np.all(np.isfinite(y)):
+        raise ValueError("The 'y_true' parameter must not contain NaN or infinity.")
+    stacks = []
+    for name, value in systems.items():
+        stacks.append(_stack([_as_labels(p, name, y, classes) for p in _as_runs(value)]))
+    return y, stacks
+
+
+def _as_labels(p, name, y, classes):
+    """One run of system ``name`` as hard labels (the argmax class of numeric scores)."""
+    if p.dtype.kind in "fc" and not np.all(np.isfinite(p)):
+        # before the union of the labels, which would blame
+        # another system and a 'labels' parameter
+        raise ValueError(
+            f"System {name!r}: the predictions must not contain NaN or "
+            "infinity."
+        )
+    # numeric (n, k) scores -> labels; anything else (e.g. 2-D
+    # strings) reaches the engine's check as given
+    if p.ndim == 2 and p.dtype.kind in "biuf":
+        cls = classes
+        if cls is None:
+            cls = np.unique(y)
+            if len(cls) != p.shape[1]:
+                raise ValueError(
+                    f"System {name!r} gives {p.shape[1]} probability columns "
+                    f"but y_true has {len(cls)} classes; cannot map columns "
+                    "to labels."
+                )
+        p = cls[np.argmax(p, axis=1)]
+    return p
+
+
+def _regression_view(targets, systems, first):
+    """The regression view: 1-D floats (the engine's check names the system)."""
+    if "regression" not in targets:
+        raise ValueError(
+            f"Metric {first!r} is a regression metric: y_true must be 1-D (one "
+            f"real target per sample); got shape {targets['multilabel'].shape}."
+        )
+    return targets["regression"], [_stack(_as_runs(v)) for v in systems.values()]
+
+
+def _proba_view(targets, itype, systems, first):
+    """The view of a soft metric (``"proba"``, ``"multilabel"``): 2-D gold and predictions."""
+    if itype not in targets:
+        raise ValueError(
+            f"Metric {first!r} needs y_true as an (n_samples, n_classes) array "
+            "(soft targets); got 1-D labels."
+        )
+    y = targets[itype]
+    hard = [n for n, v in systems.items() if any(p.ndim != 2 for p in _as_runs(v))]
+    if hard:
+        raise ValueError(
+            f"Metric {first!r} needs (n_samples, n_classes) probability predictions "
+            f"from every system, but system(s) {hard} give hard labels (mixing hard and "
+            "soft predictions)."
+        )
+    bad = [n for n, v in systems.items()
+           if any(p.shape[1:] != y.shape[1:] for p in _as_runs(v))]
+    if bad:
+        raise ValueError(
+            f"System(s) {bad} have a number of columns different from y_true's "
+            f"{y.shape[1]} (metric {first!r})."
+        )
+    return y, [_stack([np.asarray(p, dtype=np.float64)
+                       if p.dtype.kind in "biuf" else p for p in _as_runs(v)])
+               for v in systems.values()]
 
 
 def class_sets(view_list, names, classes, labels, *, warn=True):
@@ -391,10 +404,6 @@ def class_sets(view_list, names, classes, labels, *, warn=True):
     return class_set, union
 
 
-def _uses_pos_label(metric):
-    return metric.kwargs.get("average") == "binary"
-
-
 def check_pos_label(metrics, pos_label):
     """``{"pos_label": pos_label}``, or ``{}`` when not given (a default, if any, comes later).
 
@@ -404,33 +413,13 @@ def check_pos_label(metrics, pos_label):
     """
     if pos_label is None:
         return {}
-    if not any(_uses_pos_label(m) for m in metrics):
+    if not any(uses_pos_label(m) for m in metrics):
         raise ValueError(
             f"The 'pos_label' parameter is only used by the one-class metrics ('f1', "
             f"'precision', 'recall'), and none of the metrics {[m.name for m in metrics]} is "
             "one. Remove pos_label or add such a metric."
         )
     return {"pos_label": pos_label}
-
-
-def pos_label_params(metric, pos_params, union):
-    """The ``pos_label`` keyword of one metric: given, defaulted, or none.
-
-    A one-class metric gets ``pos_label``: the one given, its own fixed one,
-    or the default of :func:`sigtest.metrics._hard.default_pos_label` over
-    every label seen (``union``: ``y_true``, the systems' predictions and
-    ``labels``), the rule of every entry point. Other metrics get nothing.
-    """
-    if not _uses_pos_label(metric):
-        return {}
-    if pos_params:
-        return dict(pos_params)
-    if metric.kwargs.get("pos_label") is not None:
-        return {}
-    try:
-        return {"pos_label": default_pos_label(union)}
-    except ValueError as exc:
-        raise ValueError(f"Metric {metric.name!r}: {exc}") from None
 
 
 def check_inputs(view_list, names, metric_objs, metric_kwargs):
@@ -632,20 +621,3 @@ def check_runs_tests(runs, runs_mode, metrics, specs):
             f"runs='average' runs the tests on run-averaged statistics, which test(s) "
             f"{custom} (overriding test()) cannot take; use runs='each'."
         )
-
-
-def check_recompare_options(constraints, options, kwargs):
-    """The options of :meth:`ComparisonResult.recompare`: ``options`` updated by ``kwargs``.
-
-    ``kwargs`` are checked against ``constraints`` (those of
-    :func:`sigtest.compare`, as ``compare`` checks them); an unknown keyword
-    is a ``TypeError``. ``runs`` is renamed ``runs_mode``.
-    """
-    unknown = set(kwargs) - set(constraints)
-    if unknown:
-        raise TypeError(f"recompare() got unexpected arguments {sorted(unknown)}.")
-    validate_parameter_constraints(
-        {k: constraints[k] for k in kwargs}, kwargs, caller_name="recompare")
-    if "runs" in kwargs:
-        kwargs["runs_mode"] = kwargs.pop("runs")
-    return {**options, **kwargs}

@@ -56,14 +56,13 @@ from sigtest._workflows.compare.checks import (
     check_tests,
     default_resamples,
 )
+from sigtest._engine.shared_job import resampled_scores, system_data
 from sigtest._workflows.compare.shared import (
     _SHARED_TAG,
     MULTIPLIER_TAG,
     canonical_order,
     multiplier_scores,
-    resampled_scores,
     shared_seed,
-    system_data,
 )
 from sigtest.exceptions import DegenerateDistributionWarning
 from sigtest.tests_ import accepts_resamples

@@ -29,10 +29,10 @@ from sigtest._workflows.compare.checks import (
     check_tests,
     check_tests_suit,
     class_sets,
-    pos_label_params,
     system_views,
 )
 from sigtest._workflows.runs import tile, combine_runs
+from sigtest.metrics._hard import pos_label_params
 from sigtest.utils._estimator import clone  # noqa: F401  (compare's copies of the tests)
 from sigtest.utils.validation import spawn_seeds
 
@@ -161,12 +161,20 @@ def score_settings(specs):
     return out
 
 
-def plan_comparison(runs, classes, *, metrics, test, pairs, baseline, correction, alpha,
-                    n_jobs, random_state, runs_mode, labels, pos_label, ci, targets,
-                    sample_weight=None, groups=None, strata=None):
-    """Validate the options and build the job list of a comparison (no test runs)."""
+def plan_comparison(runs, classes, *, targets, options):
+    """Build the job list of a comparison of checked ``options`` (no test runs).
+
+    ``options`` is the :class:`~sigtest.CompareOptions`
+    as planned: its ``test`` and ``correction`` are those the comparison
+    applies (``"auto"`` resolved).
+    """
+    metrics, test, pairs, baseline = options.metrics, options.test, options.pairs, options.baseline
+    correction, alpha, n_jobs = options.correction, options.alpha, options.n_jobs
+    runs_mode, labels, ci = options.runs, options.labels, options.ci
+    sample_weight, groups, strata = options.sample_weight, options.groups, options.strata
+    random_state = options.random_state
     metric_objs = check_metrics(metrics)
-    pos_params = check_pos_label(metric_objs, pos_label)
+    pos_params = check_pos_label(metric_objs, options.pos_label)
     names = list(runs)
     pair_idx = check_pairs(names, pairs, baseline)
     m = len(pair_idx)
@@ -257,7 +265,8 @@ def plan_scores(runs, classes, *, targets, options, settings):
     """The jobs of the per-system score intervals of a comparison (no test runs).
 
     Rebuilt from what :class:`ComparisonResult` keeps (the stored runs,
-    targets and options of the comparison, already validated by it), so the
+    targets and :class:`~sigtest.CompareOptions`
+    of the comparison, already validated by it), so the
     result holds no second copy of the data. One task per (run, system):
     ``(view, system index, jobs, settings, seed)`` with one job ``(key,
     metric, metric_kwargs)`` per metric, ``key = (run, system index,
@@ -268,19 +277,19 @@ def plan_scores(runs, classes, *, targets, options, settings):
     name, shared by every metric of the system (the same resamples), so the
     table does not depend on the order in which the systems were given.
     """
-    metric_objs = check_metrics(options["metrics"])
-    pos_params = check_pos_label(metric_objs, options["pos_label"])
+    metric_objs = check_metrics(options.metrics)
+    pos_params = check_pos_label(metric_objs, options.pos_label)
     names = list(runs)
     with warnings.catch_warnings():
         # the pool and unseen-label warnings were given by compare already
         warnings.simplefilter("ignore")
-        comparisons = combine_runs(targets, runs, options["runs_mode"],
-                                   clustered=options.get("groups") is not None)
+        comparisons = combine_runs(targets, runs, options.runs,
+                                   clustered=options.groups is not None)
         view_list, metric_kwargs = prepare_data(
             comparisons, classes, targets=targets, metric_objs=metric_objs, names=names,
-            labels=options["labels"], pos_params=pos_params,
-            sample_weight=options.get("sample_weight"), groups=options.get("groups"),
-            strata=options.get("strata"))
+            labels=options.labels, pos_params=pos_params,
+            sample_weight=options.sample_weight, groups=options.groups,
+            strata=options.strata)
     order = sorted(range(len(names)), key=lambda s: names[s])
     seeds = iter(_unspent(settings["seed"]).spawn(len(comparisons) * len(names)))
     run_settings = {k: v for k, v in settings.items() if k != "seed"}

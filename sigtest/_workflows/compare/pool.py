@@ -23,7 +23,7 @@ import time
 
 import joblib
 
-__all__ = ["WORKER_START_SECONDS", "cold_process_pool", "run_calls"]
+__all__ = ["WORKER_START_SECONDS", "cold_process_pool", "execute_calls", "run_calls"]
 
 #: CPU seconds a new loky worker takes before its first task (interpreter,
 #: sigtest and its dependencies imported, numba's kernels loaded from the
@@ -97,3 +97,12 @@ def run_calls(make_call, weights, n_jobs, *, return_as="list"):
     if return_as == "list":
         return here + list(out)
     return itertools.chain(here, out)
+
+
+def execute_calls(calls, weights, n_jobs):
+    """:func:`run_calls` on a list of ``(function, args, kwargs)`` triples.
+
+    The executor :func:`sigtest._engine.shared_job.run_shared_job` is
+    handed: the results of ``calls`` in their order.
+    """
+    return run_calls(calls.__getitem__, weights, n_jobs)

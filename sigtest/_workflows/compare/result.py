@@ -6,7 +6,9 @@ from sigtest._report.format import csv_safe
 from sigtest._report.latex import comparison_latex
 from sigtest._report.leaderboard import leaderboard_text, shows_leaderboard
 from sigtest._results import to_plain
-from sigtest._workflows.compare.checks import check_recompare_options
+from sigtest._workflows.compare.options import recompare_options
+from sigtest._workflows.compare.maxt import maxt_test_specs
+from sigtest._workflows.compare.scores import score_table
 from sigtest._workflows.compare.tables import (
     comparison_text,
     letters_table,
@@ -79,15 +81,25 @@ class ComparisonResult:
     bootstrap : {"resample", "multiplier"}
         Source of the shared bootstrap draws (``compare(bootstrap=)``
         resolved): resampled units, or Gaussian multiplier draws.
+    options : CompareOptions
+        The options of the comparison, as validated (see
+        :class:`~sigtest.CompareOptions`).
+    random_state : None, int, SeedSequence or Generator
+        The seed given (for :func:`sigtest.cross_val_compare`, its
+        ``random_state``, from which the tests' seed was derived).
+    targets : dict
+        The gold targets the tests ran on, per metric input type.
+    test_specs : list of tuple
+        The tests as the comparison built them.
     """
 
     __slots__ = ("_frame", "_systems", "_metrics", "_tests", "_greater_is_better", "_alpha",
-                 "_correction", "_pairs", "_n_runs", "_ci", "_predictions", "_inputs",
+                 "_correction", "_pairs", "_n_runs", "_ci", "_predictions", "_options", "_data",
                  "_cv_splits", "_n_groups", "_n_strata", "_scores", "_cv_tests", "_bootstrap",
                  "_cache")
 
     def __init__(self, frame, *, systems, metrics, tests, greater_is_better, alpha,
-                 correction, pairs, n_runs, predictions, inputs, ci="marginal",
+                 correction, pairs, n_runs, predictions, options, data, ci="marginal",
                  cv_splits=None, n_groups=None, n_strata=None, cv_tests=None,
                  bootstrap="resample"):
         self._frame = frame.copy()
@@ -101,7 +113,8 @@ class ComparisonResult:
         self._n_runs = n_runs
         self._ci = ci
         self._predictions = {name: _frozen(value) for name, value in predictions.items()}
-        self._inputs = inputs
+        self._options = options  # a frozen CompareOptions
+        self._data = data  # a frozen ComparisonData: what recomputing needs
         self._cv_splits = None if cv_splits is None else [
             [tuple(_frozen(idx) for idx in fold) for fold in folds] for folds in cv_splits]
         self._n_groups = n_groups
@@ -111,18 +124,18 @@ class ComparisonResult:
         self._bootstrap = bootstrap
         self._cache = {}  # ranks() tables, by their arguments (the result never changes)
 
-    def _with_cv_tests(self, cv_tests, *, inputs):
+    def _with_cv_tests(self, cv_tests, *, data):
         """A copy of this result holding the per-fold tests ``cv_tests`` (a DataFrame).
 
-        Used by :func:`sigtest.cross_val_compare` (``cv_test=``); ``inputs``
-        replaces the stored inputs (its ``rerun`` recomputes the per-fold
+        Used by :func:`sigtest.cross_val_compare` (``cv_test=``); ``data``
+        replaces the stored data (its ``rerun`` recomputes the per-fold
         tests in :meth:`recompare`).
         """
         return ComparisonResult(
             self._frame, systems=self._systems, metrics=self._metrics, tests=self._tests,
             greater_is_better=self._greater_is_better, alpha=self._alpha,
             correction=self._correction, pairs=self._pairs, n_runs=self._n_runs,
-            predictions=self._predictions, inputs=inputs, ci=self._ci,
+            predictions=self._predictions, options=self._options, data=data, ci=self._ci,
             cv_splits=self._cv_splits, n_groups=self._n_groups, n_strata=self._n_strata,
             cv_tests=cv_tests, bootstrap=self.bootstrap)
 
@@ -214,6 +227,68 @@ class ComparisonResult:
         """The predictions the tests ran on: a new dict of read-only arrays."""
         return dict(self._predictions)
 
+    @property
+    def options(self):
+        """The options of the comparison, as validated: a frozen :class:`~sigtest.CompareOptions`.
+
+        One field per keyword argument of :func:`sigtest.compare`, as
+        validated (``groups``, ``strata`` as read-only arrays); ``test`` and
+        ``correction`` as given (the correction applied is
+        :attr:`correction`, the tests as run :attr:`test_specs`). For
+        :func:`sigtest.cross_val_compare`, ``runs`` is ``"each"`` and
+        ``random_state`` the child seed of its tests. :meth:`recompare`
+        starts from these options.
+        """
+        return self._options
+
+    @property
+    def random_state(self):
+        """The seed the comparison was given, as the report and :meth:`signature` show it.
+
+        :func:`sigtest.compare`'s ``random_state``; for
+        :func:`sigtest.cross_val_compare`, the ``random_state`` given to it
+        (its tests use a child seed, ``options.random_state``).
+        """
+        return self._data.random_state
+
+    @property
+    def targets(self):
+        """The gold targets the tests ran on: a new dict ``{input type: read-only array}``.
+
+        Keys are the metric input types the targets serve (``"labels"``,
+        ``"proba"``, ``"regression"``, ...: 2-D gold distributions serve the
+        label metrics through their argmax); ``"scores"`` holds a
+        placeholder for per-item scores (``y_true=None``).
+        """
+        out = {}
+        for key, value in self._data.targets.items():
+            view = np.asarray(value).view()
+            view.flags.writeable = False
+            out[key] = view
+        return out
+
+    @property
+    def test_specs(self):
+        """The tests as the comparison built them, one tuple per name of :attr:`tests`.
+
+        ``(name, pvalue_test, interval_test)`` with the resamples chosen for
+        the family (``compare``'s default ``B``, the default test of a max-T
+        correction); ``interval_test`` is None when the p-value test gives
+        the interval. New objects at each access (changing them changes
+        nothing); the copies the pairs ran also carry their seeds, the
+        two-sided alternative of ``pairs="all"`` and the level of
+        ``ci="simultaneous"`` (the ``alternative`` and ``ci_level`` columns
+        of :meth:`to_frame`).
+        """
+        first = self._frame[(self._frame["metric"] == self._metrics[0])
+                            & (self._frame["test"] == self._tests[0])]
+        if "run" in first:
+            first = first[first["run"] == first["run"].iloc[0]]
+        m = len(first)
+        return maxt_test_specs(self._options.test, correction=self._correction,
+                               m=m if self._correction is not None else 1, m_ci=m,
+                               alpha=self._alpha, simultaneous=self._ci == "simultaneous")
+
     # ------------------------------------------------------------------ frames
     def to_frame(self):
         """Tidy DataFrame: one row per (pair, metric, test[, run]).
@@ -299,7 +374,8 @@ class ComparisonResult:
             interval is then unreliable (empty list: none).
         """
         return summary_table(self._frame, systems=self.systems, metrics=self.metrics,
-                             n_groups=self.n_groups, n_strata=self.n_strata, inputs=self._inputs)
+                             n_groups=self.n_groups, n_strata=self.n_strata,
+                             runs=self._data.runs, runs_mode=self._options.runs)
 
     def scores(self):
         r"""Each system's score on each metric, with its confidence interval.
@@ -366,7 +442,7 @@ class ComparisonResult:
         """
         if self._scores is None:
             # deterministic: two threads racing here compute the same table
-            self._scores = self._inputs["score_table"](self._inputs)
+            self._scores = score_table(self._data, self._options)
         return self._scores.copy()
 
     def cv_tests(self):
@@ -551,10 +627,12 @@ class ComparisonResult:
         1   good     2         2          2        False
         2   best     1         1          1         True
         """
-        from sigtest._workflows.ranks import cached_rank_table
+        # on first use: the rank machinery (shared draws, ranking engine) is not
+        # needed to build or print a result
+        from sigtest._workflows.compare.ranks import cached_rank_table
 
         return cached_rank_table(
-            self._own_cache(), self._inputs, systems=self.systems, metrics=self.metrics,
+            self._own_cache(), self._data, self._options, systems=self.systems, metrics=self.metrics,
             n_runs=self.n_runs, metric=metric, confidence_level=confidence_level,
             n_resamples=n_resamples, random_state=random_state, bootstrap=bootstrap,
             frame=self._frame, greater_is_better=self._greater_is_better)
@@ -714,7 +792,8 @@ class ComparisonResult:
         return comparison_text(
             self._frame, systems=self.systems, metrics=self.metrics, tests=self.tests,
             pairs=self.pairs, correction=self.correction, alpha=self.alpha, n_runs=self.n_runs,
-            ci=self._ci, n_groups=self.n_groups, n_strata=self.n_strata, inputs=self._inputs,
+            ci=self._ci, n_groups=self.n_groups, n_strata=self.n_strata, runs=self._data.runs,
+            runs_mode=self._options.runs,
             cv_tests=self._cv_tests)
 
     def __repr__(self):
@@ -778,10 +857,14 @@ class ComparisonResult:
             (``groups=``) and ``sample_weight`` (the simulation resamples
             independent items), or bad parameters (naming them).
         """
+        # on first use: the power simulations are not needed to build a result
+        # (compare imports power, never the reverse)
         from sigtest._workflows.power.table import comparison_mde_table
 
         return comparison_mde_table(
-            self._frame, self._inputs, alpha=self._alpha if alpha is None else alpha,
+            self._frame, targets=self._data.targets, runs=self._data.runs,
+            classes=self._data.classes, options=self._options,
+            alpha=self._alpha if alpha is None else alpha,
             n_runs=self._n_runs, n_groups=self._n_groups, power=power, test=test,
             n_simulations=n_simulations, random_state=random_state, **kwargs)
 
@@ -817,9 +900,10 @@ class ComparisonResult:
         ValueError
             An invalid value (the message names the parameter).
         """
-        data = self._inputs
-        options = check_recompare_options(data["constraints"], data["options"], kwargs)
-        return data["rerun"](data["targets"], data["runs"], data["classes"], **options)
+        data = self._data
+        n_items = next(iter(data.targets.values())).shape[0]
+        options = recompare_options(self._options, kwargs, n_items)
+        return data.rerun(data.targets, data.runs, data.classes, options)
 
     # ------------------------------------------------------------------ report
     def report(self, format="markdown", path=None, *, sections=None):

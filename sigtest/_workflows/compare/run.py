@@ -13,9 +13,10 @@ import numpy as np
 from sigtest._workflows.compare.checks import plain_test
 from sigtest._workflows.compare.messages import concentration_warning, job_warnings
 from sigtest._workflows.compare.pool import run_calls
-from sigtest._workflows.compare.shared import TaskDeltas, system_view
+from sigtest._workflows.compare.shared import TaskDeltas
 from sigtest.tests_._registry import test_name
 from sigtest._engine import CellCache, prepare_paired, prepare_paired_runs
+from sigtest._engine.shared_job import system_view
 from sigtest._engine.concentration import is_concentrated, paired_concentration
 from sigtest.utils import warn_external
 

@@ -10,22 +10,25 @@ import warnings
 import numpy as np
 
 from sigtest._engine.rng import check_seed
-from sigtest._workflows.compare.checks import pos_label_params
 from sigtest._workflows.power.api import check_target, minimum_detectable_effect
 from sigtest.metrics import get_metric
 from sigtest.metrics._common import union_labels
+from sigtest.metrics._hard import pos_label_params
 
 __all__ = ["comparison_mde_table"]
 
 
-def comparison_mde_table(frame, inputs, *, alpha, n_runs, n_groups, power=0.8, test=None,
+def comparison_mde_table(frame, *, targets, runs, classes, options, alpha, n_runs, n_groups,
+                         power=0.8, test=None,
                          n_simulations=1000, random_state=None, discordance=None, step=None,
                          n_jobs=None, verbose=False, tol=None):
     """The minimum detectable effect of every non-significant row of a comparison.
 
     One :func:`minimum_detectable_effect` per distinct (baseline ``system_a``,
     metric) among the non-significant rows, with the system's predictions as
-    the pilot on the comparison's items; its seed comes from
+    the pilot on the comparison's items (``targets``, ``runs`` and
+    ``classes`` as the comparison checked them; ``options`` its options,
+    whose ``labels``, ``pos_label`` and ``sample_weight`` are read); its seed comes from
     ``random_state`` and the names (CRC-32 of ``"system\\0metric"`` as the
     spawn key), so the table does not depend on the order of the rows.
     """
@@ -38,13 +41,11 @@ def comparison_mde_table(frame, inputs, *, alpha, n_runs, n_groups, power=0.8, t
             "minimum_detectable_effects needs a comparison of single runs on independent "
             "items (no runs='each', no groups=): the simulation resamples items."
         )
-    options = inputs["options"]
-    if options.get("sample_weight") is not None:
+    if options.sample_weight is not None:
         raise ValueError("minimum_detectable_effects does not support sample_weight.")
     target = check_target(power)
     alpha = float(alpha)
     base_seed = check_seed(random_state)
-    targets, runs, classes = inputs["targets"], inputs["runs"], inputs["classes"]
     rows = frame[~frame["significant"].astype(bool)] if "significant" in frame else frame
     cache = {}
     out = []
@@ -67,13 +68,13 @@ def comparison_mde_table(frame, inputs, *, alpha, n_runs, n_groups, power=0.8, t
             else:
                 y = targets[metric.input_type]
             kw = {}
-            if options.get("labels") is not None and metric.input_type == "labels":
-                kw["labels"] = options["labels"]
+            if options.labels is not None and metric.input_type == "labels":
+                kw["labels"] = options.labels
             if metric.input_type == "labels":  # compare's pos_label, or its default 1
-                given = options.get("pos_label")
+                given = options.pos_label
                 kw.update(pos_label_params(
                     metric, {} if given is None else {"pos_label": given},
-                    union_labels(y, pred, options.get("labels"))))
+                    union_labels(y, pred, options.labels)))
             spawn = zlib.crc32(f"{key[0]}\0{key[1]}".encode())
             seed = int(np.random.SeedSequence(base_seed, spawn_key=(spawn,)).generate_state(
                 1)[0])

@@ -23,13 +23,7 @@ import pandas as pd
 from sigtest._workflows.compare.plan import plan_scores
 from sigtest._workflows.compare import maxt as maxt_module
 from sigtest._workflows.compare.maxt import check_bootstrap, multiplier_pays
-from sigtest._workflows.compare.shared import (
-    canonical_order,
-    multiplier_scores,
-    resampled_scores,
-    shared_seed,
-    system_data,
-)
+from sigtest._workflows.compare.shared import canonical_order, multiplier_scores, shared_seed
 from sigtest._engine.design import check_design
 from sigtest._engine.paired import resample_params_of
 from sigtest._engine.ranking import (
@@ -40,6 +34,7 @@ from sigtest._engine.ranking import (
 )
 from sigtest._engine.rng import check_seed
 from sigtest._engine.shared import shared_draws
+from sigtest._engine.shared_job import resampled_scores, system_data
 from sigtest.exceptions import DegenerateDistributionWarning
 from sigtest.utils import warn_external
 
@@ -177,71 +172,18 @@ def _metric_rows(names, metric_name, greater_is_better, raw, B, level, name_rank
     return rows
 
 
-def _reusable(kept, metric, B, random_state, bootstrap):
-    """The comparison's kept draws of ``metric`` when ``ranks()`` may read them, else None.
-
-    They are read for the default seed (``random_state=None``), when they
-    hold at least ``B`` draws (the first ``B`` are used: the draws are
-    independent, so a prefix is a bootstrap sample of size ``B``) and when
-    ``bootstrap`` is ``"auto"`` or names their source.
-    """
-    found = (kept or {}).get(metric)
-    if found is None or random_state is not None or found.n_resamples < B:
-        return None
-    if bootstrap not in ("auto", found.source):
-        return None
-    return found
-
-
-def _observed(frame, names, metric):
-    """Each system's observed score on ``metric`` from the pair rows of the comparison."""
-    rows = frame[frame["metric"] == metric]
-    score = dict(zip(rows["system_a"], rows["score_a"]))
-    score.update(zip(rows["system_b"], rows["score_b"]))
-    return np.array([score.get(n, np.nan) for n in names], dtype=np.float64)
-
-
-def _planned(inputs, options):
-    """``plan_scores`` of the comparison's data (what the resampled ranks score)."""
-    return plan_scores(inputs["runs"], inputs["classes"], targets=inputs["targets"],
-                       options=options, settings=inputs["score_settings"])
-
-
-def _metric_draw(names, metric_obj, mi, planned, bootstrap, B, seed):
-    """``(raw scores, draw)`` of one metric whose draws are made here."""
-    _, _, _, tasks = planned
-    by_system = {task[1]: task for task in tasks}  # one run: one task per system
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # given by compare already
-        data = []
-        for s in range(len(names)):
-            view, _, jobs, _, _ = by_system[s]
-            _, m_obj, kwargs = jobs[mi]
-            data.append(system_data(view, s, m_obj, kwargs))
-    # the ids as the tests got them (tiled with the runs for runs="pool")
-    n_items = data[0].n_samples
-    design = check_design(kwargs.get("groups"), kwargs.get("strata"), n_items)
-    raw = np.array([p.score_a for p in data])
-    if _draws(bootstrap, data, design, n_items, B, metric_obj) == "multiplier":
-        def draw():
-            drawn = multiplier_scores(by_system[0][0], [(metric_obj, kwargs)], design, B, seed,
-                                      canonical_order(names))[0]
-            return _multiplier_or_resampled(drawn, data, design, n_items, B, seed)
-    else:
-        def draw():
-            return _resampled_scores(data, design, n_items, B, seed)
-    return raw, draw
-
-
-def rank_table(inputs, *, systems, metrics, n_runs, metric=None, confidence_level=0.95,
+def rank_table(data, options, *, systems, metrics, n_runs, metric=None, confidence_level=0.95,
                n_resamples=2000, random_state=None, bootstrap="auto", frame=None,
                greater_is_better=None):
     """The table of :meth:`ComparisonResult.ranks` (see its docstring).
 
-    ``frame`` (the comparison's pair rows) and ``greater_is_better``
-    (``{metric: bool}``): the observed scores and orientation of a metric
-    whose draws are the comparison's kept ones (``inputs["kept_scores"]``,
-    :func:`_reusable`); without them every metric is drawn here.
+    ``data`` and ``options`` are the result's
+    :class:`~sigtest._workflows.compare.options.ComparisonData` and
+    :class:`~sigtest.CompareOptions`. ``frame`` (the comparison's pair rows)
+    and ``greater_is_better`` (``{metric: bool}``): the observed scores and
+    orientation of a metric whose draws are the comparison's kept ones
+    (``data.kept_scores``, :func:`_reusable`); without them every metric is
+    drawn here.
     """
     chosen = _check_args(metric, metrics, confidence_level, n_resamples, bootstrap)
     if n_runs > 1:
@@ -249,8 +191,7 @@ def rank_table(inputs, *, systems, metrics, n_runs, metric=None, confidence_leve
             f"ranks() needs one comparison of the systems; this result holds {n_runs} runs "
             "or CV repeats tested separately. Compare with runs='average' (or one run)."
         )
-    options = inputs["options"]
-    seed = (shared_seed(inputs["score_settings"]["seed"], _RANK_TAG) if random_state is None
+    seed = (shared_seed(data.score_settings["seed"], _RANK_TAG) if random_state is None
             else check_seed(random_state))
     names = list(systems)
     name_rank = np.argsort(np.argsort(np.asarray(names, dtype=object), kind="stable"),
@@ -261,7 +202,7 @@ def rank_table(inputs, *, systems, metrics, n_runs, metric=None, confidence_leve
     for mi, metric_name in enumerate(metrics):
         if metric_name not in chosen:
             continue
-        kept = _reusable(inputs.get("kept_scores"), metric_name, B, random_state, bootstrap)
+        kept = _reusable(data.kept_scores, metric_name, B, random_state, bootstrap)
         if kept is not None and frame is not None and greater_is_better is not None:
             raw = _observed(frame, names, metric_name)
             greater = greater_is_better[metric_name]
@@ -270,7 +211,7 @@ def rank_table(inputs, *, systems, metrics, n_runs, metric=None, confidence_leve
                 return kept.scores[:, :B].T
         else:
             if planned is None:
-                planned = _planned(inputs, options)
+                planned = _planned(data, options)
                 names = list(planned[0])
             metric_obj = planned[1][mi]
             greater = metric_obj.greater_is_better
@@ -301,7 +242,7 @@ def _seed_key(random_state):
     return None
 
 
-def cached_rank_table(cache, inputs, *, metric=None, confidence_level=0.95, n_resamples=2000,
+def cached_rank_table(cache, data, options, *, metric=None, confidence_level=0.95, n_resamples=2000,
                       random_state=None, bootstrap="auto", **kwargs):
     """:func:`rank_table`, each metric's rows computed once per result and then kept.
 
@@ -316,7 +257,7 @@ def cached_rank_table(cache, inputs, *, metric=None, confidence_level=0.95, n_re
     chosen = _check_args(metric, metrics, confidence_level, n_resamples, bootstrap)
     seed_key = _seed_key(random_state)
     if seed_key is None or cache is None:
-        return rank_table(inputs, metric=metric, confidence_level=confidence_level,
+        return rank_table(data, options, metric=metric, confidence_level=confidence_level,
                           n_resamples=n_resamples, random_state=random_state,
                           bootstrap=bootstrap, **kwargs)
     # "auto" resolves through the cost threshold of the multiplier draws
@@ -325,7 +266,7 @@ def cached_rank_table(cache, inputs, *, metric=None, confidence_level=0.95, n_re
             for m in chosen}
     missing = [m for m in chosen if keys[m] not in cache]
     if missing:
-        table = rank_table(inputs, metric=missing, confidence_level=confidence_level,
+        table = rank_table(data, options, metric=missing, confidence_level=confidence_level,
                            n_resamples=n_resamples, random_state=random_state,
                            bootstrap=bootstrap, **kwargs)
         for m, part in table.groupby("metric", sort=False):
