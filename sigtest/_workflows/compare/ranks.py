@@ -172,6 +172,63 @@ def _metric_rows(names, metric_name, greater_is_better, raw, B, level, name_rank
     return rows
 
 
+def _reusable(kept, metric, B, random_state, bootstrap):
+    """The comparison's kept draws of ``metric`` when ``ranks()`` may read them, else None.
+
+    They are read for the default seed (``random_state=None``), when they
+    hold at least ``B`` draws (the first ``B`` are used: the draws are
+    independent, so a prefix is a bootstrap sample of size ``B``) and when
+    ``bootstrap`` is ``"auto"`` or names their source.
+    """
+    found = (kept or {}).get(metric)
+    if found is None or random_state is not None or found.n_resamples < B:
+        return None
+    if bootstrap not in ("auto", found.source):
+        return None
+    return found
+
+
+def _observed(frame, names, metric):
+    """Each system's observed score on ``metric`` from the pair rows of the comparison."""
+    rows = frame[frame["metric"] == metric]
+    score = dict(zip(rows["system_a"], rows["score_a"]))
+    score.update(zip(rows["system_b"], rows["score_b"]))
+    return np.array([score.get(n, np.nan) for n in names], dtype=np.float64)
+
+
+def _planned(data, options):
+    """``plan_scores`` of the comparison's data (what the resampled ranks score)."""
+    return plan_scores(data.runs, data.classes, targets=data.targets, options=options,
+                       settings=data.score_settings)
+
+
+def _metric_draw(names, metric_obj, mi, planned, bootstrap, B, seed):
+    """``(raw scores, draw)`` of one metric whose draws are made here."""
+    _, _, _, tasks = planned
+    by_system = {task[1]: task for task in tasks}  # one run: one task per system
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # given by compare already
+        data = []
+        for s in range(len(names)):
+            view, _, jobs, _, _ = by_system[s]
+            _, m_obj, kwargs = jobs[mi]
+            data.append(system_data(view, s, m_obj, kwargs))
+    # the ids as the tests got them (tiled with the runs for runs="pool")
+    n_items = data[0].n_samples
+    design = check_design(kwargs.get("groups"), kwargs.get("strata"), n_items)
+    raw = np.array([p.score_a for p in data])
+    if _draws(bootstrap, data, design, n_items, B, metric_obj) == "multiplier":
+        def draw():
+            drawn = multiplier_scores(by_system[0][0], [(metric_obj, kwargs)], design, B, seed,
+                                      canonical_order(names))[0]
+            return _multiplier_or_resampled(drawn, data, design, n_items, B, seed)
+    else:
+        def draw():
+            return _resampled_scores(data, design, n_items, B, seed)
+    return raw, draw
+
+
+
 def rank_table(data, options, *, systems, metrics, n_runs, metric=None, confidence_level=0.95,
                n_resamples=2000, random_state=None, bootstrap="auto", frame=None,
                greater_is_better=None):

@@ -22,7 +22,7 @@ from sigtest._engine.ranking import (
     rank_intervals,
 )
 from sigtest._report import tiers as tiers_module
-from sigtest._workflows import ranks as ranks_module
+from sigtest._workflows.compare import ranks as ranks_module
 from sigtest._workflows.compare.leaderboard import LEADERBOARD_COLUMNS
 
 B = 2999  # >= ranks()' 2,000: ranks() reads the first 2,000 of the comparison's draws
@@ -182,13 +182,13 @@ def test_ranks_are_computed_once_per_metric_and_arguments(board, monkeypatch):
     res.ranks(random_state=rng)  # a Generator advances: drawn again
     assert len(calls) == 6
     pd.testing.assert_frame_equal(res.ranks(), real(
-        res._inputs, systems=res.systems, metrics=res.metrics, n_runs=1,
+        res._data, res.options, systems=res.systems, metrics=res.metrics, n_runs=1,
         frame=res.to_frame(), greater_is_better={m: True for m in res.metrics}))
 
 
 def test_default_ranks_read_the_comparisons_shared_draws(board):
     _, _, res = board
-    kept = res._inputs["kept_scores"]
+    kept = res._data.kept_scores
     assert set(kept) == {"accuracy", "f1_macro"}
     assert all(k.n_resamples == B and k.source == "resample" for k in kept.values())
     table = res.ranks("accuracy")
@@ -226,7 +226,7 @@ def test_few_systems_without_shared_draws_rank_on_their_own_draws():
     y, preds = _systems([0.6, 0.7, 0.9], 300, 3)
     res = sigtest.compare(y, preds, metrics="accuracy", test=PairedPermutation(
         n_resamples=199), random_state=0)
-    assert res._inputs["kept_scores"] == {}
+    assert res._data.kept_scores == {}
     table = res.leaderboard()
     assert table.index[0] == "s2" and table["in_best_set"].sum() == 1
 
@@ -236,7 +236,7 @@ def test_ranks_read_the_draws_of_the_max_t_correction():
     y, preds = _systems(np.linspace(0.6, 0.85, 7), 400, 4)
     res = sigtest.compare(y, preds, metrics="accuracy", test="mcnemar", correction="max-t",
                           random_state=0)
-    kept = res._inputs["kept_scores"]["accuracy"]
+    kept = res._data.kept_scores["accuracy"]
     assert kept.source == "resample" and kept.n_resamples >= 2000
     table = res.ranks()
     T = kept.scores[:, :2000].T
@@ -244,5 +244,5 @@ def test_ranks_read_the_draws_of_the_max_t_correction():
     assert not kept.scores.flags.writeable
     mult = sigtest.compare(y, preds, metrics="accuracy", test="mcnemar", correction="max-t",
                            bootstrap="multiplier", random_state=0)
-    assert mult._inputs["kept_scores"]["accuracy"].source == "multiplier"
+    assert mult._data.kept_scores["accuracy"].source == "multiplier"
     assert len(mult.ranks(bootstrap="multiplier")) == 7
