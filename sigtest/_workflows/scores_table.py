@@ -314,12 +314,22 @@ def _working_frame(frame, names, fmt, name):
             raise ValueError(f"The {key} column {col!r}{where} has missing values ({unit} "
                              f"{_shown(frame.index[missing])}); every row needs its {key}.")
         out[key] = ids
-    out["system"] = np.asarray(out["system"]).astype(str).astype(object)
+    system = out["system"]  # text from a file's reader (int64 if every name is an integer)
+    out["system"] = (system if textual and system.dtype == object
+                     else system.astype(str).astype(object) if textual else _as_text(system))
     col = names["score"]
     scores = (file_scores(frame[col], name, fmt) if textual
               else _frame_scores(frame[col], col, where))
     out["score"] = _check_finite(scores, frame.index, col, where, unit)
     return out
+
+
+def _as_text(values):
+    """System names as str (object array): each distinct value converted once."""
+    import pandas as pd
+
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object))
+    return np.asarray([str(u) for u in uniques], dtype=object)[codes]
 
 
 #: Fields of a path pattern that fill a column (its keyword); others are variants.
