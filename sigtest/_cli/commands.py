@@ -393,7 +393,7 @@ def _parse_system(spec):
 _FILE_OPTIONS = ("groups", "strata", "labels", "pos_label", "label_column", "id_column",
                  "header")
 _SCORES_OPTIONS = ("scores_system", "scores_item", "scores_score", "scores_group",
-                   "scores_dataset", "dataset", "on_missing")
+                   "scores_dataset", "dataset", "on_missing", "harness", "filter")
 
 
 def _option(name):
@@ -422,7 +422,8 @@ def _run_compare_scores(args, out):
     test = _build_test(args)
     table = read_scores(_existing_table(args.scores),
                         **{k: v for k, v in columns.items() if v is not None},
-                        on_missing=args.on_missing or "error", encoding=args.encoding)
+                        on_missing=args.on_missing or "error", encoding=args.encoding,
+                        harness=args.harness, filter=args.filter)
     if args.dataset is not None and table.datasets == [None]:
         raise _UsageError(f"--dataset {args.dataset}: the table has no dataset column (named "
                           "'dataset', or given with --dataset-column).")
@@ -444,7 +445,8 @@ def _run_compare_scores(args, out):
 
 
 def _existing_table(path):
-    if not Path(path).is_file():
+    """The --scores path: a file, a folder or a glob (quoted, so that sigtest expands it)."""
+    if not Path(path).exists() and not any(c in path for c in "*?["):
         raise _UsageError(f"The --scores table {path!r} does not exist.")
     return path
 

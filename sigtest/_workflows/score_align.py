@@ -80,12 +80,13 @@ def _check_variants(keys, sorted_keys, variants, context):
         key = owner[np.argmax(count > 1)]
         found = list(dict.fromkeys(plain(list(np.asarray(values, dtype=object)[keys == key]))))
         n_bad = int((count > 1).sum())
-        raise ValueError(
+        message = (
             f"{where}the rows of {n_bad} (system, item) pair(s) differ in {hint[0]}: system "
             f"{systems[key % n_sys]!r}, item {shown([item_ids[key // n_sys]])[0]!r} has rows "
             f"of {found[:_SHOWN]}. They are variants of the item, not repeated samples of it "
-            f"(which would mix them into one score); {hint[1]}"
+            f"(which would mix them into one score); {hint[1].replace('{first}', repr(found[0]))}"
         )
+        raise ValueError(message[0].upper() + message[1:])
 
 
 def _unequal_counts(lengths, run_item, run_sys, istarts, complete, context):

@@ -19,10 +19,10 @@ import glob
 import os
 import re
 
+from sigtest._constants import HARNESSES
+
 __all__ = ["HARNESSES", "LM_EVAL_PATTERN", "detect_harness", "expand_sources", "path_fields"]
 
-#: The harnesses read_scores reads (``harness=``), also in sigtest._constants.
-HARNESSES = ("lm-eval", "inspect")
 #: Where lm-evaluation-harness' ``--log_samples`` writes: ``<output>/<model>/`` (the
 #: sanitised model name) ``samples_<task>_<date>.jsonl`` (evaluation_tracker.py).
 LM_EVAL_PATTERN = "{system}/samples_{task}_{date}.jsonl"

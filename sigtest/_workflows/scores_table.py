@@ -336,7 +336,7 @@ def _as_text(values):
 _FIELD_KEYWORDS = {"system": "system", "task": "dataset", "dataset": "dataset",
                    "group": "group", "item": "item"}
 _VARIANT_HINT = ("the column {col!r}", "keep the rows of one {col} (e.g. "
-                 "df[df[{col!r}] == {first!r}]) or, if they are samples, rename the column.")
+                 "df[df[{col!r}] == {first}]) or, if they are samples, rename the column.")
 _FILE_HINT = ("the file they come from", "keep one file per system and task (a re-run "
               "writes a new file) or give a pattern that names the system of each file.")
 
@@ -398,7 +398,7 @@ def _read_tables(files, fields, fmt, encoding, params):
 
 
 def _hint(col):
-    return (_VARIANT_HINT[0].format(col=col), _VARIANT_HINT[1].format(col=col, first="..."))
+    return (_VARIANT_HINT[0].format(col=col), _VARIANT_HINT[1].format(col=col, first="{first}"))
 
 
 def _harness_columns(harness, files, params, filter, fields, encoding):
