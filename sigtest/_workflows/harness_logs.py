@@ -118,7 +118,7 @@ def _number(value):
     if value is None:
         return math.nan
     if isinstance(value, (bool, int, float)):
-        return float(value)
+        return float(value) if math.isfinite(value) else None
     return None
 
 
@@ -155,6 +155,10 @@ def read_lm_eval(files, *, score, default_score, filter, fields, encoding):
                 f"{[rows[i][0] for i in bad[:_SHOWN]]}), not one number per document: a "
                 "corpus-level metric (bleu, some f1) is computed from all the documents at "
                 f"once. Choose a per-document metric among {found}.")
+        missing = [n for (n, _), v in zip(rows, values) if math.isnan(v)]
+        if missing:
+            raise ValueError(f"The metric {metric!r} of the file {path!r} is missing or null "
+                             f"in the lines {missing[:_SHOWN]}; a missing score is not a 0.")
         cols["score"].extend(values)
         cols["item"].extend(r["doc_id"] for _, r in rows)
         for key, value in (("system", system), ("dataset", task), ("file", path)):
@@ -257,7 +261,17 @@ def read_inspect(files, *, score, default_score):
     cols = {"system": [], "dataset": [], "item": [], "score": [], "file": []}
     for path, model, task, samples in logs:
         samples = sorted(samples, key=lambda s: (s[1], str(s[0])))  # epoch by epoch
+        found = list(dict.fromkeys(k for s in samples for k in s[2]))
+        if scorer not in found:
+            raise ValueError(f"The inspect_ai log {path!r} (task {task!r}, model {model!r}) "
+                             f"has no scorer {scorer!r}; its scorers are {found}. Read the "
+                             "logs of one scorer at a time (a glob or a list of files).")
         values = [inspect_value(s[2].get(scorer)) for s in samples]
+        missing = [s[0] for s, v in zip(samples, values) if v is not None and math.isnan(v)]
+        if missing:
+            raise ValueError(f"The inspect_ai log {path!r} has no {scorer!r} score for the "
+                             f"samples {missing[:_SHOWN]} (a sample that failed?); a missing "
+                             "score is not a 0: rerun them or drop them from every log.")
         bad = [i for i, v in enumerate(values) if v is None]
         if bad:
             shown = [samples[i][2].get(scorer) for i in bad[:_SHOWN]]
