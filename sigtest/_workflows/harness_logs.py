@@ -214,7 +214,12 @@ def _inspect_log(path):
     except ImportError:
         read_eval_log = None
     if read_eval_log is not None:
-        log = read_eval_log(path)
+        try:
+            log = read_eval_log(path)
+        except (ValueError, KeyError, OSError) as exc:  # pydantic's errors are ValueErrors
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            raise ValueError(f"inspect_ai could not read the log {path!r}: "
+                             f"{type(exc).__name__}: {first}") from None
         samples = [(s.id, s.epoch, {k: v.value for k, v in (s.scores or {}).items()})
                    for s in (log.samples or [])]
         return log.eval.model, log.eval.task, samples
