@@ -211,3 +211,26 @@ def test_bad_sources_are_named(tmp_path):
     df = pd.DataFrame({"system": ["a", "b"], "item": [1, 1], "score": [1, 0]})
     with pytest.raises(ValueError, match="'filter' parameter applies to files"):
         read_scores(df, filter="none")
+
+
+@pytest.mark.parametrize("sep", [",", "\t"])
+def test_arrow_and_pandas_csv_readers_read_alike(tmp_path, monkeypatch, sep):
+    """Arrow's CSV reader (the fast path) and pandas' read the same ids and scores."""
+    pytest.importorskip("pyarrow")
+    from sigtest._workflows import score_files
+
+    rows = [("a", "007", "1"), ("a", "7", "NA"), ("a", " 7", "0.5"), ("a", "x,y", "true"),
+            ("NA", "007", "0"), ("NA", "7", "1e0"), ("NA", " 7", ""), ("NA", "x,y", "FALSE")]
+    quote = (lambda v: f'"{v}"' if sep in v or "," in v else v)
+    text = "system,item,score\n".replace(",", sep) + "".join(
+        sep.join(quote(v) for v in row) + "\n" for row in rows)
+    path = tmp_path / ("t.csv" if sep == "," else "t.tsv")
+    path.write_text(text, encoding="utf-8-sig")
+    frame_fast = score_files.read_file(path, None, "utf-8-sig", "score")[0]
+    monkeypatch.setattr(score_files, "_read_delimited_arrow", lambda *a: None)
+    frame_slow = score_files.read_file(path, None, "utf-8-sig", "score")[0]
+    for col in ("system", "item"):
+        assert score_files.file_ids(frame_fast[col], "csv")[0].tolist() == \
+            score_files.file_ids(frame_slow[col], "csv")[0].tolist()
+    np.testing.assert_array_equal(score_files.file_scores(frame_fast["score"], "f", "csv"),
+                                  score_files.file_scores(frame_slow["score"], "f", "csv"))
