@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 
@@ -56,12 +57,45 @@ def _field(fields, path, key, harness):
 
 
 # ------------------------------------------------------------ lm-evaluation-harness
+#: The start of a sample as json.dumps writes it: its first key, doc_id.
+_DOC_ID = re.compile(r'\{"doc_id": (-?\d+|"(?:[^"\\]|\\.)*")')
+
+
+def _sample_tail(line):
+    """doc_id, filter, metrics and the metric values of one sample, without decoding its
+    doc, arguments and responses (most of the line), or None.
+
+    ``json.dumps`` writes the keys in the order the evaluator sets them, ``doc_id``
+    first, then ``..., "filter": ..., "metrics": [...], "doc_hash": ...``, the
+    metric values last, with ", " and ": " between. The last ``, "filter": ``
+    starts the tail; were it inside a nested object, the tail would close more
+    brackets than it opens and fail to decode (then the line is decoded whole).
+    """
+    start = _DOC_ID.match(line)
+    at = line.rfind(', "filter": ')
+    if start is None or at < 0:
+        return None
+    try:
+        tail = json.loads("{" + line[at + 2:])
+    except ValueError:
+        return None
+    if not isinstance(tail, dict):
+        return None
+    tail["doc_id"] = json.loads(start.group(1))
+    return tail
+
+
 def _lm_eval_records(path, encoding):
-    """The JSON objects of one ``samples_*.jsonl`` file, with their line numbers."""
+    """The JSON objects of one ``samples_*.jsonl`` file (the keys read, at least), with
+    their line numbers."""
     records = []
     with open(path, encoding=encoding) as fh:
         for number, line in enumerate(fh, start=1):
             if not line.strip():
+                continue
+            record = _sample_tail(line)
+            if record is not None:
+                records.append((number, record))
                 continue
             try:
                 record = json.loads(line)

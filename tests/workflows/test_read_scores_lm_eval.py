@@ -234,3 +234,21 @@ def test_arrow_and_pandas_csv_readers_read_alike(tmp_path, monkeypatch, sep):
             score_files.file_ids(frame_slow[col], "csv")[0].tolist()
     np.testing.assert_array_equal(score_files.file_scores(frame_fast["score"], "f", "csv"),
                                   score_files.file_scores(frame_slow["score"], "f", "csv"))
+
+
+def test_sample_tail_reads_the_keys_of_the_whole_line(tmp_path):
+    """The fast tail of a sample line gives the keys a full json.loads gives, even when
+    the document or the metric values hold a nested "filter" key."""
+    from sigtest._workflows.harness_logs import _sample_tail
+
+    docs = [(0, {"q": 'a "filter": x', "meta": {"filter": "inner"}}, "t", "p"),
+            ('id "7"', {"q": "b"}, "t", "p"), (-3, {"q": "c"}, "t", "p")]
+    path = write_samples(tmp_path, "m", "task", DATE, docs, {"none": [
+        ("r", {"acc": 1.0}), ("r", {"acc": 0.0, "odd": {"filter": "x"}}), ("r", {"acc": True})]})
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert _sample_tail(lines[1]) is None  # a nested "filter" after the real one: decoded whole
+    for line in (lines[0], lines[2]):
+        full, tail = json.loads(line), _sample_tail(line)
+        assert tail is not None
+        for key in ("doc_id", "filter", "metrics", "acc"):
+            assert tail[key] == full[key]
