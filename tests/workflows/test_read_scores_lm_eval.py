@@ -244,7 +244,7 @@ def test_sample_tail_reads_the_keys_of_the_whole_line(tmp_path):
     docs = [(0, {"q": 'a "filter": x', "meta": {"filter": "inner"}}, "t", "p"),
             ('id "7"', {"q": "b"}, "t", "p"), (-3, {"q": "c"}, "t", "p")]
     path = write_samples(tmp_path, "m", "task", DATE, docs, {"none": [
-        ("r", {"acc": 1.0}), ("r", {"acc": 0.0, "odd": {"filter": "x"}}), ("r", {"acc": True})]})
+        ("r", {"acc": 1.0}), ("r", {"acc": 0.0, "odd": {"a": 1, "filter": "x"}}), ("r", {"acc": True})]})
     lines = path.read_text(encoding="utf-8").splitlines()
     assert _sample_tail(lines[1]) is None  # a nested "filter" after the real one: decoded whole
     for line in (lines[0], lines[2]):
