@@ -43,6 +43,8 @@ _SHOWN = 5
 #: inspect_ai's CORRECT, PARTIAL, INCORRECT and NOANSWER values (scorer/_metric.py).
 _INSPECT_LETTERS = {"C": 1.0, "P": 0.5, "I": 0.0, "N": 0.0}
 _INSPECT_WORDS = {"yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
+#: EvalSample fields read_scores does not need (read_eval_log's exclude_fields).
+_UNREAD = {"messages", "events", "store", "attachments"}
 
 
 def _field(fields, path, key, harness):
@@ -249,7 +251,10 @@ def _inspect_log(path):
         read_eval_log = None
     if read_eval_log is not None:
         try:
-            log = read_eval_log(path)
+            try:  # the scores only: a sample's messages and events are most of the log
+                log = read_eval_log(path, exclude_fields=_UNREAD)
+            except TypeError:  # an inspect_ai without exclude_fields
+                log = read_eval_log(path)
         except (ValueError, KeyError, OSError) as exc:  # pydantic's errors are ValueErrors
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
             raise ValueError(f"inspect_ai could not read the log {path!r}: "

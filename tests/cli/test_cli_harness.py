@@ -98,3 +98,16 @@ def test_inspect_reader_errors_are_one_line(tmp_path, capsys):
     status, _, err = _run(["compare", "--scores", tmp_path, "--harness", "inspect"], capsys)
     assert status == 2 and "inspect_ai could not read the log" in err
     assert len(err.strip().splitlines()) == 1 and len(err) < 400
+
+
+def test_unquoted_glob_expanded_by_the_shell_reads_every_file(out, capsys):
+    files = sorted(str(f) for f in out.glob("*/samples_gsm8k_*.jsonl"))
+    status, text, err = _run(["compare", "--scores", *files, "--score-column", "exact_match",
+                              "--filter", "strict-match", "--format", "csv", "--no-progress",
+                              "-B", "999"], capsys)
+    assert status == 0, err
+    got = pd.read_csv(io.StringIO(text))
+    want = read_scores(files, score="exact_match", filter="strict-match").arrays()[1]
+    assert got["score_a"].iloc[0] == pytest.approx(want[got["system_a"].iloc[0]].mean())
+    status, _, err = _run(["compare", "--scores", files[0], "nope.txt"], capsys)
+    assert status == 2 and "quote a glob" in err
