@@ -1,7 +1,9 @@
-"""read_scores of lm-evaluation-harness --log_samples folders, globs and file lists.
+"""read_scores of files: globs, folders, lists, path patterns, lm-evaluation-harness.
 
-The files are written as the harness writes them (``_lm_eval_files``); the
-reference is the table built by hand from the values written.
+lm-evaluation-harness' --log_samples files are written as the harness writes
+them (``_lm_eval_files``); the reference is the table built by hand from the
+values written (or the same rows as one DataFrame). Repeated rows that are
+variants of an item (filters, files, path fields) are refused by name.
 """
 
 import json
@@ -252,3 +254,24 @@ def test_sample_tail_reads_the_keys_of_the_whole_line(tmp_path):
         assert tail is not None
         for key in ("doc_id", "filter", "metrics", "acc"):
             assert tail[key] == full[key]
+
+
+def test_list_of_table_files_reads_as_their_concatenation(tmp_path):
+    rng = np.random.default_rng(2)
+    df = pd.DataFrame({"system": np.repeat(["a", "b", "c"], 10), "item": np.tile(range(10), 3),
+                       "score": rng.integers(0, 2, 30)})
+    paths = []
+    for system, part in df.groupby("system"):
+        paths.append(tmp_path / f"{system}.csv")
+        part.to_csv(paths[-1], index=False)
+    got, want = read_scores(paths), read_scores(df)
+    assert got.systems == want.systems
+    for s in got.systems:
+        assert np.array_equal(got.arrays()[1][s], want.arrays()[1][s])
+    df.iloc[:5].to_csv(tmp_path / "a_again.csv", index=False)  # rows of 'a' twice
+    with pytest.raises(ValueError, match=r"differ in the file they come from"):
+        read_scores([*paths, tmp_path / "a_again.csv"])
+    pd.DataFrame({"system": ["d"], "item": [1], "score": [1], "group": [1]}).to_csv(
+        tmp_path / "d.csv", index=False)
+    with pytest.raises(ValueError, match=r"do not all have the same columns.*\['group'\]"):
+        read_scores([*paths, tmp_path / "d.csv"])
