@@ -213,6 +213,12 @@ def test_bad_sources_are_named(tmp_path):
     df = pd.DataFrame({"system": ["a", "b"], "item": [1, 1], "score": [1, 0]})
     with pytest.raises(ValueError, match="'filter' parameter applies to files"):
         read_scores(df, filter="none")
+    df.to_csv(tmp_path / "t.csv", index=False)
+    with pytest.raises(ValueError, match="'filter' parameter applies to harness='lm-eval'"):
+        read_scores(tmp_path / "t.csv", filter="none")
+    with pytest.raises(ValueError, match=r"'item' parameter names a column of a table.*"
+                                         r"Got item='doc'"):
+        read_scores(tmp_path / "t.csv", harness="lm-eval", item="doc")
 
 
 @pytest.mark.parametrize("sep", [",", "\t"])
