@@ -407,14 +407,7 @@ def _run_compare_scores(args, out):
     from sigtest._workflows.scores_table import read_scores
     from sigtest.metrics import get_metric
 
-    sources = [args.scores]
-    more = [p for p in (args.gold, *args.predictions) if p is not None]
-    if more and all(Path(p).is_file() for p in [args.scores, *more]):
-        sources += more  # an unquoted glob, expanded by the shell: more files of scores
-    elif more:
-        raise _UsageError("--scores reads every system from one table: give no gold file "
-                          "and no prediction files (several files of scores: quote a glob, "
-                          "--scores 'out/*/samples_*.jsonl', or give a folder).")
+    sources = _score_sources(args)
     given = [o for o in _FILE_OPTIONS if getattr(args, o) is not None]
     if given:
         raise _UsageError(f"{_option(given[0])} is for gold and prediction files, not for "
@@ -425,7 +418,7 @@ def _run_compare_scores(args, out):
     for metric in metrics:  # misspelt names fail before the table is read
         get_metric(metric)
     test = _build_test(args)
-    table = read_scores(_existing_table(args.scores) if len(sources) == 1 else sources,
+    table = read_scores(sources,
                         **{k: v for k, v in columns.items() if v is not None},
                         on_missing=args.on_missing or "error", encoding=args.encoding,
                         harness=args.harness, filter=args.filter)
@@ -447,6 +440,19 @@ def _run_compare_scores(args, out):
         bootstrap=args.bootstrap,
     )
     _emit(_render(result, _output_format(args)), args, out)
+
+
+def _score_sources(args):
+    """The --scores path, or the files of an unquoted glob (which the shell expanded into
+    the positional arguments)."""
+    more = [p for p in (args.gold, *args.predictions) if p is not None]
+    if not more:
+        return _existing_table(args.scores)
+    if all(Path(p).is_file() for p in [args.scores, *more]):
+        return [args.scores, *more]
+    raise _UsageError("--scores reads every system from one table: give no gold file "
+                      "and no prediction files (several files of scores: quote a glob, "
+                      "--scores 'out/*/samples_*.jsonl', or give a folder).")
 
 
 def _existing_table(path):
