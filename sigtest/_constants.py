@@ -4,7 +4,7 @@ The command-line interface builds its parser (``sigtest --help``) from these
 without importing the modules that compute, which load numpy and pandas.
 """
 
-__all__ = ["BOOTSTRAP_OPTIONS", "CORRECTION_ALIASES", "CORRECTIONS", "MAXT_ALIASES",
+__all__ = ["BOOTSTRAP_OPTIONS", "CORRECTION_ALIASES", "CORRECTIONS", "HARNESSES", "MAXT_ALIASES",
            "MAXT_CORRECTIONS", "RUNS_MODES", "TWO_STAGE_CORRECTIONS"]
 
 #: How several runs (seeds) per system are used by ``compare``,
@@ -38,3 +38,7 @@ MAXT_ALIASES = {"romano-wolf": "max-t"}
 
 #: ``compare(bootstrap=)`` / ``ranks(bootstrap=)``: the source of the shared draws.
 BOOTSTRAP_OPTIONS = ("auto", "resample", "multiplier")
+
+#: ``read_scores(harness=)`` / ``compare --harness``: the evaluation harnesses whose
+#: files are read (lm-evaluation-harness' --log_samples files, inspect_ai's logs).
+HARNESSES = ("lm-eval", "inspect")

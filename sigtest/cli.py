@@ -171,7 +171,7 @@ def main(argv=None, out=None):
         warnings.showwarning = _show_warning
         try:
             COMMANDS[args.command](args, out)
-        except (ValueError, TypeError, OSError) as exc:
+        except (ValueError, TypeError, OSError, ImportError) as exc:
             print(f"sigtest: error: {_one_line(exc)}", file=sys.stderr)
             return 2
         except KeyboardInterrupt:

@@ -400,7 +400,7 @@ def _parse_system(spec):
 _FILE_OPTIONS = ("groups", "strata", "labels", "pos_label", "label_column", "id_column",
                  "header")
 _SCORES_OPTIONS = ("scores_system", "scores_item", "scores_score", "scores_group",
-                   "scores_dataset", "dataset", "on_missing")
+                   "scores_dataset", "dataset", "on_missing", "harness", "filter")
 
 
 def _option(name):
@@ -414,9 +414,7 @@ def _run_compare_scores(args, out):
     from sigtest._workflows.scores_table import read_scores
     from sigtest.metrics import get_metric
 
-    if args.gold is not None or args.predictions:
-        raise _UsageError("--scores reads every system from one table: give no gold file "
-                          "and no prediction files.")
+    sources = _score_sources(args)
     given = [o for o in _FILE_OPTIONS if getattr(args, o) is not None]
     if given:
         raise _UsageError(f"{_option(given[0])} is for gold and prediction files, not for "
@@ -427,9 +425,10 @@ def _run_compare_scores(args, out):
     for metric in metrics:  # misspelt names fail before the table is read
         get_metric(metric)
     test = _build_test(args)
-    table = read_scores(_existing_table(args.scores),
+    table = read_scores(sources,
                         **{k: v for k, v in columns.items() if v is not None},
-                        on_missing=args.on_missing or "error", encoding=args.encoding)
+                        on_missing=args.on_missing or "error", encoding=args.encoding,
+                        harness=args.harness, filter=args.filter)
     if args.dataset is not None and table.datasets == [None]:
         raise _UsageError(f"--dataset {args.dataset}: the table has no dataset column (named "
                           "'dataset', or given with --dataset-column).")
@@ -450,8 +449,22 @@ def _run_compare_scores(args, out):
     _emit(_render(result, _output_format(args)), args, out)
 
 
+def _score_sources(args):
+    """The --scores path, or the files of an unquoted glob (which the shell expanded into
+    the positional arguments)."""
+    more = [p for p in (args.gold, *args.predictions) if p is not None]
+    if not more:
+        return _existing_table(args.scores)
+    if all(Path(p).is_file() for p in [args.scores, *more]):
+        return [args.scores, *more]
+    raise _UsageError("--scores reads every system from one table: give no gold file "
+                      "and no prediction files (several files of scores: quote a glob, "
+                      "--scores 'out/*/samples_*.jsonl', or give a folder).")
+
+
 def _existing_table(path):
-    if not Path(path).is_file():
+    """The --scores path: a file, a folder or a glob (quoted, so that sigtest expands it)."""
+    if not Path(path).exists() and not any(c in path for c in "*?["):
         raise _UsageError(f"The --scores table {path!r} does not exist.")
     return path
 

@@ -168,10 +168,24 @@ def _add_store_options(cmd):
 
 def _add_scores_options(cmd):
     """``compare --scores TABLE``: a long table of per-item scores (sigtest.read_scores)."""
+    from sigtest._constants import HARNESSES
+
     cmd.add_argument("--scores", default=None, metavar="TABLE",
                      help="long table of per-item scores (.csv, .tsv, .parquet, .jsonl) with "
                           "columns system, item, score (and group, dataset when present), "
-                          "instead of a gold file and prediction files; the metric is 'mean'")
+                          "instead of a gold file and prediction files; the metric is 'mean'. "
+                          "Also a quoted glob, a folder, or the files of an evaluation harness "
+                          "(--harness)")
+    cmd.add_argument("--harness", choices=HARNESSES, default=None,
+                     help="with --scores: read what a harness writes: lm-eval "
+                          "(lm-evaluation-harness --log_samples files "
+                          "<model>/samples_<task>_<date>.jsonl; --score-column names the "
+                          "metric, --filter the filter) or inspect (inspect_ai .eval/.json "
+                          "logs; --score-column names the scorer); default: from the file "
+                          "names")
+    cmd.add_argument("--filter", default=None, metavar="NAME",
+                     help="with --harness lm-eval: the filter to read (e.g. strict-match), "
+                          "required when the files hold several")
     for key in ("system", "item", "score", "group", "dataset"):
         cmd.add_argument(f"--{key}-column", dest=f"scores_{key}", default=None, metavar="COL",
                          help=f"with --scores: name of the {key} column (default: {key})")

@@ -18,6 +18,13 @@ in no other.
   (long tables of per-item scores, aligned by item, handed to ``compare``);
 * ``score_files.py``: the files of ``read_scores`` (one reader per format,
   one type policy: ids are labels compared by their text);
+* ``score_paths.py``: globs, folders and lists of files, the fields of a path
+  pattern (``"{system}/samples_{task}_{date}.jsonl"``), the harness from the
+  file names;
+* ``harness_logs.py``: what evaluation harnesses write (lm-evaluation-harness
+  ``--log_samples`` files, inspect_ai logs) as per-item scores;
+* ``score_align.py``: the alignment of ``read_scores`` (one unit per item and
+  sample across systems; variants of an item refused);
 * ``power/``: :func:`sigtest.power`, :func:`sigtest.minimum_detectable_effect`,
   :func:`sigtest.sample_size` and :class:`sigtest.PowerResult`.
 """

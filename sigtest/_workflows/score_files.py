@@ -147,6 +147,9 @@ def _read_delimited(path, name, sep, encoding, score):
             raise pd.errors.EmptyDataError
         if len(set(header)) == len(header):
             numbers = score if score in header else None
+            frame = _read_delimited_arrow(path, sep, encoding, header, numbers)
+            if frame is not None:
+                return frame
             frame = pd.read_csv(path, sep=sep, header=0, encoding=encoding,
                                 dtype={c: str for c in header if c != numbers},
                                 keep_default_na=False,
@@ -167,6 +170,44 @@ def _read_delimited(path, name, sep, encoding, score):
     names = cells.iloc[0].tolist()
     frame = cells.iloc[1:]
     frame.columns = names
+    frame.index = np.arange(2, frame.shape[0] + 2)  # the line of every row
+    return frame
+
+
+def _read_delimited_arrow(path, sep, encoding, header, numbers):
+    """:func:`_read_delimited` by Arrow's CSV reader (several times faster than pandas'),
+    or None when pyarrow is absent, the file is not UTF-8, or Arrow reads it
+    differently or not at all (pandas' reader then reads it, with its messages).
+
+    Every column but ``numbers`` is text as written (``""`` stays ``""``);
+    ``numbers`` is parsed as numbers or booleans (missing-value words as
+    null), or kept as text when it holds other text.
+    """
+    if encoding != "utf-8-sig":
+        return None
+    try:
+        import pyarrow as pa
+        import pyarrow.csv as pcsv
+    except ImportError:
+        return None
+    options = pcsv.ConvertOptions(
+        column_types={c: pa.string() for c in header if c != numbers},
+        strings_can_be_null=False, null_values=sorted(MISSING_WORDS),
+        true_values=["true", "True", "TRUE"], false_values=["false", "False", "FALSE"])
+    try:
+        table = pcsv.read_csv(path, parse_options=pcsv.ParseOptions(delimiter=sep),
+                              convert_options=options)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError):
+        return None
+    if table.column_names != header:
+        return None
+    if numbers is not None:
+        kind = table.schema.field(numbers).type
+        if not (pa.types.is_floating(kind) or pa.types.is_integer(kind)
+                or pa.types.is_boolean(kind) or pa.types.is_string(kind)
+                or pa.types.is_null(kind)):
+            return None  # dates, times: pandas' reader keeps them as text
+    frame = table.to_pandas()
     frame.index = np.arange(2, frame.shape[0] + 2)  # the line of every row
     return frame
 
@@ -270,9 +311,20 @@ def file_ids(column, fmt):
         text = pd.Series([_text_of(v) for v in column], dtype=object)
         missing = text.isna().to_numpy()
         text = text.astype("str")
-    else:  # every CSV / TSV cell is text ("" when empty or absent)
-        text = column.astype("str")
-        missing = (text == "").to_numpy(dtype=bool) | column.isna().to_numpy()
+    elif getattr(column.dtype, "storage", None) == "pyarrow":  # Arrow text: vectorised
+        text = column
+        missing = (text == "").to_numpy(dtype=bool, na_value=True) | column.isna().to_numpy()
+    else:  # every CSV / TSV cell is text ("" when empty or absent): typed once per id
+        codes, uniques = pd.factorize(column.to_numpy(dtype=object))
+        text = np.asarray([str(u) for u in uniques], dtype=object)
+        empty = np.append(text == "", True)  # code -1: a missing cell
+        as_int = integer_ids(text[~empty[:-1]])
+        if as_int is not None:
+            values = np.zeros(len(text) + 1, dtype=np.int64)
+            values[:-1][~empty[:-1]] = as_int
+        else:
+            values = np.append(text, None)
+        return values[codes], empty[codes]
     as_int = integer_ids(text[~missing])
     if as_int is not None:
         out = np.zeros(len(text), dtype=np.int64)
@@ -294,6 +346,14 @@ def integer_ids(text):
     values = values.astype("str")
     if not values.str.fullmatch(_INTEGER).all():
         return None
+    if getattr(values.dtype, "storage", None) == "pyarrow":  # Arrow's parser: 7x faster
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        try:
+            return pc.cast(pa.array(values.array), pa.int64()).to_numpy()
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):  # beyond int64
+            return None
     try:
         return values.astype(np.int64).to_numpy()
     except (ValueError, OverflowError, TypeError):  # beyond int64

@@ -18,9 +18,15 @@ import os
 
 import numpy as np
 
+from sigtest._workflows.harness_logs import check_harness_columns, read_inspect, read_lm_eval
+from sigtest._workflows.score_align import VARIANT_NAMES, align
+from sigtest._workflows.score_align import codes as _codes
+from sigtest._workflows.score_align import shown as _shown
 from sigtest._workflows.score_files import (FORMATS, check_encoding, file_ids, file_scores,
                                             read_file)
-from sigtest.utils import plain, warn_external
+from sigtest._workflows.score_paths import (HARNESSES, LM_EVAL_PATTERN, detect_harness,
+                                            expand_sources, path_fields)
+from sigtest.utils import warn_external
 
 __all__ = ["ScoreTable", "read_scores"]
 
@@ -61,8 +67,8 @@ class ScoreTable:
         self.n_dropped = dict(n_dropped)
 
     def __repr__(self):
-        sizes = ", ".join(f"{d}: {len(self._data[d][3])} units" if d is not None
-                          else f"{len(self._data[d][3])} units" for d in self.datasets)
+        sizes = ", ".join(("" if d is None else f"{d}: ") + _units(*self._data[d][2:])
+                          for d in self.datasets)
         return f"ScoreTable(systems={self.systems}, {sizes})"
 
     def _dataset(self, dataset):
@@ -167,6 +173,19 @@ class ScoreTable:
         return compare_datasets(data, **kwargs)
 
 
+def _units(groups, items):
+    """``"240 units (3 rows per item → clustered by item)"``: the size of one dataset."""
+    text = f"{len(items)} units"
+    if len(items) > 1:
+        runs = np.diff(np.flatnonzero(np.r_[True, items[1:] != items[:-1], True]))
+        low, high = int(runs.min()), int(runs.max())
+        if high > 1:
+            by = "item" if groups is not None and np.array_equal(groups, items) else "group"
+            text += (f" ({low if low == high else f'{low}-{high}'} rows per item → clustered "
+                     f"by {by})")
+    return text
+
+
 def _check_no_groups(kwargs):
     if "groups" in kwargs:
         raise TypeError(
@@ -212,11 +231,6 @@ def _columns(frame, system, item, score, group, dataset, where):
             "column read (system, item, score, group, dataset) has its own name."
         )
     return names
-
-
-def _shown(values):
-    """The first few ``values`` as plain Python values (no numpy reprs in messages)."""
-    return plain(list(np.asarray(values, dtype=object)[:_SHOWN]))
 
 
 def _frame_scores(values, col, where):
@@ -282,10 +296,8 @@ def _working_frame(frame, names, fmt, name):
     Files of text (CSV, TSV, JSON lines) give ids by :func:`file_ids` and
     scores by :func:`file_scores`; a DataFrame or Parquet file keeps its
     ids' values and its numbers. The user's column names never meet the
-    working columns.
+    working columns. Returns a dict of arrays.
     """
-    import pandas as pd
-
     where = "" if name is None else f" of the file {name}"
     textual = fmt in ("csv", "tsv", "jsonl")
     unit = "lines" if textual else "rows"  # a file's frame is indexed by its lines
@@ -302,97 +314,169 @@ def _working_frame(frame, names, fmt, name):
             raise ValueError(f"The {key} column {col!r}{where} has missing values ({unit} "
                              f"{_shown(frame.index[missing])}); every row needs its {key}.")
         out[key] = ids
-    out["system"] = np.asarray(out["system"]).astype(str).astype(object)
+    system = out["system"]  # text from a file's reader (int64 if every name is an integer)
+    out["system"] = (system if textual and system.dtype == object
+                     else system.astype(str).astype(object) if textual else _as_text(system))
     col = names["score"]
     scores = (file_scores(frame[col], name, fmt) if textual
               else _frame_scores(frame[col], col, where))
     out["score"] = _check_finite(scores, frame.index, col, where, unit)
-    return pd.DataFrame(out)
+    return out
 
 
-def _codes(values):
-    """Sorted codes of ids (mixed types sorted as strings): independent of the row order."""
+def _as_text(values):
+    """System names as str (object array): each distinct value converted once."""
     import pandas as pd
 
-    try:
-        codes, uniques = pd.factorize(values, sort=True)
-    except TypeError:
-        codes, uniques = pd.factorize(values.astype(str), sort=True)
-    return codes, np.asarray(uniques)
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object))
+    return np.asarray([str(u) for u in uniques], dtype=object)[codes]
 
 
-def _align(part, systems, on_missing, where, group_col):
-    """Scores of one dataset, one unit per (item, sample), aligned across systems.
+#: Fields of a path pattern that fill a column (its keyword); others are variants.
+_FIELD_KEYWORDS = {"system": "system", "task": "dataset", "dataset": "dataset",
+                   "group": "group", "item": "item"}
+_VARIANT_HINT = ("the column {col!r}", "keep the rows of one {col} (e.g. "
+                 "df[df[{col!r}] == {first}]) or, if they are samples, rename the column.")
+_FILE_HINT = ("the file they come from", "keep one file per system and task (a re-run "
+              "writes a new file) or give a pattern that names the system of each file.")
 
-    ``part``: rows of the working frame (columns system, item, score and
-    maybe group).
-    """
-    present = [s for s in systems if s in set(part["system"])]
-    item_code, item_ids = _codes(part["item"])
-    part = part.assign(item=item_code)
-    # repeated rows of one (system, item) are samples, numbered in table order
-    part = part.assign(sample=part.groupby(["system", "item"], sort=False).cumcount())
-    counts = part.groupby(["item", "system"]).size().unstack("system")
-    counts = counts.reindex(columns=present)
-    missing = counts.isna()
-    unequal = ~missing.any(axis=1) & (counts.nunique(axis=1) > 1)
-    if unequal.any():
-        rows = counts[unequal].head(_SHOWN)
-        detail = "; ".join(
-            f"item {_shown([item_ids[i]])[0]!r}: "
-            + ", ".join(f"{s}={int(c)}" for s, c in row.items()) for i, row in rows.iterrows())
-        raise ValueError(
-            f"{where}the systems have different numbers of rows (samples) for "
-            f"{int(unequal.sum())} item(s): {detail}. Repeated rows of an item are its "
-            "samples and every system needs the same number of them."
+
+def _variant_columns(frame, used):
+    """Columns of ``frame`` named as variants (filter, metric, prompt template, ...)."""
+    return [c for c in frame.columns if isinstance(c, str) and c not in used
+            and c.lower() in VARIANT_NAMES]
+
+
+def _add_fields(frame, fields, path, params, name):
+    """The fields of the file's path as columns of its frame; returns the variant fields."""
+    extra = []
+    for field, value in fields(path).items():
+        key = _FIELD_KEYWORDS.get(field)
+        col = params[key] if key is not None else field
+        if col is None:
+            raise ValueError(f"The pattern gives the {{{field}}} of {name}, but {key}=None; "
+                             f"pass {key}=<column name> (or leave the default).")
+        if col in frame.columns:
+            raise ValueError(f"The file {name} has a column {col!r} and the pattern gives its "
+                             f"{{{field}}} too; remove the field from the pattern.")
+        frame[col] = value
+        if key is None:
+            extra.append(col)
+    return extra
+
+
+def _read_tables(files, fields, fmt, encoding, params):
+    """The working columns and variant columns of one or several tables of scores."""
+    works, variants = [], []
+    for path in files:
+        frame, file_fmt, name = read_file(path, fmt, encoding, params["score"])
+        extra = [] if fields is None else _add_fields(frame, fields, path, params, name)
+        names = _columns(frame, *(params[k] for k in ("system", "item", "score", "group",
+                                                      "dataset")), f" in the file {name}")
+        work = _working_frame(frame, names, file_fmt, name)
+        used = set(names.values())
+        variants.append({c: frame[c].to_numpy(dtype=object)
+                         for c in extra + _variant_columns(frame, used)})
+        if len(files) > 1:
+            variants[-1]["file"] = np.full(frame.shape[0], os.fspath(path), dtype=object)
+        works.append(work)
+    keys = set(works[0])
+    for path, work in zip(files, works):
+        if set(work) != keys:
+            odd = sorted(keys ^ set(work))
+            raise ValueError(f"The files do not all have the same columns: {path!r} "
+                             f"{'lacks' if keys - set(work) else 'adds'} the {odd} column(s) "
+                             f"of {files[0]!r}; every file needs the same columns.")
+    work = {k: np.concatenate([w[k] for w in works]) if len(works) > 1 else works[0][k]
+            for k in works[0]}
+    out = {}
+    for col in dict.fromkeys(c for v in variants for c in v):
+        out[col] = (np.concatenate([v.get(col, np.full(len(w["score"]), None, dtype=object))
+                                    for v, w in zip(variants, works)]),
+                    _FILE_HINT if col == "file" else _hint(col))
+    return work, out
+
+
+def _hint(col):
+    return (_VARIANT_HINT[0].format(col=col), _VARIANT_HINT[1].format(col=col, first="{first}"))
+
+
+def _harness_columns(harness, files, params, filter, fields, encoding):
+    """The working columns and variants of the files of an evaluation harness."""
+    check_harness_columns(harness, [(k, params[k], d) for k, d in (
+        ("system", "system"), ("item", "item"), ("group", "group"), ("dataset", "dataset"))])
+    if harness == "lm-eval":
+        work, variants = read_lm_eval(
+            files, score=params["score"], default_score="score", filter=filter,
+            fields=path_fields(LM_EVAL_PATTERN) if fields is None else fields,
+            encoding=encoding)
+    else:
+        if filter is not None:
+            raise ValueError("The 'filter' parameter applies to harness='lm-eval' (inspect_ai "
+                             "logs have one row per sample and epoch); name the scorer with "
+                             "score=.")
+        if fields is not None:
+            raise ValueError("The 'pattern' parameter does not apply to harness='inspect': "
+                             "the log names its model and task.")
+        work, variants = read_inspect(files, score=params["score"], default_score="score")
+    return work, {k: (v, _FILE_HINT) for k, v in variants.items()}
+
+
+def _table(work, variants, system_col, on_missing, group_col):
+    """The ScoreTable of the working columns: one alignment per dataset."""
+    import pandas as pd
+
+    sys_code, uniques = pd.factorize(work["system"])
+    systems = [str(s) for s in uniques]
+    if len(systems) < 2:
+        what = (f"The system column {system_col!r} names" if system_col
+                else "The files name")
+        raise ValueError(f"{what} {len(systems)} system(s) {systems}; a comparison needs at "
+                         "least two.")
+    if "dataset" in work:
+        dcode, duniques = _codes(work["dataset"])
+        parts = [(_shown([duniques[k]])[0], dcode == k) for k in range(len(duniques))]
+    else:
+        parts = [(None, None)]
+    out, dropped = {}, {}
+    for label, mask in parts:
+        where = "" if label is None else f"Dataset {label!r}: "
+        part = {k: (v if mask is None else v[mask]) for k, v in work.items()
+                if k not in ("dataset", "system")}
+        part["sys"] = sys_code if mask is None else sys_code[mask]
+        var = {k: (v if mask is None else v[mask], hint) for k, (v, hint) in variants.items()}
+        scores, groups, items, n_dropped = align(part, systems, on_missing, where, group_col,
+                                                 var)
+        out[label] = (None, scores, groups, items)
+        dropped[label] = n_dropped
+    if any(dropped.values()):
+        warn_external(
+            "read_scores(on_missing='intersect') dropped the rows of items not scored by "
+            "every system: " + ", ".join(
+                f"{'' if d is None else f'{d}: '}{n} row(s)" for d, n in dropped.items() if n),
+            UserWarning,
         )
-    absent = [s for s in systems if s not in present]
-    if absent and on_missing == "error":
+    return ScoreTable(out, systems, dropped)
+
+
+def _check_options(on_missing, format, harness):
+    if on_missing not in _ON_MISSING:
         raise ValueError(
-            f"{where}system(s) {absent} have no rows; every system must score the same "
-            "items (on_missing='intersect' compares the systems present)."
+            f"The 'on_missing' parameter must be one of {_ON_MISSING}. Got {on_missing!r}."
         )
-    if absent:
-        warn_external(f"read_scores(on_missing='intersect'): {where}system(s) {absent} have "
-                      "no rows and are left out there.", UserWarning)
-    n_dropped = 0
-    if missing.to_numpy().any():
-        if on_missing == "error":
-            detail = "; ".join(
-                f"{s}: {_shown(item_ids[missing.index[missing[s]]])}"
-                for s in present if missing[s].any())
-            raise ValueError(
-                f"{where}items are missing for some systems ({detail}); every system must "
-                "score the same items. Pass on_missing='intersect' to keep only the items "
-                "every system scored."
-            )
-        keep = missing.index[~missing.any(axis=1)]
-        n_dropped = int(part.shape[0] - part["item"].isin(keep).sum())
-        part = part[part["item"].isin(keep)]
-        if part.shape[0] == 0:
-            raise ValueError(f"{where}no item is scored by every system.")
-    part = part.sort_values(["item", "sample"], kind="stable")
-    scores = {s: part.loc[part["system"] == s, "score"].to_numpy() for s in present}
-    first = part[part["system"] == present[0]]
-    items = item_ids[first["item"].to_numpy()]
-    repeated = bool((first["sample"] > 0).any())
-    groups = None
-    if "group" in part:
-        per_item = part.groupby("item")["group"].nunique()
-        if (per_item > 1).any():
-            bad = _shown(item_ids[per_item.index[per_item > 1]])
-            raise ValueError(
-                f"{where}the group column {group_col!r} must be constant within an item (the "
-                f"item lies in one cluster); items {bad} have several groups."
-            )
-        groups = first["group"].to_numpy()
-    elif repeated:
-        groups = items.copy()  # the samples of an item form its cluster
-    return scores, groups, items, n_dropped
+    if format is not None and format not in set(FORMATS.values()):
+        raise ValueError(
+            f"The 'format' parameter must be one of {sorted(set(FORMATS.values()))} or None. "
+            f"Got {format!r}."
+        )
+    if harness is not None and harness not in HARNESSES:
+        raise ValueError(f"The 'harness' parameter must be one of {list(HARNESSES)} or None. "
+                         f"Got {harness!r}.")
 
 
 def read_scores(data, *, system="system", item="item", score="score", group="group",
-                dataset="dataset", on_missing="error", format=None, encoding=None):
+                dataset="dataset", on_missing="error", format=None, encoding=None,
+                harness=None, filter=None, pattern=None):
     """Read a long table of per-item scores and align it for :func:`sigtest.compare`.
 
     One row per (system, item) with its score, as evaluation harnesses
@@ -403,10 +487,14 @@ def read_scores(data, *, system="system", item="item", score="score", group="gro
 
     Parameters
     ----------
-    data : pandas.DataFrame, str or path-like
-        The table, or a file: ``.csv``, ``.tsv``/``.tab``, ``.parquet``/``.pq``
-        (needs pyarrow) or JSON lines (``.jsonl``, ``.ndjson``, ``.json``:
-        one JSON object per line).
+    data : pandas.DataFrame, str, path-like or list of them
+        The table, or files: a file, a glob (``"out/*/samples_gsm8k_*.jsonl"``),
+        a folder (searched below for tables, or for the files of ``harness``)
+        or a list of files. A table file is ``.csv``, ``.tsv``/``.tab``,
+        ``.parquet``/``.pq`` (needs pyarrow) or JSON lines (``.jsonl``,
+        ``.ndjson``, ``.json``: one JSON object per line); several files are
+        read as one table (each file's ids typed on their own), aligned by
+        item id as one file.
     system, item, score : str, default="system", "item", "score"
         Names of the system, item-id and score columns. Scores must be
         numbers (bools count as 0/1), finite and present.
@@ -429,6 +517,32 @@ def read_scores(data, *, system="system", item="item", score="score", group="gro
         Text encoding of a CSV, TSV or JSON-lines file (e.g. ``"latin-1"``,
         ``"cp1252"``); default UTF-8, with or without a byte-order mark.
         Only for files.
+    harness : {"lm-eval", "inspect"}, optional
+        Read what an evaluation harness writes instead of a table:
+        ``"lm-eval"``, lm-evaluation-harness' ``--log_samples`` files
+        ``<model>/samples_<task>_<date>.jsonl`` (system: the model folder,
+        dataset: the task, item: ``doc_id``, score: the metric named by
+        ``score``, e.g. ``"exact_match"``, ``"acc"``, ``"acc_norm"``);
+        ``"inspect"``, inspect_ai's ``.eval`` and ``.json`` logs (system: the
+        model, dataset: the task, item: the sample id, its epochs repeated
+        rows, score: the scorer named by ``score``, its values mapped as
+        inspect_ai's ``value_to_float``: C 1, P 0.5, I and N 0). ``score``
+        may stay at its default when the files hold one metric or scorer.
+        Default: lm-eval when every file is named ``samples_*.jsonl``,
+        inspect when every file is an ``.eval`` log, else a table.
+    filter : str, optional
+        With ``harness="lm-eval"``: the filter whose rows are read (e.g.
+        ``"strict-match"``, ``"flexible-extract"``); required when a file
+        holds several (one row per document and filter).
+    pattern : str or callable, optional
+        Where the system and the dataset come from when they are not
+        columns: a pattern of the end of every path with named fields,
+        ``"{system}/samples_{task}_{date}.jsonl"`` (``{system}``, ``{task}``
+        or ``{dataset}``, ``{group}``, ``{item}`` fill those columns; any
+        other field, such as ``{date}``, must not differ between the rows
+        of one system and item; ``*`` matches any text), or a callable
+        ``path -> {"system": ..., "task": ...}``. For lm-eval the default is
+        ``"{system}/samples_{task}_{date}.jsonl"``.
 
     Returns
     -------
@@ -444,13 +558,19 @@ def read_scores(data, *, system="system", item="item", score="score", group="gro
         the values and rows or lines), missing ids, missing items (unless
         ``on_missing="intersect"``), different numbers of repeated rows for
         one item across systems, a group that varies within an item, fewer
-        than two systems; a file that is empty, has no rows, is not valid
+        than two systems; repeated rows of one (system, item) that differ in
+        a variant column (``filter``, ``metric``, ``prompt``,
+        ``prompt_template``, ``template``, ``variant``, ``scorer``, a pattern's
+        field other than system or task, the file) naming it; an
+        lm-evaluation-harness file of several filters without ``filter``
+        (listing them); a file that is empty, has no rows, is not valid
         JSON lines (naming the line) or not in its encoding: every message
         names the file and what to do.
     FileNotFoundError
-        ``data`` names no file.
+        ``data`` names no file (or a glob or folder matches none).
     ImportError
-        A Parquet file without pyarrow installed.
+        A Parquet file without pyarrow installed; an inspect_ai ``.eval``
+        log without inspect_ai installed (its ``.json`` logs need none).
 
     Notes
     -----
@@ -480,7 +600,10 @@ def read_scores(data, *, system="system", item="item", score="score", group="gro
     The pairing within an item does not matter: every test on clustered data
     uses only the clusters' sums (cluster bootstrap and permutation, the
     cluster-level sign, Wilcoxon and t-tests, Durkalski's McNemar). The
-    metric ``"mean"`` of a system is the mean over all its rows.
+    metric ``"mean"`` of a system is the mean over all its rows. Rows that
+    are variants of the item rather than samples of it (two filters of
+    lm-evaluation-harness, two metrics, two prompt templates, two files)
+    are refused, naming the column: their mean would mix two scores.
 
     Examples
     --------
@@ -498,53 +621,30 @@ def read_scores(data, *, system="system", item="item", score="score", group="gro
     """
     import pandas as pd
 
-    if on_missing not in _ON_MISSING:
-        raise ValueError(
-            f"The 'on_missing' parameter must be one of {_ON_MISSING}. Got {on_missing!r}."
-        )
-    if format is not None and format not in set(FORMATS.values()):
-        raise ValueError(
-            f"The 'format' parameter must be one of {sorted(set(FORMATS.values()))} or None. "
-            f"Got {format!r}."
-        )
+    _check_options(on_missing, format, harness)
+    params = {"system": system, "item": item, "score": score, "group": group,
+              "dataset": dataset}
     if isinstance(data, pd.DataFrame):
-        for key, value in (("format", format), ("encoding", encoding)):
+        for key, value in (("format", format), ("encoding", encoding), ("harness", harness),
+                           ("filter", filter), ("pattern", pattern)):
             if value is not None:
                 raise ValueError(f"The '{key}' parameter applies to files, not to a DataFrame.")
-        frame, fmt, name = data, None, None
-    elif isinstance(data, (str, os.PathLike)):
-        frame, fmt, name = read_file(data, format, check_encoding(encoding), score)
-    else:
-        raise TypeError(
-            "The 'data' parameter must be a pandas DataFrame or a file path. Got "
-            f"{type(data).__name__} instead."
-        )
-    names = _columns(frame, system, item, score, group, dataset,
-                     "" if name is None else f" in the file {name}")
-    work = _working_frame(frame, names, fmt, name)
-    systems = list(dict.fromkeys(work["system"]))
-    if len(systems) < 2:
-        raise ValueError(
-            f"The system column {names['system']!r} names {len(systems)} system(s) "
-            f"{systems}; a comparison needs at least two."
-        )
-    out, dropped = {}, {}
-    if names["dataset"] is None:
-        parts = [(None, work)]
-    else:
-        codes, uniques = _codes(work.pop("dataset"))
-        parts = [(_shown([uniques[k]])[0], work[codes == k]) for k in range(len(uniques))]
-    for label, part in parts:
-        where = "" if label is None else f"Dataset {label!r}: "
-        scores, groups, items, n_dropped = _align(part, systems, on_missing, where,
-                                                  names["group"])
-        out[label] = (None, scores, groups, items)
-        dropped[label] = n_dropped
-    if any(dropped.values()):
-        warn_external(
-            "read_scores(on_missing='intersect') dropped the rows of items not scored by "
-            "every system: " + ", ".join(
-                f"{'' if d is None else f'{d}: '}{n} row(s)" for d, n in dropped.items() if n),
-            UserWarning,
-        )
-    return ScoreTable(out, systems, dropped)
+        names = _columns(data, system, item, score, group, dataset, "")
+        work = _working_frame(data, names, None, None)
+        variants = {c: (data[c].to_numpy(dtype=object), _hint(c))
+                    for c in _variant_columns(data, set(names.values()))}
+        return _table(work, variants, names["system"], on_missing, names["group"])
+    files, _ = expand_sources(data, harness)
+    fields = path_fields(pattern)
+    harness = harness or (detect_harness(files) if format is None else None)
+    if harness is not None:
+        work, variants = _harness_columns(harness, files, params, filter, fields,
+                                          check_encoding(encoding))
+        return _table(work, variants, None, on_missing, None)
+    if filter is not None:
+        raise ValueError("The 'filter' parameter applies to harness='lm-eval' (files "
+                         "samples_<task>_<date>.jsonl); for a table, keep the rows of one "
+                         "filter yourself.")
+    work, variants = _read_tables(files, fields, format, check_encoding(encoding), params)
+    system_col = system if "system" not in ((fields and fields(files[0])) or {}) else None
+    return _table(work, variants, system_col, on_missing, group)

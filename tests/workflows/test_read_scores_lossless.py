@@ -186,9 +186,9 @@ def test_a_broken_parquet_file_is_named(tmp_path):
 def test_a_missing_file_is_named(tmp_path):
     with pytest.raises(FileNotFoundError, match=r"file '.*nope.csv' does not exist"):
         read_scores(tmp_path / "nope.csv")
-    (tmp_path / "d.csv").mkdir()
-    with pytest.raises(IsADirectoryError, match="is a directory"):
-        read_scores(tmp_path / "d.csv")
+    (tmp_path / "d").mkdir()  # a folder is searched for tables: none there
+    with pytest.raises(FileNotFoundError, match=r"folder '.*d' holds no table of scores"):
+        read_scores(tmp_path / "d")
 
 
 @pytest.mark.parametrize("scores, shown", [
