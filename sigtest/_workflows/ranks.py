@@ -20,6 +20,7 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 
+from sigtest._constants import N_RESAMPLES
 from sigtest._workflows.compare.plan import plan_scores
 from sigtest._workflows.compare.maxt import check_bootstrap, multiplier_pays
 from sigtest._workflows.compare.shared import (
@@ -178,7 +179,7 @@ def _metric_rows(names, metric, data, design, n_items, B, seed, level, name_rank
 
 
 def rank_table(inputs, *, systems, metrics, n_runs, metric=None, confidence_level=0.95,
-               n_resamples=2000, random_state=None, bootstrap="auto"):
+               n_resamples=N_RESAMPLES, random_state=None, bootstrap="auto"):
     """The table of :meth:`ComparisonResult.ranks` (see its docstring)."""
     chosen = _check_args(metric, metrics, confidence_level, n_resamples, bootstrap)
     if n_runs > 1:

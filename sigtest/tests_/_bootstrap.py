@@ -7,6 +7,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from sigtest._constants import N_RESAMPLES
 from sigtest._engine.intervals import (
     INTERVAL_METHODS,
     ConfidenceInterval,
@@ -99,7 +100,7 @@ class BergKirkpatrickBootstrap(SignificanceTest):
 
     Parameters
     ----------
-    n_resamples : int, default=10_000
+    n_resamples : int, default=9999
         Number of bootstrap test sets B (>= 1).
     sample_size : float in (0, 1] or int, default=1.0
         Size ``m`` of each resample: a fraction of N (``m = floor(f N)``, at
@@ -110,8 +111,9 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         available via :meth:`boostsa`. With ``m < N`` the spread of
         :math:`t^*` is that of a test set of ``m`` items, so the test is more
         conservative.
-    alternative : {"greater", "less", "two-sided"}, default="greater"
-        ``"greater"``: B is better than A.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        ``"greater"``: B is better than A; ``"two-sided"``: the centred
+        two-sided p-value (the default of every sigtest test, as scipy).
     random_state : None, int, SeedSequence or Generator, default=None
         Seed of the resamples; the base class turns it into one integer
         seed, so equal seeds give bit-identical results for any ``n_jobs``.
@@ -184,7 +186,7 @@ class BergKirkpatrickBootstrap(SignificanceTest):
     # (low, high) fraction of N allowed for the resample size, or None.
     _sample_size_range: tuple | None = None
 
-    def __init__(self, *, n_resamples=10_000, sample_size=1.0, alternative="greater",
+    def __init__(self, *, n_resamples=N_RESAMPLES, sample_size=1.0, alternative="two-sided",
                  random_state=None, n_jobs=None):
         self.n_resamples = n_resamples
         self.sample_size = sample_size
@@ -355,9 +357,12 @@ class BergKirkpatrickBootstrap(SignificanceTest):
 
 
 class BooStSaBootstrap(BergKirkpatrickBootstrap):
-    """:class:`BergKirkpatrickBootstrap` with BooStSa's defaults and size range.
+    """One-sided by default (is B better?): BooStSa's bootstrap, defaults and size range.
 
-    ``n_resamples=1000``, ``sample_size=0.1``; ``sample_size`` must give
+    A :class:`BergKirkpatrickBootstrap` that reproduces the BooStSa tool:
+    ``alternative="greater"`` (the only sigtest test whose default is not
+    ``"two-sided"``), ``n_resamples=1000`` (the tool's setting, not sigtest's
+    9999), ``sample_size=0.1``; ``sample_size`` must give
     5-50 % of N (inclusive), else ``ValueError``. Prefer
     :meth:`BergKirkpatrickBootstrap.boostsa` to build one.
 
@@ -524,7 +529,7 @@ class BCaInterval(SignificanceTest):
         Level of the two-sided interval of ``delta``; with a margin
         ``alternative`` the test's level is :math:`\alpha = 1 -`
         ``confidence_level`` (it must then be above 0.5).
-    n_resamples : int, default=10_000
+    n_resamples : int, default=9999
         Number of bootstrap resamples B (>= 1).
     method : {"bca", "percentile", "basic", "normal", "studentized"}, default="bca"
         Interval method (R ``boot.ci``'s types); the p-value inverts the same
@@ -625,7 +630,7 @@ class BCaInterval(SignificanceTest):
         "n_jobs": _N_JOBS,
     }
 
-    def __init__(self, *, confidence_level=0.95, n_resamples=10_000, method="bca",
+    def __init__(self, *, confidence_level=0.95, n_resamples=N_RESAMPLES, method="bca",
                  alternative="two-sided", margin=None, random_state=None, n_jobs=None):
         self.confidence_level = confidence_level
         self.n_resamples = n_resamples

@@ -67,7 +67,7 @@ from sigtest._workflows.compare.shared import (
 )
 from sigtest.exceptions import DegenerateDistributionWarning
 from sigtest.tests_ import accepts_resamples
-from sigtest._constants import BOOTSTRAP_OPTIONS, MAXT_ALIASES, MAXT_CORRECTIONS
+from sigtest._constants import BOOTSTRAP_OPTIONS, MAXT_ALIASES, MAXT_CORRECTIONS, N_RESAMPLES
 from sigtest.tests_._corrections import CORRECTIONS
 from sigtest.utils import warn_external
 
@@ -102,7 +102,7 @@ AUTO_MIN_UNITS = 10_000
 
 #: Shared resamples of the max-T correction when no test of the family
 #: brings its own (an interval test that accepts shared resamples).
-MAXT_RESAMPLES = 10_000
+MAXT_RESAMPLES = N_RESAMPLES
 
 
 #: ``bootstrap="auto"`` draws Gaussian multipliers instead of resampling the

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from sigtest._constants import N_RESAMPLES
 from sigtest._report.format import csv_safe
 from sigtest._report.latex import comparison_latex
 from sigtest._workflows.compare.checks import check_recompare_options
@@ -403,7 +404,7 @@ class ComparisonResult:
         return runs_summary_table(self._frame)
 
     # ------------------------------------------------------------------- ranks
-    def ranks(self, metric=None, *, confidence_level=0.95, n_resamples=2000,
+    def ranks(self, metric=None, *, confidence_level=0.95, n_resamples=N_RESAMPLES,
               random_state=None, bootstrap="auto"):
         r"""Leaderboard ranks with simultaneous rank intervals, P(best) and the best set.
 
@@ -420,7 +421,7 @@ class ComparisonResult:
         confidence_level : float, default=0.95
             Joint level :math:`1-\alpha` of the rank intervals, and level of
             the model confidence set.
-        n_resamples : int, default=2000
+        n_resamples : int, default=9999
             Number of shared bootstrap resamples ``B``.
         random_state : None, int, SeedSequence or Generator, default=None
             Seed of the resamples. None: a seed derived from the
