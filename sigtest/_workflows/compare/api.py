@@ -240,7 +240,7 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         the difference (Bestgen 2022: always report the difference and its
         CI), with ``B`` chosen for the number of comparisons (see Notes);
         with a max-T correction, :class:`~sigtest.BCaInterval` alone
-        (p-value and interval from the shared resamples, ``B = 10,000``).
+        (p-value and interval from the shared resamples, ``B = 9,999``).
     pairs : {"all", "baseline"}, default="all"
         ``"all"``: every unordered pair, each tested **two-sided** whatever
         the test's own ``alternative`` (a test that cannot be two-sided is a

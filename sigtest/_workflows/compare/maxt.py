@@ -12,7 +12,7 @@ hence every pair's difference on the same resamples, and the adjusted
 p-value of a pair is the share of resamples whose largest centred
 studentized difference over the pairs not yet rejected reaches the pair's
 statistic (:func:`sigtest._engine.maxt.maxt_pvalues`). Its smallest value is
-``1 / (B + 1)`` whatever ``m``, so ``B`` stays fixed (10,000) and the cost
+``1 / (B + 1)`` whatever ``m``, so ``B`` stays fixed (9,999) and the cost
 grows like the number of systems, plus ``O(B m)`` for the maxima.
 
 Few resamples make max-T liberal: each pair is studentized by the standard

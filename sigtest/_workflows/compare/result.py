@@ -279,7 +279,7 @@ class ComparisonResult:
         ``n_resamples`` at its ``confidence_level`` (95 %, the marginal
         level, also with ``ci="simultaneous"``); a test without a
         confidence level (e.g. a permutation test alone) gives BCa with
-        10,000 resamples at 95 %.
+        9,999 resamples at 95 %.
 
         Computed on the first call from the stored predictions (so that
         :func:`sigtest.compare` does not pay for it when it is not used; it
