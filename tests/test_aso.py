@@ -139,7 +139,8 @@ def test_result_object_and_determinism():
     d = r1.to_dict()
     assert d["epsilon_min"] == r1.epsilon_min and d["n_a"] == 5 and d["n_resamples"] == 9999
     assert "epsilon_min" in str(r1)
-    text = {0.1: "B is almost stochastically larger than A (epsilon_min < 0.2)", 0.3: "only by the 0.5 threshold",
+    text = {0.1: "B is almost stochastically larger than A (epsilon_min < 0.2)",
+            0.3: "only by the 0.5 threshold",
             0.7: "no almost stochastic order of B over A"}
     for eps, words in text.items():
         fake = ASOResult(epsilon_min=eps, violation_ratio=eps, sigma=0.0,

@@ -218,8 +218,9 @@ class DatasetComparisonResult:
         ----------
         test : str, default="nemenyi"
             The post-hoc test (the name of :func:`sigtest.compare`'s
-            ``test=``: here a test over datasets), one of ``"nemenyi"``, ``"holm"``, ``"wilcoxon"``, ``"conover"``,
-            ``"quade"``, ``"miller"`` (above).
+            ``test=``: here a test over datasets), one of ``"nemenyi"``,
+            ``"holm"``, ``"wilcoxon"``, ``"conover"``, ``"quade"``,
+            ``"miller"`` (above).
         control : str, optional
             A system: compare only it against the others (``k - 1`` tests;
             not with the all-pairs ``"nemenyi"`` and ``"miller"``).

@@ -311,8 +311,8 @@ def aso_matrix(scores, *, confidence_level=0.95, n_resamples=N_RESAMPLES,
     :func:`almost_stochastic_order` with ``scores_a = scores[a]`` and
     ``scores_b = scores[b]``: small means the column system is better than
     the row system (B against A, as every sigtest result). With
-    ``correction="bonferroni"`` the confidence level of every pair is :math:`1 - (1 - \text{confidence\_level}) / K` with
-    :math:`K = k(k-1)/2` the number of unordered pairs of the :math:`k`
+    ``correction="bonferroni"`` the confidence level of every pair is
+    :math:`1 - (1 - \text{confidence\_level}) / K` with :math:`K = k(k-1)/2` the number of unordered pairs of the :math:`k`
     systems (deepsig's correction). Each unordered pair is bootstrapped
     once: the violation ratio of (b, a) is one minus that of (a, b), with
     the same standard deviation. deepsig's ``multi_aso`` puts the reverse

@@ -386,14 +386,14 @@ def model_data(diff, rope, rng, *, upper_sigma=1000.0, alpha=(1.0, 2.0), beta=(0
 
 @renamed_keywords(x="scores_a", y="scores_b", runs="n_repeats", n_samples="n_draws")
 def hierarchical_bayes(scores_a, scores_b, *, rope=0.0, n_repeats=1, n_draws=10_000, n_chains=4,
-                       burn_in=1000, lower_alpha=1.0, upper_alpha=2.0, lower_beta=0.01, upper_beta=0.1,
-                       upper_sigma=1000.0, random_state=None, names=None):
+                       burn_in=1000, lower_alpha=1.0, upper_alpha=2.0, lower_beta=0.01,
+                       upper_beta=0.1, upper_sigma=1000.0, random_state=None, names=None):
     r"""Bayesian hierarchical comparison of two systems over datasets (Corani et al. 2017).
 
     ``scores_a`` and ``scores_b`` hold ``m`` cross-validation scores
     (``n_repeats`` repetitions of ``m / n_repeats`` folds) on each of ``q``
-    datasets. With the differences :math:`z_{ij} = b_{ij} - a_{ij}` scaled by the mean within-dataset
-    standard deviation, the model of Corani et al. (2017) (baycomp's
+    datasets. With the differences :math:`z_{ij} = b_{ij} - a_{ij}` scaled
+    by the mean within-dataset standard deviation, the model of Corani et al. (2017) (baycomp's
     ``HierarchicalTest``) is
 
     .. math::
@@ -443,8 +443,9 @@ def hierarchical_bayes(scores_a, scores_b, *, rope=0.0, n_repeats=1, n_draws=10_
         Half-width of the region of practical equivalence, in score units.
     n_repeats : int, default=1
         Repetitions of cross-validation in each row (``m`` a multiple of
-        ``n_repeats``, at least 2 folds; scikit-learn's ``RepeatedKFold``): the correlation of the scores is
-        :math:`\rho = 1/\text{folds}` (Nadeau and Bengio 2003).
+        ``n_repeats``, at least 2 folds; scikit-learn's ``RepeatedKFold``):
+        the correlation of the scores is :math:`\rho = 1/\text{folds}`
+        (Nadeau and Bengio 2003).
     n_draws : int, default=10000
         Posterior draws kept in all (fewer than :func:`bayesian_signed_rank`'s
         50000: each draw is a Gibbs sweep over every dataset).
