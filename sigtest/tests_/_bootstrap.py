@@ -47,13 +47,14 @@ __all__ = ["BergKirkpatrickBootstrap", "BooStSaBootstrap", "BCaInterval"]
 
 
 class BergKirkpatrickBootstrap(SignificanceTest):
-    r"""Paired bootstrap test of Berg-Kirkpatrick et al. (2012) that B is better than A.
+    r"""Paired bootstrap test of Berg-Kirkpatrick et al. (2012): do A and B differ?
 
     Draw ``n_resamples`` test sets of ``m`` items with replacement, the same
     items for the gold labels, A and B, and compute the oriented difference
     :math:`t^*` on each (positive: B better; for a loss, lower is better).
     Since the resamples come from a test set biased by :math:`t` towards B,
-    :math:`t^* - t` estimates the null distribution and
+    :math:`t^* - t` estimates the null distribution. The paper's test is
+    one-sided, "B is better than A" (``alternative="greater"``):
 
     .. math:: p = \frac{1 + \sum_{i=1}^{B} 1\left(t^*_i \ge 2t\right)}{B + 1}
 
@@ -63,6 +64,8 @@ class BergKirkpatrickBootstrap(SignificanceTest):
     count, up to ``100 * eps`` times ``|2t| + |score_a| + |score_b|``
     (rounding of the scores, see :func:`~sigtest._engine.pvalues.tie_tolerance`).
     If :math:`t \le 0` (B not better, identical systems included) ``p = 1``.
+    The default, as for every sigtest test, is ``"two-sided"``: the centred
+    form :math:`p = (1 + \#\{|t^* - t| \ge |t|\})/(B + 1)` of the same null.
 
     A test that carries no information is never significant:
 

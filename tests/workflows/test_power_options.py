@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from scipy import stats
 
 import sigtest
 
@@ -49,4 +50,8 @@ def test_old_keywords_name_the_new_ones(old, new):
         sigtest.power(y, effect=0.05, **{old: a if old == "pred_a" else 0.9})
     res = sigtest.power(y, y_pred_a=a, effect=0.05, n_simulations=20, random_state=0,
                         confidence_level=0.9)
-    assert res.interval_level == 0.9
+    # the Clopper-Pearson interval of the power at the new keyword's level
+    k, n = res.n_rejected, 20
+    low = stats.beta.ppf(0.05, k, n - k + 1) if k > 0 else 0.0
+    high = stats.beta.ppf(0.95, k + 1, n - k) if k < n else 1.0
+    assert tuple(res.power_interval) == pytest.approx((low, high), rel=1e-9, abs=1e-12)
