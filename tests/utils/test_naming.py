@@ -270,7 +270,9 @@ def test_cross_val_compare_prediction_method_is_response_method():
 
 def test_the_design_page_table_is_this_table():
     text = DESIGN.read_text(encoding="utf-8")
-    section = text[text.index("## Naming table"):]
+    start = text.index("## Naming table")
+    end = text.find("\n## ", start + 1)
+    section = text[start:] if end < 0 else text[start:end]
     rows = re.findall(r"^\|([^|]+)\| `(\w+)` \|([^|]*)\|", section, re.M)
     names = {name: default.strip() for concept, name, default in rows}
     for name, (default, _) in DEFAULTS.items():
