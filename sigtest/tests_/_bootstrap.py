@@ -47,7 +47,7 @@ __all__ = ["BergKirkpatrickBootstrap", "BooStSaBootstrap", "BCaInterval"]
 
 
 class BergKirkpatrickBootstrap(SignificanceTest):
-    r"""Paired bootstrap test of Berg-Kirkpatrick et al. (2012): do A and B differ?
+    r"""Paired bootstrap test of Berg-Kirkpatrick et al. (2012) of a difference between A and B.
 
     Draw ``n_resamples`` test sets of ``m`` items with replacement, the same
     items for the gold labels, A and B, and compute the oriented difference
