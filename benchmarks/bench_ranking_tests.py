@@ -72,7 +72,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     reps = 250 if args.quick else 1000
     tests = {"perm_rank": PairedPermutation(n_resamples=B, n_jobs=1), "delong": DeLong(),
-             "bk": BergKirkpatrickBootstrap(n_resamples=B, n_jobs=1),
+             "bk": BergKirkpatrickBootstrap(n_resamples=B, alternative="greater", n_jobs=1),
              "bca": BCaInterval(n_resamples=B, n_jobs=1)}
     t0, c0 = time.perf_counter(), time.process_time()
     print(f"N = 200, rejection rate at .05, {reps} data sets a cell, B = {B}")

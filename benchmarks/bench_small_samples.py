@@ -44,7 +44,8 @@ ALPHA = 0.05
 def _tests(B):
     return {
         "bca": BCaInterval(n_resamples=B, random_state=0, n_jobs=1),
-        "bk": BergKirkpatrickBootstrap(n_resamples=B, random_state=0, n_jobs=1),
+        "bk": BergKirkpatrickBootstrap(n_resamples=B, alternative="greater", random_state=0,
+                                       n_jobs=1),
         "perm": PairedPermutation(n_resamples=B, random_state=0, n_jobs=1),
     }
 
@@ -136,7 +137,8 @@ def table_coverage_alt(reps, B, rng):
 def table_power(reps, rng):
     print(f"\nTable 4. Power at alpha = .05, accuracy .80 vs .82, N = 2000 ({reps} data sets)")
     tests = {
-        "BK (B=1000, one-sided)": BergKirkpatrickBootstrap(n_resamples=1000, n_jobs=1),
+        "BK (B=1000, one-sided)": BergKirkpatrickBootstrap(n_resamples=1000, alternative="greater",
+                                                           n_jobs=1),
         "BooStSa preset (10 %, B=1000, one-sided)": BergKirkpatrickBootstrap.boostsa(n_jobs=1),
         "BCa (B=1000, two-sided)": BCaInterval(n_resamples=1000, n_jobs=1),
         "permutation (B=1000, two-sided)": PairedPermutation(n_resamples=1000, n_jobs=1),
@@ -158,7 +160,7 @@ def table_power(reps, rng):
 def table_fine(reps, B, rng_d, rng_n):
     """Tables 5 and 6: more repetitions near the limits, BCa and BK only."""
     tests = {"bca": BCaInterval(n_resamples=B, n_jobs=1),
-             "bk": BergKirkpatrickBootstrap(n_resamples=B, n_jobs=1)}
+             "bk": BergKirkpatrickBootstrap(n_resamples=B, alternative="greater", n_jobs=1)}
     print(f"\nTable 5. Accuracy, H0, N = 100, d discordant items ({reps} data sets, B = {B})")
     print(f"{'d':>4} {'BCa':>8} {'BK':>8}")
     N = 100

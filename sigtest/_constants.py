@@ -5,7 +5,14 @@ without importing the modules that compute, which load numpy and pandas.
 """
 
 __all__ = ["BOOTSTRAP_OPTIONS", "CORRECTION_ALIASES", "CORRECTIONS", "HARNESSES", "MAXT_ALIASES",
-           "MAXT_CORRECTIONS", "RUNS_MODES", "TWO_STAGE_CORRECTIONS"]
+           "MAXT_CORRECTIONS", "N_RESAMPLES", "RUNS_MODES", "TWO_STAGE_CORRECTIONS"]
+
+#: The default number of resamples of every bootstrap, permutation and
+#: Monte-Carlo computation (scipy's ``bootstrap`` and ``permutation_test``):
+#: with B = 9999 the Monte-Carlo p-value (c + 1)/(B + 1) is a multiple of
+#: 1/10000. A method whose source fixes another value keeps it and says so in
+#: its docstring (``BooStSaBootstrap``: 1000).
+N_RESAMPLES = 9999
 
 #: How several runs (seeds) per system are used by ``compare``,
 #: ``cross_val_compare`` and ``Experiment.run``: see ``sigtest._workflows.runs``.

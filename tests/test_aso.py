@@ -1,4 +1,4 @@
-"""almost_stochastic_order / aso_matrix (issue 11, sec. 3): definitions, deepsig, simulation."""
+"""almost_stochastic_order / aso_matrix: definitions, deepsig, simulation, orientation."""
 
 import warnings
 from statistics import NormalDist
@@ -27,17 +27,18 @@ def _naive_ratio(a, b):
 @pytest.mark.parametrize("n, m", [(5, 5), (7, 3), (10, 12), (2, 9)])
 def test_violation_ratio_is_the_definition(n, m):
     rng = np.random.default_rng(n * 100 + m)
-    a, b = rng.normal(0.3, 1, n), rng.normal(0, 1.5, m)
+    a, b = rng.normal(0, 1.5, n), rng.normal(0.3, 1, m)
     res = almost_stochastic_order(a, b, n_resamples=50, random_state=0)
-    assert res.violation_ratio == pytest.approx(_naive_ratio(a, b), rel=1e-12, abs=1e-14)
+    # B against A: the ratio of F = B's scores, G = A's
+    assert res.violation_ratio == pytest.approx(_naive_ratio(b, a), rel=1e-12, abs=1e-14)
     # epsilon_min = clip(eps + sd * z, 0, 1) with the bootstrap sd
     z = NormalDist().inv_cdf(0.95)
     assert res.epsilon_min == pytest.approx(min(1, max(0, res.violation_ratio + res.sigma * z)))
     # the bootstrap sd is that of the ratios of resamples with replacement (seeded twin)
-    # (the 50 resamples fit one chunk: all of A's draws, then all of B's)
+    # (the 50 resamples fit one chunk: all of B's draws, then all of A's)
     rng2 = np.random.default_rng(0)
-    ia, ib = rng2.integers(0, n, size=(50, n)), rng2.integers(0, m, size=(50, m))
-    boots = [_naive_ratio(a[i], b[j]) for i, j in zip(ia, ib)]
+    ib, ia = rng2.integers(0, m, size=(50, m)), rng2.integers(0, n, size=(50, n))
+    boots = [_naive_ratio(b[j], a[i]) for i, j in zip(ia, ib)]
     boots = np.where(np.isnan(boots), 0.5, boots)
     assert res.sigma == pytest.approx(np.std(boots), rel=1e-9, abs=1e-12)
     # direction: A vs B and B vs A have complementary ratios
@@ -59,7 +60,8 @@ def test_violation_ratio_against_deepsig():
     rng = np.random.default_rng(5)
     for mu, n, m in ((0.3, 10, 10), (0.8, 7, 20)):
         a, b = rng.normal(mu, 1, n), rng.normal(0, 1, m)
-        ours = almost_stochastic_order(a, b, n_resamples=10, random_state=0).violation_ratio
+        # deepsig's aso(a, b) is sigtest's almost_stochastic_order(b, a) (B against A)
+        ours = almost_stochastic_order(b, a, n_resamples=10, random_state=0).violation_ratio
         ref = aso_mod.compute_violation_ratio(scores_a=a, scores_b=b, dt=5e-4)
         assert abs(ours - ref) <= 4e-3
         coarse = aso_mod.compute_violation_ratio(scores_a=a, scores_b=b, dt=0.005)
@@ -79,7 +81,7 @@ def test_against_deepsig():
     rng = np.random.default_rng(5)
     for mu in (0.3,):
         a, b = rng.normal(mu, 1, 12), rng.normal(0, 1, 15)
-        res = almost_stochastic_order(a, b, n_resamples=150, random_state=0)
+        res = almost_stochastic_order(b, a, n_resamples=150, random_state=0)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ref = deepsig.aso(a, b, seed=0, show_progress=False, num_bootstrap_iterations=150)
@@ -92,11 +94,11 @@ def test_against_deepsig():
 def test_simulation_dominance_and_identical_distributions():
     """Dror et al. (2019) behaviour, 200 seeded replications of 10 vs 10 seeds, B = 300.
 
-    A ~ N(1, 1) vs B ~ N(0, 1): epsilon_min small (median < .2, below .5 in at
+    B ~ N(1, 1) against A ~ N(0, 1): epsilon_min small (median < .2, below .5 in at
     least 80 % of replications). Identical N(0, 1): the violation ratio is 1/2
     on average (symmetry; mean within .5 +- .05, about 4 SE of the mean of 200
     ratios of sd ~ .3). The bound is *not* a level-.05 test at the threshold
-    .5: "A better" (epsilon_min < .5) is concluded in ~20 % of identical
+    .5: "B better" (epsilon_min < .5) is concluded in ~20 % of identical
     pairs (deepsig gives the same bound; Ulmer et al. 2022 recommend the
     threshold .2), which stays within the 99.9 % band of Bin(200, .05)
     (k <= 21). Measured (SeedSequence(21), 200 reps): dominance median .127,
@@ -110,9 +112,9 @@ def test_simulation_dominance_and_identical_distributions():
     for ss in np.random.SeedSequence(21).spawn(reps):
         rng = np.random.default_rng(ss)
         b = rng.normal(0, 1, 10)
-        eps_dom.append(almost_stochastic_order(rng.normal(1, 1, 10), b, n_resamples=300,
+        eps_dom.append(almost_stochastic_order(b, rng.normal(1, 1, 10), n_resamples=300,
                                                random_state=rng).epsilon_min)
-        res = almost_stochastic_order(rng.normal(0, 1, 10), b, n_resamples=300,
+        res = almost_stochastic_order(b, rng.normal(0, 1, 10), n_resamples=300,
                                       random_state=rng)
         eps_null.append(res.epsilon_min)
         ratio_null.append(res.violation_ratio)
@@ -130,15 +132,16 @@ def test_simulation_dominance_and_identical_distributions():
 
 
 def test_result_object_and_determinism():
-    a, b = [0.81, 0.83, 0.80, 0.84, 0.82], [0.79, 0.80, 0.78, 0.81, 0.80]
+    a, b = [0.79, 0.80, 0.78, 0.81, 0.80], [0.81, 0.83, 0.80, 0.84, 0.82]
     r1 = almost_stochastic_order(a, b, random_state=3)
     r2 = almost_stochastic_order(a, b, random_state=3)
     assert isinstance(r1, ASOResult) and r1 == r2
     d = r1.to_dict()
-    assert d["epsilon_min"] == r1.epsilon_min and d["n_a"] == 5 and d["n_resamples"] == 1000
+    assert d["epsilon_min"] == r1.epsilon_min and d["n_a"] == 5 and d["n_resamples"] == 9999
     assert "epsilon_min" in str(r1)
-    text = {0.1: "larger than B (epsilon_min < 0.2)", 0.3: "only by the 0.5 threshold",
-            0.7: "no almost stochastic order"}
+    text = {0.1: "B is almost stochastically larger than A (epsilon_min < 0.2)",
+            0.3: "only by the 0.5 threshold",
+            0.7: "no almost stochastic order of B over A"}
     for eps, words in text.items():
         fake = ASOResult(epsilon_min=eps, violation_ratio=eps, sigma=0.0,
                          confidence_level=0.95, n_resamples=1, n_a=2, n_b=2)
@@ -187,7 +190,8 @@ def test_aso_matrix():
               "high": rng.normal(2.5, 1, 8)}
     m = aso_matrix(scores, random_state=0)
     assert list(m.index) == ["mid", "low", "high"] and np.isnan(np.diag(m.values)).all()
-    assert m.loc["high", "low"] < 0.5 and m.loc["low", "high"] > 0.5
+    # small: the column system is better (B against A)
+    assert m.loc["low", "high"] < 0.5 and m.loc["high", "low"] > 0.5
     # order of the systems does not matter
     rev = aso_matrix(dict(reversed(list(scores.items()))), random_state=0)
     np.testing.assert_array_equal(rev.loc[m.index, m.columns].values, m.values)
@@ -203,6 +207,27 @@ def test_aso_matrix():
         assert m.loc[b, a] == pytest.approx(
             min(1, max(0, 1 - one.violation_ratio + one.sigma * z)), abs=1e-12)
     # without Bonferroni the bounds are smaller or equal
-    plain = aso_matrix(scores, random_state=0, use_bonferroni=False)
+    plain = aso_matrix(scores, random_state=0, correction=None)
     off = ~np.eye(3, dtype=bool)
     assert (plain.values[off] <= m.values[off] + 1e-12).all()
+
+
+def test_b_clearly_better_reads_b_better():
+    """almost_stochastic_order(A, B) with B clearly better: epsilon_min near 0, as a p-value."""
+    rng = np.random.default_rng(1)
+    a, b = rng.normal(0.0, 1.0, 10), rng.normal(5.0, 1.0, 10)
+    res = almost_stochastic_order(a, b, random_state=0)
+    assert res.epsilon_min < 0.05 and res.violation_ratio == 0.0
+    assert "B is almost stochastically larger than A" in str(res)
+    assert almost_stochastic_order(b, a, random_state=0).epsilon_min == 1.0
+    # the matrix: entry [a, b] is almost_stochastic_order(scores[a], scores[b])
+    m = aso_matrix({"a": a, "b": b}, correction=None, random_state=0)
+    assert m.loc["a", "b"] < 0.05 and m.loc["b", "a"] == 1.0
+
+
+def test_aso_matrix_correction_is_bonferroni_or_none():
+    scores = {"a": [1.0, 2.0, 3.5], "b": [1.5, 2.5, 3.0]}
+    with pytest.raises(ValueError, match="'correction' parameter of aso_matrix"):
+        aso_matrix(scores, correction="holm")
+    with pytest.raises(TypeError, match="old keyword 'use_bonferroni'; it is now 'correction'"):
+        aso_matrix(scores, use_bonferroni=False)

@@ -447,7 +447,7 @@ def test_one_sided_bootstrap_in_all_pairs_is_two_sided_issue_example():
     y = rng.integers(0, 2, 1000)
     good = np.where(rng.random(1000) < 0.91, y, 1 - y)
     bad = np.where(rng.random(1000) < 0.63, y, 1 - y)
-    test = BergKirkpatrickBootstrap(n_resamples=999)
+    test = BergKirkpatrickBootstrap(n_resamples=999, alternative="greater")
     for preds in ({"good": good, "bad": bad}, {"bad": bad, "good": good}):
         res = compare(y, preds, metrics="accuracy", test=test, random_state=0)
         row = res.to_frame().iloc[0]

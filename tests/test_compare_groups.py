@@ -21,6 +21,7 @@ from sigtest import BCaInterval, PairedPermutation, compare
 from sigtest._engine import prepare_paired, prepare_paired_runs
 from sigtest.tests_._score import score_paired
 from sigtest.utils.validation import spawn_seeds
+from sigtest._constants import N_RESAMPLES
 
 B = 299  # small resample counts: bookkeeping, not accuracy
 
@@ -353,7 +354,7 @@ def test_scores_follow_the_interval_test_settings():
     # a p-value test alone (no level): BCa, 10,000 resamples, 95 %
     alone = compare(y, preds, metrics="accuracy", test=PairedPermutation(n_resamples=B),
                     random_state=0).scores()
-    assert set(alone.ci_level) == {0.95} and set(alone.n_resamples) == {10_000}
+    assert set(alone.ci_level) == {0.95} and set(alone.n_resamples) == {N_RESAMPLES}
     seeds = _score_seeds(0, 3, list(preds))
     ref = sigtest.score(y, preds["s2"], random_state=seeds[(0, "s2")])
     row = alone[alone.system == "s2"].iloc[0]

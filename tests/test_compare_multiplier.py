@@ -24,6 +24,7 @@ from sigtest._workflows.compare import shared as shared_module
 from sigtest._workflows.compare.maxt import resolve_bootstrap
 from sigtest.exceptions import DegenerateDistributionWarning
 from sigtest.metrics import get_metric
+from sigtest._constants import N_RESAMPLES
 from test_maxt import _correct, _maxt_rejections, _multiplier_rejections
 
 B = 499
@@ -273,10 +274,11 @@ def test_auto_rule(k, n, correction, statistics, expected):
 def test_auto_default_switches_at_the_threshold(monkeypatch):
     y, preds = _systems(k=12, n=60)
     monkeypatch.setattr(maxt_module, "AUTO_MIN_UNITS", 10)
-    monkeypatch.setattr(maxt_module, "MULTIPLIER_MIN_COST", 12 * 60 * 10_000 - 1)
+    # B x units x systems with the default B (N_RESAMPLES)
+    monkeypatch.setattr(maxt_module, "MULTIPLIER_MIN_COST", 12 * 60 * N_RESAMPLES - 1)
     res = compare(y, preds, metrics="accuracy", random_state=0)
     assert res.correction == "max-t" and res.bootstrap == "multiplier"
-    monkeypatch.setattr(maxt_module, "MULTIPLIER_MIN_COST", 12 * 60 * 10_000)
+    monkeypatch.setattr(maxt_module, "MULTIPLIER_MIN_COST", 12 * 60 * N_RESAMPLES)
     res = compare(y, preds, metrics="accuracy", random_state=0)
     assert res.correction == "max-t" and res.bootstrap == "resample"
 

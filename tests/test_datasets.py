@@ -209,7 +209,7 @@ def test_signed_rank_pvalue_with_ties_and_zeros_matches_scipy():
 
 def test_pairwise_bad_arguments():
     result = compare_datasets(random_table(np.random.default_rng(0), 5, 3))
-    with pytest.raises(ValueError, match="method"):
+    with pytest.raises(ValueError, match="'test' parameter"):
         result.pairwise("tukey")
     with pytest.raises(ValueError, match="control"):
         result.pairwise("holm", control="nope")
@@ -338,7 +338,7 @@ def test_replicability_matches_naive_partial_conjunction():
     for alpha in (0.05, 0.2):
         for method, naive in (("bonferroni", naive_partial_conjunction_bonferroni),
                               ("fisher", naive_partial_conjunction_fisher)):
-            table = result.replicability(alpha=alpha, method=method)
+            table = result.replicability(alpha=alpha, combine=method)
             assert len(table) == 3
             for _, row in table.iterrows():
                 p = frame.loc[(frame.system_a == row.system_a)

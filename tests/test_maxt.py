@@ -17,6 +17,7 @@ from scipy import stats
 from threadpoolctl import threadpool_limits
 
 from sigtest import BCaInterval, PairedPermutation, compare
+from sigtest._constants import N_RESAMPLES
 from sigtest._engine.maxt import _BLOCK, maxt_min_resamples, maxt_pvalues
 from sigtest._engine.multiplier import jackknife_covariance, multiplier_draws
 from sigtest._engine.shared import shared_draws
@@ -261,7 +262,7 @@ def test_auto_default_switches_for_large_families(monkeypatch):
     small = dict(list(preds.items())[:10])  # 45 pairs: Holm, permutation + BCa
     big = compare(y, preds, metrics="accuracy", random_state=0)
     assert big.correction == "max-t" and big.tests == ["bca"]
-    assert set(big.to_frame().n_resamples) == {10_000}
+    assert set(big.to_frame().n_resamples) == {N_RESAMPLES}
     little = compare(y, small, metrics="accuracy", random_state=0)
     assert little.correction == "holm" and little.tests == ["permutation+bca"]
     # an explicit correction keeps today's rule (B for Holm over 55 pairs)

@@ -287,8 +287,8 @@ def test_nested_loss_orientation_and_soft_metrics():
     assert res.delta < 0 and res.statistic == -res.delta and not res.greater_is_better
     assert res.pvalue <= 0.01
     assert res.confidence_interval.low < res.delta < res.confidence_interval.high < 0
-    worse = HierarchicalBootstrap(n_resamples=499, random_state=0).test(
-        Y, b, a, metric="cross_entropy")
+    worse = HierarchicalBootstrap(n_resamples=499, alternative="greater",
+                                  random_state=0).test(Y, b, a, metric="cross_entropy")
     assert worse.pvalue == 1.0  # "greater": B (here the worse system) not better
 
 
@@ -300,20 +300,20 @@ def test_nested_small_sample_floor_and_warning_as_the_other_bootstrap_tests():
     a = [[.5, .5], [.6, .4]]
     b = [[.9, .1], [.3, .7]]
     with pytest.warns(SmallSampleWarning, match="raised to the exact sign-test bound"):
-        res = HierarchicalBootstrap(n_resamples=199, random_state=0).test(
-            y, a, b, metric="soft_accuracy")
+        res = HierarchicalBootstrap(n_resamples=199, alternative="greater",
+                                    random_state=0).test(y, a, b, metric="soft_accuracy")
     d = 2  # both items: B's soft accuracy differs from A's
     assert res.params["n_discordant"] == d
     assert res.params["pvalue_unfloored"] < 0.05  # the old answer
     assert res.pvalue >= 0.5 ** d
     with pytest.warns(SmallSampleWarning, match="raised"):
-        bk = BergKirkpatrickBootstrap(n_resamples=199, random_state=0).test(
-            y, a, b, metric="soft_accuracy")
+        bk = BergKirkpatrickBootstrap(n_resamples=199, alternative="greater",
+                                      random_state=0).test(y, a, b, metric="soft_accuracy")
     assert res.pvalue == bk.pvalue == 0.25
-    # two-sided: the floor 2**(1 - d) = .5 is above .05, so the interval holds 0
+    # two-sided (the default): the floor 2**(1 - d) = .5 is above .05, so the
+    # interval holds 0
     with pytest.warns(SmallSampleWarning, match="raised"):
-        res = HierarchicalBootstrap(n_resamples=199, random_state=0,
-                                    alternative="two-sided").test(
+        res = HierarchicalBootstrap(n_resamples=199, random_state=0).test(
             y, a, b, metric="soft_accuracy")
     assert res.pvalue >= 0.5 ** (d - 1)
     assert res.confidence_interval.low <= 0.0 <= res.confidence_interval.high

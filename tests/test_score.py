@@ -56,17 +56,18 @@ def test_public_names_and_signatures():
     params = inspect.signature(sigtest.score).parameters
     assert list(params)[:3] == ["y_true", "y_pred", "metric"]
     assert params["metric"].default == "accuracy"
-    expected = {"confidence_level": 0.95, "method": "bca", "n_resamples": 10_000,
+    expected = {"confidence_level": 0.95, "method": "bca", "n_resamples": 9999,
                 "groups": None, "strata": None, "random_state": None,
-                "sample_weight": None, "labels": None}
+                "sample_weight": None, "labels": None, "n_jobs": None}
     for name, default in expected.items():
         assert params[name].kind is inspect.Parameter.KEYWORD_ONLY
         assert params[name].default == default
     # the engine-level core that ComparisonResult.scores() uses
     sp = inspect.signature(score_paired).parameters
-    assert list(sp) == ["paired", "confidence_level", "method", "n_resamples", "seed"]
+    assert list(sp) == ["paired", "confidence_level", "method", "n_resamples", "seed",
+                        "n_jobs"]
     assert (sp["confidence_level"].default, sp["method"].default, sp["n_resamples"].default,
-            sp["seed"].default) == (0.95, "bca", 10_000, 0)
+            sp["seed"].default, sp["n_jobs"].default) == (0.95, "bca", 9999, 0, None)
 
 
 def test_result_fields_and_immutability():

@@ -14,13 +14,40 @@ call needs, a fresh environment compiles each kernel once instead of twice
 twin), and no numba threading layer is started.
 """
 
+import contextlib
+
 import numpy as np
 
-__all__ = ["part_bounds", "run_parts", "split_rows", "thread_count"]
+__all__ = ["numba_threads", "part_bounds", "run_parts", "split_rows", "thread_count"]
 
 #: Parts per thread: a thread slowed by another process hands its later
 #: parts to the others (the parts are small; results do not depend on them).
 _PARTS_PER_THREAD = 4
+
+
+@contextlib.contextmanager
+def numba_threads(n_jobs):
+    """Context: numba's thread count set from ``n_jobs`` (scikit-learn's convention).
+
+    ``None`` or ``1`` leave it as it is (``1`` means the serial kernels, the
+    caller passes ``parallel=False``); ``n > 1`` uses ``min(n, limit)``
+    threads and ``-1`` all of them (``-2`` all but one, ...), ``limit``
+    being ``numba.config.NUMBA_NUM_THREADS``. Restored on exit. The kernels'
+    results do not depend on it (:func:`split_rows`).
+    """
+    if n_jobs is None or n_jobs == 1:
+        yield
+        return
+    import numba
+
+    before = numba.get_num_threads()
+    limit = numba.config.NUMBA_NUM_THREADS
+    wanted = min(int(n_jobs), limit) if n_jobs > 0 else limit + 1 + int(n_jobs)
+    numba.set_num_threads(max(1, wanted))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
 
 
 def thread_count(parallel):

@@ -615,7 +615,7 @@ def plot_simplex(posterior, *, ax=None, gridsize=40):
     >>> rng = np.random.default_rng(0)
     >>> a = rng.uniform(0.7, 0.9, 20)
     >>> post = bayesian_signed_rank(a, a + rng.normal(0.01, 0.01, 20), rope=0.01,
-    ...                             n_samples=2000, random_state=0, names=("A", "B"))
+    ...                             n_draws=2000, random_state=0)
     >>> ax = plot_simplex(post)
     >>> sorted(t.get_text().split(" =")[0] for t in ax.texts)
     ['P(A better)', 'P(B better)', 'P(equivalent)']

@@ -17,7 +17,7 @@ import sigtest.tests_._posthoc as ph
 import sigtest.tests_._rank_tests as rt
 from sigtest._results import to_plain
 from sigtest.tests_._corrections import check_correction
-from sigtest.utils import warn_external
+from sigtest.utils import renamed_keywords, warn_external
 
 __all__ = ["DatasetComparisonResult", "MIN_DATASETS", "few_datasets_caveat"]
 
@@ -189,7 +189,8 @@ class DatasetComparisonResult:
         return pd.DataFrame(rt.rank_matrix(self._oriented()), index=self._scores.index.copy(),
                             columns=self._scores.columns.copy())
 
-    def pairwise(self, method="nemenyi", control=None, correction=_HOLM):
+    @renamed_keywords(method="test")
+    def pairwise(self, test="nemenyi", control=None, correction=_HOLM):
         r"""Post-hoc p-values of every pair of systems, adjusted for multiplicity.
 
         With :math:`\bar R_j` the average ranks, :math:`R_j = N \bar R_j` the
@@ -216,9 +217,11 @@ class DatasetComparisonResult:
 
         Parameters
         ----------
-        method : str, default="nemenyi"
-            One of ``"nemenyi"``, ``"holm"``, ``"wilcoxon"``, ``"conover"``,
-            ``"quade"``, ``"miller"`` (above).
+        test : str, default="nemenyi"
+            The post-hoc test (the name of :func:`sigtest.compare`'s
+            ``test=``: here a test over datasets), one of ``"nemenyi"``,
+            ``"holm"``, ``"wilcoxon"``, ``"conover"``, ``"quade"``,
+            ``"miller"`` (above).
         control : str, optional
             A system: compare only it against the others (``k - 1`` tests;
             not with the all-pairs ``"nemenyi"`` and ``"miller"``).
@@ -238,8 +241,8 @@ class DatasetComparisonResult:
         Raises
         ------
         ValueError
-            An unknown ``method`` or ``correction``, an unknown ``control``,
-            ``control`` with an all-pairs method, or an explicit
+            An unknown ``test`` or ``correction``, an unknown ``control``,
+            ``control`` with an all-pairs test, or an explicit
             ``correction`` with ``"nemenyi"`` or ``"miller"``.
 
         Warns
@@ -265,20 +268,20 @@ class DatasetComparisonResult:
         comparisons of classifiers over multiple data sets" for all pairwise
         comparisons. JMLR 9, 2677-2694.
         """
-        if method not in _POSTHOC:
-            raise ValueError(f"The 'method' parameter must be one of {_POSTHOC}. "
-                             f"Got {method!r} instead.")
+        if test not in _POSTHOC:
+            raise ValueError(f"The 'test' parameter must be one of {_POSTHOC}. "
+                             f"Got {test!r} instead.")
         index = None
-        if method in _SIMULTANEOUS:
+        if test in _SIMULTANEOUS:
             if correction is not _HOLM and correction is not None:
                 raise ValueError(
-                    f"The 'correction' parameter does not apply to method={method!r}: its "
+                    f"The 'correction' parameter does not apply to test={test!r}: its "
                     "p-values are simultaneous over all pairs already (leave the default or "
                     f"pass None). Got {correction!r}.")
             correction = None
         if control is not None:
-            if method in _SIMULTANEOUS:
-                raise ValueError(f"The 'control' parameter needs another method than {method!r} "
+            if test in _SIMULTANEOUS:
+                raise ValueError(f"The 'control' parameter needs another test than {test!r} "
                                  "(an all-pairs test).")
             if control not in self.systems:
                 raise ValueError(f"The 'control' parameter must be one of {self.systems}. "
@@ -287,21 +290,21 @@ class DatasetComparisonResult:
         if isinstance(correction, _DefaultCorrection):
             correction = str(correction)
         check_correction(correction, "correction", "pairwise")  # fails before any work
-        if method == "nemenyi":
+        if test == "nemenyi":
             p = rt.nemenyi_pvalues(self.average_ranks.to_numpy(), self.n_datasets)
-        elif method == "miller":
+        elif test == "miller":
             p = ph.miller_friedman_pvalues(self._oriented())
-        elif method == "holm":
+        elif test == "holm":
             p = rt.rank_z_pvalues(self.average_ranks.to_numpy(), self.n_datasets, index,
                                   correction)
-        elif method == "wilcoxon":
+        elif test == "wilcoxon":
             p, flat = rt.wilcoxon_pvalues(self._oriented(), index, correction)
             if flat:
                 names = [(self.systems[i], self.systems[j]) for i, j in flat]
                 warn_external(f"Pairs {names} have equal scores on every dataset: p = 1.",
                               UserWarning)
         else:
-            raw = (ph.conover_friedman_pvalues if method == "conover"
+            raw = (ph.conover_friedman_pvalues if test == "conover"
                    else ph.quade_pvalues)(self._oriented())
             p = rt.adjust_pairs(raw, index, correction)
         return pd.DataFrame(p, index=self._scores.columns.copy(),
@@ -376,7 +379,8 @@ class DatasetComparisonResult:
         table.index.name = "system"
         return table
 
-    def bayesian(self, a, b, rope=0.0, *, prior=0.5, n_samples=50_000, random_state=None):
+    @renamed_keywords(n_samples="n_draws")
+    def bayesian(self, a, b, *, rope=0.0, prior=0.5, n_draws=50_000, random_state=None):
         r"""Bayesian signed-rank comparison of two systems over the datasets.
 
         The posterior of Benavoli et al. (2014, 2017) on the differences of
@@ -397,7 +401,7 @@ class DatasetComparisonResult:
             metric's units.
         prior : float, default=0.5
             Strength of the prior pseudo-observation at 0.
-        n_samples : int, default=50000
+        n_draws : int, default=50000
             Posterior draws.
         random_state : None, int, SeedSequence or Generator
             Seed of the Dirichlet draws (same seed, same draws).
@@ -422,8 +426,8 @@ class DatasetComparisonResult:
             raise ValueError("The 'a' and 'b' parameters must name two different systems.")
         oriented = self._oriented()
         ia, ib = self.systems.index(a), self.systems.index(b)
-        return bd.bayesian_signed_rank(oriented[:, ia], oriented[:, ib], rope, prior=prior,
-                                       n_samples=n_samples, random_state=random_state,
+        return bd.bayesian_signed_rank(oriented[:, ia], oriented[:, ib], rope=rope, prior=prior,
+                                       n_draws=n_draws, random_state=random_state,
                                        names=(str(a), str(b)))
 
     def item_tests(self):
@@ -443,7 +447,8 @@ class DatasetComparisonResult:
         frame = pd.concat(frames, ignore_index=True)
         return frame[["dataset"] + [c for c in frame.columns if c != "dataset"]]
 
-    def replicability(self, alpha=None, method="bonferroni"):
+    @renamed_keywords(method="combine")
+    def replicability(self, alpha=None, combine="bonferroni"):
         r"""On how many datasets each pair's difference holds (Dror et al. 2017).
 
         For a pair, the ``N`` datasets on which both systems were tested give
@@ -461,8 +466,9 @@ class DatasetComparisonResult:
         ----------
         alpha : float, optional
             Level; default: the result's ``alpha``.
-        method : {"bonferroni", "fisher"}, default="bonferroni"
-            How the partial-conjunction p-values are formed.
+        combine : {"bonferroni", "fisher"}, default="bonferroni"
+            How the partial-conjunction p-values combine the datasets'
+            p-values (as :func:`scipy.stats.combine_pvalues`' ``method``).
 
         Returns
         -------
@@ -483,6 +489,9 @@ class DatasetComparisonResult:
         alpha = self.alpha if alpha is None else alpha
         if not (isinstance(alpha, Real) and 0 < alpha < 1):
             raise ValueError(f"The 'alpha' parameter must be in (0, 1). Got {alpha!r} instead.")
+        if combine not in ("bonferroni", "fisher"):
+            raise ValueError("The 'combine' parameter must be 'bonferroni' or 'fisher'. Got "
+                             f"{combine!r} instead.")
         frame = self.item_tests()
         # one orientation per pair (the order of the systems in the input,
         # whatever order each dataset listed them in)
@@ -497,7 +506,7 @@ class DatasetComparisonResult:
             p = part["pvalue"].to_numpy(dtype=np.float64)
             sig = p <= alpha
             better = sign * part["delta"].to_numpy(dtype=np.float64)
-            u, mono = rt.partial_conjunction(p, alpha, method)
+            u, mono = rt.partial_conjunction(p, alpha, combine)
             rows.append(dict(system_a=a, system_b=b, n_datasets=int(np.sum(~np.isnan(p))),
                              n_significant=int(sig.sum()),
                              n_b_better=int(np.sum(sig & (better > 0))),

@@ -13,8 +13,8 @@ squared Wasserstein distance comes from where the order is violated,
     0\}^2 \, dt}{\int_0^1 \left(F^{-1}(t) - G^{-1}(t)\right)^2 dt}
     = \frac{\int_{V} (F^{-1} - G^{-1})^2}{W_2^2(F, G)},
 
-with :math:`V = \{t : F^{-1}(t) < G^{-1}(t)\}`: 0 when A dominates B, 1 when
-B dominates A, 1/2 when neither is ahead. The test of :math:`H_0:
+with :math:`V = \{t : F^{-1}(t) < G^{-1}(t)\}`: 0 when :math:`F` dominates
+:math:`G`, 1 when :math:`G` dominates :math:`F`, 1/2 when neither is ahead. The test of :math:`H_0:
 \varepsilon \ge \varepsilon_0` rejects when
 :math:`\sqrt{nm/(n+m)}\,(\hat\varepsilon - \varepsilon_0) < \hat\sigma\,
 \Phi^{-1}(\alpha)`, so the smallest :math:`\varepsilon_0` rejected at
@@ -32,9 +32,13 @@ of :math:`\hat\varepsilon` estimated by the bootstrap: ``n_resamples``
 resamples of ``n`` scores of A and ``m`` of B drawn with replacement
 (equivalently, from the empirical quantile functions), as in the corrected
 bootstrap of deep-significance (Ulmer, Hardmeier & Frellsen 2022).
-:math:`\varepsilon_{\min} < 0.5` is read as "A is better than B" (deepsig's
-direction: ``aso(scores_a, scores_b)`` small means A better; scores are
-higher-is-better).
+
+**Orientation.** Every sigtest result reads "B better" the same way, so
+:func:`almost_stochastic_order` ``(scores_a, scores_b)`` takes :math:`F` =
+B's scores and :math:`G` = A's: ``epsilon_min`` bounds how much B fails to
+dominate A, and a *small* ``epsilon_min`` means **B is better** (as a small
+p-value with a positive difference does). It is deepsig's
+``aso(scores_b, scores_a)``; scores are higher-is-better.
 
 Both integrals are computed exactly on the empirical quantile functions
 (step functions, constant between the breakpoints :math:`i/n` and
@@ -54,9 +58,10 @@ from statistics import NormalDist
 
 import numpy as np
 
+from sigtest._constants import N_RESAMPLES
 from sigtest._results import FieldsDictMixin
 from sigtest.exceptions import DegenerateDistributionWarning
-from sigtest.utils import warn_external
+from sigtest.utils import renamed_keywords, warn_external
 from sigtest.utils._param_validation import lazy, validate_params
 
 __all__ = ["ASOResult", "almost_stochastic_order", "aso_matrix"]
@@ -67,16 +72,17 @@ _RANDOM_STATE = [None, Integral, np.random.SeedSequence, np.random.Generator,
 
 @dataclass(frozen=True)
 class ASOResult(FieldsDictMixin):
-    """Result of :func:`almost_stochastic_order` (A against B).
+    """Result of :func:`almost_stochastic_order` (B against A: small favours B).
 
     Parameters
     ----------
     epsilon_min : float
         Upper confidence bound of the violation ratio
-        :math:`\\varepsilon_{W_2}(F_A, F_B)` at ``confidence_level``, in
-        [0, 1]. Below 0.2 (Ulmer et al. 2022; Dror et al. 2019 use 0.5,
-        which concludes "A better" for ~20 % of identical distributions, see
-        ``docs/seeds.md``): A is almost stochastically larger (better) than B.
+        :math:`\\varepsilon_{W_2}(F_B, F_A)` (how much B fails to dominate
+        A) at ``confidence_level``, in [0, 1]. Below 0.2 (Ulmer et al. 2022;
+        Dror et al. 2019 use 0.5, which concludes "B better" for ~20 % of
+        identical distributions, see ``docs/seeds.md``): B is almost
+        stochastically larger (better) than A.
     violation_ratio : float
         The observed violation ratio :math:`\\hat\\varepsilon` (0.5 for
         identical samples).
@@ -101,12 +107,12 @@ class ASOResult(FieldsDictMixin):
 
     def __str__(self):
         if self.epsilon_min < 0.2:
-            verdict = "A is almost stochastically larger than B (epsilon_min < 0.2)"
+            verdict = "B is almost stochastically larger than A (epsilon_min < 0.2)"
         elif self.epsilon_min < 0.5:
-            verdict = ("A is ahead only by the 0.5 threshold, which is not a level-0.05 "
+            verdict = ("B is ahead only by the 0.5 threshold, which is not a level-0.05 "
                        "test (use 0.2)")
         else:
-            verdict = "no almost stochastic order of A over B"
+            verdict = "no almost stochastic order of B over A"
         return (f"ASO: epsilon_min = {self.epsilon_min:.4f} (violation ratio "
                 f"{self.violation_ratio:.4f}, bootstrap sd {self.sigma:.4f}, "
                 f"{self.confidence_level:.4g} level, {self.n_resamples} resamples, "
@@ -192,23 +198,25 @@ def _rng(random_state):
      "random_state": _RANDOM_STATE},
     prefer_skip_nested_validation=True,
 )
-def almost_stochastic_order(scores_a, scores_b, *, confidence_level=0.95, n_resamples=1000,
+def almost_stochastic_order(scores_a, scores_b, *, confidence_level=0.95, n_resamples=N_RESAMPLES,
                             random_state=None):
     r"""Almost Stochastic Order test of Dror et al. (2019) on per-seed scores.
 
-    Tests whether the algorithm behind ``scores_a`` (one score per training
+    Tests whether the algorithm behind ``scores_b`` (one score per training
     run, higher is better) is almost stochastically larger than the one
-    behind ``scores_b``: ``epsilon_min`` is an upper confidence bound, at
+    behind ``scores_a``: ``epsilon_min`` is an upper confidence bound, at
     ``confidence_level``, of the violation ratio
 
     .. math:: \varepsilon_{W_2}(F, G) = \frac{\int_0^1 \max\{G^{-1}(t) -
               F^{-1}(t), 0\}^2 dt}{W_2^2(F, G)}
 
-    (:math:`F`: the distribution of A's scores, :math:`G`: of B's), the
-    share of the squared Wasserstein distance where B's quantiles exceed
-    A's: ``epsilon_min`` near 0 means A dominates B; 0.5, neither;
-    near 1, B dominates A. Dror et al. read ``epsilon_min < 0.5`` as "A is
-    better" (ideally use a stricter threshold such as 0.2, Ulmer et al.
+    (:math:`F`: the distribution of B's scores, :math:`G`: of A's), the
+    share of the squared Wasserstein distance where A's quantiles exceed
+    B's: ``epsilon_min`` near 0 means B dominates A; 0.5, neither;
+    near 1, A dominates B. A small value favours B, as everywhere in
+    sigtest (a small p-value with a positive difference); this is deepsig's
+    ``aso(scores_b, scores_a)``. Dror et al. read ``epsilon_min < 0.5`` as
+    "better" (ideally use a stricter threshold such as 0.2, Ulmer et al.
     2022). ``epsilon_min = clip(eps + s * Phi^{-1}(confidence_level), 0, 1)``
     with the observed ratio ``eps`` and its bootstrap standard deviation
     ``s`` (``n_resamples`` resamples of each sample with replacement); the
@@ -224,7 +232,7 @@ def almost_stochastic_order(scores_a, scores_b, *, confidence_level=0.95, n_resa
         the counts may differ.
     confidence_level : float in (0, 1), default=0.95
         Confidence level of the bound (deepsig's ``confidence_level``).
-    n_resamples : int, default=1000
+    n_resamples : int, default=9999
         Bootstrap resamples of the standard deviation.
     random_state : None, int, SeedSequence or Generator, default=None
         Seed of the bootstrap (``numpy.random.default_rng``).
@@ -268,10 +276,10 @@ def almost_stochastic_order(scores_a, scores_b, *, confidence_level=0.95, n_resa
     >>> import numpy as np
     >>> from sigtest import almost_stochastic_order
     >>> rng = np.random.default_rng(0)
-    >>> a = rng.normal(1.0, 1.0, 10)  # ten seeds of a better system
-    >>> b = rng.normal(0.0, 1.0, 10)
+    >>> a = rng.normal(0.0, 1.0, 10)  # ten seeds of the baseline
+    >>> b = rng.normal(1.0, 1.0, 10)  # ten seeds of a better system
     >>> res = almost_stochastic_order(a, b, random_state=0)
-    >>> bool(res.epsilon_min < 0.5)
+    >>> bool(res.epsilon_min < 0.5)  # small: B better
     True
     >>> bool(almost_stochastic_order(b, a, random_state=0).epsilon_min > 0.5)
     True
@@ -279,33 +287,36 @@ def almost_stochastic_order(scores_a, scores_b, *, confidence_level=0.95, n_resa
     a = _check_scores(scores_a, "scores_a")
     b = _check_scores(scores_b, "scores_b")
     level = float(confidence_level)
-    eps, sigma, eps_min = _aso(a, b, level, int(n_resamples), _rng(random_state))
+    # F = B's scores, G = A's: small epsilon_min favours B (see the module docstring)
+    eps, sigma, eps_min = _aso(b, a, level, int(n_resamples), _rng(random_state))
     return ASOResult(epsilon_min=eps_min, violation_ratio=eps, sigma=sigma,
                      confidence_level=level, n_resamples=int(n_resamples),
                      n_a=int(a.shape[0]), n_b=int(b.shape[0]))
 
 
+@renamed_keywords(use_bonferroni="correction")
 @validate_params(
     {"scores": [Mapping],
      "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
      "n_resamples": [lazy.Interval(Integral, 1, None, closed="left")],
-     "use_bonferroni": ["boolean"],
+     "correction": [lazy.StrOptions({"bonferroni"}), None],
      "random_state": _RANDOM_STATE},
     prefer_skip_nested_validation=True,
 )
-def aso_matrix(scores, *, confidence_level=0.95, n_resamples=1000, use_bonferroni=True,
-               random_state=None):
+def aso_matrix(scores, *, confidence_level=0.95, n_resamples=N_RESAMPLES,
+               correction="bonferroni", random_state=None):
     r"""Almost Stochastic Order of every pair of systems (deepsig's ``multi_aso``).
 
     Entry ``[a, b]`` is ``epsilon_min`` of
     :func:`almost_stochastic_order` with ``scores_a = scores[a]`` and
-    ``scores_b = scores[b]``: small means the row system is better than the
-    column system. With ``use_bonferroni`` the confidence level of every
-    pair is :math:`1 - (1 - \text{confidence\_level}) / K` with
-    :math:`K = k(k-1)/2` the number of unordered pairs of the :math:`k`
+    ``scores_b = scores[b]``: small means the column system is better than
+    the row system (B against A, as every sigtest result). With
+    ``correction="bonferroni"`` the confidence level of every pair is
+    :math:`1 - (1 - \text{confidence\_level}) / K` with :math:`K = k(k-1)/2` the number of unordered pairs of the :math:`k`
     systems (deepsig's correction). Each unordered pair is bootstrapped
     once: the violation ratio of (b, a) is one minus that of (a, b), with
-    the same standard deviation.
+    the same standard deviation. deepsig's ``multi_aso`` puts the reverse
+    orientation (small: row better); its matrix is this one transposed.
 
     Parameters
     ----------
@@ -314,10 +325,13 @@ def aso_matrix(scores, *, confidence_level=0.95, n_resamples=1000, use_bonferron
         each).
     confidence_level : float in (0, 1), default=0.95
         Family confidence level.
-    n_resamples : int, default=1000
+    n_resamples : int, default=9999
         Bootstrap resamples per pair.
-    use_bonferroni : bool, default=True
-        Adjust the level for the :math:`K` pairs.
+    correction : {"bonferroni"} or None, default="bonferroni"
+        Multiple-comparison correction, as :func:`sigtest.compare`'s
+        ``correction``: ``"bonferroni"`` adjusts the level for the :math:`K`
+        pairs; ``None`` leaves it. Only Bonferroni's level adjustment is
+        defined for a bound without a p-value.
     random_state : None, int, SeedSequence or Generator, default=None
         Root seed; each unordered pair gets one child of
         ``numpy.random.SeedSequence(random_state).spawn(K)`` in the order of
@@ -328,12 +342,14 @@ def aso_matrix(scores, *, confidence_level=0.95, n_resamples=1000, use_bonferron
     -------
     matrix : pandas.DataFrame
         Systems x systems ``epsilon_min`` (rows: A, columns: B, in the order
-        given), ``nan`` on the diagonal (deepsig puts 1 there).
+        given; small: the column system is better), ``nan`` on the diagonal
+        (deepsig puts 1 there).
 
     Raises
     ------
     ValueError
-        Fewer than two systems, or bad scores (the message names the system).
+        Fewer than two systems, or bad scores (the message names the system),
+        a ``correction`` other than ``"bonferroni"`` or None.
 
     See Also
     --------
@@ -353,7 +369,7 @@ def aso_matrix(scores, *, confidence_level=0.95, n_resamples=1000, use_bonferron
     >>> rng = np.random.default_rng(0)
     >>> scores = {"base": rng.normal(0, 1, 8), "new": rng.normal(2, 1, 8)}
     >>> m = aso_matrix(scores, random_state=0)
-    >>> bool(m.loc["new", "base"] < 0.5), bool(m.loc["base", "new"] > 0.5)
+    >>> bool(m.loc["base", "new"] < 0.5), bool(m.loc["new", "base"] > 0.5)  # column better
     (True, True)
     """
     import pandas as pd
@@ -366,7 +382,7 @@ def aso_matrix(scores, *, confidence_level=0.95, n_resamples=1000, use_bonferron
     k = len(names)
     n_pairs = k * (k - 1) // 2
     level = float(confidence_level)
-    if use_bonferroni:
+    if correction == "bonferroni":
         level = 1.0 - (1.0 - level) / n_pairs
     if isinstance(random_state, np.random.SeedSequence):
         root = random_state
@@ -379,7 +395,8 @@ def aso_matrix(scores, *, confidence_level=0.95, n_resamples=1000, use_bonferron
     ordered = sorted(names)
     for i, a in enumerate(ordered):
         for b in ordered[i + 1:]:
-            eps, sigma, eps_min = _aso(arrays[a], arrays[b], level, int(n_resamples),
+            # entry [a, b] is almost_stochastic_order(scores[a], scores[b]): F = b's scores
+            eps, sigma, eps_min = _aso(arrays[b], arrays[a], level, int(n_resamples),
                                        np.random.default_rng(next(children)))
             z = NormalDist().inv_cdf(level)
             out.loc[a, b] = eps_min

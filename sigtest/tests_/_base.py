@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 import math
 from abc import ABC, abstractmethod
@@ -13,6 +12,7 @@ import numpy as np
 from sigtest._engine import check_metric_params, prepare_paired
 from sigtest._engine.paired import PairedData, check_decomposable
 from sigtest._engine.pvalues import null_pvalue
+from sigtest._engine.threads import numba_threads
 from sigtest._results import SignificanceResult, TestOutcome
 from sigtest.exceptions import SmallSampleWarning
 from sigtest.metrics import as_metric
@@ -770,22 +770,9 @@ class SignificanceTest(ParamsMixin, ABC):
     def _parallel(self):
         return getattr(self, "n_jobs", None) != 1
 
-    @contextlib.contextmanager
     def _numba_threads(self):
-        n_jobs = getattr(self, "n_jobs", None)
-        if n_jobs is None or n_jobs == 1:
-            yield
-            return
-        import numba
-
-        before = numba.get_num_threads()
-        limit = numba.config.NUMBA_NUM_THREADS
-        wanted = min(int(n_jobs), limit) if n_jobs > 0 else limit + 1 + int(n_jobs)
-        numba.set_num_threads(max(1, wanted))
-        try:
-            yield
-        finally:
-            numba.set_num_threads(before)
+        """numba's thread count from ``self.n_jobs`` while the block runs (a context)."""
+        return numba_threads(getattr(self, "n_jobs", None))
 
     def _resampled_deltas(self, paired, scheme, n_resamples, seed, sample_size=None, *,
                           supplied=None, discordant=None):

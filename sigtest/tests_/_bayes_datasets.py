@@ -11,7 +11,7 @@ Zaffalon 2017):
   (2017), sampled here by our own Gibbs sampler (baycomp needs Stan).
 
 Both return a :class:`DatasetPosterior`: per posterior draw the
-probabilities that ``y`` is worse than ``x`` by more than the region of
+probabilities that B (``scores_b``) is worse than A (``scores_a``) by more than the region of
 practical equivalence (ROPE) ``[-rope, rope]``, within it, or better; the
 posterior probabilities of the three verdicts are the fractions of draws in
 which each is the largest. :func:`sigtest.plotting.plot_simplex` draws them.
@@ -35,7 +35,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from sigtest._results import TextSummaryMixin, to_plain
-from sigtest.utils import warn_external
+from sigtest.utils import renamed_keywords, warn_external
 from sigtest.utils.validation import spawn_seeds
 
 __all__ = ["DatasetPosterior", "bayesian_signed_rank", "hierarchical_bayes", "model_data",
@@ -56,14 +56,15 @@ class DatasetPosterior(TextSummaryMixin):
     ----------
     samples : ndarray of shape (n_draws, 3)
         Per draw, the probabilities :math:`(p_\text{worse}, p_\text{equivalent},
-        p_\text{better})` that ``y - x`` is below ``-rope``, within
+        p_\text{better})` that B - A (``scores_b - scores_a``) is below ``-rope``, within
         ``[-rope, rope]``, above ``rope`` (each row sums to 1).
     rope : float
         Half-width of the region of practical equivalence (in score units).
     method : str
         ``"signed_rank"`` or ``"hierarchical"``.
     names : tuple of str
-        Names of ``x`` and ``y`` (``("x", "y")`` by default).
+        Names of A and B (``("A", "B")`` from :func:`bayesian_signed_rank`
+        and :func:`hierarchical_bayes` by default).
     parameters : dict
         The hierarchical model's draws of ``delta0``, ``std0`` and ``nu``
         (scaled back to score units); empty for the signed-rank test.
@@ -81,7 +82,7 @@ class DatasetPosterior(TextSummaryMixin):
     samples: np.ndarray
     rope: float
     method: str
-    names: tuple = ("x", "y")
+    names: tuple = ("A", "B")
     parameters: dict = field(default_factory=dict)
 
     def _shares(self):
@@ -91,17 +92,17 @@ class DatasetPosterior(TextSummaryMixin):
 
     @property
     def prob_worse(self):
-        """Posterior probability that ``y`` is practically worse than ``x``."""
+        """Posterior probability that B is practically worse than A."""
         return float(self._shares()[0])
 
     @property
     def prob_equivalent(self):
-        """Posterior probability that ``x`` and ``y`` are practically equivalent."""
+        """Posterior probability that A and B are practically equivalent."""
         return float(self._shares()[1])
 
     @property
     def prob_better(self):
-        """Posterior probability that ``y`` is practically better than ``x``."""
+        """Posterior probability that B is practically better than A."""
         return float(self._shares()[2])
 
     def to_dict(self, include_distribution=False):
@@ -137,18 +138,18 @@ class DatasetPosterior(TextSummaryMixin):
                 f"P({b} better) = {better:.4f}")
 
 
-def _check_common(rope, n_samples, random_state, n_streams=1):
+def _check_common(rope, n_draws, random_state, n_streams=1):
     if not (isinstance(rope, Real) and np.isfinite(rope) and rope >= 0):
         raise ValueError(f"The 'rope' parameter must be a finite number >= 0. Got {rope!r}.")
-    if not (isinstance(n_samples, Integral) and n_samples >= 1):
-        raise ValueError(f"The 'n_samples' parameter must be an integer >= 1. Got {n_samples!r}.")
+    if not (isinstance(n_draws, Integral) and n_draws >= 1):
+        raise ValueError(f"The 'n_draws' parameter must be an integer >= 1. Got {n_draws!r}.")
     seeds = spawn_seeds(random_state, n_streams)
-    return float(rope), int(n_samples), [np.random.default_rng(seed) for seed in seeds]
+    return float(rope), int(n_draws), [np.random.default_rng(seed) for seed in seeds]
 
 
 def _names(names):
     if names is None:
-        return ("x", "y")
+        return ("A", "B")
     names = tuple(map(str, names))
     if len(names) != 2:
         raise ValueError(f"The 'names' parameter must hold 2 names. Got {names!r}.")
@@ -173,11 +174,11 @@ def signed_rank_samples(diff, rope, weights):
     ----------
     diff : ndarray of shape (N,)
     rope : float
-    weights : ndarray of shape (n_samples, N + 1)
+    weights : ndarray of shape (n_draws, N + 1)
 
     Returns
     -------
-    samples : ndarray of shape (n_samples, 3)
+    samples : ndarray of shape (n_draws, 3)
     """
     z = np.concatenate(([0.0], np.asarray(diff, dtype=np.float64)))
     sums = z[:, None] + z[None, :]
@@ -193,11 +194,12 @@ def signed_rank_samples(diff, rope, weights):
     return out
 
 
-def bayesian_signed_rank(x, y, rope=0.0, *, prior=0.5, n_samples=50_000, random_state=None,
-                         names=None):
+@renamed_keywords(x="scores_a", y="scores_b", n_samples="n_draws")
+def bayesian_signed_rank(scores_a, scores_b, *, rope=0.0, prior=0.5, n_draws=50_000,
+                         random_state=None, names=None):
     r"""Bayesian signed-rank test of two systems over datasets (Benavoli et al. 2014).
 
-    The differences :math:`z_i = y_i - x_i` over ``N`` datasets get a
+    The differences :math:`z_i = b_i - a_i` over ``N`` datasets get a
     Dirichlet-process posterior with base measure a point mass at 0 of
     strength ``prior``: the weights of :math:`(0, z_1, \dots, z_N)` are
     :math:`w \sim \mathrm{Dir}(\text{prior}, 1, \dots, 1)`, and each draw gives
@@ -208,19 +210,19 @@ def bayesian_signed_rank(x, y, rope=0.0, *, prior=0.5, n_samples=50_000, random_
 
     Parameters
     ----------
-    x, y : array-like of shape (N,)
+    scores_a, scores_b : array-like of shape (N,)
         One score per dataset for each system, oriented so that higher is
-        better (``prob_better``: ``y`` better).
+        better (``prob_better``: B better).
     rope : float, default=0.0
         Half-width of the region of practical equivalence, in score units.
     prior : float, default=0.5
         Strength of the prior pseudo-observation at 0.
-    n_samples : int, default=50000
-        Posterior draws.
+    n_draws : int, default=50000
+        Posterior draws (baycomp's default).
     random_state : None, int, SeedSequence or Generator
         Seed of the Dirichlet draws.
     names : tuple of two str, optional
-        Names of ``x`` and ``y``.
+        Names of A and B (default ``("A", "B")``).
 
     Returns
     -------
@@ -246,27 +248,27 @@ def bayesian_signed_rank(x, y, rope=0.0, *, prior=0.5, n_samples=50_000, random_
     >>> import numpy as np
     >>> from sigtest import bayesian_signed_rank
     >>> rng = np.random.default_rng(0)
-    >>> x = rng.normal(0.80, 0.02, 20)        # system x on 20 datasets
-    >>> y = x + rng.normal(0.01, 0.01, 20)    # y about a point better
-    >>> post = bayesian_signed_rank(x, y, rope=0.01, random_state=0)
+    >>> a = rng.normal(0.80, 0.02, 20)        # system A on 20 datasets
+    >>> b = a + rng.normal(0.01, 0.01, 20)    # B about a point better
+    >>> post = bayesian_signed_rank(a, b, rope=0.01, random_state=0)
     >>> round(post.prob_worse, 2), round(post.prob_equivalent, 2), round(post.prob_better, 2)
     (0.0, 0.46, 0.54)
     """
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
+    x = np.asarray(scores_a, dtype=np.float64)
+    y = np.asarray(scores_b, dtype=np.float64)
     if x.ndim != 1 or x.shape != y.shape or x.size < 2:
-        raise ValueError("The 'x' and 'y' parameters must be 1-D with the same length (at least "
-                         f"2 datasets). Got shapes {x.shape} and {y.shape}.")
+        raise ValueError("The 'scores_a' and 'scores_b' parameters must be 1-D with the same "
+                         f"length (at least 2 datasets). Got shapes {x.shape} and {y.shape}.")
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
-        raise ValueError("The 'x' and 'y' parameters must hold finite scores.")
+        raise ValueError("The 'scores_a' and 'scores_b' parameters must hold finite scores.")
     if not (isinstance(prior, Real) and prior > 0):
         raise ValueError(f"The 'prior' parameter must be a number > 0. Got {prior!r}.")
-    rope, n_samples, (rng,) = _check_common(rope, n_samples, random_state)
+    rope, n_draws, (rng,) = _check_common(rope, n_draws, random_state)
     alpha = np.ones(x.size + 1)
     alpha[0] = float(prior)
     chunks = []
-    for start in range(0, n_samples, 10_000):  # bounded memory
-        weights = rng.dirichlet(alpha, min(10_000, n_samples - start))
+    for start in range(0, n_draws, 10_000):  # bounded memory
+        weights = rng.dirichlet(alpha, min(10_000, n_draws - start))
         chunks.append(signed_rank_samples(y - x, rope, weights))
     return DatasetPosterior(np.concatenate(chunks), rope, "signed_rank", _names(names))
 
@@ -427,22 +429,23 @@ def model_data(diff, rope, rng, *, upper_sigma=1000.0, alpha=(1.0, 2.0), beta=(0
     return diff, rope_s, scale, bounds
 
 
-def hierarchical_bayes(x, y, rope=0.0, *, runs=1, n_samples=10_000, n_chains=4, burn_in=1000,
-                       lower_alpha=1.0, upper_alpha=2.0, lower_beta=0.01, upper_beta=0.1,
-                       upper_sigma=1000.0, random_state=None, names=None):
+@renamed_keywords(x="scores_a", y="scores_b", runs="n_repeats", n_samples="n_draws")
+def hierarchical_bayes(scores_a, scores_b, *, rope=0.0, n_repeats=1, n_draws=10_000, n_chains=4,
+                       burn_in=1000, lower_alpha=1.0, upper_alpha=2.0, lower_beta=0.01,
+                       upper_beta=0.1, upper_sigma=1000.0, random_state=None, names=None):
     r"""Bayesian hierarchical comparison of two systems over datasets (Corani et al. 2017).
 
-    ``x`` and ``y`` hold ``m`` cross-validation scores (``runs`` repetitions
-    of ``m / runs`` folds) on each of ``q`` datasets. With the differences
-    :math:`z_{ij} = y_{ij} - x_{ij}` scaled by the mean within-dataset
-    standard deviation, the model of Corani et al. (2017) (baycomp's
+    ``scores_a`` and ``scores_b`` hold ``m`` cross-validation scores
+    (``n_repeats`` repetitions of ``m / n_repeats`` folds) on each of ``q``
+    datasets. With the differences :math:`z_{ij} = b_{ij} - a_{ij}` scaled
+    by the mean within-dataset standard deviation, the model of Corani et al. (2017) (baycomp's
     ``HierarchicalTest``) is
 
     .. math::
 
         z_{i\cdot} &\sim \mathrm{MVN}(\delta_i \mathbf 1, \sigma_i^2 M_\rho),
         \quad M_\rho = (1-\rho) I + \rho \mathbf 1 \mathbf 1^\top,
-        \quad \rho = \text{runs} / m,\\
+        \quad \rho = \text{n\_repeats} / m,\\
         \delta_i &\sim t_\nu(\delta_0, \sigma_0), \quad
         \sigma_i \sim U(0, \bar s\,\text{upper\_sigma}),\\
         \delta_0 &\sim U(-\max|z|, \max|z|), \quad
@@ -469,7 +472,7 @@ def hierarchical_bayes(x, y, rope=0.0, *, runs=1, n_samples=10_000, n_chains=4, 
     needs each dataset's mean and within sum of squares, because
     :math:`(z - \delta\mathbf 1)^\top M_\rho^{-1} (z - \delta\mathbf 1) =
     S_w/(1-\rho) + m(\bar z - \delta)^2/(1 + (m-1)\rho)`. ``n_chains``
-    chains (one child seed each) of ``burn_in`` discarded and ``n_samples
+    chains (one child seed each) of ``burn_in`` discarded and ``n_draws
     / n_chains`` kept iterations.
 
     A dataset whose differences have no variance gets baycomp's treatment:
@@ -478,23 +481,27 @@ def hierarchical_bayes(x, y, rope=0.0, *, runs=1, n_samples=10_000, n_chains=4, 
 
     Parameters
     ----------
-    x, y : array-like of shape (q, m)
+    scores_a, scores_b : array-like of shape (q, m)
         Cross-validation scores, one row per dataset (``q >= 2``, ``m >= 2``),
-        oriented so that higher is better (``prob_better``: ``y`` better).
+        oriented so that higher is better (``prob_better``: B better).
     rope : float, default=0.0
         Half-width of the region of practical equivalence, in score units.
-    runs : int, default=1
+    n_repeats : int, default=1
         Repetitions of cross-validation in each row (``m`` a multiple of
-        ``runs``, at least 2 folds): the correlation of the scores is
-        :math:`\rho = 1/\text{folds}` (Nadeau and Bengio 2003).
-    n_samples, n_chains, burn_in : int
-        Draws kept in all, chains, discarded draws per chain.
+        ``n_repeats``, at least 2 folds; scikit-learn's ``RepeatedKFold``):
+        the correlation of the scores is :math:`\rho = 1/\text{folds}`
+        (Nadeau and Bengio 2003).
+    n_draws : int, default=10000
+        Posterior draws kept in all (fewer than :func:`bayesian_signed_rank`'s
+        50000: each draw is a Gibbs sweep over every dataset).
+    n_chains, burn_in : int, default=4, 1000
+        Chains, discarded draws per chain.
     lower_alpha, upper_alpha, lower_beta, upper_beta, upper_sigma : float
         The priors above (baycomp's defaults).
     random_state : None, int, SeedSequence or Generator
         Seed of the sampler.
     names : tuple of two str, optional
-        Names of ``x`` and ``y``.
+        Names of A and B (default ``("A", "B")``).
 
     Returns
     -------
@@ -506,7 +513,7 @@ def hierarchical_bayes(x, y, rope=0.0, *, runs=1, n_samples=10_000, n_chains=4, 
     ------
     ValueError
         Mismatched or non-finite scores, fewer than 2 datasets or 2 scores
-        per dataset, ``runs`` that does not divide ``m`` into at least 2
+        per dataset, ``n_repeats`` that does not divide ``m`` into at least 2
         folds, no within-dataset variation at all (the model has no scale:
         use :func:`bayesian_signed_rank` on the means), bad priors.
 
@@ -524,24 +531,26 @@ def hierarchical_bayes(x, y, rope=0.0, *, runs=1, n_samples=10_000, n_chains=4, 
     >>> import numpy as np
     >>> from sigtest import hierarchical_bayes
     >>> rng = np.random.default_rng(0)
-    >>> x = rng.normal(0.80, 0.02, (5, 10))      # 5 datasets x 10 fold scores
-    >>> y = x + rng.normal(0.01, 0.01, (5, 10))
-    >>> post = hierarchical_bayes(x, y, rope=0.005, n_samples=2000, n_chains=2,
+    >>> a = rng.normal(0.80, 0.02, (5, 10))      # 5 datasets x 10 fold scores
+    >>> b = a + rng.normal(0.01, 0.01, (5, 10))
+    >>> post = hierarchical_bayes(a, b, rope=0.005, n_draws=2000, n_chains=2,
     ...                           burn_in=500, random_state=0)
-    >>> post.prob_better > 0.9       # y better, beyond the rope
+    >>> post.prob_better > 0.9       # B better, beyond the rope
     True
     """
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
+    x = np.asarray(scores_a, dtype=np.float64)
+    y = np.asarray(scores_b, dtype=np.float64)
     if x.ndim != 2 or x.shape != y.shape or x.shape[0] < 2 or x.shape[1] < 2:
-        raise ValueError("The 'x' and 'y' parameters must be 2-D with the same shape (datasets x "
-                         f"scores, at least 2 x 2). Got shapes {x.shape} and {y.shape}.")
+        raise ValueError("The 'scores_a' and 'scores_b' parameters must be 2-D with the same "
+                         "shape (datasets x scores, at least 2 x 2). Got shapes "
+                         f"{x.shape} and {y.shape}.")
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
-        raise ValueError("The 'x' and 'y' parameters must hold finite scores.")
+        raise ValueError("The 'scores_a' and 'scores_b' parameters must hold finite scores.")
     q, m = x.shape
-    if not (isinstance(runs, Integral) and runs >= 1 and m % runs == 0 and m // runs >= 2):
-        raise ValueError(f"The 'runs' parameter must divide the {m} scores per dataset into "
-                         f"runs of at least 2 folds. Got {runs!r}.")
+    if not (isinstance(n_repeats, Integral) and n_repeats >= 1 and m % n_repeats == 0
+            and m // n_repeats >= 2):
+        raise ValueError(f"The 'n_repeats' parameter must divide the {m} scores per dataset "
+                         f"into repetitions of at least 2 folds. Got {n_repeats!r}.")
     for name, value in (("n_chains", n_chains), ("burn_in", burn_in)):
         if not (isinstance(value, Integral) and value >= (1 if name == "n_chains" else 0)):
             raise ValueError(f"The '{name}' parameter must be an integer >= "
@@ -549,14 +558,13 @@ def hierarchical_bayes(x, y, rope=0.0, *, runs=1, n_samples=10_000, n_chains=4, 
     if not (0 < lower_alpha < upper_alpha and 0 < lower_beta < upper_beta and upper_sigma > 0):
         raise ValueError("The prior bounds must satisfy 0 < lower_alpha < upper_alpha, "
                          "0 < lower_beta < upper_beta and upper_sigma > 0.")
-    rope, n_samples, (rng, *chains) = _check_common(rope, n_samples, random_state,
-                                                    1 + n_chains)
+    rope, n_draws, (rng, *chains) = _check_common(rope, n_draws, random_state, 1 + n_chains)
     diff, rope_s, scale, bounds = model_data(y - x, rope, rng, upper_sigma=upper_sigma,
                                              alpha=(lower_alpha, upper_alpha),
                                              beta=(lower_beta, upper_beta))
-    per_chain = -(-n_samples // n_chains)
-    draws = np.concatenate([_gibbs_chain(chain, diff, runs / m, bounds, per_chain, burn_in)
-                            for chain in chains])[:n_samples]
+    per_chain = -(-n_draws // n_chains)
+    draws = np.concatenate([_gibbs_chain(chain, diff, n_repeats / m, bounds, per_chain, burn_in)
+                            for chain in chains])[:n_draws]
     return _hierarchical_posterior(draws, rope_s, scale, rope, names)
 
 

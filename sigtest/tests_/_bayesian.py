@@ -7,6 +7,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from sigtest._constants import N_RESAMPLES
 from sigtest._engine.bayesian import posterior_deltas
 from sigtest._engine.intervals import ConfidenceInterval, is_degenerate
 from sigtest._engine.pvalues import tie_tolerance, warn_degenerate
@@ -69,7 +70,7 @@ class BayesianBootstrap(SignificanceTest):
         in metric units (e.g. ``0.01`` = one accuracy point): differences
         smaller than that are of no practical interest. Choose it before
         looking at the results (see ``docs/bayesian.md``).
-    n_resamples : int, default=10_000
+    n_resamples : int, default=9999
         Number of posterior draws (>= 1).
     confidence_level : float in (0, 1), default=0.95
         Level of the equal-tailed credible interval of ``delta``.
@@ -151,7 +152,7 @@ class BayesianBootstrap(SignificanceTest):
         "n_jobs": _N_JOBS,
     }
 
-    def __init__(self, *, rope=0.0, n_resamples=10_000, confidence_level=0.95,
+    def __init__(self, *, rope=0.0, n_resamples=N_RESAMPLES, confidence_level=0.95,
                  random_state=None, n_jobs=None):
         self.rope = rope
         self.n_resamples = n_resamples

@@ -7,6 +7,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from sigtest._constants import N_RESAMPLES
 from sigtest._engine.intervals import (
     INTERVAL_METHODS,
     ConfidenceInterval,
@@ -46,13 +47,14 @@ __all__ = ["BergKirkpatrickBootstrap", "BooStSaBootstrap", "BCaInterval"]
 
 
 class BergKirkpatrickBootstrap(SignificanceTest):
-    r"""Paired bootstrap test of Berg-Kirkpatrick et al. (2012) that B is better than A.
+    r"""Paired bootstrap test of Berg-Kirkpatrick et al. (2012) of a difference between A and B.
 
     Draw ``n_resamples`` test sets of ``m`` items with replacement, the same
     items for the gold labels, A and B, and compute the oriented difference
     :math:`t^*` on each (positive: B better; for a loss, lower is better).
     Since the resamples come from a test set biased by :math:`t` towards B,
-    :math:`t^* - t` estimates the null distribution and
+    :math:`t^* - t` estimates the null distribution. The paper's test is
+    one-sided, "B is better than A" (``alternative="greater"``):
 
     .. math:: p = \frac{1 + \sum_{i=1}^{B} 1\left(t^*_i \ge 2t\right)}{B + 1}
 
@@ -62,6 +64,8 @@ class BergKirkpatrickBootstrap(SignificanceTest):
     count, up to ``100 * eps`` times ``|2t| + |score_a| + |score_b|``
     (rounding of the scores, see :func:`~sigtest._engine.pvalues.tie_tolerance`).
     If :math:`t \le 0` (B not better, identical systems included) ``p = 1``.
+    The default, as for every sigtest test, is ``"two-sided"``: the centred
+    form :math:`p = (1 + \#\{|t^* - t| \ge |t|\})/(B + 1)` of the same null.
 
     A test that carries no information is never significant:
 
@@ -99,7 +103,7 @@ class BergKirkpatrickBootstrap(SignificanceTest):
 
     Parameters
     ----------
-    n_resamples : int, default=10_000
+    n_resamples : int, default=9999
         Number of bootstrap test sets B (>= 1).
     sample_size : float in (0, 1] or int, default=1.0
         Size ``m`` of each resample: a fraction of N (``m = floor(f N)``, at
@@ -110,8 +114,9 @@ class BergKirkpatrickBootstrap(SignificanceTest):
         available via :meth:`boostsa`. With ``m < N`` the spread of
         :math:`t^*` is that of a test set of ``m`` items, so the test is more
         conservative.
-    alternative : {"greater", "less", "two-sided"}, default="greater"
-        ``"greater"``: B is better than A.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        ``"greater"``: B is better than A; ``"two-sided"``: the centred
+        two-sided p-value (the default of every sigtest test, as scipy).
     random_state : None, int, SeedSequence or Generator, default=None
         Seed of the resamples; the base class turns it into one integer
         seed, so equal seeds give bit-identical results for any ``n_jobs``.
@@ -184,7 +189,7 @@ class BergKirkpatrickBootstrap(SignificanceTest):
     # (low, high) fraction of N allowed for the resample size, or None.
     _sample_size_range: tuple | None = None
 
-    def __init__(self, *, n_resamples=10_000, sample_size=1.0, alternative="greater",
+    def __init__(self, *, n_resamples=N_RESAMPLES, sample_size=1.0, alternative="two-sided",
                  random_state=None, n_jobs=None):
         self.n_resamples = n_resamples
         self.sample_size = sample_size
@@ -355,9 +360,12 @@ class BergKirkpatrickBootstrap(SignificanceTest):
 
 
 class BooStSaBootstrap(BergKirkpatrickBootstrap):
-    """:class:`BergKirkpatrickBootstrap` with BooStSa's defaults and size range.
+    """One-sided by default (is B better?): BooStSa's bootstrap, defaults and size range.
 
-    ``n_resamples=1000``, ``sample_size=0.1``; ``sample_size`` must give
+    A :class:`BergKirkpatrickBootstrap` that reproduces the BooStSa tool:
+    ``alternative="greater"`` (the only sigtest test whose default is not
+    ``"two-sided"``), ``n_resamples=1000`` (the tool's setting, not sigtest's
+    9999), ``sample_size=0.1``; ``sample_size`` must give
     5-50 % of N (inclusive), else ``ValueError``. Prefer
     :meth:`BergKirkpatrickBootstrap.boostsa` to build one.
 
@@ -524,7 +532,7 @@ class BCaInterval(SignificanceTest):
         Level of the two-sided interval of ``delta``; with a margin
         ``alternative`` the test's level is :math:`\alpha = 1 -`
         ``confidence_level`` (it must then be above 0.5).
-    n_resamples : int, default=10_000
+    n_resamples : int, default=9999
         Number of bootstrap resamples B (>= 1).
     method : {"bca", "percentile", "basic", "normal", "studentized"}, default="bca"
         Interval method (R ``boot.ci``'s types); the p-value inverts the same
@@ -625,7 +633,7 @@ class BCaInterval(SignificanceTest):
         "n_jobs": _N_JOBS,
     }
 
-    def __init__(self, *, confidence_level=0.95, n_resamples=10_000, method="bca",
+    def __init__(self, *, confidence_level=0.95, n_resamples=N_RESAMPLES, method="bca",
                  alternative="two-sided", margin=None, random_state=None, n_jobs=None):
         self.confidence_level = confidence_level
         self.n_resamples = n_resamples

@@ -19,7 +19,7 @@ from sigtest.tests_._cv import (
 
 __all__ = ["bayesian_correlated_ttest"]
 
-def bayesian_correlated_ttest(scores_a, scores_b, *, n_train, n_test, rope,
+def bayesian_correlated_ttest(scores_a, scores_b, *, n_train, n_test, rope=0.0,
                               greater_is_better=True, variance="one-partition"):
     r"""Bayesian correlated t-test on per-fold scores (Corani and Benavoli 2015).
 
@@ -56,9 +56,10 @@ def bayesian_correlated_ttest(scores_a, scores_b, *, n_train, n_test, rope,
         Number of training items per fold (the mean, if folds differ).
     n_test : int or float
         Number of test items per fold (the mean, if folds differ).
-    rope : float
+    rope : float, default=0.0
         Half-width of the region of practical equivalence, in units of
-        the score (e.g. 0.01 for one point of accuracy); 0 for none.
+        the score (e.g. 0.01 for one point of accuracy); 0 for none, the
+        default of every sigtest Bayesian comparison.
     greater_is_better : bool, default=True
         False for a loss (lower is better).
     variance : {"one-partition", "all-folds"}, default="one-partition"

@@ -8,6 +8,7 @@ from numbers import Real
 import numpy as np
 
 from sigtest._results import TestOutcome
+from sigtest.utils import renamed_keywords
 from sigtest.utils._param_validation import lazy
 from sigtest.tests_._base import (
     _ALTERNATIVES_MARGIN,
@@ -25,7 +26,7 @@ from sigtest.tests_._sign import binomial_half_pvalue, frequency_weights, warn_o
 __all__ = ["McNemar"]
 
 
-def mcnemar_pvalue(n_better, n_worse, method="exact", correction=True,
+def mcnemar_pvalue(n_better, n_worse, method="exact", continuity=True,
                    alternative="two-sided"):
     r"""p-value of McNemar's test from the two discordant counts.
 
@@ -40,7 +41,7 @@ def mcnemar_pvalue(n_better, n_worse, method="exact", correction=True,
       two-sided :math:`2\,[P(X \le m) - \tfrac12 P(X = m)]`,
       :math:`m = \min(n_+, n_-)`.
     * ``"chi2"``: :math:`\chi^2 = (|n_+ - n_-| - c)^2 / d` on 1 degree of
-      freedom, :math:`c = 1` with ``correction`` (Edwards 1948) else 0, as
+      freedom, :math:`c = 1` with ``continuity`` (Edwards 1948) else 0, as
       ``statsmodels.stats.contingency_tables.mcnemar(exact=False)``;
       one-sided, the normal deviate :math:`z = (n_+ - n_- \mp c)/\sqrt d`
       (:math:`-c` for ``"greater"``, :math:`+c` for ``"less"``).
@@ -59,7 +60,7 @@ def mcnemar_pvalue(n_better, n_worse, method="exact", correction=True,
         return 1.0, 0.0
     if method in ("exact", "mid-p"):
         return binomial_half_pvalue(n_better, n_worse, alternative, mid_p=method == "mid-p")
-    c = 1.0 if correction else 0.0
+    c = 1.0 if continuity else 0.0
     from scipy.special import ndtr
 
     if alternative == "greater":
@@ -261,7 +262,7 @@ class McNemar(SignificanceTest):
       size close to the level, rarely above it).
     * ``method="chi2"``: the asymptotic test
       :math:`(|n_+ - n_-| - c)^2/(n_+ + n_-) \sim \chi^2_1`, :math:`c = 1`
-      with ``correction=True`` (Edwards), else 0 (the original McNemar
+      with ``continuity=True`` (Edwards), else 0 (the original McNemar
       1947); as ``statsmodels.stats.contingency_tables.mcnemar``. Valid for
       large :math:`n_+ + n_-` (about 25 or more).
 
@@ -300,7 +301,7 @@ class McNemar(SignificanceTest):
     the uncorrected chi-square test. It is asymptotic, so ``method`` must be
     ``"chi2"`` (``ValueError`` otherwise: the exact and mid-p tests count
     independent items; :class:`~sigtest.PairedPermutation` with ``groups=``
-    is the exact test over clusters), and ``correction`` is not applied.
+    is the exact test over clusters), and ``continuity`` is not applied.
     Newcombe's interval assumes independent items too; the interval is the
     cluster-robust Wald interval with Durkalski's variance,
     :math:`\hat\Delta \pm z \sqrt{\sum_k (b_k - c_k)^2} / N` with
@@ -317,8 +318,10 @@ class McNemar(SignificanceTest):
     Parameters
     ----------
     method : {"exact", "mid-p", "chi2"}, default="exact"
-    correction : bool, default=True
-        Continuity correction of ``method="chi2"`` (ignored otherwise, and
+    continuity : bool, default=True
+        Continuity correction of ``method="chi2"`` (statsmodels'
+        ``correction=True``; named ``continuity`` because sigtest's
+        ``correction`` is a multiple-comparison correction), ignored otherwise (and
         with ``groups=``).
     alternative : str, default="two-sided"
         ``"two-sided"``, ``"greater"``, ``"less"``, ``"non-inferiority"`` or
@@ -334,7 +337,7 @@ class McNemar(SignificanceTest):
         oriented difference (a scalar :math:`m` is :math:`(-m, m)`);
         non-inferiority uses ``low`` (see ``docs/equivalence.md``).
         From ``MARGIN_EXACT_BELOW`` = 50 items on, the p-values invert the
-        interval (``method`` and ``correction`` are not used): non-inferiority, :math:`H_0`: B worse by ``margin`` or
+        interval (``method`` and ``continuity`` are not used): non-inferiority, :math:`H_0`: B worse by ``margin`` or
         more, :math:`p = \Phi(-z^*)` with :math:`z^*` the normal deviate at
         which Newcombe's lower bound (oriented) equals :math:`-m`, found by
         bisection on the level (:func:`~sigtest._engine.intervals.invert_interval`),
@@ -435,16 +438,17 @@ class McNemar(SignificanceTest):
     name = "mcnemar"
     _parameter_constraints: dict = {
         "method": [lazy.StrOptions({"exact", "mid-p", "chi2"})],
-        "correction": ["boolean"],
+        "continuity": ["boolean"],
         "alternative": [_ALTERNATIVES_MARGIN],
         "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
         "margin": MARGIN_CONSTRAINT,
     }
 
-    def __init__(self, *, method="exact", correction=True, alternative="two-sided",
+    @renamed_keywords(correction="continuity")
+    def __init__(self, *, method="exact", continuity=True, alternative="two-sided",
                  confidence_level=0.95, margin=None):
         self.method = method
-        self.correction = correction
+        self.continuity = continuity
         self.alternative = alternative
         self.confidence_level = confidence_level
         self.margin = margin
@@ -648,10 +652,10 @@ class McNemar(SignificanceTest):
         if d == 0:
             warn_outside("McNemar: no discordant item (A and B are right and wrong on the "
                          "same items); the test carries no information and p = 1.")
-        pvalue, log10_p = mcnemar_pvalue(better, worse, self.method, self.correction,
+        pvalue, log10_p = mcnemar_pvalue(better, worse, self.method, self.continuity,
                                          self.alternative)
         if self.method == "chi2" and d > 0:
-            c = 1.0 if self.correction else 0.0
+            c = 1.0 if self.continuity else 0.0
             statistic = (abs(better - worse) - c) ** 2 / d
         else:
             statistic = float(better)

@@ -7,6 +7,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from sigtest._constants import N_RESAMPLES
 from sigtest._engine.intervals import bootstrap_interval, excludes_zero, is_degenerate
 from sigtest._engine.nested import nested_bootstrap_sums
 from sigtest._engine.checks import check_array_like
@@ -119,7 +120,7 @@ class HierarchicalBootstrap(ParamsMixin):
     ----------
     n_resamples : int, default=9999
         Number of bootstrap resamples B (>= 1).
-    alternative : {"greater", "less", "two-sided"}, default="greater"
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
         ``"greater"``: B is better than A.
     confidence_level : float in (0, 1), default=0.95
         Level of the percentile interval of the difference.
@@ -171,8 +172,7 @@ class HierarchicalBootstrap(ParamsMixin):
     ...     return np.where(rng.random(400) < p, y, 1 - y)
     >>> runs_a = [run(0.70) for _ in range(5)]
     >>> runs_b = [run(0.80) for _ in range(5)]
-    >>> res = HierarchicalBootstrap(n_resamples=2000, alternative="two-sided",
-    ...                             random_state=0).test(y, runs_a, runs_b)
+    >>> res = HierarchicalBootstrap(n_resamples=2000, random_state=0).test(y, runs_a, runs_b)
     >>> bool(res.delta > 0), bool(res.pvalue < 0.05)
     (True, True)
     """
@@ -191,8 +191,8 @@ class HierarchicalBootstrap(ParamsMixin):
         "random_state": _RANDOM_STATE,
     }
 
-    def __init__(self, *, n_resamples=9999, alternative="greater", confidence_level=0.95,
-                 random_state=None):
+    def __init__(self, *, n_resamples=N_RESAMPLES, alternative="two-sided",
+                 confidence_level=0.95, random_state=None):
         self.n_resamples = n_resamples
         self.alternative = alternative
         self.confidence_level = confidence_level

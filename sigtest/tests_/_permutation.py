@@ -6,6 +6,7 @@ from numbers import Integral
 
 import numpy as np
 
+from sigtest._constants import N_RESAMPLES
 from sigtest._engine.pvalues import LOG_SPACE_BELOW, tiny_pvalue
 from sigtest._results import TestOutcome
 from sigtest.utils._param_validation import lazy
@@ -71,7 +72,7 @@ class PairedPermutation(SignificanceTest):
 
     Parameters
     ----------
-    n_resamples : int, default=10_000
+    n_resamples : int, default=9999
         Monte Carlo permutations B (>= 1).
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         ``"greater"``: B better than A (oriented). ``"non-inferiority"`` and
@@ -150,7 +151,7 @@ class PairedPermutation(SignificanceTest):
         "n_jobs": _N_JOBS,
     }
 
-    def __init__(self, *, n_resamples=10_000, alternative="two-sided", exact="auto",
+    def __init__(self, *, n_resamples=N_RESAMPLES, alternative="two-sided", exact="auto",
                  mid_p=False, random_state=None, n_jobs=None):
         self.n_resamples = n_resamples
         self.alternative = alternative

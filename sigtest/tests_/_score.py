@@ -25,6 +25,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from sigtest._constants import N_RESAMPLES
 from sigtest._engine.delong import auc_delong_interval
 from sigtest._engine.intervals import (
     NAN_INTERVAL,
@@ -39,6 +40,7 @@ from sigtest._engine.intervals import (
 from sigtest._engine import PairedData, check_metric_params, prepare_paired
 from sigtest._engine.checks import check_n_resamples as _check_n_resamples
 from sigtest._engine.rng import check_seed
+from sigtest._engine.threads import numba_threads
 from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, FEW_CLUSTERS
 from sigtest._results import (ConfidenceInterval, design_lines, optional_count, readonly_array,
                               sampling_design, to_plain)
@@ -286,8 +288,12 @@ class ScoreResult:
 # --------------------------------------------------------------------------
 # resampled scores and the acceleration
 # --------------------------------------------------------------------------
-def resampled_scores(paired, n_resamples, seed):
+def resampled_scores(paired, n_resamples, seed, *, n_jobs=None):
     """Bootstrap distribution of the score of system A of ``paired``.
+
+    ``n_jobs=1`` runs the serial kernels; ``None`` the threaded fast paths
+    and the serial slow path; another value the threaded kernels (the
+    caller sets numba's thread count). The result does not depend on it.
 
     Fast path: ``paired.values(sums_a)`` of the engine's bootstrap column
     sums (:func:`sigtest._engine.resampling.bootstrap_sums`: items, cells,
@@ -302,13 +308,16 @@ def resampled_scores(paired, n_resamples, seed):
     from sigtest._engine.rank_metrics import rank_bootstrap_scores, uses_ranking
     from sigtest._engine.resampling import bootstrap_scores, bootstrap_sums
 
+    parallel = n_jobs != 1
     if paired.has_statistics:
-        sums_a, _ = bootstrap_sums(paired, n_resamples, seed=seed)
+        sums_a, _ = bootstrap_sums(paired, n_resamples, seed=seed, parallel=parallel)
         return np.asarray(paired.values(sums_a), dtype=np.float64)
     if uses_ranking(paired):
-        return np.ascontiguousarray(rank_bootstrap_scores(paired, n_resamples, seed=seed)[:, 0])
-    return np.ascontiguousarray(bootstrap_scores(paired, n_resamples, seed=seed)[:, 0],
-                                dtype=np.float64)
+        return np.ascontiguousarray(
+            rank_bootstrap_scores(paired, n_resamples, seed=seed, parallel=parallel)[:, 0])
+    slow = bootstrap_scores(paired, n_resamples, seed=seed,
+                            parallel=parallel and n_jobs is not None)
+    return np.ascontiguousarray(slow[:, 0], dtype=np.float64)
 
 
 def score_acceleration(paired):
@@ -415,7 +424,8 @@ def _warn_small(paired, method):
         )
 
 
-def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=10_000, seed=0):
+def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=N_RESAMPLES,
+                 seed=0, n_jobs=None):
     r"""Bootstrap confidence interval of the score of system A of prepared data.
 
     The engine-level core of :func:`score`, for workflows that hold a
@@ -437,11 +447,13 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=10_
         ``"studentized"``: bootstrap-t with the jackknife standard error of
         every resample (:mod:`sigtest._engine.studentized`; a metric with
         sufficient statistics; with ``strata=`` the stratified jackknife).
-    n_resamples : int, default=10_000
+    n_resamples : int, default=9999
         Number of bootstrap resamples B.
     seed : int or random_state, default=0
         A non-negative int is used as is; anything else goes through
         :func:`sigtest.utils.check_random_state_seed`.
+    n_jobs : int, default=None
+        Threads of the bootstrap kernels, as :func:`score`.
 
     Returns
     -------
@@ -498,7 +510,8 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=10_
         dist, t_star, se = studentized_resamples(paired, B, seed, of="score")
         pseudo = pseudo_distribution(estimate, se, t_star)
     else:
-        dist = resampled_scores(paired, B, seed)
+        with numba_threads(n_jobs):
+            dist = resampled_scores(paired, B, seed, n_jobs=n_jobs)
         pseudo = None
     finite = np.isfinite(dist)
     if not finite.all():
@@ -566,12 +579,14 @@ def _one_system_message(message):
                          np.random.RandomState],
         "sample_weight": ["array-like", None],
         "labels": ["array-like", None],
+        "n_jobs": [None, lazy.Interval(Integral, 1, None, closed="left"),
+                   lazy.Interval(Integral, None, -1, closed="right")],
     },
     prefer_skip_nested_validation=True,
 )
 def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="bca",
-          n_resamples=10_000, groups=None, strata=None, random_state=None,
-          sample_weight=None, labels=None, **metric_params):
+          n_resamples=N_RESAMPLES, groups=None, strata=None, random_state=None,
+          sample_weight=None, labels=None, n_jobs=None, **metric_params):
     r"""Score one system with a bootstrap confidence interval.
 
     The observed metric on all items and a two-sided bootstrap interval
@@ -605,7 +620,7 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
         strata): DeLong's normal interval of the AUC, pROC's
         ``ci.auc(method="delong")`` (see Notes); no resampling, so
         ``n_resamples`` and ``random_state`` are not used.
-    n_resamples : int, default=10_000
+    n_resamples : int, default=9999
         Number of bootstrap resamples B.
     groups : array-like of shape (n_samples,), default=None
         Cluster id of every item (ints or strings), e.g. the document of a
@@ -622,9 +637,15 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
     labels : array-like, default=None
         Label set of a class-averaged metric; default: the union of the
         values of ``y_true`` and ``y_pred``.
+    n_jobs : int, default=None
+        Threads of the bootstrap kernels, as the tests' ``n_jobs``: ``1``
+        serial, ``-1`` all of numba's threads, ``None`` numba's current
+        setting. The result is bit-identical for any value (each resample
+        owns its random stream). ``"studentized"`` and ``"delong"`` do not
+        use it.
     **metric_params
-        Passed to the metric (e.g. ``zero_division=0.0``); a keyword that
-        the metric does not accept raises ``TypeError``.
+        Passed to the metric (e.g. ``zero_division=0.0``, ``pos_label=1``);
+        a keyword that the metric does not accept raises ``TypeError``.
 
     Returns
     -------
@@ -738,7 +759,7 @@ def score(y_true, y_pred, metric="accuracy", *, confidence_level=0.95, method="b
     if method == "delong":
         return score_delong(paired, confidence_level=confidence_level)
     return score_paired(paired, confidence_level=confidence_level, method=method,
-                        n_resamples=n_resamples, seed=seed)
+                        n_resamples=n_resamples, seed=seed, n_jobs=n_jobs)
 
 
 def score_delong(paired, *, confidence_level=0.95):

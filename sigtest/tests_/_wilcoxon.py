@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from sigtest._results import TestOutcome
+from sigtest.utils import renamed_keywords
 from sigtest.utils._param_validation import lazy
 from sigtest.tests_._base import SignificanceTest
 from sigtest.tests_._sign import _ALTERNATIVES, item_differences, warn_outside
@@ -15,7 +16,7 @@ __all__ = ["WilcoxonSignedRank"]
 
 
 def wilcoxon_test(diff, weights, zero_method="wilcox", alternative="two-sided",
-                  method="auto", correction=False):
+                  method="auto", continuity=False):
     r""":func:`scipy.stats.wilcoxon` of the differences, each repeated ``weights`` times.
 
     Returns ``(statistic, pvalue, zstatistic, log10_pvalue)`` (``zstatistic``
@@ -31,7 +32,7 @@ def wilcoxon_test(diff, weights, zero_method="wilcox", alternative="two-sided",
 
     d = np.repeat(np.asarray(diff, dtype=np.float64), np.asarray(weights, dtype=np.int64))
     res = wilcoxon(d, zero_method=zero_method, alternative=alternative, method=method,
-                   correction=correction)
+                   correction=continuity)
     z = float(getattr(res, "zstatistic", math.nan))
 
     def log10_p():
@@ -39,7 +40,7 @@ def wilcoxon_test(diff, weights, zero_method="wilcox", alternative="two-sided",
         # distribution stops at n = 50); scipy exposes its z only when asked for it
         zz = z if math.isfinite(z) else float(getattr(
             wilcoxon(d, zero_method=zero_method, alternative=alternative,
-                     method="asymptotic", correction=correction), "zstatistic", math.nan))
+                     method="asymptotic", correction=continuity), "zstatistic", math.nan))
         return log10_normal_pvalue(zz, alternative) if math.isfinite(zz) else math.nan
 
     pvalue, log10 = tiny_pvalue(res.pvalue, log10_p)
@@ -74,9 +75,11 @@ class WilcoxonSignedRank(SignificanceTest):
         :class:`~sigtest.BCaInterval`; see ``docs/equivalence.md``).
     method : {"auto", "exact", "asymptotic"}, default="auto"
         Null distribution, as :func:`scipy.stats.wilcoxon`.
-    correction : bool, default=False
+    continuity : bool, default=False
         Continuity correction of the normal approximation (scipy's
-        ``correction=True``, R's ``wilcox.test(correct=TRUE)``):
+        ``correction=True``, R's ``wilcox.test(correct=TRUE)``; named
+        ``continuity`` because sigtest's ``correction`` is a
+        multiple-comparison correction):
         :math:`z = (T^+ - \mu - c) / \sigma` with :math:`\mu = n(n+1)/4`,
         :math:`\sigma` the tie-corrected standard deviation and
         :math:`c = \tfrac12 \operatorname{sign}(T^+ - \mu)` (two-sided),
@@ -151,15 +154,16 @@ class WilcoxonSignedRank(SignificanceTest):
         "zero_method": [lazy.StrOptions({"wilcox", "pratt", "zsplit"})],
         "alternative": [_ALTERNATIVES],
         "method": [lazy.StrOptions({"auto", "exact", "asymptotic"})],
-        "correction": ["boolean"],
+        "continuity": ["boolean"],
     }
 
+    @renamed_keywords(correction="continuity")
     def __init__(self, *, zero_method="wilcox", alternative="two-sided", method="auto",
-                 correction=False):
+                 continuity=False):
         self.zero_method = zero_method
         self.alternative = alternative
         self.method = method
-        self.correction = correction
+        self.continuity = continuity
 
     def evaluate(self, data, random_state):
         """:func:`scipy.stats.wilcoxon` on the oriented per-item differences.
@@ -186,6 +190,6 @@ class WilcoxonSignedRank(SignificanceTest):
             return TestOutcome(pvalue=1.0, details={"n_nonzero": 0})
         statistic, pvalue, z, log10_p = wilcoxon_test(diff, w, self.zero_method,
                                                       self.alternative, self.method,
-                                                      self.correction)
+                                                      self.continuity)
         return TestOutcome(pvalue=pvalue, log10_pvalue=log10_p, statistic=statistic,
                            details={"n_nonzero": n_nonzero, "zstatistic": z})

@@ -63,15 +63,16 @@ def test_init_stores_only(cls):
     assert est.n_resamples == 0
 
 
-def test_defaults_match_issue():
+def test_defaults_follow_the_naming_table():
+    # n_resamples: sigtest._constants.N_RESAMPLES (9999); alternative: two-sided
     assert BergKirkpatrickBootstrap().get_params() == dict(
-        n_resamples=10_000, sample_size=1.0, alternative="greater", random_state=None,
+        n_resamples=9999, sample_size=1.0, alternative="two-sided", random_state=None,
         n_jobs=None)
     assert BCaInterval().get_params() == dict(
-        confidence_level=0.95, n_resamples=10_000, method="bca", alternative="two-sided",
+        confidence_level=0.95, n_resamples=9999, method="bca", alternative="two-sided",
         margin=None, random_state=None, n_jobs=None)
     assert PairedPermutation().get_params() == dict(
-        n_resamples=10_000, alternative="two-sided", exact="auto", mid_p=False,
+        n_resamples=9999, alternative="two-sided", exact="auto", mid_p=False,
         random_state=None, n_jobs=None)
 
 
@@ -173,7 +174,7 @@ def test_registry():
     est = PairedPermutation()
     assert get_test(est) is est
     other = get_test(est, n_resamples=5)
-    assert other is not est and other.n_resamples == 5 and est.n_resamples == 10_000
+    assert other is not est and other.n_resamples == 5 and est.n_resamples == 9999
     assert isinstance(get_test(BCaInterval), BCaInterval)
     with pytest.raises(ValueError, match="not a known significance test.*bootstrap"):
         get_test("t-test")

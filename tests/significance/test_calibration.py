@@ -500,7 +500,8 @@ def test_one_differing_item_hard(n):
     # SmallSampleWarning.
     p_exact = stats.binom.sf(1, n, 1 / n)
     with pytest.warns(SmallSampleWarning, match="PairedPermutation"):
-        res = BergKirkpatrickBootstrap(n_resamples=20_000, random_state=0).test(y, a, b)
+        res = BergKirkpatrickBootstrap(n_resamples=20_000, alternative="greater",
+                                       random_state=0).test(y, a, b)
     assert res.delta == pytest.approx(1 / n)
     se = math.sqrt(p_exact * (1 - p_exact) / 20_000)
     raw = res.params["pvalue_unfloored"]
@@ -536,8 +537,8 @@ def test_one_differing_item_loss():
     p_exact = stats.binom.sf(1, n, 1 / n)
     for metric in ("jsd", "po_jsd", "cross_entropy"):
         with pytest.warns(SmallSampleWarning):
-            res = BergKirkpatrickBootstrap(n_resamples=20_000, random_state=1).test(
-                P, a, b, metric=metric)
+            res = BergKirkpatrickBootstrap(n_resamples=20_000, alternative="greater",
+                                           random_state=1).test(P, a, b, metric=metric)
         assert res.statistic > 0
         se = math.sqrt(p_exact * (1 - p_exact) / 20_000)
         raw = res.params["pvalue_unfloored"]
@@ -708,7 +709,7 @@ def test_loss_orientation_false_positives_boostsa_preset():
 def test_loss_orientation_power(metric):
     """A candidate with clearly lower loss is significant; the reverse is p = 1."""
     P, worse, better = soft_pair(np.random.default_rng(6), 300, conc_a=3.0, conc_b=30.0)
-    test = BergKirkpatrickBootstrap(n_resamples=2000, random_state=0)
+    test = BergKirkpatrickBootstrap(n_resamples=2000, alternative="greater", random_state=0)
     res = test.test(P, worse, better, metric=metric)
     assert res.greater_is_better is False
     assert res.delta < 0 < res.statistic

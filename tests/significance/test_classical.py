@@ -113,14 +113,14 @@ def test_mcnemar_mid_p_matches_enumeration(table, alternative):
 def test_mcnemar_chi2_matches_statsmodels(table, correction):
     n11, n10, n01, n00 = table
     y, a, b = _table_data(*table)
-    res = McNemar(method="chi2", correction=correction).test(y, a, b)
+    res = McNemar(method="chi2", continuity=correction).test(y, a, b)
     sm = statsmodels_tables.mcnemar([[n11, n10], [n01, n00]], exact=False,
                                     correction=correction)
     assert res.pvalue == pytest.approx(sm.pvalue, rel=1e-12)
     assert res.params["test_statistic"] == pytest.approx(sm.statistic, rel=1e-12)
     # one-sided: the signed normal deviate; both tails add up to the chi-square p
-    greater = McNemar(method="chi2", correction=correction, alternative="greater")
-    less = McNemar(method="chi2", correction=correction, alternative="less")
+    greater = McNemar(method="chi2", continuity=correction, alternative="greater")
+    less = McNemar(method="chi2", continuity=correction, alternative="less")
     pg, pl = greater.test(y, a, b).pvalue, less.test(y, a, b).pvalue
     if abs(n01 - n10) >= (1 if correction else 0):
         assert 2 * min(pg, pl) == pytest.approx(sm.pvalue, rel=1e-12)
@@ -298,7 +298,7 @@ def test_wilcoxon_continuity_correction_matches_scipy(zero_method, alternative):
     d = _per_item_ce(y, a) - _per_item_ce(y, b)
     for method in ("auto", "asymptotic"):
         res = WilcoxonSignedRank(zero_method=zero_method, alternative=alternative,
-                                 method=method, correction=True).test(y, a, b,
+                                 method=method, continuity=True).test(y, a, b,
                                                                       metric="cross_entropy")
         want = stats.wilcoxon(d, zero_method=zero_method, alternative=alternative,
                               method=method, correction=True)
@@ -314,7 +314,7 @@ def test_wilcoxon_correction_reproduces_r():
     # and test_onesided). The test is invariant to a positive scaling of the
     # differences. 1) rep(0.1, 10): B right where A is wrong on 10 items.
     y = np.zeros(10, dtype=int)
-    res = WilcoxonSignedRank(method="asymptotic", correction=True).test(y, 1 - y, y)
+    res = WilcoxonSignedRank(method="asymptotic", continuity=True).test(y, 1 - y, y)
     assert res.pvalue == pytest.approx(0.001904195, rel=1e-6)
     res = WilcoxonSignedRank(method="asymptotic").test(y, 1 - y, y)
     assert res.pvalue == pytest.approx(0.001565402, rel=1e-6)  # correct = FALSE
@@ -326,22 +326,22 @@ def test_wilcoxon_correction_reproduces_r():
     b, a = np.column_stack([x, 1 - x]), np.column_stack([z, 1 - z])
     for alternative, want in (("less", 0.7233656), ("greater", 0.3176447)):
         res = WilcoxonSignedRank(alternative=alternative, method="asymptotic",
-                                 correction=True).test(truth, a, b, metric="soft_accuracy")
+                                 continuity=True).test(truth, a, b, metric="soft_accuracy")
         assert res.pvalue == pytest.approx(want, abs=1e-7)
 
 
 def test_wilcoxon_correction_ignored_by_the_exact_distribution():
     y, a, b = _soft_systems(n=12, seed=8, shift=0.4)
     for method in ("exact", "auto"):  # n = 12 without ties: exact
-        p = [WilcoxonSignedRank(method=method, correction=c).test(
+        p = [WilcoxonSignedRank(method=method, continuity=c).test(
             y, a, b, metric="soft_accuracy").pvalue for c in (False, True)]
         assert p[0] == p[1]
 
 
-def test_wilcoxon_correction_must_be_boolean():
+def test_wilcoxon_continuity_must_be_boolean():
     y, a, b = _soft_systems(n=12, seed=8, shift=0.4)
-    with pytest.raises(ValueError, match="'correction' parameter"):
-        WilcoxonSignedRank(correction="yes").test(y, a, b, metric="soft_accuracy")
+    with pytest.raises(ValueError, match="'continuity' parameter"):
+        WilcoxonSignedRank(continuity="yes").test(y, a, b, metric="soft_accuracy")
 
 
 # ------------------------------------------------------------------ paired t

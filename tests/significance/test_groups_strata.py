@@ -253,7 +253,7 @@ def test_singleton_clusters_give_the_item_level_answer(items, test):
 def test_singleton_clusters_mcnemar_is_the_uncorrected_chi_square(items, alternative):
     """Durkalski's X^2 with one item per cluster is (b - c)^2 / (b + c)."""
     y, a, b, g = items
-    plain = McNemar(method="chi2", correction=False, alternative=alternative).test(y, a, b)
+    plain = McNemar(method="chi2", continuity=False, alternative=alternative).test(y, a, b)
     clustered = McNemar(method="chi2", alternative=alternative).test(y, a, b, groups=g)
     assert clustered.pvalue == pytest.approx(plain.pvalue, rel=1e-12)
     if alternative == "two-sided":

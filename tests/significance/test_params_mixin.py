@@ -153,7 +153,7 @@ def test_compare_clone_nested_and_bad_constructor():
 def test_get_test_with_params_copies():
     est = BergKirkpatrickBootstrap(n_resamples=50, random_state=np.random.SeedSequence(3))
     other = get_test(est, alternative="less")
-    assert other is not est and other.alternative == "less" and est.alternative == "greater"
+    assert other is not est and other.alternative == "less" and est.alternative == "two-sided"
     assert other.random_state is not est.random_state  # a copy, as clone makes
     assert other.random_state.entropy == est.random_state.entropy
 

@@ -136,13 +136,13 @@ def test_soft_metric_and_loss_constant_difference():
     b = np.tile([[0.8, 0.2]], (n, 1))
     exact = _exact_sign_flip_p(np.full(n, 0.2), "greater")  # 2**-12
     with pytest.warns(DegenerateDistributionWarning, match=ONE_WAY):
-        res = BergKirkpatrickBootstrap(n_resamples=499, random_state=0).test(
-            y, a, b, metric="soft_accuracy")
+        res = BergKirkpatrickBootstrap(n_resamples=499, alternative="greater",
+                                       random_state=0).test(y, a, b, metric="soft_accuracy")
     assert res.pvalue == exact
     # cross entropy is a loss: B lower is better, "greater" means B better
     with pytest.warns(DegenerateDistributionWarning, match=ONE_WAY):
-        res = BergKirkpatrickBootstrap(n_resamples=499, random_state=0).test(
-            y, a, b, metric="cross_entropy")
+        res = BergKirkpatrickBootstrap(n_resamples=499, alternative="greater",
+                                       random_state=0).test(y, a, b, metric="cross_entropy")
     assert res.delta < 0 and res.pvalue == exact
 
 

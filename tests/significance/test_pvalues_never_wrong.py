@@ -179,7 +179,8 @@ def test_bk_pvalue_counts_observed_sample():
     y = rng.integers(0, 3, n)
     a = np.where(rng.random(n) < 0.7, y, (y + 1) % 3)
     b = np.where(rng.random(n) < 0.75, y, (y + 2) % 3)
-    res = BergKirkpatrickBootstrap(n_resamples=2000, random_state=1).test(y, a, b)
+    res = BergKirkpatrickBootstrap(n_resamples=2000, alternative="greater",
+                                   random_state=1).test(y, a, b)
     k = np.count_nonzero(res.null_distribution >= 2 * res.delta - 1e-12)
     assert res.pvalue == (k + 1) / 2001
     assert res.n_resamples == 2000
@@ -236,7 +237,10 @@ def test_degenerate_bca_is_one():
 
 def test_one_item_and_few_items_are_never_significant():
     with pytest.warns(DegenerateDistributionWarning):  # the exact one-sided p of 1 item
-        assert BergKirkpatrickBootstrap(random_state=0).test([1], [0], [1]).pvalue == 0.5
+        assert BergKirkpatrickBootstrap(alternative="greater", random_state=0).test(
+            [1], [0], [1]).pvalue == 0.5
+    with pytest.warns(DegenerateDistributionWarning):  # two-sided: 2 * 0.5
+        assert BergKirkpatrickBootstrap(random_state=0).test([1], [0], [1]).pvalue == 1.0
     with pytest.warns(SmallSampleWarning):
         res = BergKirkpatrickBootstrap(random_state=0).test([0, 0, 0], [1, 1, 0], [0, 0, 0])
     assert res.pvalue >= 0.25  # exact one-sided sign test, 2 of 2: .25; old: 0
@@ -580,7 +584,7 @@ def test_size_and_coverage_at_the_small_sample_limits():
     rng = np.random.default_rng(21)
     reps, B = 600, 499
     bca = BCaInterval(n_resamples=B, n_jobs=1)
-    bk = BergKirkpatrickBootstrap(n_resamples=B, n_jobs=1)
+    bk = BergKirkpatrickBootstrap(n_resamples=B, alternative="greater", n_jobs=1)  # as measured
     n = 100
     rej = {"bca": 0, "bk": 0}
     for r in range(reps):

@@ -169,7 +169,7 @@ def test_identical_systems_never_significant(metric, idx):
 def test_loss_b_better_means_lower(metric):
     data = data_for(metric, 4)
     y, a, b = data
-    bk = BergKirkpatrickBootstrap(n_resamples=2000, random_state=0)
+    bk = BergKirkpatrickBootstrap(n_resamples=2000, alternative="greater", random_state=0)
     res = bk.test(y, a, b, metric=metric)
     assert res.greater_is_better is False
     assert res.score_b < res.score_a  # B is the better system
@@ -194,7 +194,8 @@ def test_one_differing_item_bootstrap(n):
     # at n = 3000 the tie delta* == 2 delta only survives the rounding of
     # score_b* - score_a* thanks to the score-relative tolerance
     with pytest.warns(SmallSampleWarning):
-        res = BergKirkpatrickBootstrap(n_resamples=20_000, random_state=0).test(y, a, b)
+        res = BergKirkpatrickBootstrap(n_resamples=20_000, alternative="greater",
+                                       random_state=0).test(y, a, b)
     # delta* >= 2 delta iff item 0 is drawn at least twice: P(Bin(N, 1/N) >= 2);
     # the unfloored (k + 1)/(B + 1) estimates it, the reported p is floored at
     # 2**-1 (one discordant item)

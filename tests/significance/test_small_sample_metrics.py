@@ -227,7 +227,7 @@ def test_bk_rare_class_f1_size_with_the_warning_raised():
     end of the 99.9 % binomial band of 0.05 over 1,000 sets, .074.
     """
     reps = 1000
-    bk = BergKirkpatrickBootstrap(n_resamples=499, n_jobs=1)
+    bk = BergKirkpatrickBootstrap(n_resamples=499, alternative="greater", n_jobs=1)
     perm = PairedPermutation(n_resamples=499, n_jobs=1)
     rej_bk = rej_perm = warned = old_warned = 0
     for r in range(reps):

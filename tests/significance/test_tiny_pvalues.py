@@ -118,7 +118,7 @@ def test_chi2_mcnemar_never_zero():
     x = (n - 1) / math.sqrt(n)
     _check_tiny(_run(McNemar(method="chi2"), *_all_for_b(n)), LOG10_2 + _log10_normal_sf(x),
                 rel=1e-9)
-    res = _run(McNemar(method="chi2", correction=False, alternative="greater"), *_all_for_b(n))
+    res = _run(McNemar(method="chi2", continuity=False, alternative="greater"), *_all_for_b(n))
     _check_tiny(res, _log10_normal_sf(math.sqrt(n)), rel=1e-9)
 
 

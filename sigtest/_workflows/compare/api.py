@@ -166,7 +166,7 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         the difference (Bestgen 2022: always report the difference and its
         CI), with ``B`` chosen for the number of comparisons (see Notes);
         with a max-T correction, :class:`~sigtest.BCaInterval` alone
-        (p-value and interval from the shared resamples, ``B = 10,000``).
+        (p-value and interval from the shared resamples, ``B = 9,999``).
     pairs : {"all", "baseline"}, default="all"
         ``"all"``: every unordered pair, each tested **two-sided** whatever
         the test's own ``alternative`` (a test that cannot be two-sided is a
@@ -346,7 +346,7 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
     ``B = max(9999, ceil(10 m / alpha) - 1)`` so that it is at most
     ``alpha / 10`` (``m = 1`` without correction); an exact permutation test
     is not affected. With ``ci="simultaneous"`` the default BCa interval
-    gets ``max(10000, ceil(10 m / alpha) - 1)`` resamples for its tail
+    gets ``max(9999, ceil(10 m / alpha) - 1)`` resamples for its tail
     quantiles ``alpha / (2 m)``. The cost of a Monte Carlo p-value grows
     linearly with ``B``; measured with ``benchmarks/bench_compare.py
     --defaults`` (50 systems, 1,225 pairs, ``B = 244,999``, ``N = 10^4``

@@ -12,7 +12,7 @@ hence every pair's difference on the same resamples, and the adjusted
 p-value of a pair is the share of resamples whose largest centred
 studentized difference over the pairs not yet rejected reaches the pair's
 statistic (:func:`sigtest._engine.maxt.maxt_pvalues`). Its smallest value is
-``1 / (B + 1)`` whatever ``m``, so ``B`` stays fixed (10,000) and the cost
+``1 / (B + 1)`` whatever ``m``, so ``B`` stays fixed (9,999) and the cost
 grows like the number of systems, plus ``O(B m)`` for the maxima.
 
 Few resamples make max-T liberal: each pair is studentized by the standard
@@ -66,7 +66,7 @@ from sigtest._workflows.compare.shared import (
 )
 from sigtest.exceptions import DegenerateDistributionWarning
 from sigtest.tests_ import accepts_resamples
-from sigtest._constants import BOOTSTRAP_OPTIONS, MAXT_ALIASES, MAXT_CORRECTIONS
+from sigtest._constants import BOOTSTRAP_OPTIONS, MAXT_ALIASES, MAXT_CORRECTIONS, N_RESAMPLES
 from sigtest.tests_._corrections import CORRECTIONS
 from sigtest.utils import warn_external
 
@@ -101,7 +101,7 @@ AUTO_MIN_UNITS = 10_000
 
 #: Shared resamples of the max-T correction when no test of the family
 #: brings its own (an interval test that accepts shared resamples).
-MAXT_RESAMPLES = 10_000
+MAXT_RESAMPLES = N_RESAMPLES
 
 
 #: ``bootstrap="auto"`` draws Gaussian multipliers instead of resampling the

@@ -17,6 +17,7 @@ from numbers import Integral, Real
 import joblib
 import numpy as np
 
+from sigtest._constants import N_RESAMPLES
 from sigtest._workflows.compare.checks import (
     MARGIN_ALTERNATIVES,
     check_inputs,
@@ -142,12 +143,12 @@ def score_settings(specs):
     gets BCa score intervals, which every metric and design supports),
     ``n_resamples`` and
     ``confidence_level`` (the marginal level, also with
-    ``ci="simultaneous"``). Otherwise BCa with 10,000 resamples at 95 %.
+    ``ci="simultaneous"``). Otherwise BCa with 9,999 resamples at 95 %.
     """
     _, ptest, itest = specs[0]
     test = ptest if itest is None else itest
     params = test.get_params(deep=False) if hasattr(test, "get_params") else {}
-    out = {"method": "bca", "n_resamples": 10_000, "confidence_level": 0.95}
+    out = {"method": "bca", "n_resamples": N_RESAMPLES, "confidence_level": 0.95}
     if "confidence_level" not in params:
         return out
     if params.get("method") in ("bca", "percentile", "basic", "normal"):

@@ -20,6 +20,7 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 
+from sigtest._constants import N_RESAMPLES
 from sigtest._workflows.compare.plan import plan_scores
 from sigtest._workflows.compare import maxt as maxt_module
 from sigtest._workflows.compare.maxt import check_bootstrap, multiplier_pays
@@ -228,9 +229,8 @@ def _metric_draw(names, metric_obj, mi, planned, bootstrap, B, seed):
     return raw, draw
 
 
-
 def rank_table(data, options, *, systems, metrics, n_runs, metric=None, confidence_level=0.95,
-               n_resamples=2000, random_state=None, bootstrap="auto", frame=None,
+               n_resamples=N_RESAMPLES, random_state=None, bootstrap="auto", frame=None,
                greater_is_better=None):
     """The table of :meth:`ComparisonResult.ranks` (see its docstring).
 
@@ -299,7 +299,8 @@ def _seed_key(random_state):
     return None
 
 
-def cached_rank_table(cache, data, options, *, metric=None, confidence_level=0.95, n_resamples=2000,
+def cached_rank_table(cache, data, options, *, metric=None, confidence_level=0.95,
+                      n_resamples=N_RESAMPLES,
                       random_state=None, bootstrap="auto", **kwargs):
     """:func:`rank_table`, each metric's rows computed once per result and then kept.
 

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from sigtest._constants import N_RESAMPLES
 from sigtest._report.format import csv_safe
 from sigtest._report.latex import comparison_latex
 from sigtest._report.leaderboard import leaderboard_text, shows_leaderboard
@@ -391,7 +392,7 @@ class ComparisonResult:
         ``n_resamples`` at its ``confidence_level`` (95 %, the marginal
         level, also with ``ci="simultaneous"``); a test without a
         confidence level (e.g. a permutation test alone) gives BCa with
-        10,000 resamples at 95 %.
+        9,999 resamples at 95 %.
 
         Computed on the first call from the stored predictions (so that
         :func:`sigtest.compare` does not pay for it when it is not used; it
@@ -516,7 +517,7 @@ class ComparisonResult:
         return runs_summary_table(self._frame)
 
     # ------------------------------------------------------------------- ranks
-    def ranks(self, metric=None, *, confidence_level=0.95, n_resamples=2000,
+    def ranks(self, metric=None, *, confidence_level=0.95, n_resamples=N_RESAMPLES,
               random_state=None, bootstrap="auto"):
         r"""Leaderboard ranks with simultaneous rank intervals, P(best) and the best set.
 
@@ -538,7 +539,7 @@ class ComparisonResult:
         confidence_level : float, default=0.95
             Joint level :math:`1-\alpha` of the rank intervals, and level of
             the model confidence set.
-        n_resamples : int, default=2000
+        n_resamples : int, default=9999
             Number of shared bootstrap resamples ``B``.
         random_state : None, int, SeedSequence or Generator, default=None
             Seed of the resamples. None: the comparison's own shared draws

@@ -32,7 +32,7 @@ from sigtest._workflows.power.simulate import simulate
 from sigtest._workflows.power.simulator import Simulator
 from sigtest.metrics import Metric, get_metric
 from sigtest.metrics._common import fill_doc
-from sigtest.utils import warn_external
+from sigtest.utils import renamed_keywords, warn_external
 from sigtest.utils._param_validation import lazy, validate_params
 
 __all__ = ["DEFAULT_TEST_RESAMPLES", "check_target", "minimum_detectable_effect", "power",
@@ -47,7 +47,7 @@ DEFAULT_TEST_RESAMPLES = 1000
 # ----------------------------------------------------------------------------
 _COMMON = {
     "y_true": ["array-like"],
-    "pred_a": ["array-like"],
+    "y_pred_a": ["array-like"],
     "metric": [str, Metric],
     "test": [None, str, lazy.HasMethods(["test_paired"])],
     "n_items": [None, lazy.Interval(Integral, 2, None, closed="left")],
@@ -60,8 +60,12 @@ _COMMON = {
     "labels": ["array-like", None],
     "n_jobs": [None, Integral],
     "verbose": ["boolean"],
-    "interval_level": [lazy.Interval(Real, 0, 1, closed="neither")],
+    "confidence_level": [lazy.Interval(Real, 0, 1, closed="neither")],
 }
+
+
+#: Keywords renamed before 1.0 (the old one raises TypeError naming the new one).
+_RENAMED = {"pred_a": "y_pred_a", "interval_level": "confidence_level"}
 
 
 def _check_effect(effect):
@@ -74,11 +78,21 @@ def _check_effect(effect):
     return float(effect)
 
 
-def _setup(y_true, pred_a, metric, test, n_items, random_state, discordance, step, labels,
+#: Options of compare / .test() that the simulation cannot honour (see power's Notes).
+_REFUSED_OPTIONS = ("sample_weight", "groups", "strata")
+
+
+def _setup(y_true, y_pred_a, metric, test, n_items, random_state, discordance, step, labels,
            metric_params, caller):
+    refused = [k for k in _REFUSED_OPTIONS if k in metric_params]
+    if refused:
+        raise TypeError(
+            f"{caller}() got the keyword {refused[0]!r}, which the power simulation does not "
+            "take: it draws independent, equally weighted items from the pilot (see the "
+            "Notes of sigtest.power).")
     metric = get_metric(metric)
     check_metric_params(metric, metric_params, caller=caller)
-    sim = Simulator(y_true, pred_a, metric, labels=labels, discordance=discordance,
+    sim = Simulator(y_true, y_pred_a, metric, labels=labels, discordance=discordance,
                      step=step, metric_params=metric_params)
     test = _check_test(test)
     n = sim.n_pilot if n_items is None else int(n_items)
@@ -137,16 +151,17 @@ def _result(sim, metric, test, n, effect, s, alpha, n_sims, counts, seed, level,
 # ----------------------------------------------------------------------------
 # public functions
 # ----------------------------------------------------------------------------
+@renamed_keywords(**_RENAMED)
 @validate_params({**_COMMON, "effect": [Real]}, prefer_skip_nested_validation=True)
-def power(y_true, pred_a, *, effect, metric="accuracy", test=None, n_items=None, alpha=0.05,
+def power(y_true, y_pred_a, *, effect, metric="accuracy", test=None, n_items=None, alpha=0.05,
           n_simulations=1000, random_state=None, discordance=None, step=None, labels=None,
-          n_jobs=None, verbose=False, interval_level=0.95, **metric_params):
+          n_jobs=None, verbose=False, confidence_level=0.95, **metric_params):
     r"""Power of a paired test to detect a system better than the pilot's by ``effect``.
 
     Read more in ``docs/planning.md`` ("Planning a comparison").
 
     Simulates ``n_simulations`` comparisons on test sets of ``n_items`` items
-    drawn with replacement from the pilot ``(y_true, pred_a)``, each with a
+    drawn with replacement from the pilot ``(y_true, y_pred_a)``, each with a
     candidate B built from A by the perturbation model below so that B's
     population ``metric`` is A's plus ``effect``, runs ``test`` on each pair,
     and returns the share in which it rejects at ``alpha`` with B better
@@ -195,7 +210,7 @@ def power(y_true, pred_a, *, effect, metric="accuracy", test=None, n_items=None,
     ----------
     y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
         Pilot gold labels (or true distributions for probability metrics).
-    pred_a : array-like
+    y_pred_a : array-like
         Pilot predictions of the baseline A (labels or probabilities).
     effect : float
         True improvement of B over A in metric units, ``>= 0`` (for a loss,
@@ -225,7 +240,7 @@ def power(y_true, pred_a, *, effect, metric="accuracy", test=None, n_items=None,
         Worker processes (joblib) for the simulations; results do not depend on it.
     verbose : bool, default=False
         Show a progress bar (tqdm).
-    interval_level : float, default=0.95
+    confidence_level : float, default=0.95
         Level of the Monte Carlo interval of the power.
     **metric_params
         Passed to the metric (e.g. ``zero_division=0.0``, ``pos_label=1``).
@@ -259,6 +274,18 @@ def power(y_true, pred_a, *, effect, metric="accuracy", test=None, n_items=None,
     rejection rate with B better: its size for ``alternative="greater"``,
     half of it for a two-sided test.
 
+    **Options of the other entry points.** ``n_jobs`` and ``labels`` work as
+    in :func:`sigtest.compare`, and ``pos_label`` (like every metric keyword)
+    goes to the metric through ``**metric_params``. ``sample_weight``,
+    ``groups`` and ``strata`` are refused with a ``TypeError``: the
+    simulation draws independent, equally weighted items from the pilot, so
+    a weighted, clustered or stratified test set would need a model of the
+    weights, clusters or strata of the future test set, which the
+    perturbation model does not have. The default test's
+    ``n_resamples=1000`` (not sigtest's 9999) is per simulated data set:
+    the power's Monte Carlo error comes from ``n_simulations``, and 1000
+    permutations resolve p-values near ``alpha=0.05`` to about 0.007.
+
     References
     ----------
     D. Card, P. Henderson, U. Khandelwal, R. Jia, K. Mahowald, D. Jurafsky
@@ -281,13 +308,13 @@ def power(y_true, pred_a, *, effect, metric="accuracy", test=None, n_items=None,
     (True, True)
     """
     effect = _check_effect(effect)
-    metric, sim, test, n, seed = _setup(y_true, pred_a, metric, test, n_items, random_state,
+    metric, sim, test, n, seed = _setup(y_true, y_pred_a, metric, test, n_items, random_state,
                                         discordance, step, labels, metric_params, "power")
     s = sim.solve(effect)
     keys = resample_keys(seed, n_simulations)
     counts = simulate(sim, test, keys, n, s, alpha, n_jobs, verbose, "power")
     return _result(sim, metric, test, n, effect, s, alpha, n_simulations, counts, seed,
-                   interval_level)
+                   confidence_level)
 
 
 # the parameters minimum_detectable_effect and sample_size share, documented once
@@ -308,7 +335,7 @@ _SEARCH_PARAMETERS = """\
         As in :func:`power`.
     verbose : bool, default=False
         Progress bars (tqdm), one per evaluation.
-    interval_level : float, default=0.95
+    confidence_level : float, default=0.95
         Level of the Monte Carlo interval of the power.
 """
 
@@ -349,14 +376,15 @@ def check_target(power_):
     return float(power_)
 
 
+@renamed_keywords(**_RENAMED)
 @validate_params({**_COMMON, "power": [Real], "tol": [None, lazy.Interval(Real, 0, None,
                                                                           closed="neither")]},
                  prefer_skip_nested_validation=True)
 @_search_doc
-def minimum_detectable_effect(y_true, pred_a, *, power=0.8, metric="accuracy", test=None,
+def minimum_detectable_effect(y_true, y_pred_a, *, power=0.8, metric="accuracy", test=None,
                               n_items=None, alpha=0.05, n_simulations=1000, random_state=None,
                               discordance=None, step=None, labels=None, n_jobs=None,
-                              verbose=False, interval_level=0.95, tol=None, **metric_params):
+                              verbose=False, confidence_level=0.95, tol=None, **metric_params):
     r"""Smallest improvement over the pilot system that ``test`` detects with the given power.
 
     Read more in ``docs/planning.md`` ("Planning a comparison").
@@ -374,7 +402,7 @@ def minimum_detectable_effect(y_true, pred_a, *, power=0.8, metric="accuracy", t
 
     Parameters
     ----------
-    y_true, pred_a : array-like
+    y_true, y_pred_a : array-like
         The pilot (see :func:`power`).
     {target_parameters}
     n_items : int, default=None
@@ -421,7 +449,7 @@ def minimum_detectable_effect(y_true, pred_a, *, power=0.8, metric="accuracy", t
     (True, True)
     """
     target = check_target(power)
-    metric, sim, test, n, seed = _setup(y_true, pred_a, metric, test, n_items, random_state,
+    metric, sim, test, n, seed = _setup(y_true, y_pred_a, metric, test, n_items, random_state,
                                         discordance, step, labels, metric_params,
                                         "minimum_detectable_effect")
     keys = resample_keys(seed, n_simulations)
@@ -445,7 +473,7 @@ def minimum_detectable_effect(y_true, pred_a, *, power=0.8, metric="accuracy", t
             "effect is NaN (use more items or a larger discordance).", UserWarning)
         s, counts = cache.get(hi, (None, (0, 0)))
         return _result(sim, metric, test, n, math.nan, s, alpha, n_simulations, counts,
-                       seed, interval_level, target=target, solved_for="effect",
+                       seed, confidence_level, target=target, solved_for="effect",
                        search=search)
     lo = 0.0
     # at effect 0 the power is the test's size (about alpha / 2 or alpha):
@@ -460,16 +488,17 @@ def minimum_detectable_effect(y_true, pred_a, *, power=0.8, metric="accuracy", t
             lo = mid
     s, counts = cache[hi]
     return _result(sim, metric, test, n, float(hi), s, alpha, n_simulations, counts, seed,
-                   interval_level, target=target, solved_for="effect", search=search)
+                   confidence_level, target=target, solved_for="effect", search=search)
 
 
+@renamed_keywords(**_RENAMED)
 @validate_params({**_COMMON, "effect": [Real], "power": [Real],
                   "max_n_items": [None, lazy.Interval(Integral, 2, None, closed="left")]},
                  prefer_skip_nested_validation=True)
 @_search_doc
-def sample_size(y_true, pred_a, *, effect, power=0.8, metric="accuracy", test=None,
+def sample_size(y_true, y_pred_a, *, effect, power=0.8, metric="accuracy", test=None,
                 alpha=0.05, n_simulations=1000, random_state=None, discordance=None,
-                step=None, labels=None, n_jobs=None, verbose=False, interval_level=0.95,
+                step=None, labels=None, n_jobs=None, verbose=False, confidence_level=0.95,
                 max_n_items=None, **metric_params):
     r"""Smallest test set on which ``test`` detects an improvement of ``effect`` with the given power.
 
@@ -486,7 +515,7 @@ def sample_size(y_true, pred_a, *, effect, power=0.8, metric="accuracy", test=No
 
     Parameters
     ----------
-    y_true, pred_a : array-like
+    y_true, y_pred_a : array-like
         The pilot (see :func:`power`).
     effect : float
         The improvement to detect (metric units, ``>= 0``).
@@ -530,7 +559,7 @@ def sample_size(y_true, pred_a, *, effect, power=0.8, metric="accuracy", test=No
     """
     effect = _check_effect(effect)
     target = check_target(power)
-    metric, sim, test, n0, seed = _setup(y_true, pred_a, metric, test, None, random_state,
+    metric, sim, test, n0, seed = _setup(y_true, y_pred_a, metric, test, None, random_state,
                                          discordance, step, labels, metric_params,
                                          "sample_size")
     s = sim.solve(effect)
@@ -572,7 +601,7 @@ def sample_size(y_true, pred_a, *, effect, power=0.8, metric="accuracy", test=No
                 f"sample_size: {limit} items (max_n_items) detect {effect:+.4g} with power "
                 f"below {target:g}; n_items is -1.", UserWarning)
             return _result(sim, metric, test, -1, effect, s, alpha, n_simulations,
-                           cache[lo], seed, interval_level, target=target,
+                           cache[lo], seed, confidence_level, target=target,
                            solved_for="n_items", search=search)
     while hi - lo > max(1, hi // 100):
         mid = (lo + hi) // 2
@@ -581,4 +610,4 @@ def sample_size(y_true, pred_a, *, effect, power=0.8, metric="accuracy", test=No
         else:
             lo = mid
     return _result(sim, metric, test, hi, effect, s, alpha, n_simulations, cache[hi], seed,
-                   interval_level, target=target, solved_for="n_items", search=search)
+                   confidence_level, target=target, solved_for="n_items", search=search)

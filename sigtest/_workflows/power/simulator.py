@@ -48,7 +48,7 @@ class Simulator:
     (hard: fix and break; soft: up and down).
     """
 
-    def __init__(self, y_true, pred_a, metric, *, labels, discordance, step, metric_params):
+    def __init__(self, y_true, y_pred_a, metric, *, labels, discordance, step, metric_params):
         self.metric = metric
         if not metric.has_statistics:
             raise ValueError(
@@ -66,10 +66,10 @@ class Simulator:
                 raise ValueError("The 'step' parameter is for soft outputs (probability "
                                  "metrics); hard labels have no step.")
             self.kind = "labels"
-            self._init_hard(y_true, pred_a, labels, discordance, metric_params)
+            self._init_hard(y_true, y_pred_a, labels, discordance, metric_params)
         elif metric.input_type == "proba":
             self.kind = "soft"
-            self._init_soft(y_true, pred_a, labels, discordance, step, metric_params)
+            self._init_soft(y_true, y_pred_a, labels, discordance, step, metric_params)
         else:
             raise ValueError(
                 f"The 'metric' parameter: power supports hard-label and probability "
@@ -78,13 +78,13 @@ class Simulator:
         self.score_a = float(self.universe.values(self.sums_a))
 
     # ---------------------------------------------------------------- hard
-    def _init_hard(self, y_true, pred_a, labels, discordance, metric_params):
+    def _init_hard(self, y_true, y_pred_a, labels, discordance, metric_params):
         # validation (lengths, kinds, labels) through the one input path
-        pilot = prepare_paired(y_true, pred_a, pred_a, self.metric, labels=labels,
+        pilot = prepare_paired(y_true, y_pred_a, y_pred_a, self.metric, labels=labels,
                                compress=True, **metric_params)
         label_set = np.asarray(pilot.params["labels"])
         yt = np.asarray(y_true).ravel()
-        ya = np.asarray(pred_a).ravel()
+        ya = np.asarray(y_pred_a).ravel()
         K = label_set.shape[0]
         index = {v: i for i, v in enumerate(label_set.tolist())}
         try:
@@ -92,7 +92,7 @@ class Simulator:
             a_code = np.array([index[v] for v in ya.tolist()], dtype=np.int64)
         except KeyError as exc:
             raise ValueError(f"The 'labels' parameter misses the label {exc.args[0]!r} of "
-                             "y_true or pred_a.") from None
+                             "y_true or y_pred_a.") from None
         n = t_code.shape[0]
         cells, item_cell, counts = np.unique(t_code * K + a_code, return_inverse=True,
                                              return_counts=True)
@@ -162,17 +162,17 @@ class Simulator:
         self._init_path(discordance, default_share=None)
 
     # ---------------------------------------------------------------- soft
-    def _init_soft(self, y_true, pred_a, labels, discordance, step, metric_params):
+    def _init_soft(self, y_true, y_pred_a, labels, discordance, step, metric_params):
         step = DEFAULT_SOFT_STEP if step is None else step
         if (isinstance(step, bool) or not isinstance(step, Real) or not math.isfinite(step)
                 or not 0 < step <= 1):
             raise ValueError(f"The 'step' parameter must be a real in (0, 1]. Got {step!r} "
                              "instead.")
         self.step = float(step)
-        pilot = prepare_paired(y_true, pred_a, pred_a, self.metric, labels=labels,
+        pilot = prepare_paired(y_true, y_pred_a, y_pred_a, self.metric, labels=labels,
                                compress=False, **metric_params)
         P = np.asarray(y_true, dtype=np.float64)
-        Q = np.asarray(pred_a, dtype=np.float64)
+        Q = np.asarray(y_pred_a, dtype=np.float64)
         if P.ndim != 2:
             raise ValueError("The 'y_true' parameter must hold one distribution per item "
                              f"(shape (n_samples, n_classes)) for metric {self.metric.name!r}.")
