@@ -62,13 +62,12 @@ KEYWORD_ONLY = {"rope", "n_draws", "n_repeats", "continuity", "n_jobs"}
 # where each of these names may appear, and what it means there
 ALLOWED_WHERE = {
     # the result fields that count items (scikit-learn's n_samples)
-    "n_samples": {"ScoreResult", "SignificanceResult", "PairedData"},
+    "n_samples": {"ScoreResult", "SignificanceResult", "PairedData", "CochranQResult"},
     # how the main output is computed (scipy); adjust_pvalues: statsmodels' name;
     # the fields ScoreResult.method (the interval method) and DatasetPosterior.method
     # (the model: result shapes)
     "method": {"score", "ScoreResult.ci", "SignificanceResult.ci", "BCaInterval", "McNemar",
-               "WilcoxonSignedRank", "adjust_pvalues", "ScoreResult", "DatasetPosterior",
-               "cross_val_compare"},  # -> response_method, see the xfail below
+               "WilcoxonSignedRank", "adjust_pvalues", "ScoreResult", "DatasetPosterior"},
 }
 
 # old keyword -> new keyword, per renamed callable
@@ -85,12 +84,13 @@ RENAMES = {
     "McNemar": {"correction": "continuity"},
     "WilcoxonSignedRank": {"correction": "continuity"},
     "aso_matrix": {"use_bonferroni": "correction"},
+    "cross_val_compare": {"method": "response_method"},
 }
 
 # old names that no public signature may use at all (result fields renamed by
 # the result-shape work are listed with the class, and must still be there)
 GONE = {"pred_a", "interval_level", "use_bonferroni"}
-PENDING_FIELDS = {("PowerResult", "interval_level"): "a result field (result shapes)"}
+PENDING_FIELDS = {}
 
 
 def _public_objects():
@@ -261,8 +261,6 @@ def test_renamed_keywords_through_the_registry_and_set_params():
     assert sigtest.get_test("mcnemar", continuity=False).continuity is False
 
 
-@pytest.mark.xfail(strict=True, reason="cross_val_compare(method=) -> response_method lands "
-                                       "with its options object")
 def test_cross_val_compare_prediction_method_is_response_method():
     params = inspect.signature(sigtest.cross_val_compare).parameters
     assert "response_method" in params and "method" not in params
