@@ -414,7 +414,6 @@ def _run_compare_scores(args, out):
     from sigtest._workflows.scores_table import read_scores
     from sigtest.metrics import get_metric
 
-    sources = _score_sources(args)
     given = [o for o in _FILE_OPTIONS if getattr(args, o) is not None]
     if given:
         raise _UsageError(f"{_option(given[0])} is for gold and prediction files, not for "
@@ -422,9 +421,10 @@ def _run_compare_scores(args, out):
     columns = {k: getattr(args, "scores_" + k) for k in ("system", "item", "score", "group",
                                                          "dataset")}
     metrics = tuple(args.metrics or ("mean",))
-    for metric in metrics:  # misspelt names fail before the table is read
+    for metric in metrics:  # misspelt names fail before the table is looked for
         get_metric(metric)
     test = _build_test(args)
+    sources = _score_sources(args)
     table = read_scores(sources,
                         **{k: v for k, v in columns.items() if v is not None},
                         on_missing=args.on_missing or "error", encoding=args.encoding,

@@ -281,7 +281,7 @@ def test_cross_val_compare_two_regressors():
     with pytest.raises(ValueError, match="mixes regression metrics"):
         sigtest.cross_val_compare(estimators, X, y, metrics=["r2", "accuracy"])
     with pytest.raises(ValueError, match="predict_proba"):
-        sigtest.cross_val_compare(estimators, X, y, metrics="r2", method="predict_proba")
+        sigtest.cross_val_compare(estimators, X, y, metrics="r2", response_method="predict_proba")
 
 
 def test_compare_datasets_of_regressors():
