@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from sigtest._workflows.compare.assemble import assemble, assemble_scores
-from sigtest._workflows.compare.checks import check_predictions, check_targets
+from sigtest._workflows.compare.checks import check_metrics, check_predictions, check_targets
 from sigtest._workflows.compare.plan import plan_comparison, plan_scores
 from sigtest._workflows.compare.run import run_pairs, run_scores
 from sigtest._workflows.compare.maxt import (
@@ -29,6 +29,7 @@ from sigtest._workflows.compare.maxt import (
 )
 from sigtest._workflows.compare.shared import shared_deltas, uses_multiplier
 from sigtest._engine.design import check_ids
+from sigtest._workflows.overall import OVERALL_OPTIONS, overall_weights
 from sigtest._workflows.runs import RUNS_MODES
 from sigtest.metrics import Metric
 from sigtest.utils._param_validation import lazy, validate_params
@@ -98,7 +99,8 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
                     pairs="all", baseline=None, correction="holm", alpha=0.05, n_jobs=None,
                     random_state=None, verbose=False, runs_mode="average", labels=None,
                     pos_label=None, ci="marginal", sample_weight=None, groups=None,
-                    strata=None, cv_splits=None, cv_seed=None, bootstrap="auto"):
+                    strata=None, cv_splits=None, cv_seed=None, bootstrap="auto",
+                    overall=None):
     """Core of :func:`compare` on validated targets and runs (also used by CV).
 
     ``cv_splits`` (the folds of :func:`sigtest.cross_val_compare`) is stored
@@ -107,7 +109,10 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
     :func:`sigtest.cross_val_compare` and the child seed of the tests it
     derived from it (``random_state``); while the tests use ``derived``,
     the report and the signature show ``given``. Both are kept by
-    :meth:`ComparisonResult.recompare`.
+    :meth:`ComparisonResult.recompare`. ``overall`` becomes item weights
+    (:func:`~sigtest._workflows.overall.overall_weights`) used as
+    ``sample_weight`` by the tests and the result; a rerun starts again
+    from the ``sample_weight`` given.
     """
     # the result keeps read-only copies (a caller reusing its buffers changes
     # neither result.predictions nor what recompare() tests); made first, so
@@ -115,6 +120,11 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
     runs = {n: [_read_only_copy(r) for r in rs] for n, rs in runs.items()}
     # "auto" -> Holm, or max-T for a large family with the default test
     n_items = next(iter(targets.values())).shape[0]
+    given_weight = sample_weight
+    if overall is not None:
+        sample_weight = overall_weights(
+            overall, strata, sample_weight, check_metrics(metrics), n_samples=n_items,
+            several_runs=any(len(r) > 1 for r in runs.values()), runs_mode=runs_mode)
     n_units = n_items if groups is None else _n_distinct(check_item_ids(groups, "groups",
                                                                         n_items))
     applied, test_run = resolve_correction(
@@ -148,11 +158,13 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
     rerun = compare_inputs
     if cv_splits is not None or cv_seed is not None:
         rerun = functools.partial(compare_inputs, cv_splits=cv_splits, cv_seed=cv_seed)
+    if overall is not None:  # the options hold the derived weights; reruns derive anew
+        rerun = functools.partial(_rerun_given_weight, rerun, given_weight)
     options = dict(metrics=metrics, test=test, pairs=pairs, baseline=baseline,
                    correction=correction, alpha=alpha, n_jobs=n_jobs,
                    random_state=random_state, verbose=verbose, runs_mode=runs_mode,
                    labels=labels, pos_label=pos_label, ci=ci, sample_weight=sample_weight,
-                   groups=groups, strata=strata, bootstrap=bootstrap)
+                   groups=groups, strata=strata, bootstrap=bootstrap, overall=overall)
     return assemble(plan, out, alpha=alpha, correction=applied, pairs=pairs, ci=ci,
                     adjusted=adjusted, result_kwargs=dict(
                         predictions=predictions, cv_splits=cv_splits, bootstrap=drawn,
@@ -167,6 +179,13 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
                                 "score_settings": plan.scores, "score_table": _score_table,
                                 "test_specs": functools.partial(maxt_test_specs,
                                                                 correction=applied)}))
+
+
+def _rerun_given_weight(rerun, given_weight, targets, runs, classes, *, sample_weight,
+                        **options):
+    """``rerun`` of an overall comparison from the user's weights (not the derived ones)."""
+    del sample_weight  # the weights overall= derived, kept in the options for the readers
+    return rerun(targets, runs, classes, sample_weight=given_weight, **options)
 
 
 #: Lazy recipes of scikit-learn's constraints (see
@@ -190,6 +209,7 @@ COMPARE_OPTIONS = {
     "groups": ["array-like", None],
     "strata": ["array-like", None],
     "bootstrap": [lazy.StrOptions(set(BOOTSTRAP_OPTIONS))],
+    "overall": [lazy.StrOptions(set(OVERALL_OPTIONS)), None],
 }
 
 
@@ -201,7 +221,7 @@ COMPARE_OPTIONS = {
 def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None, pairs="all",
             baseline=None, correction="auto", alpha=0.05, n_jobs=None, random_state=None,
             verbose=False, runs="average", labels=None, pos_label=None, ci="marginal",
-            sample_weight=None, groups=None, strata=None, bootstrap="auto"):
+            sample_weight=None, groups=None, strata=None, bootstrap="auto", overall=None):
     r"""Test which differences between many systems are real.
 
     Runs a paired significance test (and an interval for the difference) for
@@ -377,6 +397,19 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         and below a fifth of the items, :mod:`sigtest._engine.concentration`;
         e.g. ``r2`` on a target that is 0 except on one item) resamples the
         items instead, as its pairs' tests and the max-T step then do.
+    overall : {"macro", "micro"} or None, default=None
+        An overall comparison across the tasks given as ``strata`` (the
+        task of every item; see ``docs/per_item_scores.md``), each task's
+        items resampled within the task. ``"macro"``: the mean of the task
+        means, every task weighing the same (item weights
+        :math:`w_i / W_{t(i)}`, up to a constant, with :math:`w_i` the
+        ``sample_weight``, 1 by default, and :math:`W_t` their sum over
+        task :math:`t`), for metrics that are means of per-item values
+        (``"mean"``, ``"accuracy"``, ...); the scores, intervals, p-values
+        and letters are then those of the macro average. ``"micro"``: the
+        metric on the pooled items, strata kept (any metric; the same as
+        ``strata=`` alone). ``None``: no overall (``strata`` only stratifies
+        the resampling).
 
     Returns
     -------
@@ -400,7 +433,9 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         ``groups`` or ``strata``, ``pos_label``
         with metrics that do not use it; ``groups`` or ``strata`` not 1-D,
         not one id per item (the message names the parameter), with missing
-        ids, a single cluster, or a cluster in two strata.
+        ids, a single cluster, or a cluster in two strata; ``overall``
+        without ``strata``, or ``"macro"`` with a metric that is not a mean
+        of per-item values or with several runs averaged or pooled.
 
     Warns
     -----
@@ -540,5 +575,5 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         baseline=baseline, correction=correction, alpha=alpha, n_jobs=n_jobs,
         random_state=random_state, verbose=verbose, runs_mode=runs, labels=labels,
         pos_label=pos_label, ci=ci, sample_weight=sample_weight, groups=groups, strata=strata,
-        bootstrap=bootstrap,
+        bootstrap=bootstrap, overall=overall,
     )
