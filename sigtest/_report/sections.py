@@ -276,7 +276,13 @@ def methods_text(result, ctx=None):
         ctx.cite(_REFS["clusters"])
     if r.n_strata is not None:
         design.append(f"stratified in {_int(r.n_strata)} strata (resampled within strata)")
-    if opts.get("sample_weight") is not None:
+    if opts.get("overall") == "macro":
+        design.append("each score the macro average over the strata (every stratum weighing "
+                      "the same)")
+    elif opts.get("overall") == "micro":
+        design.append("each score the micro average over the strata (every item weighing "
+                      "the same)")
+    if opts.get("sample_weight") is not None and opts.get("overall") != "macro":
         design.append("with item weights")
     text = [f"We compared {k} systems ({names}) on N = {_int(n)} items"
             + (f", {', '.join(design)}," if design else "")

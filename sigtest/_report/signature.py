@@ -156,6 +156,8 @@ def signature(result):
         fields.append(("groups", f"{r.n_groups}:{_partition_digest(opts['groups'])}"))
     if r.n_strata is not None:
         fields.append(("strata", f"{r.n_strata}:{_partition_digest(opts['strata'])}"))
+    if opts.get("overall") is not None:
+        fields.append(("overall", opts["overall"]))
     if opts.get("sample_weight") is not None:
         fields.append(("weights", _digest(opts["sample_weight"])[:8]))
     if getattr(r, "bootstrap", "resample") == "multiplier":

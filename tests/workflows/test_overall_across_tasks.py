@@ -235,6 +235,18 @@ def test_accuracy_macro_over_tasks_is_the_mean_of_task_accuracies():
         assert got[name] == pytest.approx(expected, abs=1e-12)
 
 
+def test_printed_result_report_and_signature_say_which_overall(suite):
+    scores, strata = suite
+    res = sigtest.compare(None, scores, metrics="mean", strata=strata, overall="macro",
+                          test=_quick(), random_state=0)
+    assert "overall='macro'" in str(res)
+    assert "macro average over the strata" in res.report()
+    assert "|overall:macro|" in res.signature()
+    micro = res.recompare(overall="micro")
+    assert "overall='micro'" in str(micro) and "|overall:" in micro.signature()
+    assert "overall" not in res.recompare(overall=None).signature()
+
+
 # ------------------------------------------------------------------ bad input
 def test_macro_refuses_a_metric_that_is_not_a_mean_of_items():
     rng = np.random.default_rng(0)

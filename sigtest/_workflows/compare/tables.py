@@ -238,6 +238,10 @@ def design_text(n_groups, n_strata, inputs):
         parts.append(f"clustered by {n_groups} groups")
     if n_strata is not None:
         parts.append(f"stratified by {n_strata} strata")
+    overall = ((inputs.get("options") or {}).get("overall")
+               if isinstance(inputs, dict) else None)
+    if overall is not None:
+        parts.append(f"overall={overall!r} (the {overall} average over the strata)")
     parts.extend(_runs_text(inputs))
     return "".join(f", {p}" for p in parts)
 
