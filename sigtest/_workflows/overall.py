@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sigtest._engine.design import check_ids
+from sigtest._engine.design import check_design
 from sigtest.metrics._check_labels import check_sample_weight
 from sigtest.utils import warn_external
 
@@ -107,8 +107,8 @@ def overall_weights(overall, strata, sample_weight, metrics, *, n_samples, sever
             "every item as strata= (or use ScoreTable.compare(overall=...), which takes "
             "it from the dataset column)."
         )
-    codes = np.unique(check_ids(strata, "strata", n_samples), return_inverse=True)[1].ravel()
-    n_tasks = int(codes.max()) + 1 if codes.size else 0
+    design = check_design(None, strata, n_samples)
+    codes, n_tasks = design.item_strata, design.n_strata
     if n_tasks == 1:
         warn_external(
             f"compare(overall={overall!r}): the items lie in a single task (one stratum), so "
@@ -138,9 +138,9 @@ def overall_weights(overall, strata, sample_weight, metrics, *, n_samples, sever
     if np.any(per_task <= 0):
         empty = int(np.flatnonzero(per_task <= 0)[0])
         raise ValueError(
-            f"The 'overall' parameter 'macro' gives every task the same weight, but task "
-            f"{np.unique(np.asarray(strata))[empty]!r} of 'strata' has items of total "
-            "weight 0 (sample_weight)."
+            f"The 'overall' parameter 'macro' gives every task the same weight, but the "
+            f"task of the item at index {int(np.flatnonzero(codes == empty)[0])} ('strata') "
+            "has items of total weight 0 (sample_weight)."
         )
     if np.all(per_task == per_task[0]):
         return given  # every task weighs the same already: macro is micro, bit for bit
