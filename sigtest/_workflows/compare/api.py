@@ -74,6 +74,12 @@ def compare_inputs(targets, runs, classes, options, *, cv_splits=None, cv_seed=N
     tests, and the options the result keeps, have them as ``sample_weight``;
     a rerun starts again from the ``sample_weight`` given.
     """
+    if cv_splits is not None and options.overall is not None:
+        raise ValueError(
+            f"The 'overall' parameter ({options.overall!r}) does not apply to a "
+            "cross_val_compare result (its per-fold tests and fits are unweighted); test the "
+            "out-of-fold predictions (result.predictions) with sigtest.compare(..., "
+            "strata=task_of_each_item, overall=...).")
     # the result keeps read-only copies (a caller reusing its buffers changes
     # neither result.predictions nor what recompare() tests); made first, so
     # that the comparison runs on them too (one copy of the predictions)
