@@ -83,8 +83,8 @@ def overall_weights(overall, strata, sample_weight, metrics, *, n_samples, sever
         ``"macro"``: :math:`w_i \\bar n / W_{t(i)}` with :math:`\\bar n = N /
         T` (each task's weights sum to :math:`\\bar n`), or the user's
         weights unchanged when every task already has the same total weight
-        (equal sizes without weights: macro is micro); ``"micro"``: the
-        user's weights.
+        (to a relative 1e-12; equal sizes without weights: macro is micro);
+        ``"micro"``: the user's weights.
 
     Raises
     ------
@@ -142,8 +142,12 @@ def overall_weights(overall, strata, sample_weight, metrics, *, n_samples, sever
             f"task of the item at index {int(np.flatnonzero(codes == empty)[0])} ('strata') "
             "has items of total weight 0 (sample_weight)."
         )
-    if np.all(per_task == per_task[0]):
-        return given  # every task weighs the same already: macro is micro, bit for bit
+    # every task weighs the same already (up to rounding: the weights this
+    # derived sum to N / T per task within a few ulps, so that deriving again
+    # from them, as compare(**result.options.asdict()) does, changes nothing):
+    # macro is micro, bit for bit
+    if np.allclose(per_task, per_task[0], rtol=1e-12, atol=0):
+        return given
     return weights * ((n_samples / n_tasks) / per_task[codes])
 
 

@@ -40,6 +40,11 @@ def test_options_keep_overall_and_the_weights_used_and_recompare_starts_from_tho
     np.testing.assert_allclose(opts.sample_weight, w * (strata.size / 3) / per_task,
                                rtol=1e-15)
     assert not opts.sample_weight.flags.writeable
+    # the options repeat the comparison: deriving macro weights again from the
+    # derived ones (task sums equal up to rounding) leaves them unchanged
+    again = sigtest.compare(None, scores, **opts.asdict())
+    np.testing.assert_array_equal(again.options.sample_weight, opts.sample_weight)
+    pd.testing.assert_frame_equal(again.to_frame(), res.to_frame())
     # a rerun starts from the weights given, not the derived ones
     micro = res.recompare(overall="micro")
     assert micro.options.overall == "micro"
