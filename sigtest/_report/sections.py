@@ -285,6 +285,24 @@ def _test_phrase(test, counts, ctx):
     return words + (f" ({'; '.join(extra)})" if extra else "")
 
 
+def _design_phrases(r, opts, ctx):
+    """The sampling design of the methods paragraph: clusters, strata, overall, weights."""
+    design = []
+    if r.n_groups is not None:
+        design.append(f"clustered in {_int(r.n_groups)} groups (whole groups are resampled)")
+        ctx.cite(_REFS["clusters"])
+    if r.n_strata is not None:
+        design.append(f"stratified in {_int(r.n_strata)} strata (resampled within strata)")
+    overall = opts.overall
+    if overall is not None:
+        who = "stratum" if overall == "macro" else "item"
+        design.append(f"each score the {overall} average over the strata (every {who} "
+                      "weighing the same)")
+    if opts.sample_weight is not None and overall != "macro":
+        design.append("with item weights")
+    return design
+
+
 def methods_text(result, ctx=None):
     """The generated methods paragraph of ``result`` (plain text), citing into ``ctx``."""
     ctx = _Context(result) if ctx is None else ctx
@@ -293,14 +311,7 @@ def methods_text(result, ctx=None):
     k, n, m = len(r.systems), _n_items(r), _n_pairs(r)
     names = ", ".join(r.systems)
     metrics = ", ".join(r.metrics)
-    design = []
-    if r.n_groups is not None:
-        design.append(f"clustered in {_int(r.n_groups)} groups (whole groups are resampled)")
-        ctx.cite(_REFS["clusters"])
-    if r.n_strata is not None:
-        design.append(f"stratified in {_int(r.n_strata)} strata (resampled within strata)")
-    if opts.sample_weight is not None:
-        design.append("with item weights")
+    design = _design_phrases(r, opts, ctx)
     text = [f"We compared {k} systems ({names}) on N = {_int(n)} items"
             + (f", {', '.join(design)}," if design else "")
             + f" with {'the metric' if len(r.metrics) == 1 else 'the metrics'} {metrics}."]

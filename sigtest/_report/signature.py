@@ -96,6 +96,20 @@ def _clean(text):
     return str(text).replace("|", "/").replace("\n", " ")
 
 
+def _design_fields(r, opts):
+    """The signature's fields of the sampling design: clusters, strata, overall, weights."""
+    fields = []
+    if r.n_groups is not None:
+        fields.append(("groups", f"{r.n_groups}:{_partition_digest(opts.groups)}"))
+    if r.n_strata is not None:
+        fields.append(("strata", f"{r.n_strata}:{_partition_digest(opts.strata)}"))
+    if opts.overall is not None:
+        fields.append(("overall", opts.overall))
+    if opts.sample_weight is not None:
+        fields.append(("weights", _digest(opts.sample_weight)[:8]))
+    return fields
+
+
 def signature(result):
     """The reproducibility signature of ``result`` (see :meth:`ComparisonResult.signature`)."""
     r = result
@@ -148,12 +162,7 @@ def signature(result):
         fields.append(("runs", str(opts.runs)))
     if r.cv_splits is not None:
         fields.append(("cv", f"{len(r.cv_splits[0])}x{len(r.cv_splits)}"))
-    if r.n_groups is not None:
-        fields.append(("groups", f"{r.n_groups}:{_partition_digest(opts.groups)}"))
-    if r.n_strata is not None:
-        fields.append(("strata", f"{r.n_strata}:{_partition_digest(opts.strata)}"))
-    if opts.sample_weight is not None:
-        fields.append(("weights", _digest(opts.sample_weight)[:8]))
+    fields += _design_fields(r, opts)
     if getattr(r, "bootstrap", "resample") == "multiplier":
         fields.append(("draws", "multiplier"))
     return "|".join(f"{key}:{_clean(value)}" for key, value in fields)

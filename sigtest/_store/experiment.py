@@ -401,7 +401,7 @@ class Experiment:
     def run(self, *, metrics=("accuracy", "f1_macro"), test=None, pairs="all", baseline=None,
             correction="auto", runs="average", alpha=0.05, systems=None, on_missing="error",
             n_jobs=None, random_state=0, verbose=False, labels=None, pos_label=None,
-            bootstrap="auto"):
+            bootstrap="auto", overall=None):
         """Compare every stored system and save ``results.tsv`` and ``outcomes.json``.
 
         The two files are published as one unit: a process killed during
@@ -414,7 +414,8 @@ class Experiment:
         items as its ``groups`` and ``strata`` (see :meth:`feed`); see it for
         ``metrics``, ``test``, ``pairs``, ``baseline``, ``correction``,
         ``runs``, ``alpha``, ``n_jobs``, ``verbose``, ``labels``,
-        ``pos_label`` and ``bootstrap``, which are checked as it checks them
+        ``pos_label``, ``bootstrap`` and ``overall``, which are checked as
+        it checks them
         (:func:`~sigtest._workflows.compare.options.check_option_types`)
         before the store is read.
 
@@ -473,6 +474,10 @@ class Experiment:
             Source of the shared bootstrap draws, as in
             :func:`sigtest.compare`; the source used is recorded as
             ``bootstrap_applied``.
+        overall : {"macro", "micro"} or None, default=None
+            An overall comparison across the stored strata (the task of
+            every item, given to :meth:`feed`), as in
+            :func:`sigtest.compare`; recorded in ``outcomes.json``.
 
         Returns
         -------
@@ -492,7 +497,8 @@ class Experiment:
             cluster or stratum id while others have one, a damaged store (a
             corrupt manifest, or a prediction file that is missing, not a
             ``.npy`` array, truncated or of another shape than its ids: the
-            message names the file), or an error of :func:`sigtest.compare`.
+            message names the file), ``overall`` without stored strata, or
+            an error of :func:`sigtest.compare`.
         RuntimeError
             Another live process holds the store's lock for more than 60 s.
         """
@@ -511,7 +517,7 @@ class Experiment:
         check_option_types(dict(metrics=metrics, test=test, pairs=pairs, baseline=baseline,
                                 correction=correction, runs=runs, alpha=alpha, n_jobs=n_jobs,
                                 verbose=verbose, labels=labels, pos_label=pos_label,
-                                bootstrap=bootstrap), "Experiment.run")
+                                bootstrap=bootstrap, overall=overall), "Experiment.run")
 
         store = self._store
         manifest = store.read()
@@ -536,13 +542,18 @@ class Experiment:
                              f"same run numbers; got {run_numbers}.")
         seed = (int(np.random.SeedSequence().generate_state(1)[0]) if random_state is None
                 else int(random_state))
+        if overall is not None and design.get("strata") is None:
+            raise ValueError(
+                f"The 'overall' parameter of Experiment.run ({overall!r}) averages over the "
+                "stored strata (the task of every item), but none are stored: feed the gold "
+                "with strata=.")
         test_obj = get_test(test) if isinstance(test, str) else test
         extra = {k: v for k, v in (("labels", labels), ("pos_label", pos_label),
                                    *design.items()) if v is not None}
         result = compare(y, preds, metrics=metrics, test=test_obj, pairs=pairs,
                          baseline=baseline, correction=correction, alpha=alpha, n_jobs=n_jobs,
                          random_state=seed, verbose=verbose, runs=runs, bootstrap=bootstrap,
-                         **extra)
+                         overall=overall, **extra)
         frame = result.to_frame()
         params = dict(metrics=result.metrics, test=_describe_test(test), tests=result.tests,
                       pairs=pairs, baseline=baseline, correction=correction,
@@ -550,7 +561,7 @@ class Experiment:
                       bootstrap_applied=result.bootstrap, runs=runs,
                       alpha=alpha, systems=names, on_missing=on_missing, n_jobs=n_jobs,
                       labels=None if labels is None else np.asarray(labels).tolist(),
-                      pos_label=pos_label)
+                      pos_label=pos_label, overall=overall)
         outcomes = {
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(),
             "parameters": params,

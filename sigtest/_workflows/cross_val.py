@@ -25,7 +25,7 @@ from sigtest._workflows.compare.checks import check_metrics, check_pos_label
 from sigtest._workflows.compare.plan import prepare_data
 from sigtest.tests_._corrections import CORRECTIONS
 from sigtest.utils._param_validation import Interval, StrOptions, validate_params
-from sigtest.utils._renamed import renamed_keywords
+from sigtest.utils._renamed import refused_keywords, renamed_keywords
 from sigtest.utils import warn_external
 from sigtest.utils.validation import spawn_seeds
 
@@ -277,6 +277,11 @@ SHARED_OPTIONS = ("metrics", "test", "n_jobs", "random_state", "pairs", "baselin
 
 
 @renamed_keywords(method="response_method")
+@refused_keywords(overall=(
+    "an overall comparison across tasks weighs the items (overall='macro'), which the "
+    "per-fold tests and the fits would need too; test the out-of-fold predictions "
+    "(result.predictions) with sigtest.compare(..., strata=task_of_each_item, "
+    "overall=...)."))
 @validate_params(
     {
         "estimators": [Mapping],
@@ -392,7 +397,11 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
         alike, and weighting only the tests would compare estimators fit
         without them; fit with weights, then test the out-of-fold
         predictions (``result.predictions``) with
-        ``sigtest.compare(..., sample_weight=)``. ``bootstrap`` keeps
+        ``sigtest.compare(..., sample_weight=)``. Nor is there an
+        ``overall`` (``TypeError``; nor ``recompare(overall=)`` of the
+        result, a ``ValueError``), for the same reason: its ``"macro"``
+        weighs the items; test the out-of-fold predictions with
+        ``sigtest.compare(..., strata=, overall=)``. ``bootstrap`` keeps
         :func:`sigtest.compare`'s ``"auto"``. The options are checked as
         :func:`sigtest.compare` checks them, before any estimator is fit,
         and kept as ``result.options``.

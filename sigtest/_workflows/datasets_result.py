@@ -44,8 +44,9 @@ def few_datasets_caveat(n_datasets):
             f"Nemenyi's critical difference are large-sample approximations that need more "
             f"than {MIN_DATASETS - 1} datasets (Demšar 2006, section 3.2.2), so their "
             "p-values and critical difference are rough here. For one overall comparison "
-            "on the items, pool the datasets' items in sigtest.compare(y, predictions, "
-            "strata=dataset_of_each_item)")
+            "on the items (each dataset resampled within itself), use sigtest.compare(y, "
+            "predictions, strata=dataset_of_each_item, overall='macro') (or 'micro'), or "
+            "ScoreTable.compare(overall='macro')")
 
 _POSTHOC = ("nemenyi", "holm", "wilcoxon", "conover", "quade", "miller")
 #: post-hoc methods whose p-values are simultaneous already (no correction)

@@ -123,30 +123,77 @@ class ScoreTable:
         """
         return self._data[self._dataset(dataset)][3].copy()
 
-    def compare(self, dataset=None, **kwargs):
+    def compare(self, dataset=None, *, overall=None, **kwargs):
         """:func:`sigtest.compare` of the systems on their per-item scores.
 
         Parameters
         ----------
         dataset : hashable, optional
-            The dataset to compare; required when the table has several.
+            The dataset to compare; required when the table has several
+            (unless ``overall`` is given).
+        overall : {"macro", "micro"} or None, default=None
+            Compare the systems over all the datasets (the tasks of a
+            benchmark suite) at once, each dataset's items resampled within
+            it (``strata=`` the dataset): ``"macro"``, the mean of the
+            datasets' means (every dataset weighs the same); ``"micro"``,
+            the mean over all the items pooled. See
+            ``docs/per_item_scores.md``.
         **kwargs
             Passed to :func:`sigtest.compare` (``test``, ``pairs``,
             ``baseline``, ``correction``, ``random_state``, ...);
             ``metrics`` defaults to ``"mean"`` and ``groups`` comes from the
-            table (giving it again is an error).
+            table (giving it again is an error), and so do ``strata`` with
+            ``overall``.
 
         Returns
         -------
         ComparisonResult
             The comparison of every pair of systems on ``"mean"``.
+
+        Raises
+        ------
+        ValueError
+            ``dataset`` and ``overall`` together, or ``overall`` with a
+            system that has no rows in some dataset.
+        TypeError
+            ``groups``, or ``strata`` with ``overall``.
+
+        Examples
+        --------
+        >>> import numpy as np, pandas as pd
+        >>> import sigtest
+        >>> rng = np.random.default_rng(0)
+        >>> rows = [(task, f"q{i}", name, float(rng.random() < p))
+        ...         for task, n in (("arith", 60), ("trivia", 240))
+        ...         for i in range(n) for name, p in (("small", 0.5), ("large", 0.8))]
+        >>> df = pd.DataFrame(rows, columns=["dataset", "item", "system", "score"])
+        >>> res = sigtest.read_scores(df).compare(overall="macro", random_state=0)
+        >>> res.n_strata
+        2
+        >>> res.letters("mean")["letters"].tolist()
+        ['a', 'b']
         """
         from sigtest._workflows.compare.api import compare
 
         _check_no_groups(kwargs)
-        y_true, scores, groups = self.arrays(dataset)
         kwargs.setdefault("metrics", "mean")
-        return compare(y_true, scores, groups=groups, **kwargs)
+        if overall is None:
+            y_true, scores, groups = self.arrays(dataset)
+            return compare(y_true, scores, groups=groups, **kwargs)
+        from sigtest._workflows.overall import table_inputs
+
+        if dataset is not None:
+            raise ValueError(
+                f"The 'dataset' parameter ({dataset!r}) and the 'overall' parameter "
+                f"({overall!r}) exclude each other: overall compares over every dataset."
+            )
+        if "strata" in kwargs:
+            raise TypeError(
+                "The 'strata' keyword comes from the table's datasets with overall=...; "
+                "leave it out."
+            )
+        scores, groups, strata = table_inputs(self._data, self.systems)
+        return compare(None, scores, groups=groups, strata=strata, overall=overall, **kwargs)
 
     def compare_datasets(self, **kwargs):
         """:func:`sigtest.compare_datasets` of the systems over the table's datasets.

@@ -5,9 +5,9 @@ Not public API: importable, but left out of the API reference (see
 """
 
 from sigtest.utils._names import did_you_mean, plain
-from sigtest.utils._renamed import renamed_keywords
+from sigtest.utils._renamed import refused_keywords, renamed_keywords
 from sigtest.utils._warnings import find_stack_level, warn_external
 from sigtest.utils.validation import check_random_state_seed
 
 __all__ = ["check_random_state_seed", "did_you_mean", "find_stack_level", "plain",
-           "renamed_keywords", "warn_external"]
+           "refused_keywords", "renamed_keywords", "warn_external"]

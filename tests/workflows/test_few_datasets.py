@@ -29,6 +29,7 @@ def test_two_datasets_warn_and_point_to_the_item_level_comparison():
         result = compare_datasets(_table(2))
     message = str(_few_datasets_warnings(caught)[0].message)
     assert "more than 10 datasets" in message and "strata=" in message
+    assert "overall='macro'" in message
     assert "Demšar 2006" in message
     assert "caveat: only 2 datasets" in str(result)
 

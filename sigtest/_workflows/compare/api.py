@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from sigtest._workflows.compare.assemble import assemble
-from sigtest._workflows.compare.checks import check_predictions, check_targets
+from sigtest._workflows.compare.checks import check_metrics, check_predictions, check_targets
 from sigtest._workflows.compare.options import (
     COMPARE_OPTIONS,
     ComparisonData,
@@ -34,6 +34,7 @@ from sigtest._workflows.compare.maxt import (
 )
 from sigtest._workflows.compare.draws import kept_scores
 from sigtest._workflows.compare.shared import shared_deltas, uses_multiplier
+from sigtest._workflows.overall import overall_weights
 from sigtest.utils._param_validation import validate_params
 
 __all__ = ["compare", "compare_inputs", "plan_inputs"]
@@ -68,14 +69,25 @@ def compare_inputs(targets, runs, classes, options, *, cv_splits=None, cv_seed=N
     :func:`sigtest.cross_val_compare` and the child seed of the tests it
     derived from it (``options.random_state``); while the tests use
     ``derived``, the report and the signature show ``given``. Both are kept
-    by :meth:`ComparisonResult.recompare`.
+    by :meth:`ComparisonResult.recompare`. ``options.overall`` becomes item
+    weights (:func:`~sigtest._workflows.overall.overall_weights`): the
+    tests, and the options the result keeps, have them as ``sample_weight``;
+    a rerun starts again from the ``sample_weight`` given.
     """
+    if cv_splits is not None and options.overall is not None:
+        raise ValueError(
+            f"The 'overall' parameter ({options.overall!r}) does not apply to a "
+            "cross_val_compare result (its per-fold tests and fits are unweighted); test the "
+            "out-of-fold predictions (result.predictions) with sigtest.compare(..., "
+            "strata=task_of_each_item, overall=...).")
     # the result keeps read-only copies (a caller reusing its buffers changes
     # neither result.predictions nor what recompare() tests); made first, so
     # that the comparison runs on them too (one copy of the predictions)
     runs = {n: [read_only_copy(r) for r in rs] for n, rs in runs.items()}
     # "auto" -> Holm, or max-T for a large family with the default test
     n_items = next(iter(targets.values())).shape[0]
+    given_weight = options.sample_weight
+    options = _with_overall_weights(options, runs, n_items)
     n_units = n_items if options.groups is None else _n_distinct(options.groups)
     applied, test_run = resolve_correction(
         options.correction, test=options.test, runs=runs, metrics=options.metrics,
@@ -109,6 +121,8 @@ def compare_inputs(targets, runs, classes, options, *, cv_splits=None, cv_seed=N
     rerun = compare_inputs
     if cv_splits is not None or cv_seed is not None:
         rerun = functools.partial(compare_inputs, cv_splits=cv_splits, cv_seed=cv_seed)
+    if options.overall is not None:  # the options hold the derived weights; reruns derive anew
+        rerun = functools.partial(_rerun_given_weight, rerun, given_weight)
     data = ComparisonData(targets=targets, runs=runs, classes=classes,
                           score_settings=plan.scores, random_state=shown, rerun=rerun,
                           kept_scores=kept)
@@ -119,6 +133,25 @@ def compare_inputs(targets, runs, classes, options, *, cv_splits=None, cv_seed=N
                         n_strata=_n_distinct(options.strata), options=options, data=data))
 
 
+def _with_overall_weights(options, runs, n_items):
+    """``options`` with the item weights of its ``overall`` as ``sample_weight``."""
+    if options.overall is None:
+        return options
+    weights = overall_weights(
+        options.overall, options.strata, options.sample_weight, check_metrics(options.metrics),
+        n_samples=n_items, several_runs=any(len(r) > 1 for r in runs.values()),
+        runs_mode=options.runs)
+    return dataclasses.replace(
+        options, sample_weight=None if weights is None else read_only_copy(weights))
+
+
+def _rerun_given_weight(rerun, given_weight, targets, runs, classes, options, **kwargs):
+    """``rerun`` of an overall comparison from the user's weights (not the derived ones)."""
+    # the options hold the weights overall= derived, kept for the result's readers
+    return rerun(targets, runs, classes,
+                 dataclasses.replace(options, sample_weight=given_weight), **kwargs)
+
+
 @validate_params(
     {"y_true": ["array-like", None], "predictions": [Mapping, pd.DataFrame], **COMPARE_OPTIONS,
      "sample_weight": ["array-like", None]},
@@ -127,7 +160,7 @@ def compare_inputs(targets, runs, classes, options, *, cv_splits=None, cv_seed=N
 def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None, pairs="all",
             baseline=None, correction="auto", alpha=0.05, n_jobs=None, random_state=None,
             verbose=False, runs="average", labels=None, pos_label=None, ci="marginal",
-            sample_weight=None, groups=None, strata=None, bootstrap="auto"):
+            sample_weight=None, groups=None, strata=None, bootstrap="auto", overall=None):
     r"""Test which differences between many systems are real.
 
     Runs a paired significance test (and an interval for the difference) for
@@ -303,6 +336,19 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         and below a fifth of the items, :mod:`sigtest._engine.concentration`;
         e.g. ``r2`` on a target that is 0 except on one item) resamples the
         items instead, as its pairs' tests and the max-T step then do.
+    overall : {"macro", "micro"} or None, default=None
+        An overall comparison across the tasks given as ``strata`` (the
+        task of every item; see ``docs/per_item_scores.md``), each task's
+        items resampled within the task. ``"macro"``: the mean of the task
+        means, every task weighing the same (item weights
+        :math:`w_i / W_{t(i)}`, up to a constant, with :math:`w_i` the
+        ``sample_weight``, 1 by default, and :math:`W_t` their sum over
+        task :math:`t`), for metrics that are means of per-item values
+        (``"mean"``, ``"accuracy"``, ...); the scores, intervals, p-values
+        and letters are then those of the macro average. ``"micro"``: the
+        metric on the pooled items, strata kept (any metric; the same as
+        ``strata=`` alone). ``None``: no overall (``strata`` only stratifies
+        the resampling).
 
     Returns
     -------
@@ -326,7 +372,9 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         ``groups`` or ``strata``, ``pos_label``
         with metrics that do not use it; ``groups`` or ``strata`` not 1-D,
         not one id per item (the message names the parameter), with missing
-        ids, a single cluster, or a cluster in two strata.
+        ids, a single cluster, or a cluster in two strata; ``overall``
+        without ``strata``, or ``"macro"`` with a metric that is not a mean
+        of per-item values or with several runs averaged or pooled.
 
     Warns
     -----
@@ -465,5 +513,6 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         n_samples, metrics=metrics, test=test, pairs=pairs, baseline=baseline,
         correction=correction, alpha=alpha, n_jobs=n_jobs, random_state=random_state,
         verbose=verbose, runs=runs, labels=labels, pos_label=pos_label, ci=ci,
-        sample_weight=sample_weight, groups=groups, strata=strata, bootstrap=bootstrap)
+        sample_weight=sample_weight, groups=groups, strata=strata, bootstrap=bootstrap,
+        overall=overall)
     return compare_inputs(targets, runs_by_system, classes, options)

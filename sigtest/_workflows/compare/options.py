@@ -23,6 +23,7 @@ import numpy as np
 from sigtest._constants import BOOTSTRAP_OPTIONS
 from sigtest._engine.design import check_ids
 from sigtest._workflows.compare.maxt import COMPARE_CORRECTIONS
+from sigtest._workflows.overall import OVERALL_OPTIONS
 from sigtest._workflows.runs import RUNS_MODES
 from sigtest.metrics import Metric
 from sigtest.utils._param_validation import lazy, validate_parameter_constraints
@@ -54,6 +55,7 @@ COMPARE_OPTIONS = {
     "groups": ["array-like", None],
     "strata": ["array-like", None],
     "bootstrap": [lazy.StrOptions(set(BOOTSTRAP_OPTIONS))],
+    "overall": [lazy.StrOptions(set(OVERALL_OPTIONS)), None],
 }
 
 
@@ -78,7 +80,11 @@ class CompareOptions:
     as run :attr:`ComparisonResult.test_specs`. For
     :func:`sigtest.cross_val_compare`, ``runs`` is ``"each"`` (one run per
     CV repeat) and ``random_state`` is the child seed its tests use (the seed
-    given to it is :attr:`ComparisonResult.random_state`).
+    given to it is :attr:`ComparisonResult.random_state`). With ``overall``,
+    the result's ``sample_weight`` holds the item weights the comparison
+    used (for ``"macro"``, those derived from the tasks and the weights
+    given, :func:`sigtest._workflows.overall.overall_weights`);
+    :meth:`ComparisonResult.recompare` starts again from the weights given.
 
     Parameters
     ----------
@@ -116,6 +122,8 @@ class CompareOptions:
     strata : array-like of shape (n_samples,), optional
         As in :func:`sigtest.compare` (kept as a read-only copy).
     bootstrap : {"auto", "resample", "multiplier"}, default="auto"
+        As in :func:`sigtest.compare`.
+    overall : {"macro", "micro"} or None, default=None
         As in :func:`sigtest.compare`.
 
     See Also
@@ -155,6 +163,7 @@ class CompareOptions:
     groups: Any = None
     strata: Any = None
     bootstrap: str = "auto"
+    overall: Any = None
 
     def asdict(self):
         """The options as a dict (shallow: the arrays are not copied).

@@ -376,7 +376,8 @@ class ComparisonResult:
         """
         return summary_table(self._frame, systems=self.systems, metrics=self.metrics,
                              n_groups=self.n_groups, n_strata=self.n_strata,
-                             runs=self._data.runs, runs_mode=self._options.runs)
+                             runs=self._data.runs, runs_mode=self._options.runs,
+                             overall=self._options.overall)
 
     def scores(self):
         r"""Each system's score on each metric, with its confidence interval.
@@ -794,7 +795,7 @@ class ComparisonResult:
             self._frame, systems=self.systems, metrics=self.metrics, tests=self.tests,
             pairs=self.pairs, correction=self.correction, alpha=self.alpha, n_runs=self.n_runs,
             ci=self._ci, n_groups=self.n_groups, n_strata=self.n_strata, runs=self._data.runs,
-            runs_mode=self._options.runs,
+            runs_mode=self._options.runs, overall=self._options.overall,
             cv_tests=self._cv_tests)
 
     def __repr__(self):

@@ -55,7 +55,8 @@ def concentration_notes(frame):
             "unreliable, a permutation p-value is not" for r in rows.itertuples(index=False)]
 
 
-def summary_table(frame, *, systems, metrics, n_groups, n_strata, runs=None, runs_mode=None):
+def summary_table(frame, *, systems, metrics, n_groups, n_strata, runs=None, runs_mode=None,
+                  overall=None):
     """One row per system with its score on each metric (:meth:`ComparisonResult.system_table`)."""
     rows = {}
     frame = frame.drop_duplicates(
@@ -72,7 +73,7 @@ def summary_table(frame, *, systems, metrics, n_groups, n_strata, runs=None, run
     table = table.reindex(index=systems, columns=metrics)
     table.index.name = "system"
     table.columns.name = None
-    design = (design_text(n_groups, n_strata, runs, runs_mode).lstrip(", ")
+    design = (design_text(n_groups, n_strata, runs, runs_mode, overall).lstrip(", ")
               or "independent items")
     table.attrs.update(n_groups=n_groups, n_strata=n_strata, design=design,
                        notes=concentration_notes(frame))
@@ -158,7 +159,7 @@ def letters_table(frame, metric, test, run, *, systems, metrics, tests, n_runs, 
 
 
 def comparison_text(frame, *, systems, metrics, tests, pairs, correction, alpha, n_runs, ci,
-                    n_groups, n_strata, runs, runs_mode, cv_tests):
+                    n_groups, n_strata, runs, runs_mode, cv_tests, overall=None):
     """The text of ``str(result)``: a header, the pair rows, the per-fold CV tests."""
     alts = sorted(set(frame["alternative"].dropna()))
     alts += [f"margin {format_margin(lo, hi)}" for lo, hi in frame_margins(frame)]
@@ -166,7 +167,7 @@ def comparison_text(frame, *, systems, metrics, tests, pairs, correction, alpha,
         f"ComparisonResult: {len(systems)} systems, {len(metrics)} metric(s), "
         f"pairs={pairs!r}, correction={correction!r}, alpha={alpha}"
         + (f", {n_runs} runs" if n_runs > 1 else "")
-        + design_text(n_groups, n_strata, runs, runs_mode)
+        + design_text(n_groups, n_strata, runs, runs_mode, overall)
         + f"\ntest: {', '.join(tests)} ({', '.join(alts) or 'n/a'}); delta = B - A; "
         "stars on adjusted p: * <= .05, ** <= .01"
     )
@@ -232,13 +233,15 @@ def _cv_text(cv_tests):
     return head + "\n" + out.to_string(index=False)
 
 
-def design_text(n_groups, n_strata, runs=None, runs_mode=None):
-    """``", clustered by 60 groups, ..."``: the design and the runs, for headers."""
+def design_text(n_groups, n_strata, runs=None, runs_mode=None, overall=None):
+    """``", clustered by 60 groups, ..."``: the design, overall and the runs, for headers."""
     parts = []
     if n_groups is not None:
         parts.append(f"clustered by {n_groups} groups")
     if n_strata is not None:
         parts.append(f"stratified by {n_strata} strata")
+    if overall is not None:
+        parts.append(f"overall={overall!r} (the {overall} average over the strata)")
     parts.extend(_runs_text(runs, runs_mode))
     return "".join(f", {p}" for p in parts)
 
