@@ -12,6 +12,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 import sigtest
 from sigtest import Experiment, PairedPermutation, compare, cross_val_compare
+from sigtest._constants import N_RESAMPLES
 from sigtest import CompareOptions
 
 ROOT = Path(sigtest.__file__).resolve().parent
@@ -92,7 +93,7 @@ def test_public_accessors_of_the_report(data):
     assert [name for name, *_ in specs] == res.tests
     (_, ptest, itest), = specs
     # the default test for 3 pairs; the pairs ran it at the simultaneous level
-    assert (ptest.n_resamples, itest.n_resamples) == (9999, 10000)
+    assert (ptest.n_resamples, itest.n_resamples) == (N_RESAMPLES, N_RESAMPLES)
     assert res.to_frame()["ci_level"].eq(1 - 0.05 / 3).all()
     assert res.random_state == 0
     assert "seed:0" in res.signature()

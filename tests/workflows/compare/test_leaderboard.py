@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 import sigtest
+from sigtest._constants import N_RESAMPLES
 from sigtest import BCaInterval, PairedPermutation
 from sigtest._engine.ranking import (
     best_probability,
@@ -24,7 +25,7 @@ from sigtest._engine.ranking import (
 from sigtest._report import tiers as tiers_module
 from sigtest._workflows.compare import ranks as ranks_module
 from sigtest._workflows.compare.leaderboard import LEADERBOARD_COLUMNS
-
+B = 2999  # ranks(n_resamples=2000) reads the first 2,000 of the comparison's B draws
 B = 2999  # >= ranks()' 2,000: ranks() reads the first 2,000 of the comparison's draws
 
 
@@ -191,7 +192,7 @@ def test_default_ranks_read_the_comparisons_shared_draws(board):
     kept = res._data.kept_scores
     assert set(kept) == {"accuracy", "f1_macro"}
     assert all(k.n_resamples == B and k.source == "resample" for k in kept.values())
-    table = res.ranks("accuracy")
+    table = res.ranks("accuracy", n_resamples=2000)  # a prefix of the B kept draws
     T = kept["accuracy"].scores[:, :2000].T
     frame = res.scores()
     theta = frame[frame.metric == "accuracy"].set_index("system").loc[res.systems, "score"]
@@ -206,7 +207,8 @@ def test_default_ranks_read_the_comparisons_shared_draws(board):
     np.testing.assert_array_equal(table["p_best"], best_probability(T))
     np.testing.assert_array_equal(table["in_best_set"], in_set)
     # another seed, or more draws than kept, draws anew
-    assert not res.ranks("accuracy", random_state=5)["p_best"].equals(table["p_best"])
+    assert not res.ranks("accuracy", n_resamples=2000,
+                         random_state=5)["p_best"].equals(table["p_best"])
     assert len(res.ranks("accuracy", n_resamples=B + 1)) == 8
 
 
@@ -237,9 +239,9 @@ def test_ranks_read_the_draws_of_the_max_t_correction():
     res = sigtest.compare(y, preds, metrics="accuracy", test="mcnemar", correction="max-t",
                           random_state=0)
     kept = res._data.kept_scores["accuracy"]
-    assert kept.source == "resample" and kept.n_resamples >= 2000
-    table = res.ranks()
-    T = kept.scores[:, :2000].T
+    assert kept.source == "resample" and kept.n_resamples >= N_RESAMPLES
+    table = res.ranks()  # the default number of draws: the max-T correction's
+    T = kept.scores[:, :N_RESAMPLES].T
     np.testing.assert_array_equal(table["p_best"], best_probability(T))
     assert not kept.scores.flags.writeable
     mult = sigtest.compare(y, preds, metrics="accuracy", test="mcnemar", correction="max-t",
