@@ -4,10 +4,13 @@
 :mod:`sigtest._report.sections` (the ones chosen with ``sections=``, or the
 default ones) on one shared context, then renders the blocks as Markdown,
 HTML or LaTeX (:mod:`sigtest._report.doc`); :func:`report_html_fragment` is
-the HTML of Jupyter's ``_repr_html_``.
+the HTML of Jupyter's ``_repr_html_``. The HTML report of a result with
+more than 20 systems is the interactive leaderboard page
+(:mod:`sigtest._report.leaderboard_page`).
 """
 
 from sigtest._report.doc import RENDERERS, html_fragment, render
+from sigtest._report.leaderboard_page import page_sections
 from sigtest._report.sections import _Context, _selected
 
 __all__ = ["REPORT_FORMATS", "build_report", "report_html_fragment"]
@@ -39,7 +42,7 @@ def build_report(result, fmt="markdown", path=None, sections=None):
     if fmt not in RENDERERS:
         raise ValueError(f"The 'format' parameter must be one of {list(REPORT_FORMATS)}; got "
                          f"{fmt!r} instead.")
-    text = render(_blocks(result, sections), _title(result), fmt)
+    text = render(_blocks(result, page_sections(result, fmt, sections)), _title(result), fmt)
     if path is not None:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -48,4 +51,4 @@ def build_report(result, fmt="markdown", path=None, sections=None):
 
 def report_html_fragment(result):
     """The HTML report as one ``<div>`` (for Jupyter's ``_repr_html_``)."""
-    return html_fragment(_blocks(result, None), _title(result))
+    return html_fragment(_blocks(result, page_sections(result, "html", None)), _title(result))
