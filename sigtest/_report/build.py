@@ -6,10 +6,13 @@ default ones) on one shared context, then renders the blocks as Markdown,
 HTML or LaTeX (:mod:`sigtest._report.doc`); :func:`report_html_fragment` is
 the HTML of Jupyter's ``_repr_html_``. The HTML report of a result with
 more than 20 systems is the interactive leaderboard page
-(:mod:`sigtest._report.leaderboard_page`).
+(:mod:`sigtest._report.leaderboard_page`); its notebook view stays the
+plain leaderboard tables (lighter, and notebooks may not run the page's
+script).
 """
 
 from sigtest._report.doc import RENDERERS, html_fragment, render
+from sigtest._report.leaderboard import leaderboard_blocks, shows_leaderboard
 from sigtest._report.leaderboard_page import page_sections
 from sigtest._report.sections import _Context, _selected
 
@@ -50,5 +53,11 @@ def build_report(result, fmt="markdown", path=None, sections=None):
 
 
 def report_html_fragment(result):
-    """The HTML report as one ``<div>`` (for Jupyter's ``_repr_html_``)."""
-    return html_fragment(_blocks(result, page_sections(result, "html", None)), _title(result))
+    """The HTML report as one ``<div>`` (for Jupyter's ``_repr_html_``).
+
+    For more than 20 systems, the leaderboard alone (one table a metric,
+    with the number of significant pairs): ``report("html")`` has the rest.
+    """
+    if shows_leaderboard(result):
+        return html_fragment(leaderboard_blocks(result), _title(result))
+    return html_fragment(_blocks(result, None), _title(result))

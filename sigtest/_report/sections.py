@@ -5,6 +5,11 @@ of *sections* (:func:`register_section`), which
 :mod:`sigtest._report.build` runs and renders as Markdown, HTML or LaTeX
 (:mod:`sigtest._report.doc`). Built-in sections, in order:
 
+``leaderboard`` the systems best first with rank and score intervals, tiers,
+               P(best) and the best set (``result.leaderboard()``, one table
+               per metric); by default only from 100 systems on, where it
+               opens the report and ``scores``, ``pairs`` and ``ranks`` are
+               left to ``sections=``;
 ``methods``    the generated methods paragraph;
 ``scores``     per metric, each system's score with its interval (and the
                letters when every pair was tested), with a chart (HTML);
@@ -35,6 +40,12 @@ from sigtest._report.format import (
     frame_margins,
 )
 from sigtest._report.doc import Table
+from sigtest._report.leaderboard import (
+    leaderboard_available,
+    leaderboard_default,
+    leaderboard_blocks,
+    small_report,
+)
 from sigtest._report.signature import (
     _n_items,
     _n_pairs,
@@ -45,6 +56,7 @@ from sigtest._report.signature import (
     signature,
 )
 from sigtest._report.svg import interval_chart
+from sigtest._report.tiers import group_labels, significance_matrix
 from sigtest._results import stars_of
 from sigtest.tests_._registry import test_name
 
@@ -81,8 +93,9 @@ def register_section(name, build, *, available=None, after=None, default=True,
         always available.
     after : str, optional
         Insert after this section (default: before ``references``).
-    default : bool, default=True
-        Part of the report when ``sections`` is not given.
+    default : bool or callable, default=True
+        Part of the report when ``sections`` is not given (a callable:
+        ``default(result) -> bool``, e.g. only from 100 systems on).
     overwrite : bool, default=False
         Replace a section of the same name.
     """
@@ -111,7 +124,8 @@ def _selected(result, sections):
     """The sections to build, in registry order (``sections=None``: the default ones)."""
     registry = {s.name: s for s in _SECTIONS}
     if sections is None:
-        return [s for s in _SECTIONS if s.default and s.available(result)]
+        return [s for s in _SECTIONS if s.available(result)
+                and (s.default(result) if callable(s.default) else s.default)]
     if isinstance(sections, str) or not all(isinstance(s, str) for s in sections):
         raise TypeError("The 'sections' parameter must be a list of section names; got "
                         f"{sections!r}.")
@@ -137,6 +151,7 @@ class _Context:
         self.result = result
         self.frame = result.to_frame()
         self._scores = None
+        self._letters = {}
         self.references = []  # in order of first citation
 
     def scores(self):
@@ -150,11 +165,26 @@ class _Context:
                 self.references.append(ref)
 
     def letters(self, metric):
-        """The letters table of ``metric`` (first test), or None when undefined."""
+        """The letters table of ``metric`` (first test), or None when undefined.
+
+        When a valid display needs more than ``MAX_LETTERS`` letters, the
+        ``letters`` column holds the step-down tiers instead and
+        ``attrs["tier_note"]`` says so (:func:`sigtest._report.tiers.group_labels`).
+        """
         r = self.result
         if r.pairs != "all" or r.n_runs > 1 or len(r.systems) < 2:
             return None
-        return r.letters(metric)
+        if metric not in self._letters:
+            table = r.letters(metric)
+            systems = list(r.systems)
+            sig, _, _ = significance_matrix(self.frame, systems, metric, r.tests[0])
+            position = {name: i for i, name in enumerate(systems)}
+            shown = group_labels(sig, [position[n] for n in table.index])
+            table.attrs["tier_note"] = shown.note
+            if shown.kind == "tiers":
+                table["letters"] = [shown.labels[position[n]] for n in table.index]
+            self._letters[metric] = table
+        return self._letters[metric]
 
 
 # ------------------------------------------------------------- descriptions
@@ -413,7 +443,10 @@ def _scores_section(result, ctx):
             rows.append(cells)
         notes = [f"Bootstrap intervals of each score ({', '.join(map(_int, resamples))} "
                  "resamples)."]
-        if letters is not None:
+        if letters is not None and letters.attrs.get("tier_note"):
+            notes.append(f"Best first; {letters.attrs['tier_note']} (adjusted p <= "
+                         f"{result.alpha:g}, test {result.tests[0]}).")
+        elif letters is not None:
             notes.append(f"Best first; systems sharing a letter are not significantly "
                          f"different (adjusted p > {result.alpha:g}, test {result.tests[0]}).")
         align = "l" * (len(columns) - 2 - (letters is not None)) + "rr" + (
@@ -563,9 +596,11 @@ def _signature_section(result, ctx):
             ("code", signature(result))]
 
 
+register_section("leaderboard", leaderboard_blocks, available=leaderboard_available,
+                 default=leaderboard_default)
 register_section("methods", _methods_section)
-register_section("scores", _scores_section)
-register_section("pairs", _pairs_section)
+register_section("scores", _scores_section, default=small_report)
+register_section("pairs", _pairs_section, default=small_report)
 register_section("references", _references_section)
 register_section("signature", _signature_section, after="references")
 def _ranks_section(result, ctx):
@@ -583,7 +618,8 @@ def _has_ranks(result):
     return result.n_runs == 1  # ranks() needs one comparison, not runs tested separately
 
 
-register_section("ranks", _ranks_section, available=_has_ranks, after="pairs")
+register_section("ranks", _ranks_section, available=_has_ranks, after="pairs",
+                 default=small_report)
 register_section("cv_tests", _cv_section, available=_has_cv_tests, after="ranks")
 
 

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from sigtest._workflows.compare.plan import plan_scores
+from sigtest._workflows.compare import maxt as maxt_module
 from sigtest._workflows.compare.maxt import check_bootstrap, multiplier_pays
 from sigtest._workflows.compare.shared import (
     canonical_order,
@@ -144,18 +145,17 @@ def _multiplier_or_resampled(drawn, data, design, n_items, B, seed):
     return _resampled_scores(data, design, n_items, B, seed) if drawn is None else drawn
 
 
-def _metric_rows(names, metric, data, design, n_items, B, seed, level, name_rank, draw):
+def _metric_rows(names, metric_name, greater_is_better, raw, B, level, name_rank, draw):
     k = len(names)
-    raw = np.array([p.score_a for p in data])
-    sign = 1.0 if metric.greater_is_better else -1.0
-    theta = sign * raw
-    rows = {"system": list(names), "metric": [metric.name] * k}
+    sign = 1.0 if greater_is_better else -1.0
+    theta = sign * np.asarray(raw, dtype=np.float64)
+    rows = {"system": list(names), "metric": [metric_name] * k}
     nan_rows = {**rows, "rank": [pd.NA] * k, "rank_low": [pd.NA] * k,
                 "rank_high": [pd.NA] * k, "p_best": [np.nan] * k, "in_best_set": [False] * k}
     if not np.all(np.isfinite(theta)):
         bad = [n for n, t in zip(names, theta) if not np.isfinite(t)]
         warn_external(
-            f"ranks(): the {metric.name!r} score of {bad} is undefined (NaN) on the data; "
+            f"ranks(): the {metric_name!r} score of {bad} is undefined (NaN) on the data; "
             "the ranks of this metric are NaN.", DegenerateDistributionWarning)
         return nan_rows
     T = sign * draw()
@@ -163,11 +163,11 @@ def _metric_rows(names, metric, data, design, n_items, B, seed, level, name_rank
     if not finite.all():
         warn_external(
             f"ranks(): {int((~finite).sum())} of {B} resamples give an undefined "
-            f"{metric.name!r} score for some system and were dropped.",
+            f"{metric_name!r} score for some system and were dropped.",
             DegenerateDistributionWarning)
         T = T[finite]
     if T.shape[0] < 2:
-        warn_external(f"ranks(): fewer than 2 usable resamples for {metric.name!r}; the "
+        warn_external(f"ranks(): fewer than 2 usable resamples for {metric_name!r}; the "
                       "ranks of this metric are NaN.", DegenerateDistributionWarning)
         return nan_rows
     low, high, _ = rank_intervals(theta, T, level)
@@ -177,9 +177,72 @@ def _metric_rows(names, metric, data, design, n_items, B, seed, level, name_rank
     return rows
 
 
+def _reusable(kept, metric, B, random_state, bootstrap):
+    """The comparison's kept draws of ``metric`` when ``ranks()`` may read them, else None.
+
+    They are read for the default seed (``random_state=None``), when they
+    hold at least ``B`` draws (the first ``B`` are used: the draws are
+    independent, so a prefix is a bootstrap sample of size ``B``) and when
+    ``bootstrap`` is ``"auto"`` or names their source.
+    """
+    found = (kept or {}).get(metric)
+    if found is None or random_state is not None or found.n_resamples < B:
+        return None
+    if bootstrap not in ("auto", found.source):
+        return None
+    return found
+
+
+def _observed(frame, names, metric):
+    """Each system's observed score on ``metric`` from the pair rows of the comparison."""
+    rows = frame[frame["metric"] == metric]
+    score = dict(zip(rows["system_a"], rows["score_a"]))
+    score.update(zip(rows["system_b"], rows["score_b"]))
+    return np.array([score.get(n, np.nan) for n in names], dtype=np.float64)
+
+
+def _planned(inputs, options):
+    """``plan_scores`` of the comparison's data (what the resampled ranks score)."""
+    return plan_scores(inputs["runs"], inputs["classes"], targets=inputs["targets"],
+                       options=options, settings=inputs["score_settings"])
+
+
+def _metric_draw(names, metric_obj, mi, planned, bootstrap, B, seed):
+    """``(raw scores, draw)`` of one metric whose draws are made here."""
+    _, _, _, tasks = planned
+    by_system = {task[1]: task for task in tasks}  # one run: one task per system
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # given by compare already
+        data = []
+        for s in range(len(names)):
+            view, _, jobs, _, _ = by_system[s]
+            _, m_obj, kwargs = jobs[mi]
+            data.append(system_data(view, s, m_obj, kwargs))
+    # the ids as the tests got them (tiled with the runs for runs="pool")
+    n_items = data[0].n_samples
+    design = check_design(kwargs.get("groups"), kwargs.get("strata"), n_items)
+    raw = np.array([p.score_a for p in data])
+    if _draws(bootstrap, data, design, n_items, B, metric_obj) == "multiplier":
+        def draw():
+            drawn = multiplier_scores(by_system[0][0], [(metric_obj, kwargs)], design, B, seed,
+                                      canonical_order(names))[0]
+            return _multiplier_or_resampled(drawn, data, design, n_items, B, seed)
+    else:
+        def draw():
+            return _resampled_scores(data, design, n_items, B, seed)
+    return raw, draw
+
+
 def rank_table(inputs, *, systems, metrics, n_runs, metric=None, confidence_level=0.95,
-               n_resamples=2000, random_state=None, bootstrap="auto"):
-    """The table of :meth:`ComparisonResult.ranks` (see its docstring)."""
+               n_resamples=2000, random_state=None, bootstrap="auto", frame=None,
+               greater_is_better=None):
+    """The table of :meth:`ComparisonResult.ranks` (see its docstring).
+
+    ``frame`` (the comparison's pair rows) and ``greater_is_better``
+    (``{metric: bool}``): the observed scores and orientation of a metric
+    whose draws are the comparison's kept ones (``inputs["kept_scores"]``,
+    :func:`_reusable`); without them every metric is drawn here.
+    """
     chosen = _check_args(metric, metrics, confidence_level, n_resamples, bootstrap)
     if n_runs > 1:
         raise ValueError(
@@ -189,39 +252,31 @@ def rank_table(inputs, *, systems, metrics, n_runs, metric=None, confidence_leve
     options = inputs["options"]
     seed = (shared_seed(inputs["score_settings"]["seed"], _RANK_TAG) if random_state is None
             else check_seed(random_state))
-    names, metric_objs, _, tasks = plan_scores(
-        inputs["runs"], inputs["classes"], targets=inputs["targets"], options=options,
-        settings=inputs["score_settings"])
-    by_system = {task[1]: task for task in tasks}  # one run: one task per system
+    names = list(systems)
     name_rank = np.argsort(np.argsort(np.asarray(names, dtype=object), kind="stable"),
                            kind="stable")
+    B = int(n_resamples)
+    planned = None
     frames = []
-    for mi, metric_obj in enumerate(metric_objs):
-        if metric_obj.name not in chosen:
+    for mi, metric_name in enumerate(metrics):
+        if metric_name not in chosen:
             continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # given by compare already
-            data = []
-            for s in range(len(names)):
-                view, _, jobs, _, _ = by_system[s]
-                _, m_obj, kwargs = jobs[mi]
-                data.append(system_data(view, s, m_obj, kwargs))
-        # the ids as the tests got them (tiled with the runs for runs="pool")
-        n_items = data[0].n_samples
-        design = check_design(kwargs.get("groups"), kwargs.get("strata"), n_items)
-        B = int(n_resamples)
-        if _draws(bootstrap, data, design, n_items, B, metric_obj) == "multiplier":
-            draw = (lambda m=metric_obj, kw=kwargs, d=design, data=data:  # noqa: E731
-                    _multiplier_or_resampled(
-                        multiplier_scores(by_system[0][0], [(m, kw)], d, B, seed,
-                                          canonical_order(names))[0],
-                        data, d, n_items, B, seed))
+        kept = _reusable(inputs.get("kept_scores"), metric_name, B, random_state, bootstrap)
+        if kept is not None and frame is not None and greater_is_better is not None:
+            raw = _observed(frame, names, metric_name)
+            greater = greater_is_better[metric_name]
+
+            def draw(kept=kept):
+                return kept.scores[:, :B].T
         else:
-            draw = (lambda d=data, g=design:  # noqa: E731
-                    _resampled_scores(d, g, n_items, B, seed))
+            if planned is None:
+                planned = _planned(inputs, options)
+                names = list(planned[0])
+            metric_obj = planned[1][mi]
+            greater = metric_obj.greater_is_better
+            raw, draw = _metric_draw(names, metric_obj, mi, planned, bootstrap, B, seed)
         frames.append(pd.DataFrame(_metric_rows(
-            names, metric_obj, data, design, n_items, B, seed,
-            float(confidence_level), name_rank, draw)))
+            names, metric_name, greater, raw, B, float(confidence_level), name_rank, draw)))
     out = pd.concat(frames, ignore_index=True)
     order = {m: i for i, m in enumerate(chosen)}
     out = out.iloc[np.argsort(out["metric"].map(order).to_numpy(), kind="stable")]
@@ -231,3 +286,48 @@ def rank_table(inputs, *, systems, metrics, n_runs, metric=None, confidence_leve
     out["p_best"] = out["p_best"].astype(np.float64)
     out["in_best_set"] = out["in_best_set"].astype(bool)
     return out[RANK_COLUMNS]
+
+
+def _seed_key(random_state):
+    """A hashable key of a seed that gives the same draws on every call, else None.
+
+    ``None`` (the comparison's derived seed) and ints; a Generator or
+    RandomState advances when used, so a table drawn from one is not kept.
+    """
+    if random_state is None:
+        return ("derived",)
+    if isinstance(random_state, Integral) and not isinstance(random_state, bool):
+        return ("int", int(random_state))
+    return None
+
+
+def cached_rank_table(cache, inputs, *, metric=None, confidence_level=0.95, n_resamples=2000,
+                      random_state=None, bootstrap="auto", **kwargs):
+    """:func:`rank_table`, each metric's rows computed once per result and then kept.
+
+    ``cache`` (a dict the result owns) maps ``(metric, confidence_level,
+    n_resamples, seed, bootstrap)`` to that metric's rows; a metric's rows
+    do not depend on which other metrics are asked for (each metric's draws
+    use the same seed), so ``ranks()``, ``ranks("f1_macro")`` and
+    ``leaderboard()`` share them. Tables drawn from a Generator are not
+    kept (it advances). Returns a new DataFrame on every call.
+    """
+    metrics = kwargs["metrics"]
+    chosen = _check_args(metric, metrics, confidence_level, n_resamples, bootstrap)
+    seed_key = _seed_key(random_state)
+    if seed_key is None or cache is None:
+        return rank_table(inputs, metric=metric, confidence_level=confidence_level,
+                          n_resamples=n_resamples, random_state=random_state,
+                          bootstrap=bootstrap, **kwargs)
+    # "auto" resolves through the cost threshold of the multiplier draws
+    source = (bootstrap, maxt_module.MULTIPLIER_MIN_COST if bootstrap == "auto" else None)
+    keys = {m: ("ranks", m, float(confidence_level), int(n_resamples), seed_key, source)
+            for m in chosen}
+    missing = [m for m in chosen if keys[m] not in cache]
+    if missing:
+        table = rank_table(inputs, metric=missing, confidence_level=confidence_level,
+                           n_resamples=n_resamples, random_state=random_state,
+                           bootstrap=bootstrap, **kwargs)
+        for m, part in table.groupby("metric", sort=False):
+            cache[keys[m]] = part.reset_index(drop=True)
+    return pd.concat([cache[keys[m]] for m in chosen], ignore_index=True)

@@ -27,6 +27,7 @@ from sigtest._workflows.compare.maxt import (
     resolve_bootstrap,
     resolve_correction,
 )
+from sigtest._workflows.compare.draws import kept_scores
 from sigtest._workflows.compare.shared import shared_deltas, uses_multiplier
 from sigtest._engine.design import check_ids
 from sigtest._workflows.runs import RUNS_MODES
@@ -140,6 +141,7 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
     # metric without statistics, such as ROC AUC, or concentrated influence values)
     if drawn == "multiplier" and not (maxt_multiplier or uses_multiplier(shared, drawn)):
         drawn = "resample"
+    kept = kept_scores(shared, plan)  # every system's shared scores: ranks() reads them
     del shared, tasks
     predictions = {n: (r[0] if len(r) == 1 else list(r)) for n, r in runs.items()}
     shown = random_state
@@ -165,6 +167,7 @@ def compare_inputs(targets, runs, classes, *, metrics=("accuracy", "f1_macro"), 
                                 "random_state_shown": shown,
                                 "constraints": COMPARE_OPTIONS,
                                 "score_settings": plan.scores, "score_table": _score_table,
+                                "kept_scores": kept,
                                 "test_specs": functools.partial(maxt_test_specs,
                                                                 correction=applied)}))
 

@@ -4,6 +4,7 @@ import numpy as np
 
 from sigtest._report.format import csv_safe
 from sigtest._report.latex import comparison_latex
+from sigtest._report.leaderboard import leaderboard_text, shows_leaderboard
 from sigtest._workflows.compare.checks import check_recompare_options
 from sigtest._workflows.compare.tables import (
     comparison_text,
@@ -79,7 +80,8 @@ class ComparisonResult:
 
     __slots__ = ("_frame", "_systems", "_metrics", "_tests", "_greater_is_better", "_alpha",
                  "_correction", "_pairs", "_n_runs", "_ci", "_predictions", "_inputs",
-                 "_cv_splits", "_n_groups", "_n_strata", "_scores", "_cv_tests", "_bootstrap")
+                 "_cv_splits", "_n_groups", "_n_strata", "_scores", "_cv_tests", "_bootstrap",
+                 "_cache")
 
     def __init__(self, frame, *, systems, metrics, tests, greater_is_better, alpha,
                  correction, pairs, n_runs, predictions, inputs, ci="marginal",
@@ -104,6 +106,7 @@ class ComparisonResult:
         self._scores = None  # computed on the first call of scores(), then kept
         self._cv_tests = None if cv_tests is None else cv_tests.copy()
         self._bootstrap = bootstrap
+        self._cache = {}  # ranks() tables, by their arguments (the result never changes)
 
     def _with_cv_tests(self, cv_tests, *, inputs):
         """A copy of this result holding the per-fold tests ``cv_tests`` (a DataFrame).
@@ -413,6 +416,11 @@ class ComparisonResult:
         it, so the joint distribution of the scores is kept. Read more in
         ``docs/leaderboards.md``.
 
+        Computed once per metric and set of arguments, then kept (the
+        result never changes): later calls, :meth:`leaderboard` and
+        :meth:`report` return copies of the same rows. A table drawn from a
+        Generator is not kept.
+
         Parameters
         ----------
         metric : str or list of str, optional
@@ -423,9 +431,12 @@ class ComparisonResult:
         n_resamples : int, default=2000
             Number of shared bootstrap resamples ``B``.
         random_state : None, int, SeedSequence or Generator, default=None
-            Seed of the resamples. None: a seed derived from the
-            comparison's ``random_state`` (the table is then the same on
-            every call).
+            Seed of the resamples. None: the comparison's own shared draws
+            of the metric when its tests drew at least ``B`` of them (the
+            first ``B``; e.g. the default test's 9,999 with 6 systems or
+            more) and ``bootstrap`` is ``"auto"`` or their source, else a
+            seed derived from the comparison's ``random_state``; either way
+            the table is the same on every call.
         bootstrap : {"auto", "resample", "multiplier"}, default="auto"
             Source of the shared draws, as in :func:`sigtest.compare`:
             ``"auto"`` takes the Gaussian multiplier draws (from the systems'
@@ -505,12 +516,70 @@ class ComparisonResult:
         1   good     2         2          2        False
         2   best     1         1          1         True
         """
-        from sigtest._workflows.ranks import rank_table
+        from sigtest._workflows.ranks import cached_rank_table
 
-        return rank_table(self._inputs, systems=self.systems, metrics=self.metrics,
-                          n_runs=self.n_runs, metric=metric,
-                          confidence_level=confidence_level, n_resamples=n_resamples,
-                          random_state=random_state, bootstrap=bootstrap)
+        return cached_rank_table(
+            self._own_cache(), self._inputs, systems=self.systems, metrics=self.metrics,
+            n_runs=self.n_runs, metric=metric, confidence_level=confidence_level,
+            n_resamples=n_resamples, random_state=random_state, bootstrap=bootstrap,
+            frame=self._frame, greater_is_better=self._greater_is_better)
+
+    def _own_cache(self):
+        """The dict of tables computed once (a result unpickled from before it had one gets one)."""
+        if getattr(self, "_cache", None) is None:
+            self._cache = {}
+        return self._cache
+
+    def leaderboard(self, metric=None):
+        """The systems best first, with rank interval, score interval, tier and P(best).
+
+        One row per system: :meth:`ranks` (computed once, then reused),
+        :meth:`scores` and the tiers of the pairwise tests side by side.
+        Read more in ``docs/leaderboards.md``.
+
+        Parameters
+        ----------
+        metric : str, optional
+            The metric to rank on; default: the first metric.
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            Index ``system``, best first (ties by name), columns ``rank,
+            rank_low, rank_high, score, ci_low, ci_high, tier, p_best,
+            in_best_set``: the rank (1 = best) and its simultaneous 95 %
+            interval, the score and its interval (:meth:`scores`), the tier
+            (the compact letters of :meth:`letters`; numbered tiers when a
+            valid letter display needs more than 26 letters; ``""`` unless
+            every pair was tested), P(best) and membership of the best set
+            (:meth:`ranks`). ``attrs`` holds ``metric, confidence_level,
+            n_systems, n_significant_pairs, test, tier_kind`` (``"letters"``,
+            ``"tiers"`` or ``"none"``), ``n_letters`` and ``tier_note``.
+
+        Raises
+        ------
+        ValueError
+            An unknown metric, or several runs tested separately.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import sigtest
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.integers(0, 2, 500)
+        >>> preds = {name: np.where(rng.random(500) < acc, y, 1 - y)
+        ...          for name, acc in [("weak", 0.6), ("good", 0.8), ("best", 0.95)]}
+        >>> res = sigtest.compare(y, preds, metrics="accuracy", random_state=0)
+        >>> res.leaderboard()[["rank", "rank_low", "rank_high", "tier", "in_best_set"]]
+                rank  rank_low  rank_high tier  in_best_set
+        system
+        best       1         1          1    a         True
+        good       2         2          2    b        False
+        weak       3         3          3    c        False
+        """
+        from sigtest._workflows.compare.leaderboard import leaderboard_table
+
+        return leaderboard_table(self, metric)
 
     # ----------------------------------------------------------------- letters
     def letters(self, metric=None, *, test=None, run=None):
@@ -598,6 +667,8 @@ class ComparisonResult:
                                 **kwargs)
 
     def __str__(self):
+        if shows_leaderboard(self):  # more than 20 systems: not every pair
+            return leaderboard_text(self)
         return comparison_text(
             self._frame, systems=self.systems, metrics=self.metrics, tests=self.tests,
             pairs=self.pairs, correction=self.correction, alpha=self.alpha, n_runs=self.n_runs,
@@ -605,6 +676,8 @@ class ComparisonResult:
             cv_tests=self._cv_tests)
 
     def __repr__(self):
+        if shows_leaderboard(self):
+            return leaderboard_text(self)
         return (
             f"<ComparisonResult systems={self.systems} metrics={self.metrics} "
             f"tests={self.tests} rows={len(self._frame)}>"
