@@ -192,35 +192,43 @@ def _th(label, key_type, align, sort=None):
             f'<button type="button">{_esc(label)}</button></th>')
 
 
+def _floats(column):
+    """A column as float64 (nullable integers' ``<NA>`` and non-numbers as NaN)."""
+    import pandas as pd
+
+    return pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+
+
 def _board_rows(board, tiers):
+    rank, low, high = (_floats(board[c]) for c in ("rank", "rank_low", "rank_high"))
+    score, ci_low, ci_high, p_best = (_floats(board[c])
+                                      for c in ("score", "ci_low", "ci_high", "p_best"))
+    best = np.asarray(board["in_best_set"].fillna(False), dtype=bool)
+    rank_key = low * 1e6 + high  # by the low end, then the high end (NaN: last)
     rows = []
-    for i, (system, r) in enumerate(board.iterrows()):
-        tier = str(r["tier"])
-        best = bool(r["in_best_set"])
-        k = tiers[tier] % len(_HUES)
-        rank_low, rank_high = r["rank_low"], r["rank_high"]
-        rank_key = (float(rank_low) * 1e6 + float(rank_high)
-                    if np.isfinite(rank_low) and np.isfinite(rank_high) else math.nan)
+    for i, system in enumerate(board.index):
+        tier = str(board["tier"].iat[i])
         cells = [
-            f'<td class="r" data-v="{_v(r["rank"])}">{_esc(_rank(r["rank"]))}</td>',
+            f'<td class="r" data-v="{_v(rank[i])}">{_esc(_rank(rank[i]))}</td>',
             f'<td class="l">{_esc(system)}</td>',
-            f'<td class="r" data-v="{_v(r["score"])}">{_esc(_num(r["score"]))}</td>',
-            f'<td class="r" data-v="{_v(r["ci_low"])}">'
-            f'{_esc(_interval(r["ci_low"], r["ci_high"]))}</td>',
-            f'<td class="r" data-v="{_v(rank_key)}">'
-            f'{_esc(_rank_interval(rank_low, rank_high))}</td>',
+            f'<td class="r" data-v="{_v(score[i])}">{_esc(_num(score[i]))}</td>',
+            f'<td class="r" data-v="{_v(ci_low[i])}">'
+            f'{_esc(_interval(ci_low[i], ci_high[i]))}</td>',
+            f'<td class="r" data-v="{_v(rank_key[i])}">'
+            f'{_esc(_rank_interval(low[i], high[i]))}</td>',
             f'<td class="c" data-v="{tiers[tier]}"><span class="sgt-tier">{_esc(tier)}</span>'
             "</td>",
-            f'<td class="r" data-v="{_v(r["p_best"])}">{_esc(_share(r["p_best"]))}</td>',
-            f'<td class="c" data-v="{int(best)}">{"yes" if best else "no"}</td>',
+            f'<td class="r" data-v="{_v(p_best[i])}">{_esc(_share(p_best[i]))}</td>',
+            f'<td class="c" data-v="{int(best[i])}">{"yes" if best[i] else "no"}</td>',
         ]
-        rows.append(f'<tr class="sgt-t{k}" data-i="{i}" data-q="{_esc(system)}" '
-                    f'data-best="{int(best)}">' + "".join(cells) + "</tr>")
+        rows.append(f'<tr class="sgt-t{tiers[tier] % len(_HUES)}" data-i="{i}" '
+                    f'data-q="{_esc(system)}" data-best="{int(best[i])}">'
+                    + "".join(cells) + "</tr>")
     return rows
 
 
 def _rank(x):
-    return str(int(x)) if np.isfinite(x) else "nan"
+    return str(int(x)) if np.isfinite(x) else "n/a"
 
 
 def _rank_interval(lo, hi):
@@ -244,7 +252,7 @@ def _shown_pairs(board, pairs, max_pairs):
     return pairs.iloc[order], int(gap[order].max())
 
 
-def _pairs_html(uid, board, pairs, max_pairs, n_total):
+def _pairs_html(uid, board, pairs, max_pairs, n_total, alpha):
     shown, gap = _shown_pairs(board, pairs, max_pairs)
     n_sig = int(np.asarray(pairs["significant"], dtype=bool).sum())
     what = (f"all {len(shown):,} pairs" if gap is None else
@@ -277,16 +285,31 @@ def _pairs_html(uid, board, pairs, max_pairs, n_total):
         f'<table class="sgt-table" id="{table_id}"><thead><tr>{head}</tr></thead><tbody>',
         *rows, "</tbody></table></div>",
         '<p class="note">Click a column header to sort. delta = score(B) - score(A); '
-        "significant: adjusted p at most the comparison's alpha.</p>",
+        "significant: adjusted p at most "
+        + (f"alpha = {float(alpha):g}" if alpha is not None else "the comparison's alpha")
+        + ".</p>",
         "</details>"])
 
 
+_TIER_WORDS = "systems sharing a tier (a letter of it) are not significantly different"
+
+
+def _levels(attrs):
+    """(level of the rank intervals, level of the score intervals) as printed."""
+    rank = attrs.get("confidence_level")
+    score = attrs.get("score_ci_level", rank)
+    if score is None or not np.isfinite(score):
+        score = rank
+    return tuple(format_level(v) if v is not None and np.isfinite(v) else "95 %"
+                 for v in (rank, score))
+
+
 def _chart(board, tiers, level, metric):
+    score, low, high = (_floats(board[c]) for c in ("score", "ci_low", "ci_high"))
     rows = []
-    for system, r in board.iterrows():
-        tier = str(r["tier"])
-        rows.append({"label": str(system), "value": float(r["score"]),
-                     "low": float(r["ci_low"]), "high": float(r["ci_high"]),
+    for i, system in enumerate(board.index):
+        tier = str(board["tier"].iat[i])
+        rows.append({"label": str(system), "value": score[i], "low": low[i], "high": high[i],
                      "highlight": True, "right": tier,
                      "color": _HUES[tiers[tier] % len(_HUES)][1]})
     svg = interval_chart(rows, xlabel=f"{metric} ({level} CI)", right_labels=True,
@@ -353,7 +376,7 @@ def leaderboard_html(board, pairs=None, *, max_pairs=MAX_PAIRS, uid="sgt-lb-0"):
                          f"{max_pairs!r} instead.")
     attrs = board.attrs
     metric = str(attrs.get("metric", "score"))
-    level = format_level(attrs["confidence_level"]) if "confidence_level" in attrs else "95 %"
+    rank_level, level = _levels(attrs)
     tiers = _tier_classes(str(t) for t in board["tier"])
     k = len(board)
     n_pairs = k * (k - 1) // 2 if pairs is None else len(pairs)
@@ -387,14 +410,14 @@ def leaderboard_html(board, pairs=None, *, max_pairs=MAX_PAIRS, uid="sgt-lb-0"):
         "</tbody></table></div>",
         f'<p class="sgt-legend">Tiers: {legend}{_esc(more)}</p>',
         f'<p class="note">rank: observed, 1 = best; {_esc(level)} CI: interval of the score; '
-        "rank interval: simultaneous interval of the rank; tier: systems sharing a tier "
-        "(a letter of it) are not significantly different; P(best): share of resamples in "
+        f"rank interval: simultaneous {_esc(rank_level)} interval of the rank; tier: "
+        f"{_esc(attrs.get('tier_note') or _TIER_WORDS)}; P(best): share of resamples in "
         "which the system is best; best set: the set of systems not significantly worse "
         "than the best.</p>",
         _chart(board, tiers, level, metric),
     ]
     if pairs is not None:
-        parts.append(_pairs_html(uid, board, pairs, max_pairs, n_pairs))
+        parts.append(_pairs_html(uid, board, pairs, max_pairs, n_pairs, attrs.get("alpha")))
     parts.append("</section>")
     return "\n".join(parts)
 
@@ -406,16 +429,20 @@ def _has_page(result):
 
 
 def leaderboard_section(result, ctx):
-    """The report section ``"leaderboard_page"``: each metric's interactive leaderboard."""
+    """The report section ``"leaderboard_page"``: each metric's interactive leaderboard.
+
+    One ``"html"`` block (its headings inside), so Markdown and LaTeX leave
+    the whole section out (their leaderboard is the ``leaderboard`` section).
+    """
     frame = ctx.frame
-    blocks = [("heading", 1, "Leaderboard")]
+    parts = ["<h2>Leaderboard</h2>"]
     for j, metric in enumerate(result.metrics):
         board = result.leaderboard(metric)
         pairs = frame[(frame["metric"] == metric) & (frame["test"] == result.tests[0])]
         if len(result.metrics) > 1:
-            blocks.append(("heading", 2, metric))
-        blocks.append(("html", leaderboard_html(board, pairs, uid=f"sgt-lb-{j}"), CSS, SCRIPT))
-    return blocks
+            parts.append(f"<h3>{_esc(metric)}</h3>")
+        parts.append(leaderboard_html(board, pairs, uid=f"sgt-lb-{j}"))
+    return [("html", "\n".join(parts), CSS, SCRIPT)]
 
 
 def page_sections(result, fmt, sections):
@@ -423,19 +450,18 @@ def page_sections(result, fmt, sections):
 
     With ``sections=None``, ``fmt == "html"`` and at least
     :data:`PAGE_MIN_SYSTEMS` systems (and a ``leaderboard`` method), the
-    interactive leaderboard replaces the per-system scores, the pairs tables
-    and the ranks: the methods, ``leaderboard_page``, the references and the
-    signature. Otherwise ``sections`` unchanged.
+    interactive leaderboard replaces the leaderboard tables, the per-system
+    scores, the pairs tables and the ranks: ``leaderboard_page`` (first),
+    the methods, the references and the signature. Otherwise ``sections``
+    unchanged.
     """
     if sections is not None or fmt != "html" or len(result.systems) < PAGE_MIN_SYSTEMS \
             or not _has_page(result):
         return sections
-    names = [s.name for s in _selected(result, None)]
     replaced = {"scores", "pairs", "ranks", "leaderboard"}
-    at = next((i for i, n in enumerate(names) if n in replaced), len(names))
-    kept = [n for n in names if n not in replaced]
-    return kept[:at] + ["leaderboard_page"] + kept[at:]
+    return ["leaderboard_page"] + [s.name for s in _selected(result, None)
+                                   if s.name not in replaced]
 
 
-register_section("leaderboard_page", leaderboard_section, available=_has_page, after="pairs",
-                 default=False)
+register_section("leaderboard_page", leaderboard_section, available=_has_page,
+                 after="leaderboard", default=False)

@@ -144,3 +144,46 @@ def test_bad_frames_and_options_are_named():
             leaderboard_html(board, pairs, max_pairs=bad)
     assert isinstance(leaderboard_html(board, pairs, max_pairs=np.int64(3)), str)
     assert isinstance(leaderboard_html(board.iloc[:0]), str)
+
+
+# ------------------------------------------------------ in the report itself
+def _per_item(k, n=300, seed=3):
+    from sigtest import BCaInterval, PairedPermutation, compare
+
+    rng = np.random.default_rng(seed)
+    acc = np.linspace(0.6, 0.85, k)
+    scores = {f"model-{j:02d}": (rng.random(n) < acc[j]).astype(float) for j in range(k)}
+    return compare(None, scores, metrics="mean", random_state=0,
+                   test=(PairedPermutation(n_resamples=999), BCaInterval(n_resamples=999)))
+
+
+@pytest.fixture(scope="module")
+def twenty_and_twenty_one():
+    return _per_item(20), _per_item(21)
+
+
+def _headings(page):
+    return re.findall(r"<h2>(.*?)</h2>", page)
+
+
+def test_the_html_report_of_more_than_twenty_systems_is_the_page(twenty_and_twenty_one):
+    _, result = twenty_and_twenty_one
+    page = result.report("html")
+    assert _headings(page) == ["Leaderboard", "Methods", "References",
+                               "Reproducibility signature"]
+    assert page.count("<script>") == 1 and "Content-Security-Policy" in page
+    assert [q for _, _, q in _board_rows(page)] == list(result.leaderboard().index)
+    assert result.signature() in page
+    assert "all 210 pairs" in page
+    assert "sgt-" not in result.report("markdown")
+
+
+def test_twenty_systems_keep_the_report_and_can_ask_for_the_page(twenty_and_twenty_one):
+    result, _ = twenty_and_twenty_one
+    page = result.report("html")
+    assert "<script" not in page and "Scores of each system" in _headings(page)
+    page = result.report("html", sections=["leaderboard_page", "signature"])
+    assert _headings(page) == ["Leaderboard", "Reproducibility signature"]
+    assert len(_board_rows(page)) == 20 and page.count("<script>") == 1
+    text = result.report("markdown", sections=["leaderboard_page", "signature"])
+    assert "Leaderboard" not in text and "sgt-" not in text  # HTML only

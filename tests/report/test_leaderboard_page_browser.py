@@ -125,3 +125,42 @@ def test_the_checks_can_fail(tmp_path):
                             "{ return r.textContent; })") == ["b", "a"]
         assert any("undefinedFunction" in e for e in dev.errors), dev.errors
         assert any(u.startswith("http://example.invalid") for u in dev.requests)
+
+
+def test_the_report_of_sixty_systems_sorts_and_filters_in_chromium(tmp_path):
+    from sigtest import BCaInterval, PairedPermutation, compare
+
+    rng = np.random.default_rng(5)
+    acc = np.linspace(0.55, 0.8, 60)
+    scores = {f"model-{j:02d}": (rng.random(400) < acc[j]).astype(float) for j in range(60)}
+    result = compare(None, scores, metrics="mean", random_state=0,
+                     test=(PairedPermutation(n_resamples=999), BCaInterval(n_resamples=999)))
+    page = tmp_path / "report.html"
+    result.report("html", path=page)
+    board = result.leaderboard()
+    names = list(board.index)
+    with DevTools(tmp_path) as dev:
+        dev.open(page)
+        assert _names(dev) == names
+        dev.click(_header(7))  # P(best), ascending
+        dev.click(_header(7))  # descending; ties keep the leaderboard's order
+        p_best = board["p_best"].to_numpy()
+        assert _names(dev) == [names[i] for i in np.argsort(-p_best, kind="stable")]
+        dev.click(_header(6))  # tier: the tiers in order, best first
+        shown = _names(dev)
+        tier = board["tier"].to_dict()
+        first_seen = {t: i for i, t in reversed(list(enumerate(board["tier"])))}
+        assert [first_seen[tier[n]] for n in shown] == sorted(first_seen[t]
+                                                              for t in board["tier"])
+        dev.type("[data-for='sgt-lb-0-board'] input[type=search]", "model-5")
+        assert sorted(_names(dev, visible=True)) == [f"model-5{i}" for i in range(10)]
+        colours = dev.evaluate(ROWS.format(id="sgt-lb-0-board") + ".map(function (r) {"
+                               "return [r.getAttribute('data-q'),"
+                               "getComputedStyle(r.cells[0]).backgroundColor]; })")
+        by_tier = {}
+        for name, colour in colours:
+            by_tier.setdefault(tier[name], set()).add(colour)
+        assert all(len(c) == 1 for c in by_tier.values())  # one colour a tier
+        assert len({c for s in by_tier.values() for c in s}) == min(len(by_tier), 10)
+        assert dev.errors == []
+        assert dev.requests == [page.as_uri()]
