@@ -17,7 +17,8 @@
   with more, those closest in the ranking (neighbours first, then two
   places apart, ...), where the tiers part; the page says how many it
   shows, and ``to_frame()`` keeps every pair. 1,000 systems have 499,500
-  pairs: written in full they would make the page about 100 MB.
+  pairs: written in full (about 350 bytes each) they would make a page of
+  about 170 MB.
 
 The script is about 80 lines of plain JavaScript written into the page
 (:data:`SCRIPT`); the page loads nothing (no CDN, font or image) and opens
@@ -25,10 +26,11 @@ from ``file://`` offline. Without the script (JavaScript off) the tables
 read the same, best first. This module renders what it is given and
 computes no statistic.
 
-:func:`leaderboard_section` is the report section ``"leaderboard_page"``
-(HTML only: Markdown and LaTeX leave it out, as they leave out the charts);
-:func:`page_sections` chooses the sections of ``report("html")`` for more
-than :data:`PAGE_MIN_SYSTEMS` - 1 systems.
+:func:`leaderboard_section` builds the report section ``"leaderboard_page"``
+(registered in :mod:`sigtest._report.sections`; HTML only: Markdown and
+LaTeX leave it out, as they leave out the charts); :func:`page_sections`
+makes it the HTML report of :data:`PAGE_MIN_SYSTEMS` systems or more (more
+than 20), in place of the score, pair, rank and leaderboard tables.
 """
 
 import html
@@ -37,7 +39,8 @@ import math
 import numpy as np
 
 from sigtest._report.format import format_level, format_pvalue
-from sigtest._report.sections import _interval, _num, _selected, _share, register_section
+from sigtest._report.leaderboard import leaderboard_available
+from sigtest._report.sections import _interval, _num, _selected, _share
 from sigtest._report.svg import interval_chart
 
 __all__ = ["PAGE_MIN_SYSTEMS", "MAX_PAIRS", "SCRIPT", "leaderboard_html",
@@ -423,11 +426,6 @@ def leaderboard_html(board, pairs=None, *, max_pairs=MAX_PAIRS, uid="sgt-lb-0"):
 
 
 # ------------------------------------------------------------------ section
-def _has_page(result):
-    return (callable(getattr(result, "leaderboard", None)) and result.n_runs == 1
-            and len(result.systems) >= 2)
-
-
 def leaderboard_section(result, ctx):
     """The report section ``"leaderboard_page"``: each metric's interactive leaderboard.
 
@@ -456,12 +454,9 @@ def page_sections(result, fmt, sections):
     unchanged.
     """
     if sections is not None or fmt != "html" or len(result.systems) < PAGE_MIN_SYSTEMS \
-            or not _has_page(result):
+            or not leaderboard_available(result):
         return sections
     replaced = {"scores", "pairs", "ranks", "leaderboard"}
     return ["leaderboard_page"] + [s.name for s in _selected(result, None)
                                    if s.name not in replaced]
 
-
-register_section("leaderboard_page", leaderboard_section, available=_has_page,
-                 after="leaderboard", default=False)

@@ -10,6 +10,10 @@ of *sections* (:func:`register_section`), which
                per metric); by default only from 100 systems on, where it
                opens the report and ``scores``, ``pairs`` and ``ranks`` are
                left to ``sections=``;
+``leaderboard_page`` HTML only: the interactive leaderboard (sortable,
+               filterable, tiers coloured, chart, pairs folded); the
+               default of ``report("html")`` beyond 20 systems
+               (:mod:`sigtest._report.leaderboard_page`);
 ``methods``    the generated methods paragraph;
 ``scores``     per metric, each system's score with its interval (and the
                letters when every pair was tested), with a chart (HTML);
@@ -596,8 +600,17 @@ def _signature_section(result, ctx):
             ("code", signature(result))]
 
 
+def _leaderboard_page_section(result, ctx):
+    """The interactive leaderboard (HTML only; :mod:`sigtest._report.leaderboard_page`)."""
+    from sigtest._report.leaderboard_page import leaderboard_section
+
+    return leaderboard_section(result, ctx)
+
+
 register_section("leaderboard", leaderboard_blocks, available=leaderboard_available,
                  default=leaderboard_default)
+register_section("leaderboard_page", _leaderboard_page_section, available=leaderboard_available,
+                 default=False)
 register_section("methods", _methods_section)
 register_section("scores", _scores_section, default=small_report)
 register_section("pairs", _pairs_section, default=small_report)
