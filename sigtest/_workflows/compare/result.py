@@ -34,7 +34,9 @@ class ComparisonResult:
     not meant to be built by hand. Immutable: no attribute can be set, the
     lists and arrays it returns are copies or read-only, and :meth:`to_frame`
     returns a copy of the table, so a result once computed always reports
-    the same comparison.
+    the same comparison. ``print(result)``, ``repr`` and the notebook view
+    show every pair for up to 20 systems and :meth:`leaderboard` (with the
+    number of significant pairs) beyond; :meth:`to_frame` has every pair.
 
     Attributes
     ----------
@@ -570,12 +572,14 @@ class ComparisonResult:
         >>> preds = {name: np.where(rng.random(500) < acc, y, 1 - y)
         ...          for name, acc in [("weak", 0.6), ("good", 0.8), ("best", 0.95)]}
         >>> res = sigtest.compare(y, preds, metrics="accuracy", random_state=0)
-        >>> res.leaderboard()[["rank", "rank_low", "rank_high", "tier", "in_best_set"]]
-                rank  rank_low  rank_high tier  in_best_set
-        system
-        best       1         1          1    a         True
-        good       2         2          2    b        False
-        weak       3         3          3    c        False
+        >>> board = res.leaderboard()
+        >>> board.reset_index()[["system", "rank", "rank_low", "rank_high", "tier", "in_best_set"]]
+          system  rank  rank_low  rank_high tier  in_best_set
+        0   best     1         1          1    a         True
+        1   good     2         2          2    b        False
+        2   weak     3         3          3    c        False
+        >>> board.attrs["n_significant_pairs"]
+        3
         """
         from sigtest._workflows.compare.leaderboard import leaderboard_table
 
@@ -588,7 +592,11 @@ class ComparisonResult:
         Systems sharing a letter are not significantly different (adjusted
         p-value above ``alpha``); systems are ordered by score, best first,
         and ``"a"`` marks the group of the best system. Computed with the
-        insert-and-absorb algorithm of Piepho (2004).
+        insert-and-absorb algorithm of Piepho (2004), or a greedy clique
+        cover when that needs fewer letters or too much work. Always
+        letters; where a valid display needs more than 26 letters,
+        :meth:`leaderboard` and :meth:`report` show numbered tiers instead
+        and say so.
 
         Parameters
         ----------
