@@ -101,7 +101,8 @@ SCRIPT = r"""(function () {
     return isNaN(x) ? null : x;
   }
   function sortRows(table, col, dir, numeric) {
-    var body = table.tBodies[0];
+    var body = table.tBodies[0], fresh = body.cloneNode(false);
+    table.replaceChild(fresh, body);  // reorder the rows off the page: one reflow
     var keyed = Array.prototype.map.call(body.rows, function (row) {
       return [sortKey(row.cells[col], numeric), +row.getAttribute("data-i"), row];
     });
@@ -112,9 +113,8 @@ SCRIPT = r"""(function () {
       var c = numeric ? a[0] - b[0] : collator.compare(a[0], b[0]);
       return c === 0 ? a[1] - b[1] : dir * c;
     });
-    var frag = document.createDocumentFragment();
-    keyed.forEach(function (k) { frag.appendChild(k[2]); });
-    body.appendChild(frag);
+    keyed.forEach(function (k) { body.appendChild(k[2]); });
+    table.replaceChild(body, fresh);
   }
   function filterRows(box) {
     var table = box.table, text = box.text ? box.text.value.trim().toLowerCase() : "";
