@@ -164,3 +164,24 @@ def test_the_report_of_sixty_systems_sorts_and_filters_in_chromium(tmp_path):
         assert len({c for s in by_tier.values() for c in s}) == min(len(by_tier), 10)
         assert dev.errors == []
         assert dev.requests == [page.as_uri()]
+
+
+def test_two_leaderboards_on_one_page_sort_and_filter_apart(tmp_path):
+    first, _ = board_and_pairs(8, seed=1)
+    second, _ = board_and_pairs(8, seed=2, metric="f1_macro")
+    second = second.iloc[::-1]  # another order, so that the two tables differ
+    page = tmp_path / "two.html"
+    page.write_text(render_html([("html", leaderboard_html(first, uid="sgt-lb-0"), CSS, SCRIPT),
+                                 ("html", leaderboard_html(second, uid="sgt-lb-1"), CSS, SCRIPT)],
+                                "two metrics"), encoding="utf-8")
+    text = page.read_text()
+    assert text.count("<script>") == 1 and text.count("<style>") == 1
+    with DevTools(tmp_path) as dev:
+        dev.open(page)
+        dev.click("#sgt-lb-1-board thead th:nth-child(2) button")  # names, second table
+        assert _names(dev, "sgt-lb-1-board") == sorted(second.index)
+        assert _names(dev, "sgt-lb-0-board") == list(first.index)  # untouched
+        dev.type("[data-for='sgt-lb-0-board'] input[type=search]", "sys-0000")
+        assert _names(dev, "sgt-lb-0-board", visible=True) == ["sys-0000"]
+        assert len(_names(dev, "sgt-lb-1-board", visible=True)) == 8
+        assert dev.errors == [] and dev.requests == [page.as_uri()]
