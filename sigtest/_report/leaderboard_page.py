@@ -29,8 +29,10 @@ computes no statistic.
 :func:`leaderboard_section` builds the report section ``"leaderboard_page"``
 (registered in :mod:`sigtest._report.sections`; HTML only: Markdown and
 LaTeX leave it out, as they leave out the charts); :func:`page_sections`
-makes it the HTML report of :data:`PAGE_MIN_SYSTEMS` systems or more (more
-than 20), in place of the score, pair, rank and leaderboard tables.
+makes it the HTML report of more than
+:data:`sigtest._report.leaderboard.MANY_SYSTEMS` (20) systems, the threshold
+of the text and notebook views, in place of the score, pair, rank and
+leaderboard tables.
 """
 
 import html
@@ -39,15 +41,13 @@ import math
 import numpy as np
 
 from sigtest._report.format import format_level, format_pvalue
-from sigtest._report.leaderboard import leaderboard_available
+from sigtest._report.leaderboard import MANY_SYSTEMS, leaderboard_available
 from sigtest._report.sections import _interval, _num, _selected, _share
 from sigtest._report.svg import interval_chart
 
-__all__ = ["PAGE_MIN_SYSTEMS", "MAX_PAIRS", "SCRIPT", "leaderboard_html",
+__all__ = ["MAX_PAIRS", "SCRIPT", "leaderboard_html",
            "leaderboard_section", "page_sections"]
 
-#: ``report("html")`` of a result with at least this many systems is the interactive page.
-PAGE_MIN_SYSTEMS = 21
 #: Pairs written into the page by default (the rest stay in ``to_frame()``).
 MAX_PAIRS = 2000
 
@@ -73,7 +73,8 @@ CSS = "\n".join([
     ".sigtest-report .sgt-scroll table { margin: 0; }",
     ".sigtest-report .sgt-table th { position: sticky; top: 0; z-index: 1; padding: 0; }",
     ".sgt-table th button { font: inherit; font-weight: bold; background: none; border: 0;",
-    "  padding: .25rem .7rem; width: 100%; text-align: inherit; cursor: pointer; color: inherit; }",
+    "  padding: .25rem .7rem; width: 100%; text-align: inherit; cursor: pointer;",
+    "  color: inherit; }",
     ".sgt-table th[aria-sort=ascending] button::after { content: ' \\25B2'; font-size: .7em; }",
     ".sgt-table th[aria-sort=descending] button::after { content: ' \\25BC'; font-size: .7em; }",
     ".sgt-tier { display: inline-block; min-width: 1.6em; padding: 0 .3em; border-radius: 3px;",
@@ -447,13 +448,13 @@ def page_sections(result, fmt, sections):
     """The sections of the report: for ``report("html")`` of many systems, the page's.
 
     With ``sections=None``, ``fmt == "html"`` and at least
-    :data:`PAGE_MIN_SYSTEMS` systems (and a ``leaderboard`` method), the
+    more than ``MANY_SYSTEMS`` (20) systems (and a ``leaderboard`` method), the
     interactive leaderboard replaces the leaderboard tables, the per-system
     scores, the pairs tables and the ranks: ``leaderboard_page`` (first),
     the methods, the references and the signature. Otherwise ``sections``
     unchanged.
     """
-    if sections is not None or fmt != "html" or len(result.systems) < PAGE_MIN_SYSTEMS \
+    if sections is not None or fmt != "html" or len(result.systems) <= MANY_SYSTEMS \
             or not leaderboard_available(result):
         return sections
     replaced = {"scores", "pairs", "ranks", "leaderboard"}
