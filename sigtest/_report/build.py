@@ -12,11 +12,15 @@ script).
 """
 
 from sigtest._report.doc import RENDERERS, html_fragment, render
-from sigtest._report.leaderboard import leaderboard_blocks, shows_leaderboard
-from sigtest._report.leaderboard_page import page_sections
+from sigtest._report.leaderboard import (
+    MANY_SYSTEMS,
+    leaderboard_available,
+    leaderboard_blocks,
+    shows_leaderboard,
+)
 from sigtest._report.sections import _Context, _selected
 
-__all__ = ["REPORT_FORMATS", "build_report", "report_html_fragment"]
+__all__ = ["REPORT_FORMATS", "build_report", "page_sections", "report_html_fragment"]
 
 REPORT_FORMATS = tuple(RENDERERS)
 
@@ -38,6 +42,24 @@ def _blocks(result, sections):
         if section.name in late:
             blocks += section.build(result, ctx)
     return blocks
+
+
+def page_sections(result, fmt, sections):
+    """The sections of the report: for ``report("html")`` of many systems, the page's.
+
+    With ``sections=None``, ``fmt == "html"`` and more than ``MANY_SYSTEMS``
+    (20) systems (and a ``leaderboard`` method), the interactive leaderboard
+    replaces the leaderboard tables, the per-system scores, the pairs tables
+    and the ranks: ``leaderboard_page`` (first), then the other default
+    sections (methods, references, signature). Otherwise ``sections``
+    unchanged.
+    """
+    if sections is not None or fmt != "html" or len(result.systems) <= MANY_SYSTEMS \
+            or not leaderboard_available(result):
+        return sections
+    replaced = {"scores", "pairs", "ranks", "leaderboard"}
+    return ["leaderboard_page"] + [s.name for s in _selected(result, None)
+                                   if s.name not in replaced]
 
 
 def build_report(result, fmt="markdown", path=None, sections=None):

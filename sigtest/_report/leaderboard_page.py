@@ -28,11 +28,11 @@ computes no statistic.
 
 :func:`leaderboard_section` builds the report section ``"leaderboard_page"``
 (registered in :mod:`sigtest._report.sections`; HTML only: Markdown and
-LaTeX leave it out, as they leave out the charts); :func:`page_sections`
-makes it the HTML report of more than
-:data:`sigtest._report.leaderboard.MANY_SYSTEMS` (20) systems, the threshold
-of the text and notebook views, in place of the score, pair, rank and
-leaderboard tables.
+LaTeX leave it out, as they leave out the charts);
+:func:`sigtest._report.build.page_sections` makes it the HTML report of more
+than :data:`sigtest._report.leaderboard.MANY_SYSTEMS` (20) systems, the
+threshold of the text and notebook views, in place of the score, pair, rank
+and leaderboard tables.
 """
 
 import html
@@ -40,13 +40,13 @@ import math
 
 import numpy as np
 
+from sigtest._report.format import format_interval as _interval
 from sigtest._report.format import format_level, format_pvalue
-from sigtest._report.leaderboard import MANY_SYSTEMS, leaderboard_available
-from sigtest._report.sections import _interval, _num, _selected, _share
+from sigtest._report.format import format_number as _num
+from sigtest._report.format import format_share as _share
 from sigtest._report.svg import interval_chart
 
-__all__ = ["MAX_PAIRS", "SCRIPT", "leaderboard_html",
-           "leaderboard_section", "page_sections"]
+__all__ = ["MAX_PAIRS", "SCRIPT", "leaderboard_html", "leaderboard_section"]
 
 #: Pairs written into the page by default (the rest stay in ``to_frame()``).
 MAX_PAIRS = 2000
@@ -442,22 +442,3 @@ def leaderboard_section(result, ctx):
             parts.append(f"<h3>{_esc(metric)}</h3>")
         parts.append(leaderboard_html(board, pairs, uid=f"sgt-lb-{j}"))
     return [("html", "\n".join(parts), CSS, SCRIPT)]
-
-
-def page_sections(result, fmt, sections):
-    """The sections of the report: for ``report("html")`` of many systems, the page's.
-
-    With ``sections=None``, ``fmt == "html"`` and at least
-    more than ``MANY_SYSTEMS`` (20) systems (and a ``leaderboard`` method), the
-    interactive leaderboard replaces the leaderboard tables, the per-system
-    scores, the pairs tables and the ranks: ``leaderboard_page`` (first),
-    the methods, the references and the signature. Otherwise ``sections``
-    unchanged.
-    """
-    if sections is not None or fmt != "html" or len(result.systems) <= MANY_SYSTEMS \
-            or not leaderboard_available(result):
-        return sections
-    replaced = {"scores", "pairs", "ranks", "leaderboard"}
-    return ["leaderboard_page"] + [s.name for s in _selected(result, None)
-                                   if s.name not in replaced]
-
