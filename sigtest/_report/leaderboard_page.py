@@ -238,7 +238,7 @@ def _rank(x):
 def _rank_interval(lo, hi):
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return "n/a"
-    return f"{int(lo)}-{int(hi)}" if lo != hi else f"{int(lo)}"
+    return f"[{int(lo)}, {int(hi)}]"  # as in print(result)
 
 
 def _shown_pairs(board, pairs, max_pairs):
@@ -412,7 +412,7 @@ def leaderboard_html(board, pairs=None, *, max_pairs=MAX_PAIRS, uid="sgt-lb-0"):
         f"<thead><tr>{head}</tr></thead><tbody>",
         *_board_rows(board, tiers),
         "</tbody></table></div>",
-        f'<p class="sgt-legend">Tiers: {legend}{_esc(more)}</p>',
+        f'<p class="sgt-legend">Tiers: {legend}{_esc(more)}</p>' if any(tiers) else "",
         f'<p class="note">rank: observed, 1 = best; {_esc(level)} CI: interval of the score; '
         f"rank interval: simultaneous {_esc(rank_level)} interval of the rank; tier: "
         f"{_esc(attrs.get('tier_note') or _TIER_WORDS)}; P(best): share of resamples in "

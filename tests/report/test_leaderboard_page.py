@@ -187,3 +187,14 @@ def test_twenty_systems_keep_the_report_and_can_ask_for_the_page(twenty_and_twen
     assert len(_board_rows(page)) == 20 and page.count("<script>") == 1
     text = result.report("markdown", sections=["leaderboard_page", "signature"])
     assert "Leaderboard" not in text and "sgt-" not in text  # HTML only
+
+
+def test_without_tiers_and_with_baseline_pairs_only_the_page_still_reads():
+    board, pairs = board_and_pairs(30)
+    board["tier"] = ""  # pairs="baseline": not every pair tested, no tiers
+    baseline = pairs[pairs["system_a"] == board.index[0]]
+    page = _page(board, baseline)
+    assert len(_board_rows(page)) == 30
+    assert {c for c, _, _ in _board_rows(page)} == {"sgt-t0"}
+    assert "Tiers:" not in page
+    assert len(_pair_rows(page)) == 29 and "all 29 pairs" in page
