@@ -105,7 +105,7 @@ def test_a_thousand_systems_sort_in_the_browser_without_delay(tmp_path):
         names = list(board.index)
         assert _names(dev) == [names[i] for i in
                                np.argsort(board["score"].to_numpy(), kind="stable")]
-        assert ms < 2000  # measured about 10-30 ms
+        assert ms < 2000  # measured 20-90 ms under a load average of 8-11
         assert dev.errors == [] and dev.requests == [page.as_uri()]
 
 
