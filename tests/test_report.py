@@ -276,8 +276,10 @@ def test_methods_follow_the_options():
 def test_sections_registry_takes_a_new_section(result, monkeypatch):
     import sigtest._report.sections as _report
 
-    # the leaderboard comes first, a default section only from 100 systems on
-    assert section_names()[:4] == ["leaderboard", "methods", "scores", "pairs"]
+    # the leaderboard comes first, a default section only from 100 systems on; then the
+    # interactive page (HTML only), the default of report("html") beyond 20 systems
+    assert section_names()[:5] == ["leaderboard", "leaderboard_page", "methods", "scores",
+                                   "pairs"]
     assert "## Leaderboard" not in result.report()
     # the leaderboard of ComparisonResult.ranks() is part of the default report
     md = result.report()

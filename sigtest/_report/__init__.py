@@ -14,6 +14,8 @@ a plot is drawn).
 * ``doc.py``: the document model and its renderers;
 * ``latex.py``: the LaTeX table of a comparison's frame (``to_latex``);
 * ``svg.py``: the interval chart of the HTML report;
+* ``leaderboard_page.py``: the interactive leaderboard (sortable, filterable
+  table, chart, folded pairs), the HTML report of many systems;
 * ``format.py``: p-values, levels and correction names as printed;
 * ``letters.py``: the compact letter display (Piepho 2004);
 * ``plots.py``, ``plot_cd.py``: the figures of :mod:`sigtest.plotting`;

@@ -8,15 +8,21 @@ A document is a list of blocks, each a tuple whose first item names its kind:
 * ``("figure", svg, caption)`` (HTML only; Markdown and LaTeX leave it out)
 * ``("list", [text, ...])``
 * ``("code", text)`` (the reproducibility signature)
+* ``("html", markup, css, script)`` (HTML only: markup that a renderer of
+  this package escaped already, with the CSS and the script it needs; the
+  interactive leaderboard of :mod:`sigtest._report.leaderboard_page`)
 
 Every text is plain text: each renderer escapes it for its format, so a
 system named ``<b>&_%`` prints literally everywhere. Markdown tables are
 written here (no ``tabulate``); LaTeX tables use ``booktabs``; the HTML page
-is one self-contained file (inline CSS, inline SVG, no script, no external
-resource).
+is one self-contained file (inline CSS, inline SVG, no external resource;
+a script only when an ``"html"`` block brings one, and then a
+Content-Security-Policy that lets that inline script run and nothing load).
 """
 
+import base64
 from dataclasses import dataclass, field
+import hashlib
 import html
 
 __all__ = ["Table", "render", "RENDERERS", "escape_markdown", "escape_latex", "html_fragment"]
@@ -247,9 +253,26 @@ def _html_table(table):
     return "\n".join(out)
 
 
-def html_fragment(blocks, title):
-    """The report as one ``<div class="sigtest-report">`` with its own ``<style>``."""
-    parts = ['<div class="sigtest-report">', f"<style>\n{_CSS}\n</style>",
+def _assets(blocks):
+    """(CSS, script) of the report: the base CSS and each ``"html"`` block's, once each."""
+    css, scripts = [_CSS], []
+    for block in blocks:
+        if block[0] == "html":
+            if block[2] and block[2] not in css:
+                css.append(block[2])
+            if block[3] and block[3] not in scripts:
+                scripts.append(block[3])
+    return "\n".join(css), "\n".join(scripts)
+
+
+def html_fragment(blocks, title, *, script=True):
+    """The report as one ``<div class="sigtest-report">`` with its own ``<style>``.
+
+    The scripts of the ``"html"`` blocks, when there are some (and
+    ``script``), end the ``<div>``.
+    """
+    css, code = _assets(blocks)
+    parts = ['<div class="sigtest-report">', f"<style>\n{css}\n</style>",
              f"<h1>{_esc(title)}</h1>"]
     for block in blocks:
         kind = block[0]
@@ -268,14 +291,35 @@ def html_fragment(blocks, title):
                          + "\n</ul>")
         elif kind == "code":
             parts.append(f'<pre class="signature">{_esc(block[1])}</pre>')
+        elif kind == "html":
+            parts.append(block[1])
+    if code and script:
+        parts.append(f"<script>\n{code}\n</script>")
     parts.append("</div>")
     return "\n".join(parts)
 
 
+def _csp_hash(text):
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
 def render_html(blocks, title):
-    """One self-contained HTML5 page: inline CSS and SVG, no script, no external resource."""
+    """One self-contained HTML5 page: inline CSS and SVG, no external resource.
+
+    A page with a script (an ``"html"`` block's) carries a
+    Content-Security-Policy that allows exactly its inline ``<style>`` and
+    ``<script>`` (by their sha256) and no load from anywhere, so the page
+    cannot reach the network even if a browser would let it.
+    """
+    css, code = _assets(blocks)
+    head = ""
+    if code:
+        policy = (f"default-src 'none'; style-src {_csp_hash(chr(10) + css + chr(10))}; "
+                  f"script-src {_csp_hash(chr(10) + code + chr(10))}; img-src data:")
+        head = f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{_esc(title)}</title>\n</head>\n<body>\n"
+            + head + f"<title>{_esc(title)}</title>\n</head>\n<body>\n"
             + html_fragment(blocks, title) + "\n</body>\n</html>\n")
 
 

@@ -3,7 +3,7 @@
 import math
 
 __all__ = ["format_pvalue", "format_level", "CORRECTION_NAMES", "csv_safe", "csv_unsafe",
-           "frame_margins", "format_margin"]
+           "frame_margins", "format_margin", "format_number", "format_share", "format_interval"]
 
 #: Short names of the corrections in table headers (``p (Holm)``).
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "BH", "bh": "BH",
@@ -141,3 +141,57 @@ def frame_margins(frame):
 def format_margin(low, high):
     """``"m"`` for the symmetric margins ``(-m, m)``, else ``"(low, high)"``."""
     return f"{high:g}" if low == -high else f"({low:g}, {high:g})"
+
+
+def format_number(v, signed=False):
+    """A score or difference in a table: four decimals (``signed``: with its sign), or ``nan``.
+
+    Examples
+    --------
+    >>> from sigtest._report.format import format_number
+    >>> format_number(0.81234), format_number(0.0123, signed=True), format_number(None)
+    ('0.8123', '+0.0123', 'nan')
+    """
+    if v is None or not math.isfinite(v):
+        return "nan"
+    return f"{v:+.4f}" if signed else f"{v:.4f}"
+
+
+def format_share(p):
+    """A share of resamples (P(best)): three decimals for every value.
+
+    Not a p-value, so not four decimals: exact 0 and 1 read ``0.000`` and
+    ``1.000`` like the shares beside them; a share strictly between that
+    would round to them reads ``<0.001`` or ``>0.999`` (never rounded away).
+
+    Examples
+    --------
+    >>> from sigtest._report.format import format_share
+    >>> format_share(0.0), format_share(0.0002), format_share(0.25), format_share(0.9999)
+    ('0.000', '<0.001', '0.250', '>0.999')
+    """
+    if p is None or not math.isfinite(p):
+        return "nan"
+    if 0 < p < 0.0005:
+        return "<0.001"
+    if 0.9995 <= p < 1:
+        return ">0.999"
+    return f"{p:.3f}"
+
+
+def format_interval(lo, hi, signed=False):
+    """``[lo, hi]``; a one-sided interval reads ``[lo, +inf)`` or ``(-inf, hi]``.
+
+    Examples
+    --------
+    >>> from sigtest._report.format import format_interval
+    >>> format_interval(0.1, 0.2), format_interval(-0.01, math.inf, signed=True)
+    ('[0.1000, 0.2000]', '[-0.0100, +inf)')
+    >>> format_interval(math.nan, 0.2)
+    'n/a'
+    """
+    if math.isnan(lo) or math.isnan(hi) or (math.isinf(lo) and math.isinf(hi)):
+        return "n/a"
+    left = "(-inf" if math.isinf(lo) else f"[{format_number(lo, signed)}"
+    right = "+inf)" if math.isinf(hi) else f"{format_number(hi, signed)}]"
+    return f"{left}, {right}"

@@ -10,6 +10,10 @@ of *sections* (:func:`register_section`), which
                per metric); by default only from 100 systems on, where it
                opens the report and ``scores``, ``pairs`` and ``ranks`` are
                left to ``sections=``;
+``leaderboard_page`` HTML only: the interactive leaderboard (sortable,
+               filterable, tiers coloured, chart, pairs folded); the
+               default of ``report("html")`` beyond 20 systems
+               (:mod:`sigtest._report.leaderboard_page`);
 ``methods``    the generated methods paragraph;
 ``scores``     per metric, each system's score with its interval (and the
                letters when every pair was tested), with a chart (HTML);
@@ -33,6 +37,9 @@ from numbers import Integral
 import numpy as np
 
 from sigtest._report.format import (
+    format_interval as _interval,
+    format_number as _num,
+    format_share as _share,
     CORRECTION_NAMES,
     format_level,
     format_margin,
@@ -46,6 +53,7 @@ from sigtest._report.leaderboard import (
     leaderboard_blocks,
     small_report,
 )
+from sigtest._report.leaderboard_page import leaderboard_section
 from sigtest._report.signature import (
     _n_items,
     _n_pairs,
@@ -382,42 +390,11 @@ def methods_text(result, ctx=None):
 
 
 # ------------------------------------------------------------------ sections
-def _num(v, signed=False):
-    if v is None or not np.isfinite(v):
-        return "nan"
-    return f"{v:+.4f}" if signed else f"{v:.4f}"
-
-
-def _share(p):
-    """A share of resamples (P(best)): three decimals for every value.
-
-    Not a p-value, so not four decimals: exact 0 and 1 read ``0.000`` and
-    ``1.000`` like the shares beside them; a share strictly between that
-    would round to them reads ``<0.001`` or ``>0.999`` (never rounded away).
-    """
-    if p is None or not np.isfinite(p):
-        return "nan"
-    if 0 < p < 0.0005:
-        return "<0.001"
-    if 0.9995 <= p < 1:
-        return ">0.999"
-    return f"{p:.3f}"
-
-
 def _cell(v):
     """A cell of a generic table: floats as numbers, booleans as yes/no."""
     if isinstance(v, (bool, np.bool_)):
         return "yes" if v else "no"
     return _num(v) if isinstance(v, float) else str(v)
-
-
-def _interval(lo, hi, signed=False):
-    """``[lo, hi]``; a one-sided interval reads ``[lo, +inf)`` or ``(-inf, hi]``."""
-    if np.isnan(lo) or np.isnan(hi) or (np.isinf(lo) and np.isinf(hi)):
-        return "n/a"
-    left = "(-inf" if np.isinf(lo) else f"[{_num(lo, signed)}"
-    right = "+inf)" if np.isinf(hi) else f"{_num(hi, signed)}]"
-    return f"{left}, {right}"
 
 
 def _methods_section(result, ctx):
@@ -602,6 +579,8 @@ def _signature_section(result, ctx):
 
 register_section("leaderboard", leaderboard_blocks, available=leaderboard_available,
                  default=leaderboard_default)
+register_section("leaderboard_page", leaderboard_section, available=leaderboard_available,
+                 default=False)
 register_section("methods", _methods_section)
 register_section("scores", _scores_section, default=small_report)
 register_section("pairs", _pairs_section, default=small_report)

@@ -48,7 +48,7 @@ def _fmt(v):
 
 
 def interval_chart(rows, *, xlabel, zero_line=False, legend=None, right_labels=False,
-                   marks=()):
+                   marks=(), row_height=_ROW):
     """An SVG chart of points with intervals, one row per item, top to bottom.
 
     Parameters
@@ -57,7 +57,8 @@ def interval_chart(rows, *, xlabel, zero_line=False, legend=None, right_labels=F
         ``label`` (text), ``value``, ``low``, ``high`` (floats; NaN bounds
         draw no interval; an infinite bound, of a one-sided interval, runs
         to the edge of the plot with an arrow head), ``highlight`` (bool: the coloured style) and
-        optional ``right`` (text printed right of the plot, e.g. letters).
+        optional ``right`` (text printed right of the plot, e.g. letters) and
+        ``color`` (a CSS colour that replaces the style's, e.g. a tier's).
     xlabel : str
         Axis title.
     zero_line : bool, default=False
@@ -68,6 +69,8 @@ def interval_chart(rows, *, xlabel, zero_line=False, legend=None, right_labels=F
         Reserve room for the ``right`` texts.
     marks : sequence of (float, str)
         Dotted vertical lines with a label on top (e.g. the margins).
+    row_height : int, default=24
+        Pixels per row (the interactive leaderboard packs many systems at 16).
 
     Returns
     -------
@@ -87,7 +90,7 @@ def interval_chart(rows, *, xlabel, zero_line=False, legend=None, right_labels=F
         if right_labels else 12
     n = len(rows)
     legend_h = (22 if legend else 0) + (16 if marks else 0)
-    height = _TOP + legend_h + _ROW * n + _AXIS + 14
+    height = _TOP + legend_h + row_height * n + _AXIS + 14
     width = left + _PLOT_W + right_w + 10
     top = _TOP + legend_h
 
@@ -107,7 +110,7 @@ def interval_chart(rows, *, xlabel, zero_line=False, legend=None, right_labels=F
                        f'fill="{_COLORS[flag]}"/>')
             out.append(f'<text x="{lx + 17:.1f}" y="{_TOP + 12}">{esc(text)}</text>')
             lx += 30 + _CHAR * len(text)
-    bottom = top + _ROW * n
+    bottom = top + row_height * n
     # grid and ticks
     for t in ticks:
         out.append(f'<line x1="{x(t):.1f}" y1="{top}" x2="{x(t):.1f}" y2="{bottom}" '
@@ -127,8 +130,8 @@ def interval_chart(rows, *, xlabel, zero_line=False, legend=None, right_labels=F
         out.append(f'<line x1="{x(0):.1f}" y1="{top - 4}" x2="{x(0):.1f}" y2="{bottom}" '
                    'stroke="#b22222" stroke-dasharray="4 3"/>')
     for k, r in enumerate(rows):
-        cy = top + _ROW * k + _ROW / 2
-        color = _COLORS[bool(r.get("highlight"))]
+        cy = top + row_height * k + row_height / 2
+        color = r.get("color", _COLORS[bool(r.get("highlight"))])
         out.append(f'<text x="{left - 8:.1f}" y="{cy + 4:.1f}" text-anchor="end">'
                    f'{esc(r["label"])}</text>')
         low, high = r["low"], r["high"]

@@ -923,9 +923,14 @@ class ComparisonResult:
 
         * ``"markdown"``: pipe tables (GitHub/CommonMark), no dependency.
         * ``"html"``: one self-contained page (inline CSS, the charts of
-          the scores and of the differences as inline SVG; no script and
-          no external resource), checked in headless Chromium by the test
-          suite.
+          the scores and of the differences as inline SVG; no external
+          resource), checked in headless Chromium by the test suite. For
+          more than 20 systems it is the interactive leaderboard
+          (section ``"leaderboard_page"``: the leaderboard sortable and
+          filterable by clicking, tiers coloured, the interval chart, the
+          pairs folded, at most 2,000 of them, those closest in the
+          ranking; a small inline script, no other), then the methods,
+          references and signature.
         * ``"latex"``: a standalone ``article`` with ``booktabs`` tables
           (``\\usepackage{booktabs}``), whose tables can be pasted into a
           paper; each is placed ``[H]`` (``\\usepackage{float}``), so it
@@ -940,7 +945,9 @@ class ComparisonResult:
         sections : list of str, optional
             Sections to include, among ``"methods"``, ``"scores"``,
             ``"pairs"``, ``"ranks"`` (when the result has a ``ranks``
-            method), ``"cv_tests"`` (a :func:`sigtest.cross_val_compare`
+            method), ``"leaderboard_page"`` (HTML only: the interactive
+            leaderboard, at any number of systems; Markdown and LaTeX
+            leave it out), ``"cv_tests"`` (a :func:`sigtest.cross_val_compare`
             result with per-fold tests), ``"references"`` and
             ``"signature"``; default: every section this result has, in
             that order.
