@@ -49,12 +49,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from sigtest._engine.kernels import _GOLDEN, _jit, _splitmix
+from sigtest._engine.kernels import NUMBA_ENABLED, _GOLDEN, _jit, _splitmix
 from sigtest._engine.kernels_counts import _count_row
 from sigtest._engine.rank_lanes import _combine, lane_bootstrap, lanes_for
 from sigtest._engine.rng import resample_keys
 from sigtest._engine.sample_size import resolve_sample_size, stratified_sample_size
 from sigtest._engine.threads import split_rows
+from sigtest._engine.checks import check_n_resamples
 
 __all__ = [
     "RankedPair",
@@ -183,8 +184,6 @@ def uses_ranking(paired):
     resample) is then the path, and the reference the kernels are tested
     against.
     """
-    from sigtest._engine.kernels import NUMBA_ENABLED
-
     return (NUMBA_ENABLED and getattr(paired.metric, "ranking", None) is not None
             and not paired.has_statistics and paired.data is not None)
 
@@ -373,8 +372,6 @@ def rank_bootstrap_scores(paired, n_resamples, sample_size=None, seed=0, *, para
         A's score (column 0) and B's on each resample (``nan`` where the
         metric is undefined, e.g. a resample with one class for the AUC).
     """
-    from sigtest._engine.checks import check_n_resamples
-
     B = check_n_resamples(n_resamples)
     rp = ranked_pair(paired) if ranked is None else ranked
     strat_units, strat_starts, strat_draws = _strata_layout(rp, sample_size)
@@ -546,8 +543,6 @@ def rank_permutation_scores(paired, n_resamples, seed=0, *, parallel=True, ranke
     -------
     scores : ndarray of shape (n_resamples, 2)
     """
-    from sigtest._engine.checks import check_n_resamples
-
     B = check_n_resamples(n_resamples)
     rp = ranked_pair(paired) if ranked is None else ranked
     items, pos, ties, starts = _pooled(rp)

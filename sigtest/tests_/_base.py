@@ -12,13 +12,15 @@ import numpy as np
 
 from sigtest._engine import check_metric_params, prepare_paired
 from sigtest._engine.paired import PairedData, check_decomposable
-from sigtest._engine.pvalues import null_pvalue
 from sigtest._results import SignificanceResult, TestOutcome
 from sigtest.exceptions import SmallSampleWarning
 from sigtest.metrics import as_metric
 from sigtest.utils import check_random_state_seed, warn_external
 from sigtest.utils._estimator import ParamsMixin
 from sigtest.utils._param_validation import lazy, validate_parameter_constraints
+from sigtest._engine.small_sample import FEW_CLUSTERS
+from sigtest._engine.pvalues import SMALLEST_PVALUE, null_pvalue
+from sigtest._engine.intervals import invert_interval
 
 __all__ = ["MARGIN_ALTERNATIVES", "MARGIN_CONSTRAINT", "SignificanceTest", "accepts_resamples",
            "margin_bounds", "result_margin", "shared_scheme", "warn_few_clusters"]
@@ -117,8 +119,6 @@ def margin_location_test(estimate, se, alternative, margin, confidence_level, df
     """
     from scipy.special import ndtr, ndtri, stdtr, stdtrit
 
-    from sigtest._engine.pvalues import SMALLEST_PVALUE
-
     if df is None:
         sf, q = (lambda x: float(ndtr(-x))), float(ndtri(confidence_level))
     else:
@@ -150,8 +150,6 @@ def margin_from_intervals(interval_fn, alternative, margin, confidence_level,
 
     Returns ``(pvalue, (low, high), p_lower, p_upper)``, the interval of the raw ``delta``.
     """
-    from sigtest._engine.intervals import invert_interval
-
     gib = bool(greater_is_better)
     m_low, m_high = margin_bounds(margin)
     lower = ("greater", m_low) if gib else ("less", -m_low)
@@ -174,8 +172,6 @@ def warn_few_clusters(test_name, data):
     chi-square, the bootstrap) over-reject below about 20-50 clusters
     (Cameron, Gelbach & Miller 2008). Returns whether it warned.
     """
-    from sigtest._engine.small_sample import FEW_CLUSTERS
-
     G = data.n_groups
     if G is None or G >= FEW_CLUSTERS:
         return False

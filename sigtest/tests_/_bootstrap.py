@@ -41,6 +41,7 @@ from sigtest.tests_._base import (
     margin_bounds,
     result_margin,
 )
+from sigtest._engine.sample_size import resolve_sample_size
 
 __all__ = ["BergKirkpatrickBootstrap", "BooStSaBootstrap", "BCaInterval"]
 
@@ -228,8 +229,6 @@ class BergKirkpatrickBootstrap(SignificanceTest):
                 )
             self._check_size_range(m, n, unit)
         else:
-            from sigtest._engine.resampling import resolve_sample_size  # the one rounding rule
-
             m = resolve_sample_size(float(size), n)
         return m
 
@@ -252,7 +251,6 @@ class BergKirkpatrickBootstrap(SignificanceTest):
                 "a fraction in (0, 1] (each stratum is resampled on its own and keeps that "
                 f"fraction of its units). Got the int {size!r} instead."
             )
-        from sigtest._engine.resampling import resolve_sample_size
 
         fraction = float(size)
         sizes = np.bincount(self._unit_strata(data), minlength=int(data.n_strata))
@@ -667,6 +665,7 @@ class BCaInterval(SignificanceTest):
                 raise ValueError("BCaInterval(method='studentized') draws its own resamples "
                                  "(each needs its jackknife standard error); shared "
                                  "resamples cannot be used.")
+            # only method='studentized' needs the studentized bootstrap (and its jackknife drivers)
             from sigtest._engine.studentized import pseudo_distribution, studentized_resamples
 
             deltas, t_star, se = studentized_resamples(data, self.n_resamples, random_state)

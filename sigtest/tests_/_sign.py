@@ -11,6 +11,7 @@ from sigtest.exceptions import DegenerateDistributionWarning
 from sigtest.utils import warn_external
 from sigtest.utils._param_validation import lazy
 from sigtest.tests_._base import SignificanceTest
+from sigtest._engine.pvalues import log10_binomial_half_tail, tiny_pvalue
 
 __all__ = ["SignTest"]
 
@@ -67,8 +68,6 @@ def binomial_half_pvalue(n_better, n_worse, alternative, mid_p=False):
     recomputed in log space (:func:`~sigtest._engine.pvalues.tiny_pvalue`),
     never 0. ``n = 0`` gives ``(1, 0)``.
     """
-    from sigtest._engine.pvalues import log10_binomial_half_tail, tiny_pvalue
-
     n_better, n_worse = int(n_better), int(n_worse)
     n = n_better + n_worse
     if n == 0:

@@ -10,6 +10,7 @@ from sigtest._results import TestOutcome
 from sigtest.utils._param_validation import lazy
 from sigtest.tests_._base import SignificanceTest
 from sigtest.tests_._sign import _ALTERNATIVES, item_differences, warn_outside
+from sigtest._engine.pvalues import log10_normal_pvalue, tiny_pvalue
 
 __all__ = ["WilcoxonSignedRank"]
 
@@ -26,8 +27,6 @@ def wilcoxon_test(diff, weights, zero_method="wilcox", alternative="two-sided",
     convention: ``"greater"`` is :math:`P(Z \ge z)`) and is never 0.
     """
     from scipy.stats import wilcoxon
-
-    from sigtest._engine.pvalues import log10_normal_pvalue, tiny_pvalue
 
     d = np.repeat(np.asarray(diff, dtype=np.float64), np.asarray(weights, dtype=np.int64))
     res = wilcoxon(d, zero_method=zero_method, alternative=alternative, method=method,
