@@ -10,11 +10,11 @@ from sigtest._engine.small_sample import point_mass_log10_pvalue, point_mass_pva
 from sigtest._results import TestOutcome
 from sigtest.exceptions import SmallSampleWarning
 from sigtest.metrics import get_metric
-from sigtest.tests_._base import (
+from sigtest.tests_._base import SignificanceTest
+from sigtest.tests_._margins import (
     _ALTERNATIVES_MARGIN,
     MARGIN_ALTERNATIVES,
     MARGIN_CONSTRAINT,
-    SignificanceTest,
     margin_bounds,
     margin_location_test,
     result_margin,

@@ -10,6 +10,8 @@ from sigtest._engine.pvalues import LOG_SPACE_BELOW, tiny_pvalue
 from sigtest._results import TestOutcome
 from sigtest.utils._param_validation import lazy
 from sigtest.tests_._base import _N_JOBS, _RANDOM_STATE, SignificanceTest
+from sigtest.metrics._common import fill_doc
+from sigtest.tests_._shared_docs import ALTERNATIVE_WITHOUT_INTERVAL
 
 __all__ = ["PairedPermutation"]
 
@@ -18,6 +20,7 @@ __all__ = ["PairedPermutation"]
 _AUTO_EXACT_SECONDS = 2e-3
 
 
+@fill_doc(alternative=ALTERNATIVE_WITHOUT_INTERVAL)
 class PairedPermutation(SignificanceTest):
     r"""Paired permutation test: swap each item's A and B predictions with probability 1/2.
 
@@ -73,11 +76,7 @@ class PairedPermutation(SignificanceTest):
     ----------
     n_resamples : int, default=10_000
         Monte Carlo permutations B (>= 1).
-    alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        ``"greater"``: B better than A (oriented). ``"non-inferiority"`` and
-        ``"equivalence"`` need an interval of the difference, which this
-        test does not give (``ValueError`` naming
-        :class:`~sigtest.BCaInterval`; see ``docs/equivalence.md``).
+    {alternative}
     exact : {"auto", True, False}, default="auto"
         ``"auto"``: enumerate when it is estimated to be cheaper than the
         Monte Carlo run of ``n_resamples`` permutations, or to take less than

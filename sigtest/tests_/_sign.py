@@ -12,6 +12,8 @@ from sigtest.utils import warn_external
 from sigtest.utils._param_validation import lazy
 from sigtest.tests_._base import SignificanceTest
 from sigtest._engine.pvalues import log10_binomial_half_tail, tiny_pvalue
+from sigtest.metrics._common import fill_doc
+from sigtest.tests_._shared_docs import ALTERNATIVE_WITHOUT_INTERVAL
 
 __all__ = ["SignTest"]
 
@@ -111,6 +113,7 @@ def sign_test_pvalue(n_better, n_worse, alternative):
     return binomial_half_pvalue(n_better, n_worse, alternative)
 
 
+@fill_doc(alternative=ALTERNATIVE_WITHOUT_INTERVAL)
 class SignTest(SignificanceTest):
     r"""Sign test of the per-item differences of a per-item decomposable metric.
 
@@ -132,11 +135,7 @@ class SignTest(SignificanceTest):
 
     Parameters
     ----------
-    alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        ``"greater"``: B better than A (oriented). ``"non-inferiority"`` and
-        ``"equivalence"`` need an interval of the difference, which this
-        test does not give (``ValueError`` naming
-        :class:`~sigtest.BCaInterval`; see ``docs/equivalence.md``).
+    {alternative}
 
     Warns
     -----

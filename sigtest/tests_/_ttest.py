@@ -9,11 +9,11 @@ import numpy as np
 
 from sigtest._results import TestOutcome
 from sigtest.utils._param_validation import lazy
-from sigtest.tests_._base import (
+from sigtest.tests_._base import SignificanceTest
+from sigtest.tests_._margins import (
     _ALTERNATIVES_MARGIN,
     MARGIN_ALTERNATIVES,
     MARGIN_CONSTRAINT,
-    SignificanceTest,
     _to_raw,
     margin_location_test,
     result_margin,
