@@ -141,6 +141,7 @@ class ScoreTable:
         ComparisonResult
             The comparison of every pair of systems on ``"mean"``.
         """
+        # compare loads numba, scipy and pandas: read_scores imports without them
         from sigtest._workflows.compare.api import compare
 
         _check_no_groups(kwargs)
@@ -164,6 +165,7 @@ class ScoreTable:
             Ranks, Friedman and post-hoc tests over the datasets, and each
             dataset's item-level comparison.
         """
+        # compare_datasets loads numba, scipy and pandas: read_scores imports without them
         from sigtest._workflows.datasets import compare_datasets
 
         _check_no_groups(kwargs)
