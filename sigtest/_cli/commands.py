@@ -233,6 +233,7 @@ def _letters_text(result):
     """The letters of every metric (all pairs tested, one run), or nothing."""
     if result.pairs != "all" or result.n_runs > 1:
         return ""
+    # the report layer loads pandas: imported when the command runs
     import pandas as pd
 
     from sigtest._report.tiers import letters_or_tiers

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from sigtest._constants import (BOOTSTRAP_OPTIONS, CORRECTION_ALIASES, CORRECTIONS,
+from sigtest._constants import (BOOTSTRAP_OPTIONS, CORRECTION_ALIASES, CORRECTIONS, HARNESSES,
                                MAXT_ALIASES, MAXT_CORRECTIONS, RUNS_MODES)
 from sigtest._version import __version__
 
@@ -168,8 +168,6 @@ def _add_store_options(cmd):
 
 def _add_scores_options(cmd):
     """``compare --scores TABLE``: a long table of per-item scores (sigtest.read_scores)."""
-    from sigtest._constants import HARNESSES
-
     cmd.add_argument("--scores", default=None, metavar="TABLE",
                      help="long table of per-item scores (.csv, .tsv, .parquet, .jsonl) with "
                           "columns system, item, score (and group, dataset when present), "
