@@ -26,7 +26,7 @@ the largest (nested), so a row's B values share their data sets.
 Part 3: the same Gaussian limit at ``B = maxt_min_resamples(m)`` for each
 family, the rule compare enforces.
 
-Part 2, the resampled bootstrap on the model of ``tests/test_maxt.py``
+Part 2, the resampled bootstrap on the model of ``tests/workflows/compare/test_maxt.py``
 (binary correctness with a shared item difficulty on the logit scale, every
 system right with probability ``sigmoid(0.85 + u_i)``, N = 10^4 items), at
 B = 199 and at the enforced minimum: checks that the Gaussian limit is the

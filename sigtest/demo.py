@@ -162,6 +162,7 @@ def main(argv=None):
 
     from sklearn.datasets import load_digits
 
+    # the tests load numba and scipy: imported when the demo runs, not with the module
     from sigtest import BCaInterval, PairedPermutation, cross_val_compare
 
     start = time.perf_counter()

@@ -8,11 +8,23 @@ compiles it). ``explore``: 1000 examples per property, which
 longer hunt (several minutes)::
 
     HYPOTHESIS_PROFILE=explore .venv/bin/python -m pytest -q tests/test_properties.py
+
+The tests live in folders that mirror the package (``engine``,
+``significance``, ``metrics``, ``workflows``, ``workflows/compare``,
+``report``, ``store``, ``cli``, ``utils``); the checks of the whole package
+stay here at the top. Helpers shared across folders (``_chromium``,
+``_runs_data``) sit here too and are imported by name: this folder is put
+on ``sys.path`` below (a helper used by one folder sits in that folder,
+which pytest puts on the path of its tests).
 """
 
 import os
+import sys
 
 from hypothesis import HealthCheck, settings
+
+# the shared helpers at the top of tests/ import by name from every folder
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 settings.register_profile(
     "default",

@@ -29,6 +29,7 @@ def _build_test(args):
     Neither given: ``None``, i.e. compare's default (permutation + BCa, with
     the number of resamples chosen for the number of comparisons).
     """
+    # the tests load numba and scipy: imported when the command runs
     from sigtest.tests_ import BCaInterval, PairedPermutation, get_test
 
     if args.margin is not None or args.alternative in MARGIN_ALTERNATIVES:
@@ -55,6 +56,7 @@ def _with_alternative(test, args):
     A one-sided alternative is directional (B against the baseline A), so it
     needs ``--baseline``; ``pairs="all"`` tests every pair two-sided.
     """
+    # imported when the command runs: `import sigtest.cli` (and --help) stays light
     from sigtest.tests_ import get_test
 
     if args.alternative != "two-sided" and _pairs(args) != "baseline":
@@ -79,6 +81,7 @@ def _margin_test(args):
     baseline is A). The test is ``bca`` unless ``--test`` names one with a
     ``margin`` parameter.
     """
+    # imported when the command runs: `import sigtest.cli` (and --help) stays light
     from sigtest.tests_ import get_test
 
     if args.margin is None or args.alternative not in MARGIN_ALTERNATIVES:
@@ -122,6 +125,7 @@ def _metrics(args):
 
 def _multilabel(metrics):
     """Whether the metrics read several columns as label memberships."""
+    # imported when the command runs: `import sigtest.cli` (and --help) stays light
     from sigtest.metrics import get_metric
 
     return any(get_metric(m).input_type == "multilabel" for m in metrics)
@@ -154,6 +158,7 @@ def _labels(args, gold):
     if args.labels is not None:
         spec = args.labels
         if Path(spec).is_file():
+            # the reader needs pandas: imported when the command runs
             from sigtest._cli.io import read_predictions
 
             values = read_predictions(spec, header=False,
@@ -228,6 +233,7 @@ def _letters_text(result):
     """The letters of every metric (all pairs tested, one run), or nothing."""
     if result.pairs != "all" or result.n_runs > 1:
         return ""
+    # the report layer loads pandas: imported when the command runs
     import pandas as pd
 
     from sigtest._report.tiers import letters_or_tiers
@@ -250,6 +256,7 @@ def _scores_text(table):
     """The per-system table of ``ComparisonResult.scores()`` as text (4 decimals)."""
     import pandas as pd
 
+    # imported when the command runs: `import sigtest.cli` (and --help) stays light
     from sigtest._report.format import format_level
 
     levels = sorted({float(v) for v in table["ci_level"] if v == v})
@@ -276,6 +283,7 @@ def _emit(text, args, out):
 
 
 def _read(path, args, *, multilabel=False):
+    # the reader needs pandas: imported when the command runs
     from sigtest._cli.io import read_predictions
 
     return None if path is None else read_predictions(path, header=args.header,
@@ -291,6 +299,7 @@ def _read_file(path, args, multilabel):
     """
     if args.label_column is None and args.id_column is None:
         return None, _read(path, args, multilabel=multilabel)
+    # the reader needs pandas: imported when the command runs
     from sigtest._cli.io import read_columns
 
     return read_columns(path, label_column=args.label_column, id_column=args.id_column,
@@ -328,6 +337,7 @@ def _read_ids(path, option, args, n_items, against):
     """
     if path is None:
         return None
+    # the reader needs pandas: imported when the command runs
     from sigtest._cli.io import read_ids
 
     try:
@@ -411,6 +421,7 @@ def _option(name):
 
 def _run_compare_scores(args, out):
     """``compare --scores TABLE``: :func:`sigtest.read_scores` then ``compare``."""
+    # imported when the command runs: `import sigtest.cli` (and --help) stays light
     from sigtest._workflows.scores_table import read_scores
     from sigtest.metrics import get_metric
 
@@ -470,6 +481,7 @@ def _existing_table(path):
 
 
 def _run_compare(args, out):
+    # compare loads numba, scipy and pandas: imported when the command runs
     from sigtest._workflows.compare.api import compare
 
     _check_output(args.output, args.overwrite)
@@ -513,6 +525,7 @@ def _run_compare(args, out):
 
 
 def _run_feed(args, out):
+    # the store loads pandas: imported when the command runs
     from sigtest._store.experiment import Experiment
 
     preds = _read(args.pred, args, multilabel=args.multilabel)
@@ -536,6 +549,7 @@ def _run_feed(args, out):
 
 
 def _run_experiment(args, out):
+    # the store loads pandas: imported when the command runs
     from sigtest._store.experiment import Experiment
 
     _check_output(args.output, args.overwrite)
@@ -585,6 +599,7 @@ def _run_report(args, out):
 
 
 def _run_remove(args, out):
+    # the store loads pandas: imported when the command runs
     from sigtest._store.experiment import Experiment
 
     Experiment.load(args.store).remove(args.system, run=args.run)
@@ -594,6 +609,7 @@ def _run_remove(args, out):
 
 def _list(args, out):
     if args.command == "metrics":
+        # imported when the command runs: `import sigtest.cli` (and --help) stays light
         from sigtest.metrics import get_metric, get_metric_names
 
         for name in get_metric_names():
@@ -601,6 +617,7 @@ def _list(args, out):
             orient = "higher" if m.greater_is_better else "lower"
             out.write(f"{name:34s} {m.input_type:12s} {orient} is better\n")
     else:
+        # imported when the command runs: `import sigtest.cli` (and --help) stays light
         from sigtest.tests_ import get_test_names
 
         for name in get_test_names():

@@ -12,6 +12,10 @@ from __future__ import annotations
 import argparse
 import re
 
+from sigtest._constants import (BOOTSTRAP_OPTIONS, CORRECTION_ALIASES, CORRECTIONS, HARNESSES,
+                               MAXT_ALIASES, MAXT_CORRECTIONS, RUNS_MODES)
+from sigtest._version import __version__
+
 __all__ = ["ALTERNATIVES", "FORMATS", "MARGIN_ALTERNATIVES", "REPORT_FORMATS", "build_parser",
            "check_usage"]
 
@@ -60,8 +64,6 @@ def _margin_arg(text):
 
 def build_parser():
     """The ``sigtest`` parser: one subparser per command."""
-    from sigtest import __version__
-
     parser = _Parser(
         prog="sigtest", description="Significance tests for comparing ML/NLP systems."
     )
@@ -151,8 +153,6 @@ def check_usage(parser, args):
 
 def _add_store_options(cmd):
     """Options of a comparison of an experiment directory (``run``, ``report``)."""
-    from sigtest._constants import RUNS_MODES
-
     cmd.add_argument("--runs", choices=RUNS_MODES, default=None,
                      help="how several runs per system are used (default: average, the "
                           "per-item statistics averaged over runs; nested: the "
@@ -168,8 +168,6 @@ def _add_store_options(cmd):
 
 def _add_scores_options(cmd):
     """``compare --scores TABLE``: a long table of per-item scores (sigtest.read_scores)."""
-    from sigtest._constants import HARNESSES
-
     cmd.add_argument("--scores", default=None, metavar="TABLE",
                      help="long table of per-item scores (.csv, .tsv, .parquet, .jsonl) with "
                           "columns system, item, score (and group, dataset when present), "
@@ -239,9 +237,6 @@ def _add_output_options(cmd):
 
 def _add_test_options(cmd):
     """Options shared by ``compare`` and ``run``: metrics, test, pairs, correction, seed."""
-    from sigtest._constants import (BOOTSTRAP_OPTIONS, CORRECTION_ALIASES, CORRECTIONS,
-                                    MAXT_ALIASES, MAXT_CORRECTIONS)
-
     cmd.add_argument("-m", "--metric", action="append", dest="metrics",
                      help="metric name (repeatable; default: accuracy and f1_macro)")
     cmd.add_argument("--test", default=None,

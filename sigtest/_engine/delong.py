@@ -37,6 +37,7 @@ import numpy as np
 
 from sigtest._engine.kernels import NUMBA_ENABLED, _jit
 from sigtest._engine.rank_metrics import auc_placements
+from sigtest.metrics._ranking import ranked_value
 
 __all__ = ["DELONG_MIN_CLASS", "auc_delong_interval", "delong_covariance", "placements",
            "ranking_score"]
@@ -131,8 +132,6 @@ def placements(ranked):
                                               ranked.n_items)
         return place, is_positive.astype(bool), float(auc)
     # the NumPy twin: the tie-group sums of auc_placements and the metric's own value
-    from sigtest.metrics._ranking import ranked_value
-
     v10, v01 = auc_placements(ranked)
     is_positive = ~np.isnan(v10)
     return np.where(is_positive, v10, v01), is_positive, float(ranked_value(ranked))
@@ -145,8 +144,6 @@ def ranking_score(ranked):
     :func:`~sigtest.metrics._ranking.ranked_value`. Used by the input path
     (``prepare_paired(rank_once=True)``) for the observed scores.
     """
-    from sigtest.metrics._ranking import ranked_value
-
     if ranked.kind == "roc_auc" and ranked.n_components == 1:
         return placements(ranked)[2]
     return float(ranked_value(ranked))

@@ -660,6 +660,7 @@ def jackknife_acceleration(paired):
     the sufficient statistics, per cell with multiplicities in the compressed
     path); metrics without statistics fall back to N calls of ``score_func``.
     """
+    # the resampling drivers load the numba kernels: imported on first use (an import of the engine stays light)
     from sigtest._engine.resampling import jackknife_values
 
     theta_a, theta_b, weights = jackknife_values(paired)

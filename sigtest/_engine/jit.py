@@ -17,15 +17,13 @@ import os
 import tempfile
 
 try:
-    from numba import njit, prange
+    from numba import njit
 except ImportError:  # pragma: no cover - numba is a hard dependency
 
     def njit(*args, **kwargs):
         return (lambda f: f) if not args or not callable(args[0]) else args[0]
 
-    prange = range
-
-__all__ = ["cached_jit", "njit", "prange", "temporary_cache_folder"]
+__all__ = ["cached_jit", "njit", "temporary_cache_folder"]
 
 
 def temporary_cache_folder():

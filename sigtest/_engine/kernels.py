@@ -62,9 +62,8 @@ NUMBA_ENABLED = _numba_enabled()
 
 # One serial ``_jit`` driver per kernel; ``parallel=True`` runs it on parts of the
 # resamples in threads (nogil; :mod:`sigtest._engine.threads`), so one compiled
-# kernel serves both. ``_pjit`` (``prange``) remains for the rank kernels.
+# kernel serves both (the rank kernels too).
 _jit = cached_jit(nogil=True)
-_pjit = cached_jit(nogil=True, parallel=True)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

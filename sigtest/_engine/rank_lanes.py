@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sigtest._engine.jit import prange
-from sigtest._engine.kernels import _GOLDEN, _jit, _pair, _pjit, _threshold
+from sigtest._engine.kernels import _GOLDEN, _jit, _pair, _threshold
+from sigtest._engine.threads import split_rows
 
 __all__ = ["LANE_BYTES", "MAX_LANES", "lanes_for", "lane_bootstrap"]
 
@@ -211,23 +211,8 @@ def _lane_bootstrap(lanes, keys, kind, items, pos, ties, starts, unit, weighting
     return out, wrapped
 
 
-@_pjit
-def _lane_bootstrap_parallel(lanes, keys, kind, items, pos, ties, starts, unit, weighting,
-                             n_units, strat_units, strat_starts, strat_draws, direct, n_count,
-                             block):
-    B = keys.shape[0]
-    out = np.empty((B, 2))
-    wrapped = np.zeros(B, dtype=np.bool_)
-    n_blocks = (B + block - 1) // block
-    for j in prange(n_blocks):
-        _lane_block(lanes, j * block, min(B, (j + 1) * block), keys, kind, items, pos, ties,
-                    starts, unit, weighting, n_units, strat_units, strat_starts, strat_draws,
-                    direct, n_count, out, wrapped)
-    return out, wrapped
-
-
 def lane_bootstrap(lanes, keys, kind, items, pos, ties, starts, unit, weighting, n_units,
-                   strat_units, strat_starts, strat_draws, direct, n_count, block=None):
+                   strat_units, strat_starts, strat_draws, direct, n_count, *, parallel=False):
     """Scores of A and B on the resamples of ``keys``, ``lanes`` resamples per pass.
 
     Parameters
@@ -241,8 +226,9 @@ def lane_bootstrap(lanes, keys, kind, items, pos, ties, starts, unit, weighting,
         The draws (``rank_metrics._strata_layout``).
     n_count : int
         Length of a lane's count row (the resampling units, relabelled items).
-    block : int or None
-        Resamples per parallel task (``prange``); ``None`` runs serially.
+    parallel : bool, default=False
+        Parts of the resamples (whole passes of ``lanes``) in threads
+        (:mod:`sigtest._engine.threads`); results identical.
 
     Returns
     -------
@@ -251,8 +237,7 @@ def lane_bootstrap(lanes, keys, kind, items, pos, ties, starts, unit, weighting,
         Resamples whose one-byte counts wrapped: their scores are wrong and
         must be recomputed with wide counts.
     """
-    args = (np.int64(lanes), keys, kind, items, pos, ties, starts, unit, weighting, n_units,
-            strat_units, strat_starts, strat_draws, direct, np.int64(n_count))
-    if block is None:
-        return _lane_bootstrap(*args)
-    return _lane_bootstrap_parallel(*args, np.int64(block))
+    rest = (kind, items, pos, ties, starts, unit, weighting, n_units, strat_units, strat_starts,
+            strat_draws, direct, np.int64(n_count))
+    return split_rows(lambda s, e: _lane_bootstrap(np.int64(lanes), keys[s:e], *rest),
+                      keys.shape[0], parallel, align=lanes)

@@ -20,7 +20,8 @@ counted one half, or the step-wise average precision over the tie groups):
   vector that keeps, for every item, its entry of the system it takes (the
   other entry weighs 0). ``O(N)`` per permutation, no sort, no merge.
 
-The kernels run in parallel over blocks of resamples (``prange``); every
+The kernels run on parts of the resamples in threads (nogil kernels,
+:func:`sigtest._engine.threads.split_rows`, as the generic kernels); every
 resample draws from its own counter-based SplitMix64 stream
 (:mod:`sigtest._engine.rng`), so results are bit-identical for any thread
 count. Item ids are relabelled once to the positions of A's first sorted
@@ -48,11 +49,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from sigtest._engine.jit import prange
-from sigtest._engine.kernels import _GOLDEN, _jit, _pjit, _splitmix
+from sigtest._engine.kernels import NUMBA_ENABLED, _GOLDEN, _jit, _splitmix
 from sigtest._engine.kernels_counts import _count_row
 from sigtest._engine.rank_lanes import _combine, lane_bootstrap, lanes_for
 from sigtest._engine.rng import resample_keys
+from sigtest._engine.sample_size import resolve_sample_size, stratified_sample_size
+from sigtest._engine.threads import split_rows
+from sigtest._engine.checks import check_n_resamples
 
 __all__ = [
     "RankedPair",
@@ -67,7 +70,7 @@ __all__ = [
 ]
 
 _KIND_CODES = {"roc_auc": 0, "average_precision": 1}
-# resamples per parallel block (each block allocates its scratch arrays once)
+# at most this many resamples run serially (threads start only beyond)
 _BLOCK = 64
 # the lane kernel's one-byte counts: at most this many draws per unit on average
 # (beyond, counts above 255 would be common; the item kernel counts wide)
@@ -181,8 +184,6 @@ def uses_ranking(paired):
     resample) is then the path, and the reference the kernels are tested
     against.
     """
-    from sigtest._engine.kernels import NUMBA_ENABLED
-
     return (NUMBA_ENABLED and getattr(paired.metric, "ranking", None) is not None
             and not paired.has_statistics and paired.data is not None)
 
@@ -328,30 +329,14 @@ def _rank_bootstrap(keys, kind, items, pos, ties, starts, unit, weighting, n_uni
     return out
 
 
-@_pjit
-def _rank_bootstrap_parallel(keys, kind, items, pos, ties, starts, unit, weighting, n_units,
-                             strat_units, strat_starts, strat_draws, direct, unit_of_item,
-                             item_weight, plain, counts_like, block):
-    B = keys.shape[0]
-    out = np.empty((B, 2))
-    n_blocks = (B + block - 1) // block
-    for j in prange(n_blocks):
-        _boot_block(j * block, min(B, (j + 1) * block), keys, kind, items, pos, ties, starts,
-                    unit, weighting, n_units, strat_units, strat_starts, strat_draws, direct,
-                    unit_of_item, item_weight, plain, counts_like, out)
-    return out
-
-
 def _strata_layout(rp, sample_size):
     """Units grouped by stratum, and the draws per stratum (the one sample-size rule)."""
-    from sigtest._engine.resampling.rows import _stratified_sample_size, resolve_sample_size
-
     U = rp.n_resampling_units
     if rp.unit_strata is None:
         m = resolve_sample_size(sample_size, U)
         return (np.ascontiguousarray(rp.unit_ids), np.array([0, U], dtype=np.int64),
                 np.array([m], dtype=np.int64))
-    fraction = _stratified_sample_size(sample_size, U)
+    fraction = stratified_sample_size(sample_size, U)
     strata = rp.unit_strata
     sizes = np.bincount(strata)
     sizes = sizes[sizes > 0]
@@ -372,11 +357,12 @@ def rank_bootstrap_scores(paired, n_resamples, sample_size=None, seed=0, *, para
     n_resamples : int
     sample_size : int, float or None
         Units per resample (see
-        :func:`~sigtest._engine.resampling.rows.resolve_sample_size`; a
+        :func:`~sigtest._engine.sample_size.resolve_sample_size`; a
         fraction within each stratum).
     seed : int
     parallel : bool, default=True
-        Blocks of resamples on numba's threads; results identical.
+        Parts of the resamples in threads (:mod:`sigtest._engine.threads`);
+        results identical.
     ranked : RankedPair, optional
         Reused when the caller has it.
 
@@ -386,8 +372,6 @@ def rank_bootstrap_scores(paired, n_resamples, sample_size=None, seed=0, *, para
         A's score (column 0) and B's on each resample (``nan`` where the
         metric is undefined, e.g. a resample with one class for the AUC).
     """
-    from sigtest._engine.checks import check_n_resamples
-
     B = check_n_resamples(n_resamples)
     rp = ranked_pair(paired) if ranked is None else ranked
     strat_units, strat_starts, strat_draws = _strata_layout(rp, sample_size)
@@ -400,49 +384,46 @@ def rank_bootstrap_scores(paired, n_resamples, sample_size=None, seed=0, *, para
     keys = resample_keys(seed, B)
     args = (rp.kind, rp.items, rp.positive_weight, rp.ties, rp.starts, rp.unit,
             rp.weighting, rp.n_units, strat_units, strat_starts, strat_draws, direct)
-    block = _BLOCK if parallel and B > _BLOCK else None
+    parallel = parallel and B > _BLOCK
     if plain and int(strat_draws.sum()) <= _LANE_MAX_DRAWS * rp.n_resampling_units:
         # counts of a few resamples side by side; a resample whose one-byte
         # counts wrapped is recomputed by the item kernel (same draws, wide counts)
         scores, wrapped = lane_bootstrap(lanes_for(rp.n_resampling_units), keys, *args,
-                                         rp.n_resampling_units, block)
+                                         rp.n_resampling_units, parallel=parallel)
         if wrapped.any():
-            scores[wrapped] = _item_bootstrap(keys[wrapped], args, rp, plain, counts_like, None)
+            scores[wrapped] = _item_bootstrap(keys[wrapped], args, rp, plain, counts_like,
+                                              False)
         return scores
-    return _item_bootstrap(keys, args, rp, plain, counts_like, block)
+    return _item_bootstrap(keys, args, rp, plain, counts_like, parallel)
 
 
-def _item_bootstrap(keys, args, rp, plain, counts_like, block):
+def _item_bootstrap(keys, args, rp, plain, counts_like, parallel):
     """The item kernel: one resample's weights at a time (any weights, clusters)."""
-    full = (keys, *args, rp.unit_of_item, rp.item_weight, plain, counts_like)
-    if block is not None:
-        return _rank_bootstrap_parallel(*full, block)
-    return _rank_bootstrap(*full)
+    rest = (*args, rp.unit_of_item, rp.item_weight, plain, counts_like)
+    return split_rows(lambda s, e: _rank_bootstrap(keys[s:e], *rest), keys.shape[0], parallel)
 
 
 # --------------------------------------------------------------------------
 # given weights (Bayesian bootstrap)
 # --------------------------------------------------------------------------
-@_pjit
+@_jit
 def _rank_weighted(W, kind, items, pos, ties, starts, unit, weighting, n_units, unit_of_item,
                    item_weight):
     R = W.shape[0]
     out = np.empty((R, 2))
     n_items = item_weight.shape[0]
-    n_blocks = (R + _BLOCK - 1) // _BLOCK
-    for j in prange(n_blocks):
-        q = np.empty(n_items)
-        scratch = np.zeros((3, n_units))
-        for r in range(j * _BLOCK, min(R, (j + 1) * _BLOCK)):
-            for i in range(n_items):
-                q[i] = W[r, unit_of_item[i]] * item_weight[i]
-            for s in range(2):
-                out[r, s] = _value(kind, items[s], pos[s], ties[s], starts, unit, weighting,
-                                   q, scratch)
+    q = np.empty(n_items)
+    scratch = np.zeros((3, n_units))
+    for r in range(R):
+        for i in range(n_items):
+            q[i] = W[r, unit_of_item[i]] * item_weight[i]
+        for s in range(2):
+            out[r, s] = _value(kind, items[s], pos[s], ties[s], starts, unit, weighting,
+                               q, scratch)
     return out
 
 
-def rank_weighted_scores(ranked, unit_weights):
+def rank_weighted_scores(ranked, unit_weights, *, parallel=True):
     """Scores of A and B of a rank metric under given unit weights (Bayesian bootstrap).
 
     Parameters
@@ -452,6 +433,9 @@ def rank_weighted_scores(ranked, unit_weights):
         Weight of every resampling unit (item in its original order, or
         cluster) in each of ``R`` draws; the item weight is the unit's
         weight times the item's ``sample_weight``.
+    parallel : bool, default=True
+        Parts of the draws in threads (:mod:`sigtest._engine.threads`);
+        results identical.
 
     Returns
     -------
@@ -461,8 +445,10 @@ def rank_weighted_scores(ranked, unit_weights):
     # columns by draw index -> columns by unit (relabelled items, or clusters)
     W = np.ascontiguousarray(np.asarray(unit_weights, dtype=np.float64)[
         :, np.argsort(rp.unit_ids)])
-    return _rank_weighted(W, rp.kind, rp.items, rp.positive_weight, rp.ties, rp.starts,
-                          rp.unit, rp.weighting, rp.n_units, rp.unit_of_item, rp.item_weight)
+    args = (rp.kind, rp.items, rp.positive_weight, rp.ties, rp.starts, rp.unit, rp.weighting,
+            rp.n_units, rp.unit_of_item, rp.item_weight)
+    R = W.shape[0]
+    return split_rows(lambda s, e: _rank_weighted(W[s:e], *args), R, parallel and R > _BLOCK)
 
 
 # --------------------------------------------------------------------------
@@ -543,18 +529,6 @@ def _rank_permutation(keys, kind, items, pos, ties, starts, unit, weighting, n_u
     return out
 
 
-@_pjit
-def _rank_permutation_parallel(keys, kind, items, pos, ties, starts, unit, weighting,
-                               n_units, n_res_units, unit_of_item, item_weight, block):
-    B = keys.shape[0]
-    out = np.empty((B, 2))
-    n_blocks = (B + block - 1) // block
-    for j in prange(n_blocks):
-        _perm_block(j * block, min(B, (j + 1) * block), keys, kind, items, pos, ties, starts,
-                    unit, weighting, n_units, n_res_units, unit_of_item, item_weight, out)
-    return out
-
-
 def rank_permutation_scores(paired, n_resamples, seed=0, *, parallel=True, ranked=None):
     """Permutation scores of a rank metric: A and B swapped per unit, ``O(N)`` each.
 
@@ -569,17 +543,14 @@ def rank_permutation_scores(paired, n_resamples, seed=0, *, parallel=True, ranke
     -------
     scores : ndarray of shape (n_resamples, 2)
     """
-    from sigtest._engine.checks import check_n_resamples
-
     B = check_n_resamples(n_resamples)
     rp = ranked_pair(paired) if ranked is None else ranked
     items, pos, ties, starts = _pooled(rp)
     keys = resample_keys(seed, B)
-    args = (keys, rp.kind, items, pos, ties, starts, rp.unit, rp.weighting, rp.n_units,
+    args = (rp.kind, items, pos, ties, starts, rp.unit, rp.weighting, rp.n_units,
             rp.n_resampling_units, rp.unit_of_item, rp.item_weight)
-    if parallel and B > _BLOCK:
-        return _rank_permutation_parallel(*args, _BLOCK)
-    return _rank_permutation(*args)
+    return split_rows(lambda s, e: _rank_permutation(keys[s:e], *args), B,
+                      parallel and B > _BLOCK)
 
 
 # --------------------------------------------------------------------------

@@ -128,6 +128,7 @@ def studentized_resamples(paired, n_resamples, seed, *, of="difference"):
     ValueError
         For a metric without statistics.
     """
+    # the resampling drivers load the numba kernels: imported on first use (an import of the engine stays light)
     from sigtest._engine.resampling import jackknife_values
 
     _check(paired)

@@ -85,15 +85,16 @@ def run_parts(call, bounds, n_threads):
         return [f.result() for f in futures]
 
 
-def split_rows(call, n_rows, parallel):
+def split_rows(call, n_rows, parallel, align=1):
     """``call(start, stop)`` (rows ``start .. stop - 1`` of the output) on parts, stacked.
 
     ``call`` returns an array (or a tuple of arrays) whose first axis is the
     rows of its part; parts run in :func:`thread_count` threads when
-    ``parallel``. The result equals ``call(0, n_rows)`` bit for bit.
+    ``parallel`` and start at multiples of ``align``. The result equals
+    ``call(0, n_rows)`` bit for bit.
     """
     n_threads = thread_count(parallel) if n_rows > 1 else 1
-    parts = run_parts(call, part_bounds(n_rows, n_threads), n_threads)
+    parts = run_parts(call, part_bounds(n_rows, n_threads, align), n_threads)
     if len(parts) == 1:
         return parts[0]
     if isinstance(parts[0], tuple):

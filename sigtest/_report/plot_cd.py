@@ -99,6 +99,40 @@ def _matrix_groups(ranks, names, pvalues, alpha):
     return [np.array(sorted(c)) for c in letter_columns(sig, order) if len(c) >= 2]
 
 
+def _groups_and_cd(result, ranks, names, pvalues, alpha):
+    """``(groups, cd, label)``: the bars' groups, the CD (0 for p-values) and its label.
+
+    Without ``pvalues`` the groups are Nemenyi's, from the CD of ``result``
+    (a DatasetComparisonResult, None for bare ranks); with them, the maximal
+    groups of systems whose pairwise p-values all exceed ``alpha``.
+    """
+    if pvalues is None:
+        if result is None:
+            raise ValueError("Average ranks need the 'pvalues' parameter (a pairwise p-value "
+                             "matrix) to draw the groups; a DatasetComparisonResult has "
+                             "Nemenyi's critical difference.")
+        cd, _ = nemenyi_critical_difference(ranks.size, result.n_datasets, alpha)
+        order, runs = nonsignificant_groups(ranks, cd)
+        return [order[i:j + 1] for i, j in runs], cd, f"CD = {cd:.3f} (alpha = {alpha:g})"
+    return _matrix_groups(ranks, names, pvalues, alpha), 0.0, f"bars: pairwise p > {alpha:g}"
+
+
+def _draw_groups(ax, ranks, groups, y_group0):
+    """A thick bar per group of systems not significantly different, one row each.
+
+    A group that skips a system between its ends marks its members with dots.
+    """
+    for g, members in enumerate(groups):
+        y = y_group0 + 0.45 * g
+        low, high = ranks[members].min(), ranks[members].max()
+        ax.plot([low - 0.03, high + 0.03], [y, y], color="k", lw=4, solid_capstyle="round")
+        inside = (ranks > low) & (ranks < high)
+        inside[members] = False
+        if inside.any():  # not an interval of the ranks: show who is in
+            ax.plot(ranks[members], np.full(len(members), y), ls="none", marker="o",
+                    ms=4, color="w", markeredgecolor="k", markeredgewidth=0.8)
+
+
 @validate_params(
     {"result": "no_validation", "pvalues": "no_validation",
      "alpha": [lazy.Interval(Real, 0, 1, closed="neither"), None], "ax": "no_validation"},
@@ -185,19 +219,8 @@ def plot_critical_difference(result, pvalues=None, *, alpha=None, ax=None):
     alpha = float(alpha)
     k = ranks.size
     order = np.argsort(ranks, kind="stable")
-    if pvalues is None:
-        if not is_result:
-            raise ValueError("Average ranks need the 'pvalues' parameter (a pairwise p-value "
-                             "matrix) to draw the groups; a DatasetComparisonResult has "
-                             "Nemenyi's critical difference.")
-        cd, _ = nemenyi_critical_difference(k, result.n_datasets, alpha)
-        order, runs = nonsignificant_groups(ranks, cd)
-        groups = [order[i:j + 1] for i, j in runs]
-        cd_label = f"CD = {cd:.3f} (alpha = {alpha:g})"
-    else:
-        groups = _matrix_groups(ranks, names, pvalues, alpha)
-        cd = 0.0
-        cd_label = f"bars: pairwise p > {alpha:g}"
+    groups, cd, cd_label = _groups_and_cd(result if is_result else None, ranks, names,
+                                          pvalues, alpha)
     names = [str(s) for s in names]
     plt = import_pyplot()
 
@@ -290,14 +313,5 @@ def plot_critical_difference(result, pvalues=None, *, alpha=None, ax=None):
         ax.plot([ranks[idx], ranks[idx], x_end], [y_axis, y, y], color="0.3", lw=0.8)
         ax.text(x_end - 3 * per_pt if left else x_end + 3 * per_pt, y, labels[pos],
                 ha="right" if left else "left", va="center", fontsize=fontsize)
-    # groups not significantly different
-    for g, members in enumerate(groups):
-        y = y_group0 + 0.45 * g
-        low, high = ranks[members].min(), ranks[members].max()
-        ax.plot([low - 0.03, high + 0.03], [y, y], color="k", lw=4, solid_capstyle="round")
-        inside = (ranks > low) & (ranks < high)
-        inside[members] = False
-        if inside.any():  # not an interval of the ranks: show who is in
-            ax.plot(ranks[members], np.full(len(members), y), ls="none", marker="o",
-                    ms=4, color="w", markeredgecolor="k", markeredgewidth=0.8)
+    _draw_groups(ax, ranks, groups, y_group0)
     return ax

@@ -314,15 +314,23 @@ def _design_phrases(r, opts, ctx):
 def methods_text(result, ctx=None):
     """The generated methods paragraph of ``result`` (plain text), citing into ``ctx``."""
     ctx = _Context(result) if ctx is None else ctx
-    r, frame = result, ctx.frame
+    return " ".join(_data_sentences(result, ctx) + [_tests_sentence(result, ctx)]
+                    + _adjustment_sentences(result, ctx))
+
+
+def _pair_count(m):
+    return f"{m} pair{'s' if m != 1 else ''}"
+
+
+def _data_sentences(r, ctx):
+    """What was compared: systems, items and their design, folds and runs."""
     opts = r.options
-    k, n, m = len(r.systems), _n_items(r), _n_pairs(r)
-    names = ", ".join(r.systems)
-    metrics = ", ".join(r.metrics)
     design = _design_phrases(r, opts, ctx)
-    text = [f"We compared {k} systems ({names}) on N = {_int(n)} items"
+    text = [f"We compared {len(r.systems)} systems ({', '.join(r.systems)}) on "
+            f"N = {_int(_n_items(r))} items"
             + (f", {', '.join(design)}," if design else "")
-            + f" with {'the metric' if len(r.metrics) == 1 else 'the metrics'} {metrics}."]
+            + f" with {'the metric' if len(r.metrics) == 1 else 'the metrics'} "
+            f"{', '.join(r.metrics)}."]
     if r.cv_splits is not None:
         folds = r.cv_splits
         text.append(f"Predictions are the out-of-fold predictions of {len(folds[0])}-fold "
@@ -333,15 +341,14 @@ def methods_text(result, ctx=None):
         text.append(f"Systems have up to {max(runs.values())} runs each, used with "
                     f"runs={mode!r}" + (f" ({r.n_runs} runs tested separately)."
                                         if r.n_runs > 1 else "."))
+    return text
+
+
+def _test_phrases(r, ctx):
+    """One phrase per test (sidedness, resamples, interval), then the margins."""
+    frame = ctx.frame
     alts = sorted(set(frame["alternative"].dropna()))
     alt = " or ".join(alts) if alts else "two-sided"
-    if r.pairs == "all":
-        who = f"Every pair of systems ({m} pair{'s' if m != 1 else ''})"
-    else:
-        base = sorted(set(frame["system_a"]))
-        who = (f"Each system against the baseline{'s' if len(base) > 1 else ''} "
-               f"{', '.join(base)} ({m} pair{'s' if m != 1 else ''})")
-    seed = _seed_text(_shown_seed(r))
     tests = []
     for name, ptest, itest in _specs(r):
         sided = "" if _registry_name(ptest) == "bayesian_bootstrap" else f"{alt} "
@@ -358,12 +365,30 @@ def methods_text(result, ctx=None):
     if "margin" in frame or "margin_low" in frame:
         tests.append("margin " + ", ".join(format_margin(lo, hi)
                                            for lo, hi in frame_margins(frame)))
-    text.append(f"{who} was compared with " + "; ".join(tests)
-                + (f", with random seed {seed}." if seed != "none" else
-                   ", with no fixed random seed (the resamples cannot be repeated)."))
-    text.append("Differences are B - A; intervals of differences are "
-                + ("simultaneous (Bonferroni over the pairs)." if r.ci_coverage == "simultaneous"
-                   else "marginal (not adjusted for multiplicity)."))
+    return tests
+
+
+def _tests_sentence(r, ctx):
+    """Which pairs were compared, with which tests, under which seed."""
+    m = _n_pairs(r)
+    if r.pairs == "all":
+        who = f"Every pair of systems ({_pair_count(m)})"
+    else:
+        base = sorted(set(ctx.frame["system_a"]))
+        who = (f"Each system against the baseline{'s' if len(base) > 1 else ''} "
+               f"{', '.join(base)} ({_pair_count(m)})")
+    seed = _seed_text(_shown_seed(r))
+    return (f"{who} was compared with " + "; ".join(_test_phrases(r, ctx))
+            + (f", with random seed {seed}." if seed != "none" else
+               ", with no fixed random seed (the resamples cannot be repeated)."))
+
+
+def _adjustment_sentences(r, ctx):
+    """Orientation, intervals, multiplicity, multiplier bootstrap and letters."""
+    m = _n_pairs(r)
+    text = ["Differences are B - A; intervals of differences are "
+            + ("simultaneous (Bonferroni over the pairs)." if r.ci_coverage == "simultaneous"
+               else "marginal (not adjusted for multiplicity).")]
     ctx.cite(_REFS["bestgen"])
     if r.correction is None:
         text.append(f"p-values were not adjusted for multiple comparisons; a difference is "
@@ -386,7 +411,7 @@ def methods_text(result, ctx=None):
         text.append("Systems sharing a letter are not significantly different (compact "
                     "letter display; Piepho 2004).")
         ctx.cite(_REFS["letters"])
-    return " ".join(text)
+    return text
 
 
 # ------------------------------------------------------------------ sections
@@ -447,6 +472,37 @@ def _scores_section(result, ctx):
     return blocks
 
 
+def _pair_cells(row, with_run, with_test, optional):
+    """The cells of one pair's row of the pairwise table."""
+    cells = ([str(row.run)] if with_run else []) + ([str(row.test)] if with_test else [])
+    cells += [str(row.system_a), str(row.system_b), _num(row.delta, True),
+              _interval(row.ci_low, row.ci_high, True), format_pvalue(row.pvalue),
+              format_pvalue(row.pvalue_adj), stars_of(row.pvalue_adj)]
+    if "margin" in optional:
+        m, lo = getattr(row, "margin", np.nan), getattr(row, "margin_low", np.nan)
+        cells.append(_num(m) if np.isfinite(m) else format_margin(
+            lo, row.margin_high) if np.isfinite(lo) else "")
+    if "prob_better" in optional:
+        cells.append("" if not np.isfinite(row.prob_worse) else
+                     f"{row.prob_worse:.3f} / {row.prob_equivalent:.3f} / "
+                     f"{row.prob_better:.3f}")
+    return cells
+
+
+def _margin_marks(result, metric, part):
+    """``(position, label)`` of each margin on the raw B - A axis of the first test."""
+    marks = []
+    if "margin" in part or "margin_low" in part:
+        first = part[part["test"] == result.tests[0]]
+        gib = getattr(result, "_greater_is_better", {}).get(metric, True)
+        for alt in sorted(set(first["alternative"])):
+            # oriented margins as marks on the raw B - A axis (a loss flips them)
+            for low, high in frame_margins(first[first["alternative"] == alt]):
+                ends = [low] if alt == "non-inferiority" else [low, high]
+                marks += [(v if gib else -v, f"{v if gib else -v:+g}") for v in ends]
+    return marks
+
+
 def _pairs_section(result, ctx):
     frame = ctx.frame
     corr = CORRECTION_NAMES.get(result.correction, result.correction)
@@ -466,20 +522,7 @@ def _pairs_section(result, ctx):
             columns.append("P(B worse/equiv./better)")
         rows, chart = [], []
         for row in part.itertuples(index=False):
-            cells = ([str(row.run)] if "run" in part else []) + (
-                [str(row.test)] if len(result.tests) > 1 else [])
-            cells += [str(row.system_a), str(row.system_b), _num(row.delta, True),
-                      _interval(row.ci_low, row.ci_high, True), format_pvalue(row.pvalue),
-                      format_pvalue(row.pvalue_adj), stars_of(row.pvalue_adj)]
-            if "margin" in optional:
-                m, lo = getattr(row, "margin", np.nan), getattr(row, "margin_low", np.nan)
-                cells.append(_num(m) if np.isfinite(m) else format_margin(
-                    lo, row.margin_high) if np.isfinite(lo) else "")
-            if "prob_better" in optional:
-                cells.append("" if not np.isfinite(row.prob_worse) else
-                             f"{row.prob_worse:.3f} / {row.prob_equivalent:.3f} / "
-                             f"{row.prob_better:.3f}")
-            rows.append(cells)
+            rows.append(_pair_cells(row, "run" in part, len(result.tests) > 1, optional))
             if row.test == result.tests[0]:
                 chart.append({"label": (f"run {row.run}: " if "run" in part else "")
                               + f"{row.system_b} - {row.system_a}",
@@ -489,15 +532,7 @@ def _pairs_section(result, ctx):
         align = "l" * (lead + 2) + "rrrrl" + "r" * len(optional)
         notes = [f"delta = score(B) - score(A); CI: {level + ' ' if level else ''}interval of "
                  f"delta ({result.ci_coverage}); stars on adjusted p: * <= .05, ** <= .01."]
-        marks = []
-        if "margin" in part or "margin_low" in part:
-            first = part[part["test"] == result.tests[0]]
-            gib = getattr(result, "_greater_is_better", {}).get(metric, True)
-            for alt in sorted(set(first["alternative"])):
-                # oriented margins as marks on the raw B - A axis (a loss flips them)
-                for low, high in frame_margins(first[first["alternative"] == alt]):
-                    ends = [low] if alt == "non-inferiority" else [low, high]
-                    marks += [(v if gib else -v, f"{v if gib else -v:+g}") for v in ends]
+        marks = _margin_marks(result, metric, part)
         blocks += [("heading", 2, metric),
                    ("table", Table(columns, rows, caption=f"{metric}: pairwise differences",
                                    align=align, notes=notes)),

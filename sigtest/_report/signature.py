@@ -96,28 +96,10 @@ def _clean(text):
     return str(text).replace("|", "/").replace("\n", " ")
 
 
-def _design_fields(r, opts):
-    """The signature's fields of the sampling design: clusters, strata, overall, weights."""
-    fields = []
-    if r.n_groups is not None:
-        fields.append(("groups", f"{r.n_groups}:{_partition_digest(opts.groups)}"))
-    if r.n_strata is not None:
-        fields.append(("strata", f"{r.n_strata}:{_partition_digest(opts.strata)}"))
-    if opts.overall is not None:
-        fields.append(("overall", opts.overall))
-    if opts.sample_weight is not None:
-        fields.append(("weights", _digest(opts.sample_weight)[:8]))
-    return fields
-
-
-def signature(result):
-    """The reproducibility signature of ``result`` (see :meth:`ComparisonResult.signature`)."""
-    r = result
-    opts = r.options
-    frame = r._frame
-    specs = _specs(r)
+def _resample_fields(r, frame):
+    """The resample counts of each test's p-value and (when separate) interval."""
     b_p, b_ci = [], []
-    for name, ptest, itest in specs:
+    for name, ptest, itest in _specs(r):
         counts = _resample_counts(frame, name)
         params = ptest.get_params(deep=False) if hasattr(ptest, "get_params") else {}
         b = params.get("n_resamples")
@@ -126,6 +108,38 @@ def signature(result):
             ib = itest.get_params(deep=False).get("n_resamples") \
                 if hasattr(itest, "get_params") else None
             b_ci.append(str(ib) if isinstance(ib, Integral) else "-")
+    return b_p, b_ci
+
+
+def _design_fields(r, frame, opts):
+    """The optional fields: margins, runs, folds, groups, strata, overall, weights, draws."""
+    fields = []
+    if "margin" in frame or "margin_low" in frame:
+        fields.append(("margin", ",".join(
+            f"{hi:g}" if lo == -hi else f"{lo:g}..{hi:g}" for lo, hi in frame_margins(frame))))
+    if any(isinstance(v, list) for v in r._predictions.values()) and r.cv_splits is None:
+        fields.append(("runs", str(opts.runs)))
+    if r.cv_splits is not None:
+        fields.append(("cv", f"{len(r.cv_splits[0])}x{len(r.cv_splits)}"))
+    if r.n_groups is not None:
+        fields.append(("groups", f"{r.n_groups}:{_partition_digest(opts.groups)}"))
+    if r.n_strata is not None:
+        fields.append(("strata", f"{r.n_strata}:{_partition_digest(opts.strata)}"))
+    if opts.overall is not None:
+        fields.append(("overall", opts.overall))
+    if opts.sample_weight is not None:
+        fields.append(("weights", _digest(opts.sample_weight)[:8]))
+    if getattr(r, "bootstrap", "resample") == "multiplier":
+        fields.append(("draws", "multiplier"))
+    return fields
+
+
+def signature(result):
+    """The reproducibility signature of ``result`` (see :meth:`ComparisonResult.signature`)."""
+    r = result
+    opts = r.options
+    frame = r._frame
+    b_p, b_ci = _resample_fields(r, frame)
     targets = r.targets
     y = _combined(f"{key}:{_digest(targets[key])}" for key in sorted(targets))
     preds = []
@@ -155,14 +169,5 @@ def signature(result):
         ("y", y),
         ("pred", _combined(preds)),
     ]
-    if "margin" in frame or "margin_low" in frame:
-        fields.append(("margin", ",".join(
-            f"{hi:g}" if lo == -hi else f"{lo:g}..{hi:g}" for lo, hi in frame_margins(frame))))
-    if any(isinstance(v, list) for v in r._predictions.values()) and r.cv_splits is None:
-        fields.append(("runs", str(opts.runs)))
-    if r.cv_splits is not None:
-        fields.append(("cv", f"{len(r.cv_splits[0])}x{len(r.cv_splits)}"))
-    fields += _design_fields(r, opts)
-    if getattr(r, "bootstrap", "resample") == "multiplier":
-        fields.append(("draws", "multiplier"))
+    fields += _design_fields(r, frame, opts)
     return "|".join(f"{key}:{_clean(value)}" for key, value in fields)

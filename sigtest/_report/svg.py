@@ -130,25 +130,33 @@ def interval_chart(rows, *, xlabel, zero_line=False, legend=None, right_labels=F
         out.append(f'<line x1="{x(0):.1f}" y1="{top - 4}" x2="{x(0):.1f}" y2="{bottom}" '
                    'stroke="#b22222" stroke-dasharray="4 3"/>')
     for k, r in enumerate(rows):
-        cy = top + row_height * k + row_height / 2
-        color = r.get("color", _COLORS[bool(r.get("highlight"))])
-        out.append(f'<text x="{left - 8:.1f}" y="{cy + 4:.1f}" text-anchor="end">'
-                   f'{esc(r["label"])}</text>')
-        low, high = r["low"], r["high"]
-        if not (math.isnan(low) or math.isnan(high)):
-            x1 = x(min(max(low, lo), hi))
-            x2 = x(min(max(high, lo), hi))
-            out.append(f'<line x1="{x1:.1f}" y1="{cy:.1f}" x2="{x2:.1f}" '
-                       f'y2="{cy:.1f}" stroke="{color}" stroke-width="2.5"/>')
-            for end, bound, sign in ((x1, low, -1), (x2, high, 1)):
-                if math.isinf(bound):  # one-sided: an arrow head at the edge
-                    out.append(f'<path d="M{end:.1f},{cy:.1f} l{-6 * sign},-4 v8 z" '
-                               f'fill="{color}"/>')
-        if math.isfinite(r["value"]):
-            out.append(f'<circle cx="{x(r["value"]):.1f}" cy="{cy:.1f}" r="4.5" '
-                       f'fill="{color}"/>')
-        if right_labels and r.get("right"):
-            out.append(f'<text x="{left + _PLOT_W + 12:.1f}" y="{cy + 4:.1f}" '
-                       f'font-weight="bold">{esc(r["right"])}</text>')
+        out += _row_svg(r, top + row_height * k + row_height / 2, x, (lo, hi), left,
+                        right_labels)
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _row_svg(r, cy, x, span, left, right_labels):
+    """The SVG elements of one row at height ``cy``: label, interval, point, right text."""
+    esc = html.escape
+    lo, hi = span
+    color = r.get("color", _COLORS[bool(r.get("highlight"))])
+    out = [f'<text x="{left - 8:.1f}" y="{cy + 4:.1f}" text-anchor="end">'
+           f'{esc(r["label"])}</text>']
+    low, high = r["low"], r["high"]
+    if not (math.isnan(low) or math.isnan(high)):
+        x1 = x(min(max(low, lo), hi))
+        x2 = x(min(max(high, lo), hi))
+        out.append(f'<line x1="{x1:.1f}" y1="{cy:.1f}" x2="{x2:.1f}" '
+                   f'y2="{cy:.1f}" stroke="{color}" stroke-width="2.5"/>')
+        for end, bound, sign in ((x1, low, -1), (x2, high, 1)):
+            if math.isinf(bound):  # one-sided: an arrow head at the edge
+                out.append(f'<path d="M{end:.1f},{cy:.1f} l{-6 * sign},-4 v8 z" '
+                           f'fill="{color}"/>')
+    if math.isfinite(r["value"]):
+        out.append(f'<circle cx="{x(r["value"]):.1f}" cy="{cy:.1f}" r="4.5" '
+                   f'fill="{color}"/>')
+    if right_labels and r.get("right"):
+        out.append(f'<text x="{left + _PLOT_W + 12:.1f}" y="{cy + 4:.1f}" '
+                   f'font-weight="bold">{esc(r["right"])}</text>')
+    return out

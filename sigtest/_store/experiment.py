@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from sigtest._store.store import ExperimentStore
+from sigtest._version import __version__
 
 __all__ = ["Experiment"]
 
@@ -53,8 +54,6 @@ def _versions():
     import numba
     import scipy
     import sklearn
-
-    from sigtest._version import __version__
 
     return {"sigtest": __version__, "python": platform.python_version(),
             "numpy": np.__version__, "scipy": scipy.__version__, "pandas": pd.__version__,
@@ -509,7 +508,7 @@ class Experiment:
                                          or isinstance(random_state, bool)):
             raise TypeError("The 'random_state' parameter of Experiment.run must be an int "
                             f"or None (it is saved in outcomes.json); got {random_state!r}.")
-        # compare's machinery is loaded on first use (the store's import stays light)
+        # compare and the tests load numba and scipy: imported when a run needs them
         from sigtest._workflows.compare.api import compare
         from sigtest._workflows.compare.options import check_option_types
         from sigtest.tests_ import get_test

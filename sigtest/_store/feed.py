@@ -347,39 +347,48 @@ def _merge_design(manifest, ids, design, n_old, system):
     gold = manifest["gold"]
     if all(design[key] is None and gold.get(key) is None for key in DESIGN_KEYS):
         return
+    for key in DESIGN_KEYS:
+        _merge_design_key(gold, key, ids, design[key], n_old, system)
+    _check_clusters_in_strata(gold)
+
+
+def _merge_design_key(gold, key, ids, given, n_old, system):
+    """Merge the ``key`` ids (``"groups"`` or ``"strata"``) of one feed into ``gold``."""
     where = {i: k for k, i in enumerate(gold["ids"])}
     n = len(gold["ids"])
-    for key in DESIGN_KEYS:
-        given = design[key]
-        stored = gold.get(key)
-        if given is None:
-            if stored is not None and n > n_old:
-                raise ValueError(
-                    f"The store holds '{key}' ids for its items but this feed of system "
-                    f"{system!r} adds {n - n_old} gold ids without them; pass {key}= "
-                    "with these predictions.")
-            if stored is not None:
-                stored.extend([None] * (n - len(stored)))
-            continue
-        if stored is None:
-            stored = [None] * n
-        else:
-            stored.extend([None] * (n - len(stored)))
-            known = next((v for v in stored if v is not None), None)
-            if known is not None and isinstance(known, str) != isinstance(given[0], str):
-                kind = "strings" if isinstance(known, str) else "integers"
-                raise ValueError(
-                    f"The '{key}' ids given with system {system!r} are of another type "
-                    f"than the stored ones ({kind}).")
-        bad = [i for i, v in zip(ids, given)
-               if stored[where[i]] is not None and stored[where[i]] != v]
-        if bad:
+    stored = gold.get(key)
+    if given is None:
+        if stored is not None and n > n_old:
             raise ValueError(
-                f"The '{key}' given with system {system!r} disagree with the stored "
-                f"'{key}' on {len(bad)} ids (e.g. {bad[:5]}).")
-        for i, v in zip(ids, given):
-            stored[where[i]] = v
-        gold[key] = stored
+                f"The store holds '{key}' ids for its items but this feed of system "
+                f"{system!r} adds {n - n_old} gold ids without them; pass {key}= "
+                "with these predictions.")
+        if stored is not None:
+            stored.extend([None] * (n - len(stored)))
+        return
+    if stored is None:
+        stored = [None] * n
+    else:
+        stored.extend([None] * (n - len(stored)))
+        known = next((v for v in stored if v is not None), None)
+        if known is not None and isinstance(known, str) != isinstance(given[0], str):
+            kind = "strings" if isinstance(known, str) else "integers"
+            raise ValueError(
+                f"The '{key}' ids given with system {system!r} are of another type "
+                f"than the stored ones ({kind}).")
+    bad = [i for i, v in zip(ids, given)
+           if stored[where[i]] is not None and stored[where[i]] != v]
+    if bad:
+        raise ValueError(
+            f"The '{key}' given with system {system!r} disagree with the stored "
+            f"'{key}' on {len(bad)} ids (e.g. {bad[:5]}).")
+    for i, v in zip(ids, given):
+        stored[where[i]] = v
+    gold[key] = stored
+
+
+def _check_clusters_in_strata(gold):
+    """Each cluster of the stored ids lies in one stratum."""
     groups, strata = gold.get("groups"), gold.get("strata")
     if groups is not None and strata is not None:
         seen = {}

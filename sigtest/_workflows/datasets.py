@@ -22,6 +22,8 @@ from sigtest.utils import warn_external
 from sigtest.utils._param_validation import lazy, validate_params
 from sigtest.utils.validation import spawn_seeds
 from sigtest._workflows.datasets_result import DatasetComparisonResult, few_datasets_caveat
+from sigtest.tests_ import PairedPermutation
+from sigtest._workflows.compare.checks import check_tests
 
 __all__ = ["compare_datasets"]
 
@@ -130,9 +132,6 @@ def _warn_few_data(small, test, runs):
     (as with the default test); the intervals' under-coverage is said either
     way.
     """
-    from sigtest._workflows.compare.checks import check_tests
-    from sigtest.tests_ import PairedPermutation
-
     exact = all(isinstance(p, PairedPermutation)
                 for _, p, _ in check_tests(test, runs_mode=runs))
     names = list(small)

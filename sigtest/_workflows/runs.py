@@ -16,7 +16,7 @@ hypothesis:
     respected: for additive statistics this is the cluster bootstrap /
     cluster permutation with the item as cluster, a valid test of the
     run-averaged difference (type-I error measured in
-    ``tests/test_runs.py``). The runs are taken as given: the inference is
+    ``tests/workflows/test_runs.py``). The runs are taken as given: the inference is
     over items, conditional on the seeds drawn, so it does not include the
     uncertainty of averaging only ``R`` seeds (with few, very different
     seeds, look at ``"each"`` too). It needs metrics with sufficient
@@ -64,7 +64,7 @@ hypothesis:
     differ; fewer than 5 runs for a system give a ``SmallSampleWarning``
     (one run: its seed variance is taken as 0). Needs metrics with
     sufficient statistics; no ``sample_weight``, ``groups`` or ``strata``.
-    Type-I error and power measured in ``tests/test_nested.py`` and
+    Type-I error and power measured in ``tests/significance/test_nested.py`` and
     ``docs/seeds.md``.
 """
 

@@ -173,6 +173,7 @@ class ScoreTable:
         >>> res.letters("mean")["letters"].tolist()
         ['a', 'b']
         """
+        # compare loads numba, scipy and pandas: read_scores imports without them
         from sigtest._workflows.compare.api import compare
 
         _check_no_groups(kwargs)
@@ -211,6 +212,7 @@ class ScoreTable:
             Ranks, Friedman and post-hoc tests over the datasets, and each
             dataset's item-level comparison.
         """
+        # compare_datasets loads numba, scipy and pandas: read_scores imports without them
         from sigtest._workflows.datasets import compare_datasets
 
         _check_no_groups(kwargs)

@@ -55,6 +55,7 @@ import numpy as np
 
 from sigtest.metrics._common import warn_undefined
 from sigtest.utils._names import plain
+from sigtest.metrics._check_scores import check_labels_proba
 
 __all__ = [
     "RankedScores",
@@ -179,8 +180,6 @@ def ranked_scores(y_true, y_score, *, kind="roc_auc", multi_class=None, average=
     -------
     RankedScores
     """
-    from sigtest.metrics._check_scores import check_labels_proba
-
     metric = metric or kind
     if kind not in _KINDS:
         raise ValueError(f"The 'kind' parameter must be one of {_KINDS}. Got {kind!r}.")

@@ -258,6 +258,7 @@ def __getattr__(name):
     # The scorer classes subclass scikit-learn's ``_Scorer``: they live in
     # ``_scorer_classes`` and are loaded on first use (old pickles name them here).
     if name in ("_LabelScorer", "_SoftScorer"):
+        # PEP 562: the old private classes load only when an old pickle names them
         from sigtest.metrics import _scorer_classes
 
         return getattr(_scorer_classes, name)

@@ -13,7 +13,8 @@ equivalence instead of a p-value).
 
 from sigtest.tests_._base import SignificanceTest, accepts_resamples, shared_scheme
 from sigtest.tests_._bayesian import BayesianBootstrap
-from sigtest.tests_._bootstrap import BCaInterval, BergKirkpatrickBootstrap, BooStSaBootstrap
+from sigtest.tests_._bca import BCaInterval
+from sigtest.tests_._berg_kirkpatrick import BergKirkpatrickBootstrap, BooStSaBootstrap
 from sigtest.tests_._delong import DeLong
 from sigtest.tests_._mcnemar import McNemar
 from sigtest.tests_._nested import HierarchicalBootstrap

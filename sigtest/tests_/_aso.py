@@ -44,7 +44,7 @@ Both integrals are computed exactly on the empirical quantile functions
 (step functions, constant between the breakpoints :math:`i/n` and
 :math:`j/m`); deepsig evaluates them on a grid of step ``dt = 0.005`` (and
 drops the first grid point from the numerator), so its ratios differ from
-these by up to .025 in ``tests/test_aso.py`` (7 vs 20 scores), and agree to
+these by up to .025 in ``tests/significance/test_aso.py`` (7 vs 20 scores), and agree to
 6e-4 with ``dt = 1e-4``.
 """
 

@@ -6,22 +6,22 @@ import math
 from numbers import Real
 
 from sigtest._engine.delong import DELONG_MIN_CLASS, auc_delong_interval, delong_covariance
-from sigtest._engine.pvalues import tie_tolerance, tiny_pvalue
 from sigtest._engine.small_sample import point_mass_log10_pvalue, point_mass_pvalue
 from sigtest._results import TestOutcome
 from sigtest.exceptions import SmallSampleWarning
 from sigtest.metrics import get_metric
-from sigtest.tests_._base import (
+from sigtest.tests_._base import SignificanceTest
+from sigtest.tests_._margins import (
     _ALTERNATIVES_MARGIN,
     MARGIN_ALTERNATIVES,
     MARGIN_CONSTRAINT,
-    SignificanceTest,
     margin_bounds,
     margin_location_test,
     result_margin,
 )
 from sigtest.tests_._sign import warn_outside
 from sigtest.utils._param_validation import lazy
+from sigtest._engine.pvalues import log10_normal_pvalue, tie_tolerance, tiny_pvalue
 
 __all__ = ["DeLong", "auc_interval", "delong_components"]
 
@@ -248,8 +248,6 @@ class DeLong(SignificanceTest):
             numbers of positives and negatives.
         """
         from scipy.special import ndtr, ndtri
-
-        from sigtest._engine.pvalues import log10_normal_pvalue
 
         self._check_suits(data.metric)
         _refuse_design(data, "DeLong does not take")

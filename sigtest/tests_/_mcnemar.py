@@ -10,11 +10,11 @@ import numpy as np
 from sigtest._results import TestOutcome
 from sigtest.utils import renamed_keywords
 from sigtest.utils._param_validation import lazy
-from sigtest.tests_._base import (
+from sigtest.tests_._base import SignificanceTest
+from sigtest.tests_._margins import (
     _ALTERNATIVES_MARGIN,
     MARGIN_ALTERNATIVES,
     MARGIN_CONSTRAINT,
-    SignificanceTest,
     _to_raw,
     margin_bounds,
     margin_from_intervals,
@@ -22,6 +22,7 @@ from sigtest.tests_._base import (
     result_margin,
 )
 from sigtest.tests_._sign import binomial_half_pvalue, frequency_weights, warn_outside
+from sigtest._engine.pvalues import log10_normal_pvalue, tiny_pvalue
 
 __all__ = ["McNemar"]
 
@@ -52,8 +53,6 @@ def mcnemar_pvalue(n_better, n_worse, method="exact", continuity=True,
     (:func:`~sigtest._engine.pvalues.tiny_pvalue`; the binomial tails by
     ``logsumexp``, the normal ones by ``log_ndtr``) and is never 0.
     """
-    from sigtest._engine.pvalues import log10_normal_pvalue, tiny_pvalue
-
     n_better, n_worse = int(n_better), int(n_worse)
     d = n_better + n_worse
     if d == 0:
@@ -99,8 +98,6 @@ def durkalski_pvalue(total, sum_squares, alternative="two-sided"):
     double range is recomputed in log space and never 0, as in
     :func:`mcnemar_pvalue`.
     """
-    from sigtest._engine.pvalues import log10_normal_pvalue, tiny_pvalue
-
     total, sum_squares = float(total), float(sum_squares)
     if sum_squares <= 0.0:
         return 1.0, math.nan, math.nan, 0.0

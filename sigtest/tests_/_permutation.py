@@ -11,6 +11,8 @@ from sigtest._engine.pvalues import LOG_SPACE_BELOW, tiny_pvalue
 from sigtest._results import TestOutcome
 from sigtest.utils._param_validation import lazy
 from sigtest.tests_._base import _N_JOBS, _RANDOM_STATE, SignificanceTest
+from sigtest.metrics._common import fill_doc
+from sigtest.tests_._shared_docs import ALTERNATIVE_WITHOUT_INTERVAL
 
 __all__ = ["PairedPermutation"]
 
@@ -19,6 +21,7 @@ __all__ = ["PairedPermutation"]
 _AUTO_EXACT_SECONDS = 2e-3
 
 
+@fill_doc(alternative=ALTERNATIVE_WITHOUT_INTERVAL)
 class PairedPermutation(SignificanceTest):
     r"""Paired permutation test: swap each item's A and B predictions with probability 1/2.
 
@@ -74,11 +77,7 @@ class PairedPermutation(SignificanceTest):
     ----------
     n_resamples : int, default=9999
         Monte Carlo permutations B (>= 1).
-    alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        ``"greater"``: B better than A (oriented). ``"non-inferiority"`` and
-        ``"equivalence"`` need an interval of the difference, which this
-        test does not give (``ValueError`` naming
-        :class:`~sigtest.BCaInterval`; see ``docs/equivalence.md``).
+    {alternative}
     exact : {"auto", True, False}, default="auto"
         ``"auto"``: enumerate when it is estimated to be cheaper than the
         Monte Carlo run of ``n_resamples`` permutations, or to take less than

@@ -41,6 +41,7 @@ def _load_plugins():
 
 
 def _base():
+    # _base imports the engine: the registry's names load without it
     from sigtest.tests_._base import SignificanceTest
 
     return SignificanceTest

@@ -337,6 +337,7 @@ def score_acceleration(paired):
     :func:`~sigtest._engine.intervals.acceleration_from_jackknife` on the
     values of system A.
     """
+    # the resampling drivers load the numba kernels: imported on first use (an import of the engine stays light)
     from sigtest._engine.resampling import jackknife_values
 
     theta_a, _, weights = jackknife_values(paired)
@@ -505,6 +506,7 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=N_R
     seed = check_seed(seed)
     estimate = float(paired.score_a)
     if method == "studentized":
+        # only method='studentized' needs the studentized bootstrap (and its jackknife drivers)
         from sigtest._engine.studentized import pseudo_distribution, studentized_resamples
 
         dist, t_star, se = studentized_resamples(paired, B, seed, of="score")

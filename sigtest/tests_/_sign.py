@@ -11,6 +11,9 @@ from sigtest.exceptions import DegenerateDistributionWarning
 from sigtest.utils import warn_external
 from sigtest.utils._param_validation import lazy
 from sigtest.tests_._base import SignificanceTest
+from sigtest._engine.pvalues import log10_binomial_half_tail, tiny_pvalue
+from sigtest.metrics._common import fill_doc
+from sigtest.tests_._shared_docs import ALTERNATIVE_WITHOUT_INTERVAL
 
 __all__ = ["SignTest"]
 
@@ -67,8 +70,6 @@ def binomial_half_pvalue(n_better, n_worse, alternative, mid_p=False):
     recomputed in log space (:func:`~sigtest._engine.pvalues.tiny_pvalue`),
     never 0. ``n = 0`` gives ``(1, 0)``.
     """
-    from sigtest._engine.pvalues import log10_binomial_half_tail, tiny_pvalue
-
     n_better, n_worse = int(n_better), int(n_worse)
     n = n_better + n_worse
     if n == 0:
@@ -112,6 +113,7 @@ def sign_test_pvalue(n_better, n_worse, alternative):
     return binomial_half_pvalue(n_better, n_worse, alternative)
 
 
+@fill_doc(alternative=ALTERNATIVE_WITHOUT_INTERVAL)
 class SignTest(SignificanceTest):
     r"""Sign test of the per-item differences of a per-item decomposable metric.
 
@@ -133,11 +135,7 @@ class SignTest(SignificanceTest):
 
     Parameters
     ----------
-    alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        ``"greater"``: B better than A (oriented). ``"non-inferiority"`` and
-        ``"equivalence"`` need an interval of the difference, which this
-        test does not give (``ValueError`` naming
-        :class:`~sigtest.BCaInterval`; see ``docs/equivalence.md``).
+    {alternative}
 
     Warns
     -----

@@ -9,16 +9,17 @@ import numpy as np
 
 from sigtest._results import TestOutcome
 from sigtest.utils._param_validation import lazy
-from sigtest.tests_._base import (
+from sigtest.tests_._base import SignificanceTest
+from sigtest.tests_._margins import (
     _ALTERNATIVES_MARGIN,
     MARGIN_ALTERNATIVES,
     MARGIN_CONSTRAINT,
-    SignificanceTest,
     _to_raw,
     margin_location_test,
     result_margin,
 )
 from sigtest.tests_._sign import item_differences, sign_test_pvalue, warn_outside
+from sigtest._engine.pvalues import log10_t_pvalue, tiny_pvalue
 
 __all__ = ["PairedTTest"]
 
@@ -39,8 +40,6 @@ def paired_t(diff, weights, alternative="two-sided", confidence_level=0.95):
 
     Returns ``(t, pvalue, (low, high), df, mean, sd, log10_pvalue)``.
     """
-    from sigtest._engine.pvalues import log10_t_pvalue, tiny_pvalue
-
     from scipy.special import stdtr, stdtrit
 
     d = np.asarray(diff, dtype=np.float64)

@@ -11,6 +11,9 @@ from sigtest.utils import renamed_keywords
 from sigtest.utils._param_validation import lazy
 from sigtest.tests_._base import SignificanceTest
 from sigtest.tests_._sign import _ALTERNATIVES, item_differences, warn_outside
+from sigtest._engine.pvalues import log10_normal_pvalue, tiny_pvalue
+from sigtest.metrics._common import fill_doc
+from sigtest.tests_._shared_docs import ALTERNATIVE_WITHOUT_INTERVAL
 
 __all__ = ["WilcoxonSignedRank"]
 
@@ -27,8 +30,6 @@ def wilcoxon_test(diff, weights, zero_method="wilcox", alternative="two-sided",
     convention: ``"greater"`` is :math:`P(Z \ge z)`) and is never 0.
     """
     from scipy.stats import wilcoxon
-
-    from sigtest._engine.pvalues import log10_normal_pvalue, tiny_pvalue
 
     d = np.repeat(np.asarray(diff, dtype=np.float64), np.asarray(weights, dtype=np.int64))
     res = wilcoxon(d, zero_method=zero_method, alternative=alternative, method=method,
@@ -47,6 +48,7 @@ def wilcoxon_test(diff, weights, zero_method="wilcox", alternative="two-sided",
     return float(res.statistic), pvalue, z, log10
 
 
+@fill_doc(alternative=ALTERNATIVE_WITHOUT_INTERVAL)
 class WilcoxonSignedRank(SignificanceTest):
     r"""Wilcoxon signed-rank test of the per-item differences of a decomposable metric.
 
@@ -68,11 +70,7 @@ class WilcoxonSignedRank(SignificanceTest):
         Zero differences: dropped before ranking (``"wilcox"``), ranked then
         dropped (``"pratt"``, Pratt 1959), or ranked and split half to each
         sign (``"zsplit"``). As :func:`scipy.stats.wilcoxon`.
-    alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        ``"greater"``: B better than A (oriented). ``"non-inferiority"`` and
-        ``"equivalence"`` need an interval of the difference, which this
-        test does not give (``ValueError`` naming
-        :class:`~sigtest.BCaInterval`; see ``docs/equivalence.md``).
+    {alternative}
     method : {"auto", "exact", "asymptotic"}, default="auto"
         Null distribution, as :func:`scipy.stats.wilcoxon`.
     continuity : bool, default=False

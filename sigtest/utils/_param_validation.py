@@ -320,10 +320,37 @@ def _surely_array_like(value):
     return pd is not None and isinstance(value, (pd.Series, pd.DataFrame, pd.Index))
 
 
-def _satisfies(constraint, value):
+def _satisfies_methods(constraint, value):
+    """``HasMethods(names)``: every named attribute of ``value`` is callable."""
+    methods = constraint.args[0]
+    methods = [methods] if isinstance(methods, str) else methods
+    if not isinstance(methods, (list, tuple)) or not all(isinstance(m, str) for m in methods):
+        return False
+    return all(callable(getattr(value, m, None)) for m in methods)
+
+
+def _satisfies_interval(constraint, value):
+    """``Interval(kind, left, right, closed=...)``: a finite number of ``kind`` inside it."""
     import math
     from numbers import Integral, Real
 
+    kind, left, right = constraint.args
+    closed = constraint.kwargs.get("closed")
+    if kind not in (Integral, Real) or not isinstance(value, kind) \
+            or closed not in ("left", "right", "both", "neither"):
+        return False
+    if isinstance(value, Integral):
+        x = int(value)  # exact, however large
+    else:
+        x = float(value)
+        if not math.isfinite(x):
+            return False
+    if left is not None and not (x >= left if closed in ("left", "both") else x > left):
+        return False
+    return right is None or (x <= right if closed in ("right", "both") else x < right)
+
+
+def _satisfies(constraint, value):
     if constraint is None:
         return value is None
     if constraint is callable:
@@ -337,26 +364,9 @@ def _satisfies(constraint, value):
     if not isinstance(constraint, _Deferred):
         return False
     if constraint.name == "HasMethods" and len(constraint.args) == 1 and not constraint.kwargs:
-        methods = constraint.args[0]
-        methods = [methods] if isinstance(methods, str) else methods
-        if not isinstance(methods, (list, tuple)) or not all(isinstance(m, str) for m in methods):
-            return False
-        return all(callable(getattr(value, m, None)) for m in methods)
+        return _satisfies_methods(constraint, value)
     if constraint.name == "StrOptions" and len(constraint.args) == 1:
         return isinstance(value, str) and value in constraint.args[0]
     if constraint.name == "Interval" and len(constraint.args) == 3:
-        kind, left, right = constraint.args
-        closed = constraint.kwargs.get("closed")
-        if kind not in (Integral, Real) or not isinstance(value, kind) \
-                or closed not in ("left", "right", "both", "neither"):
-            return False
-        if isinstance(value, Integral):
-            x = int(value)  # exact, however large
-        else:
-            x = float(value)
-            if not math.isfinite(x):
-                return False
-        if left is not None and not (x >= left if closed in ("left", "both") else x > left):
-            return False
-        return right is None or (x <= right if closed in ("right", "both") else x < right)
+        return _satisfies_interval(constraint, value)
     return False

@@ -6,7 +6,7 @@ kernel's (``rank_metrics._item_bootstrap``: one resample's uint16 counts at a
 time, the path before the lanes) exactly, for any number of lanes, block and
 thread count; a resample whose one-byte counts wrap is recomputed by the
 item kernel. The item kernel itself is checked against scikit-learn on the
-same draws in ``tests/significance/test_rank_kernels.py``.
+same draws in ``tests/engine/test_rank_kernels.py``.
 """
 
 import numba

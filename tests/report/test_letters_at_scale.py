@@ -137,7 +137,7 @@ def test_a_thousand_systems(pattern):
 
 
 def test_the_naive_twin_is_what_the_display_gave_before():
-    # the hand-checked case of tests/test_letters.py: 0-1, 1-2, 2-3 not different
+    # the hand-checked case of tests/report/test_letters.py: 0-1, 1-2, 2-3 not different
     sig = np.ones((4, 4), dtype=bool)
     for i in range(3):
         sig[i, i + 1] = sig[i + 1, i] = False

@@ -20,7 +20,7 @@ from test_equivalence import _accuracy_data, _naive_newcombe, _table_data
 
 from sigtest import BCaInterval, McNemar, PairedTTest
 from sigtest.metrics import Metric
-from sigtest.tests_._base import margin_location_test
+from sigtest.tests_._margins import margin_location_test
 
 ALPHA = 0.05
 

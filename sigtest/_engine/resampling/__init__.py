@@ -37,7 +37,7 @@ from sigtest._engine.resampling.permutation import (
     monte_carlo_permutation_seconds,
     permutation_sums,
 )
-from sigtest._engine.resampling.rows import resolve_sample_size
+from sigtest._engine.sample_size import resolve_sample_size
 from sigtest._engine.resampling.slow import bootstrap_deltas, bootstrap_scores, permutation_deltas
 
 __all__ = [

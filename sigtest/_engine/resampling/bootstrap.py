@@ -26,11 +26,10 @@ from sigtest._engine.resampling.rows import (
     _reduce_columns,
     _sparse_constant_columns,
     _sparse_joint,
-    _stratified_sample_size,
     _use_threads,
-    resolve_sample_size,
 )
 from sigtest._engine.rng import check_seed, resample_keys
+from sigtest._engine.sample_size import resolve_sample_size, stratified_sample_size
 
 __all__ = ["bootstrap_sums"]
 
@@ -113,7 +112,7 @@ def _stratified_bootstrap_sums(paired, B, sample_size, seed, parallel):
     the sums of all strata are added (R ``boot(strata=)``; Davison & Hinkley
     1997, §3.7).
     """
-    fraction = _stratified_sample_size(sample_size, paired.n_units)
+    fraction = stratified_sample_size(sample_size, paired.n_units)
     s = paired.n_statistics
     sums_a, sums_b = np.zeros((B, s)), np.zeros((B, s))
     for h in range(int(paired.n_strata)):

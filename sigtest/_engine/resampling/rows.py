@@ -1,7 +1,7 @@
-"""What every resampling scheme shares: argument checks, sample sizes, row merging, the memo.
+"""What every resampling scheme shares: argument checks, row merging, the memo.
 
-* :func:`resolve_sample_size`: the one rounding rule of a bootstrap sample
-  size (also :class:`~sigtest.BergKirkpatrickBootstrap`'s);
+* the argument check of the fast path (:func:`_check_paired`) and when to
+  use threads (:func:`_use_threads`);
 * row grouping and merging: constant and duplicate columns dropped
   (:func:`_reduce_columns`, :func:`_expand`), identical rows merged with
   their counts, dense (:func:`_merge_rows`) or sparse
@@ -14,8 +14,6 @@
 from __future__ import annotations
 
 import hashlib
-import math
-import numbers
 import threading
 from collections import OrderedDict
 
@@ -24,7 +22,7 @@ import numpy as np
 from sigtest._engine.paired import PairedData
 from sigtest._engine.sparse import SparseRows
 
-__all__ = ["resolve_sample_size"]
+__all__ = []
 
 # Below this many inner-loop operations the serial kernel is used.
 _PARALLEL_MIN_WORK = 4_000_000
@@ -44,47 +42,6 @@ def _check_paired(paired, need_statistics=True):
             f"Metric {paired.metric.name!r} has no sufficient statistics; use the slow path "
             "(bootstrap_deltas / permutation_deltas / resampled_deltas)."
         )
-
-
-def resolve_sample_size(sample_size, n_samples):
-    """Number of items per bootstrap resample: the one rounding rule.
-
-    ``None`` -> ``n_samples``; a float ``f`` in (0, 1] -> ``max(1, floor(f * n))``
-    (with a ``1e-9`` guard so that e.g. ``0.1 * 30`` gives 3); an int >= 1 ->
-    itself. :class:`~sigtest.BergKirkpatrickBootstrap` uses the same rule.
-    """
-    if sample_size is None:
-        return int(n_samples)
-    if isinstance(sample_size, bool):
-        raise ValueError(f"The 'sample_size' parameter must be a number. Got {sample_size!r}.")
-    if isinstance(sample_size, numbers.Integral):
-        if sample_size < 1:
-            raise ValueError(
-                f"The 'sample_size' parameter must be an int >= 1 or a float in (0, 1]. "
-                f"Got {sample_size!r} instead."
-            )
-        return int(sample_size)
-    if isinstance(sample_size, numbers.Real) and 0.0 < float(sample_size) <= 1.0:
-        return max(1, int(math.floor(float(sample_size) * n_samples + 1e-9)))
-    raise ValueError(
-        "The 'sample_size' parameter must be an int >= 1 or a float in (0, 1]. "
-        f"Got {sample_size!r} instead."
-    )
-
-
-def _stratified_sample_size(sample_size, n_units):
-    """``sample_size`` of a stratified bootstrap: ``None`` or a fraction per stratum."""
-    if sample_size is None:
-        return None
-    if isinstance(sample_size, numbers.Integral) and not isinstance(sample_size, bool):
-        if int(sample_size) == n_units:
-            return None
-        raise ValueError(
-            "With strata, the 'sample_size' parameter must be a fraction in (0, 1] (applied "
-            f"within each stratum) or None. Got the int {sample_size!r} instead."
-        )
-    resolve_sample_size(sample_size, n_units)  # the one check of a fraction
-    return None if float(sample_size) == 1.0 else float(sample_size)
 
 
 def _reduce_columns(M):

@@ -15,8 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from sigtest._engine.checks import check_allocation, check_n_resamples as _check_n_resamples
-from sigtest._engine.resampling.rows import _check_paired, _stratified_sample_size, resolve_sample_size
+from sigtest._engine.resampling.rows import _check_paired
 from sigtest._engine.rng import check_seed
+from sigtest._engine.sample_size import resolve_sample_size, stratified_sample_size
 from sigtest._engine.threads import thread_count
 from sigtest.exceptions import SlowPathWarning
 from sigtest.utils import warn_external
@@ -245,7 +246,7 @@ def bootstrap_scores(paired, n_resamples, sample_size=None, seed=0, *, batch_siz
     y, a, b, w = _data(paired)
     units = _Units(paired)
     if paired.stratified:
-        fraction = _stratified_sample_size(sample_size, units.n_units)
+        fraction = stratified_sample_size(sample_size, units.n_units)
     else:
         m = resolve_sample_size(sample_size, units.n_units)
 

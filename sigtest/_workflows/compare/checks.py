@@ -24,6 +24,9 @@ from sigtest.metrics import as_metric
 from sigtest.metrics._common import union_labels
 from sigtest.metrics._hard import uses_pos_label
 from sigtest.metrics._scores import check_y_true, is_no_targets
+from sigtest.tests_ import BCaInterval, HierarchicalBootstrap, PairedPermutation, get_test
+from sigtest.tests_._base import SignificanceTest
+from sigtest.tests_._registry import test_name
 from sigtest.utils import plain, warn_external
 
 __all__ = [
@@ -73,12 +76,7 @@ def check_tests(test, *, m=1, m_ci=1, alpha=0.05, simultaneous=False, runs_mode=
     With ``runs_mode="nested"`` the default is the hierarchical bootstrap
     (p-value and percentile interval from the same resamples).
     """
-    from sigtest.tests_ import BCaInterval, PairedPermutation, get_test
-    from sigtest.tests_._registry import test_name
-
     if test is None and runs_mode == "nested":
-        from sigtest.tests_ import HierarchicalBootstrap
-
         b = default_resamples(m, alpha, 9999)
         if simultaneous:
             b = max(b, default_resamples(m_ci, alpha, 9999))
@@ -549,8 +547,6 @@ def check_margin_pair(sname, ptest, itest):
 
 def plain_test(test):
     """Whether ``test`` is a SignificanceTest that does not override ``test``."""
-    from sigtest.tests_._base import SignificanceTest
-
     return isinstance(test, SignificanceTest) and type(test).test is SignificanceTest.test
 
 
@@ -558,8 +554,6 @@ def check_nested(runs_mode, metrics, specs, sample_weight, groups, strata):
     """``runs="nested"``: the hierarchical bootstrap, metrics with statistics, no design."""
     if runs_mode != "nested":
         return
-    from sigtest.tests_ import HierarchicalBootstrap
-
     other = [name for name, pt, it in specs
              if not isinstance(pt, HierarchicalBootstrap) or it is not None]
     if other:

@@ -65,7 +65,7 @@ from sigtest._workflows.compare.shared import (
     shared_seed,
 )
 from sigtest.exceptions import DegenerateDistributionWarning
-from sigtest.tests_ import accepts_resamples
+from sigtest.tests_ import BCaInterval, accepts_resamples
 from sigtest._constants import BOOTSTRAP_OPTIONS, MAXT_ALIASES, MAXT_CORRECTIONS, N_RESAMPLES
 from sigtest.tests_._corrections import CORRECTIONS
 from sigtest.utils import warn_external
@@ -152,8 +152,6 @@ def resolve_bootstrap(bootstrap, *, correction, plan, n_units):
 
 def _default_maxt_test(m_ci, alpha, simultaneous):
     """The default test of a max-T family: the BCa interval alone (p-value and interval)."""
-    from sigtest.tests_ import BCaInterval
-
     b = BCaInterval().n_resamples
     if simultaneous:
         b = default_resamples(m_ci, alpha, b)

@@ -3,12 +3,15 @@
 import numpy as np
 
 from sigtest._constants import N_RESAMPLES
+from sigtest._report.build import build_report, report_html_fragment
 from sigtest._report.format import csv_safe
 from sigtest._report.latex import comparison_latex
 from sigtest._report.leaderboard import leaderboard_text, shows_leaderboard
+from sigtest._report.signature import signature as _signature
 from sigtest._results import to_plain
 from sigtest._workflows.compare.options import recompare_options
 from sigtest._workflows.compare.maxt import maxt_test_specs
+from sigtest._workflows.compare.leaderboard import leaderboard_table
 from sigtest._workflows.compare.scores import score_table
 from sigtest._workflows.compare.tables import (
     comparison_text,
@@ -694,8 +697,6 @@ class ComparisonResult:
         >>> board.attrs["n_significant_pairs"]
         3
         """
-        from sigtest._workflows.compare.leaderboard import leaderboard_table
-
         return leaderboard_table(self, metric)
 
     # ----------------------------------------------------------------- letters
@@ -995,8 +996,6 @@ class ComparisonResult:
         >>> text.splitlines()[0]
         '# Comparison of 2 systems'
         """
-        from sigtest._report.build import build_report
-
         return build_report(self, format, path, sections)
 
     def signature(self):
@@ -1029,12 +1028,8 @@ class ComparisonResult:
         ----------
         M. Post (2018). A call for clarity in reporting BLEU scores. WMT.
         """
-        from sigtest._report.signature import signature
-
-        return signature(self)
+        return _signature(self)
 
     def _repr_html_(self):
         """The HTML report as a fragment, for Jupyter (see :meth:`report`)."""
-        from sigtest._report.build import report_html_fragment
-
         return report_html_fragment(self)

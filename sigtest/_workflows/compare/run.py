@@ -15,6 +15,8 @@ from sigtest._workflows.compare.messages import concentration_warning, job_warni
 from sigtest._workflows.compare.pool import run_calls
 from sigtest._workflows.compare.shared import TaskDeltas
 from sigtest.tests_._registry import test_name
+from sigtest.tests_ import HierarchicalBootstrap
+from sigtest.tests_._score import score_paired
 from sigtest._engine import CellCache, prepare_paired, prepare_paired_runs
 from sigtest._engine.shared_job import system_view
 from sigtest._engine.concentration import is_concentrated, paired_concentration
@@ -68,8 +70,6 @@ def _pair_task(views, i, j, jobs, shared=None):
 def _pair_rows(views, i, j, jobs, shared):
     """The rows of :func:`_pair_task` (the arrays of an input type read once, not copied:
     the engine never writes into its inputs, and compare's are read-only copies)."""
-    from sigtest.tests_ import HierarchicalBootstrap
-
     arrays = {}
     rows = []
     cells = CellCache()  # one cell compression of (y, a, b) for all the pair's metrics
@@ -319,8 +319,6 @@ def _score_task(view, s, jobs, settings, seed):
     score with ``seed``: what :func:`sigtest.score` computes on the same data
     and seed.
     """
-    from sigtest.tests_._score import score_paired
-
     rows = []
     for key, metric, kwargs in jobs:
         y, stacks = view[metric.input_type]

@@ -34,6 +34,7 @@ from sigtest.metrics import Metric, get_metric
 from sigtest.metrics._common import fill_doc
 from sigtest.utils import renamed_keywords, warn_external
 from sigtest.utils._param_validation import lazy, validate_params
+from sigtest.tests_ import PairedPermutation, get_test
 
 __all__ = ["DEFAULT_TEST_RESAMPLES", "check_target", "minimum_detectable_effect", "power",
            "sample_size"]
@@ -101,8 +102,6 @@ def _setup(y_true, y_pred_a, metric, test, n_items, random_state, discordance, s
 
 
 def _check_test(test):
-    from sigtest.tests_ import PairedPermutation, get_test
-
     if test is None:
         return PairedPermutation(n_resamples=DEFAULT_TEST_RESAMPLES)
     test = get_test(test)

@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from sigtest._engine.rng import GOLDEN, splitmix64
+from sigtest.utils._estimator import clone
 
 __all__ = ["key_offsets", "simulate"]
 
@@ -47,8 +48,6 @@ def _run_chunk(sim, test, keys, n, s, alpha):
 
 
 def simulate(sim, test, keys, n, s, alpha, n_jobs, verbose, desc):
-    from sigtest.utils._estimator import clone
-
     n_sims = len(keys)
     workers = _n_workers(n_jobs)
     n_chunks = max(1, min(n_sims, 4 * workers if workers > 1 else 1))

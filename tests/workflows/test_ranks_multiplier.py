@@ -1,7 +1,7 @@
 """ranks(bootstrap=...): the Gaussian multiplier draws for leaderboards at scale (issue 23).
 
 The draws themselves (covariance against a naive jackknife, moments) are
-checked in tests/test_compare_multiplier.py; here: the choice of draws, that
+checked in tests/workflows/compare/test_compare_multiplier.py; here: the choice of draws, that
 ranks() feeds the rank intervals and the best set from the systems' jackknife
 covariance (checked against the naive covariance through the same spy), the
 invariances, and the errors.

@@ -13,7 +13,7 @@
 * damaged prediction files (short, ``.npz``, truncated, pickle, missing) and
   malformed manifests are ``ValueError`` naming the file.
 
-The random-kill test of section 4 is in ``tests/test_store_kills.py``.
+The random-kill test of section 4 is in ``tests/store/test_store_kills.py``.
 """
 
 import io

@@ -242,7 +242,7 @@ def test_letters_order_a_loss_lowest_first():
 
 
 def test_verbose_progress(capsys, monkeypatch):
-    # the bar is drawn on a terminal only (tests/test_progress.py: not in a pipe or a log)
+    # the bar is drawn on a terminal only (tests/workflows/compare/test_progress.py: not in a pipe or a log)
     class Terminal(io.StringIO):
         def isatty(self):
             return True

@@ -135,7 +135,7 @@ def test_corrected_t_repeated_equals_flattened():
 def test_repeated_folds_keep_the_variance_of_one_partition():
     # 10 x 10-fold CV on n = 100 items: the default variance is one 10-fold
     # run's (1/10 + 1/9) s^2, not (1/100 + 1/9) s^2 (issue 20: the latter
-    # rejected 0.12 of true nulls at alpha = 0.05, tests/test_cv_tests_slow.py)
+    # rejected 0.12 of true nulls at alpha = 0.05, tests/significance/test_cv_tests_slow.py)
     a, b = _scores(3, (10, 10))
     d = (b - a).ravel()
     res = corrected_resampled_ttest(a, b, n_train=90, n_test=10)

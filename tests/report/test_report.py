@@ -1,6 +1,6 @@
 """ComparisonResult.report / signature / _repr_html_ (issue 14, section 1).
 
-The browser check of the HTML page is in tests/test_report_browser.py.
+The browser check of the HTML page is in tests/report/test_report_browser.py.
 """
 
 import hashlib
