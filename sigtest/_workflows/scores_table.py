@@ -181,6 +181,7 @@ class ScoreTable:
         if overall is None:
             y_true, scores, groups = self.arrays(dataset)
             return compare(y_true, scores, groups=groups, **kwargs)
+        # with compare: the overall weights need the engine's design checks
         from sigtest._workflows.overall import table_inputs
 
         if dataset is not None:
