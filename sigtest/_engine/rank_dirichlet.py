@@ -12,11 +12,17 @@ own weights from its own counter-based stream, inside the kernel:
 * the key of draw ``b`` is word ``b`` of
   ``SeedSequence(seed, spawn_key=(7,)).generate_state(B, uint64)`` (the
   Bayesian bootstrap's stream, :data:`sigtest._engine.bayesian.POSTERIOR_STREAM`);
-* its ``t``-th unit (``t = 0, 1, ...``) takes the ``t``-th word
-  ``x_t = splitmix64(key + (t + 1) * GOLDEN)`` of that stream
-  (:mod:`sigtest._engine.rng`) and the standard exponential
-  :math:`E_t = -\log\big((\lfloor x_t / 2^{11} \rfloor + 1/2)\, 2^{-53}\big)`
-  (the uniform is in ``(0, 1)``: never 0, never 1);
+* its units take standard exponentials one after the other from that
+  stream (word ``j`` is ``splitmix64(key + j * GOLDEN)``, ``j = 1, 2, ...``;
+  :mod:`sigtest._engine.rng`) by the ziggurat method of Marsaglia & Tsang
+  (2000) with 256 layers (:func:`_exponential`): a word's low 8 bits pick a
+  layer ``k``, its high 53 bits ``j`` a point ``x = j X_k / 2^53`` of it,
+  returned when ``j`` is below the layer's inner threshold (98.9 % of the
+  draws: one word, no logarithm); otherwise the base layer returns
+  :math:`r - \log U` (the tail beyond ``r``, by memorylessness) and the other
+  layers accept ``x`` when a uniform height of the wedge falls under
+  :math:`e^{-x}`, else draw again, each uniform ``U = ((w >> 11) + 1/2)
+  2^{-53}`` from the next word;
 * the units are taken in the order of the rank kernels: the relabelled
   items (positions in A's first sorted component) or the clusters with
   ``groups=``; with ``strata=``, stratum after stratum (in the order of the
@@ -29,6 +35,12 @@ own weights from its own counter-based stream, inside the kernel:
 
 Draws belong to resamples, never to threads: the scores are bit-identical
 for any thread count and any split of the draws (:func:`split_rows`).
+
+References
+----------
+Marsaglia, G. and Tsang, W. W. (2000). The ziggurat method for generating
+random variables. Journal of Statistical Software 5(8), 1-7.
+Rubin (1981). The Bayesian bootstrap. The Annals of Statistics 9(1), 130-134.
 """
 
 from __future__ import annotations
@@ -43,7 +55,58 @@ from sigtest._engine.threads import split_rows
 __all__ = ["dirichlet_unit_weights", "rank_dirichlet_scores", "unit_draw_order"]
 
 _U11 = np.uint64(11)
+_LAYER = np.uint64(0xFF)
 _TWO_M53 = 2.0 ** -53
+
+
+def _ziggurat_tables(layers=256, r=7.69711747013104972, v=3.949659822581572e-3):
+    r"""Layer widths ``X`` (``X[k] / 2^53``), inner thresholds and heights of the ziggurat.
+
+    ``r`` is the right edge of the base layer and ``v`` the common area of
+    the layers (Marsaglia & Tsang 2000, 256 layers of :math:`e^{-x}`):
+    ``X[0] = v / e^{-r}`` (the base layer with its tail), ``X[1] = r``,
+    ``X[k + 1] = -\log(e^{-X[k]} + v / X[k])`` and ``X[layers] = 0``. Layer
+    ``k`` is the box ``[0, X[k]] x [e^{-X[k]}, e^{-X[k + 1]}]``; a point
+    ``x < X[k + 1]`` of it lies under the curve.
+    """
+    import math
+
+    X = [v / math.exp(-r), r]
+    for k in range(1, layers - 1):
+        X.append(-math.log(math.exp(-X[k]) + v / X[k]))
+    X.append(0.0)
+    width = np.array([x * 2.0 ** -53 for x in X[:-1]])
+    inner = np.array([int(2.0 ** 53 * (X[k + 1] / X[k])) for k in range(layers)],
+                     dtype=np.uint64)
+    height = np.array([math.exp(-x) for x in X])
+    height[0] = 0.0  # the base layer starts at 0 (the tail is handled apart)
+    return width, inner, height
+
+
+_Z_WIDTH, _Z_INNER, _Z_HEIGHT = _ziggurat_tables()
+_Z_R = 7.69711747013104972
+
+
+@_jit
+def _exponential(z):
+    """``(E, z)``: a standard exponential from the stream after counter ``z``, and the counter.
+
+    The ziggurat of :func:`_ziggurat_tables` (see the module text).
+    """
+    while True:
+        z = z + _GOLDEN
+        w = _splitmix(z)
+        k = np.int64(w & _LAYER)
+        j = w >> _U11
+        x = np.float64(j) * _Z_WIDTH[k]
+        if j < _Z_INNER[k]:
+            return x, z
+        z = z + _GOLDEN
+        u = (np.float64(_splitmix(z) >> _U11) + 0.5) * _TWO_M53
+        if k == 0:
+            return _Z_R - np.log(u), z
+        if _Z_HEIGHT[k] + u * (_Z_HEIGHT[k + 1] - _Z_HEIGHT[k]) < np.exp(-x):
+            return x, z
 
 
 @_jit
@@ -61,8 +124,7 @@ def _rank_dirichlet(keys, kind, items, pos, ties, starts, unit, weighting, n_uni
             hi = strat_starts[h + 1]
             total = 0.0
             for t in range(lo, hi):
-                z = z + _GOLDEN
-                e = -np.log((np.float64(_splitmix(z) >> _U11) + 0.5) * _TWO_M53)
+                e, z = _exponential(z)
                 g[t if direct else strat_units[t]] = e
                 total += e
             scale = (hi - lo) / total
@@ -131,7 +193,7 @@ def rank_dirichlet_scores(ranked, keys, parallel=True):
 
 
 def dirichlet_unit_weights(ranked, keys):
-    """The kernel's unit weights in NumPy (its twin, for tests and inspection).
+    """The kernel's unit weights, draw by draw in Python (its twin, for tests; slow).
 
     Parameters
     ----------
@@ -141,16 +203,40 @@ def dirichlet_unit_weights(ranked, keys):
     Returns
     -------
     weights : ndarray of shape (B, n_resampling_units)
-        Weight of every unit (relabelled item, or cluster) in each draw;
-        equal to the kernel's up to the last bits of ``log`` and of the
-        order of the sums.
+        Weight of every unit (relabelled item, or cluster) in each draw,
+        equal to the kernel's up to the last bits of ``exp`` and ``log``.
     """
+    import math
+
     units, bounds = unit_draw_order(ranked)
-    t = np.arange(1, units.shape[0] + 1, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        words = splitmix64(np.asarray(keys, dtype=np.uint64)[:, None] + t[None, :] * GOLDEN)
-    E = -np.log(((words >> _U11).astype(np.float64) + 0.5) * _TWO_M53)
-    W = np.empty_like(E)
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
-        W[:, units[lo:hi]] = E[:, lo:hi] * ((hi - lo) / E[:, lo:hi].sum(axis=1, keepdims=True))
+    keys = np.asarray(keys, dtype=np.uint64)
+    W = np.empty((keys.shape[0], units.shape[0]))
+    mask = (1 << 64) - 1
+    golden = int(GOLDEN)
+
+    def word(z):
+        with np.errstate(over="ignore"):
+            return int(splitmix64(np.uint64(z)))
+
+    for b in range(keys.shape[0]):
+        z = int(keys[b])
+        E = np.empty(units.shape[0])
+        for t in range(units.shape[0]):
+            while True:
+                z = (z + golden) & mask
+                w = word(z)
+                k, j = w & 0xFF, w >> 11
+                x = j * float(_Z_WIDTH[k])
+                if j < int(_Z_INNER[k]):
+                    break
+                z = (z + golden) & mask
+                u = ((word(z) >> 11) + 0.5) * _TWO_M53
+                if k == 0:
+                    x = _Z_R - math.log(u)
+                    break
+                if _Z_HEIGHT[k] + u * (_Z_HEIGHT[k + 1] - _Z_HEIGHT[k]) < math.exp(-x):
+                    break
+            E[t] = x
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            W[b, units[lo:hi]] = E[lo:hi] * ((hi - lo) / E[lo:hi].sum())
     return W

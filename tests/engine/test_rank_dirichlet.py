@@ -1,9 +1,9 @@
 """The Bayesian bootstrap of rank metrics: Dirichlet weights drawn in the kernel.
 
-Reference twin: the documented stream rebuilt in NumPy (word ``t + 1`` of
-draw ``b``'s SplitMix64 stream -> ``-log((x >> 11) + 1/2) 2^-53``, normalised
-within each stratum), mapped to the items, and scikit-learn's weighted
-``roc_auc_score`` / ``average_precision_score`` on the unsorted data.
+Reference: the documented stream rebuilt draw by draw in Python
+(``rank_dirichlet.dirichlet_unit_weights``), mapped to the items, and
+scikit-learn's weighted ``roc_auc_score`` / ``average_precision_score`` on the
+unsorted data. The ziggurat sampler is checked against the exponential law.
 """
 
 import warnings
@@ -16,30 +16,24 @@ from sklearn import metrics as skm
 
 from sigtest._engine import prepare_paired
 from sigtest._engine.bayesian import dirichlet_scores, posterior_keys
-from sigtest._engine.rank_dirichlet import rank_dirichlet_scores, unit_draw_order
+from sigtest._engine.rank_dirichlet import (
+    _exponential,
+    dirichlet_unit_weights,
+    rank_dirichlet_scores,
+)
 from sigtest._engine.rank_metrics import ranked_pair
-from sigtest._engine.rng import GOLDEN, splitmix64
 
 SK = {"roc_auc": skm.roc_auc_score, "average_precision": skm.average_precision_score}
 
 
-def _exponentials(keys, n):
-    """``E[b, t]``: the ``t``-th exponential of draw ``b`` (the documented stream)."""
-    t = np.arange(1, n + 1, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        words = splitmix64(keys[:, None] + t[None, :] * GOLDEN)
-    return -np.log(((words >> np.uint64(11)).astype(np.float64) + 0.5) * 2.0 ** -53)
-
-
-def _reference_unit_weights(rp, keys):
-    """Weights of every unit (relabelled item, or cluster) of each draw."""
-    units, bounds = unit_draw_order(rp)
-    E = _exponentials(keys, units.shape[0])
-    W = np.empty_like(E)
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
-        part = E[:, lo:hi]
-        W[:, units[lo:hi]] = part * ((hi - lo) / part.sum(axis=1, keepdims=True))
-    return W
+def _kernel_exponentials(key, n):
+    """``n`` exponentials of the kernel's sampler from one stream (called from Python)."""
+    out = np.empty(n)
+    z = np.uint64(key)
+    for t in range(n):
+        out[t], z = _exponential(z)
+        z = np.uint64(z)  # numba returns a Python int, which it would type as int64
+    return out
 
 
 def _close(x, y, tol=1e-12):
@@ -76,7 +70,7 @@ def test_kernel_equals_sklearn_on_the_documented_weights(data, metric, case):
     rp = ranked_pair(paired)
     keys = posterior_keys(5, 25)
     scores = rank_dirichlet_scores(rp, keys, parallel=False)
-    W = _reference_unit_weights(rp, keys)
+    W = dirichlet_unit_weights(rp, keys)
     unit = rp.relabel if "groups" not in kw else np.asarray(paired.item_groups)
     item_w = np.ones(y.size) if "sample_weight" not in kw else w
     with warnings.catch_warnings():
@@ -91,18 +85,34 @@ def test_kernel_equals_sklearn_on_the_documented_weights(data, metric, case):
 def test_weights_are_dirichlet_scaled_within_each_stratum(data):
     y, a, b, _, _, strata = data
     rp = ranked_pair(prepare_paired(y, a, b, "roc_auc", strata=strata))
-    W = _reference_unit_weights(rp, posterior_keys(0, 10))
+    W = dirichlet_unit_weights(rp, posterior_keys(0, 10))
     for h in range(3):
         in_h = strata[np.argsort(rp.relabel)] == h  # stratum of every relabelled item
         assert np.allclose(W[:, in_h].sum(axis=1), in_h.sum(), rtol=0, atol=1e-9)
 
 
 def test_exponentials_follow_the_exponential_law():
-    # 20,000 draws: the KS test at level 1e-3 rejects a correct sampler once in 1,000 runs;
-    # a wrong scale (Exp(2)) or uniform bits read wrongly gives p < 1e-30 at this size
-    E = _exponentials(posterior_keys(11, 20), 1000).ravel()
+    # 200,000 draws of the ziggurat: the KS test at level 1e-3 rejects a correct sampler
+    # once in 1,000 runs, while a wrong layer table shifts the CDF by ~1/256 (KS power ~1).
+    E = np.concatenate([_kernel_exponentials(k, 20_000) for k in posterior_keys(11, 10)])
     assert stats.kstest(E, "expon").pvalue > 1e-3
-    assert E.min() > 0.0
+    assert E.min() >= 0.0
+    # the tail beyond r = 7.697 (base layer, 1/256 of the draws): P = exp(-r) = 4.5e-4,
+    # 90 expected; a Poisson count outside 90 +- 4.5 sd (43) has probability < 1e-5
+    tail = int((E > 7.69711747013104972).sum())
+    assert abs(tail - 200_000 * np.exp(-7.69711747013104972)) < 43
+    # beyond 10: P = 4.5e-5, 9 expected; the tail is there at all (memorylessness)
+    assert (E > 10.0).sum() > 0
+
+
+def test_kernel_draws_equal_the_twin():
+    rp = ranked_pair(prepare_paired([0, 1, 0, 1, 1, 0, 1, 0], np.arange(8.0),
+                                    np.arange(8.0)[::-1], "roc_auc"))
+    keys = posterior_keys(4, 300)
+    twin = dirichlet_unit_weights(rp, keys)
+    kernel = np.array([_kernel_exponentials(k, 8) for k in keys])
+    kernel *= 8.0 / kernel.sum(axis=1, keepdims=True)
+    assert np.allclose(twin, kernel, rtol=1e-14, atol=0)
 
 
 def test_scores_do_not_depend_on_threads_or_parts(data):
