@@ -45,6 +45,8 @@ Rubin (1981). The Bayesian bootstrap. The Annals of Statistics 9(1), 130-134.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from sigtest._engine.kernels import _GOLDEN, _jit, _splitmix
@@ -69,8 +71,6 @@ def _ziggurat_tables(layers=256, r=7.69711747013104972, v=3.949659822581572e-3):
     ``k`` is the box ``[0, X[k]] x [e^{-X[k]}, e^{-X[k + 1]}]``; a point
     ``x < X[k + 1]`` of it lies under the curve.
     """
-    import math
-
     X = [v / math.exp(-r), r]
     for k in range(1, layers - 1):
         X.append(-math.log(math.exp(-X[k]) + v / X[k]))
@@ -206,8 +206,6 @@ def dirichlet_unit_weights(ranked, keys):
         Weight of every unit (relabelled item, or cluster) in each draw,
         equal to the kernel's up to the last bits of ``exp`` and ``log``.
     """
-    import math
-
     units, bounds = unit_draw_order(ranked)
     keys = np.asarray(keys, dtype=np.uint64)
     W = np.empty((keys.shape[0], units.shape[0]))
