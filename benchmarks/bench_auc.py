@@ -77,7 +77,8 @@ def min_work_loop():
     from sigtest._engine import kernels
 
     def loop(x, keys):
-        return kernels._bootstrap_sums_generic_parallel(x[:, None], np.int64(x.shape[0]), keys)
+        return kernels.split_rows(lambda s, e: kernels._bootstrap_sums_generic(
+            x[:, None], np.int64(x.shape[0]), keys[s:e]), keys.shape[0], True)
 
     return loop
 

@@ -36,7 +36,10 @@ analogue of R's ``boot(strata=)``).
 
 **Random numbers.** ``numpy.random.default_rng(SeedSequence(seed,
 spawn_key=(7,)))`` draws the Gamma variables resample after resample, row
-after row, in chunks of resamples bounded in memory. The draws depend only on
+after row, in chunks of resamples bounded in memory. Rank metrics (ROC AUC,
+average precision, with numba) draw their exponentials in the kernel instead,
+one counter-based stream per draw keyed from the same ``SeedSequence``
+(:mod:`sigtest._engine.rank_dirichlet`). The draws depend only on
 ``seed`` and the rows, never on threads, so the results are identical for
 any ``n_jobs``.
 
@@ -62,16 +65,37 @@ import numpy as np
 from sigtest._engine.checks import check_allocation
 from sigtest._engine.kernels_exact import weighted_sums
 from sigtest._engine.paired import resample_params_of
-from sigtest._engine.rank_metrics import rank_weighted_scores, ranked_pair, uses_ranking
+from sigtest._engine.rank_dirichlet import rank_dirichlet_scores
+from sigtest._engine.rank_metrics import ranked_pair, uses_ranking
 from sigtest._engine.checks import check_n_resamples as _check_n_resamples
 from sigtest._engine.rng import check_seed
 
-__all__ = ["dirichlet_scores", "dirichlet_sums", "posterior_deltas", "posterior_rng"]
+__all__ = ["dirichlet_scores", "dirichlet_sums", "posterior_deltas", "posterior_keys",
+           "posterior_rng"]
 
 #: ``spawn_key`` of the Bayesian bootstrap's stream (other schemes use other keys).
 POSTERIOR_STREAM = 7
 #: Weights drawn per chunk of resamples (``chunk * rows``; 2**21 float64 = 16 MiB).
 _CHUNK_ELEMENTS = 1 << 21
+
+
+def posterior_keys(seed, n_resamples):
+    """One uint64 key per posterior draw of a rank metric (its counter-based stream).
+
+    Parameters
+    ----------
+    seed : int
+        Non-negative integer seed.
+    n_resamples : int
+
+    Returns
+    -------
+    ndarray of shape (n_resamples,), uint64
+        ``SeedSequence(seed, spawn_key=(7,)).generate_state(n_resamples, uint64)``
+        (see :mod:`sigtest._engine.rank_dirichlet`).
+    """
+    return np.random.SeedSequence(check_seed(seed), spawn_key=(POSTERIOR_STREAM,)).generate_state(
+        int(n_resamples), dtype=np.uint64)
 
 
 def posterior_rng(seed):
@@ -241,9 +265,12 @@ def dirichlet_scores(paired, n_resamples, seed=0):
     stratum with ``strata=``, as :func:`dirichlet_sums`) and calls
     ``score_func(y_true, y_pred, sample_weight=w)`` for A and for B with the
     item weights ``w`` (the weight of the item's unit, times any
-    ``sample_weight``). A rank metric (ROC AUC, average precision) gets the
-    same weights through :func:`sigtest._engine.rank_metrics.rank_weighted_scores`
-    (sorted once, ``O(N)`` per draw).
+    ``sample_weight``). A rank metric (ROC AUC, average precision) with
+    numba enabled is sorted once and draws its Dirichlet weights inside the
+    kernel, from one counter-based stream per draw
+    (:mod:`sigtest._engine.rank_dirichlet`, ``O(N)`` per draw, in threads):
+    the same law, other random numbers than NumPy's Gamma draws of the
+    other metrics (and of rank metrics with ``SIGTEST_DISABLE_NUMBA=1``).
 
     Parameters
     ----------
@@ -283,19 +310,15 @@ def dirichlet_scores(paired, n_resamples, seed=0):
     # an unset zero_division stays unset: the function may not take the keyword
     params = resample_params_of(paired.params, fill_unset=False)
     unit_of_item, n_units, unit_strata = _slow_units(paired)
+    if uses_ranking(paired):  # rank metrics: sorted once, weights drawn in the kernel
+        return rank_dirichlet_scores(ranked_pair(paired), posterior_keys(seed, B))
     design = _DirichletDesign(np.ones(n_units), unit_strata)
     rng = posterior_rng(seed)
     out = np.empty((B, 2))
     step = min(design.chunk(), 256)
-    ranked = None
-    if uses_ranking(paired):  # rank metrics: the same weights, no sort per draw
-        ranked = ranked_pair(paired)
     for lo in range(0, B, step):
         hi = min(B, lo + step)
         weights = design.weights(rng, hi - lo)
-        if ranked is not None:
-            out[lo:hi] = rank_weighted_scores(ranked, weights)
-            continue
         if unit_of_item is not None:
             weights = weights[:, unit_of_item]
         if w is not None:

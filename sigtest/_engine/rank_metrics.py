@@ -11,8 +11,9 @@ counted one half, or the step-wise average precision over the tie groups):
   drawn units (items, or clusters with ``groups=``; within strata with
   ``strata=``) times the sample weights :math:`w`; ``O(N)`` per resample
   instead of the slow path's ``O(N log N)`` sort in ``score_func``;
-* **Bayesian bootstrap**: :math:`q_i = w_i\,\pi_{u(i)}` with the Dirichlet
-  weights of :mod:`sigtest._engine.bayesian` (same draws as the slow path);
+* **Bayesian bootstrap**: :math:`q_i = w_i\,\pi_{u(i)}` with Dirichlet
+  weights, given (:func:`rank_weighted_scores`) or drawn in the kernel
+  (:mod:`sigtest._engine.rank_dirichlet`);
 * **permutation**: A and B swapped per unit. The mixed system's order is a
   merge of two pre-sorted subsequences (the items kept from A's order and
   those taken from B's); that merge is done once for all permutations: A's

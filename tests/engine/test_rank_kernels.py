@@ -182,13 +182,15 @@ def test_bayesian_bootstrap_weights_equal_the_slow_path(binary, name):
     scores = rank_weighted_scores(rp, W)
     ref = [[_sk(name, y, p, W[r] * w) for p in (a, b)] for r in range(6)]
     assert _close(scores, ref)
-    # the engine's Bayesian bootstrap takes them: equal to score_func on the same weights
+    # the engine's Bayesian bootstrap draws its weights in the kernel: equal to
+    # score_func on the same weights (rebuilt by the NumPy twin; units: relabelled items)
     fast = dirichlet_scores(paired, 30, seed=1)
     metric = get_metric(name)
     assert metric.ranking is not None
-    from sigtest._engine.bayesian import _DirichletDesign, posterior_rng
+    from sigtest._engine.bayesian import posterior_keys
+    from sigtest._engine.rank_dirichlet import dirichlet_unit_weights
 
-    weights = _DirichletDesign(np.ones(y.size), None).weights(posterior_rng(1), 30)
+    weights = dirichlet_unit_weights(rp, posterior_keys(1, 30))[:, rp.relabel]
     ref = [[metric(y, p, sample_weight=weights[r] * w) for p in (a, b)] for r in range(30)]
     assert _close(fast, ref)
 

@@ -55,9 +55,22 @@ def test_lane_scores_equal_the_item_kernel_for_any_lanes(monkeypatch, data, name
     paired = _paired(data, name, strata)
     ref = _item_kernel(monkeypatch, paired, sample_size, seed=5)
     assert np.isfinite(ref).sum() > B  # mostly defined: the comparison has teeth
-    for lanes in (1, 2, 8):
+    for lanes in (1, 2, 4, 8):  # 4 and 8: the sums in registers
         monkeypatch.setattr(rank_metrics, "lanes_for", lambda n, lanes=lanes: lanes)
         got = rank_bootstrap_scores(paired, B, sample_size, 5, parallel=False)
+        assert np.array_equal(got, ref, equal_nan=True), lanes
+
+
+@pytest.mark.parametrize("name", ["roc_auc", "average_precision"])
+def test_lane_scores_equal_the_item_kernel_without_ties(monkeypatch, name):
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 80)
+    a, b = rng.normal(size=80) + y, rng.normal(size=80) + 2 * y  # continuous: no ties
+    paired = prepare_paired(y, a, b, name)
+    ref = _item_kernel(monkeypatch, paired, None, seed=3)
+    for lanes in (1, 2, 4, 8):
+        monkeypatch.setattr(rank_metrics, "lanes_for", lambda n, lanes=lanes: lanes)
+        got = rank_bootstrap_scores(paired, B, None, 3, parallel=False)
         assert np.array_equal(got, ref, equal_nan=True), lanes
 
 
