@@ -97,276 +97,6 @@ def _count_lane(cnt, lanes, r, key, n, m, members, lo):
 
 
 @_jit
-def _group_sums4(cnt, items, pos, lo, hi, gp, gn):
-    """A tie group's positive and negative weights of four lanes, in local sums."""
-    p0 = p1 = p2 = p3 = 0.0
-    n0 = n1 = n2 = n3 = 0.0
-    for k in range(lo, hi):
-        base = items[k] * 4
-        pk = pos[k]
-        w = float(cnt[base])
-        wp = w * pk
-        p0 += wp
-        n0 += w - wp
-        w = float(cnt[base + 1])
-        wp = w * pk
-        p1 += wp
-        n1 += w - wp
-        w = float(cnt[base + 2])
-        wp = w * pk
-        p2 += wp
-        n2 += w - wp
-        w = float(cnt[base + 3])
-        wp = w * pk
-        p3 += wp
-        n3 += w - wp
-    gp[0], gp[1], gp[2], gp[3] = p0, p1, p2, p3
-    gn[0], gn[1], gn[2], gn[3] = n0, n1, n2, n3
-
-
-@_jit
-def _group_sums8(cnt, items, pos, lo, hi, gp, gn):
-    """A tie group's positive and negative weights of eight lanes, in local sums."""
-    p0 = p1 = p2 = p3 = p4 = p5 = p6 = p7 = 0.0
-    n0 = n1 = n2 = n3 = n4 = n5 = n6 = n7 = 0.0
-    for k in range(lo, hi):
-        base = items[k] * 8
-        pk = pos[k]
-        w = float(cnt[base])
-        wp = w * pk
-        p0 += wp
-        n0 += w - wp
-        w = float(cnt[base + 1])
-        wp = w * pk
-        p1 += wp
-        n1 += w - wp
-        w = float(cnt[base + 2])
-        wp = w * pk
-        p2 += wp
-        n2 += w - wp
-        w = float(cnt[base + 3])
-        wp = w * pk
-        p3 += wp
-        n3 += w - wp
-        w = float(cnt[base + 4])
-        wp = w * pk
-        p4 += wp
-        n4 += w - wp
-        w = float(cnt[base + 5])
-        wp = w * pk
-        p5 += wp
-        n5 += w - wp
-        w = float(cnt[base + 6])
-        wp = w * pk
-        p6 += wp
-        n6 += w - wp
-        w = float(cnt[base + 7])
-        wp = w * pk
-        p7 += wp
-        n7 += w - wp
-    gp[0] = p0
-    gp[1] = p1
-    gp[2] = p2
-    gp[3] = p3
-    gp[4] = p4
-    gp[5] = p5
-    gp[6] = p6
-    gp[7] = p7
-    gn[0] = n0
-    gn[1] = n1
-    gn[2] = n2
-    gn[3] = n3
-    gn[4] = n4
-    gn[5] = n5
-    gn[6] = n6
-    gn[7] = n7
-
-
-@_jit
-def _auc_sums4(cnt, items, pos, lo, hi, num, P, N0):
-    """An AUC component without ties, four lanes in local sums (:func:`_auc_sums`)."""
-    u0, p0, m0 = num[0], P[0], N0[0]
-    u1, p1, m1 = num[1], P[1], N0[1]
-    u2, p2, m2 = num[2], P[2], N0[2]
-    u3, p3, m3 = num[3], P[3], N0[3]
-    for k in range(lo, hi):
-        base = items[k] * 4
-        pk = pos[k]
-        w = float(cnt[base])
-        wp = w * pk
-        wn = w - wp
-        u0 += wn * p0
-        p0 += wp
-        m0 += wn
-        w = float(cnt[base + 1])
-        wp = w * pk
-        wn = w - wp
-        u1 += wn * p1
-        p1 += wp
-        m1 += wn
-        w = float(cnt[base + 2])
-        wp = w * pk
-        wn = w - wp
-        u2 += wn * p2
-        p2 += wp
-        m2 += wn
-        w = float(cnt[base + 3])
-        wp = w * pk
-        wn = w - wp
-        u3 += wn * p3
-        p3 += wp
-        m3 += wn
-    num[0], P[0], N0[0] = u0, p0, m0
-    num[1], P[1], N0[1] = u1, p1, m1
-    num[2], P[2], N0[2] = u2, p2, m2
-    num[3], P[3], N0[3] = u3, p3, m3
-
-
-@_jit
-def _auc_sums8(cnt, items, pos, lo, hi, num, P, N0):
-    """An AUC component without ties, eight lanes in local sums (:func:`_auc_sums`)."""
-    u0, p0, m0 = num[0], P[0], N0[0]
-    u1, p1, m1 = num[1], P[1], N0[1]
-    u2, p2, m2 = num[2], P[2], N0[2]
-    u3, p3, m3 = num[3], P[3], N0[3]
-    u4, p4, m4 = num[4], P[4], N0[4]
-    u5, p5, m5 = num[5], P[5], N0[5]
-    u6, p6, m6 = num[6], P[6], N0[6]
-    u7, p7, m7 = num[7], P[7], N0[7]
-    for k in range(lo, hi):
-        base = items[k] * 8
-        pk = pos[k]
-        w = float(cnt[base])
-        wp = w * pk
-        wn = w - wp
-        u0 += wn * p0
-        p0 += wp
-        m0 += wn
-        w = float(cnt[base + 1])
-        wp = w * pk
-        wn = w - wp
-        u1 += wn * p1
-        p1 += wp
-        m1 += wn
-        w = float(cnt[base + 2])
-        wp = w * pk
-        wn = w - wp
-        u2 += wn * p2
-        p2 += wp
-        m2 += wn
-        w = float(cnt[base + 3])
-        wp = w * pk
-        wn = w - wp
-        u3 += wn * p3
-        p3 += wp
-        m3 += wn
-        w = float(cnt[base + 4])
-        wp = w * pk
-        wn = w - wp
-        u4 += wn * p4
-        p4 += wp
-        m4 += wn
-        w = float(cnt[base + 5])
-        wp = w * pk
-        wn = w - wp
-        u5 += wn * p5
-        p5 += wp
-        m5 += wn
-        w = float(cnt[base + 6])
-        wp = w * pk
-        wn = w - wp
-        u6 += wn * p6
-        p6 += wp
-        m6 += wn
-        w = float(cnt[base + 7])
-        wp = w * pk
-        wn = w - wp
-        u7 += wn * p7
-        p7 += wp
-        m7 += wn
-    num[0], P[0], N0[0] = u0, p0, m0
-    num[1], P[1], N0[1] = u1, p1, m1
-    num[2], P[2], N0[2] = u2, p2, m2
-    num[3], P[3], N0[3] = u3, p3, m3
-    num[4], P[4], N0[4] = u4, p4, m4
-    num[5], P[5], N0[5] = u5, p5, m5
-    num[6], P[6], N0[6] = u6, p6, m6
-    num[7], P[7], N0[7] = u7, p7, m7
-
-
-@_jit
-def _group_sums(lanes, cnt, items, pos, lo, hi, gp, gn):
-    """A tie group's positive and negative weights of every lane (entries ``lo .. hi - 1``).
-
-    Four and eight lanes take :func:`_group_sums4` and :func:`_group_sums8`,
-    which keep the sums in registers (the same operations in the same order,
-    so the same bits).
-    """
-    for r in range(lanes):
-        gp[r] = 0.0
-        gn[r] = 0.0
-    for k in range(lo, hi):
-        base = items[k] * lanes
-        pk = pos[k]
-        for r in range(lanes):
-            w = float(cnt[base + r])
-            wp = w * pk
-            gp[r] += wp
-            gn[r] += w - wp
-
-
-@_jit
-def _auc_sums(lanes, cnt, items, pos, lo, hi, num, P, N0):
-    """An AUC component without ties, every lane: numerator, P and N0 updated in place.
-
-    Four and eight lanes take :func:`_auc_sums4` and :func:`_auc_sums8` (sums
-    in registers, the same operations in the same order).
-    """
-    for k in range(lo, hi):
-        base = items[k] * lanes
-        pk = pos[k]
-        for r in range(lanes):
-            w = float(cnt[base + r])
-            wp = w * pk
-            wn = w - wp
-            num[r] += wn * P[r]
-            P[r] += wp
-            N0[r] += wn
-
-
-@_jit
-def _add_group(lanes, kind, num, P, N0, gp, gn):
-    """Every lane's numerator, P and N0 after a tie group of weights ``gp``, ``gn``."""
-    if kind == 0:
-        for r in range(lanes):
-            num[r] += gn[r] * (P[r] + 0.5 * gp[r])
-            P[r] += gp[r]
-            N0[r] += gn[r]
-    else:
-        # _value skips an empty group; here it adds +0.0 to P, N0 and num
-        # (all >= +0.0: unchanged bits) unless P + N0 is still 0
-        for r in range(lanes):
-            P[r] += gp[r]
-            N0[r] += gn[r]
-            d = P[r] + N0[r]
-            if d > 0.0:
-                num[r] += gp[r] * P[r] / d
-
-
-@_jit
-def _add_component(lanes, kind, weighting, u, num, P, N0, scratch):
-    """Every lane's value of a component added to its averaging unit ``u`` (``_value``)."""
-    for r in range(lanes):
-        if kind == 0:
-            value = num[r] / (P[r] * N0[r]) if P[r] * N0[r] > 0.0 else np.nan
-        else:
-            value = num[r] / P[r] if P[r] > 0.0 else 0.0
-        scratch[0, u, r] += value
-        scratch[1, u, r] += 1.0
-        scratch[2, u, r] = P[r] if weighting == 1 else P[r] + N0[r]
-
-
-@_jit
 def _values_lanes(lanes, kind, items, pos, ties, starts, unit, weighting, cnt, acc, scratch,
                   vals):
     """``rank_metrics._value`` of every lane: ``vals[r]`` from the counts of lane ``r``.
@@ -390,25 +120,54 @@ def _values_lanes(lanes, kind, items, pos, ties, starts, unit, weighting, cnt, a
             num[r] = 0.0
             P[r] = 0.0
             N0[r] = 0.0
-        # four or eight lanes: the sums in registers (same operations, same order)
         if kind == 0 and g1 - g0 == hi - lo:  # AUC without ties
-            if lanes == 4:
-                _auc_sums4(cnt, items, pos, lo, hi, num, P, N0)
-            elif lanes == 8:
-                _auc_sums8(cnt, items, pos, lo, hi, num, P, N0)
-            else:
-                _auc_sums(lanes, cnt, items, pos, lo, hi, num, P, N0)
+            for k in range(lo, hi):
+                base = items[k] * lanes
+                pk = pos[k]
+                for r in range(lanes):
+                    w = float(cnt[base + r])
+                    wp = w * pk
+                    wn = w - wp
+                    num[r] += wn * P[r]
+                    P[r] += wp
+                    N0[r] += wn
         else:
             for g in range(g0, g1):
                 end = ties[g + 1] if g + 1 < g1 else hi
-                if lanes == 4:
-                    _group_sums4(cnt, items, pos, ties[g], end, gp, gn)
-                elif lanes == 8:
-                    _group_sums8(cnt, items, pos, ties[g], end, gp, gn)
+                for r in range(lanes):
+                    gp[r] = 0.0
+                    gn[r] = 0.0
+                for k in range(ties[g], end):
+                    base = items[k] * lanes
+                    pk = pos[k]
+                    for r in range(lanes):
+                        w = float(cnt[base + r])
+                        wp = w * pk
+                        gp[r] += wp
+                        gn[r] += w - wp
+                if kind == 0:
+                    for r in range(lanes):
+                        num[r] += gn[r] * (P[r] + 0.5 * gp[r])
+                        P[r] += gp[r]
+                        N0[r] += gn[r]
                 else:
-                    _group_sums(lanes, cnt, items, pos, ties[g], end, gp, gn)
-                _add_group(lanes, kind, num, P, N0, gp, gn)
-        _add_component(lanes, kind, weighting, unit[c], num, P, N0, scratch)
+                    # _value skips an empty group; here it adds +0.0 to P, N0 and num
+                    # (all >= +0.0: unchanged bits) unless P + N0 is still 0
+                    for r in range(lanes):
+                        P[r] += gp[r]
+                        N0[r] += gn[r]
+                        d = P[r] + N0[r]
+                        if d > 0.0:
+                            num[r] += gp[r] * P[r] / d
+        u = unit[c]
+        for r in range(lanes):
+            if kind == 0:
+                value = num[r] / (P[r] * N0[r]) if P[r] * N0[r] > 0.0 else np.nan
+            else:
+                value = num[r] / P[r] if P[r] > 0.0 else 0.0
+            scratch[0, u, r] += value
+            scratch[1, u, r] += 1.0
+            scratch[2, u, r] = P[r] if weighting == 1 else P[r] + N0[r]
     for r in range(lanes):
         vals[r] = _combine(scratch[:, :, r], weighting)
 
