@@ -392,11 +392,14 @@ _PRODUCT_BLOCK_BYTES = 1 << 25
 
 
 @_jit
-def _tally_block(keys, members, offsets, w, b0, nb):
-    """``w[bb, u]`` = how many times resample ``b0 + bb`` draws unit ``u`` (float32, exact).
+def _tally_block(keys, offsets, w, b0, nb):
+    """``w[bb, p]`` = how many times resample ``b0 + bb`` draws the unit at position ``p``.
 
-    The draws of :func:`sigtest._engine.kernels._draw_units`, tallied as
-    they come (the order of the draws does not change a tally).
+    Positions are those of the units sorted by stratum (``members[p]`` is
+    the unit, :func:`_strata_layout`): stratum ``h`` holds positions
+    ``offsets[h] .. offsets[h + 1] - 1`` and its draws are those of
+    :func:`sigtest._engine.kernels._draw_units`, tallied as they come (the
+    order of the draws does not change a tally; float32 counts are exact).
     """
     for bb in range(nb):
         row = w[bb]
@@ -414,10 +417,10 @@ def _tally_block(keys, members, offsets, w, b0, nb):
                 z = z + _GOLDEN
                 i0, i1 = _pair(z, nn, thr)
                 if i0 >= 0:
-                    row[members[lo + i0]] += 1.0
+                    row[lo + i0] += 1.0
                     got += 1
                 if i1 >= 0 and got < n_h:
-                    row[members[lo + i1]] += 1.0
+                    row[lo + i1] += 1.0
                     got += 1
 
 
@@ -448,12 +451,12 @@ def _product_sums(keys, members, offsets, codes, table, out, start, stop):
     ind = np.zeros((U, k, C - 1), dtype=np.float32)
     for c in range(1, C):
         ind[:, :, c - 1] = codes == c
-    ind = ind.reshape(U, k * (C - 1))
+    ind = np.ascontiguousarray(ind.reshape(U, k * (C - 1))[members])  # rows by position
     block = int(min(max(_PRODUCT_BLOCK_BYTES // (4 * U), 16), 1024))
     w = np.empty((block, U), dtype=np.float32)
     for b0 in range(start, stop, block):
         nb = min(block, stop - b0)
-        _tally_block(keys, members, offsets, w, b0, nb)
+        _tally_block(keys, offsets, w, b0, nb)
         n = (w[:nb] @ ind).astype(np.float64).reshape(nb, k, C - 1)
         n0 = float(U) - n.sum(axis=2)
         part = out[b0:b0 + nb]
