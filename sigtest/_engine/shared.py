@@ -25,7 +25,12 @@ Two kernels, each with a NumPy twin of identical output:
 * counts: when every system's unit rows take few distinct values (hard
   labels: at most ``K^2`` cells ``(true, pred)``), the kernel counts how
   often each distinct row of each system is drawn (integers, exact), and the
-  sums are ``sum_c count_c * row_c`` added in a fixed order;
+  sums are ``sum_c count_c * row_c`` added in a fixed order. With at most
+  16 distinct rows per system (0/1 and small-integer per-item scores) the
+  counts are a matrix product instead (:func:`_product_sums`: each block of
+  resamples' multiplicities of the units times every system's code
+  indicators, exact in float32), the same integers, so the same sums bit
+  for bit, without ``U k`` scattered additions per resample;
 * generic: otherwise every system's sums are ``sum_u float(count_u) * row_u``
   over the units ``u`` in order (the count path of the generic bootstrap
   kernel, :func:`sigtest._engine.kernels_counts.count_sums_range`: draws are
