@@ -16,14 +16,30 @@ the machine is shared:
   accuracy, defaults; ``compare`` then ``leaderboard()`` (ranks, score
   intervals, letters or tiers) and ``print(result)``.
 
-Run ``python benchmarks/bench_leaderboard.py [--only ranks|leaderboard]
-[--ranks-samples N] [--systems K] [--samples N]``.
+* ``scale``: the table of the scale goals of the leaderboard work, each case
+  in its own process (its peak RSS from ``resource.getrusage``): per-item 0/1
+  scores of ``--scale-binary`` systems (1,000) x 10^4 items
+  (``compare(None, scores, metrics="mean")`` + ``leaderboard()``; goals
+  60 s, 4 GB), 10-class labels of ``--scale-labels`` systems (200) x 10^5
+  items, accuracy + f1_macro (+ ``leaderboard()``; goal 60 s), and 50
+  systems x 10^5 items, compare + ranks + ``report("markdown")`` (goal: at
+  most twice compare alone). Smaller ``--scale-*`` sizes measure how the cost
+  grows on a loaded machine; the table says which goals were met.
+
+Run ``python benchmarks/bench_leaderboard.py [--only ranks|leaderboard|scale]
+[--ranks-samples N] [--systems K] [--samples N] [--scale-binary K]
+[--scale-binary-items N] [--scale-labels K] [--scale-label-items N]
+[--scale-report-items N]``.
 """
 
 import argparse
+import multiprocessing
 import os
+import resource
 import sys
 import time
+
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 
@@ -82,17 +98,110 @@ def bench_board(k, n_samples):
     print(table.head(8).to_string())
 
 
+# ------------------------------------------------------------------ scale
+def _binary_case(k, n):
+    rng = np.random.default_rng(0)
+    scores = {f"sys{j:04d}": (rng.random(n) < p).astype(np.float64)
+              for j, p in enumerate(np.linspace(0.5, 0.8, k))}
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    res = sigtest.compare(None, scores, metrics="mean", random_state=0)
+    res.leaderboard()
+    return {"cpu": time.process_time() - cpu0, "wall": time.perf_counter() - wall0}
+
+
+def _labels_case(k, n):
+    y, preds = make_data(k, n, n_classes=10)
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    res = sigtest.compare(y, preds, metrics=("accuracy", "f1_macro"), random_state=0)
+    res.leaderboard()
+    return {"cpu": time.process_time() - cpu0, "wall": time.perf_counter() - wall0}
+
+
+def _report_case(k, n):
+    y, preds = make_data(k, n)
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    res = sigtest.compare(y, preds, random_state=0)
+    cpu1, wall1 = time.process_time(), time.perf_counter()
+    res.ranks()
+    res.report("markdown")
+    return {"cpu": time.process_time() - cpu0, "wall": time.perf_counter() - wall0,
+            "compare_cpu": cpu1 - cpu0, "compare_wall": wall1 - wall0}
+
+
+_CASES = {"binary": _binary_case, "labels": _labels_case, "report": _report_case}
+
+
+def _child(case, k, n, queue):
+    import warnings
+
+    warnings.simplefilter("ignore")  # small-sample notes of the small sizes: not timed output
+    rng = np.random.default_rng(1)  # numba's cache loaded before the clock starts
+    sigtest.compare(None, {"a": rng.random(60) < .5, "b": rng.random(60) < .6},
+                    metrics="mean", random_state=0)
+    out = _CASES[case](k, n)
+    out["rss_gb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB -> GiB
+    queue.put(out)
+
+
+def _run_child(case, k, n):
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    load = os.getloadavg()
+    proc = ctx.Process(target=_child, args=(case, k, n, queue))
+    proc.start()
+    out = queue.get()
+    proc.join()
+    out["load"] = load[0]
+    return out
+
+
+def bench_scale(args):
+    print(f"\n## scale: each case in its own process ({os.cpu_count()} cores, defaults, "
+          f"random_state=0)")
+    rows = []
+    kb, nb = args.scale_binary, args.scale_binary_items
+    out = _run_child("binary", kb, nb)
+    rows.append((f"{kb:,} systems x {nb:,} items, 0/1 scores, mean + leaderboard()",
+                 "<= 60 s, <= 4 GB", out,
+                 out["wall"] <= 60 and out["rss_gb"] <= 4 and (kb, nb) == (1000, 10_000)))
+    kl, nl = args.scale_labels, args.scale_label_items
+    out = _run_child("labels", kl, nl)
+    rows.append((f"{kl:,} systems x {nl:,} items, 10 classes, accuracy + f1_macro",
+                 "<= 60 s", out, out["wall"] <= 60 and (kl, nl) == (200, 100_000)))
+    nr = args.scale_report_items
+    out = _run_child("report", 50, nr)
+    ratio = out["wall"] / out["compare_wall"]
+    rows.append((f"50 systems x {nr:,} items, compare + ranks + report", "<= 2x compare",
+                 out, ratio <= 2 and nr == 100_000))
+    print("| case | goal | wall s | CPU s | peak RSS GB | load | met |")
+    print("|---|---|---|---|---|---|---|")
+    for label, goal, out, met in rows:
+        extra = ("" if "compare_wall" not in out else
+                 f" ({out['wall'] / out['compare_wall']:.2f}x wall, "
+                 f"{out['cpu'] / out['compare_cpu']:.2f}x CPU of compare)")
+        print(f"| {label} | {goal} | {out['wall']:.1f}{extra} | {out['cpu']:.1f} | "
+              f"{out['rss_gb']:.2f} | {out['load']:.2f} | {'yes' if met else 'no'} |")
+    print("(met: the goal holds at the goal's size; a smaller size is never counted as met)")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--only", choices=["ranks", "leaderboard"], default=None)
+    parser.add_argument("--only", choices=["ranks", "leaderboard", "scale"], default=None)
     parser.add_argument("--ranks-samples", type=int, default=100_000)
     parser.add_argument("--systems", type=int, default=200)
     parser.add_argument("--samples", type=int, default=10_000)
+    parser.add_argument("--scale-binary", type=int, default=1000)
+    parser.add_argument("--scale-binary-items", type=int, default=10_000)
+    parser.add_argument("--scale-labels", type=int, default=200)
+    parser.add_argument("--scale-label-items", type=int, default=100_000)
+    parser.add_argument("--scale-report-items", type=int, default=100_000)
     args = parser.parse_args(argv)
     if args.only in (None, "ranks"):
         bench_ranks(args.ranks_samples)
     if args.only in (None, "leaderboard"):
         bench_board(args.systems, args.samples)
+    if args.only in (None, "scale"):
+        bench_scale(args)
 
 
 if __name__ == "__main__":

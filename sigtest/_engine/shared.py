@@ -25,7 +25,12 @@ Two kernels, each with a NumPy twin of identical output:
 * counts: when every system's unit rows take few distinct values (hard
   labels: at most ``K^2`` cells ``(true, pred)``), the kernel counts how
   often each distinct row of each system is drawn (integers, exact), and the
-  sums are ``sum_c count_c * row_c`` added in a fixed order;
+  sums are ``sum_c count_c * row_c`` added in a fixed order. With at most
+  16 distinct rows per system (0/1 and small-integer per-item scores) the
+  counts are a matrix product instead (:func:`_product_sums`: each block of
+  resamples' multiplicities of the units times every system's code
+  indicators, exact in float32), the same integers, so the same sums bit
+  for bit, without ``U k`` scattered additions per resample;
 * generic: otherwise every system's sums are ``sum_u float(count_u) * row_u``
   over the units ``u`` in order (the count path of the generic bootstrap
   kernel, :func:`sigtest._engine.kernels_counts.count_sums_range`: draws are
@@ -44,7 +49,7 @@ import numpy as np
 
 from sigtest._engine.jit import cached_jit
 from sigtest._engine.kernels import (  # _numba_enabled is read per call: tests switch by env
-    _draw_units, _numba_enabled)
+    _GOLDEN, _draw_units, _numba_enabled, _pair, _threshold)
 from sigtest._engine.kernels_counts import count_sums_range
 from sigtest._engine.kernels_numpy import _indices, count_path
 from sigtest._engine.rng import check_seed, resample_keys
@@ -379,6 +384,93 @@ def shared_bootstrap_sums(stats, n_resamples, seed, *, unit_strata=None, paralle
     return kernel_sums(keys, members, offsets, stats=stats, threads=threads)
 
 
+# ------------------------------------------------ few codes: products
+#: The product path needs every partial count below 2**24 (exact in float32).
+_PRODUCT_MAX_UNITS = 2**24
+#: ... at most this many distinct rows per system (0/1 and small-integer
+#: scores: 2 to 16 values), ...
+_PRODUCT_MAX_CODES = 16
+#: ... and an indicator matrix of at most this many bytes.
+_PRODUCT_MAX_BYTES = 1 << 30
+#: Bytes of the float32 multiplicities of one block of resamples.
+_PRODUCT_BLOCK_BYTES = 1 << 25
+
+
+@_jit
+def _tally_block(keys, offsets, w, b0, nb):
+    """``w[bb, p]`` = how many times resample ``b0 + bb`` draws the unit at position ``p``.
+
+    Positions are those of the units sorted by stratum (``members[p]`` is
+    the unit, :func:`_strata_layout`): stratum ``h`` holds positions
+    ``offsets[h] .. offsets[h + 1] - 1`` and its draws are those of
+    :func:`sigtest._engine.kernels._draw_units`, tallied as they come (the
+    order of the draws does not change a tally; float32 counts are exact).
+    """
+    for bb in range(nb):
+        row = w[bb]
+        row[:] = 0.0
+        for h in range(offsets.shape[0] - 1):
+            lo = offsets[h]
+            n_h = offsets[h + 1] - lo
+            if n_h <= 0:
+                continue
+            nn = np.uint64(n_h)
+            thr = _threshold(nn)
+            z = keys[h, b0 + bb]
+            got = 0
+            while got < n_h:
+                z = z + _GOLDEN
+                i0, i1 = _pair(z, nn, thr)
+                if i0 >= 0:
+                    row[lo + i0] += 1.0
+                    got += 1
+                if i1 >= 0 and got < n_h:
+                    row[lo + i1] += 1.0
+                    got += 1
+
+
+def _product_plan(codes, table):
+    """Whether the count sums take the product path (see :func:`_product_sums`)."""
+    U, k = codes.shape
+    C = table.shape[1]
+    return (1 < C <= _PRODUCT_MAX_CODES and U < _PRODUCT_MAX_UNITS
+            and 4 * U * k * (C - 1) <= _PRODUCT_MAX_BYTES)
+
+
+def _product_sums(keys, members, offsets, codes, table, out, start, stop):
+    r"""Count sums of resamples ``start .. stop - 1`` as a matrix product (few codes).
+
+    With ``w_{bu}`` the number of times resample ``b`` draws unit ``u`` and
+    ``I_{u,(j,c)} = [code_{uj} = c]``, the counts of the count kernel are
+    ``n_{bjc} = (W I)_{b,(j,c)}`` for ``c >= 1`` and ``n_{bj0} = U - \sum_{c
+    \geq 1} n_{bjc}`` (every resample draws ``U`` units). Every product and
+    partial sum is an integer below ``2**24``, exact in float32 in any
+    order, so BLAS (blocked, threaded) gives the kernel's integer counts, and
+    the sums ``sum_c n_c * row_c`` are then added in the kernel's order:
+    the output is bit-identical to :func:`_shared_counts`, at the cost of a
+    product (``2 U k (C - 1)`` flops per resample) instead of ``U k``
+    scattered additions.
+    """
+    U, k = codes.shape
+    C, s = table.shape[1], table.shape[2]
+    ind = np.zeros((U, k, C - 1), dtype=np.float32)
+    for c in range(1, C):
+        ind[:, :, c - 1] = codes == c
+    ind = np.ascontiguousarray(ind.reshape(U, k * (C - 1))[members])  # rows by position
+    block = int(min(max(_PRODUCT_BLOCK_BYTES // (4 * U), 16), 1024))
+    w = np.empty((block, U), dtype=np.float32)
+    for b0 in range(start, stop, block):
+        nb = min(block, stop - b0)
+        _tally_block(keys, offsets, w, b0, nb)
+        n = (w[:nb] @ ind).astype(np.float64).reshape(nb, k, C - 1)
+        n0 = float(U) - n.sum(axis=2)
+        part = out[b0:b0 + nb]
+        part += n0[:, :, None] * table[None, :, 0, :]
+        for c in range(1, C):  # the kernel's order: sum_c count_c * row_c
+            part += n[:, :, c - 1, None] * table[None, :, c, :]
+    return out
+
+
 def kernel_sums(keys, members, offsets, *, codes=None, table=None, stats=None, threads=1):
     """Sums of the resamples of ``keys`` (``(H, B)``) with the count or generic kernel.
 
@@ -397,7 +489,8 @@ def kernel_sums(keys, members, offsets, *, codes=None, table=None, stats=None, t
         k, C, s = table.shape
         sums = np.zeros((B, k, s))
         if use_numba:
-            _run_blocks(_shared_counts, B, threads, keys, members, offsets,
+            kernel = _product_sums if _product_plan(codes, table) else _shared_counts
+            _run_blocks(kernel, B, threads, keys, members, offsets,
                         np.ascontiguousarray(codes), np.ascontiguousarray(table), sums)
             return sums
         counts = np.zeros((B, k, C), dtype=np.int64)
