@@ -407,7 +407,12 @@ def _adjustment_sentences(r, ctx):
                     "systems' jackknife influence values (their jackknife covariance) instead "
                     "of resamples of the items.")
         ctx.cite(_REFS["multiplier"])
-    if ctx.letters(r.metrics[0]) is not None:
+    shown = ctx.letters(r.metrics[0])
+    if shown is not None and shown.attrs.get("tier_note"):
+        # too many letters: the tables show numbered step-down tiers instead
+        note = shown.attrs["tier_note"]
+        text.append(note[:1].upper() + note[1:].rstrip(".") + ".")
+    elif shown is not None:
         text.append("Systems sharing a letter are not significantly different (compact "
                     "letter display; Piepho 2004).")
         ctx.cite(_REFS["letters"])

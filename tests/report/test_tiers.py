@@ -102,3 +102,21 @@ def test_the_letter_limit_is_read_when_called(monkeypatch):
     assert T.group_labels(sig, [0, 1, 2]).kind == "letters"
     monkeypatch.setattr(T, "MAX_LETTERS", 1)
     assert T.group_labels(sig, [0, 1, 2]).labels == ["1", "1", "2"]
+
+
+def test_the_methods_paragraph_names_tiers_when_the_tables_show_them(monkeypatch):
+    import sigtest
+    from sigtest._report.sections import methods_text
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 600)
+    preds = {name: np.where(rng.random(600) < acc, y, 1 - y)
+             for name, acc in [("weak", 0.55), ("good", 0.75), ("best", 0.95)]}
+    res = sigtest.compare(y, preds, metrics="accuracy", random_state=0)
+    letters = methods_text(res)
+    assert "Systems sharing a letter" in letters and "tiers are shown" not in letters
+    # three letters needed, one allowed: the report's tables show tiers, and so
+    # must its methods paragraph
+    monkeypatch.setattr(T, "MAX_LETTERS", 1)
+    tiers = methods_text(res)
+    assert "tiers are shown instead" in tiers and "sharing a letter" not in tiers
