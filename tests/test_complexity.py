@@ -16,10 +16,9 @@ radon = pytest.importorskip("radon.complexity", reason="radon is in the test ext
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 25
 
-# to be split along its stages; the value is a ceiling, not a target
-ABOVE = {
-    "sigtest/_workflows/cross_val.py:cross_val_compare": 31,
-}
+# functions allowed above the limit, each held to a ceiling (none today: a
+# function over it is split along its stages)
+ABOVE = {}
 
 
 def _complexities():

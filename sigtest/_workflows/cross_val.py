@@ -282,6 +282,42 @@ SHARED_OPTIONS = ("metrics", "test", "n_jobs", "random_state", "pairs", "baselin
     "per-fold tests and the fits would need too; test the out-of-fold predictions "
     "(result.predictions) with sigtest.compare(..., strata=task_of_each_item, "
     "overall=...)."))
+def _prediction_method(estimators, metric_objs, response_method):
+    """``(method, soft)``: the estimators' prediction method the metrics need, and
+    whether a metric scores soft targets (``"proba"``); refusals name the metric."""
+    types = {m.input_type for m in metric_objs}
+    if "multilabel" in types:
+        raise ValueError("cross_val_compare supports hard-label, 'proba' and regression "
+                         "metrics only; "
+                         "use compare() on saved multilabel predictions.")
+    if "regression" in types and types != {"regression"}:
+        raise ValueError(
+            "The 'metrics' parameter mixes regression metrics with classification metrics "
+            f"({sorted(m.name for m in metric_objs)}); compare regressors or classifiers."
+        )
+    if "regression" in types and response_method == "predict_proba":
+        raise ValueError("Regression metrics compare predict() outputs: use "
+                         "response_method='predict' (or 'auto'), not 'predict_proba'.")
+    soft = "proba" in types
+    needs_proba = soft or "labels_proba" in types  # soft or probability-scored metrics
+    method = response_method
+    if method == "auto":
+        method = "predict_proba" if needs_proba else "predict"
+    if needs_proba and method == "predict":
+        raise ValueError(
+            f"The metrics {[m.name for m in metric_objs if m.input_type != 'labels']} need "
+            "probabilities: use response_method='predict_proba' (or 'auto')."
+        )
+    if method == "predict_proba":
+        missing = [n for n, est in estimators.items() if not hasattr(est, "predict_proba")]
+        if missing:
+            raise ValueError(
+                f"Estimator(s) {missing} have no predict_proba, needed for response_method="
+                "'predict_proba' (soft metrics)."
+            )
+    return method, soft
+
+
 @validate_params(
     {
         "estimators": [Mapping],
@@ -481,36 +517,7 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
             f"The 'estimators' parameter must hold at least two estimators. Got {len(names)}."
         )
     metric_objs = check_metrics(metrics)
-    types = {m.input_type for m in metric_objs}
-    if "multilabel" in types:
-        raise ValueError("cross_val_compare supports hard-label, 'proba' and regression "
-                         "metrics only; "
-                         "use compare() on saved multilabel predictions.")
-    if "regression" in types and types != {"regression"}:
-        raise ValueError(
-            "The 'metrics' parameter mixes regression metrics with classification metrics "
-            f"({sorted(m.name for m in metric_objs)}); compare regressors or classifiers."
-        )
-    if "regression" in types and response_method == "predict_proba":
-        raise ValueError("Regression metrics compare predict() outputs: use "
-                         "response_method='predict' (or 'auto'), not 'predict_proba'.")
-    soft = "proba" in types
-    needs_proba = soft or "labels_proba" in types  # soft or probability-scored metrics
-    method = response_method
-    if method == "auto":
-        method = "predict_proba" if needs_proba else "predict"
-    if needs_proba and method == "predict":
-        raise ValueError(
-            f"The metrics {[m.name for m in metric_objs if m.input_type != 'labels']} need "
-            "probabilities: use response_method='predict_proba' (or 'auto')."
-        )
-    if method == "predict_proba":
-        missing = [n for n, est in estimators.items() if not hasattr(est, "predict_proba")]
-        if missing:
-            raise ValueError(
-                f"Estimator(s) {missing} have no predict_proba, needed for response_method="
-                "'predict_proba' (soft metrics)."
-            )
+    method, soft = _prediction_method(estimators, metric_objs, response_method)
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"The 'y' parameter must be 1-D labels. Got shape {y.shape} instead.")
