@@ -276,12 +276,6 @@ SHARED_OPTIONS = ("metrics", "test", "n_jobs", "random_state", "pairs", "baselin
                   "verbose", "labels", "pos_label", "ci", "groups", "strata")
 
 
-@renamed_keywords(method="response_method")
-@refused_keywords(overall=(
-    "an overall comparison across tasks weighs the items (overall='macro'), which the "
-    "per-fold tests and the fits would need too; test the out-of-fold predictions "
-    "(result.predictions) with sigtest.compare(..., strata=task_of_each_item, "
-    "overall=...)."))
 def _prediction_method(estimators, metric_objs, response_method):
     """``(method, soft)``: the estimators' prediction method the metrics need, and
     whether a metric scores soft targets (``"proba"``); refusals name the metric."""
@@ -318,6 +312,12 @@ def _prediction_method(estimators, metric_objs, response_method):
     return method, soft
 
 
+@renamed_keywords(method="response_method")
+@refused_keywords(overall=(
+    "an overall comparison across tasks weighs the items (overall='macro'), which the "
+    "per-fold tests and the fits would need too; test the out-of-fold predictions "
+    "(result.predictions) with sigtest.compare(..., strata=task_of_each_item, "
+    "overall=...)."))
 @validate_params(
     {
         "estimators": [Mapping],
