@@ -63,7 +63,7 @@ class ComparisonResult:
         Multiple-comparison correction, applied per (metric, test, run)
         across the pairs tested.
     pairs : str
-        ``"all"`` or ``"baseline"``.
+        ``"all"``, ``"baseline"`` or ``"adjacent"``.
     n_runs : int
         Number of separate runs (``runs="each"``) or CV repeats; 1 otherwise.
     ci_coverage : str
@@ -198,7 +198,7 @@ class ComparisonResult:
 
     @property
     def pairs(self):
-        """``"all"`` or ``"baseline"``."""
+        """``"all"``, ``"baseline"`` or ``"adjacent"``."""
         return self._pairs
 
     @property
@@ -732,7 +732,7 @@ class ComparisonResult:
         ------
         ValueError
             Unknown metric/test/run, or not every pair was tested
-            (``pairs="baseline"``): letters summarise *all* pairwise
+            (``pairs="baseline"`` or ``"adjacent"``): letters summarise *all* pairwise
             comparisons.
         """
         return letters_table(self._frame, metric, test, run, systems=self.systems,
