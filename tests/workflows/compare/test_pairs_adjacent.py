@@ -7,14 +7,13 @@ comparison's own raw p-values over the k - 1 pairs, and the raw p-values of
 a pair against the same pair tested with pairs="all".
 """
 
-import warnings
-
 import numpy as np
 import pytest
 
 import sigtest
 from sigtest import PairedPermutation
 from sigtest._workflows.compare.maxt import resolve_correction
+from sigtest.exceptions import DegenerateDistributionWarning
 
 TEST = PairedPermutation(n_resamples=999)
 
@@ -80,8 +79,7 @@ def test_adjacent_ties_in_the_observed_score_are_ordered_by_name():
     tied = np.where(rng.random(len(y)) < 0.75, y, 1 - y)
     # "b" given before "a": an order by input would pair c-b, b-a, a-d
     preds = {"c": preds["c"], "b": tied, "a": tied.copy(), "d": preds["d"]}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # identical systems: a degenerate pair
+    with pytest.warns(DegenerateDistributionWarning):  # identical systems: a degenerate pair
         r = sigtest.compare(y, preds, metrics="accuracy", test=TEST, pairs="adjacent",
                             random_state=0)
     assert _rows(r) == [frozenset("ca"), frozenset("ab"), frozenset("bd")]
