@@ -24,7 +24,8 @@ _MISSING = ("error", "intersect")
 SEED_SCHEME = (
     "compare: seeds = spawn_seeds(random_state, n_runs * n_pairs * n_roles), taken in the "
     "order run -> pair -> test role; pairs in canonical order (sorted by system names, the "
-    "names sorted within a pair for pairs='all' and 'adjacent', the baseline first for pairs='baseline'); "
+    "names sorted within a pair for pairs='all' and 'adjacent', the baseline first for "
+    "pairs='baseline'); "
     "for each test in the order given, one seed for its p-value test, then one for its "
     "interval test if it has one (n_roles counts them); every metric of a pair uses the "
     "pair's seeds (the same resamples); each pair is tested in its canonical orientation "

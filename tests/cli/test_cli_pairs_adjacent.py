@@ -1,4 +1,4 @@
-"""``--pairs adjacent``: the CLI tests the neighbours of the ranking as compare(pairs="adjacent")."""
+"""``--pairs adjacent``: the neighbours of the ranking, as compare(pairs="adjacent")."""
 
 import io
 

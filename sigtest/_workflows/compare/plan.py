@@ -38,7 +38,8 @@ from sigtest.metrics._hard import pos_label_params
 from sigtest.utils._estimator import clone  # noqa: F401  (compare's copies of the tests)
 from sigtest.utils.validation import spawn_seeds
 
-__all__ = ["ComparePlan", "adjacent_ranking", "plan_comparison", "plan_scores", "prepare_data", "score_settings"]
+__all__ = ["ComparePlan", "adjacent_ranking", "plan_comparison", "plan_scores", "prepare_data",
+           "score_settings"]
 
 #: Test parameters that switch a test to its single-threaded kernels, tried in
 #: this order when joblib runs several jobs at once, or with ``n_jobs=1`` (one
