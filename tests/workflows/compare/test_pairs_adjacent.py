@@ -152,3 +152,31 @@ def test_adjacent_result_has_a_leaderboard_without_tiers_and_no_letters():
         r.letters()
     assert "pairs:adjacent" in r.signature()
     assert "neighbours in the ranking" in r.report("markdown")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("accs", [
+    (0.75,) * 8,  # every pair null: the adjacent pairs are those with the smallest gaps
+    (0.6, 0.75, 0.75, 0.9),  # one null pair between two clear boundaries
+])
+def test_adjacent_family_wise_error_under_true_nulls_is_at_most_alpha(accs):
+    """FWER over the adjacent pairs whose systems are equal, 1,000 seeded replicates.
+
+    Band: alpha + 3 binomial standard errors (0.05 + 3 * sqrt(0.05 * 0.95 / 1000)
+    = 0.071), so a correct procedure fails by chance with probability < 0.2 %.
+    The pairs are chosen from the data; the simulation checks that this choice
+    does not push the error above alpha in these configurations.
+    """
+    n_rep, n, alpha = 1000, 300, 0.05
+    errors = 0
+    for rep in range(n_rep):
+        rng = np.random.default_rng(5000 + rep)
+        y = rng.integers(0, 2, n)
+        preds = {f"s{i}": np.where(rng.random(n) < acc, y, 1 - y) for i, acc in enumerate(accs)}
+        r = sigtest.compare(y, preds, metrics="accuracy", test=PairedPermutation(n_resamples=999),
+                            pairs="adjacent", random_state=rep, n_jobs=1)
+        frame = r.to_frame()
+        null = [accs[int(a[1:])] == accs[int(b[1:])]
+                for a, b in zip(frame["system_a"], frame["system_b"])]
+        errors += bool((frame["significant"].to_numpy() & np.array(null)).any())
+    assert errors / n_rep <= alpha + 3 * np.sqrt(alpha * (1 - alpha) / n_rep)
