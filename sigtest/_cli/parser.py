@@ -244,9 +244,10 @@ def _add_test_options(cmd):
                           "with the BCa interval of the difference")
     cmd.add_argument("-B", "--n-resamples", type=int, default=None,
                      help="resamples per test (default: the test's own)")
-    cmd.add_argument("--pairs", choices=("all", "baseline"), default=None,
-                     help="test every pair (default) or each system against --baseline "
-                          "(the default with --margin)")
+    cmd.add_argument("--pairs", choices=("all", "baseline", "adjacent"), default=None,
+                     help="test every pair (default), each system against --baseline "
+                          "(the default with --margin), or only the neighbours in the "
+                          "ranking by the first metric's observed score")
     cmd.add_argument("--baseline", action="append", default=None,
                      help="baseline system name (repeatable); implies --pairs baseline")
     cmd.add_argument("--margin", type=_margin_arg, default=None,

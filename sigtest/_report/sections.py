@@ -373,6 +373,9 @@ def _tests_sentence(r, ctx):
     m = _n_pairs(r)
     if r.pairs == "all":
         who = f"Every pair of systems ({_pair_count(m)})"
+    elif r.pairs == "adjacent":
+        who = (f"Each pair of neighbours in the ranking by observed {r.metrics[0]} "
+               f"({_pair_count(m)})")
     else:
         base = sorted(set(ctx.frame["system_a"]))
         who = (f"Each system against the baseline{'s' if len(base) > 1 else ''} "

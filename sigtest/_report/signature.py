@@ -160,7 +160,7 @@ def signature(result):
         ("metric", ",".join(r.metrics)),
         ("corr", r.correction or "none"),
         ("alpha", f"{r.alpha:g}"),
-        ("pairs", r.pairs if r.pairs == "all"
+        ("pairs", r.pairs if r.pairs != "baseline"
          else "baseline:" + ",".join(sorted(set(frame["system_a"])))),
         ("alt", ",".join(alts)),
         ("ci", r.ci_coverage),

@@ -24,7 +24,8 @@ _MISSING = ("error", "intersect")
 SEED_SCHEME = (
     "compare: seeds = spawn_seeds(random_state, n_runs * n_pairs * n_roles), taken in the "
     "order run -> pair -> test role; pairs in canonical order (sorted by system names, the "
-    "names sorted within a pair for pairs='all', the baseline first for pairs='baseline'); "
+    "names sorted within a pair for pairs='all' and 'adjacent', the baseline first for "
+    "pairs='baseline'); "
     "for each test in the order given, one seed for its p-value test, then one for its "
     "interval test if it has one (n_roles counts them); every metric of a pair uses the "
     "pair's seeds (the same resamples); each pair is tested in its canonical orientation "
@@ -434,7 +435,7 @@ class Experiment:
         test : SignificanceTest, str, tuple or list, optional
             As in :func:`sigtest.compare`; a str is a registry name
             (:func:`sigtest.get_test`).
-        pairs : {"all", "baseline"}, default="all"
+        pairs : {"all", "baseline", "adjacent"}, default="all"
             As in :func:`sigtest.compare`.
         baseline : str or list of str, optional
             As in :func:`sigtest.compare`.

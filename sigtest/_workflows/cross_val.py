@@ -396,7 +396,7 @@ def cross_val_compare(estimators, X, y, *, cv=5, n_repeats=1, metrics=("accuracy
     random_state : None, int, SeedSequence or Generator
         Seeds the fold shuffles and the tests (two independent child seeds).
         It does not touch the estimators' own ``random_state``.
-    pairs : {"all", "baseline"}, default="all"
+    pairs : {"all", "baseline", "adjacent"}, default="all"
         As in :func:`sigtest.compare`.
     baseline : str or list of str, optional
         As in :func:`sigtest.compare`.

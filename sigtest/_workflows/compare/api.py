@@ -200,7 +200,7 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         CI), with ``B`` chosen for the number of comparisons (see Notes);
         with a max-T correction, :class:`~sigtest.BCaInterval` alone
         (p-value and interval from the shared resamples, ``B = 9,999``).
-    pairs : {"all", "baseline"}, default="all"
+    pairs : {"all", "baseline", "adjacent"}, default="all"
         ``"all"``: every unordered pair, each tested **two-sided** whatever
         the test's own ``alternative`` (a test that cannot be two-sided is a
         ``ValueError``); the order of the systems carries no meaning and
@@ -208,6 +208,21 @@ def compare(y_true, predictions, *, metrics=("accuracy", "f1_macro"), test=None,
         ``"baseline"``: each non-baseline system B against each baseline A
         with the test's own alternative (e.g. ``"greater"``: B better than
         the baseline), as in BooStSa's h0/h1 design.
+        ``"adjacent"``: only the ``k - 1`` pairs of neighbours in the
+        ranking by observed score (the system ranked i against the one
+        ranked i + 1), for the boundaries between tiers of a leaderboard.
+        The ranking is by the **first** metric and the same pairs are tested
+        on every metric; best first follows the metric's
+        ``greater_is_better``, ties (and undefined scores, placed last) are
+        ordered by system name, so the pairs do not depend on the order in
+        which the systems are given (with runs tested separately, the
+        scores are averaged over the runs). Each pair is tested two-sided
+        and oriented as with ``"all"`` (A the system given first, so a row
+        reads as the same pair's row of ``"all"``; rows best-ranked pair
+        first), and the correction adjusts
+        over the ``k - 1`` pairs (``"auto"`` resolves for that family
+        size). Not every pair is tested: no letters, and the leaderboard
+        has no tiers, as with ``"baseline"``.
     baseline : str or list of str, optional
         Baseline system(s) for ``pairs="baseline"``.
     correction : str or None, default="auto"

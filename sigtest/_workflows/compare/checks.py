@@ -203,14 +203,24 @@ def check_predictions(predictions, n_samples):
             for name, value in items}
 
 
-def check_pairs(names, pairs, baseline):
-    """Pairs of indices ``(a, b)``: A is the baseline (or the earlier system)."""
-    if pairs == "all":
+def check_pairs(names, pairs, baseline, ranking=None):
+    """Pairs of indices ``(a, b)``: A is the baseline (or the earlier system).
+
+    ``pairs="adjacent"``: the ``k - 1`` pairs of neighbours in ``ranking``
+    (system indices, best first;
+    :func:`~sigtest._workflows.compare.plan.adjacent_ranking`), or in the
+    given order when ``ranking`` is None (enough to count the family), best
+    ranked first; each pair ``(a, b)`` with ``a < b`` as for ``"all"``.
+    """
+    if pairs in ("all", "adjacent"):
         if baseline is not None:
             raise ValueError(
                 "The 'baseline' parameter is only used with pairs='baseline'; got "
-                f"baseline={plain(baseline)!r} with pairs='all'."
+                f"baseline={plain(baseline)!r} with pairs={pairs!r}."
             )
+        if pairs == "adjacent":
+            order = list(range(len(names))) if ranking is None else list(ranking)
+            return [(min(a, b), max(a, b)) for a, b in zip(order[:-1], order[1:])]
         return list(itertools.combinations(range(len(names)), 2))
     if baseline is None:
         raise ValueError(

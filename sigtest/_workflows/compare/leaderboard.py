@@ -64,7 +64,7 @@ def leaderboard_table(result, metric=None):
         tiers, kind, n_letters, note = shown.labels, shown.kind, shown.n_letters, shown.note
     else:
         tiers, kind, n_letters = [""] * len(systems), "none", 0
-        note = "no tiers: not every pair of systems was tested (pairs='baseline')"
+        note = f"no tiers: not every pair of systems was tested (pairs={result.pairs!r})"
     table = pd.DataFrame({
         "rank": ranks["rank"].to_numpy(), "rank_low": ranks["rank_low"].to_numpy(),
         "rank_high": ranks["rank_high"].to_numpy(),

@@ -40,7 +40,7 @@ __all__ = ["COMPARE_OPTIONS", "CompareOptions", "ComparisonData", "check_item_id
 COMPARE_OPTIONS = {
     "metrics": [str, Metric, callable, list, tuple],
     "test": [lazy.HasMethods(["test"]), str, list, tuple, None],
-    "pairs": [lazy.StrOptions({"all", "baseline"})],
+    "pairs": [lazy.StrOptions({"all", "baseline", "adjacent"})],
     "baseline": [str, list, tuple, None],
     "correction": [lazy.StrOptions(set(COMPARE_CORRECTIONS)), None],
     "alpha": [lazy.Interval(Real, 0, 1, closed="neither")],
@@ -92,7 +92,7 @@ class CompareOptions:
         As in :func:`sigtest.compare`.
     test : SignificanceTest, str, tuple or list, optional
         As in :func:`sigtest.compare`.
-    pairs : {"all", "baseline"}, default="all"
+    pairs : {"all", "baseline", "adjacent"}, default="all"
         As in :func:`sigtest.compare`.
     baseline : str or list of str, optional
         As in :func:`sigtest.compare`.

@@ -18,6 +18,7 @@ import joblib
 import numpy as np
 
 from sigtest._constants import N_RESAMPLES
+from sigtest._engine.shared_job import system_data
 from sigtest._workflows.compare.checks import (
     MARGIN_ALTERNATIVES,
     check_inputs,
@@ -37,7 +38,8 @@ from sigtest.metrics._hard import pos_label_params
 from sigtest.utils._estimator import clone  # noqa: F401  (compare's copies of the tests)
 from sigtest.utils.validation import spawn_seeds
 
-__all__ = ["ComparePlan", "plan_comparison", "plan_scores", "prepare_data", "score_settings"]
+__all__ = ["ComparePlan", "adjacent_ranking", "plan_comparison", "plan_scores", "prepare_data",
+           "score_settings"]
 
 #: Test parameters that switch a test to its single-threaded kernels, tried in
 #: this order when joblib runs several jobs at once, or with ``n_jobs=1`` (one
@@ -195,7 +197,7 @@ def plan_comparison(runs, classes, *, targets, options):
         )
     comparisons = combine_runs(targets, runs, runs_mode, clustered=groups is not None)
     multi = len(comparisons) > 1
-    two_sided = pairs == "all"
+    two_sided = pairs in ("all", "adjacent")
     level = 1.0 - alpha / m if simultaneous else None
 
     # tests as run: two-sided for pairs="all"; simultaneous level on the interval
@@ -212,13 +214,6 @@ def plan_comparison(runs, classes, *, targets, options):
                 itest, has_level = _with_level(itest, level)
         run_specs.append((sname, ptest, itest, has_level))
 
-    # canonical orientation (names sorted for pairs="all"; baseline first
-    # otherwise) and seeds in canonical pair order: results do not depend on
-    # the order in which systems are listed
-    canon = [(i, j) if (pairs != "all" or names[i] < names[j]) else (j, i)
-             for i, j in pair_idx]
-    seed_order = sorted(range(m), key=lambda p: (names[canon[p][0]], names[canon[p][1]]))
-
     n_roles = sum(1 if s[2] is None else 2 for s in specs)
     # one more child than the pairs need: the root of the per-system score
     # seeds (ComparisonResult.scores); spawning one more leaves the first
@@ -234,6 +229,15 @@ def plan_comparison(runs, classes, *, targets, options):
         labels=labels, pos_params=pos_params,
         sample_weight=sample_weight, groups=groups, strata=strata)
     check_inputs(view_list, names, metric_objs, metric_kwargs)
+    if pairs == "adjacent":  # neighbours in the ranking by the first metric
+        pair_idx = check_pairs(names, pairs, baseline, adjacent_ranking(
+            view_list, names, metric_objs[0], metric_kwargs[0]))
+    # canonical orientation (names sorted for pairs="all" and "adjacent";
+    # baseline first otherwise) and seeds in canonical pair order: results do
+    # not depend on the order in which systems are listed
+    canon = [(i, j) if (pairs == "baseline" or names[i] < names[j]) else (j, i)
+             for i, j in pair_idx]
+    seed_order = sorted(range(m), key=lambda p: (names[canon[p][0]], names[canon[p][1]]))
 
     tasks, jobs_by_pair = [], {}
     for r in range(len(comparisons)):
@@ -304,6 +308,27 @@ def plan_scores(runs, classes, *, targets, options, settings):
 
 
 # ---------------------------------------------------------------- helpers
+def adjacent_ranking(view_list, names, metric, kwargs):
+    """System indices best first by observed score on ``metric`` (``pairs="adjacent"``).
+
+    Each system's observed score is the metric on its predictions as the
+    tests score them (:func:`sigtest._engine.shared_job.system_data`: class
+    set, ``pos_label``, weights, runs averaged per item), averaged over the
+    comparisons when runs or CV repeats are tested separately. Best first
+    follows ``metric.greater_is_better``; ties, and undefined (NaN) scores
+    placed last, are ordered by name, so the ranking does not depend on the
+    order in which the systems were given.
+    """
+    sign = 1.0 if metric.greater_is_better else -1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the tests give these warnings
+        scores = np.array([[system_data(views, s, metric, kwargs).score_a
+                            for s in range(len(names))] for views in view_list],
+                          dtype=np.float64).mean(axis=0)
+    key = np.where(np.isnan(scores), np.inf, -sign * scores)
+    return sorted(range(len(names)), key=lambda s: (key[s], names[s]))
+
+
 def _metric_labels(metric, class_set, union, user_labels):
     """Labels passed to one metric: the class set for class-averaged metrics."""
     if metric.input_type != "labels":

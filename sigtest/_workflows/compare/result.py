@@ -58,7 +58,7 @@ class ComparisonResult(RankViews, ReportViews):
         Multiple-comparison correction, applied per (metric, test, run)
         across the pairs tested.
     pairs : str
-        ``"all"`` or ``"baseline"``.
+        ``"all"``, ``"baseline"`` or ``"adjacent"``.
     n_runs : int
         Number of separate runs (``runs="each"``) or CV repeats; 1 otherwise.
     ci_coverage : str
@@ -193,7 +193,7 @@ class ComparisonResult(RankViews, ReportViews):
 
     @property
     def pairs(self):
-        """``"all"`` or ``"baseline"``."""
+        """``"all"``, ``"baseline"`` or ``"adjacent"``."""
         return self._pairs
 
     @property

@@ -229,7 +229,7 @@ class RankViews:
         ------
         ValueError
             Unknown metric/test/run, or not every pair was tested
-            (``pairs="baseline"``): letters summarise *all* pairwise
+            (``pairs="baseline"`` or ``"adjacent"``): letters summarise *all* pairwise
             comparisons.
         """
         return letters_table(self._frame, metric, test, run, systems=self.systems,
