@@ -25,6 +25,7 @@ from sigtest._workflows.compare.plan import plan_scores
 from sigtest._workflows.compare import maxt as maxt_module
 from sigtest._workflows.compare.maxt import check_bootstrap, multiplier_pays
 from sigtest._workflows.compare.shared import canonical_order, multiplier_scores, shared_seed
+from sigtest._workflows.compare.tables import observed_scores
 from sigtest._engine.design import check_design
 from sigtest._engine.paired import resample_params_of
 from sigtest._engine.ranking import (
@@ -189,14 +190,6 @@ def _reusable(kept, metric, B, random_state, bootstrap):
     return found
 
 
-def _observed(frame, names, metric):
-    """Each system's observed score on ``metric`` from the pair rows of the comparison."""
-    rows = frame[frame["metric"] == metric]
-    score = dict(zip(rows["system_a"], rows["score_a"]))
-    score.update(zip(rows["system_b"], rows["score_b"]))
-    return np.array([score.get(n, np.nan) for n in names], dtype=np.float64)
-
-
 def _planned(data, options):
     """``plan_scores`` of the comparison's data (what the resampled ranks score)."""
     return plan_scores(data.runs, data.classes, targets=data.targets, options=options,
@@ -261,7 +254,7 @@ def rank_table(data, options, *, systems, metrics, n_runs, metric=None, confiden
             continue
         kept = _reusable(data.kept_scores, metric_name, B, random_state, bootstrap)
         if kept is not None and frame is not None and greater_is_better is not None:
-            raw = _observed(frame, names, metric_name)
+            raw = observed_scores(frame[frame["metric"] == metric_name], names)
             greater = greater_is_better[metric_name]
 
             def draw(kept=kept):

@@ -13,9 +13,10 @@ import pandas as pd
 from sigtest._report.format import CORRECTION_NAMES as _CORRECTION_NAMES
 from sigtest._report.format import format_level, format_margin, format_pvalue, frame_margins
 from sigtest._report.letters import compact_letter_display
+from sigtest._report.tiers import significance_matrix
 from sigtest._results import stars_of
 
-__all__ = ["FRAME_COLUMNS", "comparison_text", "design_text", "letters_table",
+__all__ = ["FRAME_COLUMNS", "comparison_text", "design_text", "letters_table", "observed_scores",
            "runs_summary_table", "summary_table"]
 
 #: The columns of a comparison frame, in order (before the optional ones).
@@ -109,6 +110,24 @@ def runs_summary_table(frame):
     return out.reset_index()
 
 
+def observed_scores(frame, systems):
+    """Each system's observed score from pair rows of one metric (NaN where absent).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Rows of :meth:`ComparisonResult.to_frame` of one metric (and test, run).
+    systems : list of str
+
+    Returns
+    -------
+    scores : ndarray of shape (len(systems),)
+    """
+    score = dict(zip(frame["system_a"], frame["score_a"]))
+    score.update(zip(frame["system_b"], frame["score_b"]))
+    return np.array([score.get(n, np.nan) for n in systems], dtype=np.float64)
+
+
 def letters_table(frame, metric, test, run, *, systems, metrics, tests, n_runs, pairs,
                   greater_is_better):
     """Compact letter display for one metric (:meth:`ComparisonResult.letters`)."""
@@ -128,17 +147,9 @@ def letters_table(frame, metric, test, run, *, systems, metrics, tests, n_runs, 
         if run not in set(frame["run"]):
             raise ValueError(f"Unknown run {run!r}; runs are 0..{n_runs - 1}.")
         frame = frame[frame["run"] == run]
-    k = len(systems)
-    index = {name: i for i, name in enumerate(systems)}
-    tested = np.eye(k, dtype=bool)
-    sig = np.zeros((k, k), dtype=bool)
-    scores = np.full(k, np.nan)
-    for row in frame.itertuples(index=False):
-        i, j = index[row.system_a], index[row.system_b]
-        tested[i, j] = tested[j, i] = True
-        sig[i, j] = sig[j, i] = bool(row.significant)
-        scores[i], scores[j] = row.score_a, row.score_b
-    if not tested.all():
+    sig, complete, _ = significance_matrix(frame, systems, metric, test)
+    scores = observed_scores(frame, systems)
+    if not complete:
         raise ValueError(
             "letters() needs every pair of systems to be tested (pairs='all'); "
             f"this result was computed with pairs={pairs!r}."
