@@ -14,6 +14,7 @@ import pandas as pd
 
 from sigtest._store.store import ExperimentStore
 from sigtest._version import __version__
+from sigtest.utils._renamed import refused_keywords
 
 __all__ = ["Experiment"]
 
@@ -398,6 +399,11 @@ class Experiment:
         """
         return self._store.remove(system, run)
 
+    @refused_keywords(
+        sample_weight=("the store keeps the gold without item weights; test weighted items "
+                       "with sigtest.compare(..., sample_weight=) on gold() and load_run()."),
+        groups="the groups are data: store them with the gold by feed(groups=).",
+        strata="the strata are data: store them with the gold by feed(strata=).")
     def run(self, *, metrics=("accuracy", "f1_macro"), test=None, pairs="all", baseline=None,
             correction="auto", runs="average", alpha=0.05, systems=None, on_missing="error",
             n_jobs=None, random_state=0, verbose=False, labels=None, pos_label=None,

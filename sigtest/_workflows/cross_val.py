@@ -317,7 +317,11 @@ def _prediction_method(estimators, metric_objs, response_method):
     "an overall comparison across tasks weighs the items (overall='macro'), which the "
     "per-fold tests and the fits would need too; test the out-of-fold predictions "
     "(result.predictions) with sigtest.compare(..., strata=task_of_each_item, "
-    "overall=...)."))
+    "overall=...)."),
+    sample_weight=(
+    "weights would have to reach the estimators' fits and the tests alike; fit with the "
+    "weights, then test the out-of-fold predictions (result.predictions) with "
+    "sigtest.compare(..., sample_weight=)."))
 @validate_params(
     {
         "estimators": [Mapping],

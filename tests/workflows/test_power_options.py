@@ -21,8 +21,8 @@ def _pilot(n=200, seed=0):
 @pytest.mark.parametrize("option", ["sample_weight", "groups", "strata"])
 def test_weights_clusters_and_strata_are_refused_with_the_reason(func, kw, option):
     y, a = _pilot()
-    with pytest.raises(TypeError, match=f"{func.__name__}\\(\\) got the keyword '{option}'.*"
-                                        "independent, equally weighted items"):
+    with pytest.raises(TypeError, match=f"^{func.__name__}\\(\\) takes no '{option}': the power "
+                                        "simulation draws independent, equally weighted items"):
         func(y, a, n_simulations=5, random_state=0, **{option: np.arange(len(y)) % 5}, **kw)
 
 

@@ -32,7 +32,7 @@ from sigtest._workflows.power.simulate import simulate
 from sigtest._workflows.power.simulator import Simulator
 from sigtest.metrics import Metric, get_metric
 from sigtest.metrics._common import fill_doc
-from sigtest.utils import renamed_keywords, warn_external
+from sigtest.utils import refused_keywords, renamed_keywords, warn_external
 from sigtest.utils._param_validation import lazy, validate_params
 from sigtest.tests_ import PairedPermutation, get_test
 
@@ -80,17 +80,13 @@ def _check_effect(effect):
 
 
 #: Options of compare / .test() that the simulation cannot honour (see power's Notes).
-_REFUSED_OPTIONS = ("sample_weight", "groups", "strata")
+_WHY_REFUSED = ("the power simulation draws independent, equally weighted items from the "
+                "pilot (see the Notes of sigtest.power).")
+_REFUSED = dict.fromkeys(("sample_weight", "groups", "strata"), _WHY_REFUSED)
 
 
 def _setup(y_true, y_pred_a, metric, test, n_items, random_state, discordance, step, labels,
            metric_params, caller):
-    refused = [k for k in _REFUSED_OPTIONS if k in metric_params]
-    if refused:
-        raise TypeError(
-            f"{caller}() got the keyword {refused[0]!r}, which the power simulation does not "
-            "take: it draws independent, equally weighted items from the pilot (see the "
-            "Notes of sigtest.power).")
     metric = get_metric(metric)
     check_metric_params(metric, metric_params, caller=caller)
     sim = Simulator(y_true, y_pred_a, metric, labels=labels, discordance=discordance,
@@ -150,6 +146,7 @@ def _result(sim, metric, test, n, effect, s, alpha, n_sims, counts, seed, level,
 # ----------------------------------------------------------------------------
 # public functions
 # ----------------------------------------------------------------------------
+@refused_keywords(**_REFUSED)
 @renamed_keywords(**_RENAMED)
 @validate_params({**_COMMON, "effect": [Real]}, prefer_skip_nested_validation=True)
 def power(y_true, y_pred_a, *, effect, metric="accuracy", test=None, n_items=None, alpha=0.05,
@@ -375,6 +372,7 @@ def check_target(power_):
     return float(power_)
 
 
+@refused_keywords(**_REFUSED)
 @renamed_keywords(**_RENAMED)
 @validate_params({**_COMMON, "power": [Real], "tol": [None, lazy.Interval(Real, 0, None,
                                                                           closed="neither")]},
@@ -490,6 +488,7 @@ def minimum_detectable_effect(y_true, y_pred_a, *, power=0.8, metric="accuracy",
                    confidence_level, target=target, solved_for="effect", search=search)
 
 
+@refused_keywords(**_REFUSED)
 @renamed_keywords(**_RENAMED)
 @validate_params({**_COMMON, "effect": [Real], "power": [Real],
                   "max_n_items": [None, lazy.Interval(Integral, 2, None, closed="left")]},

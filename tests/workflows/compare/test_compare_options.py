@@ -139,7 +139,8 @@ def test_cross_val_compare_says_why_it_has_no_sample_weight(data):
 
     X, y = make_classification(n_samples=60, random_state=0)
     assert "There is no ``sample_weight``" in cross_val_compare.__doc__
-    with pytest.raises(TypeError, match="sample_weight"):
+    with pytest.raises(TypeError, match=r"^cross_val_compare\(\) takes no 'sample_weight': "
+                                        "weights would have to reach the estimators' fits"):
         cross_val_compare(_estimators(), X, y, sample_weight=np.ones(60))
     with pytest.raises(ValueError, match="'n_jobs' parameter"):
         cross_val_compare(_estimators(), X, y, n_jobs=0)
@@ -151,8 +152,13 @@ def test_experiment_run_takes_compare_options_and_says_why_not_the_others(tmp_pa
     # an invalid option fails as in compare, before the store is read
     with pytest.raises(ValueError, match="'alpha' parameter of Experiment.run"):
         exp.run(alpha=2.0)
-    with pytest.raises(TypeError, match="sample_weight"):
+    with pytest.raises(TypeError, match=r"^Experiment\.run\(\) takes no 'sample_weight': "
+                                        "the store keeps the gold without item weights"):
         exp.run(sample_weight=np.ones(len(y)))
+    for option in ("groups", "strata"):
+        with pytest.raises(TypeError, match=rf"^Experiment\.run\(\) takes no '{option}': "
+                                            rf"the {option} are data: store them .*feed"):
+            exp.run(**{option: np.ones(len(y))})
     doc = Experiment.run.__doc__
     assert "There is no ``sample_weight``" in doc and "``groups`` and ``strata`` are not" in doc
     for i, (name, pred) in enumerate(preds.items()):
