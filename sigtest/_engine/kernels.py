@@ -307,23 +307,20 @@ def _segment_block(stats, m, keys, consts, seg, out, b0, nb):
             out[b0 + r, k] = acc[r, k] + acc[r, s + k]
 
 
-@_inner
-def _segment_consts(n, seg):
-    sizes = np.full((n + seg - 1) // seg, seg, dtype=np.int64)
-    sizes[-1] = n - seg * (sizes.shape[0] - 1)
-    consts = np.zeros((sizes.shape[0], 5))
-    _cell_probabilities(sizes, consts)
-    return consts
-
-
 @_jit
-def _bootstrap_sums_segments(stats, m, keys, seg, block):
+def _segments_into(stats, m, keys, consts, seg, block, out):
     B = keys.shape[0]
-    out = np.zeros((B, stats.shape[1]))
-    consts = _segment_consts(stats.shape[0], seg)
     for blk in range((B + block - 1) // block):
         _segment_block(stats, m, keys, consts, seg, out, blk * block,
                        min(block, B - blk * block))
+
+
+def _bootstrap_sums_segments(stats, m, keys, seg, block):
+    n = stats.shape[0]
+    sizes = np.full((n + seg - 1) // seg, seg, dtype=np.int64)
+    sizes[-1] = n - seg * (sizes.shape[0] - 1)
+    out = np.zeros((keys.shape[0], stats.shape[1]))
+    _segments_into(stats, m, keys, _cell_probabilities(sizes), seg, block, out)
     return out
 
 
@@ -453,27 +450,40 @@ def _binomial_pre(n, p0, p, q, r, lg, z):
 # --------------------------------------------------------------------------
 # compressed bootstrap: multinomial over cells by conditional binomials
 # --------------------------------------------------------------------------
-@_inner
-def _cell_probabilities(counts, consts):
-    """Per-cell constants of the conditional binomials, into ``consts`` of shape (C, 5).
+def _cell_probabilities(counts):
+    """Per-cell constants of the conditional binomials, shape (C, 5).
 
     Cell ``c < C - 1`` is drawn as Binomial(remaining, counts[c] / left_c)
     with ``left_c = counts[c:].sum()``, the same in every resample; row ``c``
-    holds :func:`_binomial_consts` of that probability (the last row is left
-    as it is: unused).
+    holds :func:`_binomial_consts` of that probability (the last row is
+    zero: the last cell takes the remainder, no draw).
+
+    Computed here, once per call, instead of in the kernels (a compiled
+    helper of its own cost ~0.4 s of CPU in a new environment), with the
+    operations of :func:`_binomial_consts`: int64 counts converted to float64
+    and divided, ``1 - p`` and ``pe / q`` are IEEE operations that NumPy
+    and numba round alike, and ``log1p`` is the C library's, which numba's
+    ``math.log1p`` calls too, so the values are those of the jitted
+    computation bit for bit (``tests/engine/test_kernels.py`` compares them
+    with a jitted twin).
     """
-    C = counts.shape[0]
-    left = 0
-    for c in range(C):  # a loop, as numba's ``counts.sum()``: no overload to compile
-        left += counts[c]
-    for c in range(C - 1):  # the last cell takes the remainder: no draw
-        p0, pe, q, ratio, lg = _binomial_consts(counts[c] / left)
-        consts[c, 0] = p0
-        consts[c, 1] = pe
-        consts[c, 2] = q
-        consts[c, 3] = ratio
-        consts[c, 4] = lg
-        left -= counts[c]
+    counts = np.asarray(counts, dtype=np.int64)
+    consts = np.zeros((counts.shape[0], 5))
+    if counts.shape[0] < 2:
+        return consts
+    left = np.cumsum(counts[::-1])[::-1][:-1]  # counts[c:].sum(), exact integers
+    # left = 0 only after the last non-empty cell, whose p = 1 leaves nothing to
+    # draw (the draws after it are 0 whatever p): p = 0 there
+    p = np.zeros(left.shape[0])
+    np.divide(counts[:-1].astype(np.float64), left.astype(np.float64), out=p, where=left > 0)
+    pe = np.where(p > 0.5, 1.0 - p, p)
+    q = 1.0 - pe
+    consts[:-1, 0] = p
+    consts[:-1, 1] = pe
+    consts[:-1, 2] = q
+    np.divide(pe, q, out=consts[:-1, 3], where=q > 0.0)
+    consts[:-1, 4] = [math.log1p(-x) if 0.0 < x < 1.0 else 0.0 for x in pe.tolist()]
+    return consts
 
 
 # The cells kernels are one loop nest each, with no per-resample helper (every
@@ -481,9 +491,8 @@ def _cell_probabilities(counts, consts):
 # again), and write into arrays allocated here in Python (``np.zeros`` in a
 # kernel compiles numba's allocation overloads, ~0.4 s of CPU per process).
 @_jit
-def _bootstrap_cells_into(cell_stats, counts, m, keys, consts, out):
+def _bootstrap_cells_into(cell_stats, m, keys, consts, out):
     C, s = cell_stats.shape
-    _cell_probabilities(counts, consts)
     for b in range(keys.shape[0]):
         z = keys[b]
         remaining = m
@@ -499,16 +508,16 @@ def _bootstrap_cells_into(cell_stats, counts, m, keys, consts, out):
                 out[b, j] = out[b, j] + fx * cell_stats[c, j]
 
 
-def _bootstrap_sums_cells(cell_stats, counts, m, keys):
+def _bootstrap_sums_cells(cell_stats, counts, m, keys, consts=None):
     out = np.zeros((keys.shape[0], cell_stats.shape[1]))
-    _bootstrap_cells_into(cell_stats, counts, m, keys, np.zeros((counts.shape[0], 5)), out)
+    consts = _cell_probabilities(counts) if consts is None else consts
+    _bootstrap_cells_into(cell_stats, m, keys, consts, out)
     return out
 
 
 @_jit
-def _bootstrap_cells_sparse_into(indptr, indices, data, counts, m, keys, consts, out):
+def _bootstrap_cells_sparse_into(indptr, indices, data, m, keys, consts, out):
     C = indptr.shape[0] - 1
-    _cell_probabilities(counts, consts)
     for b in range(keys.shape[0]):
         z = keys[b]
         remaining = m
@@ -526,10 +535,10 @@ def _bootstrap_cells_sparse_into(indptr, indices, data, counts, m, keys, consts,
                     out[b, j] = out[b, j] + fx * data[e]
 
 
-def _bootstrap_sums_cells_sparse(indptr, indices, data, n_cols, counts, m, keys):
+def _bootstrap_sums_cells_sparse(indptr, indices, data, n_cols, counts, m, keys, consts=None):
     out = np.zeros((keys.shape[0], n_cols))
-    _bootstrap_cells_sparse_into(indptr, indices, data, counts, m, keys,
-                                 np.zeros((counts.shape[0], 5)), out)
+    consts = _cell_probabilities(counts) if consts is None else consts
+    _bootstrap_cells_sparse_into(indptr, indices, data, m, keys, consts, out)
     return out
 
 
@@ -665,8 +674,8 @@ def bootstrap_sums_cells(cell_stats, counts, m, keys, parallel=False):
     """Jitted :func:`sigtest._engine.kernels_numpy.bootstrap_sums_cells`."""
     if not NUMBA_ENABLED:
         return _py.bootstrap_sums_cells(cell_stats, counts, m, keys)
-    m = np.int64(m)
-    return split_rows(lambda s, e: _bootstrap_sums_cells(cell_stats, counts, m, keys[s:e]),
+    m, consts = np.int64(m), _cell_probabilities(counts)
+    return split_rows(lambda s, e: _bootstrap_sums_cells(cell_stats, counts, m, keys[s:e], consts),
                       keys.shape[0], parallel)
 
 
@@ -675,9 +684,9 @@ def bootstrap_sums_cells_sparse(indptr, indices, data, n_cols, counts, m, keys,
     """Jitted :func:`sigtest._engine.kernels_numpy.bootstrap_sums_cells_sparse`."""
     if not NUMBA_ENABLED:
         return _py.bootstrap_sums_cells_sparse(indptr, indices, data, n_cols, counts, m, keys)
-    n_cols, m = np.int64(n_cols), np.int64(m)
+    m, consts = np.int64(m), _cell_probabilities(counts)
     return split_rows(lambda s, e: _bootstrap_sums_cells_sparse(
-        indptr, indices, data, n_cols, counts, m, keys[s:e]), keys.shape[0], parallel)
+        indptr, indices, data, n_cols, counts, m, keys[s:e], consts), keys.shape[0], parallel)
 
 
 def permutation_sums_cells_sparse(indptr, indices, data, n_cols, counts, keys,
