@@ -367,7 +367,7 @@ _STIRLING_TAIL = np.array(_py._STIRLING_TAIL)
 @_inner
 def _stirling_tail(k):
     if k <= 9:
-        return _STIRLING_TAIL[int(k)]
+        return _STIRLING_TAIL[k]  # k is an integer: no int() overload to compile
     kp1sq = (k + 1.0) * (k + 1.0)
     return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1.0)
 
