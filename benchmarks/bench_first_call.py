@@ -22,6 +22,11 @@ same run:
   N = 10^4: the first call of a process with ``n_jobs=1`` and with
   ``n_jobs=2`` (goal: ``n_jobs=2`` not slower).
 
+Then what the cold first ``compare`` compiles: every function numba compiles
+(numba's ``numba:compile`` events), with its CPU seconds less those of the
+functions compiled inside it, and the rest of the call (numba's one-time set
+up on the first compilation, the work itself).
+
 Run ``python benchmarks/bench_first_call.py [--repeats N] [--quick]``
 (``--quick``: 1 repeat, and 10 systems in the ``n_jobs`` case).
 """
@@ -72,6 +77,29 @@ WARMUP_THEN_LARGE = (
     "before = overloads()\n"
     "BergKirkpatrickBootstrap(n_resamples=10_000, random_state=0).test(y, a, b, metric='f1_macro')\n"
     "print(overloads() - before)\n"
+)
+
+# the cold first compare with numba's compile events: per compiled function, the CPU
+# seconds of its compilation less those of the functions compiled inside it
+COMPILE_PROFILE = (
+    "import json, time\n"
+    f"{FLOOR}\n"
+    "from numba.core import event\n"
+    "stack, rows = [], []\n"
+    "class Compiles(event.Listener):\n"
+    "    def on_start(self, ev):\n"
+    "        f = ev.data['dispatcher'].py_func\n"
+    "        stack.append([f'{f.__module__}.{f.__qualname__}', time.process_time(), 0.0])\n"
+    "    def on_end(self, ev):\n"
+    "        name, t0, inner = stack.pop()\n"
+    "        dt = time.process_time() - t0\n"
+    "        if stack:\n"
+    "            stack[-1][2] += dt\n"
+    "        rows.append((name, dt - inner))\n"
+    "event.register('numba:compile', Compiles())\n"
+    "c0 = time.process_time()\n"
+    + COMPARE +
+    "print(json.dumps({'call': time.process_time() - c0, 'rows': rows}))\n"
 )
 
 N_JOBS_CALL = (
@@ -143,6 +171,24 @@ def _load():
     return os.getloadavg()[0]
 
 
+def print_compile_profile(env):
+    """What the cold first compare compiles, per function (CPU seconds, one process)."""
+    with tempfile.TemporaryDirectory(prefix="sigtest-numba-") as tmp:
+        _, _, out = timed([PY, "-c", COMPILE_PROFILE], dict(env, NUMBA_CACHE_DIR=tmp))
+    found = json.loads(out.splitlines()[-1])
+    per = {}
+    for name, cpu in found["rows"]:
+        count, total = per.get(name, (0, 0.0))
+        per[name] = (count + 1, total + cpu)
+    compiled = sum(cpu for _, cpu in per.values())
+    print(f"\ncold first compare: {found['call']:.2f} s CPU above the import floor, "
+          f"{compiled:.2f} s of it compiling (load {_load():.2f})")
+    for name, (count, cpu) in sorted(per.items(), key=lambda kv: -kv[1][1]):
+        print(f"  {cpu:5.2f} s  {name}" + (f"  ({count} signatures)" if count > 1 else ""))
+    print(f"  {found['call'] - compiled:5.2f} s  the rest: importing sigtest, numba's set-up "
+          "on its first compilation, the work")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="fresh processes per figure")
@@ -188,6 +234,7 @@ def main(argv=None):
             show(f"{systems} systems x 4 metrics BK, first call n_jobs={nj}", wall, own + workers,
                  f"  (process {own:.2f}, workers {workers:.2f})")
 
+    print_compile_profile(env)
     floor = rows["import floor (numpy pandas scipy.stats sklearn numba)"][1]
     goals = [
         ("cold first compare - floor (CPU)",

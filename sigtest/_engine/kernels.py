@@ -64,6 +64,11 @@ NUMBA_ENABLED = _numba_enabled()
 # resamples in threads (nogil; :mod:`sigtest._engine.threads`), so one compiled
 # kernel serves both (the rank kernels too).
 _jit = cached_jit(nogil=True)
+# Helpers only other kernels call: no CPython or C entry point to build (numba
+# compiles one for every function it compiles otherwise; not callable from Python).
+_inner = cached_jit(nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+# Small helpers typed into their callers (numba IR inlining): no compiled level of their own.
+_ir_inline = cached_jit(nogil=True, inline="always")
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -110,7 +115,7 @@ def _pair(z, nn, thr):
 # --------------------------------------------------------------------------
 # generic bootstrap, gather path: m drawn rows added in draw order
 # --------------------------------------------------------------------------
-@_jit
+@_inner
 def _boot_one(stats, m, key, out, b):
     # three copies of the draw loop (s = 1, s = 2 in registers, any s): the
     # low 32-bit half of a word is drawn first, then the high one (the twin's
@@ -195,7 +200,7 @@ def _bootstrap_sums_generic(stats, m, keys):
 _SEG_BLOCK = 128
 
 
-@_jit
+@_inner
 def _segment_draws(stats, base, size, c, z, acc, r):
     """Add ``c`` rows drawn from ``stats[base:base + size]`` to ``acc[r]``; return the counter.
 
@@ -272,7 +277,7 @@ def _segment_draws(stats, base, size, c, z, acc, r):
     return z
 
 
-@_jit
+@_inner
 def _segment_block(stats, m, keys, consts, seg, out, b0, nb):
     """Resamples ``b0 .. b0 + nb - 1`` of the segment path into ``out``."""
     n, s = stats.shape
@@ -303,20 +308,19 @@ def _segment_block(stats, m, keys, consts, seg, out, b0, nb):
 
 
 @_jit
-def _segment_consts(n, seg):
-    sizes = np.full((n + seg - 1) // seg, seg, dtype=np.int64)
-    sizes[-1] = n - seg * (sizes.shape[0] - 1)
-    return _cell_probabilities(sizes)
-
-
-@_jit
-def _bootstrap_sums_segments(stats, m, keys, seg, block):
+def _segments_into(stats, m, keys, consts, seg, block, out):
     B = keys.shape[0]
-    out = np.zeros((B, stats.shape[1]))
-    consts = _segment_consts(stats.shape[0], seg)
     for blk in range((B + block - 1) // block):
         _segment_block(stats, m, keys, consts, seg, out, blk * block,
                        min(block, B - blk * block))
+
+
+def _bootstrap_sums_segments(stats, m, keys, seg, block):
+    n = stats.shape[0]
+    sizes = np.full((n + seg - 1) // seg, seg, dtype=np.int64)
+    sizes[-1] = n - seg * (sizes.shape[0] - 1)
+    out = np.zeros((keys.shape[0], stats.shape[1]))
+    _segments_into(stats, m, keys, _cell_probabilities(sizes), seg, block, out)
     return out
 
 
@@ -352,28 +356,23 @@ def _draw_units(key, n, m, members, lo, units):
 
 
 # --------------------------------------------------------------------------
-# scalar uniform and binomial (mirror of kernels_numpy.uniform / binomial)
+# scalar binomial (mirror of kernels_numpy.binomial; its uniforms, kernels_numpy.uniform,
+# written out in _binomial_pre)
 # --------------------------------------------------------------------------
 _INV_2_53 = 1.0 / 9007199254740992.0
 _U11 = np.uint64(11)
 _STIRLING_TAIL = np.array(_py._STIRLING_TAIL)
 
 
-@_jit
-def _uniform(z):
-    z = z + _GOLDEN
-    return float(_splitmix(z) >> _U11) * _INV_2_53, z
-
-
-@_jit
+@_inner
 def _stirling_tail(k):
     if k <= 9:
-        return _STIRLING_TAIL[int(k)]
+        return _STIRLING_TAIL[k]  # k is an integer: no int() overload to compile
     kp1sq = (k + 1.0) * (k + 1.0)
     return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1.0)
 
 
-@_jit
+@_inner
 def _binomial_consts(p):
     """``(p, min(p, 1-p), 1 - min(p, 1-p), ratio, log1p(-min(p, 1-p)))`` of :func:`_binomial`.
 
@@ -388,13 +387,13 @@ def _binomial_consts(p):
     return p, pe, q, ratio, lg
 
 
-@_jit
+@_inner
 def _binomial(n, p, z):
     p0, pe, q, ratio, lg = _binomial_consts(p)
     return _binomial_pre(n, p0, pe, q, ratio, lg, z)
 
 
-@_jit
+@_inner
 def _binomial_pre(n, p0, p, q, r, lg, z):
     """Binomial(n, p0) from counter ``z``; ``p, q, r, lg`` from :func:`_binomial_consts`."""
     if n <= 0 or p0 <= 0.0:
@@ -403,7 +402,8 @@ def _binomial_pre(n, p0, p, q, r, lg, z):
         return n, z
     k = 0
     if n * p < 10.0:
-        u, z = _uniform(z)
+        z = z + _GOLDEN  # _uniform(z), written out: one compiled level less
+        u = float(_splitmix(z) >> _U11) * _INV_2_53
         pk = math.exp(n * lg)
         F = pk
         while u > F and k < n:
@@ -419,8 +419,10 @@ def _binomial_pre(n, p0, p, q, r, lg, z):
         alpha = (2.83 + 5.1 / b) * stddev
         m = math.floor((n + 1) * p)
         while True:
-            u, z = _uniform(z)
-            v, z = _uniform(z)
+            z = z + _GOLDEN
+            u = float(_splitmix(z) >> _U11) * _INV_2_53
+            z = z + _GOLDEN
+            v = float(_splitmix(z) >> _U11) * _INV_2_53
             u = u - 0.5
             us = 0.5 - abs(u)
             k = math.floor((2.0 * a / us + b) * u + c)
@@ -448,88 +450,102 @@ def _binomial_pre(n, p0, p, q, r, lg, z):
 # --------------------------------------------------------------------------
 # compressed bootstrap: multinomial over cells by conditional binomials
 # --------------------------------------------------------------------------
-@_jit
 def _cell_probabilities(counts):
     """Per-cell constants of the conditional binomials, shape (C, 5).
 
     Cell ``c < C - 1`` is drawn as Binomial(remaining, counts[c] / left_c)
     with ``left_c = counts[c:].sum()``, the same in every resample; row ``c``
-    holds :func:`_binomial_consts` of that probability (the last row is unused).
+    holds :func:`_binomial_consts` of that probability (the last row is
+    zero: the last cell takes the remainder, no draw).
+
+    Computed here, once per call, instead of in the kernels (a compiled
+    helper of its own cost ~0.4 s of CPU in a new environment), with the
+    operations of :func:`_binomial_consts`: int64 counts converted to float64
+    and divided, ``1 - p`` and ``pe / q`` are IEEE operations that NumPy
+    and numba round alike, and ``log1p`` is the C library's, which numba's
+    ``math.log1p`` calls too, so the values are those of the jitted
+    computation bit for bit (``tests/engine/test_kernels.py`` compares them
+    with a jitted twin).
     """
-    C = counts.shape[0]
-    consts = np.zeros((C, 5))
-    left = counts.sum()
-    for c in range(C - 1):  # the last cell takes the remainder: no draw
-        p0, pe, q, ratio, lg = _binomial_consts(counts[c] / left)
-        consts[c, 0] = p0
-        consts[c, 1] = pe
-        consts[c, 2] = q
-        consts[c, 3] = ratio
-        consts[c, 4] = lg
-        left -= counts[c]
+    counts = np.asarray(counts, dtype=np.int64)
+    consts = np.zeros((counts.shape[0], 5))
+    if counts.shape[0] < 2:
+        return consts
+    left = np.cumsum(counts[::-1])[::-1][:-1]  # counts[c:].sum(), exact integers
+    # left = 0 only after the last non-empty cell, whose p = 1 leaves nothing to
+    # draw (the draws after it are 0 whatever p): p = 0 there
+    p = np.zeros(left.shape[0])
+    np.divide(counts[:-1].astype(np.float64), left.astype(np.float64), out=p, where=left > 0)
+    pe = np.where(p > 0.5, 1.0 - p, p)
+    q = 1.0 - pe
+    consts[:-1, 0] = p
+    consts[:-1, 1] = pe
+    consts[:-1, 2] = q
+    np.divide(pe, q, out=consts[:-1, 3], where=q > 0.0)
+    consts[:-1, 4] = [math.log1p(-x) if 0.0 < x < 1.0 else 0.0 for x in pe.tolist()]
     return consts
 
 
+# The cells kernels are one loop nest each, with no per-resample helper (every
+# compiled level that holds the sampler optimises and emits its machine code
+# again), and write into arrays allocated here in Python (``np.zeros`` in a
+# kernel compiles numba's allocation overloads, ~0.4 s of CPU per process).
 @_jit
-def _boot_cells_one(cell_stats, consts, m, key, out, b):
+def _bootstrap_cells_into(cell_stats, m, keys, consts, out):
     C, s = cell_stats.shape
-    z = key
-    remaining = m
-    for c in range(C):
-        if c < C - 1:
-            x, z = _binomial_pre(remaining, consts[c, 0], consts[c, 1], consts[c, 2],
-                                 consts[c, 3], consts[c, 4], z)
-        else:
-            x = remaining
-        remaining -= x
-        fx = float(x)
-        for j in range(s):
-            out[b, j] = out[b, j] + fx * cell_stats[c, j]
-
-
-@_jit
-def _bootstrap_sums_cells(cell_stats, counts, m, keys):
-    out = np.zeros((keys.shape[0], cell_stats.shape[1]))
-    consts = _cell_probabilities(counts)
     for b in range(keys.shape[0]):
-        _boot_cells_one(cell_stats, consts, m, keys[b], out, b)
-    return out
-
-
-
-@_jit
-def _boot_cells_sparse_one(indptr, indices, data, consts, m, key, out, b):
-    C = indptr.shape[0] - 1
-    z = key
-    remaining = m
-    for c in range(C):
-        if c < C - 1:
-            x, z = _binomial_pre(remaining, consts[c, 0], consts[c, 1], consts[c, 2],
-                                 consts[c, 3], consts[c, 4], z)
-        else:
-            x = remaining
-        remaining -= x
-        if x != 0:  # adding 0 * value leaves every sum unchanged: skip
+        z = keys[b]
+        remaining = m
+        for c in range(C):
+            if c < C - 1:
+                x, z = _binomial_pre(remaining, consts[c, 0], consts[c, 1], consts[c, 2],
+                                     consts[c, 3], consts[c, 4], z)
+            else:
+                x = remaining
+            remaining -= x
             fx = float(x)
-            for e in range(indptr[c], indptr[c + 1]):
-                j = indices[e]
-                out[b, j] = out[b, j] + fx * data[e]
+            for j in range(s):
+                out[b, j] = out[b, j] + fx * cell_stats[c, j]
+
+
+def _bootstrap_sums_cells(cell_stats, counts, m, keys, consts=None):
+    out = np.zeros((keys.shape[0], cell_stats.shape[1]))
+    consts = _cell_probabilities(counts) if consts is None else consts
+    _bootstrap_cells_into(cell_stats, m, keys, consts, out)
+    return out
 
 
 @_jit
-def _bootstrap_sums_cells_sparse(indptr, indices, data, n_cols, counts, m, keys):
-    out = np.zeros((keys.shape[0], n_cols))
-    consts = _cell_probabilities(counts)
+def _bootstrap_cells_sparse_into(indptr, indices, data, m, keys, consts, out):
+    C = indptr.shape[0] - 1
     for b in range(keys.shape[0]):
-        _boot_cells_sparse_one(indptr, indices, data, consts, m, keys[b], out, b)
-    return out
+        z = keys[b]
+        remaining = m
+        for c in range(C):
+            if c < C - 1:
+                x, z = _binomial_pre(remaining, consts[c, 0], consts[c, 1], consts[c, 2],
+                                     consts[c, 3], consts[c, 4], z)
+            else:
+                x = remaining
+            remaining -= x
+            if x != 0:  # adding 0 * value leaves every sum unchanged: skip
+                fx = float(x)
+                for e in range(indptr[c], indptr[c + 1]):
+                    j = indices[e]
+                    out[b, j] = out[b, j] + fx * data[e]
 
+
+def _bootstrap_sums_cells_sparse(indptr, indices, data, n_cols, counts, m, keys, consts=None):
+    out = np.zeros((keys.shape[0], n_cols))
+    consts = _cell_probabilities(counts) if consts is None else consts
+    _bootstrap_cells_sparse_into(indptr, indices, data, m, keys, consts, out)
+    return out
 
 
 # --------------------------------------------------------------------------
 # generic permutation: one swap bit per differing item
 # --------------------------------------------------------------------------
-@_jit
+@_inner
 def _perm_one(diff, key, out, b):
     d, s = diff.shape
     z = key
@@ -557,6 +573,9 @@ def _permutation_sums_generic(diff, keys):
 # compressed permutation: Binomial(n_c, 1/2) swaps per discordant cell
 # --------------------------------------------------------------------------
 _HALF_POPCOUNT_MAX = _py.HALF_POPCOUNT_MAX
+#: ``log1p(-0.5)`` (= log(1/2), exactly rounded), the last constant of
+#: ``_binomial_consts(0.5)``; the others are ``0.5, 0.5, 0.5, 1.0``.
+_LOG_HALF = math.log1p(-0.5)
 _C1 = np.uint64(0x5555555555555555)
 _C2 = np.uint64(0x3333333333333333)
 _C4 = np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -566,7 +585,7 @@ _U4 = np.uint64(4)
 _U56 = np.uint64(56)
 
 
-@_jit
+@_inner
 def _popcount(x):
     x = x - ((x >> _U1) & _C1)
     x = (x & _C2) + ((x >> _U2) & _C2)
@@ -574,12 +593,12 @@ def _popcount(x):
     return np.int64((x * _C8) >> _U56)
 
 
-@_jit
+@_ir_inline
 def _binomial_half(n, z):
     if n <= 0:
         return 0, z
-    if n > _HALF_POPCOUNT_MAX:
-        return _binomial(n, 0.5, z)
+    if n > _HALF_POPCOUNT_MAX:  # _binomial(n, 0.5, z) without its extra level
+        return _binomial_pre(n, 0.5, 0.5, 0.5, 1.0, _LOG_HALF, z)
     k = 0
     rem = n
     while rem > 0:
@@ -593,45 +612,41 @@ def _binomial_half(n, z):
 
 
 @_jit
-def _perm_cells_one(diff, counts, key, out, b):
+def _permutation_cells_into(diff, counts, keys, out):
     G, s = diff.shape
-    z = key
-    for g in range(G):
-        x, z = _binomial_half(counts[g], z)
-        fx = float(x)
-        for j in range(s):
-            out[b, j] = out[b, j] + fx * diff[g, j]
+    for b in range(keys.shape[0]):
+        z = keys[b]
+        for g in range(G):
+            x, z = _binomial_half(counts[g], z)
+            fx = float(x)
+            for j in range(s):
+                out[b, j] = out[b, j] + fx * diff[g, j]
 
 
-@_jit
 def _permutation_sums_cells(diff, counts, keys):
     out = np.zeros((keys.shape[0], diff.shape[1]))
-    for b in range(keys.shape[0]):
-        _perm_cells_one(diff, counts, keys[b], out, b)
+    _permutation_cells_into(diff, counts, keys, out)
     return out
 
 
-
 @_jit
-def _perm_cells_sparse_one(indptr, indices, data, counts, key, out, b):
+def _permutation_cells_sparse_into(indptr, indices, data, counts, keys, out):
     G = indptr.shape[0] - 1
-    z = key
-    for g in range(G):
-        x, z = _binomial_half(counts[g], z)
-        if x != 0:
-            fx = float(x)
-            for e in range(indptr[g], indptr[g + 1]):
-                j = indices[e]
-                out[b, j] = out[b, j] + fx * data[e]
+    for b in range(keys.shape[0]):
+        z = keys[b]
+        for g in range(G):
+            x, z = _binomial_half(counts[g], z)
+            if x != 0:
+                fx = float(x)
+                for e in range(indptr[g], indptr[g + 1]):
+                    j = indices[e]
+                    out[b, j] = out[b, j] + fx * data[e]
 
 
-@_jit
 def _permutation_sums_cells_sparse(indptr, indices, data, n_cols, counts, keys):
     out = np.zeros((keys.shape[0], n_cols))
-    for b in range(keys.shape[0]):
-        _perm_cells_sparse_one(indptr, indices, data, counts, keys[b], out, b)
+    _permutation_cells_sparse_into(indptr, indices, data, counts, keys, out)
     return out
-
 
 
 # --------------------------------------------------------------------------
@@ -659,8 +674,8 @@ def bootstrap_sums_cells(cell_stats, counts, m, keys, parallel=False):
     """Jitted :func:`sigtest._engine.kernels_numpy.bootstrap_sums_cells`."""
     if not NUMBA_ENABLED:
         return _py.bootstrap_sums_cells(cell_stats, counts, m, keys)
-    m = np.int64(m)
-    return split_rows(lambda s, e: _bootstrap_sums_cells(cell_stats, counts, m, keys[s:e]),
+    m, consts = np.int64(m), _cell_probabilities(counts)
+    return split_rows(lambda s, e: _bootstrap_sums_cells(cell_stats, counts, m, keys[s:e], consts),
                       keys.shape[0], parallel)
 
 
@@ -669,9 +684,9 @@ def bootstrap_sums_cells_sparse(indptr, indices, data, n_cols, counts, m, keys,
     """Jitted :func:`sigtest._engine.kernels_numpy.bootstrap_sums_cells_sparse`."""
     if not NUMBA_ENABLED:
         return _py.bootstrap_sums_cells_sparse(indptr, indices, data, n_cols, counts, m, keys)
-    n_cols, m = np.int64(n_cols), np.int64(m)
+    m, consts = np.int64(m), _cell_probabilities(counts)
     return split_rows(lambda s, e: _bootstrap_sums_cells_sparse(
-        indptr, indices, data, n_cols, counts, m, keys[s:e]), keys.shape[0], parallel)
+        indptr, indices, data, n_cols, counts, m, keys[s:e], consts), keys.shape[0], parallel)
 
 
 def permutation_sums_cells_sparse(indptr, indices, data, n_cols, counts, keys,

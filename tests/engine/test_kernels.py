@@ -1,6 +1,7 @@
 """The numba kernels against their NumPy twins, and their determinism."""
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -490,3 +491,44 @@ def test_segment_path_draws_per_segment_are_multinomial():
     df = 4 * B
     p = sps.chi2.sf(pearson, df)
     assert 1e-4 / 2 < p < 1 - 1e-4 / 2
+
+
+@numba.njit(cache=False)
+def _jit_cell_probabilities(counts):
+    # the per-cell constants as the kernels computed them before they moved to
+    # NumPy: numba's int / int division, 1 - p, pe / q and math.log1p, in a loop
+    C = counts.shape[0]
+    consts = np.zeros((C, 5))
+    left = 0
+    for c in range(C):
+        left += counts[c]
+    for c in range(C - 1):
+        p = counts[c] / left
+        pe = 1.0 - p if p > 0.5 else p
+        q = 1.0 - pe
+        consts[c, 0] = p
+        consts[c, 1] = pe
+        consts[c, 2] = q
+        consts[c, 3] = pe / q if q > 0.0 else 0.0
+        consts[c, 4] = math.log1p(-pe) if 0.0 < pe < 1.0 else 0.0
+        left -= counts[c]
+    return consts
+
+
+def test_cell_probabilities_equal_the_jitted_computation_bit_for_bit():
+    rng = np.random.default_rng(21)
+    cases = [rng.integers(1, 10**k, size) for k, size in ((1, 7), (3, 60), (6, 500), (9, 40))]
+    cases += [np.array([5]), np.array([1, 1]), np.array([10**12, 3, 7 * 10**11]),
+              np.array([2, 2, 4, 8, 16, 1])]
+    for counts in cases:
+        counts = counts.astype(np.int64)
+        want = _jit_cell_probabilities(counts)
+        got = K._cell_probabilities(counts)
+        assert got.view(np.uint64).tolist() == want.view(np.uint64).tolist()
+    # trailing empty cells (left = 0 after the last non-empty one): nothing left to draw
+    consts = K._cell_probabilities(np.array([3, 4, 0, 0], dtype=np.int64))
+    assert consts[1, 0] == 1.0 and consts[2, 0] == 0.0 and not consts[3].any()
+    keys = _keys(50, 4)
+    sums = K._bootstrap_sums_cells(np.eye(4), np.array([3, 4, 0, 0], dtype=np.int64),
+                                   np.int64(7), keys)
+    assert (sums[:, 2:] == 0).all() and (sums.sum(axis=1) == 7).all()
