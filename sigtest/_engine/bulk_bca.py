@@ -39,16 +39,19 @@ def block_z0(sorted_dist, delta):
     return _special().ndtri((below + at_or_below) / (2 * B))
 
 
-def block_quantiles(sorted_dist, q):
-    """:func:`~sigtest._engine.intervals.quantile_sorted` of every row at its level ``q``."""
-    m, n = sorted_dist.shape
+def block_quantiles(sorted_dist, q, rows=None):
+    """:func:`~sigtest._engine.intervals.quantile_sorted` of every row at its level ``q``.
+
+    ``rows``: the rows of ``sorted_dist`` the levels are for (default: every row).
+    """
+    n = sorted_dist.shape[1]
+    rows = np.arange(sorted_dist.shape[0]) if rows is None else rows
     h = q * (n - 1)
     with np.errstate(invalid="ignore"):
         i = np.clip(np.floor(h), 0, n - 1)
     i = np.where(np.isfinite(i), i, 0).astype(np.int64)
     j = np.minimum(i + 1, n - 1)
     g = h - i
-    rows = np.arange(m)
     lo, hi = sorted_dist[rows, i], sorted_dist[rows, j]
     diff = hi - lo
     out = np.where(g < 0.5, lo + diff * g, hi - diff * (1.0 - g))
@@ -64,14 +67,15 @@ def _bca_levels(z0, w, a):
     return np.where(den > 0.0, level, np.where(np.isnan(den), np.nan, limit))
 
 
-def block_intervals(sorted_dist, level, method, z0=None, acceleration=None):
+def block_intervals(sorted_dist, level, method, z0=None, acceleration=None, rows=None):
     """``(low, high)`` of :func:`~sigtest._engine.intervals.interval_at` per row.
 
     ``level``: the confidence level of every row (an array, or one float);
     ``method``: ``"bca"`` (with ``z0`` and ``acceleration`` per row) or
-    ``"percentile"``.
+    ``"percentile"``; ``rows``: the rows of ``sorted_dist`` that ``level``,
+    ``z0`` and ``acceleration`` are for (default: every row).
     """
-    m = sorted_dist.shape[0]
+    m = sorted_dist.shape[0] if rows is None else rows.shape[0]
     alpha = (1.0 - np.broadcast_to(np.asarray(level, dtype=np.float64), (m,))) / 2.0
     if method == "bca":
         z = _special().ndtri(alpha)
@@ -80,8 +84,8 @@ def block_intervals(sorted_dist, level, method, z0=None, acceleration=None):
     else:
         q_low, q_high = alpha, 1.0 - alpha
     ok = np.isfinite(q_low) & np.isfinite(q_high)
-    low = block_quantiles(sorted_dist, np.where(ok, q_low, 0.0))
-    high = block_quantiles(sorted_dist, np.where(ok, q_high, 0.0))
+    low = block_quantiles(sorted_dist, np.where(ok, q_low, 0.0), rows)
+    high = block_quantiles(sorted_dist, np.where(ok, q_high, 0.0), rows)
     return np.where(ok, low, np.nan), np.where(ok, high, np.nan)
 
 
@@ -131,7 +135,7 @@ class _Excludes:
             return np.zeros(0, dtype=bool)
         z0 = None if self.z0 is None else self.z0[rows]
         a = None if self.a is None else self.a[rows]
-        low, high = block_intervals(self.dist[rows], _levels(bits), self.method, z0, a)
+        low, high = block_intervals(self.dist, _levels(bits), self.method, z0, a, rows)
         return (low > 0.0) | (high < 0.0)
 
 
@@ -165,22 +169,32 @@ def _bracket(pred, start, true_at, false_at, rows):
             moving, step = moving[ok], step[ok] * 8
 
 
-def block_pvalues(sorted_dist, method, z0=None, acceleration=None):
+def block_pvalues(sorted_dist, method, z0=None, acceleration=None, rows=None):
     """Two-sided p-values of 0 inverting the interval, per row (:func:`interval_pvalue`).
 
     The rows must be non-degenerate with finite ``delta`` (and a finite
     acceleration for BCa); the p-value is ``1 - c*``, ``c*`` the largest
-    float level whose interval excludes 0 (1 when none does).
+    float level whose interval excludes 0 (1 when none does). ``z0`` and
+    ``acceleration`` hold one value per row of ``sorted_dist``; ``rows``:
+    the rows whose p-values are returned (default: every row).
     """
     m = sorted_dist.shape[0]
     pred = _Excludes(sorted_dist, method, z0, acceleration)
-    every = np.arange(m)
-    at_lowest = pred(every, np.full(m, _LOWEST, dtype=np.int64))
-    at_highest = pred(every, np.full(m, _HIGHEST, dtype=np.int64))
+    every = np.arange(m) if rows is None else np.asarray(rows, dtype=np.int64)
     answer = np.full(m, np.nan)
-    answer[at_lowest & at_highest] = 1.0 - _levels(_HIGHEST)
-    answer[~at_lowest] = 1.0
-    todo = np.flatnonzero(at_lowest & ~at_highest)
+    answer[every] = _pvalues(pred, sorted_dist, method, z0, acceleration, every)[every]
+    return answer[every]
+
+
+def _pvalues(pred, sorted_dist, method, z0, acceleration, every):
+    """The p-values of :func:`block_pvalues` at the positions ``every`` (nan elsewhere)."""
+    m = sorted_dist.shape[0]
+    at_lowest = pred(every, np.full(every.size, _LOWEST, dtype=np.int64))
+    at_highest = pred(every, np.full(every.size, _HIGHEST, dtype=np.int64))
+    answer = np.full(m, np.nan)
+    answer[every[at_lowest & at_highest]] = 1.0 - _levels(_HIGHEST)
+    answer[every[~at_lowest]] = 1.0
+    todo = every[at_lowest & ~at_highest]
     lo = np.full(m, _LOWEST, dtype=np.int64)
     hi = np.full(m, _HIGHEST, dtype=np.int64)
     true_at, false_at = lo.copy(), hi.copy()

@@ -283,6 +283,5 @@ def _block(T, I, J, delta, acceleration, method, level):
     raw = np.full(dist.shape[0], np.nan)
     rows = np.flatnonzero(ok)
     if rows.size:
-        raw[rows] = block_pvalues(dist[rows], method, None if z0 is None else z0[rows],
-                                  None if a is None else a[rows])
+        raw[rows] = block_pvalues(dist, method, z0, a, rows)
     return low, high, raw, ok
