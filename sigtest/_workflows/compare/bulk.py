@@ -159,6 +159,9 @@ def _group_rows(tasks, members, T, n_jobs):
         X = X.astype(np.float64)
     counts = (X.T @ X).astype(np.float64)  # n11 of every pair, sums on the diagonal
     sums = np.diag(counts).copy()
+    finite = np.isfinite(T[order]).all(axis=1)  # non-finite draws: the per-pair path
+    if not finite.all():
+        return out
     data = system_data(view, order[0], metric, kwargs)
     if data.n_statistics != 2:  # the mean's (value, weight) statistics
         return out
@@ -191,12 +194,12 @@ def _group_rows(tasks, members, T, n_jobs):
             blocks = list(pool.map(run, starts))
     else:
         blocks = [run(s) for s in starts]
-    ci_low, ci_high, raw, finite_rows = (np.concatenate(parts) for parts in zip(*blocks))
+    ci_low, ci_high, raw, usable = (np.concatenate(parts) for parts in zip(*blocks))
     floor_d = _floors(pair["d"])
     floor = np.maximum(1.0 / (B + 1), floor_d)
     pvalue = np.where(np.isfinite(raw), np.maximum(raw, floor), raw)
     floored = np.isfinite(raw) & (floor_d > np.maximum(raw, 1.0 / (B + 1)))
-    regular &= finite_rows & ~floored
+    regular &= usable & ~floored
     widen = (pvalue > 1.0 - level) & ((ci_low > 0.0) | (ci_high < 0.0))
     ci_low = np.where(widen, np.minimum(ci_low, 0.0), ci_low)
     ci_high = np.where(widen, np.maximum(ci_high, 0.0), ci_high)
@@ -269,11 +272,11 @@ def _pair_moments(plus, minus, n):
 
 def _block(T, I, J, delta, acceleration, method, level):
     """Interval, raw p-value and whether the row is usable, for a block of pairs."""
-    dist = T[J] - T[I]  # (m, B): RAW score_j* - score_i*
-    lo, hi = dist.min(axis=1), dist.max(axis=1)
-    degenerate = hi - lo <= TIE_RTOL * np.maximum(np.abs(lo), np.abs(hi))
-    ok = np.isfinite(dist).all(axis=1) & ~degenerate & np.isfinite(delta)
+    dist = T[J] - T[I]  # (m, B): RAW score_j* - score_i* (finite: checked per group)
     dist.sort(axis=1)
+    lo, hi = dist[:, 0], dist[:, -1]
+    degenerate = hi - lo <= TIE_RTOL * np.maximum(np.abs(lo), np.abs(hi))
+    ok = ~degenerate & np.isfinite(delta)
     z0 = block_z0(dist, delta) if method == "bca" else None
     a = acceleration if method == "bca" else None
     if method == "bca":

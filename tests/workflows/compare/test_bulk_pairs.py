@@ -146,3 +146,15 @@ def test_bulk_frame_same_for_any_n_jobs_and_order_of_systems():
         return out
 
     assert by_pair(first) == by_pair(other)
+
+
+def test_bulk_frame_on_multiplier_draws_equals_the_per_pair_frame(monkeypatch):
+    # what "auto" takes for a large leaderboard (B x items x systems > 2 * 10^10)
+    scores = _scores(k=12, n=3000, seed=5)
+    kwargs = dict(test=sigtest.BCaInterval(n_resamples=999), correction="max-t",
+                  bootstrap="multiplier")
+    want = _per_pair(monkeypatch, scores, **kwargs)
+    sent = _per_pair_tasks(monkeypatch)
+    got = _run(scores, **kwargs)
+    assert sent == []
+    _assert_same(got, want, exact=False)
