@@ -25,7 +25,7 @@ from sigtest._workflows.compare.options import (
     read_only_copy,
 )
 from sigtest._workflows.compare.plan import plan_comparison
-from sigtest._workflows.compare.run import run_pairs
+from sigtest._workflows.compare.bulk import run_all_pairs
 from sigtest._workflows.compare.maxt import (
     MAXT_CORRECTIONS,
     maxt_adjusted,
@@ -102,7 +102,8 @@ def compare_inputs(targets, runs, classes, options, *, cv_splits=None, cv_seed=N
     shared = shared_deltas(plan.tasks, plan.scores["seed"], options.n_jobs, bootstrap=drawn,
                            names=plan.names)
     tasks = [(*task, extra) for task, extra in zip(plan.tasks, shared)]
-    out = [row for task_rows in run_pairs(tasks, options.n_jobs, options.verbose)
+    # all pairs at once where their test runs on the shared draws (compare/bulk.py)
+    out = [row for task_rows in run_all_pairs(tasks, options.n_jobs, options.verbose)
            for row in task_rows]
     adjusted, maxt_multiplier, maxt_drawn = None, False, {}
     if applied in MAXT_CORRECTIONS:

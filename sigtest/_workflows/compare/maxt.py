@@ -49,6 +49,7 @@ import numpy as np
 
 from sigtest._engine.design import check_design
 from sigtest._engine.maxt import maxt_min_resamples, maxt_pvalues
+from sigtest._engine.maxt_pairs import maxt_pairs_pvalues
 from sigtest._workflows.compare.checks import (
     MARGIN_ALTERNATIVES,
     check_metrics,
@@ -59,6 +60,7 @@ from sigtest._workflows.compare.checks import (
 from sigtest._engine.shared_job import resampled_scores, system_data
 from sigtest._workflows.compare.shared import (
     _SHARED_TAG,
+    TaskDeltas,
     MULTIPLIER_TAG,
     canonical_order,
     multiplier_scores,
@@ -259,6 +261,60 @@ def _supplied_columns(shared, task_of, keys, B):
     return columns
 
 
+def _supplied_scores(shared, task_of, keys, B):
+    """``(scores (k, B), pairs (m, 2))`` when every key's test ran on one shared array, or None.
+
+    The array and the rows ``(i, j)`` :func:`_supplied_columns` would take
+    the differences of (the same preference: the interval test's draws,
+    then the p-value test's), for :func:`maxt_pairs_pvalues`.
+    """
+    array, pairs = None, []
+    for key in keys:
+        supplied = shared[task_of[key[0], key[2]]] if shared else None
+        if not isinstance(supplied, TaskDeltas):
+            return None
+        entries = {e[0]: e for e in supplied.entries()}
+        found = None
+        for role in (1, 0):
+            entry = entries.get((key, role))
+            if entry is not None and entry[4] == "bootstrap" and entry[1].shape[1:] == (B,):
+                found = entry
+                break
+        if found is None or (array is not None and found[1] is not array):
+            return None
+        array = found[1]
+        pairs.append(found[2])
+    if array is None or not np.all(np.isfinite(array)):
+        return None
+    return array, np.array(pairs, dtype=np.int64).reshape(-1, 2)
+
+
+def _family_pvalues(plan, keys, delta, shared, task_of, B, scores_of, alternative, n_threads):
+    """The :class:`MaxTResult` of one family.
+
+    From the systems' scores when the family's differences are those of one
+    finite score matrix (:func:`maxt_pairs_pvalues`: no ``B x m`` columns
+    are built), else from the columns (:func:`maxt_pvalues`); the same
+    result either way. ``scores_of()``: the max-T step's own draws ``(B, k)``.
+    """
+    d = np.array([delta[key] for key in keys])
+    found = _supplied_scores(shared, task_of, keys, B)
+    if found is None:
+        columns = _supplied_columns(shared, task_of, keys, B)
+        if columns is None:
+            T = scores_of()
+            pairs = np.array([plan.canon[key[2]] for key in keys],
+                             dtype=np.int64).reshape(-1, 2)
+            if np.all(np.isfinite(T)):
+                found = T.T, pairs
+            else:
+                columns = [T[:, j] - T[:, i] for i, j in pairs]
+        if found is None:
+            return maxt_pvalues(d, columns, alternative=alternative, n_threads=n_threads)
+    return maxt_pairs_pvalues(d, found[0], found[1], alternative=alternative,
+                              n_threads=n_threads)
+
+
 def _run_scores(plan, r, B, threads, cache, bootstrap="resample"):
     """``{metric index: T (B, k)}`` of run ``r`` on the comparison's shared draws.
 
@@ -362,15 +418,10 @@ def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample", *
         # few resamples make max-T liberal (the noise of the bootstrap standard
         # errors): the test's own draws only when they are enough for the family
         B = max(_family_resamples(ptest, itest), maxt_min_resamples(len(keys), alpha))
-        columns = _supplied_columns(shared, task_of, keys, B)
-        if columns is None:
-            T = _run_scores(plan, r, B, threads, cache, bootstrap)[mi]
-            columns = [T[:, plan.canon[key[2]][1]] - T[:, plan.canon[key[2]][0]]
-                       for key in keys]
-        res = maxt_pvalues(np.array([delta[key] for key in keys]), columns,
-                           alternative=alternative,
-                           n_threads=joblib.effective_n_jobs(n_jobs) if threads else 1)
-        del columns  # B x m floats: freed before the next family builds its own
+        res = _family_pvalues(
+            plan, keys, delta, shared, task_of, B,
+            lambda: _run_scores(plan, r, B, threads, cache, bootstrap)[mi], alternative,
+            joblib.effective_n_jobs(n_jobs) if threads else 1)
         p = res.step_down if correction == "max-t" else res.single_step
         adjusted.update(zip(keys, p))
         if res.degenerate.any() or res.n_dropped:

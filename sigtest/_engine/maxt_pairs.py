@@ -1,0 +1,158 @@
+r"""Max-T adjusted p-values of the pairwise differences of a score matrix, without the columns.
+
+:func:`sigtest._engine.maxt.maxt_pvalues` takes the family's ``B x m``
+bootstrap differences; for every pair of 1,000 systems that is 499,500
+columns of ``B`` floats (40 GB at ``B = 9999``). :func:`maxt_pairs_pvalues`
+takes the systems' shared bootstrap scores ``T`` (``k x B``) and the pairs
+``(i, j)`` instead, the difference of pair ``p`` on resample ``b`` being
+``T[j, b] - T[i, b]``, and gives the same :class:`~sigtest._engine.maxt.MaxTResult`
+bit for bit:
+
+* the standard deviations of the differences in blocks of pairs
+  (``numpy.std`` of each row of a block, the same pairwise sums as of each
+  column alone);
+* the exceedance counts in a numba kernel over ranges of resamples
+  (:func:`_count_range`): for each resample the studentized differences of
+  the pairs in decreasing order of ``t`` with their running maximum from
+  the end (the maximum over the hypotheses not yet rejected), computed with
+  the float operations of :func:`~sigtest._engine.maxt.maxt_pvalues`, so
+  the integer counts are the same; the single-step counts from the sorted
+  maxima. Ranges run on threads (``nogil``); integer counts summed in any
+  order give the same result.
+
+Memory: ``T`` transposed (``B x k``), one block of differences and one
+count array per thread: ``O(B k + m)``, not ``O(B m)``.
+
+Only finite scores: the caller uses :func:`~sigtest._engine.maxt.maxt_pvalues`
+when some resample of the family is undefined.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sigtest._engine.jit import cached_jit
+from sigtest._engine.maxt import _ALTERNATIVES, MaxTResult
+from sigtest._engine.threads import part_bounds, run_parts
+
+__all__ = ["maxt_pairs_pvalues"]
+
+#: Bytes of one block of pair differences when computing their standard deviations.
+_SE_BLOCK_BYTES = 32 * 2**20
+
+
+@cached_jit(nogil=True)
+def _count_range(TB, I, J, centre, scale, t_sorted, sign, two_sided, start, stop,
+                 count_sd, count_m, overall):  # pragma: no cover - compiled by numba
+    n = I.shape[0]
+    for b in range(start, stop):
+        row = TB[b]
+        tail = -np.inf
+        for p in range(n - 1, -1, -1):
+            z = sign * ((row[J[p]] - row[I[p]]) - centre[p]) / scale[p]
+            if two_sided:
+                z = abs(z)
+            if z >= t_sorted[p]:
+                count_m[p] += 1
+            if z > tail:
+                tail = z
+            if tail >= t_sorted[p]:
+                count_sd[p] += 1
+        overall[b - start] = tail
+
+
+def _std_pairs(T, I, J):
+    """``numpy.std(T[j] - T[i], ddof=1)`` of every pair, in blocks of pairs."""
+    B = T.shape[1]
+    out = np.empty(I.shape[0])
+    block = max(1, _SE_BLOCK_BYTES // (8 * B))
+    for s in range(0, I.shape[0], block):
+        out[s:s + block] = np.std(T[J[s:s + block]] - T[I[s:s + block]], axis=1, ddof=1)
+    return out
+
+
+def maxt_pairs_pvalues(delta, scores, pairs, *, alternative="two-sided", n_threads=1):
+    """:func:`~sigtest._engine.maxt.maxt_pvalues` of ``scores[j] - scores[i]`` per pair.
+
+    Parameters
+    ----------
+    delta : array-like of shape (m,)
+        Observed differences of the pairs, oriented as ``scores[j] - scores[i]``.
+    scores : ndarray of shape (k, B)
+        Every system's bootstrap scores on the shared resamples (finite).
+    pairs : array-like of shape (m, 2)
+        ``(i, j)`` of every hypothesis (rows of ``scores``).
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+    n_threads : int, default=1
+        Threads over the ranges of resamples (the output does not depend on it).
+
+    Returns
+    -------
+    MaxTResult
+        What :func:`~sigtest._engine.maxt.maxt_pvalues` returns for the
+        columns ``scores[j] - scores[i]``.
+    """
+    if alternative not in _ALTERNATIVES:
+        raise ValueError(
+            f"The 'alternative' parameter must be one of {_ALTERNATIVES}. Got {alternative!r}.")
+    T = np.ascontiguousarray(scores, dtype=np.float64)
+    if T.ndim != 2 or T.shape[1] < 2:
+        raise ValueError(f"The 'scores' parameter must have shape (k, B >= 2). Got {T.shape}.")
+    if not np.all(np.isfinite(T)):
+        raise ValueError("The 'scores' parameter must be finite (use maxt_pvalues otherwise).")
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    d = np.asarray(delta, dtype=np.float64)
+    if d.shape != (pairs.shape[0],):
+        raise ValueError(f"The 'delta' parameter must have shape ({pairs.shape[0]},). "
+                         f"Got {d.shape} instead.")
+    m, B = d.shape[0], T.shape[1]
+    I, J = pairs[:, 0], pairs[:, 1]
+    live = np.flatnonzero(np.isfinite(d))
+    se = np.full(m, np.nan)
+    se[live] = _std_pairs(T, I[live], J[live])
+    degenerate = np.zeros(m, dtype=bool)
+    degenerate[live] = ~(se[live] > 0)
+    used = live[~degenerate[live]]
+    sign = -1.0 if alternative == "less" else 1.0
+    t = np.full(m, np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t[used] = sign * d[used] / se[used]
+    if alternative == "two-sided":
+        t = np.abs(t)
+    order = used[np.argsort(-t[used], kind="stable")]
+    t_sorted = np.ascontiguousarray(t[order])
+    n_used = order.size
+    TB = np.ascontiguousarray(T.T)
+    Io, Jo = np.ascontiguousarray(I[order]), np.ascontiguousarray(J[order])
+    centre, scale = np.ascontiguousarray(d[order]), np.ascontiguousarray(se[order])
+    bounds = part_bounds(B, max(1, int(n_threads)))
+
+    def call(start, stop):
+        count_sd = np.zeros(n_used, dtype=np.int64)
+        count_m = np.zeros(n_used, dtype=np.int64)
+        overall = np.empty(stop - start)
+        _count_range(TB, Io, Jo, centre, scale, t_sorted, sign, alternative == "two-sided",
+                     start, stop, count_sd, count_m, overall)
+        return count_sd, count_m, overall
+
+    parts = run_parts(call, bounds, max(1, int(n_threads)))
+    count_sd = np.sum([p[0] for p in parts], axis=0, dtype=np.int64).reshape(n_used)
+    count_m = np.sum([p[1] for p in parts], axis=0, dtype=np.int64).reshape(n_used)
+    max_stat = np.concatenate([p[2] for p in parts]) if n_used else np.full(B, -np.inf)
+    # single step: resamples whose overall maximum reaches t (the same integers)
+    count_ss = B - np.searchsorted(np.sort(max_stat), t_sorted, side="left")
+
+    def _to_input_order(values, fill):
+        out = np.full(m, np.nan)
+        out[live] = fill
+        out[order] = values
+        return out
+
+    denom = B + 1.0
+    step_down = np.maximum.accumulate((1.0 + count_sd) / denom) if n_used else count_sd
+    return MaxTResult(
+        step_down=_to_input_order(np.minimum(step_down, 1.0), 1.0),
+        single_step=_to_input_order(np.minimum((1.0 + count_ss) / denom, 1.0), 1.0),
+        marginal=_to_input_order(np.minimum((1.0 + count_m) / denom, 1.0), 1.0),
+        t=t, se=se, max_stat=max_stat, degenerate=degenerate, n_dropped=0,
+    )

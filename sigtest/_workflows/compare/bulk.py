@@ -1,0 +1,290 @@
+"""Every pair of a comparison at once, for 0/1 per-item scores on shared bootstrap draws.
+
+The per-pair path (:func:`sigtest._workflows.compare.run.run_pairs`) runs
+one test per pair: prepared statistics, a test object, captured warnings,
+about 4-7 ms of Python a pair, which is the whole cost of a leaderboard of
+1,000 systems (499,500 pairs). :func:`run_all_pairs` computes instead, for
+the pairs whose only job is a two-sided :class:`~sigtest.BCaInterval`
+(``method="bca"`` or ``"percentile"``, no margin, no simultaneous interval)
+of the ``"mean"`` of 0/1 per-item scores (no weights, clusters or strata,
+one run per system) on the comparison's shared bootstrap draws, the rows in
+blocks of pairs:
+
+* the cell counts of every pair from one matrix product of the systems' 0/1
+  columns (``n11``; ``n01`` and ``n10`` from the systems' sums), hence the
+  scores, the number ``d`` of discordant items and the jackknife acceleration
+  and influence concentration of the difference in closed form (per-item
+  differences ``e`` in ``{-1, 0, 1}``: their central moments from ``d`` and
+  ``n01 - n10``);
+* the pairs' bootstrap differences ``T[j] - T[i]`` from the shared scores
+  ``T`` (``k x B``: the per-system draws, not per-pair differences, are what
+  the comparison keeps), sorted per block, and the interval and the p-value
+  that inverts it by :mod:`sigtest._engine.bulk_bca` (the scalar code's
+  operations on every row at once).
+
+A pair the scalar test would treat specially (few items or discordant
+items, a p-value floored by the sign-test bound, every difference equal, a
+concentrated or nearly concentrated difference, an undefined acceleration)
+goes to the per-pair path, as does every other task: the per-pair path
+stays the reference, and the bulk rows equal its rows (scores, ``delta``
+and ``n_resamples`` bit for bit; intervals and p-values to rounding of the
+acceleration, whose closed form sums in another order: see
+``tests/workflows/compare/test_bulk_pairs.py``).
+"""
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+
+import joblib
+import numpy as np
+
+from sigtest._engine.bulk_bca import block_intervals, block_pvalues, block_z0
+from sigtest._engine.concentration import DISCORDANT_RATIO, N_EFFECTIVE_MIN
+from sigtest._engine.intervals import TIE_RTOL
+from sigtest._engine.paired import metric_values
+from sigtest._engine.shared_job import system_data
+from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, discreteness_floor
+from sigtest._workflows.compare.run import run_pairs
+from sigtest._workflows.compare.shared import TaskDeltas
+from sigtest.tests_ import BCaInterval
+
+__all__ = ["BLOCK_BYTES", "bulk_job", "run_all_pairs"]
+
+#: Bytes of the bootstrap differences of one block of pairs (``m x B`` floats).
+BLOCK_BYTES = 32 * 2**20
+
+#: A pair whose effective number of items is below this many times the
+#: concentration limits goes to the per-pair path (which decides the warning).
+_CONCENTRATION_MARGIN = 1.1
+
+
+def bulk_job(task):
+    """``(job, shared array)`` when the task's pair can take the bulk path, else None.
+
+    ``task`` is ``(view, i, j, jobs, shared)`` of the plan (with its
+    :class:`~sigtest._workflows.compare.shared.TaskDeltas`).
+    """
+    view, i, j, jobs, shared = task
+    if len(jobs) != 1 or not isinstance(shared, TaskDeltas):
+        return None
+    key, metric, kwargs, ptest, itest, _, level, _ = jobs[0]
+    if (metric.name != "mean" or not metric.has_statistics or kwargs or itest is not None
+            or level is not None or type(ptest) is not BCaInterval):
+        return None
+    params = ptest.get_params(deep=False)
+    if (params["method"] not in ("bca", "percentile") or params["alternative"] != "two-sided"
+            or params["margin"] is not None):
+        return None
+    stacks = view[metric.input_type][1]
+    if len(stacks[i]) != 1 or len(stacks[j]) != 1:
+        return None
+    found = [e for e in shared.entries() if e[0] == (key, 0)]
+    if len(found) != 1 or found[0][4] != "bootstrap" or tuple(found[0][2]) != (i, j):
+        return None
+    array = found[0][1]
+    if array.ndim != 2 or array.shape[1] != int(params["n_resamples"]):
+        return None
+    return jobs[0], array
+
+
+def run_all_pairs(tasks, n_jobs, verbose):
+    """The rows of every pair task, in task order: bulk where it applies, else per pair.
+
+    Parameters
+    ----------
+    tasks : list
+        ``(view, i, j, jobs, shared)`` per pair (what
+        :func:`~sigtest._workflows.compare.run.run_pairs` takes).
+    n_jobs : int or None
+        Threads over the blocks of bulk pairs (the rows do not depend on
+        it), and joblib's ``n_jobs`` of the per-pair path.
+    verbose : bool
+
+    Returns
+    -------
+    rows : list
+        Per task, the list of its rows ``(key, values, resampling, notes)``.
+    """
+    groups, rest = {}, []
+    for t, task in enumerate(tasks):
+        found = bulk_job(task)
+        if found is None:
+            rest.append(t)
+        else:
+            job, array = found
+            # one shared array per (run, metric); one test per spec index
+            groups.setdefault((id(array), job[0][1], job[0][3]), (array, []))[1].append(t)
+    rows = [None] * len(tasks)
+    for array, members in groups.values():
+        done = _group_rows(tasks, members, array, n_jobs)
+        for t, task_rows in zip(members, done):
+            if task_rows is None:
+                rest.append(t)
+            else:
+                rows[t] = task_rows
+    rest.sort()
+    if rest:
+        for t, task_rows in zip(rest, run_pairs([tasks[t] for t in rest], n_jobs, verbose)):
+            rows[t] = task_rows
+    return rows
+
+
+def _binary_columns(stacks, systems):
+    """``{system: 0/1 float32 column}`` of the systems whose scores are all 0 or 1."""
+    out = {}
+    for s in systems:
+        x = np.asarray(stacks[s][0])
+        if x.dtype.kind in "biuf" and x.ndim == 1 and np.all((x == 0) | (x == 1)):
+            out[s] = x.astype(np.float32)
+    return out
+
+
+def _group_rows(tasks, members, T, n_jobs):
+    """The rows of tasks sharing one metric, test and shared array (None: per-pair path)."""
+    view = tasks[members[0]][0]
+    job = tasks[members[0]][3][0]
+    key0, metric, kwargs, ptest = job[:4]
+    y, stacks = view[metric.input_type]
+    systems = sorted({s for t in members for s in tasks[t][1:3]})
+    columns = _binary_columns(stacks, systems)
+    keep = [t for t in members if tasks[t][1] in columns and tasks[t][2] in columns]
+    out = [None] * len(members)
+    if not keep:
+        return out
+    order = sorted(columns)
+    where = {s: c for c, s in enumerate(order)}
+    X = np.stack([columns[s] for s in order], axis=1)  # (N, k') 0/1
+    n = X.shape[0]
+    if n >= 2**24:  # float32 sums of ones are exact below 2**24
+        X = X.astype(np.float64)
+    counts = (X.T @ X).astype(np.float64)  # n11 of every pair, sums on the diagonal
+    sums = np.diag(counts).copy()
+    finite = np.isfinite(T[order]).all(axis=1)  # non-finite draws: the per-pair path
+    if not finite.all():
+        return out
+    data = system_data(view, order[0], metric, kwargs)
+    if data.n_statistics != 2:  # the mean's (value, weight) statistics
+        return out
+    totals = np.stack([sums, np.full(len(order), float(n))], axis=1)
+    scores = metric_values(metric, data.resample_params, totals)
+    I = np.array([where[tasks[t][1]] for t in keep])
+    J = np.array([where[tasks[t][2]] for t in keep])
+    Ti = np.array([tasks[t][1] for t in keep])
+    Tj = np.array([tasks[t][2] for t in keep])
+    n11 = counts[I, J]
+    plus, minus = sums[J] - n11, sums[I] - n11  # n01 (B only) and n10 (A only)
+    pair = _pair_moments(plus, minus, n)
+    params = ptest.get_params(deep=False)
+    method, level = params["method"], float(params["confidence_level"])
+    B = T.shape[1]
+    regular = ((n >= BCA_SMALL_SAMPLE_LIMITS[0]) & (pair["d"] >= BCA_SMALL_SAMPLE_LIMITS[1])
+               & np.isfinite(pair["acceleration"]) & pair["plain"])
+    score_a, score_b = scores[I], scores[J]
+    delta = score_b - score_a
+    block = max(1, BLOCK_BYTES // (8 * B))
+    starts = range(0, len(keep), block)
+
+    def run(start):
+        sl = slice(start, start + block)
+        return _block(T, Ti[sl], Tj[sl], delta[sl], pair["acceleration"][sl], method, level)
+
+    n_threads = max(1, joblib.effective_n_jobs(n_jobs))
+    if n_threads > 1 and len(starts) > 1:  # numpy's sort releases the GIL
+        with ThreadPoolExecutor(max_workers=n_threads) as pool:
+            blocks = list(pool.map(run, starts))
+    else:
+        blocks = [run(s) for s in starts]
+    ci_low, ci_high, raw, usable = (np.concatenate(parts) for parts in zip(*blocks))
+    floor_d = _floors(pair["d"])
+    floor = np.maximum(1.0 / (B + 1), floor_d)
+    pvalue = np.where(np.isfinite(raw), np.maximum(raw, floor), raw)
+    floored = np.isfinite(raw) & (floor_d > np.maximum(raw, 1.0 / (B + 1)))
+    regular &= usable & ~floored
+    widen = (pvalue > 1.0 - level) & ((ci_low > 0.0) | (ci_high < 0.0))
+    ci_low = np.where(widen, np.minimum(ci_low, 0.0), ci_low)
+    ci_high = np.where(widen, np.maximum(ci_high, 0.0), ci_high)
+    at = {t: c for c, t in enumerate(members)}
+    for c, t in enumerate(keep):
+        if not regular[c]:
+            continue
+        key = tasks[t][3][0][0]
+        out[at[t]] = [(key, _values(score_a[c], score_b[c], delta[c], ci_low[c], ci_high[c],
+                                    level, pvalue[c], B), "bootstrap", [])]
+    return out
+
+
+def _values(score_a, score_b, delta, low, high, level, pvalue, B):
+    """One row's values, as :func:`~sigtest._workflows.compare.run._pair_rows` gives them."""
+    finite = math.isfinite(low) or math.isfinite(high)
+    return {
+        "alternative": "two-sided",
+        "score_a": float(score_a),
+        "score_b": float(score_b),
+        "delta": float(delta),
+        "ci_low": float(low),
+        "ci_high": float(high),
+        "ci_level": level if finite else math.nan,
+        "pvalue": float(pvalue),
+        "n_resamples": int(B),
+        "margin": math.nan,
+        "margin_low": math.nan,
+        "margin_high": math.nan,
+        "prob_worse": math.nan,
+        "prob_equivalent": math.nan,
+        "prob_better": math.nan,
+        "n_effective": math.nan,
+    }
+
+
+def _floors(d):
+    """:func:`discreteness_floor` (two-sided) of every pair's ``d``."""
+    values, inverse = np.unique(d.astype(np.int64), return_inverse=True)
+    return np.array([discreteness_floor(int(v), "two-sided") for v in values])[inverse]
+
+
+def _pair_moments(plus, minus, n):
+    """Acceleration and concentration of every pair's difference in closed form.
+
+    ``plus`` (``n01``) and ``minus`` (``n10``): the items only B, only A
+    scores 1 on; the per-item differences ``e`` are 1, -1 or 0. The
+    leave-one-out differences are ``(sum e - e_u) / (n - 1)``, so the BCa
+    acceleration is ``M3 / (6 M2^1.5)`` and the effective number of items
+    ``M2^2 / M4`` with ``Mp`` the ``p``-th central moment sums of ``e``
+    (:func:`~sigtest._engine.intervals.acceleration_from_jackknife`,
+    :func:`~sigtest._engine.concentration.influence_concentration`).
+    ``plain``: not concentrated, with a margin (the per-pair path decides
+    the others).
+    """
+    d = plus + minus
+    s1 = plus - minus
+    mean = s1 / n
+    with np.errstate(all="ignore"):
+        m2 = d - n * mean * mean
+        m3 = s1 - 3.0 * mean * d + 2.0 * n * mean**3
+        m4 = d - 4.0 * mean * s1 + 6.0 * mean * mean * d - 3.0 * n * mean**4
+        acceleration = np.where(m2 > 0, m3 / (6.0 * m2**1.5), np.nan)
+        n_eff = np.where((m2 > 0) & (m4 > 0), m2 * m2 / m4, np.inf)
+    # concentrated: n_eff below both limits (is_concentrated)
+    limit = np.minimum(N_EFFECTIVE_MIN, DISCORDANT_RATIO * np.maximum(d, 1))
+    plain = n_eff > _CONCENTRATION_MARGIN * limit
+    return {"d": d, "acceleration": acceleration, "plain": plain}
+
+
+def _block(T, I, J, delta, acceleration, method, level):
+    """Interval, raw p-value and whether the row is usable, for a block of pairs."""
+    dist = T[J] - T[I]  # (m, B): RAW score_j* - score_i* (finite: checked per group)
+    dist.sort(axis=1)
+    lo, hi = dist[:, 0], dist[:, -1]
+    degenerate = hi - lo <= TIE_RTOL * np.maximum(np.abs(lo), np.abs(hi))
+    ok = ~degenerate & np.isfinite(delta)
+    z0 = block_z0(dist, delta) if method == "bca" else None
+    a = acceleration if method == "bca" else None
+    if method == "bca":
+        ok &= np.isfinite(a)
+        a = np.where(ok, a, 0.0)
+    low, high = block_intervals(dist, level, method, z0, a)
+    raw = np.full(dist.shape[0], np.nan)
+    rows = np.flatnonzero(ok)
+    if rows.size:
+        raw[rows] = block_pvalues(dist, method, z0, a, rows)
+    return low, high, raw, ok

@@ -1,0 +1,67 @@
+"""The vectorised BCa / percentile intervals and p-values equal the scalar ones bit for bit."""
+
+import numpy as np
+import pytest
+
+from sigtest._engine.bulk_bca import block_intervals, block_pvalues, block_z0
+from sigtest._engine.intervals import (
+    _special,
+    bootstrap_interval,
+    interval_pvalue,
+    proportion_below,
+)
+
+
+def _distributions(rng, m=60, B=499):
+    """Sorted rows: continuous, on a grid with ties at 0, all of one sign (no guess)."""
+    rows, deltas = [], []
+    for r in range(m):
+        kind = r % 4
+        centre = rng.normal(0, 0.03)
+        if kind == 0:
+            row = rng.normal(centre, 0.02, B)
+        elif kind == 1:  # differences of counts / n: ties, many exactly 0
+            row = (rng.binomial(60, 0.5, B) - rng.binomial(60, 0.5 + centre, B)) / 300.0
+        elif kind == 2:  # every difference above 0 (the guess is undefined)
+            row = np.abs(rng.normal(0.05, 0.01, B)) + 1e-3
+        else:  # skewed
+            row = rng.exponential(0.02, B) - 0.02 + centre
+        rows.append(np.sort(row))
+        deltas.append(float(np.median(row) + rng.normal(0, 0.003)))
+    return np.array(rows), np.array(deltas)
+
+
+@pytest.mark.parametrize("method", ["bca", "percentile"])
+@pytest.mark.parametrize("level", [0.95, 0.9])
+def test_block_intervals_and_pvalues_equal_the_scalar_code(method, level):
+    rng = np.random.default_rng(7)
+    dist, delta = _distributions(rng)
+    accel = rng.normal(0, 0.05, dist.shape[0]) if method == "bca" else None
+    z0 = block_z0(dist, delta) if method == "bca" else None
+    if method == "bca":  # z0 as the scalar code computes it
+        assert np.array_equal(z0, [_special().ndtri(proportion_below(row, d))
+                                   for row, d in zip(dist, delta)])
+    low, high = block_intervals(dist, level, method, z0, accel)
+    pvalues = block_pvalues(dist, method, z0, accel)
+    some = np.arange(0, dist.shape[0], 3)
+    assert np.array_equal(block_pvalues(dist, method, z0, accel, some), pvalues[some])
+    for r in range(dist.shape[0]):
+        a = None if accel is None else float(accel[r])
+        ci = bootstrap_interval(dist[r], delta[r], level, method, a, presorted=True, warn=False)
+        p = interval_pvalue(dist[r], delta[r], method, a, presorted=True)
+        assert (low[r], high[r]) == (ci.low, ci.high), r
+        assert pvalues[r] == p, (r, pvalues[r], p)
+    assert np.all(pvalues[2::4] == 1.0 - np.nextafter(1.0, 0.0))  # every level excludes 0
+
+
+def test_block_intervals_hold_the_bca_level_beyond_the_pole():
+    rng = np.random.default_rng(1)
+    dist = np.sort(rng.normal(0.01, 0.02, (3, 999)), axis=1)
+    delta = np.full(3, 0.01)
+    accel = np.array([0.6, -0.6, np.nan])  # 1 - a w <= 0 at the 95 % level; nan: no interval
+    z0 = block_z0(dist, delta)
+    low, high = block_intervals(dist, 0.95, "bca", z0, accel)
+    for r in range(2):
+        ci = bootstrap_interval(dist[r], delta[r], 0.95, "bca", float(accel[r]), presorted=True)
+        assert (low[r], high[r]) == (ci.low, ci.high)
+    assert np.isnan(low[2]) and np.isnan(high[2])

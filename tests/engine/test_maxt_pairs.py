@@ -1,0 +1,51 @@
+"""Max-T over the pairs of a score matrix equals max-T over the pairs' columns, bit for bit."""
+
+import numpy as np
+import pytest
+
+from sigtest._engine.maxt import maxt_pvalues
+from sigtest._engine.maxt_pairs import maxt_pairs_pvalues
+
+_FIELDS = ("step_down", "single_step", "marginal", "t", "se", "max_stat", "degenerate")
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_maxt_pairs_equals_maxt_on_the_columns(alternative):
+    rng = np.random.default_rng(3)
+    k, B = 14, 399
+    # scores on a grid of 1/500: ties between the resampled and observed statistics
+    T = rng.binomial(500, rng.uniform(.5, .8, k)[:, None], size=(k, B)) / 500.0
+    T[3] = T[4]  # a pair without spread: degenerate
+    pairs = np.array([(i, j) for i in range(k) for j in range(i + 1, k)])
+    delta = np.round((T[pairs[:, 1]].mean(1) - T[pairs[:, 0]].mean(1)) * 500) / 500
+    delta[5] = np.nan
+    want = maxt_pvalues(delta, [T[j] - T[i] for i, j in pairs], alternative=alternative)
+    for threads in (1, 2):
+        got = maxt_pairs_pvalues(delta, T, pairs, alternative=alternative, n_threads=threads)
+        for field in _FIELDS:
+            assert np.array_equal(getattr(got, field), getattr(want, field), equal_nan=True), \
+                field
+        assert got.n_dropped == 0
+    assert want.degenerate.sum() == 1 and np.isnan(want.step_down[5])
+
+
+def test_maxt_pairs_same_pvalues_for_any_order_of_the_pairs():
+    rng = np.random.default_rng(5)
+    T = rng.normal(0, 1, (9, 299))
+    pairs = np.array([(i, j) for i in range(9) for j in range(i + 1, 9)])
+    delta = rng.normal(0, 0.3, len(pairs))
+    first = maxt_pairs_pvalues(delta, T, pairs)
+    perm = rng.permutation(len(pairs))
+    again = maxt_pairs_pvalues(delta[perm], T, pairs[perm])
+    assert np.array_equal(first.step_down[perm], again.step_down)
+
+
+def test_maxt_pairs_bad_inputs():
+    T = np.zeros((3, 10))
+    with pytest.raises(ValueError, match="alternative"):
+        maxt_pairs_pvalues([0.0], T, [(0, 1)], alternative="both")
+    with pytest.raises(ValueError, match="'delta'"):
+        maxt_pairs_pvalues([0.0, 1.0], T, [(0, 1)])
+    T[1, 2] = np.nan
+    with pytest.raises(ValueError, match="finite"):
+        maxt_pairs_pvalues([0.0], T, [(0, 1)])

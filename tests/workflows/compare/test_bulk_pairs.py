@@ -1,0 +1,160 @@
+"""compare()'s bulk path over all pairs gives the per-pair path's frame.
+
+The per-pair path (one test per pair, ``run.run_pairs``) is the reference.
+Scores, ``delta``, ``n_resamples``, ``ci_level``, the adjusted p-values and
+the decisions are bit-identical; percentile intervals and p-values too; BCa
+intervals and p-values agree to 1e-12 (the bulk path's acceleration is the
+closed form of the 0/1 differences' moments, the per-pair one sums the
+jackknife values item by item: the last bits differ).
+"""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sigtest
+from sigtest._workflows.compare import api, bulk, run
+
+_EXACT = ["system_a", "system_b", "metric", "test", "alternative", "score_a", "score_b",
+          "delta", "ci_level", "n_resamples", "significant"]
+
+
+def _scores(k=14, n=2000, seed=0, ps=None):
+    rng = np.random.default_rng(seed)
+    ps = np.linspace(.5, .8, k) if ps is None else ps
+    return {f"s{j:02d}": (rng.random(n) < p).astype(float) for j, p in enumerate(ps)}
+
+
+def _per_pair(monkeypatch, *args, **kwargs):
+    with monkeypatch.context() as m:
+        m.setattr(api, "run_all_pairs", run.run_pairs)
+        return _run(*args, **kwargs)
+
+
+def _run(scores, **kwargs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        frame = sigtest.compare(None, scores, metrics="mean", random_state=0, **kwargs).to_frame()
+    return frame, sorted((w.category.__name__, str(w.message)) for w in caught)
+
+
+def _per_pair_tasks(monkeypatch):
+    """Count the tasks the bulk path leaves to the per-pair path."""
+    sent = []
+
+    def spy(tasks, n_jobs, verbose):
+        sent.extend(tasks)
+        return run.run_pairs(tasks, n_jobs, verbose)
+
+    monkeypatch.setattr(bulk, "run_pairs", spy)
+    return sent
+
+
+def _assert_same(got, want, exact):
+    (fb, wb), (fp, wp) = got, want
+    assert wb == wp
+    assert list(fb.columns) == list(fp.columns)
+    pd.testing.assert_frame_equal(fb[_EXACT], fp[_EXACT], check_exact=True)
+    for column in ("ci_low", "ci_high", "pvalue", "pvalue_adj"):
+        if exact:
+            assert np.array_equal(fb[column], fp[column], equal_nan=True), column
+        else:
+            np.testing.assert_allclose(fb[column], fp[column], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("method", ["bca", "percentile"])
+@pytest.mark.parametrize("correction", ["max-t", "holm", "max-t-single-step"])
+def test_bulk_frame_equals_the_per_pair_frame(monkeypatch, method, correction):
+    scores = _scores()
+    kwargs = dict(test=sigtest.BCaInterval(method=method, n_resamples=999), correction=correction)
+    want = _per_pair(monkeypatch, scores, **kwargs)
+    sent = _per_pair_tasks(monkeypatch)
+    got = _run(scores, **kwargs)
+    assert sent == []  # every pair took the bulk path
+    _assert_same(got, want, exact=method == "percentile")
+    if correction == "max-t":  # the adjusted p-values do not depend on the acceleration
+        assert np.array_equal(got[0]["pvalue_adj"] >= got[0]["pvalue"], np.ones(len(got[0]), bool))
+
+
+def test_bulk_default_test_and_correction_of_a_large_family(monkeypatch):
+    # 12 systems, 66 pairs, 10^4 items: "auto" is max-T with the BCa interval
+    scores = _scores(k=12, n=10_000, seed=1)
+    want = _per_pair(monkeypatch, scores)
+    sent = _per_pair_tasks(monkeypatch)
+    got = _run(scores)
+    assert sent == [] and set(got[0]["test"]) == {"bca"}
+    _assert_same(got, want, exact=False)
+
+
+def test_special_pairs_fall_back_to_the_per_pair_path(monkeypatch):
+    # s00 and s01 differ on 6 items (small-sample warning, sign-test floor), s02 = s03
+    # (identical: degenerate), s04 has scores 0.5 (not 0/1): per pair; the rest in bulk
+    scores = _scores(k=8, n=3000, seed=2)
+    scores["s01"] = scores["s00"].copy()
+    scores["s01"][:6] = 1 - scores["s01"][:6]
+    scores["s03"] = scores["s02"].copy()
+    scores["s04"] = scores["s04"] * 0.5
+    kwargs = dict(test=sigtest.BCaInterval(n_resamples=999), correction="holm")
+    want = _per_pair(monkeypatch, scores, **kwargs)
+    sent = _per_pair_tasks(monkeypatch)
+    got = _run(scores, **kwargs)
+    left = {tuple(sorted((t[1], t[2]))) for t in sent}
+    assert {(0, 1), (2, 3)} <= left
+    assert {p for p in left if 4 not in p} == {(0, 1), (2, 3)}
+    assert {(min(4, s), max(4, s)) for s in range(8) if s != 4} <= left
+    assert len(left) == 2 + 7
+    _assert_same(got, want, exact=False)
+    assert any("SmallSample" in c or "Degenerate" in c for c, _ in got[1])
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(sample_weight=np.linspace(1, 2, 1500)),
+    dict(strata=np.arange(1500) % 3),
+    dict(test=sigtest.BCaInterval(n_resamples=999, alternative="non-inferiority", margin=.02),
+         pairs="baseline", baseline="s00"),
+    dict(test=sigtest.BergKirkpatrickBootstrap(n_resamples=999)),
+])
+def test_other_comparisons_take_the_per_pair_path(monkeypatch, kwargs):
+    scores = _scores(k=7, n=1500, seed=3)
+    kwargs = dict(correction="holm", **kwargs)
+    if "test" not in kwargs:
+        kwargs["test"] = sigtest.BCaInterval(n_resamples=999)
+    sent = _per_pair_tasks(monkeypatch)
+    got = _run(scores, **kwargs)
+    assert len(sent) == (6 if "baseline" in kwargs else 21)
+    want = _per_pair(monkeypatch, scores, **kwargs)
+    pd.testing.assert_frame_equal(got[0], want[0])
+
+
+def test_bulk_frame_same_for_any_n_jobs_and_order_of_systems():
+    scores = _scores(k=10, n=2000, seed=4)
+    kwargs = dict(test=sigtest.BCaInterval(n_resamples=999), correction="max-t")
+    first = _run(scores, **kwargs)[0]
+    pd.testing.assert_frame_equal(first, _run(scores, n_jobs=2, **kwargs)[0])
+    names = list(scores)[::-1]
+    other = _run({n: scores[n] for n in names}, **kwargs)[0]
+
+    def by_pair(frame):
+        out = {}
+        for row in frame.itertuples():
+            flip = row.system_a > row.system_b
+            key = (row.system_b, row.system_a) if flip else (row.system_a, row.system_b)
+            out[key] = ((-row.delta, -row.ci_high, -row.ci_low) if flip
+                        else (row.delta, row.ci_low, row.ci_high), row.pvalue, row.pvalue_adj)
+        return out
+
+    assert by_pair(first) == by_pair(other)
+
+
+def test_bulk_frame_on_multiplier_draws_equals_the_per_pair_frame(monkeypatch):
+    # what "auto" takes for a large leaderboard (B x items x systems > 2 * 10^10)
+    scores = _scores(k=12, n=3000, seed=5)
+    kwargs = dict(test=sigtest.BCaInterval(n_resamples=999), correction="max-t",
+                  bootstrap="multiplier")
+    want = _per_pair(monkeypatch, scores, **kwargs)
+    sent = _per_pair_tasks(monkeypatch)
+    got = _run(scores, **kwargs)
+    assert sent == []
+    _assert_same(got, want, exact=False)
