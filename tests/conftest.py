@@ -9,6 +9,15 @@ longer hunt (several minutes)::
 
     HYPOTHESIS_PROFILE=explore .venv/bin/python -m pytest -q tests/test_properties.py
 
+``make test`` runs the suite on two processes (pytest-xdist, ``-n 2 --dist
+worksteal``). In its workers the tests marked ``slow`` (the simulations of
+tens of seconds each) come first, so that no long test starts last while
+the other worker idles; the order of the rest is unchanged. Every test is
+seeded on its own and cleans up what it changes (numba's thread count,
+warning filters, environment through ``monkeypatch``), so it passes in any
+order and either process. Both processes share numba's on-disk cache, which
+numba writes by atomic file replacement (safe for concurrent writers).
+
 The tests live in folders that mirror the package (``engine``,
 ``significance``, ``metrics``, ``workflows``, ``workflows/compare``,
 ``report``, ``store``, ``cli``, ``utils``); the checks of the whole package
@@ -39,3 +48,9 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """In a pytest-xdist worker, the slow simulations first (stable: same order in every worker)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
