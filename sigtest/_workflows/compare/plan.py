@@ -241,8 +241,7 @@ def plan_comparison(runs, classes, *, targets, options):
 
     tasks, jobs_by_pair = [], {}
     # each test's parameters read once, not once per pair (499,500 pairs at 1,000 systems)
-    seeders = [(_seeder(ptest, serial), None if itest is None else _seeder(itest, serial))
-               for _, ptest, itest, _ in run_specs]
+    seeders = _spec_seeders(run_specs, serial)
     for r in range(len(comparisons)):
         # seeds in the fixed order run -> canonical pair -> test (p-value,
         # interval); every metric of a pair uses the pair's seeds, i.e. the
@@ -250,10 +249,7 @@ def plan_comparison(runs, classes, *, targets, options):
         for pi in seed_order:
             # one seeded copy of each test per pair, run on every metric (a
             # test's parameters are not changed by running it)
-            seeded = []
-            for (pseed, iseed), (_, _, itest, _) in zip(seeders, run_specs):
-                pt = pseed(next(seeds))
-                seeded.append((pt, None if itest is None else iseed(next(seeds))))
+            seeded = [_seed_pair(pseed, iseed, seeds) for pseed, iseed in seeders]
             for mi, metric in enumerate(metric_objs):
                 for si, (sname, ptest, itest, has_level) in enumerate(run_specs):
                     pt, it = seeded[si]
@@ -403,6 +399,18 @@ def _seeder(test, serial):
     if "random_state" in params:
         return lambda seed: cls(**fixed, random_state=seed)
     return lambda seed: cls(**fixed)
+
+
+def _spec_seeders(run_specs, serial):
+    """``(p-value test seeder, interval test seeder or None)`` of every test spec (:func:`_seeder`)."""
+    return [(_seeder(ptest, serial), None if itest is None else _seeder(itest, serial))
+            for _, ptest, itest, _ in run_specs]
+
+
+def _seed_pair(pseed, iseed, seeds):
+    """One pair's seeded p-value and interval tests, drawing their seeds in that order."""
+    pt = pseed(next(seeds))
+    return pt, None if iseed is None else iseed(next(seeds))
 
 
 def _two_sided(test):
