@@ -35,7 +35,7 @@ from sigtest._workflows.compare.checks import (
 )
 from sigtest._workflows.runs import tile, combine_runs
 from sigtest.metrics._hard import pos_label_params
-from sigtest.utils._estimator import clone  # noqa: F401  (compare's copies of the tests)
+from sigtest.utils._estimator import ParamsMixin, clone
 from sigtest.utils.validation import spawn_seeds
 
 __all__ = ["ComparePlan", "adjacent_ranking", "plan_comparison", "plan_scores", "prepare_data",
@@ -240,6 +240,8 @@ def plan_comparison(runs, classes, *, targets, options):
     seed_order = sorted(range(m), key=lambda p: (names[canon[p][0]], names[canon[p][1]]))
 
     tasks, jobs_by_pair = [], {}
+    # each test's parameters read once, not once per pair (499,500 pairs at 1,000 systems)
+    seeders = _spec_seeders(run_specs, serial)
     for r in range(len(comparisons)):
         # seeds in the fixed order run -> canonical pair -> test (p-value,
         # interval); every metric of a pair uses the pair's seeds, i.e. the
@@ -247,10 +249,7 @@ def plan_comparison(runs, classes, *, targets, options):
         for pi in seed_order:
             # one seeded copy of each test per pair, run on every metric (a
             # test's parameters are not changed by running it)
-            seeded = []
-            for _, ptest, itest, _ in run_specs:
-                pt = _seeded(ptest, next(seeds), serial)
-                seeded.append((pt, None if itest is None else _seeded(itest, next(seeds), serial)))
+            seeded = [_seed_pair(pseed, iseed, seeds) for pseed, iseed in seeders]
             for mi, metric in enumerate(metric_objs):
                 for si, (sname, ptest, itest, has_level) in enumerate(run_specs):
                     pt, it = seeded[si]
@@ -373,6 +372,45 @@ def _seeded(test, seed, serial):
     seeded = {"random_state": seed} if "random_state" in test.get_params(deep=False) else {}
     test.set_params(**seeded, **(_serial_params(test) if serial else {}))
     return test
+
+
+#: Parameter types that ``copy.deepcopy`` returns unchanged (what :func:`_seeder` may share).
+_IMMUTABLE = (int, float, str, bool, type(None))
+
+
+def _seeder(test, serial):
+    """``seed -> _seeded(test, seed, serial)``, with the test's parameters read once.
+
+    For one of sigtest's tests whose other parameters are plain scalars
+    (which :func:`clone` would deep-copy into themselves) the copy is built
+    directly, ``type(test)(**params, random_state=seed)``: the same test as
+    the clone with its seed set; any other test goes through :func:`_seeded`.
+    """
+    if (not isinstance(test, ParamsMixin) or hasattr(test, "__sklearn_clone__")
+            or type(test).__init__ is object.__init__):
+        return lambda seed: _seeded(test, seed, serial)
+    params = test.get_params(deep=False)
+    fixed = {k: v for k, v in params.items() if k != "random_state"}
+    if serial:
+        fixed.update(_serial_params(test))
+    if not all(type(v) in _IMMUTABLE for v in fixed.values()):
+        return lambda seed: _seeded(test, seed, serial)
+    cls = type(test)
+    if "random_state" in params:
+        return lambda seed: cls(**fixed, random_state=seed)
+    return lambda seed: cls(**fixed)
+
+
+def _spec_seeders(run_specs, serial):
+    """``(p-value test seeder, interval test seeder or None)`` of every test spec (:func:`_seeder`)."""
+    return [(_seeder(ptest, serial), None if itest is None else _seeder(itest, serial))
+            for _, ptest, itest, _ in run_specs]
+
+
+def _seed_pair(pseed, iseed, seeds):
+    """One pair's seeded p-value and interval tests, drawing their seeds in that order."""
+    pt = pseed(next(seeds))
+    return pt, None if iseed is None else iseed(next(seeds))
 
 
 def _two_sided(test):
