@@ -7,6 +7,7 @@ results never depend on where a task ran.
 
 import os
 import threading
+import types
 
 import joblib
 import numpy as np
@@ -64,6 +65,28 @@ def test_costly_rest_goes_to_joblib(cold, monkeypatch):
     main = threading.get_ident()
     assert out[0][2] == main
     assert all(r[2] != main for r in out[1:])
+
+
+@pytest.mark.parametrize("later_cost, n_here", [(0.1, 10), (1.0, 2)])
+def test_the_first_tasks_one_time_cost_does_not_start_the_workers(cold, monkeypatch,
+                                                                   later_cost, n_here):
+    # a CPU clock the tasks advance: the first task pays a one-time set-up of 3 s
+    # (numba loading its compiler, say); the rate comes from the tasks after it.
+    # Limit with 2 workers: 2 * WORKER_START_SECONDS = 4 s. Cheap later tasks
+    # (9 x 0.1 s left) all run here; costly ones (8 x 1 s left after the second)
+    # go to the workers after the second task.
+    clock = [0.0]
+    monkeypatch.setattr(pool, "time", types.SimpleNamespace(process_time=lambda: clock[0]))
+    monkeypatch.setattr(pool, "cold_process_pool", lambda n_jobs: True)
+
+    def task(t):
+        clock[0] += 3.0 if t == 0 else later_cost
+        return threading.get_ident()
+
+    with joblib.parallel_config(backend="threading"):
+        out = pool.run_calls(lambda t: joblib.delayed(task)(t), [1] * 10, 2)
+    main = threading.get_ident()
+    assert [r == main for r in out] == [True] * n_here + [False] * (10 - n_here)
 
 
 def test_spent_time_over_calls_starts_the_workers(cold, monkeypatch):

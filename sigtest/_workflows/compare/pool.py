@@ -64,7 +64,9 @@ def run_calls(make_call, weights, n_jobs, *, return_as="list"):
 
     ``weights[t]`` is the relative cost of task ``t``. With a cold process
     pool (:func:`cold_process_pool`) the tasks run here, in order, while the
-    remaining ones are estimated to cost less than ``n / (n - 1)`` worker
+    remaining ones are estimated (at the CPU time per weight of the tasks run
+    here after the first, which may carry the process's one-time set-up) to
+    cost less than ``n / (n - 1)`` worker
     starts (``n`` workers start together in :data:`WORKER_START_SECONDS`,
     then share the rest) and the CPU time this process has run so (summed over all
     calls) stays below the same bound; the others go to
@@ -78,16 +80,23 @@ def run_calls(make_call, weights, n_jobs, *, return_as="list"):
     if n_tasks and cold_process_pool(n_jobs):
         n = joblib.effective_n_jobs(n_jobs)
         limit = WORKER_START_SECONDS * n / (n - 1)
-        total, done = float(sum(weights)), 0.0
-        t0 = time.process_time()
+        total, done, spent = float(sum(weights)), 0.0, 0.0
         while start < n_tasks and _SPENT_HERE <= limit:
             t1 = time.process_time()
             func, args, kwargs = make_call(start)
             here.append(func(*args, **kwargs))
-            _SPENT_HERE += time.process_time() - t1
-            done += weights[start]
+            cost = time.process_time() - t1
+            _SPENT_HERE += cost
             start += 1
-            rest = (total - done) * (time.process_time() - t0) / max(done, 1e-12)
+            if start == 1:
+                # the first task may carry what a process pays once (numba setting
+                # up its compiler and loading the first kernels from its cache),
+                # which the others will not: the rate comes from the tasks after it
+                first_weight = weights[0]
+                continue
+            done += weights[start - 1]
+            spent += cost
+            rest = (total - first_weight - done) * spent / max(done, 1e-12)
             if rest > limit:
                 break
     if start == n_tasks:
