@@ -18,8 +18,8 @@ warning filters, environment through ``monkeypatch``), so it passes in any
 order and either process. Both processes share numba's on-disk cache:
 numba writes each cache file whole under a temporary name and renames it,
 which its documentation calls safe for concurrent readers and writers
-(checked: the whole suite passes on two processes from an empty
-``NUMBA_CACHE_DIR``, as on a fresh clone).
+(tried: the suite on two processes from an empty ``NUMBA_CACHE_DIR``, as
+on a fresh clone).
 
 The tests live in folders that mirror the package (``engine``,
 ``significance``, ``metrics``, ``workflows``, ``workflows/compare``,
