@@ -15,8 +15,11 @@ tens of seconds each) come first, so that no long test starts last while
 the other worker idles; the order of the rest is unchanged. Every test is
 seeded on its own and cleans up what it changes (numba's thread count,
 warning filters, environment through ``monkeypatch``), so it passes in any
-order and either process. Both processes share numba's on-disk cache, which
-numba writes by atomic file replacement (safe for concurrent writers).
+order and either process. Both processes share numba's on-disk cache:
+numba writes each cache file whole under a temporary name and renames it,
+which its documentation calls safe for concurrent readers and writers
+(tried: the suite on two processes from an empty ``NUMBA_CACHE_DIR``, as
+on a fresh clone).
 
 The tests live in folders that mirror the package (``engine``,
 ``significance``, ``metrics``, ``workflows``, ``workflows/compare``,
