@@ -62,7 +62,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["MAXT_EXCESS", "MaxTResult", "maxt_min_resamples", "maxt_pvalues"]
+__all__ = ["MAXT_EXCESS", "MaxTResult", "maxt_min_resamples", "maxt_pvalues", "maxt_result"]
 
 #: Resamples per block of the running maxima (memory ``block * m`` floats).
 _BLOCK = 512
@@ -274,17 +274,30 @@ def maxt_pvalues(delta, boot, *, alternative="two-sided", n_threads=1):
             count_ss += counts[2]
             max_stat[start:start + counts[3].shape[0]] = counts[3]
 
-    def _to_input_order(values, fill):
+    return maxt_result((count_sd, count_ss, count_m), n_kept, m, live, order, t=t, se=se,
+                       max_stat=max_stat, degenerate=degenerate, n_dropped=int(B - n_kept))
+
+
+def maxt_result(counts, n_kept, m, live, order, **fields):
+    """The :class:`MaxTResult` of the exceedance counts of the pairs in ``order``.
+
+    ``counts`` are the step-down, single-step and marginal counts of the
+    hypotheses in ``order`` (sorted by decreasing statistic) over ``n_kept``
+    resamples; p-values are ``(1 + count) / (n_kept + 1)``, the step-down ones
+    made monotone, in the input order of ``m`` hypotheses: ``nan`` where not
+    ``live``, 1 for live ones outside ``order``. ``fields``: the others of
+    :class:`MaxTResult`.
+    """
+    count_sd, count_ss, count_m = counts
+
+    def _to_input_order(values):
         out = np.full(m, np.nan)
-        out[live] = fill
-        out[order] = values
+        out[live] = 1.0
+        out[order] = np.minimum(values, 1.0)
         return out
 
     denom = n_kept + 1.0
-    step_down = np.maximum.accumulate((1.0 + count_sd) / denom) if n_used else count_sd
-    return MaxTResult(
-        step_down=_to_input_order(np.minimum(step_down, 1.0), 1.0),
-        single_step=_to_input_order(np.minimum((1.0 + count_ss) / denom, 1.0), 1.0),
-        marginal=_to_input_order(np.minimum((1.0 + count_m) / denom, 1.0), 1.0),
-        t=t, se=se, max_stat=max_stat, degenerate=degenerate, n_dropped=int(B - n_kept),
-    )
+    step_down = np.maximum.accumulate((1.0 + count_sd) / denom) if len(order) else count_sd
+    return MaxTResult(step_down=_to_input_order(step_down),
+                      single_step=_to_input_order((1.0 + count_ss) / denom),
+                      marginal=_to_input_order((1.0 + count_m) / denom), **fields)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from sigtest._engine.jit import cached_jit
-from sigtest._engine.maxt import _ALTERNATIVES, MaxTResult
+from sigtest._engine.maxt import _ALTERNATIVES, maxt_result
 from sigtest._engine.threads import part_bounds, run_parts
 
 __all__ = ["maxt_pairs_pvalues"]
@@ -142,17 +142,5 @@ def maxt_pairs_pvalues(delta, scores, pairs, *, alternative="two-sided", n_threa
     # single step: resamples whose overall maximum reaches t (the same integers)
     count_ss = B - np.searchsorted(np.sort(max_stat), t_sorted, side="left")
 
-    def _to_input_order(values, fill):
-        out = np.full(m, np.nan)
-        out[live] = fill
-        out[order] = values
-        return out
-
-    denom = B + 1.0
-    step_down = np.maximum.accumulate((1.0 + count_sd) / denom) if n_used else count_sd
-    return MaxTResult(
-        step_down=_to_input_order(np.minimum(step_down, 1.0), 1.0),
-        single_step=_to_input_order(np.minimum((1.0 + count_ss) / denom, 1.0), 1.0),
-        marginal=_to_input_order(np.minimum((1.0 + count_m) / denom, 1.0), 1.0),
-        t=t, se=se, max_stat=max_stat, degenerate=degenerate, n_dropped=0,
-    )
+    return maxt_result((count_sd, count_ss, count_m), B, m, live, order, t=t, se=se,
+                       max_stat=max_stat, degenerate=degenerate, n_dropped=0)
