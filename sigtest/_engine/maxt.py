@@ -62,7 +62,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["MAXT_EXCESS", "MaxTResult", "maxt_min_resamples", "maxt_pvalues", "maxt_result"]
+__all__ = ["MAXT_EXCESS", "MaxTResult", "maxt_min_resamples", "maxt_pvalues", "maxt_result",
+           "studentized_order"]
 
 #: Resamples per block of the running maxima (memory ``block * m`` floats).
 _BLOCK = 512
@@ -214,18 +215,8 @@ def maxt_pvalues(delta, boot, *, alternative="two-sided", n_threads=1):
         col = _column(boot, j)[rows]
         if n_kept >= 2:
             se[j] = np.std(col, ddof=1)
-    degenerate = np.zeros(m, dtype=bool)
-    degenerate[live] = ~(se[live] > 0)
-    used = live[~degenerate[live]]
-
+    t, degenerate, order = studentized_order(d, se, live, alternative)
     sign = -1.0 if alternative == "less" else 1.0
-    t = np.full(m, np.nan)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t[used] = sign * d[used] / se[used]
-    if alternative == "two-sided":
-        t = np.abs(t)
-    # decreasing t; a stable order (ties get the same adjusted p-value anyway)
-    order = used[np.argsort(-t[used], kind="stable")]
     t_sorted = t[order]
     n_used = order.size
     count_sd = np.zeros(n_used, dtype=np.int64)
@@ -276,6 +267,27 @@ def maxt_pvalues(delta, boot, *, alternative="two-sided", n_threads=1):
 
     return maxt_result((count_sd, count_ss, count_m), n_kept, m, live, order, t=t, se=se,
                        max_stat=max_stat, degenerate=degenerate, n_dropped=int(B - n_kept))
+
+
+def studentized_order(d, se, live, alternative):
+    """``(t, degenerate, order)``: the oriented statistics ``d / se`` and their order.
+
+    ``t`` is ``nan`` where ``d`` is not ``live`` or ``se`` is not positive
+    (``degenerate``: live with no spread); ``order`` lists the other
+    hypotheses by decreasing ``t`` (absolute for ``"two-sided"``, negated
+    for ``"less"``), stable (ties get the same adjusted p-value anyway).
+    """
+    m = d.shape[0]
+    degenerate = np.zeros(m, dtype=bool)
+    degenerate[live] = ~(se[live] > 0)
+    used = live[~degenerate[live]]
+    sign = -1.0 if alternative == "less" else 1.0
+    t = np.full(m, np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t[used] = sign * d[used] / se[used]
+    if alternative == "two-sided":
+        t = np.abs(t)
+    return t, degenerate, used[np.argsort(-t[used], kind="stable")]
 
 
 def maxt_result(counts, n_kept, m, live, order, **fields):

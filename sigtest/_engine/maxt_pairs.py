@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from sigtest._engine.jit import cached_jit
-from sigtest._engine.maxt import _ALTERNATIVES, maxt_result
+from sigtest._engine.maxt import _ALTERNATIVES, maxt_result, studentized_order
 from sigtest._engine.threads import part_bounds, run_parts
 
 __all__ = ["maxt_pairs_pvalues"]
@@ -110,16 +110,8 @@ def maxt_pairs_pvalues(delta, scores, pairs, *, alternative="two-sided", n_threa
     live = np.flatnonzero(np.isfinite(d))
     se = np.full(m, np.nan)
     se[live] = _std_pairs(T, I[live], J[live])
-    degenerate = np.zeros(m, dtype=bool)
-    degenerate[live] = ~(se[live] > 0)
-    used = live[~degenerate[live]]
+    t, degenerate, order = studentized_order(d, se, live, alternative)
     sign = -1.0 if alternative == "less" else 1.0
-    t = np.full(m, np.nan)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t[used] = sign * d[used] / se[used]
-    if alternative == "two-sided":
-        t = np.abs(t)
-    order = used[np.argsort(-t[used], kind="stable")]
     t_sorted = np.ascontiguousarray(t[order])
     n_used = order.size
     TB = np.ascontiguousarray(T.T)
