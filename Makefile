@@ -24,14 +24,14 @@ $(DEMO_STAMP): pyproject.toml | $(PY)
 demo: $(DEMO_STAMP)
 	$(PY) -m sigtest.demo
 
-# The tests run in one process (PYTEST_WORKERS=0), or on PYTEST_WORKERS processes
-# (pytest-xdist; worksteal: an idle process takes queued tests from the other). One
-# process is the default: the numba kernels, BLAS and the n_jobs tests already use both
-# cores, and two processes took as long (18.6 min in a fresh-clone CI run).
-PYTEST_WORKERS ?= 0
+# The tests run on PYTEST_WORKERS processes (pytest-xdist; worksteal: an idle
+# process takes queued tests from the other); PYTEST_WORKERS=0 runs them in this one.
+# Fresh-clone CI runs of the same day on 2 cores: 18.6 min on two processes, 30.4 min
+# in one.
+PYTEST_WORKERS ?= 2
 XDIST = -n $(PYTEST_WORKERS) $(if $(filter 0,$(PYTEST_WORKERS)),,--dist worksteal)
 
-# The whole suite, long statistical simulations included (about 18.5 minutes on 2 cores).
+# The whole suite, long statistical simulations included (about 19 minutes on 2 cores).
 test: $(STAMP)
 	$(PY) -m pytest -q $(XDIST)
 

@@ -9,8 +9,8 @@ longer hunt (several minutes)::
 
     HYPOTHESIS_PROFILE=explore .venv/bin/python -m pytest -q tests/test_properties.py
 
-``make test PYTEST_WORKERS=2`` runs the suite on two processes (pytest-xdist,
-``-n 2 --dist worksteal``; one process is the default, see the Makefile). In its workers the tests marked ``slow`` (the simulations of
+``make test`` runs the suite on two processes (pytest-xdist, ``-n 2 --dist
+worksteal``; ``PYTEST_WORKERS=0`` runs it in one). In its workers the tests marked ``slow`` (the simulations of
 tens of seconds each) come first, so that no long test starts last while
 the other worker idles; the order of the rest is unchanged. Every test is
 seeded on its own and cleans up what it changes (numba's thread count,
