@@ -15,6 +15,13 @@ from sigtest._engine import cells_numba as CN
 DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint64, np.bool_]
 
 
+@pytest.fixture(autouse=True)
+def _numba_cells_at_any_size(monkeypatch):
+    # the numba passes on the small arrays of these tests (by default they
+    # start at C._NUMBA_CELLS_MIN_ITEMS items)
+    monkeypatch.setattr(C, "_NUMBA_CELLS_MIN_ITEMS", 0)
+
+
 def _labels(rng, dtype, n, lo, hi):
     if dtype == np.bool_:
         return rng.integers(0, 2, n).astype(bool)
@@ -150,3 +157,15 @@ def test_any_small_span_equals_numpy_path(dtype, n, lo, width, with_rows, seed):
     _assert_same(got, C._cells_numpy(y, a, b, with_rows))
     if with_rows:
         _assert_naive(y, a, b, got)
+
+
+def test_small_arrays_take_the_numpy_path_with_the_same_cells(monkeypatch):
+    # below the size where the numba passes pay, the NumPy path (no kernel to
+    # compile or load); from it on, the numba passes; the same cells either way
+    monkeypatch.setattr(C, "_NUMBA_CELLS_MIN_ITEMS", 2**14)
+    rng = np.random.default_rng(5)
+    calls = _spy(monkeypatch)
+    for n in (2**14 - 1, 2**14):
+        y, a, b = _noisy_pair(rng, np.int64, n, 0, 3)
+        _assert_same(C._cells_computed(y, a, b, True), C._cells_numpy(y, a, b, True))
+    assert calls == [True]
