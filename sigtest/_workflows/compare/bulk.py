@@ -62,14 +62,15 @@ def bulk_job(task):
     """``(job, shared array)`` when the task's pair can take the bulk path, else None.
 
     ``task`` is ``(view, i, j, jobs, shared)`` of the plan (with its
-    :class:`~sigtest._workflows.compare.shared.TaskDeltas`).
+    :class:`~sigtest._workflows.compare.shared.TaskDeltas`), with one job:
+    :func:`run_all_pairs` asks job by job.
     """
     view, i, j, jobs, shared = task
     if len(jobs) != 1 or not isinstance(shared, TaskDeltas):
         return None
     key, metric, kwargs, ptest, itest, _, level, _ = jobs[0]
-    if (metric.name != "mean" or not metric.has_statistics or kwargs or itest is not None
-            or level is not None or type(ptest) is not BCaInterval):
+    if (not _zero_one_mean(metric, kwargs) or itest is not None or level is not None
+            or type(ptest) is not BCaInterval):
         return None
     params = ptest.get_params(deep=False)
     if (params["method"] not in ("bca", "percentile") or params["alternative"] != "two-sided"
@@ -105,36 +106,65 @@ def run_all_pairs(tasks, n_jobs, verbose):
     rows : list
         Per task, the list of its rows ``(key, values, resampling, notes)``.
     """
-    groups, rest = {}, []
-    for t, task in enumerate(tasks):
-        found = bulk_job(task)
-        if found is None:
-            rest.append(t)
-        else:
+    # one unit a (pair, job): the jobs of a pair the bulk path cannot take (a
+    # metric other than a 0/1 mean, say) run per pair, together
+    units, owner = [], []
+    for t, (view, i, j, jobs, shared) in enumerate(tasks):
+        for q, job in enumerate(jobs):
+            units.append((view, i, j, [job], shared))
+            owner.append((t, q))
+    groups = {}
+    for u, unit in enumerate(units):
+        found = bulk_job(unit)
+        if found is not None:
             job, array = found
             # one shared array per (run, metric); one test per spec index
-            groups.setdefault((id(array), job[0][1], job[0][3]), (array, []))[1].append(t)
-    rows = [None] * len(tasks)
+            groups.setdefault((id(array), job[0][1], job[0][3]), (array, []))[1].append(u)
+    rows = [[None] * len(task[3]) for task in tasks]
     for array, members in groups.values():
-        done = _group_rows(tasks, members, array, n_jobs)
-        for t, task_rows in zip(members, done):
-            if task_rows is None:
-                rest.append(t)
-            else:
-                rows[t] = task_rows
-    rest.sort()
+        for u, unit_rows in zip(members, _group_rows(units, members, array, n_jobs)):
+            if unit_rows is not None:
+                t, q = owner[u]
+                rows[t][q] = unit_rows[0]
+    rest, where = [], []
+    for t, (view, i, j, jobs, shared) in enumerate(tasks):
+        left = [q for q, row in enumerate(rows[t]) if row is None]
+        if left:
+            rest.append((view, i, j, [jobs[q] for q in left], shared))
+            where.append((t, left))
     if rest:
-        for t, task_rows in zip(rest, run_pairs([tasks[t] for t in rest], n_jobs, verbose)):
-            rows[t] = task_rows
+        for (t, left), task_rows in zip(where, run_pairs(rest, n_jobs, verbose)):
+            for q, row in zip(left, task_rows):
+                rows[t][q] = row
     return rows
 
 
-def _binary_columns(stacks, systems):
-    """``{system: 0/1 float32 column}`` of the systems whose scores are all 0 or 1."""
+def _zero_one_mean(metric, kwargs):
+    """Whether ``metric`` (with ``kwargs``) is the mean of per-item 0/1 values.
+
+    ``"mean"`` of per-item scores (no keyword), and ``"accuracy"`` of hard
+    labels (the mean of ``y_pred == y_true``; its only keyword, ``labels``,
+    is the class set, which does not change it): both have the statistics
+    ``[value, 1]`` per item.
+    """
+    if not metric.has_statistics:
+        return False
+    if metric.name == "mean":
+        return not kwargs
+    return (metric.name == "accuracy" and metric.input_type == "labels"
+            and set(kwargs) <= {"labels"})
+
+
+def _binary_columns(y, stacks, systems, labels):
+    """``{system: 0/1 float32 column}``: per-item scores that are all 0 or 1, or
+    for hard labels (``labels`` True) whether each prediction equals ``y``."""
     out = {}
     for s in systems:
         x = np.asarray(stacks[s][0])
-        if x.dtype.kind in "biuf" and x.ndim == 1 and np.all((x == 0) | (x == 1)):
+        if labels:
+            if x.shape == y.shape and x.ndim == 1:
+                out[s] = (x == y).astype(np.float32)
+        elif x.dtype.kind in "biuf" and x.ndim == 1 and np.all((x == 0) | (x == 1)):
             out[s] = x.astype(np.float32)
     return out
 
@@ -146,7 +176,7 @@ def _group_rows(tasks, members, T, n_jobs):
     key0, metric, kwargs, ptest = job[:4]
     y, stacks = view[metric.input_type]
     systems = sorted({s for t in members for s in tasks[t][1:3]})
-    columns = _binary_columns(stacks, systems)
+    columns = _binary_columns(np.asarray(y), stacks, systems, metric.input_type == "labels")
     keep = [t for t in members if tasks[t][1] in columns and tasks[t][2] in columns]
     out = [None] * len(members)
     if not keep:
