@@ -169,6 +169,11 @@ class PairedData:
     item_strata: np.ndarray | None = field(default=None, repr=False)
     row_sizes: np.ndarray | None = field(default=None, repr=False)
     rankings: tuple | None = field(default=None, repr=False, compare=False)
+    #: Values derived from the fields once and reused by every test and check of
+    #: the pair (the jackknife values: the BCa acceleration and the influence
+    #: concentration both read them); not an argument, so ``dataclasses.replace``
+    #: starts a new one.
+    memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         if self.resample_params is None:

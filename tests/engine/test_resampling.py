@@ -308,3 +308,32 @@ def test_bad_input():
         R.bootstrap_sums(slow, 10)
     with pytest.raises(ValueError, match="no sufficient statistics"):
         R.exact_permutation_sums(slow)
+
+
+def test_jackknife_values_are_computed_once_per_paired_data(monkeypatch):
+    # the BCa acceleration and compare's influence concentration read the same
+    # leave-one-out values: one computation, shared read-only; a replaced
+    # PairedData (other data) starts afresh
+    import dataclasses
+
+    from sigtest._engine.resampling import jackknife as J
+    from sigtest.metrics import get_metric
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 300)
+    a, b = (np.where(rng.random(300) < p, y, rng.integers(0, 3, 300)) for p in (.6, .7))
+    paired = prepare_paired(y, a, b, get_metric("f1_macro"))
+    calls = []
+    compute = J._jackknife_values
+    monkeypatch.setattr(J, "_jackknife_values", lambda *args: calls.append(1) or compute(*args))
+    first = J.jackknife_values(paired)
+    assert J.jackknife_values(paired, chunk_rows=7) is first and len(calls) == 1
+    assert not any(array.flags.writeable for array in first)
+    with pytest.raises(ValueError, match="read-only"):
+        first[0][0] = 0.0
+    other = dataclasses.replace(paired, score_a=paired.score_a)
+    assert other.memo == {}
+    again = J.jackknife_values(other, chunk_rows=7)  # chunks: the same values
+    assert len(calls) == 2
+    for x, z in zip(first, again):
+        np.testing.assert_array_equal(x, z)

@@ -29,7 +29,9 @@ def jackknife_values(paired, *, chunk_rows=65536):
     ----------
     paired : PairedData
     chunk_rows : int, default=65536
-        Rows aggregated per call (bounds memory to ``chunk_rows * s``).
+        Rows aggregated per call (bounds memory to ``chunk_rows * s``; the
+        values do not depend on it). The values are computed once per
+        ``paired`` and shared, read-only, by later calls.
 
     Returns
     -------
@@ -60,6 +62,17 @@ def jackknife_values(paired, *, chunk_rows=65536):
     (array([0.667, 1.   , 0.667]), array([2., 1., 1.]))
     """
     _check_paired(paired, need_statistics=False)
+    found = paired.memo.get("jackknife")
+    if found is None:  # computed once per paired data (read-only: callers share it)
+        found = tuple(np.asarray(array) for array in _jackknife_values(paired, chunk_rows))
+        for array in found:
+            array.flags.writeable = False
+        paired.memo["jackknife"] = found
+    return found
+
+
+def _jackknife_values(paired, chunk_rows):
+    """:func:`jackknife_values`, computed."""
     if not paired.has_statistics:
         closed = _jackknife_auc(paired)
         return _jackknife_slow(paired) if closed is None else closed
