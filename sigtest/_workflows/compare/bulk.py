@@ -32,7 +32,6 @@ acceleration, whose closed form sums in another order: see
 ``tests/workflows/compare/test_bulk_pairs.py``).
 """
 
-import math
 from concurrent.futures import ThreadPoolExecutor
 
 import joblib
@@ -41,11 +40,11 @@ import numpy as np
 from sigtest._engine.bulk_bca import block_intervals, block_pvalues, block_z0
 from sigtest._engine.concentration import DISCORDANT_RATIO, N_EFFECTIVE_MIN
 from sigtest._engine.intervals import TIE_RTOL
-from sigtest._engine.paired import metric_values
-from sigtest._engine.shared_job import system_data
 from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, discreteness_floor
 from sigtest._workflows.compare.run import run_pairs
+from sigtest._workflows.compare.bulk_mcnemar import mcnemar_job, mcnemar_rows
 from sigtest._workflows.compare.shared import TaskDeltas
+from sigtest._workflows.compare.zero_one import row_values, zero_one_mean, zero_one_tables
 from sigtest.tests_ import BCaInterval
 
 __all__ = ["BLOCK_BYTES", "bulk_job", "run_all_pairs"]
@@ -69,7 +68,7 @@ def bulk_job(task):
     if len(jobs) != 1 or not isinstance(shared, TaskDeltas):
         return None
     key, metric, kwargs, ptest, itest, _, level, _ = jobs[0]
-    if (not _zero_one_mean(metric, kwargs) or itest is not None or level is not None
+    if (not zero_one_mean(metric, kwargs) or itest is not None or level is not None
             or type(ptest) is not BCaInterval):
         return None
     params = ptest.get_params(deep=False)
@@ -126,6 +125,17 @@ def run_all_pairs(tasks, n_jobs, verbose):
             if unit_rows is not None:
                 t, q = owner[u]
                 rows[t][q] = unit_rows[0]
+    # McNemar: every pair's table from one product of the 0/1 columns
+    tables = {}
+    for u, unit in enumerate(units):
+        job = mcnemar_job(unit)
+        if job is not None:
+            tables.setdefault((id(unit[0]), job[0][1], job[0][3]), []).append(u)
+    for members in tables.values():
+        for u, unit_rows in zip(members, mcnemar_rows(units, members)):
+            if unit_rows is not None:
+                t, q = owner[u]
+                rows[t][q] = unit_rows[0]
     rest, where = [], []
     for t, (view, i, j, jobs, shared) in enumerate(tasks):
         left = [q for q, row in enumerate(rows[t]) if row is None]
@@ -139,64 +149,19 @@ def run_all_pairs(tasks, n_jobs, verbose):
     return rows
 
 
-def _zero_one_mean(metric, kwargs):
-    """Whether ``metric`` (with ``kwargs``) is the mean of per-item 0/1 values.
-
-    ``"mean"`` of per-item scores (no keyword), and ``"accuracy"`` of hard
-    labels (the mean of ``y_pred == y_true``; its only keyword, ``labels``,
-    is the class set, which does not change it): both have the statistics
-    ``[value, 1]`` per item.
-    """
-    if not metric.has_statistics:
-        return False
-    if metric.name == "mean":
-        return not kwargs
-    return (metric.name == "accuracy" and metric.input_type == "labels"
-            and set(kwargs) <= {"labels"})
-
-
-def _binary_columns(y, stacks, systems, labels):
-    """``{system: 0/1 float32 column}``: per-item scores that are all 0 or 1, or
-    for hard labels (``labels`` True) whether each prediction equals ``y``."""
-    out = {}
-    for s in systems:
-        x = np.asarray(stacks[s][0])
-        if labels:
-            if x.shape == y.shape and x.ndim == 1:
-                out[s] = (x == y).astype(np.float32)
-        elif x.dtype.kind in "biuf" and x.ndim == 1 and np.all((x == 0) | (x == 1)):
-            out[s] = x.astype(np.float32)
-    return out
-
-
 def _group_rows(tasks, members, T, n_jobs):
     """The rows of tasks sharing one metric, test and shared array (None: per-pair path)."""
     view = tasks[members[0]][0]
-    job = tasks[members[0]][3][0]
-    key0, metric, kwargs, ptest = job[:4]
-    y, stacks = view[metric.input_type]
+    key0, metric, kwargs, ptest = tasks[members[0]][3][0][:4]
     systems = sorted({s for t in members for s in tasks[t][1:3]})
-    columns = _binary_columns(np.asarray(y), stacks, systems, metric.input_type == "labels")
-    keep = [t for t in members if tasks[t][1] in columns and tasks[t][2] in columns]
     out = [None] * len(members)
-    if not keep:
+    tables = zero_one_tables(view, metric, kwargs, systems)
+    if tables is None:
         return out
-    order = sorted(columns)
-    where = {s: c for c, s in enumerate(order)}
-    X = np.stack([columns[s] for s in order], axis=1)  # (N, k') 0/1
-    n = X.shape[0]
-    if n >= 2**24:  # float32 sums of ones are exact below 2**24
-        X = X.astype(np.float64)
-    counts = (X.T @ X).astype(np.float64)  # n11 of every pair, sums on the diagonal
-    sums = np.diag(counts).copy()
-    finite = np.isfinite(T[order]).all(axis=1)  # non-finite draws: the per-pair path
-    if not finite.all():
+    where, counts, sums, n, scores = tables[1:]
+    keep = [t for t in members if tasks[t][1] in where and tasks[t][2] in where]
+    if not keep or not np.isfinite(T[tables.order]).all():  # non-finite draws: per pair
         return out
-    data = system_data(view, order[0], metric, kwargs)
-    if data.n_statistics != 2:  # the mean's (value, weight) statistics
-        return out
-    totals = np.stack([sums, np.full(len(order), float(n))], axis=1)
-    scores = metric_values(metric, data.resample_params, totals)
     I = np.array([where[tasks[t][1]] for t in keep])
     J = np.array([where[tasks[t][2]] for t in keep])
     Ti = np.array([tasks[t][1] for t in keep])
@@ -238,32 +203,9 @@ def _group_rows(tasks, members, T, n_jobs):
         if not regular[c]:
             continue
         key = tasks[t][3][0][0]
-        out[at[t]] = [(key, _values(score_a[c], score_b[c], delta[c], ci_low[c], ci_high[c],
-                                    level, pvalue[c], B), "bootstrap", [])]
+        out[at[t]] = [(key, row_values(score_a[c], score_b[c], delta[c], ci_low[c],
+                                       ci_high[c], level, pvalue[c], B), "bootstrap", [])]
     return out
-
-
-def _values(score_a, score_b, delta, low, high, level, pvalue, B):
-    """One row's values, as :func:`~sigtest._workflows.compare.run._pair_rows` gives them."""
-    finite = math.isfinite(low) or math.isfinite(high)
-    return {
-        "alternative": "two-sided",
-        "score_a": float(score_a),
-        "score_b": float(score_b),
-        "delta": float(delta),
-        "ci_low": float(low),
-        "ci_high": float(high),
-        "ci_level": level if finite else math.nan,
-        "pvalue": float(pvalue),
-        "n_resamples": int(B),
-        "margin": math.nan,
-        "margin_low": math.nan,
-        "margin_high": math.nan,
-        "prob_worse": math.nan,
-        "prob_equivalent": math.nan,
-        "prob_better": math.nan,
-        "n_effective": math.nan,
-    }
 
 
 def _floors(d):
