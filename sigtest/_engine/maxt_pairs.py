@@ -8,9 +8,10 @@ takes the systems' shared bootstrap scores ``T`` (``k x B``) and the pairs
 ``T[j, b] - T[i, b]``, and gives the same :class:`~sigtest._engine.maxt.MaxTResult`
 bit for bit:
 
-* the standard deviations of the differences in blocks of pairs
-  (``numpy.std`` of each row of a block, the same pairwise sums as of each
-  column alone);
+* the standard deviations of the differences (:func:`_std_pairs`: a numba
+  kernel forming each pair's differences on the fly and summing them in
+  numpy's pairwise order, so the values are ``numpy.std``'s of each column
+  bit for bit, without a block of differences in memory);
 * the exceedance counts in a numba kernel over ranges of resamples
   (:func:`_count_range`): for each resample the studentized differences of
   the pairs in decreasing order of ``t`` with their running maximum from
@@ -32,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from sigtest._engine.jit import cached_jit
+from sigtest._engine.kernels import _numba_enabled
 from sigtest._engine.maxt import _ALTERNATIVES, maxt_result, studentized_order
 from sigtest._engine.threads import part_bounds, run_parts
 
@@ -61,13 +63,142 @@ def _count_range(TB, I, J, centre, scale, t_sorted, sign, two_sided, start, stop
         overall[b - start] = tail
 
 
-def _std_pairs(T, I, J):
-    """``numpy.std(T[j] - T[i], ddof=1)`` of every pair, in blocks of pairs."""
+def _pairwise_plan(n):
+    """numpy's pairwise summation of ``n`` values as leaves and a postfix program.
+
+    numpy's add reduction (``pairwise_sum``) sums fewer than 8 values in
+    order, up to 128 values in 8 interleaved accumulators, and above that
+    splits ``n`` at ``half = n // 2 - (n // 2) % 8`` and adds the sums of the
+    two halves. Returns ``(starts, sizes, program)``: the leaves in order,
+    and the program that combines their sums (``>= 0``: push that leaf's
+    sum; ``-1``: pop two, push their sum), so a kernel reproduces the
+    association without recursion (numba cannot cache recursive functions).
+    """
+    starts, sizes, program = [], [], []
+
+    def visit(lo, size):
+        if size <= 128:
+            program.append(len(starts))
+            starts.append(lo)
+            sizes.append(size)
+            return
+        half = size // 2
+        half -= half % 8
+        visit(lo, half)
+        visit(lo + half, size - half)
+        program.append(-1)
+
+    visit(0, n)
+    return (np.asarray(starts, dtype=np.int64), np.asarray(sizes, dtype=np.int64),
+            np.asarray(program, dtype=np.int64))
+
+
+@cached_jit(nogil=True)
+def _leaf_sum(T, i, j, lo, n, mean, squares):  # pragma: no cover - compiled by numba
+    # one leaf of numpy's pairwise sum of d = T[j, b] - T[i, b] (squares:
+    # of (d - mean)**2), b = lo .. lo + n - 1
+    if n < 8:
+        res = 0.0
+        for b in range(lo, lo + n):
+            d = T[j, b] - T[i, b]
+            if squares:
+                d = d - mean
+                d = d * d
+            res += d
+        return res
+    r0 = r1 = r2 = r3 = r4 = r5 = r6 = r7 = 0.0
+    full = n - n % 8
+    for b in range(lo, lo + full, 8):
+        d0 = T[j, b] - T[i, b]
+        d1 = T[j, b + 1] - T[i, b + 1]
+        d2 = T[j, b + 2] - T[i, b + 2]
+        d3 = T[j, b + 3] - T[i, b + 3]
+        d4 = T[j, b + 4] - T[i, b + 4]
+        d5 = T[j, b + 5] - T[i, b + 5]
+        d6 = T[j, b + 6] - T[i, b + 6]
+        d7 = T[j, b + 7] - T[i, b + 7]
+        if squares:
+            d0 = (d0 - mean) * (d0 - mean)
+            d1 = (d1 - mean) * (d1 - mean)
+            d2 = (d2 - mean) * (d2 - mean)
+            d3 = (d3 - mean) * (d3 - mean)
+            d4 = (d4 - mean) * (d4 - mean)
+            d5 = (d5 - mean) * (d5 - mean)
+            d6 = (d6 - mean) * (d6 - mean)
+            d7 = (d7 - mean) * (d7 - mean)
+        if b == lo:  # numpy starts the accumulators at the first 8 values
+            r0, r1, r2, r3, r4, r5, r6, r7 = d0, d1, d2, d3, d4, d5, d6, d7
+        else:
+            r0 += d0
+            r1 += d1
+            r2 += d2
+            r3 += d3
+            r4 += d4
+            r5 += d5
+            r6 += d6
+            r7 += d7
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    for b in range(lo + full, lo + n):
+        d = T[j, b] - T[i, b]
+        if squares:
+            d = d - mean
+            d = d * d
+        res += d
+    return res
+
+
+@cached_jit(nogil=True)
+def _pairwise_sum(T, i, j, starts, sizes, program, mean, squares, stack):
+    # pragma: no cover - compiled by numba
+    top = 0
+    for code in program:
+        if code >= 0:
+            stack[top] = _leaf_sum(T, i, j, starts[code], sizes[code], mean, squares)
+            top += 1
+        else:
+            stack[top - 2] = stack[top - 2] + stack[top - 1]
+            top -= 1
+    return stack[0]
+
+
+@cached_jit(nogil=True)
+def _std_range(T, I, J, starts, sizes, program, start, stop, out):
+    # pragma: no cover - compiled by numba
+    B = T.shape[1]
+    stack = np.empty(program.shape[0] + 1)
+    for p in range(start, stop):
+        mean = _pairwise_sum(T, I[p], J[p], starts, sizes, program, 0.0, False, stack) / B
+        out[p] = np.sqrt(_pairwise_sum(T, I[p], J[p], starts, sizes, program, mean, True,
+                                       stack) / (B - 1))
+
+
+def _std_pairs_numpy(T, I, J):
+    """``numpy.std(T[j] - T[i], ddof=1)`` of every pair, in blocks of pairs (numba disabled)."""
     B = T.shape[1]
     out = np.empty(I.shape[0])
     block = max(1, _SE_BLOCK_BYTES // (8 * B))
     for s in range(0, I.shape[0], block):
         out[s:s + block] = np.std(T[J[s:s + block]] - T[I[s:s + block]], axis=1, ddof=1)
+    return out
+
+
+def _std_pairs(T, I, J, n_threads=1):
+    """``numpy.std(T[j] - T[i], ddof=1)`` of every pair, bit for bit.
+
+    With numba, one kernel forms each pair's differences on the fly and sums
+    them, then their squared deviations from the mean, in numpy's pairwise
+    order (numpy's ``std``: the mean ``sum(d) / B``, then
+    ``sqrt(sum((d - mean)**2) / (B - 1))``), so no block of differences is
+    built; parts of the pairs run on threads. Without numba: numpy on blocks
+    of pairs.
+    """
+    if not _numba_enabled() or T.shape[1] < 2:
+        return _std_pairs_numpy(T, I, J)
+    out = np.empty(I.shape[0])
+    I, J = np.ascontiguousarray(I, dtype=np.int64), np.ascontiguousarray(J, dtype=np.int64)
+    plan = _pairwise_plan(T.shape[1])
+    run_parts(lambda start, stop: _std_range(T, I, J, *plan, start, stop, out),
+              part_bounds(I.shape[0], max(1, int(n_threads))), max(1, int(n_threads)))
     return out
 
 
@@ -109,7 +240,7 @@ def maxt_pairs_pvalues(delta, scores, pairs, *, alternative="two-sided", n_threa
     I, J = pairs[:, 0], pairs[:, 1]
     live = np.flatnonzero(np.isfinite(d))
     se = np.full(m, np.nan)
-    se[live] = _std_pairs(T, I[live], J[live])
+    se[live] = _std_pairs(T, I[live], J[live], n_threads)
     t, degenerate, order = studentized_order(d, se, live, alternative)
     sign = -1.0 if alternative == "less" else 1.0
     t_sorted = np.ascontiguousarray(t[order])

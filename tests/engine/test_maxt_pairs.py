@@ -49,3 +49,25 @@ def test_maxt_pairs_bad_inputs():
     T[1, 2] = np.nan
     with pytest.raises(ValueError, match="finite"):
         maxt_pairs_pvalues([0.0], T, [(0, 1)])
+
+
+@pytest.mark.parametrize("B", [2, 3, 7, 8, 9, 15, 16, 17, 127, 128, 129, 255, 256, 257, 1000,
+                               1023, 1031, 4097, 9999])
+def test_std_pairs_is_numpys_std_bit_for_bit(B):
+    # the kernel sums in numpy's pairwise order: every size class of that
+    # order (< 8, <= 128 with and without a remainder, halves at multiples
+    # of 8 above) against numpy.std of each row, and of each pair's differences alone
+    from sigtest._engine.maxt_pairs import _std_pairs, _std_pairs_numpy
+
+    rng = np.random.default_rng(B)
+    T = rng.normal(size=(7, B)) * rng.uniform(1e-3, 1e3, size=(7, 1))
+    T[4] = T[3] + rng.normal(size=B) * 1e-9  # nearly identical systems
+    T[5] = T[2]  # identical: sd 0
+    T[6] = np.round(T[6])  # ties
+    I, J = np.triu_indices(7, 1)
+    for n_threads in (1, 3):
+        got = _std_pairs(T, I, J, n_threads)
+        assert np.array_equal(got, np.std(T[J] - T[I], axis=1, ddof=1))
+        assert np.array_equal(got, _std_pairs_numpy(T, I, J))
+    alone = [np.std(np.ascontiguousarray(T[j] - T[i]), ddof=1) for i, j in zip(I, J)]
+    assert np.array_equal(got, np.array(alone))
