@@ -42,6 +42,7 @@ import numpy as np
 
 from sigtest._engine.jit import cached_jit
 from sigtest._engine.kernels import _numba_enabled
+from sigtest._engine.threads import part_bounds, run_parts
 
 __all__ = ["gaussian_fits", "jackknife_covariance", "multiplier_draws"]
 
@@ -312,6 +313,172 @@ def _representatives(sigma):
     return rep
 
 
+#: Systems per part of the draws' noise kernel (a thread's share).
+_NOISE_WIDTH = 256
+
+
+@cached_jit(nogil=True)
+def _noise_block(zt, Lt, out, s0, s1):  # pragma: no cover - compiled by numba
+    # out[b, s] = sum_c zt[c, b] * Lt[c, s], each entry one running sum from
+    # 0.0 over c = 0, 1, ... in order: the multiplications and additions of
+    # _noise_numpy in its order (no fused multiply-add: numba does not
+    # contract without fastmath). 4 resamples x 8 systems of running sums
+    # in registers; the edges one entry at a time.
+    kd, nb = zt.shape
+    nb4 = nb - nb % 4
+    s8 = s0 + (s1 - s0) - (s1 - s0) % 8
+    for b in range(0, nb4, 4):
+        for s in range(s0, s8, 8):
+            a00 = 0.0
+            a01 = 0.0
+            a02 = 0.0
+            a03 = 0.0
+            a04 = 0.0
+            a05 = 0.0
+            a06 = 0.0
+            a07 = 0.0
+            a10 = 0.0
+            a11 = 0.0
+            a12 = 0.0
+            a13 = 0.0
+            a14 = 0.0
+            a15 = 0.0
+            a16 = 0.0
+            a17 = 0.0
+            a20 = 0.0
+            a21 = 0.0
+            a22 = 0.0
+            a23 = 0.0
+            a24 = 0.0
+            a25 = 0.0
+            a26 = 0.0
+            a27 = 0.0
+            a30 = 0.0
+            a31 = 0.0
+            a32 = 0.0
+            a33 = 0.0
+            a34 = 0.0
+            a35 = 0.0
+            a36 = 0.0
+            a37 = 0.0
+            for c in range(kd):
+                z0 = zt[c, b + 0]
+                z1 = zt[c, b + 1]
+                z2 = zt[c, b + 2]
+                z3 = zt[c, b + 3]
+                l0 = Lt[c, s + 0]
+                l1 = Lt[c, s + 1]
+                l2 = Lt[c, s + 2]
+                l3 = Lt[c, s + 3]
+                l4 = Lt[c, s + 4]
+                l5 = Lt[c, s + 5]
+                l6 = Lt[c, s + 6]
+                l7 = Lt[c, s + 7]
+                a00 += z0 * l0
+                a01 += z0 * l1
+                a02 += z0 * l2
+                a03 += z0 * l3
+                a04 += z0 * l4
+                a05 += z0 * l5
+                a06 += z0 * l6
+                a07 += z0 * l7
+                a10 += z1 * l0
+                a11 += z1 * l1
+                a12 += z1 * l2
+                a13 += z1 * l3
+                a14 += z1 * l4
+                a15 += z1 * l5
+                a16 += z1 * l6
+                a17 += z1 * l7
+                a20 += z2 * l0
+                a21 += z2 * l1
+                a22 += z2 * l2
+                a23 += z2 * l3
+                a24 += z2 * l4
+                a25 += z2 * l5
+                a26 += z2 * l6
+                a27 += z2 * l7
+                a30 += z3 * l0
+                a31 += z3 * l1
+                a32 += z3 * l2
+                a33 += z3 * l3
+                a34 += z3 * l4
+                a35 += z3 * l5
+                a36 += z3 * l6
+                a37 += z3 * l7
+            out[b + 0, s + 0] = a00
+            out[b + 0, s + 1] = a01
+            out[b + 0, s + 2] = a02
+            out[b + 0, s + 3] = a03
+            out[b + 0, s + 4] = a04
+            out[b + 0, s + 5] = a05
+            out[b + 0, s + 6] = a06
+            out[b + 0, s + 7] = a07
+            out[b + 1, s + 0] = a10
+            out[b + 1, s + 1] = a11
+            out[b + 1, s + 2] = a12
+            out[b + 1, s + 3] = a13
+            out[b + 1, s + 4] = a14
+            out[b + 1, s + 5] = a15
+            out[b + 1, s + 6] = a16
+            out[b + 1, s + 7] = a17
+            out[b + 2, s + 0] = a20
+            out[b + 2, s + 1] = a21
+            out[b + 2, s + 2] = a22
+            out[b + 2, s + 3] = a23
+            out[b + 2, s + 4] = a24
+            out[b + 2, s + 5] = a25
+            out[b + 2, s + 6] = a26
+            out[b + 2, s + 7] = a27
+            out[b + 3, s + 0] = a30
+            out[b + 3, s + 1] = a31
+            out[b + 3, s + 2] = a32
+            out[b + 3, s + 3] = a33
+            out[b + 3, s + 4] = a34
+            out[b + 3, s + 5] = a35
+            out[b + 3, s + 6] = a36
+            out[b + 3, s + 7] = a37
+    for b in range(nb):
+        for s in range(s0, s1):
+            if b < nb4 and s < s8:
+                continue
+            acc = 0.0
+            for c in range(kd):
+                acc += zt[c, b] * Lt[c, s]
+            out[b, s] = acc
+
+
+def _noise_numpy(z, L):
+    """``z @ L.T`` as a fixed-order sum over the columns (numba disabled; the kernel's twin)."""
+    noise = np.zeros((z.shape[0], L.shape[0]))
+    for c in range(L.shape[1]):
+        noise += z[:, c, None] * L[None, :, c]
+    return noise
+
+
+def _noise(z, L, n_threads=1):
+    """``noise[b, s] = sum_c z[b, c] L[s, c]``, summed over ``c`` in order (no BLAS).
+
+    The numba kernel runs tiles of columns (on threads: each entry is one
+    thread's, so the values do not depend on them) and gives
+    :func:`_noise_numpy`'s values bit for bit, without its two passes over
+    a ``block x k`` temporary per column.
+    """
+    if not _numba_enabled():
+        return _noise_numpy(z, L)
+
+    zt = np.ascontiguousarray(np.asarray(z, dtype=np.float64).T)
+    Lt = np.ascontiguousarray(np.asarray(L, dtype=np.float64).T)
+    out = np.empty((zt.shape[1], Lt.shape[1]))
+    tiles = [(s0, min(Lt.shape[1], s0 + _NOISE_WIDTH))
+             for s0 in range(0, Lt.shape[1], _NOISE_WIDTH)]
+    n_threads = max(1, int(n_threads))
+    run_parts(lambda start, stop: [_noise_block(zt, Lt, out, *tiles[t])
+                                   for t in range(start, stop)],
+              part_bounds(len(tiles), n_threads), n_threads)
+    return out
+
+
 def multiplier_draws(estimates, sigma, n_resamples, seed):
     r"""``B`` Gaussian multiplier draws of every system's score.
 
@@ -368,9 +535,7 @@ def multiplier_draws(estimates, sigma, n_resamples, seed):
     for b0 in range(0, B, _DRAW_BLOCK):  # blocks of resamples: memory O(block k)
         b1 = min(B, b0 + _DRAW_BLOCK)
         z = rng.standard_normal((b1 - b0, distinct.size))  # the rows of one (B, k') draw
-        noise = np.zeros((b1 - b0, distinct.size))
-        for c in range(distinct.size):  # a fixed-order sum over the columns (no BLAS)
-            noise += z[:, c, None] * L[None, :, c]
+        noise = _noise(z, L)  # a fixed-order sum over the columns (no BLAS)
         for p, s in enumerate(idx):
             out[b0:b1, s] = est[s] + noise[:, where[rep[p]]]
     return out
