@@ -27,18 +27,49 @@ from __future__ import annotations
 import numpy as np
 
 from sigtest._engine.intervals import _HIGHEST, _LOWEST, _MARGIN, _special
+from sigtest._engine.jit import cached_jit
+from sigtest._engine.kernels import _numba_enabled
 
 __all__ = ["block_intervals", "block_pvalues", "block_quantiles", "block_z0"]
+
+
+@cached_jit(nogil=True)
+def _search_rows(sorted_dist, values, right, out):  # pragma: no cover - compiled by numba
+    # numpy.searchsorted(row, value, side) per row: the first index whose
+    # entry is >= value (left) or > value (right); a NaN value sorts last
+    n = sorted_dist.shape[1]
+    for r in range(sorted_dist.shape[0]):
+        v = values[r]
+        if np.isnan(v):
+            out[r] = n
+            continue
+        lo, hi = 0, n
+        while lo < hi:
+            mid = (lo + hi) // 2
+            x = sorted_dist[r, mid]
+            if x < v or (right and x == v):
+                lo = mid + 1
+            else:
+                hi = mid
+        out[r] = lo
 
 
 def _row_counts(sorted_dist, values, side):
     """``#{row < value}`` (``side="left"``) or ``#{row <= value}`` (``"right"``) per sorted row.
 
-    A binary search per row (``numpy.searchsorted``): for finite rows the
-    same integers as counting, without a pass over the ``B`` values.
+    ``numpy.searchsorted`` of each finite sorted row: a binary search per
+    row, in one numba call for the block (the same integers; a loop of
+    ``numpy.searchsorted`` calls without numba).
     """
-    return np.array([np.searchsorted(row, v, side=side) for row, v in zip(sorted_dist, values)],
-                    dtype=np.int64).reshape(sorted_dist.shape[0])
+    values = np.broadcast_to(np.asarray(values, dtype=np.float64), (sorted_dist.shape[0],))
+    if not _numba_enabled():
+        return np.array([np.searchsorted(row, v, side=side)
+                         for row, v in zip(sorted_dist, values)],
+                        dtype=np.int64).reshape(sorted_dist.shape[0])
+    out = np.empty(sorted_dist.shape[0], dtype=np.int64)
+    _search_rows(np.ascontiguousarray(sorted_dist, dtype=np.float64),
+                 np.ascontiguousarray(values), side == "right", out)
+    return out
 
 
 def block_z0(sorted_dist, delta):

@@ -65,3 +65,20 @@ def test_block_intervals_hold_the_bca_level_beyond_the_pole():
         ci = bootstrap_interval(dist[r], delta[r], 0.95, "bca", float(accel[r]), presorted=True)
         assert (low[r], high[r]) == (ci.low, ci.high)
     assert np.isnan(low[2]) and np.isnan(high[2])
+
+
+def test_row_counts_are_numpys_searchsorted():
+    # the kernel's binary search against numpy.searchsorted, both sides, on
+    # sorted rows with ties, at values that are entries, between entries,
+    # beyond both ends, infinite and NaN (NaN sorts last)
+    from sigtest._engine.bulk_bca import _row_counts
+
+    rng = np.random.default_rng(5)
+    rows = np.sort(np.round(rng.normal(size=(40, 257)), 1), axis=1)
+    picks = rows[np.arange(40), rng.integers(0, 257, 40)]
+    for values in (picks, picks + 0.05, np.full(40, -9.0), np.full(40, 9.0),
+                   np.full(40, np.inf), np.full(40, -np.inf), np.full(40, np.nan),
+                   np.zeros(40), np.full(40, -0.0)):
+        for side in ("left", "right"):
+            want = [np.searchsorted(row, v, side=side) for row, v in zip(rows, values)]
+            np.testing.assert_array_equal(_row_counts(rows, values, side), want)

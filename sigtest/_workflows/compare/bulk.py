@@ -57,17 +57,41 @@ BLOCK_BYTES = 32 * 2**20
 _CONCENTRATION_MARGIN = 1.1
 
 
-def bulk_job(task):
+def bulk_job(task, memo=None):
     """``(job, shared array)`` when the task's pair can take the bulk path, else None.
 
     ``task`` is ``(view, i, j, jobs, shared)`` of the plan (with its
     :class:`~sigtest._workflows.compare.shared.TaskDeltas`), with one job:
-    :func:`run_all_pairs` asks job by job.
+    :func:`run_all_pairs` asks job by job. ``memo``: a dict kept across the
+    tasks of one comparison, holding the answer for the job's metric and
+    test spec (the pairs' seeded copies of one test differ only in their
+    seeds), so the test's parameters are read once, not once per pair.
     """
     view, i, j, jobs, shared = task
     if len(jobs) != 1 or not isinstance(shared, TaskDeltas):
         return None
     key, metric, kwargs, ptest, itest, _, level, _ = jobs[0]
+    memo = {} if memo is None else memo
+    spec = (key[1], key[3])  # (metric, test spec): the same test up to its seed
+    if spec not in memo:
+        memo[spec] = _bulk_spec(metric, kwargs, ptest, itest, level)
+    n_resamples = memo[spec]
+    if n_resamples is None:
+        return None
+    stacks = view[metric.input_type][1]
+    if len(stacks[i]) != 1 or len(stacks[j]) != 1:
+        return None
+    found = shared.entry((key, 0))
+    if found is None or found[3] != "bootstrap" or tuple(found[1]) != (i, j):
+        return None
+    array = found[0]
+    if array.ndim != 2 or array.shape[1] != n_resamples:
+        return None
+    return jobs[0], array
+
+
+def _bulk_spec(metric, kwargs, ptest, itest, level):
+    """The ``n_resamples`` of a (metric, test) the bulk path takes, else None."""
     if (not zero_one_mean(metric, kwargs) or itest is not None or level is not None
             or type(ptest) is not BCaInterval):
         return None
@@ -75,16 +99,7 @@ def bulk_job(task):
     if (params["method"] not in ("bca", "percentile") or params["alternative"] != "two-sided"
             or params["margin"] is not None):
         return None
-    stacks = view[metric.input_type][1]
-    if len(stacks[i]) != 1 or len(stacks[j]) != 1:
-        return None
-    found = [e for e in shared.entries() if e[0] == (key, 0)]
-    if len(found) != 1 or found[0][4] != "bootstrap" or tuple(found[0][2]) != (i, j):
-        return None
-    array = found[0][1]
-    if array.ndim != 2 or array.shape[1] != int(params["n_resamples"]):
-        return None
-    return jobs[0], array
+    return int(params["n_resamples"])
 
 
 def run_all_pairs(tasks, n_jobs, verbose):
@@ -112,9 +127,9 @@ def run_all_pairs(tasks, n_jobs, verbose):
         for q, job in enumerate(jobs):
             units.append((view, i, j, [job], shared))
             owner.append((t, q))
-    groups = {}
+    groups, memo = {}, {}
     for u, unit in enumerate(units):
-        found = bulk_job(unit)
+        found = bulk_job(unit, memo)
         if found is not None:
             job, array = found
             # one shared array per (run, metric); one test per spec index
@@ -126,9 +141,9 @@ def run_all_pairs(tasks, n_jobs, verbose):
                 t, q = owner[u]
                 rows[t][q] = unit_rows[0]
     # McNemar: every pair's table from one product of the 0/1 columns
-    tables = {}
+    tables, memo = {}, {}
     for u, unit in enumerate(units):
-        job = mcnemar_job(unit)
+        job = mcnemar_job(unit, memo)
         if job is not None:
             tables.setdefault((id(unit[0]), job[0][1], job[0][3]), []).append(u)
     for members in tables.values():

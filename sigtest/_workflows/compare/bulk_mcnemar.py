@@ -26,23 +26,35 @@ from sigtest.tests_._mcnemar import mcnemar_pvalue, newcombe_interval
 __all__ = ["mcnemar_job", "mcnemar_rows"]
 
 
-def mcnemar_job(unit):
+def mcnemar_job(unit, memo=None):
     """The job of a one-job pair task when the bulk McNemar applies to it, else None.
 
-    ``unit`` is ``(view, i, j, [job], shared)`` (one job of a pair task).
+    ``unit`` is ``(view, i, j, [job], shared)`` (one job of a pair task);
+    ``memo``: a dict kept across the tasks of one comparison (the answer for
+    the job's metric and test spec, whose pairs' copies differ only in their
+    seeds).
     """
     view, i, j, jobs, _ = unit
     key, metric, kwargs, ptest, itest, _, level, _ = jobs[0]
-    if (type(ptest) is not McNemar or itest is not None or level is not None
-            or not zero_one_mean(metric, kwargs)):
-        return None
-    params = ptest.get_params(deep=False)
-    if params["alternative"] != "two-sided" or params.get("margin") is not None:
+    memo = {} if memo is None else memo
+    spec = (key[1], key[3])
+    if spec not in memo:
+        memo[spec] = _mcnemar_spec(metric, kwargs, ptest, itest, level)
+    if not memo[spec]:
         return None
     stacks = view[metric.input_type][1]
     if len(stacks[i]) != 1 or len(stacks[j]) != 1:
         return None
     return jobs[0]
+
+
+def _mcnemar_spec(metric, kwargs, ptest, itest, level):
+    """Whether a (metric, test) is the two-sided McNemar of a 0/1 mean the bulk path takes."""
+    if (type(ptest) is not McNemar or itest is not None or level is not None
+            or not zero_one_mean(metric, kwargs)):
+        return False
+    params = ptest.get_params(deep=False)
+    return params["alternative"] == "two-sided" and params.get("margin") is None
 
 
 def mcnemar_rows(units, members):

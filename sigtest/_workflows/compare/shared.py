@@ -359,6 +359,10 @@ class TaskDeltas(Mapping):
         """Row ``where`` of ``array`` (permutation), or rows ``j - i`` of ``where = (i, j)``."""
         self._entries[key] = (array, where, seed, scheme)
 
+    def entry(self, key):
+        """``(array, where, seed, scheme)`` of ``key`` as :meth:`add` was given it, or None."""
+        return self._entries.get(key)
+
     def entries(self):
         """``[(key, array, where, seed, scheme)]``: what :meth:`add` was given, in order."""
         return [(key, *entry) for key, entry in self._entries.items()]
