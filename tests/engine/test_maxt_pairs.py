@@ -9,8 +9,14 @@ from sigtest._engine.maxt_pairs import maxt_pairs_pvalues
 _FIELDS = ("step_down", "single_step", "marginal", "t", "se", "max_stat", "degenerate")
 
 
+@pytest.mark.parametrize("chunk", [16384, 7, 1])
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
-def test_maxt_pairs_equals_maxt_on_the_columns(alternative):
+def test_maxt_pairs_equals_maxt_on_the_columns(alternative, chunk, monkeypatch):
+    # chunk: pairs per pass of the exceedance kernel (one chunk, several, one
+    # pair each): the running maximum carried between chunks
+    from sigtest._engine import maxt_pairs
+
+    monkeypatch.setattr(maxt_pairs, "_COUNT_CHUNK", chunk)
     rng = np.random.default_rng(3)
     k, B = 14, 399
     # scores on a grid of 1/500: ties between the resampled and observed statistics
