@@ -21,8 +21,11 @@
    numba minimum-work loop on the same N and B (each resample draws N items
    with the kernels' generator and adds one float per draw, ``prange`` over
    resamples: the generic kernel's gather path, the cost of the draws alone), with the ratio and the load
-   average; and the rank kernel of the bootstrap alone (``rank_bootstrap_scores``)
-   before (the item kernel, one resample per pass) and after (the lane kernel).
+   average; each test before (``_GROUP_SUMS = False``: the one-byte lane kernel,
+   :mod:`sigtest._engine.rank_lanes`) and after (tie-group sums where faster,
+   :mod:`sigtest._engine.rank_group_sums`), interleaved; and the rank kernel of the
+   bootstrap alone (``rank_bootstrap_scores``) on each path: the item kernel (one
+   resample per pass), the lanes, the groups. ``--sizes`` picks the N.
    BCa on average precision is not timed: its jackknife has no closed form and
    calls ``score_func`` N times (``O(N^2 log N)``; 195 s at N = 10^4 under load).
 
@@ -99,8 +102,11 @@ def bootstrap_table(args):
     loop = min_work_loop()
     loop(np.ones(10), resample_keys(0, 4))  # compile
     sizes = (10_000, 100_000) if args.quick else (10_000, 100_000, 1_000_000)
-    print("\nBootstrap tests on rank metrics; seconds wall [CPU]; ratio = wall / the "
-          "minimum-work loop's wall")
+    if args.sizes:
+        sizes = tuple(int(float(v)) for v in args.sizes.split(","))
+    print("\nBootstrap tests on rank metrics; seconds wall [CPU]; ratio = wall [CPU] / the "
+          "minimum-work loop's; 'lanes': the one-byte lane kernel only (before), 'groups': "
+          "tie-group sums where faster (after)")
     for n in sizes:
         B = args.large_resamples if n > 100_000 else (2_000 if args.quick else 10_000)
         y, a, b = data(n)
@@ -116,31 +122,37 @@ def bootstrap_table(args):
                 tests.remove(BCaInterval)  # the jackknife of the slow path: N score calls
             for cls in tests:
                 cls(n_resamples=64, random_state=0).test(y, a, b, metric=metric)  # warm
-                w, c = timed(lambda: cls(n_resamples=B, random_state=1).test(
-                    y, a, b, metric=metric))
-                print(f"  {metric:18s} {cls.__name__:25s} {w:7.2f} s [{c:7.2f}]  "
-                      f"ratio {w / w_min:5.2f}  load {os.getloadavg()[0]:.1f}")
+                # before (lane kernel only) and after (tie-group sums where faster), interleaved
+                for label, groups in (("lanes", False), ("groups", True)):
+                    rank_metrics._GROUP_SUMS = groups
+                    try:
+                        w, c = timed(lambda: cls(n_resamples=B, random_state=1).test(
+                            y, a, b, metric=metric))
+                    finally:
+                        rank_metrics._GROUP_SUMS = True
+                    print(f"  {metric:18s} {cls.__name__ + ', ' + label:33s} {w:7.2f} s "
+                          f"[{c:7.2f}]  ratio {w / w_min:5.2f} [{c / c_min:5.2f}]  "
+                          f"load {os.getloadavg()[0]:.1f}")
             paired = prepare_paired(y, a, b, metric)
             ranked = rank_metrics.ranked_pair(paired)
 
-            def kernels(item, n_res):
-                saved = rank_metrics._LANE_MAX_DRAWS
-                if item:  # the item kernel: the path before the lanes
-                    rank_metrics._LANE_MAX_DRAWS = -1
+            def kernels(path, n_res):
+                saved = rank_metrics._LANE_MAX_DRAWS, rank_metrics._GROUP_SUMS
+                rank_metrics._LANE_MAX_DRAWS = -1 if path == "items" else saved[0]
+                rank_metrics._GROUP_SUMS = path == "groups"
                 try:
                     return timed(lambda: rank_metrics.rank_bootstrap_scores(
                         paired, n_res, seed=2, ranked=ranked))
                 finally:
-                    rank_metrics._LANE_MAX_DRAWS = saved
+                    rank_metrics._LANE_MAX_DRAWS, rank_metrics._GROUP_SUMS = saved
 
-            kernels(True, 200)  # warm-up: compiled or loaded from the cache
-            kernels(False, 200)
-            w_old, c_old = kernels(True, B)
-            w_new, c_new = kernels(False, B)
-            print(f"  {metric:18s} {'resampling only, before':25s} {w_old:7.2f} s [{c_old:7.2f}]"
-                  f"  ratio {w_old / w_min:5.2f}")
-            print(f"  {metric:18s} {'resampling only, after':25s} {w_new:7.2f} s [{c_new:7.2f}]"
-                  f"  ratio {w_new / w_min:5.2f}  ({w_old / w_new:.2f}x faster)")
+            paths = ("items", "lanes", "groups")
+            for path in paths:  # warm-up: compiled or loaded from the cache
+                kernels(path, 200)
+            for path in paths:
+                w, c = kernels(path, B)
+                print(f"  {metric:18s} {'resampling only, ' + path:33s} {w:7.2f} s [{c:7.2f}]"
+                      f"  ratio {w / w_min:5.2f} [{c / c_min:5.2f}]")
 
 
 def main():
@@ -150,6 +162,8 @@ def main():
     parser.add_argument("--scipy-resamples", type=int, default=50)
     parser.add_argument("--table", action="store_true",
                         help="only section 4: the bootstrap tests against the minimum-work loop")
+    parser.add_argument("--sizes", default="",
+                        help="section 4's N, comma-separated (default 1e4,1e5,1e6)")
     parser.add_argument("--large-resamples", type=int, default=1_000,
                         help="resamples of section 4 at N = 10^6")
     args = parser.parse_args()

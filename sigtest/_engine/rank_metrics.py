@@ -38,7 +38,10 @@ are the item weights: they are counted in one-byte rows of up to eight
 resamples side by side and every pass serves all of them
 (:mod:`sigtest._engine.rank_lanes`, bit-identical to the item kernel, which
 takes the other cases and any resample whose byte counts wrap, with
-``uint16`` counts when no count can reach 65535).
+``uint16`` counts when no count can reach 65535); where the lanes would not
+fill a word or ties leave few groups, the counts of eight resamples are
+summed per tie group in integers instead and the floating-point work is per
+group (:mod:`sigtest._engine.rank_group_sums`, bit-identical too).
 
 :func:`auc_placements` gives the structural components of DeLong et al.
 (1988) (placement values) under item weights, the basis of the
@@ -52,6 +55,7 @@ import numpy as np
 
 from sigtest._engine.kernels import NUMBA_ENABLED, _GOLDEN, _jit, _splitmix
 from sigtest._engine.kernels_counts import _count_row
+from sigtest._engine.rank_group_sums import group_bootstrap, group_layout, prefers_groups
 from sigtest._engine.rank_lanes import _combine, lane_bootstrap, lanes_for
 from sigtest._engine.rng import resample_keys
 from sigtest._engine.sample_size import resolve_sample_size, stratified_sample_size
@@ -76,6 +80,9 @@ _BLOCK = 64
 # the lane kernel's one-byte counts: at most this many draws per unit on average
 # (beyond, counts above 255 would be common; the item kernel counts wide)
 _LANE_MAX_DRAWS = 8
+# the plain bootstrap sums the counts per tie group where that is faster
+# (rank_group_sums.prefers_groups); False: always the lane kernel (the path before)
+_GROUP_SUMS = True
 
 
 class RankedPair:
@@ -389,13 +396,23 @@ def rank_bootstrap_scores(paired, n_resamples, sample_size=None, seed=0, *, para
     if plain and int(strat_draws.sum()) <= _LANE_MAX_DRAWS * rp.n_resampling_units:
         # counts of a few resamples side by side; a resample whose one-byte
         # counts wrapped is recomputed by the item kernel (same draws, wide counts)
-        scores, wrapped = lane_bootstrap(lanes_for(rp.n_resampling_units), keys, *args,
-                                         rp.n_resampling_units, parallel=parallel)
+        scores, wrapped = _counted_bootstrap(rp, keys, args, parallel)
         if wrapped.any():
             scores[wrapped] = _item_bootstrap(keys[wrapped], args, rp, plain, counts_like,
                                               False)
         return scores
     return _item_bootstrap(keys, args, rp, plain, counts_like, parallel)
+
+
+def _counted_bootstrap(rp, keys, args, parallel):
+    """Scores and wrapped flags of the one-byte count kernels: tie-group sums, or lanes."""
+    n = rp.n_resampling_units
+    if _GROUP_SUMS:
+        layout = group_layout(rp)
+        if prefers_groups(layout, n, lanes_for(n)):
+            kind, rest = args[0], args[5:]  # the group kernel reads the layout's orders
+            return group_bootstrap(layout, keys, kind, *rest, n, parallel=parallel)
+    return lane_bootstrap(lanes_for(n), keys, *args, n, parallel=parallel)
 
 
 def _item_bootstrap(keys, args, rp, plain, counts_like, parallel):

@@ -21,6 +21,12 @@ from sigtest._engine.rng import resample_keys
 B = 45  # not a multiple of the lanes: the last pass has idle lanes
 
 
+@pytest.fixture(autouse=True)
+def lanes_only(monkeypatch):
+    """The lane kernel, not the tie-group kernel (tests/engine/test_rank_group_sums.py)."""
+    monkeypatch.setattr(rank_metrics, "_GROUP_SUMS", False)
+
+
 @pytest.fixture(scope="module")
 def data():
     rng = np.random.default_rng(11)
