@@ -19,9 +19,9 @@ A pair without a discordant item (the test warns), any alternative but
 
 from scipy.special import ndtri
 
+import sys
+
 from sigtest._workflows.compare.zero_one import row_values, zero_one_mean, zero_one_tables
-from sigtest.tests_ import McNemar
-from sigtest.tests_._mcnemar import mcnemar_pvalue, newcombe_interval
 
 __all__ = ["mcnemar_job", "mcnemar_rows"]
 
@@ -49,8 +49,13 @@ def mcnemar_job(unit, memo=None):
 
 
 def _mcnemar_spec(metric, kwargs, ptest, itest, level):
-    """Whether a (metric, test) is the two-sided McNemar of a 0/1 mean the bulk path takes."""
-    if (type(ptest) is not McNemar or itest is not None or level is not None
+    """Whether a (metric, test) is the two-sided McNemar of a 0/1 mean the bulk path takes.
+
+    McNemar's module is imported on first use of the test: until then no
+    test is a McNemar (and a comparison without it does not import it).
+    """
+    module = sys.modules.get("sigtest.tests_._mcnemar")
+    if (module is None or type(ptest) is not module.McNemar or itest is not None or level is not None
             or not zero_one_mean(metric, kwargs)):
         return False
     params = ptest.get_params(deep=False)
@@ -82,6 +87,9 @@ def mcnemar_rows(units, members):
     where, counts, sums, n, scores = tables[1:]
     keep = [c for c, u in enumerate(members)
             if units[u][1] in where and units[u][2] in where]
+    # the test's own arithmetic; its module is loaded (the jobs hold a McNemar)
+    from sigtest.tests_._mcnemar import mcnemar_pvalue, newcombe_interval
+
     params = test.get_params(deep=False)
     level = float(params["confidence_level"])
     z = float(ndtri(0.5 + level / 2))
