@@ -82,3 +82,13 @@ def test_row_counts_are_numpys_searchsorted():
         for side in ("left", "right"):
             want = [np.searchsorted(row, v, side=side) for row, v in zip(rows, values)]
             np.testing.assert_array_equal(_row_counts(rows, values, side), want)
+
+
+def test_pair_differences_are_numpys():
+    from sigtest._engine.bulk_bca import pair_differences
+
+    rng = np.random.default_rng(2)
+    T = rng.normal(size=(6, 37)) * 1e3
+    I, J = np.array([0, 5, 2, 2]), np.array([1, 0, 3, 2])
+    np.testing.assert_array_equal(pair_differences(T, I, J), T[J] - T[I])
+    assert pair_differences(T, I[:0], J[:0]).shape == (0, 37)

@@ -37,7 +37,8 @@ from concurrent.futures import ThreadPoolExecutor
 import joblib
 import numpy as np
 
-from sigtest._engine.bulk_bca import block_intervals, block_pvalues, block_z0
+from sigtest._engine.bulk_bca import (block_intervals, block_pvalues, block_z0,
+                                      pair_differences)
 from sigtest._engine.concentration import DISCORDANT_RATIO, N_EFFECTIVE_MIN
 from sigtest._engine.intervals import TIE_RTOL
 from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, discreteness_floor
@@ -259,7 +260,7 @@ def _pair_moments(plus, minus, n):
 
 def _block(T, I, J, delta, acceleration, method, level):
     """Interval, raw p-value and whether the row is usable, for a block of pairs."""
-    dist = T[J] - T[I]  # (m, B): RAW score_j* - score_i* (finite: checked per group)
+    dist = pair_differences(T, I, J)  # (m, B): score_j* - score_i* (finite: checked)
     dist.sort(axis=1)
     lo, hi = dist[:, 0], dist[:, -1]
     degenerate = hi - lo <= TIE_RTOL * np.maximum(np.abs(lo), np.abs(hi))
