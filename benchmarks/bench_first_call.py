@@ -223,9 +223,10 @@ def main(argv=None):
     here = str(Path(__file__).resolve().parent)
     rows = {}
 
-    def show(label, wall, cpu, extra=""):
+    def show(label, wall, cpu, extra="", load=None):
         rows[label] = (wall, cpu)
-        print(f"{label:46s} {wall:7.2f} s  [{cpu:5.2f} s CPU]  load {_load():5.2f}{extra}",
+        load = _load() if load is None else load
+        print(f"{label:46s} {wall:7.2f} s  [{cpu:5.2f} s CPU]  load {load:5.2f}{extra}",
               flush=True)
 
     print(f"{PY}, {os.cpu_count()} CPUs; median of {repeats} fresh process(es); "
@@ -253,10 +254,11 @@ def main(argv=None):
         runs = {label: [] for label in cases}
         for _ in range(repeats):
             for label, (cmd, run_env, *fresh) in cases.items():
-                runs[label].append(median_run(cmd, 1, run_env, fresh_cache=bool(fresh)))
-        for label, found in runs.items():
-            show(label, statistics.median(w for w, _ in found),
-                 statistics.median(c for _, c in found))
+                runs[label].append((*median_run(cmd, 1, run_env, fresh_cache=bool(fresh)),
+                                    _load()))
+        for label, found in runs.items():  # medians of the rounds (load: after each run)
+            wall, cpu, load = (statistics.median(col) for col in zip(*found))
+            show(label, wall, cpu, load=load)
         wall, cpu, out = timed([PY, "-c", WARMUP_THEN_LARGE], cache)
         compiles = int(out.split()[-1])
         print(f"{'kernels loaded by B=10^4 after a B=99 warm-up':46s} {compiles:7d}", flush=True)
