@@ -22,6 +22,14 @@ same run:
   N = 10^4: the first call of a process with ``n_jobs=1`` and with
   ``n_jobs=2`` (goal: ``n_jobs=2`` not slower).
 
+Every case runs with Python's bytecode cache filled (``PYTHONPYCACHEPREFIX``
+a folder of the run, filled by the untimed first runs, and
+``PYTHONDONTWRITEBYTECODE`` unset), as an installed sigtest has it (``pip``
+compiles the bytecode when it installs): with ``PYTHONDONTWRITEBYTECODE=1``
+and no ``__pycache__``, as in the project's sessions, every new process
+compiles sigtest's ~150 modules again, ~0.25-0.3 s of CPU that figures taken
+so counted in the first call. One row shows that case for comparison.
+
 Then what the cold first ``compare`` compiles: every function numba compiles
 (numba's ``numba:compile`` events), with its CPU seconds less those of the
 functions compiled inside it, and the rest of the call (numba's one-time set
@@ -171,6 +179,21 @@ def _load():
     return os.getloadavg()[0]
 
 
+def with_bytecode(env, folder):
+    """``env`` with Python's bytecode cache in ``folder`` (written once, then read)."""
+    env = dict(env, PYTHONPYCACHEPREFIX=str(folder))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def without_bytecode(env):
+    """``env`` as in the project's sessions: no bytecode written, so a source tree
+    without ``__pycache__`` is compiled at every start (site-packages keep theirs)."""
+    env = dict(env, PYTHONDONTWRITEBYTECODE="1")
+    env.pop("PYTHONPYCACHEPREFIX", None)
+    return env
+
+
 def print_compile_profile(env):
     """What the cold first compare compiles, per function (CPU seconds, one process)."""
     with tempfile.TemporaryDirectory(prefix="sigtest-numba-") as tmp:
@@ -200,24 +223,42 @@ def main(argv=None):
     here = str(Path(__file__).resolve().parent)
     rows = {}
 
-    def show(label, wall, cpu, extra=""):
+    def show(label, wall, cpu, extra="", load=None):
         rows[label] = (wall, cpu)
-        print(f"{label:46s} {wall:7.2f} s  [{cpu:5.2f} s CPU]  load {_load():5.2f}{extra}",
+        load = _load() if load is None else load
+        print(f"{label:46s} {wall:7.2f} s  [{cpu:5.2f} s CPU]  load {load:5.2f}{extra}",
               flush=True)
 
-    print(f"{PY}, {os.cpu_count()} CPUs; median of {repeats} fresh process(es)\n")
+    print(f"{PY}, {os.cpu_count()} CPUs; median of {repeats} fresh process(es); "
+          "wall time, [CPU seconds of the process and its children], load average\n")
     with tempfile.TemporaryDirectory(prefix="sigtest-bench-") as folder:
+        env = with_bytecode(env, Path(folder) / "pyc")
         cache = dict(env, NUMBA_CACHE_DIR=str(Path(folder) / "numba"))
         files = csv_files(folder)
         cli = _cli(["compare", *files])
-        subprocess.run([PY, "-c", COMPARE], env=cache, check=True)  # fill the cache
+        # untimed: fill the numba cache and the bytecode cache
+        subprocess.run([PY, "-c", FLOOR], env=cache, check=True)
+        subprocess.run([PY, "-c", COMPARE], env=cache, check=True)
         subprocess.run(cli, env=cache, check=True, stdout=subprocess.DEVNULL)
-        show("import floor (numpy pandas scipy.stats sklearn numba)",
-             *median_run([PY, "-c", FLOOR], repeats, cache))
-        show("first compare, empty numba cache",
-             *median_run([PY, "-c", COMPARE], repeats, env, fresh_cache=True))
-        show("first compare, numba cache filled", *median_run([PY, "-c", COMPARE], repeats, cache))
-        show("sigtest compare gold.csv a.csv b.csv", *median_run(cli, repeats, cache))
+        nopyc = without_bytecode(cache)
+        # one process of each case per round, the rounds in turn: the floor and
+        # the calls see the same load
+        cases = {
+            "import floor (numpy pandas scipy.stats sklearn numba)": ([PY, "-c", FLOOR], cache),
+            "first compare, empty numba cache": ([PY, "-c", COMPARE], env, True),
+            "first compare, numba cache filled": ([PY, "-c", COMPARE], cache),
+            "sigtest compare gold.csv a.csv b.csv": (cli, cache),
+            "floor, PYTHONDONTWRITEBYTECODE=1": ([PY, "-c", FLOOR], nopyc),
+            "first compare, cache filled, no bytecode": ([PY, "-c", COMPARE], nopyc),
+        }
+        runs = {label: [] for label in cases}
+        for _ in range(repeats):
+            for label, (cmd, run_env, *fresh) in cases.items():
+                runs[label].append((*median_run(cmd, 1, run_env, fresh_cache=bool(fresh)),
+                                    _load()))
+        for label, found in runs.items():  # medians of the rounds (load: after each run)
+            wall, cpu, load = (statistics.median(col) for col in zip(*found))
+            show(label, wall, cpu, load=load)
         wall, cpu, out = timed([PY, "-c", WARMUP_THEN_LARGE], cache)
         compiles = int(out.split()[-1])
         print(f"{'kernels loaded by B=10^4 after a B=99 warm-up':46s} {compiles:7d}", flush=True)
@@ -233,8 +274,8 @@ def main(argv=None):
             n_jobs[nj] = wall
             show(f"{systems} systems x 4 metrics BK, first call n_jobs={nj}", wall, own + workers,
                  f"  (process {own:.2f}, workers {workers:.2f})")
+        print_compile_profile(env)
 
-    print_compile_profile(env)
     floor = rows["import floor (numpy pandas scipy.stats sklearn numba)"][1]
     goals = [
         ("cold first compare - floor (CPU)",
@@ -242,6 +283,9 @@ def main(argv=None):
         ("warm first compare - floor (CPU)",
          rows["first compare, numba cache filled"][1] - floor, 0.5),
         ("CLI compare - floor (CPU)", rows["sigtest compare gold.csv a.csv b.csv"][1] - floor, 0.5),
+        ("  warm, PYTHONDONTWRITEBYTECODE=1 (CPU)",
+         rows["first compare, cache filled, no bytecode"][1]
+         - rows["floor, PYTHONDONTWRITEBYTECODE=1"][1], 0.5),
         ("kernels loaded after the warm-up", compiles, 0),
         ("first n_jobs=2 / n_jobs=1 (wall)", n_jobs[2] / n_jobs[1], 1.0),
     ]

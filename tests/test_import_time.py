@@ -110,3 +110,26 @@ def test_compare_of_two_systems_imports_no_sklearn():
                          text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("\n")[:2] == ["[]", "InvalidParameterError True True"]
+
+
+def test_compare_imports_only_the_tests_it_runs():
+    # compare's defaults (permutation, BCa) and the bootstraps are imported with
+    # it; the other tests, their engines (the Bayesian bootstrap's rank kernels,
+    # DeLong's placements) and the report builder on first use, by name or
+    # attribute, with the same classes
+    code = (
+        "import sys\n"
+        "from sigtest import compare\n"
+        "lazy = ('sigtest.tests_._bayesian', 'sigtest.tests_._delong', 'sigtest.tests_._mcnemar',\n"
+        "        'sigtest.tests_._ttest', 'sigtest.tests_._wilcoxon', 'sigtest._engine.bayesian',\n"
+        "        'sigtest._engine.delong', 'sigtest._report.build')\n"
+        "print(sorted(m for m in lazy if m in sys.modules))\n"
+        "from sigtest.tests_ import get_test, McNemar\n"
+        "from sigtest.tests_._delong import DeLong\n"
+        "import sigtest.tests_ as t\n"
+        "print(type(get_test('mcnemar')) is McNemar, type(get_test('delong')) is DeLong,\n"
+        "      t.DeLong is DeLong, 'WilcoxonSignedRank' in dir(t))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == ["[]", "True True True True"]

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from sigtest._engine import kernels, kernels_exact
-from sigtest._engine.bayesian import POSTERIOR_STREAM, _DirichletDesign
 from sigtest._engine.rng import check_seed, resample_keys
 from sigtest._engine.shared import (
     _codes,
@@ -260,6 +259,9 @@ def shared_dirichlet_sums_range(units, n_resamples, seed, start, stop):
     -------
     sums : ndarray of shape (stop - start, k, s)
     """
+    # the Bayesian bootstrap's engine (and its rank kernels) only when its draws are shared
+    from sigtest._engine.bayesian import POSTERIOR_STREAM, _DirichletDesign
+
     B, start, stop = _check_range(n_resamples, start, stop)
     seed = check_seed(seed)
     rows = units.rows()

@@ -6,7 +6,7 @@ import inspect
 
 from sigtest.utils import did_you_mean, plain, warn_external
 
-__all__ = ["register_test", "get_test", "get_test_names", "test_name"]
+__all__ = ["register_test", "register_test_lazily", "get_test", "get_test_names", "test_name"]
 
 _TESTS: dict = {}
 #: Entry-point group through which installed packages register tests.
@@ -104,6 +104,42 @@ def register_test(name, factory=None, *, overwrite=False):
     return factory
 
 
+class _Lazy:
+    """A registered test class imported on first use: ``module``'s ``attr``."""
+
+    def __init__(self, module, attr):
+        self.module, self.attr = module, attr
+
+    def load(self):
+        import importlib
+
+        return getattr(importlib.import_module(self.module), self.attr)
+
+
+def register_test_lazily(name, module, attr):
+    """Register ``module.attr`` under ``name``, importing ``module`` when ``name`` is used.
+
+    sigtest's own tests outside ``compare``'s defaults are registered so: a
+    process that never asks for them does not import them (nor their engines).
+
+    Parameters
+    ----------
+    name : str
+        Registry key.
+    module, attr : str
+        Where the :class:`~sigtest.SignificanceTest` subclass lives.
+    """
+    _TESTS[name] = _Lazy(module, attr)
+
+
+def _factory(name):
+    """The factory registered as ``name`` (a lazily registered class imported now)."""
+    factory = _TESTS[name]
+    if isinstance(factory, _Lazy):
+        factory = _TESTS[name] = factory.load()
+    return factory
+
+
 def get_test(test, **params):
     """Return a significance test instance.
 
@@ -150,7 +186,7 @@ def get_test(test, **params):
     if test not in _TESTS:
         _load_plugins()
     try:
-        factory = _TESTS[test]
+        factory = _factory(test)
     except KeyError:
         names = get_test_names()
         raise ValueError(

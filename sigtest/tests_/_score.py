@@ -26,7 +26,6 @@ from numbers import Integral, Real
 import numpy as np
 
 from sigtest._constants import N_RESAMPLES
-from sigtest._engine.delong import auc_delong_interval
 from sigtest._engine.intervals import (
     NAN_INTERVAL,
     INTERVAL_METHODS,
@@ -46,7 +45,6 @@ from sigtest._results import (ConfidenceInterval, design_lines, optional_count, 
                               sampling_design, to_plain)
 from sigtest.exceptions import DegenerateDistributionWarning, SmallSampleWarning
 from sigtest.metrics import Metric, as_metric
-from sigtest.tests_._delong import auc_interval
 from sigtest.utils import check_random_state_seed, warn_external
 from sigtest.utils._param_validation import lazy, validate_params
 
@@ -202,6 +200,9 @@ class ScoreResult:
                 "interval and the bootstrap ones come from different data)."
             )
         if method == "delong":
+            # DeLong's engine (and the rank kernels) on first use: only AUC scores need it
+            from sigtest._engine.delong import auc_delong_interval
+
             check_interval_args(confidence_level, "percentile")  # the level's check
             return ConfidenceInterval(*auc_delong_interval(
                 self.estimate, self.standard_error ** 2 if self.standard_error is not None
@@ -786,6 +787,9 @@ def score_delong(paired, *, confidence_level=0.95):
     """
     _check_paired(paired)
     check_interval_args(confidence_level, "percentile")  # the level (the method is DeLong's)
+    # DeLong's test module (and the rank kernels) on first use: only AUC scores need it
+    from sigtest.tests_._delong import auc_interval
+
     ci, se = auc_interval(paired, float(confidence_level))
     return ScoreResult(
         metric=paired.metric.name, estimate=float(paired.score_a), confidence_interval=ci,

@@ -5,7 +5,6 @@ A mixin of :class:`~sigtest._workflows.compare.result.ComparisonResult`
 documented as one.
 """
 
-from sigtest._report.build import build_report, report_html_fragment
 from sigtest._report.format import csv_safe
 from sigtest._report.latex import comparison_latex
 from sigtest._report.signature import signature as _signature
@@ -220,6 +219,9 @@ class ReportViews:
         >>> text.splitlines()[0]
         '# Comparison of 2 systems'
         """
+        # the report layer on first use: a result needs no report builder until asked
+        from sigtest._report.build import build_report
+
         return build_report(self, format, path, sections)
 
     def signature(self):
@@ -256,4 +258,7 @@ class ReportViews:
 
     def _repr_html_(self):
         """The HTML report as a fragment, for Jupyter (see :meth:`report`)."""
+        # the report layer on first use (see report())
+        from sigtest._report.build import report_html_fragment
+
         return report_html_fragment(self)
