@@ -157,7 +157,7 @@ def prefers_groups(layout, n_items, lanes):
     with ties (8,311 groups) and on par without; at ``N = 10^6`` (one lane)
     about 3x faster; at ``N = 10^4`` (eight lanes) 1.4-2x faster with 700
     groups but 0.8-1.1x with 3,400-4,100. Hence: where the lane kernel runs
-    fewer than eight lanes (``n_items`` above 32,768), or where ties leave
+    fewer than eight lanes (``n_items`` above 65,536), or where ties leave
     at most a quarter as many groups as items.
 
     Parameters
