@@ -195,6 +195,8 @@ def test_the_group_kernel_is_chosen_where_it_is_faster():
     layout = rank_group_sums.group_layout(ranked_pair(fine))
     assert not rank_group_sums.prefers_groups(layout, 1000, 8)
     assert rank_group_sums.prefers_groups(layout, 1000, 4)  # the lanes would not fill
+    big = rank_group_sums.MAX_ITEMS + 1  # 16 bytes per item and thread: too many
+    assert not rank_group_sums.prefers_groups(layout, big, 1)
 
 
 def test_the_default_path_takes_the_group_kernel_above_the_lanes(monkeypatch):
