@@ -46,7 +46,7 @@ from sigtest._engine.kernels import _ir_inline, _jit
 from sigtest._engine.rank_lanes import _combine, _count_lane
 from sigtest._engine.threads import split_rows
 
-__all__ = ["LANES", "GroupLayout", "group_bootstrap", "group_layout", "prefers_groups"]
+__all__ = ["LANES", "MAX_ITEMS", "GroupLayout", "group_bootstrap", "group_layout", "prefers_groups"]
 
 #: Resamples per pass: the eight bytes of one word per item.
 LANES = 8
@@ -54,6 +54,8 @@ _EVEN = np.uint64(0x00FF00FF00FF00FF)
 _FIELD = np.uint64(0xFFFF)
 _BYTE = np.uint64(0xFF)
 _U8 = np.uint64(8)
+#: Most items of the group kernel: 64 MiB of counts per thread at most.
+MAX_ITEMS = 1 << 22
 #: Items added in 16-bit fields before they are unpacked (256 * 255 < 2**16).
 _FLUSH = 256
 
@@ -157,8 +159,10 @@ def prefers_groups(layout, n_items, lanes):
     with ties (8,311 groups) and on par without; at ``N = 10^6`` (one lane)
     about 3x faster; at ``N = 10^4`` (eight lanes) 1.4-2x faster with 700
     groups but 0.8-1.1x with 3,400-4,100. Hence: where the lane kernel runs
-    fewer than eight lanes (``n_items`` above 32,768), or where ties leave
-    at most a quarter as many groups as items.
+    fewer than eight lanes (``n_items`` above 65,536), or where ties leave
+    at most a quarter as many groups as items; never above
+    :data:`MAX_ITEMS` (a thread holds 16 bytes per item: the eight count
+    rows and the interleaved words).
 
     Parameters
     ----------
@@ -167,6 +171,8 @@ def prefers_groups(layout, n_items, lanes):
     lanes : int
         The lane kernel's lanes at ``n_items`` (:func:`rank_lanes.lanes_for`).
     """
+    if n_items > MAX_ITEMS:
+        return False
     n_groups = int(layout.comp_groups[:, -1].max())
     return lanes < LANES or 4 * n_groups <= n_items
 

@@ -154,6 +154,7 @@ class RankedPair:
         w[relabel] = item_weight
         self.item_weight = w
         self.unit_strata = unit_strata
+        self._group_layout = None  # rank_group_sums.group_layout, built on first use
 
     def value(self, system, q):
         """The metric of ``system`` (0: A, 1: B) under relabelled item weights ``q``."""

@@ -195,3 +195,24 @@ def test_the_group_kernel_is_chosen_where_it_is_faster():
     layout = rank_group_sums.group_layout(ranked_pair(fine))
     assert not rank_group_sums.prefers_groups(layout, 1000, 8)
     assert rank_group_sums.prefers_groups(layout, 1000, 4)  # the lanes would not fill
+    big = rank_group_sums.MAX_ITEMS + 1  # 16 bytes per item and thread: too many
+    assert not rank_group_sums.prefers_groups(layout, big, 1)
+
+
+def test_the_default_path_takes_the_group_kernel_above_the_lanes(monkeypatch):
+    rng = np.random.default_rng(1)
+    n = 70_000  # the lane kernel would run four lanes
+    y = rng.integers(0, 2, n)
+    paired = prepare_paired(y, rng.normal(size=n) + y, rng.normal(size=n), "roc_auc")
+    calls = []
+    real = rank_metrics.group_bootstrap
+
+    def spy(*args, **kwargs):
+        calls.append(args[1].shape[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rank_metrics, "group_bootstrap", spy)
+    got = rank_bootstrap_scores(paired, 10, None, 7, parallel=False)
+    assert calls == [10]
+    monkeypatch.setattr(rank_metrics, "_GROUP_SUMS", False)
+    assert np.array_equal(got, rank_bootstrap_scores(paired, 10, None, 7, parallel=False))
