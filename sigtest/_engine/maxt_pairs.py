@@ -112,18 +112,12 @@ def _pairwise_plan(n):
 @cached_jit(nogil=True)
 def _leaf_sum(T, i, j, lo, n, mean, squares):  # pragma: no cover - compiled by numba
     # one leaf of numpy's pairwise sum of d = T[j, b] - T[i, b] (squares:
-    # of (d - mean)**2), b = lo .. lo + n - 1
-    if n < 8:
-        res = 0.0
-        for b in range(lo, lo + n):
-            d = T[j, b] - T[i, b]
-            if squares:
-                d = d - mean
-                d = d * d
-            res += d
-        return res
+    # of (d - mean)**2), b = lo .. lo + n - 1: from 8 terms on, 8 partial
+    # sums started at the first 8 terms and combined as numpy combines them;
+    # then the remaining terms (all of them below 8) one after the other
+    res = 0.0
+    full = n - n % 8 if n >= 8 else 0
     r0 = r1 = r2 = r3 = r4 = r5 = r6 = r7 = 0.0
-    full = n - n % 8
     for b in range(lo, lo + full, 8):
         d0 = T[j, b] - T[i, b]
         d1 = T[j, b + 1] - T[i, b + 1]
@@ -142,7 +136,7 @@ def _leaf_sum(T, i, j, lo, n, mean, squares):  # pragma: no cover - compiled by 
             d5 = (d5 - mean) * (d5 - mean)
             d6 = (d6 - mean) * (d6 - mean)
             d7 = (d7 - mean) * (d7 - mean)
-        if b == lo:  # numpy starts the accumulators at the first 8 values
+        if b == lo:  # numpy starts the partial sums at the first 8 terms
             r0, r1, r2, r3, r4, r5, r6, r7 = d0, d1, d2, d3, d4, d5, d6, d7
         else:
             r0 += d0
@@ -153,7 +147,8 @@ def _leaf_sum(T, i, j, lo, n, mean, squares):  # pragma: no cover - compiled by 
             r5 += d5
             r6 += d6
             r7 += d7
-    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    if full:
+        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
     for b in range(lo + full, lo + n):
         d = T[j, b] - T[i, b]
         if squares:

@@ -45,7 +45,7 @@ from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, discreteness_f
 from sigtest._workflows.compare.run import run_pairs
 from sigtest._workflows.compare.bulk_mcnemar import mcnemar_job, mcnemar_rows
 from sigtest._workflows.compare.shared import TaskDeltas
-from sigtest._workflows.compare.zero_one import row_values, zero_one_mean, zero_one_tables
+from sigtest._workflows.compare.zero_one import member_tables, row_values, zero_one_mean
 from sigtest.tests_ import BCaInterval
 
 __all__ = ["BLOCK_BYTES", "bulk_job", "run_all_pairs"]
@@ -167,17 +167,13 @@ def run_all_pairs(tasks, n_jobs, verbose):
 
 def _group_rows(tasks, members, T, n_jobs):
     """The rows of tasks sharing one metric, test and shared array (None: per-pair path)."""
-    view = tasks[members[0]][0]
-    key0, metric, kwargs, ptest = tasks[members[0]][3][0][:4]
-    systems = sorted({s for t in members for s in tasks[t][1:3]})
+    ptest = tasks[members[0]][3][0][3]
     out = [None] * len(members)
-    tables = zero_one_tables(view, metric, kwargs, systems)
-    if tables is None:
-        return out
-    where, counts, sums, n, scores = tables[1:]
-    keep = [t for t in members if tasks[t][1] in where and tasks[t][2] in where]
+    tables, keep = member_tables(tasks, members)
     if not keep or not np.isfinite(T[tables.order]).all():  # non-finite draws: per pair
         return out
+    where, counts, sums, n, scores = tables[1:]
+    keep = [members[c] for c in keep]
     I = np.array([where[tasks[t][1]] for t in keep])
     J = np.array([where[tasks[t][2]] for t in keep])
     Ti = np.array([tasks[t][1] for t in keep])

@@ -21,7 +21,7 @@ from scipy.special import ndtri
 
 import sys
 
-from sigtest._workflows.compare.zero_one import row_values, zero_one_mean, zero_one_tables
+from sigtest._workflows.compare.zero_one import member_tables, row_values, zero_one_mean
 
 __all__ = ["mcnemar_job", "mcnemar_rows"]
 
@@ -77,16 +77,12 @@ def mcnemar_rows(units, members):
     rows : list
         Per member, ``[(key, values, None, [])]`` or None (per-pair path).
     """
-    view, *_ = units[members[0]]
-    _, metric, kwargs, test = units[members[0]][3][0][:4]
-    systems = sorted({s for u in members for s in units[u][1:3]})
+    metric, _, test = units[members[0]][3][0][1:4]
     out = [None] * len(members)
-    tables = zero_one_tables(view, metric, kwargs, systems)
-    if tables is None:
+    tables, keep = member_tables(units, members)
+    if not keep:
         return out
     where, counts, sums, n, scores = tables[1:]
-    keep = [c for c, u in enumerate(members)
-            if units[u][1] in where and units[u][2] in where]
     # the test's own arithmetic; its module is loaded (the jobs hold a McNemar)
     from sigtest.tests_._mcnemar import mcnemar_pvalue, newcombe_interval
 

@@ -14,7 +14,7 @@ import numpy as np
 from sigtest._engine.paired import metric_values
 from sigtest._engine.shared_job import system_data
 
-__all__ = ["ZeroOneTables", "binary_columns", "row_values", "zero_one_mean",
+__all__ = ["ZeroOneTables", "binary_columns", "member_tables", "row_values", "zero_one_mean",
            "zero_one_tables"]
 
 
@@ -101,6 +101,24 @@ def zero_one_tables(view, metric, kwargs, systems):
     totals = np.stack([sums, np.full(len(order), float(n))], axis=1)
     scores = metric_values(metric, data.resample_params, totals)
     return ZeroOneTables(order, {s: c for c, s in enumerate(order)}, counts, sums, n, scores)
+
+
+def member_tables(tasks, members):
+    """The :class:`ZeroOneTables` of the systems of ``tasks[members]`` and the members both of
+    whose systems have a 0/1 column (positions in ``members``); ``(None, [])`` if none.
+
+    ``tasks`` are pair tasks ``(view, i, j, [job], shared)`` sharing one view,
+    metric and test (their first job's metric and keywords are read).
+    """
+    view = tasks[members[0]][0]
+    metric, kwargs = tasks[members[0]][3][0][1:3]
+    systems = sorted({s for t in members for s in tasks[t][1:3]})
+    tables = zero_one_tables(view, metric, kwargs, systems)
+    if tables is None:
+        return None, []
+    keep = [c for c, t in enumerate(members)
+            if tasks[t][1] in tables.where and tasks[t][2] in tables.where]
+    return tables, keep
 
 
 def row_values(score_a, score_b, delta, low, high, level, pvalue, n_resamples):
