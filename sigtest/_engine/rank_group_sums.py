@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from sigtest._engine.kernels import _ir_inline, _jit
-from sigtest._engine.rank_lanes import _combine, _count_lane
+from sigtest._engine.rank_lanes import _combine, _count_lane, _store_unit
 from sigtest._engine.threads import split_rows
 
 __all__ = ["LANES", "MAX_ITEMS", "GroupLayout", "group_bootstrap", "group_layout", "prefers_groups"]
@@ -249,15 +249,7 @@ def _values_groups(kind, items, bounds, comp_groups, unit, weighting, cnt64, gp,
             _range_counts(cnt64, items, lo, mid, gp)
             _range_counts(cnt64, items, mid, hi, gn)
             _group_step(kind, mid > lo, hi > mid, gp, gn, num, P, N0)
-        u = unit[c]
-        for r in range(LANES):
-            if kind == 0:
-                value = num[r] / (P[r] * N0[r]) if P[r] * N0[r] > 0.0 else np.nan
-            else:
-                value = num[r] / P[r] if P[r] > 0.0 else 0.0
-            scratch[0, u, r] += value
-            scratch[1, u, r] += 1.0
-            scratch[2, u, r] = P[r] if weighting == 1 else P[r] + N0[r]
+        _store_unit(kind, weighting, LANES, num, P, N0, scratch, unit[c])
     for r in range(LANES):
         vals[r] = _combine(scratch[:, :, r], weighting)
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sigtest._engine.kernels import _GOLDEN, _jit, _pair, _threshold
+from sigtest._engine.kernels import _GOLDEN, _ir_inline, _jit, _pair, _threshold
 from sigtest._engine.threads import split_rows
 
 __all__ = ["LANE_BYTES", "MAX_LANES", "lanes_for", "lane_bootstrap"]
@@ -43,6 +43,20 @@ def lanes_for(n_items):
     while lanes < MAX_LANES and 2 * lanes * int(n_items) <= LANE_BYTES:
         lanes *= 2
     return lanes
+
+
+@_ir_inline
+def _store_unit(kind, weighting, lanes, num, P, N0, scratch, u):
+    """Add every lane's value of one component (AUC: ``num / (P N0)``, nan without both
+    classes; AP: ``num / P``, 0 without positives) to unit ``u``'s sums in ``scratch``."""
+    for r in range(lanes):
+        if kind == 0:
+            value = num[r] / (P[r] * N0[r]) if P[r] * N0[r] > 0.0 else np.nan
+        else:
+            value = num[r] / P[r] if P[r] > 0.0 else 0.0
+        scratch[0, u, r] += value
+        scratch[1, u, r] += 1.0
+        scratch[2, u, r] = P[r] if weighting == 1 else P[r] + N0[r]
 
 
 @_jit
@@ -159,15 +173,7 @@ def _values_lanes(lanes, kind, items, pos, ties, starts, unit, weighting, cnt, a
                         d = P[r] + N0[r]
                         if d > 0.0:
                             num[r] += gp[r] * P[r] / d
-        u = unit[c]
-        for r in range(lanes):
-            if kind == 0:
-                value = num[r] / (P[r] * N0[r]) if P[r] * N0[r] > 0.0 else np.nan
-            else:
-                value = num[r] / P[r] if P[r] > 0.0 else 0.0
-            scratch[0, u, r] += value
-            scratch[1, u, r] += 1.0
-            scratch[2, u, r] = P[r] if weighting == 1 else P[r] + N0[r]
+        _store_unit(kind, weighting, lanes, num, P, N0, scratch, unit[c])
     for r in range(lanes):
         vals[r] = _combine(scratch[:, :, r], weighting)
 
