@@ -29,6 +29,8 @@ import math
 
 import numpy as np
 
+from sigtest._engine.ranking_pairs import pair_max_t, pair_std
+
 __all__ = ["best_probability", "model_confidence_set", "observed_ranks", "rank_intervals"]
 
 
@@ -45,8 +47,17 @@ def _critical(stat, level):
     return float(np.partition(stat, r - 1)[r - 1])
 
 
-def pairwise_t(theta, T):
+def pairwise_t(theta, T, n_threads=1):
     """Observed differences, their bootstrap standard deviations and the max-|t| replicates.
+
+    Parameters
+    ----------
+    theta : array-like of shape (k,)
+    T : array-like of shape (B, k)
+        Finite bootstrap replicates.
+    n_threads : int, default=1
+        Threads of the kernels (:mod:`sigtest._engine.ranking_pairs`); the
+        output does not depend on it.
 
     Returns
     -------
@@ -57,25 +68,27 @@ def pairwise_t(theta, T):
     max_t : ndarray (B,)
         :math:`\\max_{j<l,\\ sd_{jl}>0} |(T_{bj} - T_{bl}) - (\\theta_j - \\theta_l)| / sd_{jl}`
         (0 when no pair has a positive standard deviation).
+
+    Notes
+    -----
+    The values are those of ``numpy.std(T[:, j, None] - T[:, j + 1:], axis=0,
+    ddof=1)`` and of the maximum of the studentised deviations, system
+    ``j`` after system ``j``, bit for bit; the kernels of
+    :mod:`sigtest._engine.ranking_pairs` compute them in cache-sized tiles
+    without forming the differences, and skip the tiles that cannot reach a
+    resample's maximum.
     """
-    theta = np.asarray(theta, dtype=np.float64)
-    T = np.asarray(T, dtype=np.float64)
+    theta = np.ascontiguousarray(theta, dtype=np.float64)
+    T = np.ascontiguousarray(T, dtype=np.float64)
     B, k = T.shape
     diff = theta[:, None] - theta[None, :]
-    sd = np.zeros((k, k))
-    max_t = np.zeros(B)
-    for j in range(k - 1):  # one system at a time: O(B k) memory
-        D = T[:, j, None] - T[:, j + 1:]
-        s = D.std(axis=0, ddof=1) if B > 1 else np.zeros(k - j - 1)
-        sd[j, j + 1:] = sd[j + 1:, j] = s
-        live = s > 0
-        if np.any(live):
-            z = np.abs(D[:, live] - diff[j, j + 1:][live]) / s[live]
-            np.maximum(max_t, z.max(axis=1), out=max_t)
-    return diff, sd, max_t
+    if B < 2:
+        return diff, np.zeros((k, k)), np.zeros(B)
+    sd = pair_std(T, n_threads)
+    return diff, sd, pair_max_t(T, theta, diff, sd, n_threads)
 
 
-def rank_intervals(theta, T, confidence_level=0.95):
+def rank_intervals(theta, T, confidence_level=0.95, *, n_threads=1):
     r"""Simultaneous confidence intervals for the ranks of all systems.
 
     Parameters
@@ -86,6 +99,8 @@ def rank_intervals(theta, T, confidence_level=0.95):
         Their bootstrap replicates on shared resamples.
     confidence_level : float, default=0.95
         Joint level :math:`1 - \alpha` of all the intervals.
+    n_threads : int, default=1
+        Threads of :func:`pairwise_t` (the output does not depend on it).
 
     Returns
     -------
@@ -115,7 +130,7 @@ def rank_intervals(theta, T, confidence_level=0.95):
     P. Hall and H. Miller (2009). Using the bootstrap to quantify the
     authority of an empirical ranking. Annals of Statistics 37(6B).
     """
-    diff, sd, max_t = pairwise_t(theta, T)
+    diff, sd, max_t = pairwise_t(theta, T, n_threads)
     k = diff.shape[0]
     c = _critical(max_t, confidence_level) if max_t.shape[0] else math.inf
     with np.errstate(divide="ignore", invalid="ignore"):
