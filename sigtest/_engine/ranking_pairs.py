@@ -35,14 +35,15 @@ from __future__ import annotations
 import numpy as np
 
 from sigtest._engine.jit import cached_jit
+from sigtest._engine.pairwise_sum import pairwise_program, sequential_program
 from sigtest._engine.threads import part_bounds, run_parts
 
 __all__ = ["pair_max_t", "pair_std"]
 
 #: Systems ``l`` of one tile (a multiple of the vector width).
-_COLS = 256
-#: Systems ``j`` of one tile: ``_ROWS x _COLS`` accumulators (64 KB) stay in cache.
-_ROWS = 32
+_COLS = 128
+#: Systems ``j`` of one tile: ``_ROWS x _COLS`` accumulators (16 KB each) stay in cache.
+_ROWS = 16
 #: Systems of one group of rows of the maximum's tiles (small: tight bounds).
 _GROUP = 8
 #: Columns of one tile of the maximum (a multiple of ``_GROUP``).
@@ -52,48 +53,85 @@ _BOUND_SLACK = 1e-12
 
 
 @cached_jit(nogil=True, error_model="numpy")
-def _pair_sums(T, j0, j1, out):  # pragma: no cover - compiled by numba
-    """``out[j, l] = sum_b (T[b, j] - T[b, l])`` for ``j0 <= j < j1``, ``j < l``, sequential in b.
+def _add_terms(T, b, r0, l0, centre, squares, dst, assign):  # pragma: no cover - numba
+    """``dst[jj, i] (+)= v`` with ``v = T_bj - T_bl`` (or ``((T_bj - T_bl) - centre)^2``)."""
+    R, L = dst.shape
+    seg = T[b, l0:l0 + L]
+    for jj in range(R):
+        tj = T[b, r0 + jj]
+        d = dst[jj]
+        if squares:
+            c = centre[jj]
+            if assign:
+                for i in range(L):
+                    x = (tj - seg[i]) - c[i]
+                    d[i] = x * x
+            else:
+                for i in range(L):
+                    x = (tj - seg[i]) - c[i]
+                    d[i] += x * x
+        elif assign:
+            for i in range(L):
+                d[i] = tj - seg[i]
+        else:
+            for i in range(L):
+                d[i] += tj - seg[i]
+
+
+@cached_jit(nogil=True, error_model="numpy")
+def _tile_sums(T, r0, r1, l0, l1, centre, squares, p_lo, p_n, p_seq, ops,
+               depth):  # pragma: no cover - compiled by numba
+    """The sums over the resamples of a tile's terms, in the order of a summation program
+    (:mod:`sigtest._engine.pairwise_sum`)."""
+    R, L = r1 - r0, l1 - l0
+    stack = np.empty((depth, R, L))
+    part = np.empty((8, R, L))
+    sp = 0
+    for op in ops:
+        if op < 0:
+            stack[sp - 2] += stack[sp - 1]
+            sp -= 1
+            continue
+        lo, n = p_lo[op], p_n[op]
+        top = stack[sp]
+        if p_seq[op]:
+            top[:] = 0.0
+            for b in range(lo, lo + n):
+                _add_terms(T, b, r0, l0, centre, squares, top, False)
+        else:
+            for q in range(8):
+                _add_terms(T, lo + q, r0, l0, centre, squares, part[q], True)
+            stop = lo + n - n % 8
+            for b in range(lo + 8, stop):
+                _add_terms(T, b, r0, l0, centre, squares, part[(b - lo) % 8], False)
+            for jj in range(R):
+                for i in range(L):
+                    top[jj, i] = (((part[0, jj, i] + part[1, jj, i])
+                                   + (part[2, jj, i] + part[3, jj, i]))
+                                  + ((part[4, jj, i] + part[5, jj, i])
+                                     + (part[6, jj, i] + part[7, jj, i])))
+            for b in range(stop, lo + n):
+                _add_terms(T, b, r0, l0, centre, squares, top, False)
+        sp += 1
+    return stack[0]
+
+
+@cached_jit(nogil=True, error_model="numpy")
+def _pair_sums(T, j0, j1, mean, squares, p_lo, p_n, p_seq, ops, depth, out):  # pragma: no cover
+    """``out[j, l] = sum_b v_bjl`` for ``j0 <= j < j1``, ``j < l``: ``v = T_bj - T_bl``, or
+    ``((T_bj - T_bl) - mean_jl)^2`` when ``squares``; summed as the program says.
 
     Every tile is a full rectangle of rows ``r0 <= j < r1`` and columns
     ``r0 < l < l1`` (the few entries ``l <= j`` of the first column tile are
     computed and not kept), so that the loop over ``l`` is vectorised.
     """
-    B, k = T.shape
+    k = T.shape[1]
     for r0 in range(j0, j1, _ROWS):
         r1 = min(j1, r0 + _ROWS)
         for l0 in range(r0 + 1, k, _COLS):
             l1 = min(k, l0 + _COLS)
-            acc = np.zeros((r1 - r0, l1 - l0))
-            for b in range(B):
-                seg = T[b, l0:l1]
-                for jj in range(r1 - r0):
-                    tj = T[b, r0 + jj]
-                    a = acc[jj]
-                    for i in range(l1 - l0):
-                        a[i] += tj - seg[i]
-            _keep_upper(acc, r0, r1, l0, l1, out)
-
-
-@cached_jit(nogil=True, error_model="numpy")
-def _pair_squares(T, j0, j1, mean, out):  # pragma: no cover - compiled by numba
-    """``out[j, l] = sum_b ((T[b, j] - T[b, l]) - mean[j, l])^2`` for ``j0 <= j < j1``, ``j < l``."""
-    B, k = T.shape
-    for r0 in range(j0, j1, _ROWS):
-        r1 = min(j1, r0 + _ROWS)
-        for l0 in range(r0 + 1, k, _COLS):
-            l1 = min(k, l0 + _COLS)
-            acc = np.zeros((r1 - r0, l1 - l0))
             centre = np.ascontiguousarray(mean[r0:r1, l0:l1])
-            for b in range(B):
-                seg = T[b, l0:l1]
-                for jj in range(r1 - r0):
-                    tj = T[b, r0 + jj]
-                    a = acc[jj]
-                    c = centre[jj]
-                    for i in range(l1 - l0):
-                        x = (tj - seg[i]) - c[i]
-                        a[i] += x * x
+            acc = _tile_sums(T, r0, r1, l0, l1, centre, squares, p_lo, p_n, p_seq, ops, depth)
             _keep_upper(acc, r0, r1, l0, l1, out)
 
 
@@ -185,38 +223,54 @@ def _row_parts(k, n_threads, rows=_ROWS):
     return [(int(s), int(e)) for s, e in zip(cuts[:-1], cuts[1:]) if e > s]
 
 
-def pair_std(T, n_threads=1):
-    """``sd[j, l]`` = ``numpy.std(T[:, j, None] - T[:, j + 1:], axis=0, ddof=1)[l - j - 1]``.
+def pair_std(T, n_threads=1, pairwise=False):
+    """``sd[j, l]``: the standard deviation of ``T[:, j] - T[:, l]`` as the NumPy formulation
+    computes it from ``T[:, j, None] - T[:, j + 1:]``.
 
     Parameters
     ----------
     T : ndarray of shape (B, k), C-contiguous float64, ``B >= 2``
     n_threads : int, default=1
+    pairwise : bool, default=False
+        NumPy sums the differences along the resamples one after the other
+        when they are laid out row by row (``T`` C-contiguous; except the
+        last pair's single column, summed pairwise), and pairwise when
+        column by column (``T`` F-contiguous, :func:`column_major`;
+        :mod:`sigtest._engine.pairwise_sum`): the sums of the latter when
+        True.
 
     Returns
     -------
     sd : ndarray of shape (k, k)
-        Symmetric, zero on the diagonal: the standard deviation of the
-        differences of each pair, the bits of the NumPy formulation.
+        Symmetric, zero on the diagonal.
     """
     B, k = T.shape
     sd = np.zeros((k, k))
     if k < 2:
         return sd
+    program = pairwise_program(B) if pairwise else sequential_program(B)
     parts = _row_parts(k, n_threads)
+    prog = (program.lo, program.n, program.seq, program.ops, program.depth)
     sums = np.zeros((k, k))
-    run_parts(lambda s, e: _pair_sums(T, s, e, sums), parts, n_threads)
+    run_parts(lambda s, e: _pair_sums(T, s, e, sums, False, *prog, sums), parts, n_threads)
     mean = sums / B  # numpy.mean: the sum divided by the count
     squares = np.zeros((k, k))
-    run_parts(lambda s, e: _pair_squares(T, s, e, mean, squares), parts, n_threads)
+    run_parts(lambda s, e: _pair_sums(T, s, e, mean, True, *prog, squares), parts, n_threads)
     upper = np.sqrt(squares / (B - 1))
     iu = np.triu_indices(k, 1)
     sd[iu] = upper[iu]
     # the last pair is a block of one column: NumPy sums it pairwise
-    last = T[:, k - 2, None] - T[:, k - 1:]
-    sd[k - 2, k - 1] = last.std(axis=0, ddof=1)[0]
+    last = T[:, k - 2] - T[:, k - 1]
+    sd[k - 2, k - 1] = last.std(ddof=1)
     sd.T[iu] = sd[iu]
     return sd
+
+
+def column_major(T):
+    """Whether NumPy's differences ``T[:, j, None] - T[:, j + 1:]`` are laid out column by
+    column (the resamples of a pair contiguous, summed pairwise): ``T``'s first axis has
+    the smaller stride."""
+    return T.shape[0] > 1 and T.shape[1] > 1 and abs(T.strides[0]) < abs(T.strides[1])
 
 
 def _probe(T, theta, diff, scale, rows=1024):
