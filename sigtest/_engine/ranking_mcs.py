@@ -77,6 +77,7 @@ class _Survivors:
         self.TT = TT
         self.mx = mx
         self.idx = np.arange(TT.shape[0])
+        self.cov = None
         self._resum()
 
     def _resum(self):
@@ -88,6 +89,8 @@ class _Survivors:
     def remove(self, j):
         m = self.idx.shape[0]
         self.idx = self.idx[self.idx != j]
+        if self.cov is not None:
+            self.cov.remove(j)
         if 2 * self.idx.shape[0] <= self.m_resum:
             self._resum()
         else:
@@ -153,6 +156,56 @@ def _tight(c, mu, d_mu, cols):
     return _sd_range(sd, c.B, c.mx, c.stretch * (d_mu + 4.0 * _U * c.mx))
 
 
+class _Cov:
+    r"""Bounds of every survivor's standard deviation from the covariance matrix of ``T``.
+
+    With :math:`C` the covariance of the systems' replicates, :math:`r_i =
+    \sum_{l \in M} C_{il}` (kept by subtracting the eliminated system's
+    column) and :math:`q = \sum_{i \in M} r_i`, the variance of
+    :math:`\mu - T_i` is :math:`C_{ii} - 2 r_i / m + q / m^2`: ``O(m)`` per
+    step after ``O(k^2 B)`` once, and tight where the triangle inequality is
+    not (strongly correlated systems). Rounding: :math:`|\Delta C_{jl}| \le
+    \epsilon_C s_j s_l` (:math:`s` the standard deviations, :math:`\epsilon_C
+    = 2 (B + 8) u`, the bound of a sum of ``B`` products by Cauchy-Schwarz),
+    so :math:`\epsilon_C (s_i + \bar s_M)^2` on the variance, plus the
+    rounding of ``r`` and ``q`` (tracked) and of the centring.
+    """
+
+    def __init__(self, TT, idx, c):
+        X = TT - TT.mean(axis=1, keepdims=True)
+        self.C = (X @ X.T) / (c.B - 1.0)
+        self.s = np.sqrt(np.maximum(np.diag(self.C), 0.0))
+        k = TT.shape[0]
+        self.unit = _U * k * float(self.s.max()) ** 2  # rounding of one update of r
+        self.r = self.C[:, idx].sum(axis=1)
+        self.E = 4.0 * k * self.unit
+        self.floor = 4.0 * c.B ** 2 * _U ** 2 * c.mx ** 2  # the centring's shift
+
+    def remove(self, j):
+        self.r = self.r - self.C[:, j]
+        self.E += 2.0 * self.unit
+
+    def sd_range(self, idx, c):
+        """Lower and upper bounds of NumPy's standard deviations of ``dstar`` of ``idx``."""
+        m = idx.shape[0]
+        r = self.r[idx]
+        q = float(r.sum())
+        diag = np.diag(self.C)[idx]
+        v = diag - 2.0 * r / m + q / m ** 2
+        eps = 2.0 * (c.B + 8) * _U
+        s = self.s[idx]
+        err = (eps * (s + s.mean()) ** 2 + self.floor + 2.0 * self.E / m
+               + (self.E + m * self.unit) / m + 8.0 * _U * (diag + 2.0 * np.abs(r) / m
+                                                          + abs(q) / m ** 2))
+        lo_r = np.sqrt(np.maximum(v - err, 0.0)) * (1.0 - 2.0 * _U)
+        hi_r = np.sqrt(v + err) * (1.0 + 2.0 * _U)
+        shift = c.stretch * (m + 8.0) * _U * c.mx  # NumPy's row means and dstar's rounding
+        rho, alpha = 4.0 * (c.B + 8) * _U, 4.0 * (c.B + 1) * _U * c.mx
+        lo = (lo_r - shift) * (1.0 - rho) - alpha
+        hi = (hi_r + shift + alpha) * (1.0 + rho) + alpha
+        return np.maximum(lo, 0.0), hi
+
+
 def _bounds(c, surv, tol, d):
     """Lower and upper bounds of every survivor's standard deviation; None when undecidable.
 
@@ -164,6 +217,9 @@ def _bounds(c, surv, tol, d):
     mu, d_mu = surv.mean_bound()
     sd_mu = float(mu.std(ddof=1)) / (1.0 - 4.0 * (c.B + 8) * _U) + c.stretch * d_mu
     lo, hi = _sd_range(c.sd_T[idx], c.B, c.mx, sd_mu + c.stretch * 4.0 * _U * c.mx)
+    if surv.cov is not None:
+        lo_c, hi_c = surv.cov.sd_range(idx, c)
+        lo, hi = np.maximum(lo, lo_c), np.minimum(hi, hi_c)
     live = lo > tol
     t_lo, t_hi = _t_range(d, np.where(live, lo, 1.0), np.where(live, hi, 1.0))
     top = np.max(t_lo, where=live, initial=-math.inf)
@@ -233,12 +289,17 @@ def incremental_mcs(theta, T, confidence_level=0.95, *, tie_order=None):
     TT = np.ascontiguousarray(T.T)  # no copy when T is a transposed (k, B) array
     c = _Consts(theta, TT)
     surv = _Survivors(TT, c.mx)
-    n_exact = 0
+    n_exact = work = 0
     while surv.idx.shape[0] > 1:
         decided = _decide(theta, c, surv, tol, order)
         if decided is None:
             n_exact += 1
             idx = surv.idx
+            work += idx.shape[0]
+            if surv.cov is None and 32 * work >= k * k and idx.shape[0] >= 32:
+                # the exact steps have cost about what the covariance matrix costs:
+                # its bounds are tight where the triangle inequality is not
+                surv.cov = _Cov(TT, idx, c)
             t, _, p = fast_exact_step(theta, TT, idx, tol)
             worst = int(idx[worst_of(t, theta[idx], order[idx])])
         else:

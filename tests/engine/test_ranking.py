@@ -202,3 +202,19 @@ def test_fast_exact_step_is_the_numpy_step(name, seed, k, B):
         t0, t_max0, p0 = exact_step(theta, T, idx, tol)
         np.testing.assert_array_equal(t, t0)
         assert (t_max, p) == (t_max0, p0)
+
+
+def test_mcs_of_strongly_correlated_systems_uses_the_covariance_bounds():
+    # a common factor: the triangle inequality around sd(T_i) decides nothing, the
+    # covariance matrix (built once the exact steps have cost about as much) does
+    rng = np.random.default_rng(8)
+    k, B = 150, 600
+    z = np.sqrt(0.2) * rng.standard_normal((B, k)) + np.sqrt(0.8) * rng.standard_normal((B, 1))
+    mu = np.linspace(0, 3, k)
+    theta, T = mu + rng.normal(0, 0.002, k), mu + 0.02 * z
+    in_set, pvalues, n_exact = incremental_mcs(theta, T, 0.95)
+    want = ref.model_confidence_set(theta, T, 0.95)
+    np.testing.assert_array_equal(in_set, want[0])
+    np.testing.assert_array_equal(pvalues, want[1])
+    n_steps = int((~in_set).sum()) + 1
+    assert n_exact < n_steps / 2
