@@ -42,8 +42,8 @@ __all__ = ["pair_max_t", "pair_std"]
 
 #: Systems ``l`` of one tile (a multiple of the vector width).
 _COLS = 128
-#: Systems ``j`` of one tile: ``_ROWS x _COLS`` accumulators (16 KB each) stay in cache.
-_ROWS = 16
+#: Systems ``j`` of one tile: ``_ROWS x _COLS`` accumulators (32 KB each) stay in cache.
+_ROWS = 32
 #: Systems of one group of rows of the maximum's tiles (small: tight bounds).
 _GROUP = 8
 #: Columns of one tile of the maximum (a multiple of ``_GROUP``).
