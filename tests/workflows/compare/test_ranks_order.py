@@ -73,3 +73,23 @@ def test_ranks_do_not_depend_on_the_order_of_the_systems():
     a, b = tables
     for col in ("rank", "rank_low", "rank_high", "in_best_set"):
         np.testing.assert_array_equal(a[col].to_numpy(), b[col].to_numpy())
+
+
+def test_observed_scores_are_the_last_row_of_each_system():
+    import pandas as pd
+
+    from sigtest._workflows.compare.tables import observed_scores
+
+    def naive(frame, systems):  # the row-by-row lookup it replaced
+        score = dict(zip(frame["system_a"], frame["score_a"]))
+        score.update(zip(frame["system_b"], frame["score_b"]))
+        return np.array([score.get(n, np.nan) for n in systems], dtype=np.float64)
+
+    rng = np.random.default_rng(0)
+    names = [f"s{j}" for j in range(9)]
+    for n_rows in (0, 1, 7, 60):
+        frame = pd.DataFrame({
+            "system_a": rng.choice(names[:7] + ["other"], n_rows),
+            "system_b": rng.choice(names[:6], n_rows),
+            "score_a": rng.random(n_rows), "score_b": rng.random(n_rows)})
+        np.testing.assert_array_equal(observed_scores(frame, names), naive(frame, names))
