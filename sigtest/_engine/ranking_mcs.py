@@ -27,6 +27,9 @@ standard deviation computed in two passes (the rounding of the sums,
   inequality): within ``sd(mu)`` of that of ``T_i`` (computed once) for
   every system, and, for the few systems that could be the worst, from
   ``S_b / m - T_bi`` directly, within :math:`\delta_\mu + 4 u\, mx`;
+  for strongly correlated systems (where ``sd(mu)`` is as large as the
+  deviations themselves) from the covariance matrix of the replicates
+  (:class:`_Cov`), built once the exact steps have cost about as much;
 * the bootstrap maximum: :math:`(d^*_{bi} - \hat d_i) \le \max_b \mu_b +
   \delta_\mu - \min_b T_{bi} - \hat d_i` (+ rounding), so no resample reaches
   the observed :math:`T_{max}` when the largest of these over the

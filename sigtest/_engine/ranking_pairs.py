@@ -13,19 +13,22 @@ in the first-level cache, and the differences are formed on the fly.
 The float operations are those of NumPy, in the same order, so the results
 are the same bits:
 
-* ``numpy.std(D, axis=0, ddof=1)`` of a ``B x m`` block (``m >= 2``) sums
-  along the first axis one resample after the other (no pairwise
-  summation): the mean is ``(sum_b D_b) / B``, the variance
-  ``(sum_b (D_b - mean)^2) / (B - 1)``, each sum sequential in ``b``. A
-  block of one column (the last pair, ``m = 1``) is summed pairwise by
-  NumPy: that pair is left to NumPy (:func:`pair_std`).
+* ``numpy.std(D, axis=0, ddof=1)`` of a ``B x m`` block: the mean is
+  ``(sum_b D_b) / B``, the variance ``(sum_b (D_b - mean)^2) / (B - 1)``.
+  How NumPy adds follows the memory layout: when ``T`` is C-contiguous the
+  block is laid out row by row and each sum adds one resample after the
+  other (``m >= 2``; the last pair's block of one column is summed pairwise:
+  that pair is left to NumPy); when ``T`` is F-contiguous (``ranks()``
+  passes the comparison's kept draws so) the block is laid out column by
+  column and each sum is pairwise. The kernel follows a summation program
+  (:mod:`sigtest._engine.pairwise_sum`) that gives either order.
 * each studentised deviation is ``abs((T_bj - T_bl) - diff_jl) / sd_jl``
   (one rounding per operation; numba does not contract to fused
   multiply-adds without ``fastmath``); a maximum does not depend on the
   order in which it is taken.
 
 Tiles are independent (each pair's sums are made by one tile, over all
-resamples in order), so the rows of systems run on threads
+resamples in the program's order), so the rows of systems run on threads
 (:func:`sigtest._engine.threads.run_parts`) and the output does not depend
 on the number of threads.
 """
