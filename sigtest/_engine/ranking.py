@@ -29,6 +29,9 @@ import math
 
 import numpy as np
 
+from sigtest._engine.ranking_mcs import incremental_mcs
+from sigtest._engine.ranking_pairs import column_major, pair_max_t, pair_std
+
 __all__ = ["best_probability", "model_confidence_set", "observed_ranks", "rank_intervals"]
 
 
@@ -45,8 +48,17 @@ def _critical(stat, level):
     return float(np.partition(stat, r - 1)[r - 1])
 
 
-def pairwise_t(theta, T):
+def pairwise_t(theta, T, n_threads=1):
     """Observed differences, their bootstrap standard deviations and the max-|t| replicates.
+
+    Parameters
+    ----------
+    theta : array-like of shape (k,)
+    T : array-like of shape (B, k)
+        Finite bootstrap replicates.
+    n_threads : int, default=1
+        Threads of the kernels (:mod:`sigtest._engine.ranking_pairs`); the
+        output does not depend on it.
 
     Returns
     -------
@@ -57,25 +69,30 @@ def pairwise_t(theta, T):
     max_t : ndarray (B,)
         :math:`\\max_{j<l,\\ sd_{jl}>0} |(T_{bj} - T_{bl}) - (\\theta_j - \\theta_l)| / sd_{jl}`
         (0 when no pair has a positive standard deviation).
+
+    Notes
+    -----
+    The values are those of ``numpy.std(T[:, j, None] - T[:, j + 1:], axis=0,
+    ddof=1)`` and of the maximum of the studentised deviations, system
+    ``j`` after system ``j``, bit for bit (NumPy's sums, hence the last bits,
+    depend on the memory layout of ``T``: C- or F-contiguous, both followed); the kernels of
+    :mod:`sigtest._engine.ranking_pairs` compute them in cache-sized tiles
+    without forming the differences, and skip the tiles that cannot reach a
+    resample's maximum.
     """
-    theta = np.asarray(theta, dtype=np.float64)
+    theta = np.ascontiguousarray(theta, dtype=np.float64)
     T = np.asarray(T, dtype=np.float64)
     B, k = T.shape
     diff = theta[:, None] - theta[None, :]
-    sd = np.zeros((k, k))
-    max_t = np.zeros(B)
-    for j in range(k - 1):  # one system at a time: O(B k) memory
-        D = T[:, j, None] - T[:, j + 1:]
-        s = D.std(axis=0, ddof=1) if B > 1 else np.zeros(k - j - 1)
-        sd[j, j + 1:] = sd[j + 1:, j] = s
-        live = s > 0
-        if np.any(live):
-            z = np.abs(D[:, live] - diff[j, j + 1:][live]) / s[live]
-            np.maximum(max_t, z.max(axis=1), out=max_t)
-    return diff, sd, max_t
+    if B < 2:
+        return diff, np.zeros((k, k)), np.zeros(B)
+    pairwise = column_major(T)  # how NumPy would have summed (the layout of T)
+    T = np.ascontiguousarray(T)
+    sd = pair_std(T, n_threads, pairwise)
+    return diff, sd, pair_max_t(T, theta, diff, sd, n_threads)
 
 
-def rank_intervals(theta, T, confidence_level=0.95):
+def rank_intervals(theta, T, confidence_level=0.95, *, n_threads=1):
     r"""Simultaneous confidence intervals for the ranks of all systems.
 
     Parameters
@@ -86,6 +103,8 @@ def rank_intervals(theta, T, confidence_level=0.95):
         Their bootstrap replicates on shared resamples.
     confidence_level : float, default=0.95
         Joint level :math:`1 - \alpha` of all the intervals.
+    n_threads : int, default=1
+        Threads of :func:`pairwise_t` (the output does not depend on it).
 
     Returns
     -------
@@ -115,7 +134,7 @@ def rank_intervals(theta, T, confidence_level=0.95):
     P. Hall and H. Miller (2009). Using the bootstrap to quantify the
     authority of an empirical ranking. Annals of Statistics 37(6B).
     """
-    diff, sd, max_t = pairwise_t(theta, T)
+    diff, sd, max_t = pairwise_t(theta, T, n_threads)
     k = diff.shape[0]
     c = _critical(max_t, confidence_level) if max_t.shape[0] else math.inf
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -185,46 +204,17 @@ def model_confidence_set(theta, T, confidence_level=0.95, *, tie_order=None):
     deviation is zero (up to rounding) count as ``+inf`` when positive, 0
     otherwise, and are left out of the bootstrap maximum.
 
+    Each step is decided from bounds kept up to date in ``O(B + m)`` per
+    elimination, and computed exactly (``O(B m)``) only when the bounds do
+    not decide it (:mod:`sigtest._engine.ranking_mcs`): the set and the
+    p-values are those of recomputing every step from scratch
+    (:func:`sigtest._engine.ranking_mcs_exact.model_confidence_set_exact`),
+    bit for bit.
+
     References
     ----------
     P. R. Hansen, A. Lunde and J. M. Nason (2011). The model confidence set.
     Econometrica 79(2), 453-497.
     """
-    theta = np.asarray(theta, dtype=np.float64)
-    T = np.asarray(T, dtype=np.float64)
-    B, k = T.shape
-    alpha = 1.0 - confidence_level
-    order = np.arange(k) if tie_order is None else np.asarray(tie_order)
-    alive = list(range(k))
-    pvalues = np.ones(k)
-    running = 0.0
-    scale = 1.0 + float(np.max(np.abs(theta))) if k else 1.0
-    tol = 1e-12 * scale
-    while len(alive) > 1:
-        idx = np.asarray(alive)
-        th, Tm = theta[idx], T[:, idx]
-        d = th.mean() - th
-        dstar = Tm.mean(axis=1, keepdims=True) - Tm
-        sd = dstar.std(axis=0, ddof=1) if B > 1 else np.zeros(idx.shape[0])
-        live = sd > tol
-        t = np.where(d > tol, math.inf, 0.0)
-        t[live] = d[live] / sd[live]
-        if np.any(live):
-            tstar = ((dstar[:, live] - d[live]) / sd[live]).max(axis=1)
-        else:
-            tstar = np.zeros(B)
-        t_max = float(t.max())
-        p = (1.0 + np.count_nonzero(tstar >= t_max)) / (B + 1.0) if t_max < math.inf \
-            else 1.0 / (B + 1.0)
-        if t_max <= 0.0:
-            p = 1.0  # nothing is worse than the average of the set
-        running = max(running, p)
-        if running >= alpha:
-            break
-        # eliminate the largest t; exact ties: the lower score, then the name
-        worst = max(range(idx.shape[0]), key=lambda i: (t[i], -th[i], order[idx[i]]))
-        pvalues[idx[worst]] = running
-        alive.remove(int(idx[worst]))
-    in_set = np.zeros(k, dtype=bool)
-    in_set[alive] = True
+    in_set, pvalues, _ = incremental_mcs(theta, T, confidence_level, tie_order=tie_order)
     return in_set, pvalues

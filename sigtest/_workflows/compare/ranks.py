@@ -34,6 +34,7 @@ from sigtest._engine.ranking import (
     observed_ranks,
     rank_intervals,
 )
+from sigtest._engine.ranking_pairs import column_major
 from sigtest._engine.rng import check_seed
 from sigtest._engine.shared import shared_draws
 from sigtest._engine.shared_job import resampled_scores, system_data
@@ -142,7 +143,8 @@ def _multiplier_or_resampled(drawn, data, design, n_items, B, seed):
     return _resampled_scores(data, design, n_items, B, seed) if drawn is None else drawn
 
 
-def _metric_rows(names, metric_name, greater_is_better, raw, B, level, name_rank, draw):
+def _metric_rows(names, metric_name, greater_is_better, raw, B, level, name_rank, draw,
+                 n_threads=1):
     k = len(names)
     sign = 1.0 if greater_is_better else -1.0
     theta = sign * np.asarray(raw, dtype=np.float64)
@@ -167,11 +169,40 @@ def _metric_rows(names, metric_name, greater_is_better, raw, B, level, name_rank
         warn_external(f"ranks(): fewer than 2 usable resamples for {metric_name!r}; the "
                       "ranks of this metric are NaN.", DegenerateDistributionWarning)
         return nan_rows
-    low, high, _ = rank_intervals(theta, T, level)
-    in_set, _ = model_confidence_set(theta, T, level, tie_order=name_rank)
+    low, high, in_set = _intervals_and_set(theta, T, level, name_rank, n_threads)
     rows.update(rank=observed_ranks(theta), rank_low=low, rank_high=high,
                 p_best=best_probability(T), in_best_set=in_set)
     return rows
+
+
+def _intervals_and_set(theta, T, level, name_rank, n_threads):
+    """Rank intervals and the best set, computed on the systems sorted by name.
+
+    The last bits of NumPy's sums depend on the order of the systems (and on
+    the layout of ``T``, kept here); sorted by name first, the rank
+    intervals and the best set do not depend on the order in which the
+    systems were given.
+    """
+    by_name = np.argsort(name_rank, kind="stable")
+    cols = T[:, by_name]
+    cols = np.asfortranarray(cols) if column_major(T) else np.ascontiguousarray(cols)
+    low, high, _ = rank_intervals(theta[by_name], cols, level, n_threads=n_threads)
+    in_set, _ = model_confidence_set(theta[by_name], cols, level,
+                                     tie_order=np.asarray(name_rank)[by_name])
+    out_low, out_high = np.empty_like(low), np.empty_like(high)
+    out_set = np.empty_like(in_set)
+    out_low[by_name], out_high[by_name], out_set[by_name] = low, high, in_set
+    return out_low, out_high, out_set
+
+
+def _n_threads(options):
+    """Threads of the rank kernels: the comparison's ``n_jobs`` (joblib's rule; None: one)."""
+    n_jobs = getattr(options, "n_jobs", None)
+    if n_jobs is None:
+        return 1
+    import joblib
+
+    return max(1, int(joblib.effective_n_jobs(n_jobs)))
 
 
 def _reusable(kept, metric, B, random_state, bootstrap):
@@ -267,7 +298,8 @@ def rank_table(data, options, *, systems, metrics, n_runs, metric=None, confiden
             greater = metric_obj.greater_is_better
             raw, draw = _metric_draw(names, metric_obj, mi, planned, bootstrap, B, seed)
         frames.append(pd.DataFrame(_metric_rows(
-            names, metric_name, greater, raw, B, float(confidence_level), name_rank, draw)))
+            names, metric_name, greater, raw, B, float(confidence_level), name_rank, draw,
+            _n_threads(options))))
     out = pd.concat(frames, ignore_index=True)
     order = {m: i for i, m in enumerate(chosen)}
     out = out.iloc[np.argsort(out["metric"].map(order).to_numpy(), kind="stable")]

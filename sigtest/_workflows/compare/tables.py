@@ -122,10 +122,19 @@ def observed_scores(frame, systems):
     Returns
     -------
     scores : ndarray of shape (len(systems),)
+        A system's score from its last row (as ``system_b`` if it has one,
+        else as ``system_a``); looked up by index codes, not row by row.
     """
-    score = dict(zip(frame["system_a"], frame["score_a"]))
-    score.update(zip(frame["system_b"], frame["score_b"]))
-    return np.array([score.get(n, np.nan) for n in systems], dtype=np.float64)
+    out = np.full(len(systems), np.nan)
+    index = pd.Index(list(systems))
+    for side in ("a", "b"):  # the last row of a system wins, side b over side a
+        codes = index.get_indexer(frame[f"system_{side}"])
+        values = frame[f"score_{side}"].to_numpy(dtype=np.float64)
+        known = codes >= 0
+        codes, values = codes[known][::-1], values[known][::-1]
+        found, last = np.unique(codes, return_index=True)
+        out[found] = values[last]
+    return out
 
 
 def letters_table(frame, metric, test, run, *, systems, metrics, tests, n_runs, pairs,
