@@ -35,6 +35,7 @@ import numpy as np
 from sigtest._engine.jit import cached_jit
 from sigtest._engine.kernels import _numba_enabled
 from sigtest._engine.maxt import _ALTERNATIVES, maxt_result, studentized_order
+from sigtest._engine.pairwise_sum import pairwise_program
 from sigtest._engine.threads import part_bounds, run_parts
 
 __all__ = ["maxt_pairs_pvalues"]
@@ -77,36 +78,6 @@ def _count_range(TB, I, J, centre, scale, t_sorted, sign, two_sided, start, stop
                     count_sd[p] += 1
             overall[b - start] = tail
         hi = lo
-
-
-def _pairwise_plan(n):
-    """numpy's pairwise summation of ``n`` values as leaves and a postfix program.
-
-    numpy's add reduction (``pairwise_sum``) sums fewer than 8 values in
-    order, up to 128 values in 8 interleaved accumulators, and above that
-    splits ``n`` at ``half = n // 2 - (n // 2) % 8`` and adds the sums of the
-    two halves. Returns ``(starts, sizes, program)``: the leaves in order,
-    and the program that combines their sums (``>= 0``: push that leaf's
-    sum; ``-1``: pop two, push their sum), so a kernel reproduces the
-    association without recursion (numba cannot cache recursive functions).
-    """
-    starts, sizes, program = [], [], []
-
-    def visit(lo, size):
-        if size <= 128:
-            program.append(len(starts))
-            starts.append(lo)
-            sizes.append(size)
-            return
-        half = size // 2
-        half -= half % 8
-        visit(lo, half)
-        visit(lo + half, size - half)
-        program.append(-1)
-
-    visit(0, n)
-    return (np.asarray(starts, dtype=np.int64), np.asarray(sizes, dtype=np.int64),
-            np.asarray(program, dtype=np.int64))
 
 
 @cached_jit(nogil=True)
@@ -207,7 +178,8 @@ def _std_pairs(T, I, J, n_threads=1):
         return _std_pairs_numpy(T, I, J)
     out = np.empty(I.shape[0])
     I, J = np.ascontiguousarray(I, dtype=np.int64), np.ascontiguousarray(J, dtype=np.int64)
-    plan = _pairwise_plan(T.shape[1])
+    program = pairwise_program(T.shape[1])  # numpy's summation tree of B terms
+    plan = (program.lo, program.n, program.ops)
     run_parts(lambda start, stop: _std_range(T, I, J, *plan, start, stop, out),
               part_bounds(I.shape[0], max(1, int(n_threads))), max(1, int(n_threads)))
     return out
