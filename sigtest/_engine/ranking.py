@@ -30,9 +30,16 @@ import math
 import numpy as np
 
 from sigtest._engine.ranking_mcs import incremental_mcs
+from sigtest._engine.ranking_mcs_exact import model_confidence_set_exact
+from sigtest._engine.ranking_numpy import numpy_pairwise_t
 from sigtest._engine.ranking_pairs import column_major, pair_max_t, pair_std
 
 __all__ = ["best_probability", "model_confidence_set", "observed_ranks", "rank_intervals"]
+
+
+#: Pairs x resamples up to which :func:`pairwise_t` and :func:`model_confidence_set`
+#: run in NumPy (the same bits; loading their kernels would cost more than they save).
+NUMPY_MAX_WORK = 5 * 10**7
 
 
 def observed_ranks(theta):
@@ -78,7 +85,8 @@ def pairwise_t(theta, T, n_threads=1):
     depend on the memory layout of ``T``: C- or F-contiguous, both followed); the kernels of
     :mod:`sigtest._engine.ranking_pairs` compute them in cache-sized tiles
     without forming the differences, and skip the tiles that cannot reach a
-    resample's maximum.
+    resample's maximum; up to :data:`NUMPY_MAX_WORK` pairs x resamples
+    NumPy computes them (:mod:`sigtest._engine.ranking_numpy`).
     """
     theta = np.ascontiguousarray(theta, dtype=np.float64)
     T = np.asarray(T, dtype=np.float64)
@@ -86,6 +94,8 @@ def pairwise_t(theta, T, n_threads=1):
     diff = theta[:, None] - theta[None, :]
     if B < 2:
         return diff, np.zeros((k, k)), np.zeros(B)
+    if (k * (k - 1) // 2) * B <= NUMPY_MAX_WORK:  # small: NumPy, no kernel to load
+        return numpy_pairwise_t(theta, T)
     pairwise = column_major(T)  # how NumPy would have summed (the layout of T)
     T = np.ascontiguousarray(T)
     sd = pair_std(T, n_threads, pairwise)
@@ -208,13 +218,18 @@ def model_confidence_set(theta, T, confidence_level=0.95, *, tie_order=None):
     elimination, and computed exactly (``O(B m)``) only when the bounds do
     not decide it (:mod:`sigtest._engine.ranking_mcs`): the set and the
     p-values are those of recomputing every step from scratch
-    (:func:`sigtest._engine.ranking_mcs_exact.model_confidence_set_exact`),
-    bit for bit.
+    (:func:`sigtest._engine.ranking_mcs_exact.model_confidence_set_exact`,
+    which small problems, up to :data:`NUMPY_MAX_WORK` pairs x resamples,
+    run instead: no kernel to load), bit for bit.
 
     References
     ----------
     P. R. Hansen, A. Lunde and J. M. Nason (2011). The model confidence set.
     Econometrica 79(2), 453-497.
     """
+    T = np.asarray(T, dtype=np.float64)
+    if (T.shape[1] * (T.shape[1] - 1) // 2) * T.shape[0] <= NUMPY_MAX_WORK:
+        # small: every step in NumPy (the same bits), no kernel to load
+        return model_confidence_set_exact(theta, T, confidence_level, tie_order=tie_order)
     in_set, pvalues, _ = incremental_mcs(theta, T, confidence_level, tie_order=tie_order)
     return in_set, pvalues

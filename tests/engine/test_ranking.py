@@ -66,9 +66,19 @@ def _layouts(T):
     return {"C": np.ascontiguousarray(T), "F": np.asfortranarray(T)}
 
 
+@pytest.fixture(params=["kernels", "numpy"])
+def path(request, monkeypatch):
+    """The kernels (forced at every size) or the package's NumPy path of small problems."""
+    if request.param == "kernels":
+        monkeypatch.setattr(ranking, "NUMPY_MAX_WORK", -1)
+    else:
+        monkeypatch.setattr(ranking, "NUMPY_MAX_WORK", 10**12)
+    return request.param
+
+
 # ---------------------------------------------------------- rank intervals
 @pytest.mark.parametrize("name,seed,k,B", _cases())
-def test_pairwise_t_is_bit_identical_to_numpy(name, seed, k, B):
+def test_pairwise_t_is_bit_identical_to_numpy(name, seed, k, B, path):
     theta, T = MATRICES[name](seed, k, B)
     for X in _layouts(T).values():
         want = ref.pairwise_t(theta, X)
@@ -78,7 +88,7 @@ def test_pairwise_t_is_bit_identical_to_numpy(name, seed, k, B):
                 np.testing.assert_array_equal(g, w)
 
 
-def test_the_layout_of_T_changes_numpy_bits_and_both_are_followed():
+def test_the_layout_of_T_changes_numpy_bits_and_both_are_followed(path):
     theta, T = _random(3, 30, 2000)
     c, f = (ref.pairwise_t(theta, X)[1] for X in _layouts(T).values())
     assert not np.array_equal(c, f)  # the reference sums differently (the test means something)
@@ -123,7 +133,7 @@ def test_summation_programs_give_numpy_sums(n):
 
 @pytest.mark.parametrize("name,seed,k,B", _cases())
 @pytest.mark.parametrize("level", [0.5, 0.95])
-def test_rank_intervals_are_bit_identical_to_numpy(name, seed, k, B, level):
+def test_rank_intervals_are_bit_identical_to_numpy(name, seed, k, B, level, path):
     theta, T = MATRICES[name](seed, k, B)
     want = ref.rank_intervals(theta, T, level)
     got = ranking.rank_intervals(theta, T, level, n_threads=2)
@@ -153,7 +163,7 @@ def test_row_parts_cover_the_rows_once():
 # ------------------------------------------------------ model confidence set
 @pytest.mark.parametrize("name,seed,k,B", _cases())
 @pytest.mark.parametrize("level", [0.5, 0.95])
-def test_mcs_is_bit_identical_to_numpy(name, seed, k, B, level):
+def test_mcs_is_bit_identical_to_numpy(name, seed, k, B, level, path):
     theta, T = MATRICES[name](seed, k, B)
     order = np.random.default_rng(seed).permutation(k)
     for X in _layouts(T).values():
