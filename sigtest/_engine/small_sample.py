@@ -102,6 +102,11 @@ def discordant_count(paired):
     return int(np.count_nonzero(differ))
 
 
+#: Largest rows x classes table of marks in :func:`class_discordant_counts`
+#: (4 MB of booleans); larger problems sort the (row, class) codes instead.
+_MARK_TABLE_LIMIT = 2**22
+
+
 def class_discordant_counts(paired):
     """Per class, the number of units whose statistics of that class differ between A and B.
 
@@ -141,9 +146,16 @@ def class_discordant_counts(paired):
     rows, cols = paired.discordant_entries()
     klass = column_class[cols]
     keep = klass >= 0
-    # one (row, class) pair per discordant row and class, weighted by the row's count
-    pairs = np.unique(rows[keep] * n_classes + klass[keep])
-    row, k = np.divmod(pairs, n_classes)
+    # one (row, class) pair per discordant row and class, weighted by the row's
+    # count, in (row, class) order: marks in a rows x classes table where it is
+    # small (cells), else the sorted unique codes (the same pairs, same order)
+    n_rows = paired.stats_a.shape[0]
+    if n_rows * n_classes <= _MARK_TABLE_LIMIT:
+        seen = np.zeros((n_rows, n_classes), dtype=bool)
+        seen[rows[keep], klass[keep]] = True
+        row, k = np.nonzero(seen)
+    else:
+        row, k = np.divmod(np.unique(rows[keep] * n_classes + klass[keep]), n_classes)
     weight = (np.rint(paired.counts[row]) if paired.counts is not None
               else np.ones(row.shape[0]))
     counts = np.rint(np.bincount(k, weights=weight, minlength=n_classes)).astype(np.int64)

@@ -62,9 +62,15 @@ def _naive_class_discordance(a, b, k, weight=None):
     return int(np.count_nonzero(differ))
 
 
+@pytest.mark.parametrize("marks", [True, False])
 @pytest.mark.parametrize("compress", [True, False])
 @pytest.mark.parametrize("metric", ["f1_macro", "recall_macro", "precision_macro"])
-def test_class_discordant_counts_match_a_naive_count(metric, compress):
+def test_class_discordant_counts_match_a_naive_count(metric, compress, marks, monkeypatch):
+    # marks: the (row, class) pairs from a table of marks, else from sorted codes
+    from sigtest._engine import small_sample
+
+    if not marks:
+        monkeypatch.setattr(small_sample, "_MARK_TABLE_LIMIT", 0)
     rng = np.random.default_rng(1)
     y = rng.integers(0, 5, 300)
     a = np.where(rng.random(300) < 0.7, y, rng.integers(0, 5, 300))
