@@ -1,7 +1,10 @@
 """Helpers of the tests of compare's shared resamples: data and naive twins."""
 
+import warnings
+
 import numpy as np
 
+import sigtest
 from sigtest.metrics import get_metric
 
 
@@ -12,6 +15,26 @@ def hard_systems(k, n=300, n_classes=3, seed=0, spread=(0.5, 0.8)):
     preds = {f"s{i}": np.where(rng.random(n) < acc, y, rng.integers(0, n_classes, n))
              for i, acc in enumerate(np.linspace(*spread, k))}
     return y, preds
+
+
+def wrong_elsewhere_systems(k, n, seed, n_classes, spread):
+    """Gold labels and ``k`` systems right with accuracies over ``spread``, their wrong
+    answers spread over the other classes (two systems often both wrong, differently)."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, n_classes, n)
+    preds = {}
+    for j, p in enumerate(np.linspace(*spread, k)):
+        wrong = (y + rng.integers(1, n_classes, n)) % n_classes
+        preds[f"m{j:02d}"] = np.where(rng.random(n) < p, y, wrong)
+    return y, preds
+
+
+def frame_and_warnings(y, preds, **kwargs):
+    """``compare(y, preds, random_state=0, **kwargs).to_frame()`` and its sorted warnings."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        frame = sigtest.compare(y, preds, random_state=0, **kwargs).to_frame()
+    return frame, sorted((w.category.__name__, str(w.message)) for w in caught)
 
 
 def naive_shared_scores(y, preds, draws, metric, labels):

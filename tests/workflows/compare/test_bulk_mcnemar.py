@@ -6,8 +6,6 @@ bulk path cannot take (no discordant item, weights, one-sided tests, several
 runs) left to it.
 """
 
-import warnings
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -15,29 +13,18 @@ import pytest
 import sigtest
 from sigtest._workflows.compare import api, bulk, run
 
+from _shared_data import frame_and_warnings, wrong_elsewhere_systems
+
 
 def _labels(k=12, n=400, seed=0, n_classes=3):
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, n_classes, n)
-    preds = {}
-    for j, p in enumerate(np.linspace(.55, .85, k)):
-        wrong = (y + rng.integers(1, n_classes, n)) % n_classes
-        preds[f"m{j:02d}"] = np.where(rng.random(n) < p, y, wrong)
-    return y, preds
-
-
-def _frame(y, preds, **kwargs):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        frame = sigtest.compare(y, preds, random_state=0, **kwargs).to_frame()
-    return frame, sorted((w.category.__name__, str(w.message)) for w in caught)
+    return wrong_elsewhere_systems(k, n, seed, n_classes, (.55, .85))
 
 
 def _both(monkeypatch, y, preds, **kwargs):
     """(bulk frame and warnings, per-pair ones, the tasks left to the per-pair path)."""
     with monkeypatch.context() as m:
         m.setattr(api, "run_all_pairs", run.run_pairs)
-        want = _frame(y, preds, **kwargs)
+        want = frame_and_warnings(y, preds, **kwargs)
     sent = []
 
     def spy(tasks, n_jobs, verbose):
@@ -46,7 +33,7 @@ def _both(monkeypatch, y, preds, **kwargs):
 
     with monkeypatch.context() as m:
         m.setattr(bulk, "run_pairs", spy)
-        got = _frame(y, preds, **kwargs)
+        got = frame_and_warnings(y, preds, **kwargs)
     return got, want, sent
 
 
@@ -85,7 +72,7 @@ def test_mcnemar_next_to_a_resampling_test_and_on_0_1_scores(monkeypatch):
     pd.testing.assert_frame_equal(got[0], want[0], check_exact=True)
     assert sent == []
     # the same tables from labels and from their 0/1 correctness
-    labels = _frame(y, preds, metrics="accuracy", test="mcnemar")[0]
+    labels = frame_and_warnings(y, preds, metrics="accuracy", test="mcnemar")[0]
     np.testing.assert_array_equal(labels["pvalue"], got[0]["pvalue"])
 
 
@@ -104,8 +91,8 @@ def test_other_mcnemar_comparisons_take_the_per_pair_path(monkeypatch, kwargs):
 
 def test_bulk_mcnemar_same_for_any_order_of_systems():
     y, preds = _labels(k=8, seed=3)
-    first = _frame(y, preds, metrics="accuracy", test="mcnemar")[0]
-    other = _frame(y, dict(reversed(list(preds.items()))), metrics="accuracy",
+    first = frame_and_warnings(y, preds, metrics="accuracy", test="mcnemar")[0]
+    other = frame_and_warnings(y, dict(reversed(list(preds.items()))), metrics="accuracy",
                    test="mcnemar")[0]
 
     def by_pair(frame):

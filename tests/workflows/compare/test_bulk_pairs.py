@@ -17,6 +17,8 @@ import pytest
 import sigtest
 from sigtest._workflows.compare import api, bulk, run
 
+from _shared_data import frame_and_warnings, wrong_elsewhere_systems
+
 _EXACT = ["system_a", "system_b", "metric", "test", "alternative", "score_a", "score_b",
           "delta", "ci_level", "n_resamples", "significant"]
 
@@ -161,22 +163,7 @@ def test_bulk_frame_on_multiplier_draws_equals_the_per_pair_frame(monkeypatch):
 
 
 def _labels(k=10, n=2000, seed=6, n_classes=4):
-    """Gold labels and the hard predictions of ``k`` systems: wrong answers spread over the
-    other classes, so that two systems are often both wrong with different labels."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, n_classes, n)
-    preds = {}
-    for j, p in enumerate(np.linspace(.55, .8, k)):
-        wrong = (y + rng.integers(1, n_classes, n)) % n_classes
-        preds[f"m{j:02d}"] = np.where(rng.random(n) < p, y, wrong)
-    return y, preds
-
-
-def _run_labels(y, preds, **kwargs):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        frame = sigtest.compare(y, preds, random_state=0, **kwargs).to_frame()
-    return frame, sorted((w.category.__name__, str(w.message)) for w in caught)
+    return wrong_elsewhere_systems(k, n, seed, n_classes, (.55, .8))
 
 
 @pytest.mark.parametrize("bootstrap", ["resample", "multiplier"])
@@ -191,22 +178,22 @@ def test_accuracy_of_hard_labels_takes_the_bulk_path(monkeypatch, bootstrap):
                   test=sigtest.BCaInterval(n_resamples=999))
     with monkeypatch.context() as m:
         m.setattr(api, "run_all_pairs", run.run_pairs)
-        want = _run_labels(y, preds, **kwargs)
+        want = frame_and_warnings(y, preds, **kwargs)
     sent = _per_pair_tasks(monkeypatch)
-    got = _run_labels(y, preds, **kwargs)
+    got = frame_and_warnings(y, preds, **kwargs)
     per_pair = {(t[1], t[2], t[3][0][1].name) for t in sent}
     assert {m for *_, m in per_pair} == {"f1_macro", "accuracy"}
     assert {(i, j) for i, j, m in per_pair if m == "accuracy"} == {(2, 3)}
     _assert_same(got, want, exact=False)
     # string labels: the same rows (the labels are encoded before the pairs run)
     names = np.array(["ant", "bee", "cat", "dog"])
-    strings = _run_labels(names[y], {s: names[p] for s, p in preds.items()}, **kwargs)
+    strings = frame_and_warnings(names[y], {s: names[p] for s, p in preds.items()}, **kwargs)
     pd.testing.assert_frame_equal(strings[0], got[0])
 
 
 def test_weighted_accuracy_takes_the_per_pair_path(monkeypatch):
     y, preds = _labels(k=6, n=800, seed=7)
     sent = _per_pair_tasks(monkeypatch)
-    _run_labels(y, preds, metrics="accuracy", correction="holm",
+    frame_and_warnings(y, preds, metrics="accuracy", correction="holm",
                 test=sigtest.BCaInterval(n_resamples=499), sample_weight=np.linspace(1, 2, 800))
     assert len(sent) == 15
