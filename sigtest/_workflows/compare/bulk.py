@@ -137,10 +137,7 @@ def run_all_pairs(tasks, n_jobs, verbose):
             groups.setdefault((id(array), job[0][1], job[0][3]), (array, []))[1].append(u)
     rows = [[None] * len(task[3]) for task in tasks]
     for array, members in groups.values():
-        for u, unit_rows in zip(members, _group_rows(units, members, array, n_jobs)):
-            if unit_rows is not None:
-                t, q = owner[u]
-                rows[t][q] = unit_rows[0]
+        _fill(rows, owner, members, _group_rows(units, members, array, n_jobs))
     # McNemar: every pair's table from one product of the 0/1 columns
     tables, memo = {}, {}
     for u, unit in enumerate(units):
@@ -148,10 +145,7 @@ def run_all_pairs(tasks, n_jobs, verbose):
         if job is not None:
             tables.setdefault((id(unit[0]), job[0][1], job[0][3]), []).append(u)
     for members in tables.values():
-        for u, unit_rows in zip(members, mcnemar_rows(units, members)):
-            if unit_rows is not None:
-                t, q = owner[u]
-                rows[t][q] = unit_rows[0]
+        _fill(rows, owner, members, mcnemar_rows(units, members))
     rest, where = [], []
     for t, (view, i, j, jobs, shared) in enumerate(tasks):
         left = [q for q, row in enumerate(rows[t]) if row is None]
@@ -163,6 +157,14 @@ def run_all_pairs(tasks, n_jobs, verbose):
             for q, row in zip(left, task_rows):
                 rows[t][q] = row
     return rows
+
+
+def _fill(rows, owner, members, member_rows):
+    """Put each member unit's bulk row (None: left to the per-pair path) in its task's rows."""
+    for u, unit_rows in zip(members, member_rows):
+        if unit_rows is not None:
+            t, q = owner[u]
+            rows[t][q] = unit_rows[0]
 
 
 def _group_rows(tasks, members, T, n_jobs):
