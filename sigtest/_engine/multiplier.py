@@ -42,7 +42,6 @@ import numpy as np
 
 from sigtest._engine.jit import cached_jit
 from sigtest._engine.kernels import _numba_enabled
-from sigtest._engine.threads import part_bounds, run_parts
 
 __all__ = ["gaussian_fits", "jackknife_covariance", "multiplier_draws"]
 
@@ -313,7 +312,8 @@ def _representatives(sigma):
     return rep
 
 
-#: Systems per part of the draws' noise kernel (a thread's share).
+#: Systems per tile of the draws' noise kernel (their ``L`` columns stay in cache
+#: while every resample passes over them).
 _NOISE_WIDTH = 256
 
 
@@ -438,10 +438,8 @@ def _noise_block(zt, Lt, out, s0, s1):  # pragma: no cover - compiled by numba
             out[b + 3, s + 5] = a35
             out[b + 3, s + 6] = a36
             out[b + 3, s + 7] = a37
-    for b in range(nb):
-        for s in range(s0, s1):
-            if b < nb4 and s < s8:
-                continue
+    for b in range(nb):  # the edges: columns s8.. of every row, every column of rows nb4..
+        for s in range(s8 if b < nb4 else s0, s1):
             acc = 0.0
             for c in range(kd):
                 acc += zt[c, b] * Lt[c, s]
@@ -456,26 +454,20 @@ def _noise_numpy(z, L):
     return noise
 
 
-def _noise(z, L, n_threads=1):
+def _noise(z, L):
     """``noise[b, s] = sum_c z[b, c] L[s, c]``, summed over ``c`` in order (no BLAS).
 
-    The numba kernel runs tiles of columns (on threads: each entry is one
-    thread's, so the values do not depend on them) and gives
-    :func:`_noise_numpy`'s values bit for bit, without its two passes over
-    a ``block x k`` temporary per column.
+    The numba kernel runs tiles of columns and gives :func:`_noise_numpy`'s
+    values bit for bit, without its two passes over a ``block x k``
+    temporary per column.
     """
     if not _numba_enabled():
         return _noise_numpy(z, L)
-
     zt = np.ascontiguousarray(np.asarray(z, dtype=np.float64).T)
     Lt = np.ascontiguousarray(np.asarray(L, dtype=np.float64).T)
     out = np.empty((zt.shape[1], Lt.shape[1]))
-    tiles = [(s0, min(Lt.shape[1], s0 + _NOISE_WIDTH))
-             for s0 in range(0, Lt.shape[1], _NOISE_WIDTH)]
-    n_threads = max(1, int(n_threads))
-    run_parts(lambda start, stop: [_noise_block(zt, Lt, out, *tiles[t])
-                                   for t in range(start, stop)],
-              part_bounds(len(tiles), n_threads), n_threads)
+    for s0 in range(0, Lt.shape[1], _NOISE_WIDTH):
+        _noise_block(zt, Lt, out, s0, min(Lt.shape[1], s0 + _NOISE_WIDTH))
     return out
 
 
