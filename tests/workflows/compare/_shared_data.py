@@ -37,6 +37,21 @@ def frame_and_warnings(y, preds, **kwargs):
     return frame, sorted((w.category.__name__, str(w.message)) for w in caught)
 
 
+def rows_by_pair(frame):
+    """``{(a, b) in name order: ((delta, ci_low, ci_high), pvalue, pvalue_adj)}``.
+
+    A row given as ``(b, a)`` is turned around, so the frames of the same
+    systems listed in other orders compare equal.
+    """
+    out = {}
+    for row in frame.itertuples():
+        flip = row.system_a > row.system_b
+        key = (row.system_b, row.system_a) if flip else (row.system_a, row.system_b)
+        out[key] = ((-row.delta, -row.ci_high, -row.ci_low) if flip
+                    else (row.delta, row.ci_low, row.ci_high), row.pvalue, row.pvalue_adj)
+    return out
+
+
 def naive_shared_scores(y, preds, draws, metric, labels):
     """``(B, k)``: every system scored by the metric's own function on the same drawn items."""
     func = get_metric(metric)

@@ -13,7 +13,7 @@ import pytest
 import sigtest
 from sigtest._workflows.compare import api, bulk, run
 
-from _shared_data import frame_and_warnings, wrong_elsewhere_systems
+from _shared_data import frame_and_warnings, rows_by_pair, wrong_elsewhere_systems
 
 
 def _labels(k=12, n=400, seed=0, n_classes=3):
@@ -93,15 +93,5 @@ def test_bulk_mcnemar_same_for_any_order_of_systems():
     y, preds = _labels(k=8, seed=3)
     first = frame_and_warnings(y, preds, metrics="accuracy", test="mcnemar")[0]
     other = frame_and_warnings(y, dict(reversed(list(preds.items()))), metrics="accuracy",
-                   test="mcnemar")[0]
-
-    def by_pair(frame):
-        out = {}
-        for row in frame.itertuples():
-            flip = row.system_a > row.system_b
-            key = (row.system_b, row.system_a) if flip else (row.system_a, row.system_b)
-            out[key] = ((-row.delta, -row.ci_high, -row.ci_low) if flip
-                        else (row.delta, row.ci_low, row.ci_high), row.pvalue, row.pvalue_adj)
-        return out
-
-    assert by_pair(first) == by_pair(other)
+                               test="mcnemar")[0]
+    assert rows_by_pair(first) == rows_by_pair(other)

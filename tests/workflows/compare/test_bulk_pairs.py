@@ -17,7 +17,7 @@ import pytest
 import sigtest
 from sigtest._workflows.compare import api, bulk, run
 
-from _shared_data import frame_and_warnings, wrong_elsewhere_systems
+from _shared_data import frame_and_warnings, rows_by_pair, wrong_elsewhere_systems
 
 _EXACT = ["system_a", "system_b", "metric", "test", "alternative", "score_a", "score_b",
           "delta", "ci_level", "n_resamples", "significant"]
@@ -137,17 +137,7 @@ def test_bulk_frame_same_for_any_n_jobs_and_order_of_systems():
     pd.testing.assert_frame_equal(first, _run(scores, n_jobs=2, **kwargs)[0])
     names = list(scores)[::-1]
     other = _run({n: scores[n] for n in names}, **kwargs)[0]
-
-    def by_pair(frame):
-        out = {}
-        for row in frame.itertuples():
-            flip = row.system_a > row.system_b
-            key = (row.system_b, row.system_a) if flip else (row.system_a, row.system_b)
-            out[key] = ((-row.delta, -row.ci_high, -row.ci_low) if flip
-                        else (row.delta, row.ci_low, row.ci_high), row.pvalue, row.pvalue_adj)
-        return out
-
-    assert by_pair(first) == by_pair(other)
+    assert rows_by_pair(first) == rows_by_pair(other)
 
 
 def test_bulk_frame_on_multiplier_draws_equals_the_per_pair_frame(monkeypatch):
@@ -195,5 +185,6 @@ def test_weighted_accuracy_takes_the_per_pair_path(monkeypatch):
     y, preds = _labels(k=6, n=800, seed=7)
     sent = _per_pair_tasks(monkeypatch)
     frame_and_warnings(y, preds, metrics="accuracy", correction="holm",
-                test=sigtest.BCaInterval(n_resamples=499), sample_weight=np.linspace(1, 2, 800))
+                       test=sigtest.BCaInterval(n_resamples=499),
+                       sample_weight=np.linspace(1, 2, 800))
     assert len(sent) == 15
