@@ -31,7 +31,8 @@ from sigtest._engine.jit import cached_jit
 from sigtest._engine.kernels import _numba_enabled
 
 __all__ = ["block_intervals", "block_pvalues", "block_quantiles", "block_z0",
-           "pair_differences"]
+           "interval_levels", "pair_differences", "quantile_positions", "row_counts",
+           "z0_from_counts"]
 
 
 @cached_jit(nogil=True)
@@ -78,7 +79,7 @@ def _search_rows(sorted_dist, values, right, out):  # pragma: no cover - compile
         out[r] = lo
 
 
-def _row_counts(sorted_dist, values, side):
+def row_counts(sorted_dist, values, side):
     """``#{row < value}`` (``side="left"``) or ``#{row <= value}`` (``"right"``) per sorted row.
 
     ``numpy.searchsorted`` of each finite sorted row: a binary search per
@@ -98,10 +99,22 @@ def _row_counts(sorted_dist, values, side):
 
 def block_z0(sorted_dist, delta):
     """``ndtri`` of ``(#{d* < delta} + #{d* <= delta}) / 2B`` per row (ties count one half)."""
-    B = sorted_dist.shape[1]
-    below = _row_counts(sorted_dist, delta, "left")
-    at_or_below = _row_counts(sorted_dist, delta, "right")
-    return _special().ndtri((below + at_or_below) / (2 * B))
+    return z0_from_counts(row_counts(sorted_dist, delta, "left"),
+                          row_counts(sorted_dist, delta, "right"), sorted_dist.shape[1])
+
+
+def z0_from_counts(below, at_or_below, n):
+    """:func:`block_z0` from the counts ``#{d* < delta}`` and ``#{d* <= delta}`` of ``n`` draws."""
+    return _special().ndtri((below + at_or_below) / (2 * n))
+
+
+def quantile_positions(q, n):
+    """The positions ``(i, j)`` and weight ``g`` :func:`block_quantiles` reads at levels ``q``."""
+    h = q * (n - 1)
+    with np.errstate(invalid="ignore"):
+        i = np.clip(np.floor(h), 0, n - 1)
+    i = np.where(np.isfinite(i), i, 0).astype(np.int64)
+    return i, np.minimum(i + 1, n - 1), h - i
 
 
 def block_quantiles(sorted_dist, q, rows=None):
@@ -109,14 +122,8 @@ def block_quantiles(sorted_dist, q, rows=None):
 
     ``rows``: the rows of ``sorted_dist`` the levels are for (default: every row).
     """
-    n = sorted_dist.shape[1]
     rows = np.arange(sorted_dist.shape[0]) if rows is None else rows
-    h = q * (n - 1)
-    with np.errstate(invalid="ignore"):
-        i = np.clip(np.floor(h), 0, n - 1)
-    i = np.where(np.isfinite(i), i, 0).astype(np.int64)
-    j = np.minimum(i + 1, n - 1)
-    g = h - i
+    i, j, g = quantile_positions(q, sorted_dist.shape[1])
     lo, hi = sorted_dist[rows, i], sorted_dist[rows, j]
     diff = hi - lo
     out = np.where(g < 0.5, lo + diff * g, hi - diff * (1.0 - g))
@@ -141,6 +148,18 @@ def block_intervals(sorted_dist, level, method, z0=None, acceleration=None, rows
     ``z0`` and ``acceleration`` are for (default: every row).
     """
     m = sorted_dist.shape[0] if rows is None else rows.shape[0]
+    q_low, q_high, ok = interval_levels(level, method, z0, acceleration, m)
+    low = block_quantiles(sorted_dist, q_low, rows)
+    high = block_quantiles(sorted_dist, q_high, rows)
+    return np.where(ok, low, np.nan), np.where(ok, high, np.nan)
+
+
+def interval_levels(level, method, z0, acceleration, m):
+    """The levels ``(q_low, q_high)`` of the ends of ``m`` intervals, and whether they are finite.
+
+    What :func:`block_intervals` reads its quantiles at (``0`` where a level
+    is not finite: those intervals are NaN).
+    """
     alpha = (1.0 - np.broadcast_to(np.asarray(level, dtype=np.float64), (m,))) / 2.0
     if method == "bca":
         z = _special().ndtri(alpha)
@@ -149,9 +168,7 @@ def block_intervals(sorted_dist, level, method, z0=None, acceleration=None, rows
     else:
         q_low, q_high = alpha, 1.0 - alpha
     ok = np.isfinite(q_low) & np.isfinite(q_high)
-    low = block_quantiles(sorted_dist, np.where(ok, q_low, 0.0), rows)
-    high = block_quantiles(sorted_dist, np.where(ok, q_high, 0.0), rows)
-    return np.where(ok, low, np.nan), np.where(ok, high, np.nan)
+    return np.where(ok, q_low, 0.0), np.where(ok, q_high, 0.0), ok
 
 
 def _levels(bits):
@@ -167,7 +184,9 @@ def _guess(sorted_dist, method, z0, acceleration):
     m, n = sorted_dist.shape
     if n < 2:
         return np.full(m, np.nan)
-    k = _row_counts(sorted_dist, np.zeros(m), "left")  # searchsorted(row, 0)
+    k = getattr(sorted_dist, "below_zero", None)  # known (SelectedRows), or
+    if k is None:
+        k = row_counts(sorted_dist, np.zeros(m), "left")  # searchsorted(row, 0)
     ok = (k > 0) & (k < n)
     rows = np.arange(m)
     kk = np.clip(k, 1, n - 1)

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from _bulk_rows import bootstrap_rows
 
 from sigtest._engine.bulk_bca import block_intervals, block_pvalues, block_z0
 from sigtest._engine.intervals import (
@@ -12,30 +13,11 @@ from sigtest._engine.intervals import (
 )
 
 
-def _distributions(rng, m=60, B=499):
-    """Sorted rows: continuous, on a grid with ties at 0, all of one sign (no guess)."""
-    rows, deltas = [], []
-    for r in range(m):
-        kind = r % 4
-        centre = rng.normal(0, 0.03)
-        if kind == 0:
-            row = rng.normal(centre, 0.02, B)
-        elif kind == 1:  # differences of counts / n: ties, many exactly 0
-            row = (rng.binomial(60, 0.5, B) - rng.binomial(60, 0.5 + centre, B)) / 300.0
-        elif kind == 2:  # every difference above 0 (the guess is undefined)
-            row = np.abs(rng.normal(0.05, 0.01, B)) + 1e-3
-        else:  # skewed
-            row = rng.exponential(0.02, B) - 0.02 + centre
-        rows.append(np.sort(row))
-        deltas.append(float(np.median(row) + rng.normal(0, 0.003)))
-    return np.array(rows), np.array(deltas)
-
-
 @pytest.mark.parametrize("method", ["bca", "percentile"])
 @pytest.mark.parametrize("level", [0.95, 0.9])
 def test_block_intervals_and_pvalues_equal_the_scalar_code(method, level):
     rng = np.random.default_rng(7)
-    dist, delta = _distributions(rng)
+    dist, delta = bootstrap_rows(rng)
     accel = rng.normal(0, 0.05, dist.shape[0]) if method == "bca" else None
     z0 = block_z0(dist, delta) if method == "bca" else None
     if method == "bca":  # z0 as the scalar code computes it
@@ -71,7 +53,7 @@ def test_row_counts_are_numpys_searchsorted():
     # the kernel's binary search against numpy.searchsorted, both sides, on
     # sorted rows with ties, at values that are entries, between entries,
     # beyond both ends, infinite and NaN (NaN sorts last)
-    from sigtest._engine.bulk_bca import _row_counts
+    from sigtest._engine.bulk_bca import row_counts
 
     rng = np.random.default_rng(5)
     rows = np.sort(np.round(rng.normal(size=(40, 257)), 1), axis=1)
@@ -81,7 +63,7 @@ def test_row_counts_are_numpys_searchsorted():
                    np.zeros(40), np.full(40, -0.0)):
         for side in ("left", "right"):
             want = [np.searchsorted(row, v, side=side) for row, v in zip(rows, values)]
-            np.testing.assert_array_equal(_row_counts(rows, values, side), want)
+            np.testing.assert_array_equal(row_counts(rows, values, side), want)
 
 
 def test_pair_differences_are_numpys():

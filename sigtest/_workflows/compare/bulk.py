@@ -18,9 +18,11 @@ blocks of pairs:
   ``n01 - n10``);
 * the pairs' bootstrap differences ``T[j] - T[i]`` from the shared scores
   ``T`` (``k x B``: the per-system draws, not per-pair differences, are what
-  the comparison keeps), sorted per block, and the interval and the p-value
-  that inverts it by :mod:`sigtest._engine.bulk_bca` (the scalar code's
-  operations on every row at once).
+  the comparison keeps), of which only the order statistics the interval
+  reads are selected (:mod:`sigtest._engine.bulk_select`; sorted rows
+  without numba), and the interval and the p-value that inverts it by
+  :mod:`sigtest._engine.bulk_bca` (the scalar code's operations on every row
+  at once).
 
 A pair the scalar test would treat specially (few items or discordant
 items, a p-value floored by the sign-test bound, every difference equal, a
@@ -37,8 +39,8 @@ from concurrent.futures import ThreadPoolExecutor
 import joblib
 import numpy as np
 
-from sigtest._engine.bulk_bca import (block_intervals, block_pvalues, block_z0,
-                                      pair_differences)
+from sigtest._engine.bulk_bca import block_intervals, block_pvalues, z0_from_counts
+from sigtest._engine.bulk_select import PairOrder
 from sigtest._engine.concentration import DISCORDANT_RATIO, N_EFFECTIVE_MIN
 from sigtest._engine.intervals import TIE_RTOL
 from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, discreteness_floor
@@ -48,10 +50,7 @@ from sigtest._workflows.compare.shared import TaskDeltas
 from sigtest._workflows.compare.zero_one import member_tables, row_values, zero_one_mean
 from sigtest.tests_ import BCaInterval
 
-__all__ = ["BLOCK_BYTES", "bulk_job", "run_all_pairs"]
-
-#: Bytes of the bootstrap differences of one block of pairs (``m x B`` floats).
-BLOCK_BYTES = 32 * 2**20
+__all__ = ["bulk_job", "run_all_pairs"]
 
 #: A pair whose effective number of items is below this many times the
 #: concentration limits goes to the per-pair path (which decides the warning).
@@ -190,7 +189,7 @@ def _group_rows(tasks, members, T, n_jobs):
                & np.isfinite(pair["acceleration"]) & pair["plain"])
     score_a, score_b = scores[I], scores[J]
     delta = score_b - score_a
-    block = max(1, BLOCK_BYTES // (8 * B))
+    block = PairOrder.block_rows(B)
     starts = range(0, len(keep), block)
 
     def run(start):
@@ -198,7 +197,7 @@ def _group_rows(tasks, members, T, n_jobs):
         return _block(T, Ti[sl], Tj[sl], delta[sl], pair["acceleration"][sl], method, level)
 
     n_threads = max(1, joblib.effective_n_jobs(n_jobs))
-    if n_threads > 1 and len(starts) > 1:  # numpy's sort releases the GIL
+    if n_threads > 1 and len(starts) > 1:  # the kernels and numpy's sort release the GIL
         with ThreadPoolExecutor(max_workers=n_threads) as pool:
             blocks = list(pool.map(run, starts))
     else:
@@ -257,17 +256,22 @@ def _pair_moments(plus, minus, n):
 
 
 def _block(T, I, J, delta, acceleration, method, level):
-    """Interval, raw p-value and whether the row is usable, for a block of pairs."""
-    dist = pair_differences(T, I, J)  # (m, B): score_j* - score_i* (finite: checked)
-    dist.sort(axis=1)
-    lo, hi = dist[:, 0], dist[:, -1]
-    degenerate = hi - lo <= TIE_RTOL * np.maximum(np.abs(lo), np.abs(hi))
+    """Interval, raw p-value and whether the row is usable, for a block of pairs.
+
+    The pairs' differences are read through a
+    :class:`~sigtest._engine.bulk_select.PairOrder` (selected order
+    statistics with numba, sorted rows without: the same bits).
+    """
+    order = PairOrder(T, I, J, delta)
+    s = order.summaries
+    degenerate = s.hi - s.lo <= TIE_RTOL * np.maximum(np.abs(s.lo), np.abs(s.hi))
     ok = ~degenerate & np.isfinite(delta)
-    z0 = block_z0(dist, delta) if method == "bca" else None
+    z0 = z0_from_counts(s.below_delta, s.delta_or_below, T.shape[1]) if method == "bca" else None
     a = acceleration if method == "bca" else None
     if method == "bca":
         ok &= np.isfinite(a)
         a = np.where(ok, a, 0.0)
+    dist = order.rows(level, method, z0, a)
     low, high = block_intervals(dist, level, method, z0, a)
     raw = np.full(dist.shape[0], np.nan)
     rows = np.flatnonzero(ok)

@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 import sigtest
+from sigtest._engine import bulk_select
 from sigtest._workflows.compare import api, bulk, run
 
 from _shared_data import frame_and_warnings, rows_by_pair, wrong_elsewhere_systems
@@ -138,6 +139,21 @@ def test_bulk_frame_same_for_any_n_jobs_and_order_of_systems():
     names = list(scores)[::-1]
     other = _run({n: scores[n] for n in names}, **kwargs)[0]
     assert rows_by_pair(first) == rows_by_pair(other)
+
+
+@pytest.mark.parametrize("method", ["bca", "percentile"])
+def test_selected_order_statistics_give_the_sorted_rows_frame(monkeypatch, method):
+    # numba's selection (bulk_select) against sorting every pair's differences
+    # (the path without numba): the whole frame, bit for bit, with ties at 0
+    scores = _scores(k=12, n=400, seed=9, ps=np.r_[np.linspace(.5, .8, 10), .8, .8])
+    kwargs = dict(test=sigtest.BCaInterval(method=method, n_resamples=999))
+    sent = _per_pair_tasks(monkeypatch)
+    selected = _run(scores, **kwargs)
+    assert len(sent) <= 1  # the identical pair at most: the rest in bulk
+    with monkeypatch.context() as m:
+        m.setattr(bulk_select, "_numba_enabled", lambda: False)
+        m.setattr(bulk_select, "SORTED_BLOCK_BYTES", 8 * 999 * 7)  # blocks of 7 sorted rows
+        _assert_same(selected, _run(scores, **kwargs), exact=True)
 
 
 def test_bulk_frame_on_multiplier_draws_equals_the_per_pair_frame(monkeypatch):
