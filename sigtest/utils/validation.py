@@ -5,7 +5,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["check_random_state_seed", "real_array", "spawn_seeds"]
+__all__ = ["SpawnedSeeds", "check_random_state_seed", "real_array", "spawn_seeds"]
 
 _MAX_SEED = 2**31 - 1
 
@@ -60,19 +60,49 @@ def check_random_state_seed(random_state):
     return int(ss.generate_state(1, dtype=np.uint32)[0] % _MAX_SEED)
 
 
+def _root_seed(random_state):
+    """The ``SeedSequence`` whose children :func:`spawn_seeds` returns."""
+    if isinstance(random_state, np.random.SeedSequence):
+        return random_state
+    if random_state is None:
+        return np.random.SeedSequence()
+    return np.random.SeedSequence(check_random_state_seed(random_state))
+
+
 def spawn_seeds(random_state, n):
     """Return ``n`` independent child ``SeedSequence`` objects in a fixed order.
 
     Used by ``compare`` so that the result of every (pair, metric) job does not
     depend on how jobs are spread over workers.
     """
-    if isinstance(random_state, np.random.SeedSequence):
-        root = random_state
-    elif random_state is None:
-        root = np.random.SeedSequence()
-    else:
-        root = np.random.SeedSequence(check_random_state_seed(random_state))
-    return root.spawn(n)
+    return _root_seed(random_state).spawn(n)
+
+
+class SpawnedSeeds:
+    """The children of :func:`spawn_seeds` ``(random_state, n)``, each made when it is read.
+
+    ``seeds[i]`` equals ``spawn_seeds(random_state, n)[i]`` (the same
+    entropy, spawn key and pool size, hence the same states), but a child
+    costs nothing until it is asked for: a comparison of 1,000 systems plans
+    499,500 pairs whose seeds are read only by the pairs that draw their own
+    resamples. Unlike ``SeedSequence.spawn``, it does not advance a
+    ``SeedSequence`` given as ``random_state`` (``compare`` spawns from a
+    copy either way).
+    """
+
+    def __init__(self, random_state, n):
+        root = _root_seed(random_state)
+        self._entropy, self._key, self._pool = root.entropy, root.spawn_key, root.pool_size
+        self._first, self._n = root.n_children_spawned, int(n)
+
+    def __len__(self):
+        return self._n
+
+    def __getitem__(self, i):
+        if not 0 <= i < self._n:
+            raise IndexError(f"seed {i} out of range: {self._n} seeds")
+        return np.random.SeedSequence(self._entropy, spawn_key=(*self._key, self._first + i),
+                                      pool_size=self._pool)
 
 
 def _kind_name(arr):

@@ -70,7 +70,7 @@ def bulk_job(task, memo=None):
     view, i, j, jobs, shared = task
     if len(jobs) != 1 or not isinstance(shared, TaskDeltas):
         return None
-    key, metric, kwargs, ptest, itest, _, level, _ = jobs[0]
+    key, metric, kwargs, ptest, itest, _, level = jobs[0][:7]
     memo = {} if memo is None else memo
     spec = (key[1], key[3])  # (metric, test spec): the same test up to its seed
     if spec not in memo:

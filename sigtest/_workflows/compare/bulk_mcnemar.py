@@ -35,7 +35,7 @@ def mcnemar_job(unit, memo=None):
     seeds).
     """
     view, i, j, jobs, _ = unit
-    key, metric, kwargs, ptest, itest, _, level, _ = jobs[0]
+    key, metric, kwargs, ptest, itest, _, level = jobs[0][:7]
     memo = {} if memo is None else memo
     spec = (key[1], key[3])
     if spec not in memo:

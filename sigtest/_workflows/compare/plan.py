@@ -36,7 +36,7 @@ from sigtest._workflows.compare.checks import (
 from sigtest._workflows.runs import tile, combine_runs
 from sigtest.metrics._hard import pos_label_params
 from sigtest.utils._estimator import ParamsMixin, clone
-from sigtest.utils.validation import spawn_seeds
+from sigtest.utils.validation import SpawnedSeeds
 
 __all__ = ["ComparePlan", "adjacent_ranking", "plan_comparison", "plan_scores", "prepare_data",
            "score_settings"]
@@ -219,8 +219,8 @@ def plan_comparison(runs, classes, *, targets, options):
     # seeds (ComparisonResult.scores); spawning one more leaves the first
     # children, hence every pair's seed, unchanged
     n_pair_seeds = len(comparisons) * m * n_roles
-    all_seeds = spawn_seeds(_unspent(random_state), n_pair_seeds + 1)
-    seeds, score_seed = iter(all_seeds[:n_pair_seeds]), all_seeds[n_pair_seeds]
+    seeds = SpawnedSeeds(_unspent(random_state), n_pair_seeds + 1)
+    score_seed = seeds[n_pair_seeds]
     # several joblib jobs: each test on one thread; n_jobs=1: one core in all
     serial = n_jobs == 1 or joblib.effective_n_jobs(n_jobs) > 1
 
@@ -239,23 +239,9 @@ def plan_comparison(runs, classes, *, targets, options):
              for i, j in pair_idx]
     seed_order = sorted(range(m), key=lambda p: (names[canon[p][0]], names[canon[p][1]]))
 
-    tasks, jobs_by_pair = [], {}
-    # each test's parameters read once, not once per pair (499,500 pairs at 1,000 systems)
-    seeders = _spec_seeders(run_specs, serial)
-    for r in range(len(comparisons)):
-        # seeds in the fixed order run -> canonical pair -> test (p-value,
-        # interval); every metric of a pair uses the pair's seeds, i.e. the
-        # same resamples, so metrics sharing statistics share the kernel work
-        for pi in seed_order:
-            # one seeded copy of each test per pair, run on every metric (a
-            # test's parameters are not changed by running it)
-            seeded = [_seed_pair(pseed, iseed, seeds) for pseed, iseed in seeders]
-            for mi, metric in enumerate(metric_objs):
-                for si, (sname, ptest, itest, has_level) in enumerate(run_specs):
-                    pt, it = seeded[si]
-                    jobs_by_pair.setdefault((r, pi), []).append(
-                        ((r, mi, pi, si), metric, metric_kwargs[mi], pt, it, two_sided, level,
-                         has_level))
+    tasks = []
+    jobs_by_pair = _plan_jobs(len(comparisons), seed_order, metric_objs, metric_kwargs, run_specs,
+                              _spec_seeders(run_specs, serial), seeds, (two_sided, level))
     for (r, pi), jobs in jobs_by_pair.items():
         i, j = canon[pi]
         tasks.append((view_list[r], i, j, jobs))
@@ -263,6 +249,33 @@ def plan_comparison(runs, classes, *, targets, options):
                        pair_idx=pair_idx, canon=canon, comparisons=comparisons, multi=multi,
                        m_eff=m_eff, tasks=tasks,
                        scores={**score_settings(specs), "seed": score_seed})
+
+
+def _plan_jobs(n_runs, seed_order, metric_objs, metric_kwargs, run_specs, seeders, seeds,
+               pair_settings):
+    """``{(run, pair): [job]}``: every pair's (metric, test spec) jobs, in seed order.
+
+    Each test's parameters are read once, not once per pair (499,500 pairs
+    at 1,000 systems): a job holds the spec's unseeded tests and where its
+    seeds are, seeded only if the pair runs on its own draws
+    (:func:`seeded_job`). Seeds in the fixed order run -> canonical pair ->
+    test (p-value, interval); every metric of a pair uses the pair's seeds,
+    i.e. the same resamples, so metrics sharing statistics share the kernel work.
+    """
+    two_sided, level = pair_settings
+    unseeded = [(pseed(None), None if iseed is None else iseed(None)) for pseed, iseed in seeders]
+    offsets = np.cumsum([0] + [1 if iseed is None else 2 for _, iseed in seeders])
+    jobs_by_pair, first = {}, 0
+    for r in range(n_runs):
+        for pi in seed_order:
+            jobs = jobs_by_pair.setdefault((r, pi), [])
+            for mi, metric in enumerate(metric_objs):
+                for si, (_, _, _, has_level) in enumerate(run_specs):
+                    pt, it = unseeded[si]
+                    jobs.append(((r, mi, pi, si), metric, metric_kwargs[mi], pt, it, two_sided,
+                                 level, has_level, (seeders[si], seeds, first + int(offsets[si]))))
+            first += int(offsets[-1])
+    return jobs_by_pair
 
 
 def plan_scores(runs, classes, *, targets, options, settings):
@@ -407,10 +420,18 @@ def _spec_seeders(run_specs, serial):
             for _, ptest, itest, _ in run_specs]
 
 
-def _seed_pair(pseed, iseed, seeds):
-    """One pair's seeded p-value and interval tests, drawing their seeds in that order."""
-    pt = pseed(next(seeds))
-    return pt, None if iseed is None else iseed(next(seeds))
+def seeded_job(job):
+    """A planned job with its pair's seeded tests: ``(key, metric, kwargs, p-value test,
+    interval test, two_sided, level, has_level)``, what the per-pair path runs.
+
+    A planned job ends with ``((p-value seeder, interval seeder), seeds,
+    index)``: the p-value test takes ``seeds[index]``, the interval test
+    ``seeds[index + 1]`` (the order of ``spawn_seeds``), as when every
+    pair's tests were seeded in the plan.
+    """
+    key, metric, kwargs, _, _, two_sided, level, has_level, ((pseed, iseed), seeds, at) = job
+    itest = None if iseed is None else iseed(seeds[at + 1])
+    return key, metric, kwargs, pseed(seeds[at]), itest, two_sided, level, has_level
 
 
 def _two_sided(test):

@@ -12,6 +12,7 @@ import numpy as np
 
 from sigtest._workflows.compare.checks import plain_test
 from sigtest._workflows.compare.messages import concentration_warning, job_warnings
+from sigtest._workflows.compare.plan import seeded_job
 from sigtest._workflows.compare.pool import run_calls
 from sigtest._workflows.compare.shared import TaskDeltas
 from sigtest.tests_._registry import test_name
@@ -266,6 +267,7 @@ def _batch_payload(tasks, batch):
     """What a batch sends a worker: the view of its systems, its pairs, their shared rows.
 
     Returns ``(view, pairs, arrays)``: ``pairs`` is ``[(i, j, jobs, entries)]``
+    (the jobs with their seeded tests, :func:`~sigtest._workflows.compare.plan.seeded_job`)
     with ``entries`` ``[(key, array index, where, seed, scheme)]``, ``arrays``
     the rows of the comparison's shared arrays the batch reads (the scores
     of its systems, or its pairs' permuted differences), ``where``
@@ -284,7 +286,7 @@ def _batch_payload(tasks, batch):
                 rows.setdefault(r, len(rows))
             sent = rows[where] if scheme == "permutation" else (rows[where[0]], rows[where[1]])
             entries.append((key, at, sent, seed, scheme))
-        pairs.append((i, j, jobs, entries))
+        pairs.append((i, j, [seeded_job(job) for job in jobs], entries))
     arrays = [array[list(rows)] for _, array, rows in wanted.values()]
     return system_view(view, *systems), pairs, arrays
 

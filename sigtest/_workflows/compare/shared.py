@@ -164,6 +164,18 @@ def _shared_kind(test, metric, bootstrap_only=False):
     return scheme, int(test.n_resamples)
 
 
+def _known_kind(kinds, test, metric, few):
+    """:func:`_shared_kind` of ``(test, metric)``, computed once per pair of objects.
+
+    ``kinds`` is a dict kept for one comparison (it holds the objects, so
+    their ``id`` is not reused while it lives).
+    """
+    key = (id(test), id(metric))
+    if key not in kinds:
+        kinds[key] = (test, metric, _shared_kind(test, metric, few))
+    return kinds[key][2]
+
+
 #: Spawn-key tags of the seeds of compare's shared permutations (ASCII "shpf")
 #: and Bayesian bootstrap (ASCII "shbb").
 _FLIP_TAG = 0x73687066
@@ -237,7 +249,8 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
     few = bool(tasks) and _n_systems(tasks[0][0]) < MIN_SHARED_SYSTEMS
     if not tasks or (few and not multiplier):
         return [{} for _ in tasks]
-    wanted, views = _wanted(tasks, few)
+    kinds = {}  # _shared_kind per (test, metric): the pairs share their specs' tests
+    wanted, views = _wanted(tasks, few, kinds)
     if not wanted:
         return [{} for _ in tasks]
     pairs = _pair_rows(tasks)
@@ -260,10 +273,10 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
             if array is not None:  # else: the pairs draw their own resamples
                 arrays[(*group.key, mi)] = array
     seeds = {group.key: group.seed for group in groups}
-    return [_task_deltas(task, arrays, pairs, seeds, few) for task in tasks]
+    return [_task_deltas(task, arrays, pairs, seeds, few, kinds) for task in tasks]
 
 
-def _wanted(tasks, few):
+def _wanted(tasks, few, kinds):
     """``{(run, scheme, B): {metric index: (metric, kwargs)}}`` and the view of each run.
 
     The shared draws the tasks' tests consume (:func:`_shared_kind`), one
@@ -273,7 +286,7 @@ def _wanted(tasks, few):
     for view, _, _, jobs in tasks:
         for key, metric, kwargs, ptest, itest, *_ in jobs:
             for test in (ptest, itest):
-                kind = _shared_kind(test, metric, few)
+                kind = _known_kind(kinds, test, metric, few)
                 if kind is not None:
                     wanted.setdefault((key[0], *kind), {})[key[1]] = (metric, kwargs)
                     views[key[0]] = view
@@ -309,13 +322,13 @@ def _pair_rows(tasks):
     return pairs
 
 
-def _task_deltas(task, arrays, pairs, seeds, few):
+def _task_deltas(task, arrays, pairs, seeds, few, kinds):
     """The :class:`TaskDeltas` of one pair task: references to its columns of ``arrays``."""
     _, i, j, jobs = task
     supplied = TaskDeltas()
     for key, metric, _, ptest, itest, *_ in jobs:
         for role, test in enumerate((ptest, itest)):
-            kind = _shared_kind(test, metric, few)
+            kind = _known_kind(kinds, test, metric, few)
             if kind is None:
                 continue
             gkey = (key[0], *kind)
