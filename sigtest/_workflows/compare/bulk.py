@@ -212,12 +212,13 @@ def _group_rows(tasks, members, T, n_jobs):
     ci_low = np.where(widen, np.minimum(ci_low, 0.0), ci_low)
     ci_high = np.where(widen, np.maximum(ci_high, 0.0), ci_high)
     at = {t: c for c, t in enumerate(members)}
-    for c, t in enumerate(keep):
-        if not regular[c]:
-            continue
-        key = tasks[t][3][0][0]
-        out[at[t]] = [(key, row_values(score_a[c], score_b[c], delta[c], ci_low[c],
-                                       ci_high[c], level, pvalue[c], B), "bootstrap", [])]
+    # Python floats read from lists: numpy's scalars cost ~0.1 us each, 499,500 rows x 6
+    columns = zip(keep, regular.tolist(), score_a.tolist(), score_b.tolist(), delta.tolist(),
+                  ci_low.tolist(), ci_high.tolist(), pvalue.tolist())
+    for t, usable, a, b, d, low, high, p in columns:
+        if usable:
+            out[at[t]] = [(tasks[t][3][0][0], row_values(a, b, d, low, high, level, p, B),
+                           "bootstrap", [])]
     return out
 
 

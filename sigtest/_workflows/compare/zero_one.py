@@ -135,11 +135,10 @@ def row_values(score_a, score_b, delta, low, high, level, pvalue, n_resamples):
         "ci_level": level if finite else math.nan,
         "pvalue": float(pvalue),
         "n_resamples": int(n_resamples),
-        "margin": math.nan,
-        "margin_low": math.nan,
-        "margin_high": math.nan,
-        "prob_worse": math.nan,
-        "prob_equivalent": math.nan,
-        "prob_better": math.nan,
-        "n_effective": math.nan,
+        **_UNDEFINED,
     }
+
+
+#: The fields of a two-sided row without a margin, a posterior or a concentration.
+_UNDEFINED = dict.fromkeys(["margin", "margin_low", "margin_high", "prob_worse",
+                            "prob_equivalent", "prob_better", "n_effective"], math.nan)
