@@ -13,16 +13,18 @@ bit for bit:
   numpy's pairwise order, so the values are ``numpy.std``'s of each column
   bit for bit, without a block of differences in memory);
 * the exceedance counts in a numba kernel over ranges of resamples
-  (:func:`_count_range`): for each resample the studentized differences of
-  the pairs in decreasing order of ``t`` with their running maximum from
-  the end (the maximum over the hypotheses not yet rejected), computed with
-  the float operations of :func:`~sigtest._engine.maxt.maxt_pvalues`, so
-  the integer counts are the same; the single-step counts from the sorted
+  (:func:`_count_range`): for each pair in decreasing order of ``t``, its
+  studentized differences on a block of resamples (lanes of SIMD vectors:
+  each system's scores on the block are one contiguous row of a ``k x
+  block`` copy of ``T``) with every resample's running maximum from the end
+  (the maximum over the hypotheses not yet rejected), computed with the
+  float operations of :func:`~sigtest._engine.maxt.maxt_pvalues`, so the
+  integer counts are the same; the single-step counts from the sorted
   maxima. Ranges run on threads (``nogil``); integer counts summed in any
   order give the same result.
 
-Memory: ``T`` transposed (``B x k``), one block of differences and one
-count array per thread: ``O(B k + m)``, not ``O(B m)``.
+Memory: ``T``, one ``k x block`` copy of its columns and one count array per
+thread: ``O(B k + m)``, not ``O(B m)``.
 
 Only finite scores: the caller uses :func:`~sigtest._engine.maxt.maxt_pvalues`
 when some resample of the family is undefined.
@@ -44,40 +46,58 @@ __all__ = ["maxt_pairs_pvalues"]
 _SE_BLOCK_BYTES = 32 * 2**20
 
 
-#: Pairs per chunk of the exceedance kernel: the chunk's per-pair arrays
-#: (about 56 bytes a pair) stay in cache while every resample passes over it.
-_COUNT_CHUNK = 16384
+#: Resamples per block of the exceedance kernel: every pair's differences on
+#: the block's resamples are one contiguous run of each system's row (a
+#: ``k x block`` copy of ``T``), processed lane by lane in SIMD.
+_COUNT_BLOCK = 512
 
 
 @cached_jit(nogil=True)
-def _count_range(TB, I, J, centre, scale, t_sorted, sign, two_sided, start, stop,
-                 count_sd, count_m, overall, chunk):  # pragma: no cover - compiled by numba
-    # for each resample, the pairs from the last to the first with the running
-    # maximum from the end; in chunks of pairs (each resample's maximum kept
-    # in ``overall`` between chunks), so the per-pair arrays are read from
-    # cache, not from memory once per resample: the same operations in the
-    # same order for every (resample, pair)
-    n = I.shape[0]
-    for b in range(start, stop):
-        overall[b - start] = -np.inf
-    hi = n
-    while hi > 0:
-        lo = max(0, hi - chunk)
-        for b in range(start, stop):
-            row = TB[b]
-            tail = overall[b - start]
-            for p in range(hi - 1, lo - 1, -1):
-                z = sign * ((row[J[p]] - row[I[p]]) - centre[p]) / scale[p]
-                if two_sided:
-                    z = abs(z)
-                if z >= t_sorted[p]:
-                    count_m[p] += 1
-                if z > tail:
-                    tail = z
-                if tail >= t_sorted[p]:
-                    count_sd[p] += 1
-            overall[b - start] = tail
-        hi = lo
+def _count_block(rows, w, I, J, centre, scale, t_sorted, sign, two_sided, tails, spare,
+                 count_sd, count_m):  # pragma: no cover - compiled by numba
+    # the pairs from the last to the first, each on the block's w resamples
+    # (lanes l, independent: LLVM vectorises the inner loop), every lane with
+    # its running maximum from the end; the same float operations per
+    # (resample, pair) as maxt_pvalues, so the same integer counts. The
+    # running maxima alternate between ``tails`` and ``spare`` (read one,
+    # write the other): a select stored to the array it was loaded from
+    # would become a masked store, several times slower
+    src, dst = tails, spare
+    for p in range(I.shape[0] - 1, -1, -1):
+        rj, ri = rows[J[p]], rows[I[p]]
+        c, s, t = centre[p], scale[p], t_sorted[p]
+        n_m = 0
+        n_sd = 0
+        for lane in range(w):
+            z = sign * ((rj[lane] - ri[lane]) - c) / s
+            if two_sided:
+                z = abs(z)
+            n_m += z >= t
+            tail = src[lane]
+            tail = z if z > tail else tail
+            dst[lane] = tail
+            n_sd += tail >= t
+        count_m[p] += n_m
+        count_sd[p] += n_sd
+        src, dst = dst, src
+    if src is not tails:
+        tails[:w] = src[:w]
+
+
+@cached_jit(nogil=True)
+def _count_range(T, I, J, centre, scale, t_sorted, sign, two_sided, start, stop,
+                 count_sd, count_m, overall, block):  # pragma: no cover - compiled by numba
+    # resamples start .. stop - 1 in blocks: the block's columns of T copied
+    # into contiguous rows (k x block, in cache), then one pass over the pairs
+    rows = np.empty((T.shape[0], block))
+    spare = np.empty(block)
+    overall[:] = -np.inf
+    for lo in range(start, stop, block):
+        w = min(stop, lo + block) - lo
+        for s in range(T.shape[0]):
+            rows[s, :w] = T[s, lo:lo + w]
+        _count_block(rows, w, I, J, centre, scale, t_sorted, sign, two_sided,
+                     overall[lo - start:lo - start + w], spare, count_sd, count_m)
 
 
 @cached_jit(nogil=True)
@@ -228,7 +248,6 @@ def maxt_pairs_pvalues(delta, scores, pairs, *, alternative="two-sided", n_threa
     sign = -1.0 if alternative == "less" else 1.0
     t_sorted = np.ascontiguousarray(t[order])
     n_used = order.size
-    TB = np.ascontiguousarray(T.T)
     Io, Jo = np.ascontiguousarray(I[order]), np.ascontiguousarray(J[order])
     centre, scale = np.ascontiguousarray(d[order]), np.ascontiguousarray(se[order])
     bounds = part_bounds(B, max(1, int(n_threads)))
@@ -237,8 +256,8 @@ def maxt_pairs_pvalues(delta, scores, pairs, *, alternative="two-sided", n_threa
         count_sd = np.zeros(n_used, dtype=np.int64)
         count_m = np.zeros(n_used, dtype=np.int64)
         overall = np.empty(stop - start)
-        _count_range(TB, Io, Jo, centre, scale, t_sorted, sign, alternative == "two-sided",
-                     start, stop, count_sd, count_m, overall, _COUNT_CHUNK)
+        _count_range(T, Io, Jo, centre, scale, t_sorted, sign, alternative == "two-sided",
+                     start, stop, count_sd, count_m, overall, _COUNT_BLOCK)
         return count_sd, count_m, overall
 
     parts = run_parts(call, bounds, max(1, int(n_threads)))

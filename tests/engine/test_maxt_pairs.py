@@ -9,14 +9,15 @@ from sigtest._engine.maxt_pairs import maxt_pairs_pvalues
 _FIELDS = ("step_down", "single_step", "marginal", "t", "se", "max_stat", "degenerate")
 
 
-@pytest.mark.parametrize("chunk", [16384, 7, 1])
+@pytest.mark.parametrize("block", [512, 256, 8, 7, 1])
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
-def test_maxt_pairs_equals_maxt_on_the_columns(alternative, chunk, monkeypatch):
-    # chunk: pairs per pass of the exceedance kernel (one chunk, several, one
-    # pair each): the running maximum carried between chunks
+def test_maxt_pairs_equals_maxt_on_the_columns(alternative, block, monkeypatch):
+    # block: resamples per pass of the exceedance kernel over the pairs (one
+    # block with a remainder, one for all, SIMD-sized, odd, one resample a
+    # block), and ranges of resamples on threads split the blocks again
     from sigtest._engine import maxt_pairs
 
-    monkeypatch.setattr(maxt_pairs, "_COUNT_CHUNK", chunk)
+    monkeypatch.setattr(maxt_pairs, "_COUNT_BLOCK", block)
     rng = np.random.default_rng(3)
     k, B = 14, 399
     # scores on a grid of 1/500: ties between the resampled and observed statistics
@@ -26,7 +27,7 @@ def test_maxt_pairs_equals_maxt_on_the_columns(alternative, chunk, monkeypatch):
     delta = np.round((T[pairs[:, 1]].mean(1) - T[pairs[:, 0]].mean(1)) * 500) / 500
     delta[5] = np.nan
     want = maxt_pvalues(delta, [T[j] - T[i] for i, j in pairs], alternative=alternative)
-    for threads in (1, 2):
+    for threads in (1, 2, 3):
         got = maxt_pairs_pvalues(delta, T, pairs, alternative=alternative, n_threads=threads)
         for field in _FIELDS:
             assert np.array_equal(getattr(got, field), getattr(want, field), equal_nan=True), \
