@@ -101,23 +101,30 @@ def _count_range(T, I, J, centre, scale, t_sorted, sign, two_sided, start, stop,
 
 
 @cached_jit(nogil=True)
-def _leaf_sum(T, i, j, lo, n, mean, squares):  # pragma: no cover - compiled by numba
+def _leaf_sum(F, ui, uj, lo, n, mean, squares):  # pragma: no cover - compiled by numba
     # one leaf of numpy's pairwise sum of d = T[j, b] - T[i, b] (squares:
-    # of (d - mean)**2), b = lo .. lo + n - 1: from 8 terms on, 8 partial
-    # sums started at the first 8 terms and combined as numpy combines them;
-    # then the remaining terms (all of them below 8) one after the other
+    # of (d - mean)**2), b = lo .. lo + n - 1, read from the flat scores F
+    # at the unsigned offsets ui = i B, uj = j B (unsigned indices: no
+    # wraparound test for negative ones on every read): from 8 terms on, 8
+    # partial sums started at the first 8 terms and combined as numpy
+    # combines them; then the remaining terms (all of them below 8) one
+    # after the other
     res = 0.0
     full = n - n % 8 if n >= 8 else 0
     r0 = r1 = r2 = r3 = r4 = r5 = r6 = r7 = 0.0
+    u1, u2, u3, u4 = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
+    u5, u6, u7 = np.uint64(5), np.uint64(6), np.uint64(7)
     for b in range(lo, lo + full, 8):
-        d0 = T[j, b] - T[i, b]
-        d1 = T[j, b + 1] - T[i, b + 1]
-        d2 = T[j, b + 2] - T[i, b + 2]
-        d3 = T[j, b + 3] - T[i, b + 3]
-        d4 = T[j, b + 4] - T[i, b + 4]
-        d5 = T[j, b + 5] - T[i, b + 5]
-        d6 = T[j, b + 6] - T[i, b + 6]
-        d7 = T[j, b + 7] - T[i, b + 7]
+        x = uj + np.uint64(b)
+        y = ui + np.uint64(b)
+        d0 = F[x] - F[y]
+        d1 = F[x + u1] - F[y + u1]
+        d2 = F[x + u2] - F[y + u2]
+        d3 = F[x + u3] - F[y + u3]
+        d4 = F[x + u4] - F[y + u4]
+        d5 = F[x + u5] - F[y + u5]
+        d6 = F[x + u6] - F[y + u6]
+        d7 = F[x + u7] - F[y + u7]
         if squares:
             d0 = (d0 - mean) * (d0 - mean)
             d1 = (d1 - mean) * (d1 - mean)
@@ -141,7 +148,7 @@ def _leaf_sum(T, i, j, lo, n, mean, squares):  # pragma: no cover - compiled by 
     if full:
         res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
     for b in range(lo + full, lo + n):
-        d = T[j, b] - T[i, b]
+        d = F[uj + np.uint64(b)] - F[ui + np.uint64(b)]
         if squares:
             d = d - mean
             d = d * d
@@ -150,12 +157,12 @@ def _leaf_sum(T, i, j, lo, n, mean, squares):  # pragma: no cover - compiled by 
 
 
 @cached_jit(nogil=True)
-def _pairwise_sum(T, i, j, starts, sizes, program, mean, squares, stack):
+def _pairwise_sum(F, ui, uj, starts, sizes, program, mean, squares, stack):
     # pragma: no cover - compiled by numba
     top = 0
     for code in program:
         if code >= 0:
-            stack[top] = _leaf_sum(T, i, j, starts[code], sizes[code], mean, squares)
+            stack[top] = _leaf_sum(F, ui, uj, starts[code], sizes[code], mean, squares)
             top += 1
         else:
             stack[top - 2] = stack[top - 2] + stack[top - 1]
@@ -167,10 +174,12 @@ def _pairwise_sum(T, i, j, starts, sizes, program, mean, squares, stack):
 def _std_range(T, I, J, starts, sizes, program, start, stop, out):
     # pragma: no cover - compiled by numba
     B = T.shape[1]
+    F = T.ravel()  # T is C-contiguous: row s starts at s B
     stack = np.empty(program.shape[0] + 1)
     for p in range(start, stop):
-        mean = _pairwise_sum(T, I[p], J[p], starts, sizes, program, 0.0, False, stack) / B
-        out[p] = np.sqrt(_pairwise_sum(T, I[p], J[p], starts, sizes, program, mean, True,
+        ui, uj = np.uint64(I[p] * B), np.uint64(J[p] * B)
+        mean = _pairwise_sum(F, ui, uj, starts, sizes, program, 0.0, False, stack) / B
+        out[p] = np.sqrt(_pairwise_sum(F, ui, uj, starts, sizes, program, mean, True,
                                        stack) / (B - 1))
 
 
@@ -197,6 +206,7 @@ def _std_pairs(T, I, J, n_threads=1):
     if not _numba_enabled() or T.shape[1] < 2:
         return _std_pairs_numpy(T, I, J)
     out = np.empty(I.shape[0])
+    T = np.ascontiguousarray(T, dtype=np.float64)  # rows at multiples of B in T.ravel()
     I, J = np.ascontiguousarray(I, dtype=np.int64), np.ascontiguousarray(J, dtype=np.int64)
     program = pairwise_program(T.shape[1])  # numpy's summation tree of B terms
     plan = (program.lo, program.n, program.ops)

@@ -76,5 +76,7 @@ def test_std_pairs_is_numpys_std_bit_for_bit(B):
         got = _std_pairs(T, I, J, n_threads)
         assert np.array_equal(got, np.std(T[J] - T[I], axis=1, ddof=1))
         assert np.array_equal(got, _std_pairs_numpy(T, I, J))
+    # a column-major T (read as its rows' offsets in the flat C-order copy)
+    assert np.array_equal(_std_pairs(np.asfortranarray(T), I, J), got)
     alone = [np.std(np.ascontiguousarray(T[j] - T[i]), ddof=1) for i, j in zip(I, J)]
     assert np.array_equal(got, np.array(alone))
