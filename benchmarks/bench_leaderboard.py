@@ -30,7 +30,8 @@ the machine is shared:
   ``sigtest._engine.maxt_pairs`` on every pair of ``--maxt-systems``
   (1,000: 499,500 pairs) on ``--maxt-resamples`` (9,999) shared draws
   (Gaussian, of the accuracies of binary systems over 10^4 items, as the
-  multiplier draws): the pairs' standard deviations (``_std_pairs``) and the
+  multiplier draws): the pairs' standard deviations (``_std_pairs``, against
+  ``numpy.std`` on blocks of the first 20,000 pairs) and the
   exceedance counts of the block kernel (``_count_range``) against the
   previous kernel, one resample at a time over the pairs (a copy below),
   in the same run, one thread; the counts must be identical.
@@ -234,7 +235,14 @@ def bench_maxt(k, B):
     delta = acc[J] - acc[I]
     print(f"\n## maxt: {I.size:,} pairs of {k:,} systems x {B:,} draws, one thread")
     maxt_pairs._std_pairs(T[:3], I[:2], J[:2])  # compile outside the timings
-    se = _timed("_std_pairs (standard deviations)", lambda: maxt_pairs._std_pairs(T, I, J))[0]
+    se, _, std_cpu = _timed("_std_pairs (standard deviations)",
+                            lambda: maxt_pairs._std_pairs(T, I, J))
+    few = min(I.size, 20_000)
+    blocks, _, numpy_cpu = _timed(f"numpy.std on blocks, first {few:,} pairs",
+                                  lambda: maxt_pairs._std_pairs_numpy(T, I[:few], J[:few]))
+    print(f"standard deviations identical to numpy.std: {np.array_equal(se[:few], blocks)}; "
+          f"{1e9 * std_cpu / (I.size * B):.2f} ns per (pair, resample), numpy.std "
+          f"{1e9 * numpy_cpu / (few * B):.2f}")
     t, _, order = studentized_order(delta, se, np.arange(I.size), "two-sided")
     args = [np.ascontiguousarray(a[order]) for a in (I, J, delta, se)] + [t[order], 1.0, True]
     old = njit(nogil=True)(_count_per_resample)

@@ -10,8 +10,9 @@ bit for bit:
 
 * the standard deviations of the differences (:func:`_std_pairs`: a numba
   kernel forming each pair's differences on the fly and summing them in
-  numpy's pairwise order, so the values are ``numpy.std``'s of each column
-  bit for bit, without a block of differences in memory);
+  numpy's pairwise order, the pairs of one system with consecutive others
+  as SIMD lanes, so the values are ``numpy.std``'s of each column bit for
+  bit, without a block of differences in memory);
 * the exceedance counts in a numba kernel over ranges of resamples
   (:func:`_count_range`): for each pair in decreasing order of ``t``, its
   studentized differences on a block of resamples (lanes of SIMD vectors:
@@ -23,8 +24,9 @@ bit for bit:
   maxima. Ranges run on threads (``nogil``); integer counts summed in any
   order give the same result.
 
-Memory: ``T``, one ``k x block`` copy of its columns and one count array per
-thread: ``O(B k + m)``, not ``O(B m)``.
+Memory: ``T`` and its transpose (for the standard deviations), one ``k x
+block`` copy of its columns and one count array per thread: ``O(B k + m)``,
+not ``O(B m)``.
 
 Only finite scores: the caller uses :func:`~sigtest._engine.maxt.maxt_pvalues`
 when some resample of the family is undefined.
@@ -100,87 +102,118 @@ def _count_range(T, I, J, centre, scale, t_sorted, sign, two_sided, start, stop,
                      overall[lo - start:lo - start + w], spare, count_sd, count_m)
 
 
+#: Pairs of one anchor system summed together (SIMD lanes over the other
+#: systems, consecutive columns of ``T.T``), and lanes of a tile of such
+#: runs (the tile's columns of a leaf's rows stay in cache) in ``_std_pairs``.
+_STD_LANES = 128
+_STD_TILE = 4096
+
+
 @cached_jit(nogil=True)
-def _leaf_sum(F, ui, uj, lo, n, mean, squares):  # pragma: no cover - compiled by numba
-    # one leaf of numpy's pairwise sum of d = T[j, b] - T[i, b] (squares:
-    # of (d - mean)**2), b = lo .. lo + n - 1, read from the flat scores F
-    # at the unsigned offsets ui = i B, uj = j B (unsigned indices: no
-    # wraparound test for negative ones on every read): from 8 terms on, 8
-    # partial sums started at the first 8 terms and combined as numpy
-    # combines them; then the remaining terms (all of them below 8) one
-    # after the other
-    res = 0.0
+def _leaf_lanes(TB, a, o, w, lo, n, mean, squares, acc, res):
+    # pragma: no cover - compiled by numba
+    # one leaf of numpy's pairwise sum for the w pairs (a, o + l):
+    # d = TB[b, o + l] - TB[b, a], b = lo .. lo + n - 1, lane by lane; the
+    # lanes' 8 partial sums in acc (8 x lanes), numpy's order within a lane
     full = n - n % 8 if n >= 8 else 0
-    r0 = r1 = r2 = r3 = r4 = r5 = r6 = r7 = 0.0
-    u1, u2, u3, u4 = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
-    u5, u6, u7 = np.uint64(5), np.uint64(6), np.uint64(7)
-    for b in range(lo, lo + full, 8):
-        x = uj + np.uint64(b)
-        y = ui + np.uint64(b)
-        d0 = F[x] - F[y]
-        d1 = F[x + u1] - F[y + u1]
-        d2 = F[x + u2] - F[y + u2]
-        d3 = F[x + u3] - F[y + u3]
-        d4 = F[x + u4] - F[y + u4]
-        d5 = F[x + u5] - F[y + u5]
-        d6 = F[x + u6] - F[y + u6]
-        d7 = F[x + u7] - F[y + u7]
-        if squares:
-            d0 = (d0 - mean) * (d0 - mean)
-            d1 = (d1 - mean) * (d1 - mean)
-            d2 = (d2 - mean) * (d2 - mean)
-            d3 = (d3 - mean) * (d3 - mean)
-            d4 = (d4 - mean) * (d4 - mean)
-            d5 = (d5 - mean) * (d5 - mean)
-            d6 = (d6 - mean) * (d6 - mean)
-            d7 = (d7 - mean) * (d7 - mean)
-        if b == lo:  # numpy starts the partial sums at the first 8 terms
-            r0, r1, r2, r3, r4, r5, r6, r7 = d0, d1, d2, d3, d4, d5, d6, d7
-        else:
-            r0 += d0
-            r1 += d1
-            r2 += d2
-            r3 += d3
-            r4 += d4
-            r5 += d5
-            r6 += d6
-            r7 += d7
+    for lane in range(w):
+        res[lane] = 0.0
+    for b in range(lo, lo + full):
+        row = TB[b]
+        x = row[a]
+        seg = row[o:o + w]
+        part = acc[(b - lo) % 8]
+        first = b < lo + 8  # numpy starts the partial sums at the first 8 terms
+        for lane in range(w):
+            d = seg[lane] - x
+            if squares:
+                d = (d - mean[lane]) * (d - mean[lane])
+            part[lane] = d if first else part[lane] + d
     if full:
-        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        for lane in range(w):
+            res[lane] = (((acc[0, lane] + acc[1, lane]) + (acc[2, lane] + acc[3, lane]))
+                         + ((acc[4, lane] + acc[5, lane]) + (acc[6, lane] + acc[7, lane])))
     for b in range(lo + full, lo + n):
-        d = F[uj + np.uint64(b)] - F[ui + np.uint64(b)]
-        if squares:
-            d = d - mean
-            d = d * d
-        res += d
-    return res
+        row = TB[b]
+        x = row[a]
+        seg = row[o:o + w]
+        for lane in range(w):
+            d = seg[lane] - x
+            if squares:
+                d = d - mean[lane]
+                d = d * d
+            res[lane] += d
 
 
 @cached_jit(nogil=True)
-def _pairwise_sum(F, ui, uj, starts, sizes, program, mean, squares, stack):
-    # pragma: no cover - compiled by numba
-    top = 0
-    for code in program:
-        if code >= 0:
-            stack[top] = _leaf_sum(F, ui, uj, starts[code], sizes[code], mean, squares)
-            top += 1
-        else:
-            stack[top - 2] = stack[top - 2] + stack[top - 1]
-            top -= 1
-    return stack[0]
+def _std_tiles(TB, run_a, run_o, run_w, run_off, tiles, starts, sizes, program, depth,
+               t_lo, t_hi, out):  # pragma: no cover - compiled by numba
+    # tiles t_lo .. t_hi - 1 of runs; a tile's lanes (its runs' pairs) go
+    # through numpy's summation program together: each leaf for every run of
+    # the tile, each addition of two partial sums for every lane
+    B = TB.shape[0]
+    lanes = 0
+    for t in range(t_lo, t_hi):
+        r0, r1 = tiles[t], tiles[t + 1]
+        lanes = max(lanes, run_off[r1 - 1] + run_w[r1 - 1] - run_off[r0])
+    stack = np.empty((depth, lanes))
+    mean = np.empty(lanes)
+    acc = np.empty((8, run_w.max()))
+    for t in range(t_lo, t_hi):
+        r0, r1 = tiles[t], tiles[t + 1]
+        base = run_off[r0]
+        width = run_off[r1 - 1] + run_w[r1 - 1] - base
+        for phase in range(2):
+            squares = phase == 1
+            top = 0
+            for code in program:
+                if code >= 0:
+                    for r in range(r0, r1):
+                        lo, w = run_off[r] - base, run_w[r]
+                        _leaf_lanes(TB, run_a[r], run_o[r], w, starts[code], sizes[code],
+                                    mean[lo:lo + w], squares, acc, stack[top, lo:lo + w])
+                    top += 1
+                else:
+                    for lane in range(width):
+                        stack[top - 2, lane] = stack[top - 2, lane] + stack[top - 1, lane]
+                    top -= 1
+            for lane in range(width):
+                if squares:
+                    out[base + lane] = np.sqrt(stack[0, lane] / (B - 1))
+                else:
+                    mean[lane] = stack[0, lane] / B
 
 
-@cached_jit(nogil=True)
-def _std_range(T, I, J, starts, sizes, program, start, stop, out):
-    # pragma: no cover - compiled by numba
-    B = T.shape[1]
-    F = T.ravel()  # T is C-contiguous: row s starts at s B
-    stack = np.empty(program.shape[0] + 1)
-    for p in range(start, stop):
-        ui, uj = np.uint64(I[p] * B), np.uint64(J[p] * B)
-        mean = _pairwise_sum(F, ui, uj, starts, sizes, program, 0.0, False, stack) / B
-        out[p] = np.sqrt(_pairwise_sum(F, ui, uj, starts, sizes, program, mean, True,
-                                       stack) / (B - 1))
+def _runs(I, J, k):
+    """Pairs as runs ``(anchor, first other, width)`` of consecutive other systems, in tiles.
+
+    Each pair ``(i, j)`` gets as anchor its system in more pairs (the
+    smaller index on ties; the standard deviation of ``T[i] - T[j]`` is that
+    of ``T[j] - T[i]`` bit for bit: rounding is symmetric); pairs of one
+    anchor with consecutive others form runs of at most ``_STD_LANES``; runs
+    are ordered by block of ``_STD_LANES`` other systems, then anchor, and cut into
+    tiles of about ``_STD_TILE`` pairs. Returns the pairs' order and the
+    runs' anchors, first others, widths, offsets in that order, and the
+    tiles' first runs (with the end).
+    """
+    m = I.shape[0]
+    deg = np.bincount(I, minlength=k) + np.bincount(J, minlength=k)
+    swap = (deg[J] > deg[I]) | ((deg[J] == deg[I]) & (J < I))
+    A, O = np.where(swap, J, I), np.where(swap, I, J)
+    order = np.lexsort((O, A))
+    A, O = A[order], O[order]
+    new = np.ones(m, dtype=bool)
+    new[1:] = (A[1:] != A[:-1]) | (O[1:] != O[:-1] + 1)
+    first = np.flatnonzero(new)
+    new |= (np.arange(m) - first[np.cumsum(new) - 1]) % _STD_LANES == 0
+    first = np.flatnonzero(new)
+    width = np.diff(np.append(first, m))
+    by_block = np.lexsort((A[first], O[first] // _STD_LANES))
+    first, width = first[by_block], width[by_block]
+    offset = np.concatenate(([0], np.cumsum(width)[:-1]))
+    order = order[np.repeat(first - offset, width) + np.arange(m)]
+    tiles = np.flatnonzero(np.diff(offset // _STD_TILE, prepend=-1))
+    return order, A[first], O[first], width, offset, np.append(tiles, first.size)
 
 
 def _std_pairs_numpy(T, I, J):
@@ -200,18 +233,26 @@ def _std_pairs(T, I, J, n_threads=1):
     them, then their squared deviations from the mean, in numpy's pairwise
     order (numpy's ``std``: the mean ``sum(d) / B``, then
     ``sqrt(sum((d - mean)**2) / (B - 1))``), so no block of differences is
-    built; parts of the pairs run on threads. Without numba: numpy on blocks
-    of pairs.
+    built: the pairs of one system with consecutive others as SIMD lanes
+    (rows of ``T.T``), in tiles of pairs that go through numpy's summation
+    tree together (:func:`_runs`); tiles run on threads. Without numba:
+    numpy on blocks of pairs.
     """
     if not _numba_enabled() or T.shape[1] < 2:
         return _std_pairs_numpy(T, I, J)
     out = np.empty(I.shape[0])
-    T = np.ascontiguousarray(T, dtype=np.float64)  # rows at multiples of B in T.ravel()
+    if not out.size:
+        return out
     I, J = np.ascontiguousarray(I, dtype=np.int64), np.ascontiguousarray(J, dtype=np.int64)
     program = pairwise_program(T.shape[1])  # numpy's summation tree of B terms
-    plan = (program.lo, program.n, program.ops)
-    run_parts(lambda start, stop: _std_range(T, I, J, *plan, start, stop, out),
-              part_bounds(I.shape[0], max(1, int(n_threads))), max(1, int(n_threads)))
+    plan = (program.lo, program.n, program.ops, program.depth)
+    order, *runs, tiles = _runs(I, J, T.shape[0])
+    TB = np.ascontiguousarray(np.asarray(T, dtype=np.float64).T)
+    sd = np.empty(I.shape[0])
+    n_parts = max(1, int(n_threads))
+    run_parts(lambda lo, hi: _std_tiles(TB, *runs, tiles, *plan, lo, hi, sd),
+              part_bounds(tiles.size - 1, n_parts), n_parts)
+    out[order] = sd
     return out
 
 

@@ -80,3 +80,29 @@ def test_std_pairs_is_numpys_std_bit_for_bit(B):
     assert np.array_equal(_std_pairs(np.asfortranarray(T), I, J), got)
     alone = [np.std(np.ascontiguousarray(T[j] - T[i]), ddof=1) for i, j in zip(I, J)]
     assert np.array_equal(got, np.array(alone))
+
+
+@pytest.mark.parametrize("lanes, tile", [(128, 4096), (3, 5), (1, 1)])
+def test_std_pairs_any_pairs_in_runs_and_tiles(lanes, tile, monkeypatch):
+    # pairs as runs of one anchor with consecutive others (SIMD lanes), cut
+    # at `lanes` and cut into tiles: all pairs, both orientations, a baseline
+    # in the middle of the systems, repeated and scattered pairs, no pair
+    from sigtest._engine import maxt_pairs
+
+    monkeypatch.setattr(maxt_pairs, "_STD_LANES", lanes)
+    monkeypatch.setattr(maxt_pairs, "_STD_TILE", tile)
+    rng = np.random.default_rng(11)
+    k, B = 12, 257
+    T = rng.normal(size=(k, B)) * rng.uniform(1e-3, 1e3, size=(k, 1))
+    T[7] = T[2]
+    upper = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    families = [upper, [(j, i) for i, j in upper[::-1]],
+                [(i, 5) for i in range(5)] + [(5, j) for j in range(6, k)],
+                [tuple(p) for p in rng.integers(0, k, (60, 2)) if p[0] != p[1]] + upper[:4] * 2]
+    for pairs in families:
+        I, J = np.array(pairs).T
+        want = np.array([np.std(T[j] - T[i], ddof=1) for i, j in pairs])
+        for n_threads in (1, 2):
+            assert np.array_equal(maxt_pairs._std_pairs(T, I, J, n_threads), want)
+    empty = np.zeros(0, dtype=np.int64)
+    assert maxt_pairs._std_pairs(T, empty, empty).shape == (0,)
