@@ -26,10 +26,20 @@ the machine is shared:
   most twice compare alone). Smaller ``--scale-*`` sizes measure how the cost
   grows on a loaded machine; the table says which goals were met.
 
-Run ``python benchmarks/bench_leaderboard.py [--only ranks|leaderboard|scale]
+* ``maxt``: the max-T step of the scale case alone,
+  ``sigtest._engine.maxt_pairs`` on every pair of ``--maxt-systems``
+  (1,000: 499,500 pairs) on ``--maxt-resamples`` (9,999) shared draws
+  (Gaussian, of the accuracies of binary systems over 10^4 items, as the
+  multiplier draws): the pairs' standard deviations (``_std_pairs``, against
+  ``numpy.std`` on blocks of the first 20,000 pairs) and the
+  exceedance counts of the block kernel (``_count_range``) against the
+  previous kernel, one resample at a time over the pairs (a copy below),
+  in the same run, one thread; the counts must be identical.
+
+Run ``python benchmarks/bench_leaderboard.py [--only ranks|leaderboard|scale|maxt]
 [--ranks-samples N] [--systems K] [--samples N] [--scale-binary K]
 [--scale-binary-items N] [--scale-labels K] [--scale-label-items N]
-[--scale-report-items N]``.
+[--scale-report-items N] [--maxt-systems K] [--maxt-resamples B]``.
 """
 
 import argparse
@@ -184,9 +194,84 @@ def bench_scale(args):
     print("(met: the goal holds at the goal's size; a smaller size is never counted as met)")
 
 
+def _count_per_resample(TB, I, J, centre, scale, t_sorted, sign, two_sided, count_sd,
+                        count_m, overall, chunk):  # pragma: no cover - numba
+    # the kernel before the blocks of resamples: for each resample (a row of
+    # TB = T.T), the pairs from the last to the first with the running maximum
+    # from the end, in chunks of pairs
+    n = I.shape[0]
+    overall[:] = -np.inf
+    hi = n
+    while hi > 0:
+        lo = max(0, hi - chunk)
+        for b in range(TB.shape[0]):
+            row = TB[b]
+            tail = overall[b]
+            for p in range(hi - 1, lo - 1, -1):
+                z = sign * ((row[J[p]] - row[I[p]]) - centre[p]) / scale[p]
+                if two_sided:
+                    z = abs(z)
+                if z >= t_sorted[p]:
+                    count_m[p] += 1
+                if z > tail:
+                    tail = z
+                if tail >= t_sorted[p]:
+                    count_sd[p] += 1
+            overall[b] = tail
+        hi = lo
+
+
+def bench_maxt(k, B):
+    """Time the max-T kernels on all pairs of ``k`` systems and ``B`` draws (one thread)."""
+    from numba import njit
+
+    from sigtest._engine import maxt_pairs
+    from sigtest._engine.maxt import studentized_order
+
+    rng = np.random.default_rng(0)
+    acc = (rng.random((10_000, k)) < np.linspace(0.5, 0.8, k)).mean(axis=0)
+    T = acc[:, None] + np.sqrt(acc * (1 - acc) / 10_000)[:, None] * rng.normal(size=(k, B))
+    I, J = np.triu_indices(k, 1)
+    delta = acc[J] - acc[I]
+    print(f"\n## maxt: {I.size:,} pairs of {k:,} systems x {B:,} draws, one thread")
+    maxt_pairs._std_pairs(T[:3], I[:2], J[:2])  # compile outside the timings
+    se, _, std_cpu = _timed("_std_pairs (standard deviations)",
+                            lambda: maxt_pairs._std_pairs(T, I, J))
+    few = min(I.size, 20_000)
+    blocks, _, numpy_cpu = _timed(f"numpy.std on blocks, first {few:,} pairs",
+                                  lambda: maxt_pairs._std_pairs_numpy(T, I[:few], J[:few]))
+    print(f"standard deviations identical to numpy.std: {np.array_equal(se[:few], blocks)}; "
+          f"{1e9 * std_cpu / (I.size * B):.2f} ns per (pair, resample), numpy.std "
+          f"{1e9 * numpy_cpu / (few * B):.2f}")
+    t, _, order = studentized_order(delta, se, np.arange(I.size), "two-sided")
+    args = [np.ascontiguousarray(a[order]) for a in (I, J, delta, se)] + [t[order], 1.0, True]
+    old = njit(nogil=True)(_count_per_resample)
+
+    def run(kernel, data, *extra):
+        counts = (np.zeros(I.size, np.int64), np.zeros(I.size, np.int64), np.empty(B))
+        kernel(data, *args, *extra[:-1], *counts, extra[-1])
+        return counts
+
+    small = [a[:2] if isinstance(a, np.ndarray) else a for a in args]
+    old(np.ascontiguousarray(T[:, :3].T), *small, np.zeros(2, np.int64),
+        np.zeros(2, np.int64), np.empty(3), 16384)  # compile outside the timings
+    new, _, new_cpu = _timed(f"_count_range ({maxt_pairs._COUNT_BLOCK} resamples a block)",
+                          lambda: run(maxt_pairs._count_range, T, 0, B,
+                                      maxt_pairs._COUNT_BLOCK))
+    before, _, old_cpu = _timed("per-resample kernel (before)",
+                                lambda: run(old, np.ascontiguousarray(T.T), 16384))
+    same = all(np.array_equal(a, b) for a, b in zip(new, before))
+    print(f"counts identical: {same}; CPU ratio before / after: {old_cpu / new_cpu:.1f}x; "
+          f"{1e9 * new_cpu / (I.size * B):.2f} ns per (pair, resample) after, "
+          f"{1e9 * old_cpu / (I.size * B):.2f} before")
+    if not same:
+        raise SystemExit("the block kernel's counts differ from the per-resample kernel's")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--only", choices=["ranks", "leaderboard", "scale"], default=None)
+    parser.add_argument("--only", choices=["ranks", "leaderboard", "scale", "maxt"],
+                        default=None)
     parser.add_argument("--ranks-samples", type=int, default=100_000)
     parser.add_argument("--systems", type=int, default=200)
     parser.add_argument("--samples", type=int, default=10_000)
@@ -195,6 +280,8 @@ def main(argv=None):
     parser.add_argument("--scale-labels", type=int, default=200)
     parser.add_argument("--scale-label-items", type=int, default=100_000)
     parser.add_argument("--scale-report-items", type=int, default=100_000)
+    parser.add_argument("--maxt-systems", type=int, default=1000)
+    parser.add_argument("--maxt-resamples", type=int, default=9999)
     args = parser.parse_args(argv)
     if args.only in (None, "ranks"):
         bench_ranks(args.ranks_samples)
@@ -202,6 +289,8 @@ def main(argv=None):
         bench_board(args.systems, args.samples)
     if args.only in (None, "scale"):
         bench_scale(args)
+    if args.only in (None, "maxt"):
+        bench_maxt(args.maxt_systems, args.maxt_resamples)
 
 
 if __name__ == "__main__":

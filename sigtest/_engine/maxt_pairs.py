@@ -10,19 +10,23 @@ bit for bit:
 
 * the standard deviations of the differences (:func:`_std_pairs`: a numba
   kernel forming each pair's differences on the fly and summing them in
-  numpy's pairwise order, so the values are ``numpy.std``'s of each column
-  bit for bit, without a block of differences in memory);
+  numpy's pairwise order, the pairs of one system with consecutive others
+  as SIMD lanes, so the values are ``numpy.std``'s of each column bit for
+  bit, without a block of differences in memory);
 * the exceedance counts in a numba kernel over ranges of resamples
-  (:func:`_count_range`): for each resample the studentized differences of
-  the pairs in decreasing order of ``t`` with their running maximum from
-  the end (the maximum over the hypotheses not yet rejected), computed with
-  the float operations of :func:`~sigtest._engine.maxt.maxt_pvalues`, so
-  the integer counts are the same; the single-step counts from the sorted
+  (:func:`_count_range`): for each pair in decreasing order of ``t``, its
+  studentized differences on a block of resamples (lanes of SIMD vectors:
+  each system's scores on the block are one contiguous row of a ``k x
+  block`` copy of ``T``) with every resample's running maximum from the end
+  (the maximum over the hypotheses not yet rejected), computed with the
+  float operations of :func:`~sigtest._engine.maxt.maxt_pvalues`, so the
+  integer counts are the same; the single-step counts from the sorted
   maxima. Ranges run on threads (``nogil``); integer counts summed in any
   order give the same result.
 
-Memory: ``T`` transposed (``B x k``), one block of differences and one
-count array per thread: ``O(B k + m)``, not ``O(B m)``.
+Memory: ``T`` and its transpose (for the standard deviations), one ``k x
+block`` copy of its columns and one count array per thread: ``O(B k + m)``,
+not ``O(B m)``.
 
 Only finite scores: the caller uses :func:`~sigtest._engine.maxt.maxt_pvalues`
 when some resample of the family is undefined.
@@ -44,114 +48,172 @@ __all__ = ["maxt_pairs_pvalues"]
 _SE_BLOCK_BYTES = 32 * 2**20
 
 
-#: Pairs per chunk of the exceedance kernel: the chunk's per-pair arrays
-#: (about 56 bytes a pair) stay in cache while every resample passes over it.
-_COUNT_CHUNK = 16384
+#: Resamples per block of the exceedance kernel: every pair's differences on
+#: the block's resamples are one contiguous run of each system's row (a
+#: ``k x block`` copy of ``T``), processed lane by lane in SIMD.
+_COUNT_BLOCK = 512
 
 
 @cached_jit(nogil=True)
-def _count_range(TB, I, J, centre, scale, t_sorted, sign, two_sided, start, stop,
-                 count_sd, count_m, overall, chunk):  # pragma: no cover - compiled by numba
-    # for each resample, the pairs from the last to the first with the running
-    # maximum from the end; in chunks of pairs (each resample's maximum kept
-    # in ``overall`` between chunks), so the per-pair arrays are read from
-    # cache, not from memory once per resample: the same operations in the
-    # same order for every (resample, pair)
-    n = I.shape[0]
-    for b in range(start, stop):
-        overall[b - start] = -np.inf
-    hi = n
-    while hi > 0:
-        lo = max(0, hi - chunk)
-        for b in range(start, stop):
-            row = TB[b]
-            tail = overall[b - start]
-            for p in range(hi - 1, lo - 1, -1):
-                z = sign * ((row[J[p]] - row[I[p]]) - centre[p]) / scale[p]
-                if two_sided:
-                    z = abs(z)
-                if z >= t_sorted[p]:
-                    count_m[p] += 1
-                if z > tail:
-                    tail = z
-                if tail >= t_sorted[p]:
-                    count_sd[p] += 1
-            overall[b - start] = tail
-        hi = lo
+def _count_block(rows, w, I, J, centre, scale, t_sorted, sign, two_sided, tails, spare,
+                 count_sd, count_m):  # pragma: no cover - compiled by numba
+    # the pairs from the last to the first, each on the block's w resamples
+    # (lanes l, independent: LLVM vectorises the inner loop), every lane with
+    # its running maximum from the end; the same float operations per
+    # (resample, pair) as maxt_pvalues, so the same integer counts. The
+    # running maxima alternate between ``tails`` and ``spare`` (read one,
+    # write the other): a select stored to the array it was loaded from
+    # would become a masked store, several times slower
+    src, dst = tails, spare
+    for p in range(I.shape[0] - 1, -1, -1):
+        rj, ri = rows[J[p]], rows[I[p]]
+        c, s, t = centre[p], scale[p], t_sorted[p]
+        n_m = 0
+        n_sd = 0
+        for lane in range(w):
+            z = sign * ((rj[lane] - ri[lane]) - c) / s
+            if two_sided:
+                z = abs(z)
+            n_m += z >= t
+            tail = src[lane]
+            tail = z if z > tail else tail
+            dst[lane] = tail
+            n_sd += tail >= t
+        count_m[p] += n_m
+        count_sd[p] += n_sd
+        src, dst = dst, src
+    if src is not tails:
+        tails[:w] = src[:w]
 
 
 @cached_jit(nogil=True)
-def _leaf_sum(T, i, j, lo, n, mean, squares):  # pragma: no cover - compiled by numba
-    # one leaf of numpy's pairwise sum of d = T[j, b] - T[i, b] (squares:
-    # of (d - mean)**2), b = lo .. lo + n - 1: from 8 terms on, 8 partial
-    # sums started at the first 8 terms and combined as numpy combines them;
-    # then the remaining terms (all of them below 8) one after the other
-    res = 0.0
+def _count_range(T, I, J, centre, scale, t_sorted, sign, two_sided, start, stop,
+                 count_sd, count_m, overall, block):  # pragma: no cover - compiled by numba
+    # resamples start .. stop - 1 in blocks: the block's columns of T copied
+    # into contiguous rows (k x block, in cache), then one pass over the pairs
+    rows = np.empty((T.shape[0], block))
+    spare = np.empty(block)
+    overall[:] = -np.inf
+    for lo in range(start, stop, block):
+        w = min(stop, lo + block) - lo
+        for s in range(T.shape[0]):
+            rows[s, :w] = T[s, lo:lo + w]
+        _count_block(rows, w, I, J, centre, scale, t_sorted, sign, two_sided,
+                     overall[lo - start:lo - start + w], spare, count_sd, count_m)
+
+
+#: Pairs of one anchor system summed together (SIMD lanes over the other
+#: systems, consecutive columns of ``T.T``), and lanes of a tile of such
+#: runs (the tile's columns of a leaf's rows stay in cache) in ``_std_pairs``.
+_STD_LANES = 128
+_STD_TILE = 4096
+
+
+@cached_jit(nogil=True)
+def _leaf_lanes(TB, a, o, w, lo, n, mean, squares, acc, res):
+    # pragma: no cover - compiled by numba
+    # one leaf of numpy's pairwise sum for the w pairs (a, o + l):
+    # d = TB[b, o + l] - TB[b, a], b = lo .. lo + n - 1, lane by lane; the
+    # lanes' 8 partial sums in acc (8 x lanes), numpy's order within a lane
     full = n - n % 8 if n >= 8 else 0
-    r0 = r1 = r2 = r3 = r4 = r5 = r6 = r7 = 0.0
-    for b in range(lo, lo + full, 8):
-        d0 = T[j, b] - T[i, b]
-        d1 = T[j, b + 1] - T[i, b + 1]
-        d2 = T[j, b + 2] - T[i, b + 2]
-        d3 = T[j, b + 3] - T[i, b + 3]
-        d4 = T[j, b + 4] - T[i, b + 4]
-        d5 = T[j, b + 5] - T[i, b + 5]
-        d6 = T[j, b + 6] - T[i, b + 6]
-        d7 = T[j, b + 7] - T[i, b + 7]
-        if squares:
-            d0 = (d0 - mean) * (d0 - mean)
-            d1 = (d1 - mean) * (d1 - mean)
-            d2 = (d2 - mean) * (d2 - mean)
-            d3 = (d3 - mean) * (d3 - mean)
-            d4 = (d4 - mean) * (d4 - mean)
-            d5 = (d5 - mean) * (d5 - mean)
-            d6 = (d6 - mean) * (d6 - mean)
-            d7 = (d7 - mean) * (d7 - mean)
-        if b == lo:  # numpy starts the partial sums at the first 8 terms
-            r0, r1, r2, r3, r4, r5, r6, r7 = d0, d1, d2, d3, d4, d5, d6, d7
-        else:
-            r0 += d0
-            r1 += d1
-            r2 += d2
-            r3 += d3
-            r4 += d4
-            r5 += d5
-            r6 += d6
-            r7 += d7
+    for lane in range(w):
+        res[lane] = 0.0
+    for b in range(lo, lo + full):
+        row = TB[b]
+        x = row[a]
+        seg = row[o:o + w]
+        part = acc[(b - lo) % 8]
+        first = b < lo + 8  # numpy starts the partial sums at the first 8 terms
+        for lane in range(w):
+            d = seg[lane] - x
+            if squares:
+                d = (d - mean[lane]) * (d - mean[lane])
+            part[lane] = d if first else part[lane] + d
     if full:
-        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        for lane in range(w):
+            res[lane] = (((acc[0, lane] + acc[1, lane]) + (acc[2, lane] + acc[3, lane]))
+                         + ((acc[4, lane] + acc[5, lane]) + (acc[6, lane] + acc[7, lane])))
     for b in range(lo + full, lo + n):
-        d = T[j, b] - T[i, b]
-        if squares:
-            d = d - mean
-            d = d * d
-        res += d
-    return res
+        row = TB[b]
+        x = row[a]
+        seg = row[o:o + w]
+        for lane in range(w):
+            d = seg[lane] - x
+            if squares:
+                d = d - mean[lane]
+                d = d * d
+            res[lane] += d
 
 
 @cached_jit(nogil=True)
-def _pairwise_sum(T, i, j, starts, sizes, program, mean, squares, stack):
-    # pragma: no cover - compiled by numba
-    top = 0
-    for code in program:
-        if code >= 0:
-            stack[top] = _leaf_sum(T, i, j, starts[code], sizes[code], mean, squares)
-            top += 1
-        else:
-            stack[top - 2] = stack[top - 2] + stack[top - 1]
-            top -= 1
-    return stack[0]
+def _std_tiles(TB, run_a, run_o, run_w, run_off, tiles, starts, sizes, program, depth,
+               t_lo, t_hi, out):  # pragma: no cover - compiled by numba
+    # tiles t_lo .. t_hi - 1 of runs; a tile's lanes (its runs' pairs) go
+    # through numpy's summation program together: each leaf for every run of
+    # the tile, each addition of two partial sums for every lane
+    B = TB.shape[0]
+    lanes = 0
+    for t in range(t_lo, t_hi):
+        r0, r1 = tiles[t], tiles[t + 1]
+        lanes = max(lanes, run_off[r1 - 1] + run_w[r1 - 1] - run_off[r0])
+    stack = np.empty((depth, lanes))
+    mean = np.empty(lanes)
+    acc = np.empty((8, run_w.max()))
+    for t in range(t_lo, t_hi):
+        r0, r1 = tiles[t], tiles[t + 1]
+        base = run_off[r0]
+        width = run_off[r1 - 1] + run_w[r1 - 1] - base
+        for phase in range(2):
+            squares = phase == 1
+            top = 0
+            for code in program:
+                if code >= 0:
+                    for r in range(r0, r1):
+                        lo, w = run_off[r] - base, run_w[r]
+                        _leaf_lanes(TB, run_a[r], run_o[r], w, starts[code], sizes[code],
+                                    mean[lo:lo + w], squares, acc, stack[top, lo:lo + w])
+                    top += 1
+                else:
+                    for lane in range(width):
+                        stack[top - 2, lane] = stack[top - 2, lane] + stack[top - 1, lane]
+                    top -= 1
+            for lane in range(width):
+                if squares:
+                    out[base + lane] = np.sqrt(stack[0, lane] / (B - 1))
+                else:
+                    mean[lane] = stack[0, lane] / B
 
 
-@cached_jit(nogil=True)
-def _std_range(T, I, J, starts, sizes, program, start, stop, out):
-    # pragma: no cover - compiled by numba
-    B = T.shape[1]
-    stack = np.empty(program.shape[0] + 1)
-    for p in range(start, stop):
-        mean = _pairwise_sum(T, I[p], J[p], starts, sizes, program, 0.0, False, stack) / B
-        out[p] = np.sqrt(_pairwise_sum(T, I[p], J[p], starts, sizes, program, mean, True,
-                                       stack) / (B - 1))
+def _runs(I, J, k):
+    """Pairs as runs ``(anchor, first other, width)`` of consecutive other systems, in tiles.
+
+    Each pair ``(i, j)`` gets as anchor its system in more pairs (the
+    smaller index on ties; the standard deviation of ``T[i] - T[j]`` is that
+    of ``T[j] - T[i]`` bit for bit: rounding is symmetric); pairs of one
+    anchor with consecutive others form runs of at most ``_STD_LANES``; runs
+    are ordered by block of ``_STD_LANES`` other systems, then anchor, and cut into
+    tiles of about ``_STD_TILE`` pairs. Returns the pairs' order and the
+    runs' anchors, first others, widths, offsets in that order, and the
+    tiles' first runs (with the end).
+    """
+    m = I.shape[0]
+    deg = np.bincount(I, minlength=k) + np.bincount(J, minlength=k)
+    swap = (deg[J] > deg[I]) | ((deg[J] == deg[I]) & (J < I))
+    A, O = np.where(swap, J, I), np.where(swap, I, J)
+    order = np.lexsort((O, A))
+    A, O = A[order], O[order]
+    new = np.ones(m, dtype=bool)
+    new[1:] = (A[1:] != A[:-1]) | (O[1:] != O[:-1] + 1)
+    first = np.flatnonzero(new)
+    new |= (np.arange(m) - first[np.cumsum(new) - 1]) % _STD_LANES == 0
+    first = np.flatnonzero(new)
+    width = np.diff(np.append(first, m))
+    by_block = np.lexsort((A[first], O[first] // _STD_LANES))
+    first, width = first[by_block], width[by_block]
+    offset = np.concatenate(([0], np.cumsum(width)[:-1]))
+    order = order[np.repeat(first - offset, width) + np.arange(m)]
+    tiles = np.flatnonzero(np.diff(offset // _STD_TILE, prepend=-1))
+    return order, A[first], O[first], width, offset, np.append(tiles, first.size)
 
 
 def _std_pairs_numpy(T, I, J):
@@ -171,17 +233,26 @@ def _std_pairs(T, I, J, n_threads=1):
     them, then their squared deviations from the mean, in numpy's pairwise
     order (numpy's ``std``: the mean ``sum(d) / B``, then
     ``sqrt(sum((d - mean)**2) / (B - 1))``), so no block of differences is
-    built; parts of the pairs run on threads. Without numba: numpy on blocks
-    of pairs.
+    built: the pairs of one system with consecutive others as SIMD lanes
+    (rows of ``T.T``), in tiles of pairs that go through numpy's summation
+    tree together (:func:`_runs`); tiles run on threads. Without numba:
+    numpy on blocks of pairs.
     """
     if not _numba_enabled() or T.shape[1] < 2:
         return _std_pairs_numpy(T, I, J)
     out = np.empty(I.shape[0])
+    if not out.size:
+        return out
     I, J = np.ascontiguousarray(I, dtype=np.int64), np.ascontiguousarray(J, dtype=np.int64)
     program = pairwise_program(T.shape[1])  # numpy's summation tree of B terms
-    plan = (program.lo, program.n, program.ops)
-    run_parts(lambda start, stop: _std_range(T, I, J, *plan, start, stop, out),
-              part_bounds(I.shape[0], max(1, int(n_threads))), max(1, int(n_threads)))
+    plan = (program.lo, program.n, program.ops, program.depth)
+    order, *runs, tiles = _runs(I, J, T.shape[0])
+    TB = np.ascontiguousarray(np.asarray(T, dtype=np.float64).T)
+    sd = np.empty(I.shape[0])
+    n_parts = max(1, int(n_threads))
+    run_parts(lambda lo, hi: _std_tiles(TB, *runs, tiles, *plan, lo, hi, sd),
+              part_bounds(tiles.size - 1, n_parts), n_parts)
+    out[order] = sd
     return out
 
 
@@ -228,7 +299,6 @@ def maxt_pairs_pvalues(delta, scores, pairs, *, alternative="two-sided", n_threa
     sign = -1.0 if alternative == "less" else 1.0
     t_sorted = np.ascontiguousarray(t[order])
     n_used = order.size
-    TB = np.ascontiguousarray(T.T)
     Io, Jo = np.ascontiguousarray(I[order]), np.ascontiguousarray(J[order])
     centre, scale = np.ascontiguousarray(d[order]), np.ascontiguousarray(se[order])
     bounds = part_bounds(B, max(1, int(n_threads)))
@@ -237,8 +307,8 @@ def maxt_pairs_pvalues(delta, scores, pairs, *, alternative="two-sided", n_threa
         count_sd = np.zeros(n_used, dtype=np.int64)
         count_m = np.zeros(n_used, dtype=np.int64)
         overall = np.empty(stop - start)
-        _count_range(TB, Io, Jo, centre, scale, t_sorted, sign, alternative == "two-sided",
-                     start, stop, count_sd, count_m, overall, _COUNT_CHUNK)
+        _count_range(T, Io, Jo, centre, scale, t_sorted, sign, alternative == "two-sided",
+                     start, stop, count_sd, count_m, overall, _COUNT_BLOCK)
         return count_sd, count_m, overall
 
     parts = run_parts(call, bounds, max(1, int(n_threads)))

@@ -9,14 +9,15 @@ from sigtest._engine.maxt_pairs import maxt_pairs_pvalues
 _FIELDS = ("step_down", "single_step", "marginal", "t", "se", "max_stat", "degenerate")
 
 
-@pytest.mark.parametrize("chunk", [16384, 7, 1])
+@pytest.mark.parametrize("block", [512, 256, 8, 7, 1])
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
-def test_maxt_pairs_equals_maxt_on_the_columns(alternative, chunk, monkeypatch):
-    # chunk: pairs per pass of the exceedance kernel (one chunk, several, one
-    # pair each): the running maximum carried between chunks
+def test_maxt_pairs_equals_maxt_on_the_columns(alternative, block, monkeypatch):
+    # block: resamples per pass of the exceedance kernel over the pairs (one
+    # block with a remainder, one for all, SIMD-sized, odd, one resample a
+    # block), and ranges of resamples on threads split the blocks again
     from sigtest._engine import maxt_pairs
 
-    monkeypatch.setattr(maxt_pairs, "_COUNT_CHUNK", chunk)
+    monkeypatch.setattr(maxt_pairs, "_COUNT_BLOCK", block)
     rng = np.random.default_rng(3)
     k, B = 14, 399
     # scores on a grid of 1/500: ties between the resampled and observed statistics
@@ -26,7 +27,7 @@ def test_maxt_pairs_equals_maxt_on_the_columns(alternative, chunk, monkeypatch):
     delta = np.round((T[pairs[:, 1]].mean(1) - T[pairs[:, 0]].mean(1)) * 500) / 500
     delta[5] = np.nan
     want = maxt_pvalues(delta, [T[j] - T[i] for i, j in pairs], alternative=alternative)
-    for threads in (1, 2):
+    for threads in (1, 2, 3):
         got = maxt_pairs_pvalues(delta, T, pairs, alternative=alternative, n_threads=threads)
         for field in _FIELDS:
             assert np.array_equal(getattr(got, field), getattr(want, field), equal_nan=True), \
@@ -75,5 +76,33 @@ def test_std_pairs_is_numpys_std_bit_for_bit(B):
         got = _std_pairs(T, I, J, n_threads)
         assert np.array_equal(got, np.std(T[J] - T[I], axis=1, ddof=1))
         assert np.array_equal(got, _std_pairs_numpy(T, I, J))
+    # a column-major T (read as its rows' offsets in the flat C-order copy)
+    assert np.array_equal(_std_pairs(np.asfortranarray(T), I, J), got)
     alone = [np.std(np.ascontiguousarray(T[j] - T[i]), ddof=1) for i, j in zip(I, J)]
     assert np.array_equal(got, np.array(alone))
+
+
+@pytest.mark.parametrize("lanes, tile", [(128, 4096), (3, 5), (1, 1)])
+def test_std_pairs_any_pairs_in_runs_and_tiles(lanes, tile, monkeypatch):
+    # pairs as runs of one anchor with consecutive others (SIMD lanes), cut
+    # at `lanes` and cut into tiles: all pairs, both orientations, a baseline
+    # in the middle of the systems, repeated and scattered pairs, no pair
+    from sigtest._engine import maxt_pairs
+
+    monkeypatch.setattr(maxt_pairs, "_STD_LANES", lanes)
+    monkeypatch.setattr(maxt_pairs, "_STD_TILE", tile)
+    rng = np.random.default_rng(11)
+    k, B = 12, 257
+    T = rng.normal(size=(k, B)) * rng.uniform(1e-3, 1e3, size=(k, 1))
+    T[7] = T[2]
+    upper = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    families = [upper, [(j, i) for i, j in upper[::-1]],
+                [(i, 5) for i in range(5)] + [(5, j) for j in range(6, k)],
+                [tuple(p) for p in rng.integers(0, k, (60, 2)) if p[0] != p[1]] + upper[:4] * 2]
+    for pairs in families:
+        I, J = np.array(pairs).T
+        want = np.array([np.std(T[j] - T[i], ddof=1) for i, j in pairs])
+        for n_threads in (1, 2):
+            assert np.array_equal(maxt_pairs._std_pairs(T, I, J, n_threads), want)
+    empty = np.zeros(0, dtype=np.int64)
+    assert maxt_pairs._std_pairs(T, empty, empty).shape == (0,)
