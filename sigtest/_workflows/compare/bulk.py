@@ -18,11 +18,9 @@ blocks of pairs:
   ``n01 - n10``);
 * the pairs' bootstrap differences ``T[j] - T[i]`` from the shared scores
   ``T`` (``k x B``: the per-system draws, not per-pair differences, are what
-  the comparison keeps), of which only the order statistics the interval
-  reads are selected (:mod:`sigtest._engine.bulk_select`; sorted rows
-  without numba), and the interval and the p-value that inverts it by
-  :mod:`sigtest._engine.bulk_bca` (the scalar code's operations on every row
-  at once).
+  the comparison keeps), sorted per block, and the interval and the p-value
+  that inverts it by :mod:`sigtest._engine.bulk_bca` (the scalar code's
+  operations on every row at once).
 
 A pair the scalar test would treat specially (few items or discordant
 items, a p-value floored by the sign-test bound, every difference equal, a
@@ -34,28 +32,18 @@ acceleration, whose closed form sums in another order: see
 ``tests/workflows/compare/test_bulk_pairs.py``).
 """
 
-from concurrent.futures import ThreadPoolExecutor
-
-import joblib
 import numpy as np
 
-from sigtest._engine.bulk_bca import block_intervals, block_pvalues, z0_from_counts
-from sigtest._engine.bulk_select import PairOrder
-from sigtest._engine.concentration import DISCORDANT_RATIO, N_EFFECTIVE_MIN
-from sigtest._engine.intervals import TIE_RTOL
-from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS, discreteness_floor
-from sigtest._workflows.compare.run import run_pairs
+from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS
 from sigtest._workflows.compare.bulk_mcnemar import mcnemar_job, mcnemar_rows
+from sigtest._workflows.compare.bulk_rows import bca_rows, plain
+from sigtest._workflows.compare.bulk_statistics import statistics_metric, statistics_rows
+from sigtest._workflows.compare.run import run_pairs
 from sigtest._workflows.compare.shared import TaskDeltas
-from sigtest._workflows.compare.zero_one import member_tables, row_values, zero_one_mean
+from sigtest._workflows.compare.zero_one import member_tables, zero_one_mean
 from sigtest.tests_ import BCaInterval
 
 __all__ = ["bulk_job", "run_all_pairs"]
-
-#: A pair whose effective number of items is below this many times the
-#: concentration limits goes to the per-pair path (which decides the warning).
-_CONCENTRATION_MARGIN = 1.1
-
 
 def bulk_job(task, memo=None):
     """``(job, shared array)`` when the task's pair can take the bulk path, else None.
@@ -92,8 +80,8 @@ def bulk_job(task, memo=None):
 
 def _bulk_spec(metric, kwargs, ptest, itest, level):
     """The ``n_resamples`` of a (metric, test) the bulk path takes, else None."""
-    if (not zero_one_mean(metric, kwargs) or itest is not None or level is not None
-            or type(ptest) is not BCaInterval):
+    if (not (zero_one_mean(metric, kwargs) or statistics_metric(metric, kwargs))
+            or itest is not None or level is not None or type(ptest) is not BCaInterval):
         return None
     params = ptest.get_params(deep=False)
     if (params["method"] not in ("bca", "percentile") or params["alternative"] != "two-sided"
@@ -136,7 +124,9 @@ def run_all_pairs(tasks, n_jobs, verbose):
             groups.setdefault((id(array), job[0][1], job[0][3]), (array, []))[1].append(u)
     rows = [[None] * len(task[3]) for task in tasks]
     for array, members in groups.values():
-        _fill(rows, owner, members, _group_rows(units, members, array, n_jobs))
+        metric, kwargs = units[members[0]][3][0][1:3]
+        group_rows = _group_rows if zero_one_mean(metric, kwargs) else statistics_rows
+        _fill(rows, owner, members, group_rows(units, members, array, n_jobs))
     # McNemar: every pair's table from one product of the 0/1 columns
     tables, memo = {}, {}
     for u, unit in enumerate(units):
@@ -168,64 +158,21 @@ def _fill(rows, owner, members, member_rows):
 
 def _group_rows(tasks, members, T, n_jobs):
     """The rows of tasks sharing one metric, test and shared array (None: per-pair path)."""
-    ptest = tasks[members[0]][3][0][3]
-    out = [None] * len(members)
     tables, keep = member_tables(tasks, members)
     if not keep or not np.isfinite(T[tables.order]).all():  # non-finite draws: per pair
-        return out
+        return [None] * len(members)
     where, counts, sums, n, scores = tables[1:]
     keep = [members[c] for c in keep]
     I = np.array([where[tasks[t][1]] for t in keep])
     J = np.array([where[tasks[t][2]] for t in keep])
-    Ti = np.array([tasks[t][1] for t in keep])
-    Tj = np.array([tasks[t][2] for t in keep])
     n11 = counts[I, J]
     plus, minus = sums[J] - n11, sums[I] - n11  # n01 (B only) and n10 (A only)
     pair = _pair_moments(plus, minus, n)
-    params = ptest.get_params(deep=False)
-    method, level = params["method"], float(params["confidence_level"])
-    B = T.shape[1]
-    regular = ((n >= BCA_SMALL_SAMPLE_LIMITS[0]) & (pair["d"] >= BCA_SMALL_SAMPLE_LIMITS[1])
-               & np.isfinite(pair["acceleration"]) & pair["plain"])
-    score_a, score_b = scores[I], scores[J]
-    delta = score_b - score_a
-    block = PairOrder.block_rows(B)
-    starts = range(0, len(keep), block)
-
-    def run(start):
-        sl = slice(start, start + block)
-        return _block(T, Ti[sl], Tj[sl], delta[sl], pair["acceleration"][sl], method, level)
-
-    n_threads = max(1, joblib.effective_n_jobs(n_jobs))
-    if n_threads > 1 and len(starts) > 1:  # the kernels and numpy's sort release the GIL
-        with ThreadPoolExecutor(max_workers=n_threads) as pool:
-            blocks = list(pool.map(run, starts))
-    else:
-        blocks = [run(s) for s in starts]
-    ci_low, ci_high, raw, usable = (np.concatenate(parts) for parts in zip(*blocks))
-    floor_d = _floors(pair["d"])
-    floor = np.maximum(1.0 / (B + 1), floor_d)
-    pvalue = np.where(np.isfinite(raw), np.maximum(raw, floor), raw)
-    floored = np.isfinite(raw) & (floor_d > np.maximum(raw, 1.0 / (B + 1)))
-    regular &= usable & ~floored
-    widen = (pvalue > 1.0 - level) & ((ci_low > 0.0) | (ci_high < 0.0))
-    ci_low = np.where(widen, np.minimum(ci_low, 0.0), ci_low)
-    ci_high = np.where(widen, np.maximum(ci_high, 0.0), ci_high)
-    at = {t: c for c, t in enumerate(members)}
-    # Python floats read from lists: numpy's scalars cost ~0.1 us each, 499,500 rows x 6
-    columns = zip(keep, regular.tolist(), score_a.tolist(), score_b.tolist(), delta.tolist(),
-                  ci_low.tolist(), ci_high.tolist(), pvalue.tolist())
-    for t, usable, a, b, d, low, high, p in columns:
-        if usable:
-            out[at[t]] = [(tasks[t][3][0][0], row_values(a, b, d, low, high, level, p, B),
-                           "bootstrap", [])]
-    return out
-
-
-def _floors(d):
-    """:func:`discreteness_floor` (two-sided) of every pair's ``d``."""
-    values, inverse = np.unique(d.astype(np.int64), return_inverse=True)
-    return np.array([discreteness_floor(int(v), "two-sided") for v in values])[inverse]
+    pair["regular"] = ((n >= BCA_SMALL_SAMPLE_LIMITS[0])
+                       & (pair["d"] >= BCA_SMALL_SAMPLE_LIMITS[1])
+                       & np.isfinite(pair["acceleration"]) & pair["plain"])
+    pair["score_a"], pair["score_b"] = scores[I], scores[J]
+    return bca_rows(tasks, members, keep, T, pair, n_jobs)
 
 
 def _pair_moments(plus, minus, n):
@@ -250,32 +197,4 @@ def _pair_moments(plus, minus, n):
         m4 = d - 4.0 * mean * s1 + 6.0 * mean * mean * d - 3.0 * n * mean**4
         acceleration = np.where(m2 > 0, m3 / (6.0 * m2**1.5), np.nan)
         n_eff = np.where((m2 > 0) & (m4 > 0), m2 * m2 / m4, np.inf)
-    # concentrated: n_eff below both limits (is_concentrated)
-    limit = np.minimum(N_EFFECTIVE_MIN, DISCORDANT_RATIO * np.maximum(d, 1))
-    plain = n_eff > _CONCENTRATION_MARGIN * limit
-    return {"d": d, "acceleration": acceleration, "plain": plain}
-
-
-def _block(T, I, J, delta, acceleration, method, level):
-    """Interval, raw p-value and whether the row is usable, for a block of pairs.
-
-    The pairs' differences are read through a
-    :class:`~sigtest._engine.bulk_select.PairOrder` (selected order
-    statistics with numba, sorted rows without: the same bits).
-    """
-    order = PairOrder(T, I, J, delta)
-    s = order.summaries
-    degenerate = s.hi - s.lo <= TIE_RTOL * np.maximum(np.abs(s.lo), np.abs(s.hi))
-    ok = ~degenerate & np.isfinite(delta)
-    z0 = z0_from_counts(s.below_delta, s.delta_or_below, T.shape[1]) if method == "bca" else None
-    a = acceleration if method == "bca" else None
-    if method == "bca":
-        ok &= np.isfinite(a)
-        a = np.where(ok, a, 0.0)
-    dist = order.rows(level, method, z0, a)
-    low, high = block_intervals(dist, level, method, z0, a)
-    raw = np.full(dist.shape[0], np.nan)
-    rows = np.flatnonzero(ok)
-    if rows.size:
-        raw[rows] = block_pvalues(dist, method, z0, a, rows)
-    return low, high, raw, ok
+    return {"d": d, "acceleration": acceleration, "plain": plain(n_eff, d)}

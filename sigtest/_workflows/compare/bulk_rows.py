@@ -1,0 +1,153 @@
+"""The BCa rows of many pairs from the systems' shared bootstrap scores, once their
+per-pair quantities are known.
+
+Both bulk BCa paths over all pairs (:mod:`~sigtest._workflows.compare.bulk`
+for 0/1 means, :mod:`~sigtest._workflows.compare.bulk_statistics` for the
+other metrics with sufficient statistics) compute per pair the scores, the
+jackknife acceleration, the number ``d`` of discordant items and whether the
+scalar test would treat the pair specially; :func:`bca_rows` turns them
+into the rows :func:`~sigtest._workflows.compare.run.run_pairs` would give:
+
+* the pairs' bootstrap differences ``T[j] - T[i]`` from the shared scores
+  ``T`` (``k x B``), of which only the order statistics the interval reads
+  are selected (:mod:`sigtest._engine.bulk_select`; sorted rows without
+  numba: the same bits), and the interval and the p-value that inverts it by
+  :mod:`sigtest._engine.bulk_bca` (the scalar code's operations on every row
+  at once);
+* the p-value floored at ``max(1 / (B + 1), 2**(1 - d))`` and the interval
+  widened to 0 where the floor raised p above ``1 - level``, as
+  :class:`~sigtest.BCaInterval` does.
+
+A pair whose distribution is degenerate, whose p-value the sign-test floor
+set, or whose acceleration is undefined gets no row (None): the caller
+leaves it to the per-pair path.
+"""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import joblib
+import numpy as np
+
+from sigtest._engine.bulk_bca import block_intervals, block_pvalues, z0_from_counts
+from sigtest._engine.bulk_select import PairOrder
+from sigtest._engine.concentration import DISCORDANT_RATIO, N_EFFECTIVE_MIN
+from sigtest._engine.intervals import TIE_RTOL
+from sigtest._engine.small_sample import discreteness_floor
+from sigtest._workflows.compare.zero_one import row_values
+
+__all__ = ["bca_rows", "plain"]
+
+#: A pair whose effective number of items is below this many times the
+#: concentration limits goes to the per-pair path (which decides the warning).
+_CONCENTRATION_MARGIN = 1.1
+
+
+def plain(n_effective, d):
+    """Whether pairs are clearly not concentrated: ``n_effective`` above 1.1 times the limit.
+
+    :func:`~sigtest._engine.concentration.is_concentrated` holds below both
+    :data:`~sigtest._engine.concentration.N_EFFECTIVE_MIN` and
+    :data:`~sigtest._engine.concentration.DISCORDANT_RATIO` times ``d``;
+    the pairs within the margin go to the per-pair path, which decides.
+    """
+    limit = np.minimum(N_EFFECTIVE_MIN, DISCORDANT_RATIO * np.maximum(d, 1))
+    return n_effective > _CONCENTRATION_MARGIN * limit
+
+
+def bca_rows(tasks, members, keep, T, pair, n_jobs):
+    """The rows of the ``keep`` tasks of ``members`` (None: left to the per-pair path).
+
+    Parameters
+    ----------
+    tasks : list
+        Pair tasks ``(view, i, j, [job], shared)``; ``i`` and ``j`` index the
+        rows of ``T``.
+    members : list of int
+        The tasks of one group (one metric, test and shared array).
+    keep : list of int
+        The members with their per-pair quantities in ``pair`` (in order).
+    T : ndarray of shape (k, B)
+        The systems' shared bootstrap scores (finite).
+    pair : dict
+        Per kept member: ``score_a``, ``score_b``, ``acceleration``, ``d``
+        (discordant items) and ``regular`` (False: the scalar test treats
+        the pair specially).
+    n_jobs : int or None
+        Threads over the blocks of pairs (the rows do not depend on it).
+
+    Returns
+    -------
+    rows : list
+        Per member, ``[(key, values, "bootstrap", [])]`` or None.
+    """
+    ptest = tasks[members[0]][3][0][3]
+    params = ptest.get_params(deep=False)
+    method, level = params["method"], float(params["confidence_level"])
+    B = T.shape[1]
+    Ti = np.array([tasks[t][1] for t in keep])
+    Tj = np.array([tasks[t][2] for t in keep])
+    score_a, score_b = pair["score_a"], pair["score_b"]
+    delta = score_b - score_a
+    block = PairOrder.block_rows(B)
+    starts = range(0, len(keep), block)
+
+    def run(start):
+        sl = slice(start, start + block)
+        return _block(T, Ti[sl], Tj[sl], delta[sl], pair["acceleration"][sl], method, level)
+
+    n_threads = max(1, joblib.effective_n_jobs(n_jobs))
+    if n_threads > 1 and len(starts) > 1:  # the kernels and numpy's sort release the GIL
+        with ThreadPoolExecutor(max_workers=n_threads) as pool:
+            blocks = list(pool.map(run, starts))
+    else:
+        blocks = [run(s) for s in starts]
+    ci_low, ci_high, raw, usable = (np.concatenate(parts) for parts in zip(*blocks))
+    floor_d = _floors(pair["d"])
+    floor = np.maximum(1.0 / (B + 1), floor_d)
+    pvalue = np.where(np.isfinite(raw), np.maximum(raw, floor), raw)
+    floored = np.isfinite(raw) & (floor_d > np.maximum(raw, 1.0 / (B + 1)))
+    regular = pair["regular"] & usable & ~floored
+    widen = (pvalue > 1.0 - level) & ((ci_low > 0.0) | (ci_high < 0.0))
+    ci_low = np.where(widen, np.minimum(ci_low, 0.0), ci_low)
+    ci_high = np.where(widen, np.maximum(ci_high, 0.0), ci_high)
+    out = [None] * len(members)
+    at = {t: c for c, t in enumerate(members)}
+    # Python floats read from lists: numpy's scalars cost ~0.1 us each, 499,500 rows x 6
+    columns = zip(keep, regular.tolist(), score_a.tolist(), score_b.tolist(), delta.tolist(),
+                  ci_low.tolist(), ci_high.tolist(), pvalue.tolist())
+    for t, usable, a, b, d, low, high, p in columns:
+        if usable:
+            out[at[t]] = [(tasks[t][3][0][0], row_values(a, b, d, low, high, level, p, B),
+                           "bootstrap", [])]
+    return out
+
+
+def _floors(d):
+    """:func:`discreteness_floor` (two-sided) of every pair's ``d``."""
+    values, inverse = np.unique(np.asarray(d).astype(np.int64), return_inverse=True)
+    return np.array([discreteness_floor(int(v), "two-sided") for v in values])[inverse]
+
+
+def _block(T, I, J, delta, acceleration, method, level):
+    """Interval, raw p-value and whether the row is usable, for a block of pairs.
+
+    The pairs' differences are read through a
+    :class:`~sigtest._engine.bulk_select.PairOrder` (selected order
+    statistics with numba, sorted rows without: the same bits).
+    """
+    order = PairOrder(T, I, J, delta)
+    s = order.summaries
+    degenerate = s.hi - s.lo <= TIE_RTOL * np.maximum(np.abs(s.lo), np.abs(s.hi))
+    ok = ~degenerate & np.isfinite(delta)
+    z0 = z0_from_counts(s.below_delta, s.delta_or_below, T.shape[1]) if method == "bca" else None
+    a = acceleration if method == "bca" else None
+    if method == "bca":
+        ok &= np.isfinite(a)
+        a = np.where(ok, a, 0.0)
+    dist = order.rows(level, method, z0, a)
+    low, high = block_intervals(dist, level, method, z0, a)
+    raw = np.full(dist.shape[0], np.nan)
+    rows = np.flatnonzero(ok)
+    if rows.size:
+        raw[rows] = block_pvalues(dist, method, z0, a, rows)
+    return low, high, raw, ok
