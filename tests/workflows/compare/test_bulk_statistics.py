@@ -78,6 +78,16 @@ def test_every_metric_with_statistics_takes_the_bulk_path(monkeypatch, bootstrap
     _assert_same(got, want)
 
 
+def test_binary_metrics_of_one_class(monkeypatch):
+    # binary F1 and precision of the positive class, the likelihood ratios: the class
+    # rule reads the positive class alone (pos_label)
+    y, preds = _labels(k=7, n=1500, seed=10, n_classes=2)
+    got, want, left = _both(monkeypatch, y, preds, metrics=[
+        "f1", "precision", "jaccard", "negative_likelihood_ratio", "positive_likelihood_ratio"])
+    assert left == set()
+    _assert_same(got, want)
+
+
 @pytest.mark.parametrize("method", ["bca", "percentile"])
 def test_holm_and_percentile(monkeypatch, method):
     y, preds = _labels(k=6, n=1500, seed=1)
