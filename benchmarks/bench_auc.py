@@ -21,11 +21,13 @@
    numba minimum-work loop on the same N and B (each resample draws N items
    with the kernels' generator and adds one float per draw, ``prange`` over
    resamples: the generic kernel's gather path, the cost of the draws alone), with the ratio and the load
-   average; each test before (``_GROUP_SUMS = False``: the one-byte lane kernel,
-   :mod:`sigtest._engine.rank_lanes`) and after (tie-group sums where faster,
-   :mod:`sigtest._engine.rank_group_sums`), interleaved; and the rank kernel of the
-   bootstrap alone (``rank_bootstrap_scores``) on each path: the item kernel (one
-   resample per pass), the lanes, the groups. ``--sizes`` picks the N.
+   average; each test on the one-byte lane kernel (``_GROUP_SUMS = False``,
+   :mod:`sigtest._engine.rank_lanes`) and on the default path (tie-group sums up to
+   2^22 items, :mod:`sigtest._engine.rank_group_sums`), interleaved; the rank kernel of
+   the bootstrap alone (``rank_bootstrap_scores``) on each path: the item kernel (one
+   resample per pass), the lanes, the groups; and the Bayesian bootstrap's floor: each
+   draw's N exponentials (the kernel's ziggurat on its stream) and their sum, nothing
+   else, on the same threads. ``--sizes`` picks the N.
    BCa on average precision is not timed: its jackknife has no closed form and
    calls ``score_func`` N times (``O(N^2 log N)``; 195 s at N = 10^4 under load).
 
@@ -86,6 +88,35 @@ def min_work_loop():
     return loop
 
 
+def exponential_loop():
+    """The Bayesian bootstrap's floor: each draw's N exponentials and their sum, no pass.
+
+    The weights of ``rank_dirichlet`` (same generator, same stream per
+    draw, the sum in draw order), ``prange``-free like the kernel: parts of
+    the draws in threads (``split_rows``).
+    """
+    import numba
+
+    from sigtest._engine import kernels, rank_dirichlet
+
+    draw = rank_dirichlet._exponential
+
+    @numba.njit(nogil=True)
+    def sums(n, keys):
+        out = np.empty(keys.shape[0])
+        for b in range(keys.shape[0]):
+            z = keys[b]
+            total = 0.0
+            for _ in range(n):
+                e, z = draw(z)
+                total += e
+            out[b] = total
+        return out
+
+    return lambda n, keys: kernels.split_rows(lambda s, e: sums(n, keys[s:e]), keys.shape[0],
+                                              True)
+
+
 def timed(fn):
     """``(wall, cpu)`` seconds of one call (CPU of all the process's threads)."""
     w, c = time.perf_counter(), time.process_time()
@@ -101,12 +132,14 @@ def bootstrap_table(args):
 
     loop = min_work_loop()
     loop(np.ones(10), resample_keys(0, 4))  # compile
+    exponentials = exponential_loop()
+    exponentials(10, resample_keys(0, 4))
     sizes = (10_000, 100_000) if args.quick else (10_000, 100_000, 1_000_000)
     if args.sizes:
         sizes = tuple(int(float(v)) for v in args.sizes.split(","))
     print("\nBootstrap tests on rank metrics; seconds wall [CPU]; ratio = wall [CPU] / the "
-          "minimum-work loop's; 'lanes': the one-byte lane kernel only (before), 'groups': "
-          "tie-group sums where faster (after)")
+          "minimum-work loop's; 'lanes': the one-byte lane kernel only, 'groups': the default "
+          "path (tie-group sums up to 2^22 items)")
     for n in sizes:
         B = args.large_resamples if n > 100_000 else (2_000 if args.quick else 10_000)
         y, a, b = data(n)
@@ -116,6 +149,10 @@ def bootstrap_table(args):
         w_min, c_min = timed(lambda: loop(x, keys))
         print(f"\nN = {n:,}, B = {B:,}: minimum-work loop {w_min:6.2f} s [{c_min:6.2f}]  "
               f"load {os.getloadavg()[0]:.1f}")
+        w, c = timed(lambda: exponentials(n, keys))
+        print(f"  {'Bayesian floor: the exponentials only':52s} {w:7.2f} s [{c:7.2f}]  ratio "
+              f"{w / w_min:5.2f} [{c / c_min:5.2f}]  (its weights alone: the goal of 2x "
+              f"needs the passes within the rest)")
         for metric in ("roc_auc", "average_precision"):
             tests = [BergKirkpatrickBootstrap, BCaInterval, BayesianBootstrap]
             if metric == "average_precision":

@@ -24,16 +24,20 @@ core's L2 share at :math:`N = 10^5`), then interleaved into one 64-bit word
 per item (byte ``r``: resample ``r``). A range sum reads one word per item
 for the eight resamples and adds it in two words of four 16-bit fields
 (even and odd bytes, SWAR), unpacked every 256 items (:math:`256 \cdot 255
-< 2^{16}`); the floating-point work is per group, not per item. Runs of
-groups that the metric cannot tell apart are merged once
-(:func:`_merged_groups`).
+< 2^{16}`); the floating-point work is per group, not per item, on the
+eight lanes' numerators, ``P`` and ``N0`` held in tuples (registers, not
+arrays: the loop over groups stores nothing and takes no array argument of
+an inlined helper, whose reference counting cost more than the sums) and
+without branches on the group's classes. Runs of groups that the metric
+cannot tell apart are merged once (:func:`_merged_groups`).
 
 The sums are integers, so every :math:`p_g`, :math:`n_g`, :math:`P`,
 :math:`N_0` equals the item kernel's floating-point sum exactly, and so
 does the AUC numerator (half-integers below :math:`2^{52}`); the per-group
 operations are the item kernel's (:func:`sigtest._engine.rank_metrics._value`;
 a group without positives adds :math:`+0` to the AP numerator, skipped
-here), in the same order: the scores are bit-identical to it. A count above
+here; an absent class adds :math:`+0` to ``P`` or ``N0`` and to the AUC
+numerator, all :math:`\ge +0`: unchanged bits), in the same order: the scores are bit-identical to it. A count above
 255 wraps its byte: the draw loop records it and the caller recomputes that
 resample with the item kernel.
 """
@@ -151,105 +155,132 @@ def group_layout(ranked):
     return layout
 
 
-def prefers_groups(layout, n_items, lanes):
-    """Whether the group kernel is the faster one-byte count kernel for ``layout``.
+def prefers_groups(n_items):
+    """Whether the group kernel is the one-byte count kernel for ``n_items`` items.
 
-    Measured (one thread, CPU seconds, interleaved runs): at ``N = 10^5``
-    (the lane kernel runs four lanes) the group kernel was 2-2.6x faster
-    with ties (8,311 groups) and on par without; at ``N = 10^6`` (one lane)
-    about 3x faster; at ``N = 10^4`` (eight lanes) 1.4-2x faster with 700
-    groups but 0.8-1.1x with 3,400-4,100. Hence: where the lane kernel runs
-    fewer than eight lanes (``n_items`` above 65,536), or where ties leave
-    at most a quarter as many groups as items; never above
-    :data:`MAX_ITEMS` (a thread holds 16 bytes per item: the eight count
-    rows and the interleaved words).
+    Measured (one thread, CPU seconds, interleaved runs, load ~7 on the
+    2-core machine, 4,000 resamples): with the lanes in registers the group
+    kernel is 1.6-2.6x faster than the lane kernel (:mod:`rank_lanes`) on
+    ROC AUC and 1.0-1.9x on average precision at ``N`` = 2,000 to 30,000,
+    with ties (0.02-0.6 groups per item) or without (0.4-0.7 after merging);
+    earlier, with its lanes in memory, it lost at ``N = 10^4`` with many
+    groups. Hence everywhere up to :data:`MAX_ITEMS` (a thread holds 16
+    bytes per item: the eight count rows and the interleaved words).
 
     Parameters
     ----------
-    layout : GroupLayout
     n_items : int
-    lanes : int
-        The lane kernel's lanes at ``n_items`` (:func:`rank_lanes.lanes_for`).
     """
-    if n_items > MAX_ITEMS:
-        return False
-    n_groups = int(layout.comp_groups[:, -1].max())
-    return lanes < LANES or 4 * n_groups <= n_items
+    return n_items <= MAX_ITEMS
 
 
 @_ir_inline
-def _range_counts(cnt64, items, lo, hi, acc):
-    """``acc[r]``: lane ``r``'s counts summed over the items of entries ``lo .. hi - 1``."""
-    if hi - lo == 1:  # one item: its word's bytes
-        w = cnt64[items[lo]]
-        for r in range(LANES):
-            acc[r] = np.int64((w >> np.uint64(8 * r)) & _BYTE)
-        return
-    for r in range(LANES):
-        acc[r] = 0
-    k = lo
-    while k < hi:
-        stop = min(hi, k + _FLUSH)
-        even = np.uint64(0)  # lanes 0, 2, 4, 6 in 16-bit fields
-        odd = np.uint64(0)  # lanes 1, 3, 5, 7
-        for j in range(k, stop):
-            w = cnt64[items[j]]
-            even += w & _EVEN
-            odd += (w >> _U8) & _EVEN
-        for h in range(4):
-            shift = np.uint64(16 * h)
-            acc[2 * h] += np.int64((even >> shift) & _FIELD)
-            acc[2 * h + 1] += np.int64((odd >> shift) & _FIELD)
-        k = stop
+def _word_lanes(w):
+    """The eight bytes of word ``w`` (lane ``r``: byte ``r``) as a tuple of int64."""
+    return (np.int64(w & _BYTE), np.int64((w >> _U8) & _BYTE),
+            np.int64((w >> np.uint64(16)) & _BYTE), np.int64((w >> np.uint64(24)) & _BYTE),
+            np.int64((w >> np.uint64(32)) & _BYTE), np.int64((w >> np.uint64(40)) & _BYTE),
+            np.int64((w >> np.uint64(48)) & _BYTE), np.int64(w >> np.uint64(56)))
 
 
 @_ir_inline
-def _group_step(kind, has_pos, has_neg, gp, gn, num, P, N0):
-    """One tie group's update of every lane's numerator, ``P`` and ``N0`` (``_value``'s).
+def _add_fields(acc, even, odd):
+    """``acc`` plus the 16-bit fields of ``even`` (lanes 0, 2, 4, 6) and ``odd`` (1, 3, 5, 7)."""
+    return (acc[0] + np.int64(even & _FIELD), acc[1] + np.int64(odd & _FIELD),
+            acc[2] + np.int64((even >> np.uint64(16)) & _FIELD),
+            acc[3] + np.int64((odd >> np.uint64(16)) & _FIELD),
+            acc[4] + np.int64((even >> np.uint64(32)) & _FIELD),
+            acc[5] + np.int64((odd >> np.uint64(32)) & _FIELD),
+            acc[6] + np.int64(even >> np.uint64(48)), acc[7] + np.int64(odd >> np.uint64(48)))
 
-    A group without negatives adds +0.0 to the AUC numerator, one without
-    positives +0.0 to the AP numerator and to ``P``: those additions are
-    skipped.
+
+@_ir_inline
+def _auc_lane(num, P, N0, p, n):
+    """One lane of an AUC tie group: ``(num, P, N0)`` after it."""
+    fn = float(n)
+    fp = float(p)
+    return num + fn * (P + 0.5 * fp), P + fp, N0 + fn
+
+
+@_ir_inline
+def _ap_lane(num, P, N0, p, n):
+    """One lane of an AP tie group: ``(num, P, N0)`` after it (no positives: ``num`` kept)."""
+    fp = float(p)
+    P = P + fp
+    N0 = N0 + float(n)
+    return (num + fp * P / (P + N0) if p > 0 else num), P, N0
+
+
+@_ir_inline
+def _group_step(kind, gp, gn, num, P, N0):
+    """One tie group's update of every lane's ``(num, P, N0)`` tuples (``_value``'s).
+
+    Without branches on the group: an absent class adds +0.0 to sums that
+    are +0.0 or positive (unchanged bits), as ``_value`` skips it; an AP
+    lane without positives adds nothing to its numerator. The lanes are
+    tuples (registers), written out lane by lane.
     """
-    if has_neg:
-        for r in range(LANES):
-            n = float(gn[r])
-            if kind == 0:
-                num[r] += n * (P[r] + 0.5 * float(gp[r]))
-            N0[r] += n
-    if has_pos:
-        for r in range(LANES):
-            p = float(gp[r])
-            P[r] += p
-            if kind != 0 and p > 0.0:
-                num[r] += p * P[r] / (P[r] + N0[r])
+    if kind == 0:
+        l0, l1, l2, l3 = (_auc_lane(num[0], P[0], N0[0], gp[0], gn[0]),
+                          _auc_lane(num[1], P[1], N0[1], gp[1], gn[1]),
+                          _auc_lane(num[2], P[2], N0[2], gp[2], gn[2]),
+                          _auc_lane(num[3], P[3], N0[3], gp[3], gn[3]))
+        l4, l5, l6, l7 = (_auc_lane(num[4], P[4], N0[4], gp[4], gn[4]),
+                          _auc_lane(num[5], P[5], N0[5], gp[5], gn[5]),
+                          _auc_lane(num[6], P[6], N0[6], gp[6], gn[6]),
+                          _auc_lane(num[7], P[7], N0[7], gp[7], gn[7]))
+    else:
+        l0, l1, l2, l3 = (_ap_lane(num[0], P[0], N0[0], gp[0], gn[0]),
+                          _ap_lane(num[1], P[1], N0[1], gp[1], gn[1]),
+                          _ap_lane(num[2], P[2], N0[2], gp[2], gn[2]),
+                          _ap_lane(num[3], P[3], N0[3], gp[3], gn[3]))
+        l4, l5, l6, l7 = (_ap_lane(num[4], P[4], N0[4], gp[4], gn[4]),
+                          _ap_lane(num[5], P[5], N0[5], gp[5], gn[5]),
+                          _ap_lane(num[6], P[6], N0[6], gp[6], gn[6]),
+                          _ap_lane(num[7], P[7], N0[7], gp[7], gn[7]))
+    return ((l0[0], l1[0], l2[0], l3[0], l4[0], l5[0], l6[0], l7[0]),
+            (l0[1], l1[1], l2[1], l3[1], l4[1], l5[1], l6[1], l7[1]),
+            (l0[2], l1[2], l2[2], l3[2], l4[2], l5[2], l6[2], l7[2]))
 
 
 @_jit
-def _values_groups(kind, items, bounds, comp_groups, unit, weighting, cnt64, gp, gn, acc,
-                   scratch, vals):
+def _values_groups(kind, items, bounds, comp_groups, unit, weighting, cnt64, acc, scratch,
+                   vals):
     """``rank_metrics._value`` of every lane from the group sums of one system.
 
-    ``acc`` (3, LANES) holds each lane's numerator, P and N0; ``scratch``
-    (3, n_units, LANES) the per-unit sums of ``_value``.
+    The lanes' numerators, ``P`` and ``N0`` are tuples within a component,
+    stored in ``acc`` (3, LANES) for :func:`_store_unit`; ``scratch``
+    (3, n_units, LANES) holds the per-unit sums of ``_value``.
     """
     scratch[:, :, :] = 0.0
-    num = acc[0]
-    P = acc[1]
-    N0 = acc[2]
+    zero = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    none = _word_lanes(np.uint64(0))
     for c in range(comp_groups.shape[0] - 1):
-        for r in range(LANES):
-            num[r] = 0.0
-            P[r] = 0.0
-            N0[r] = 0.0
+        num, P, N0 = zero, zero, zero
         for g in range(comp_groups[c], comp_groups[c + 1]):
-            lo = bounds[2 * g]
             mid = bounds[2 * g + 1]
             hi = bounds[2 * g + 2]
-            _range_counts(cnt64, items, lo, mid, gp)
-            _range_counts(cnt64, items, mid, hi, gn)
-            _group_step(kind, mid > lo, hi > mid, gp, gn, num, P, N0)
-        _store_unit(kind, weighting, LANES, num, P, N0, scratch, unit[c])
+            gp, gn = none, none
+            k = bounds[2 * g]
+            while k < hi:  # the positives' entries, then the negatives', at most _FLUSH at once
+                stop = min(mid if k < mid else hi, k + _FLUSH)
+                even = np.uint64(0)  # lanes 0, 2, 4, 6 in 16-bit fields
+                odd = np.uint64(0)  # lanes 1, 3, 5, 7
+                for j in range(k, stop):
+                    w = cnt64[items[j]]
+                    even += w & _EVEN
+                    odd += (w >> _U8) & _EVEN
+                if k < mid:
+                    gp = _add_fields(gp, even, odd)
+                else:
+                    gn = _add_fields(gn, even, odd)
+                k = stop
+            num, P, N0 = _group_step(kind, gp, gn, num, P, N0)
+        for r in range(LANES):
+            acc[0, r] = num[r]
+            acc[1, r] = P[r]
+            acc[2, r] = N0[r]
+        _store_unit(kind, weighting, LANES, acc[0], acc[1], acc[2], scratch, unit[c])
     for r in range(LANES):
         vals[r] = _combine(scratch[:, :, r], weighting)
 
@@ -291,8 +322,6 @@ def _group_block(keys, kind, items, bounds, comp_groups, unit, weighting, n_unit
     # a lane's draws touch its own row (a core's L2 share), the passes one word per item
     rows = np.zeros(n_count * LANES, dtype=np.uint8)
     cnt64 = np.zeros(n_count, dtype=np.uint64)
-    gp = np.zeros(LANES, dtype=np.int64)
-    gn = np.zeros(LANES, dtype=np.int64)
     acc = np.zeros((3, LANES))
     scratch = np.zeros((3, n_units, LANES))
     vals = np.zeros(LANES)
@@ -303,7 +332,7 @@ def _group_block(keys, kind, items, bounds, comp_groups, unit, weighting, n_unit
         _interleave(rows, n_count, cnt64)
         for s in range(2):
             _values_groups(kind, items[s], bounds[s], comp_groups[s], unit, weighting, cnt64,
-                           gp, gn, acc, scratch, vals)
+                           acc, scratch, vals)
             for r in range(nb):
                 out[b0 + r, s] = vals[r]
     return out, wrapped

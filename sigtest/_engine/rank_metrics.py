@@ -38,10 +38,11 @@ are the item weights: they are counted in one-byte rows of up to eight
 resamples side by side and every pass serves all of them
 (:mod:`sigtest._engine.rank_lanes`, bit-identical to the item kernel, which
 takes the other cases and any resample whose byte counts wrap, with
-``uint16`` counts when no count can reach 65535); where the lanes would not
-fill a word or ties leave few groups, the counts of eight resamples are
-summed per tie group in integers instead and the floating-point work is per
-group (:mod:`sigtest._engine.rank_group_sums`, bit-identical too).
+``uint16`` counts when no count can reach 65535); up to
+``rank_group_sums.MAX_ITEMS`` items (the default path), the counts of eight
+resamples are summed per tie group in integers instead and the
+floating-point work is per group (:mod:`sigtest._engine.rank_group_sums`,
+bit-identical too; faster at every measured size, ties or not).
 
 :func:`auc_placements` gives the structural components of DeLong et al.
 (1988) (placement values) under item weights, the basis of the
@@ -408,11 +409,9 @@ def rank_bootstrap_scores(paired, n_resamples, sample_size=None, seed=0, *, para
 def _counted_bootstrap(rp, keys, args, parallel):
     """Scores and wrapped flags of the one-byte count kernels: tie-group sums, or lanes."""
     n = rp.n_resampling_units
-    if _GROUP_SUMS:
-        layout = group_layout(rp)
-        if prefers_groups(layout, n, lanes_for(n)):
-            kind, rest = args[0], args[5:]  # the group kernel reads the layout's orders
-            return group_bootstrap(layout, keys, kind, *rest, n, parallel=parallel)
+    if _GROUP_SUMS and prefers_groups(n):
+        kind, rest = args[0], args[5:]  # the group kernel reads the layout's orders
+        return group_bootstrap(group_layout(rp), keys, kind, *rest, n, parallel=parallel)
     return lane_bootstrap(lanes_for(n), keys, *args, n, parallel=parallel)
 
 

@@ -154,3 +154,22 @@ def test_posterior_spread_matches_the_bootstrap(metric, clustered):
     # centres: both near the observed difference, within 5 Monte Carlo sd of the mean
     observed = SK[metric](y, b) - SK[metric](y, a)
     assert abs(d_post.mean() - observed) < 5 * d_boot.std() / np.sqrt(4000)
+
+
+def test_dirichlet_kernel_equals_the_value_pass_on_its_weights(data):
+    """The whole kernel against its weights (the Python twin's stream, mapped to the
+    relabelled items) passed to ``rank_metrics._value``: equal up to the twin's last bits."""
+    from sigtest._engine.rank_metrics import _value
+
+    y, a, b, *_ = data
+    for metric in ("roc_auc", "average_precision"):
+        rp = ranked_pair(prepare_paired(y, a, b, metric))
+        keys = posterior_keys(4, 12)
+        got = rank_dirichlet_scores(rp, keys, parallel=False)
+        W = dirichlet_unit_weights(rp, keys)  # columns: relabelled items (draw order)
+        for r in range(keys.shape[0]):
+            for s in range(2):
+                ref = _value(rp.kind, rp.items[s], rp.positive_weight[s], rp.ties[s],
+                             rp.starts, rp.unit, rp.weighting, np.ascontiguousarray(W[r]),
+                             np.zeros((3, rp.n_units)))
+                assert _close(got[r, s], ref, 1e-13), (metric, r, s)

@@ -86,8 +86,7 @@ def test_group_pass_equals_the_item_pass_and_the_definition_on_any_counts(data, 
     for s in range(2):
         rank_group_sums._values_groups(
             rp.kind, layout.items[s], layout.bounds[s], layout.comp_groups[s], rp.unit,
-            rp.weighting, word, np.zeros(8, np.int64), np.zeros(8, np.int64),
-            np.zeros((3, 8)), np.zeros((3, rp.n_units, 8)), vals)
+            rp.weighting, word, np.zeros((3, 8)), np.zeros((3, rp.n_units, 8)), vals)
         for r in range(rank_group_sums.LANES):
             q = counts[r].astype(np.float64)
             ref = rp.value(s, q)
@@ -184,19 +183,41 @@ def test_clusters_and_weights_keep_the_item_kernel(monkeypatch, data, kwargs):
     assert np.isfinite(got).all()
 
 
-def test_the_group_kernel_is_chosen_where_it_is_faster():
-    rng = np.random.default_rng(0)
-    y = rng.integers(0, 2, 1000)
-    coarse = prepare_paired(y, np.round(rng.random(1000), 1), np.round(rng.random(1000), 1),
-                            "roc_auc")
-    fine = prepare_paired(y, rng.random(1000), rng.random(1000), "roc_auc")
-    assert rank_group_sums.prefers_groups(
-        rank_group_sums.group_layout(ranked_pair(coarse)), 1000, 8)
-    layout = rank_group_sums.group_layout(ranked_pair(fine))
-    assert not rank_group_sums.prefers_groups(layout, 1000, 8)
-    assert rank_group_sums.prefers_groups(layout, 1000, 4)  # the lanes would not fill
+def test_the_group_kernel_is_chosen_up_to_its_memory_bound():
+    assert rank_group_sums.prefers_groups(10_000)
+    assert rank_group_sums.prefers_groups(rank_group_sums.MAX_ITEMS)
     big = rank_group_sums.MAX_ITEMS + 1  # 16 bytes per item and thread: too many
-    assert not rank_group_sums.prefers_groups(layout, big, 1)
+    assert not rank_group_sums.prefers_groups(big)
+
+
+@pytest.mark.parametrize("name", ["roc_auc", "average_precision"])
+def test_groups_longer_than_a_flush_and_wide_counts(monkeypatch, name):
+    """Tie groups with more than 256 positives and negatives (the 16-bit fields are
+    unpacked mid-range) and counts up to 255, against the item kernel and a naive twin."""
+    rng = np.random.default_rng(8)
+    n = 1500
+    y = rng.integers(0, 2, n)
+    a = np.where(rng.random(n) < 0.6, 0.0, rng.normal(size=n) + y)  # one group of ~900
+    b = np.round(rng.normal(size=n) + y, 1)
+    paired = prepare_paired(y, a, b, name)
+    ref = _scores(monkeypatch, paired, "items", n=20, seed=9)
+    assert np.array_equal(_scores(monkeypatch, paired, "groups", n=20, seed=9), ref)
+    rp = ranked_pair(paired)
+    layout = rank_group_sums.group_layout(rp)
+    counts = rng.integers(0, 256, (rank_group_sums.LANES, n)).astype(np.uint8)
+    word = np.zeros(n, dtype=np.uint64)
+    for r in range(rank_group_sums.LANES):
+        word |= counts[r].astype(np.uint64) << np.uint64(8 * r)
+    vals = np.zeros(rank_group_sums.LANES)
+    for s in range(2):
+        rank_group_sums._values_groups(
+            rp.kind, layout.items[s], layout.bounds[s], layout.comp_groups[s], rp.unit,
+            rp.weighting, word, np.zeros((3, 8)), np.zeros((3, rp.n_units, 8)), vals)
+        for r in range(rank_group_sums.LANES):
+            q = counts[r].astype(np.float64)
+            assert vals[r] == rp.value(s, q), (s, r)
+            naive = _naive_value(rp.kind, rp.values[s], rp.items[s], rp.positive[s], q)
+            assert np.isclose(vals[r], naive, rtol=1e-12), (s, r)
 
 
 def test_the_default_path_takes_the_group_kernel_above_the_lanes(monkeypatch):
