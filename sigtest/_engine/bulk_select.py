@@ -141,13 +141,17 @@ def _bucket_range(lo, hi):  # pragma: no cover - compiled by numba
 
 
 @cached_jit(nogil=True)
-def _find(tally, k):  # pragma: no cover - compiled by numba
-    # the bucket holding position k and the differences in the buckets below it
-    q, below = 0, 0
-    while below + tally[q] <= k:
-        below += tally[q]
-        q += 1
-    return q, below
+def _find(below, k):  # pragma: no cover - compiled by numba
+    # the bucket q holding position k: below[q] <= k < below[q + 1], with
+    # below[q] the differences in the buckets under q (a binary search)
+    lo, hi = 0, below.shape[0] - 1
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if below[mid] <= k:
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 @cached_jit(nogil=True)
@@ -156,10 +160,11 @@ def _select(T, I, J, lo, hi, positions, start, stop, out):  # pragma: no cover -
     row = np.empty(n)
     where = np.empty(n, dtype=np.int32)
     tally = np.empty(_BUCKETS, dtype=np.int32)
+    below = np.empty(_BUCKETS + 1, dtype=np.int64)
     slot = np.full(_BUCKETS, -1, dtype=np.int32)
     bucket = np.empty(width, dtype=np.int64)
-    first = np.empty(width, dtype=np.int64)
     size = np.empty(width, dtype=np.int64)
+    of = np.empty(width, dtype=np.int64)  # the slot of each wanted position
     held = np.empty(width * n)  # the differences of slot s from s * n on
     for r in range(start, stop):
         first_row, second_row, low = T[I[r]], T[J[r]], lo[r]
@@ -176,12 +181,16 @@ def _select(T, I, J, lo, hi, positions, start, stop, out):  # pragma: no cover -
         tally[:] = 0
         for b in range(n):
             tally[where[b]] += 1
+        below[0] = 0
+        for q in range(_BUCKETS):
+            below[q + 1] = below[q] + tally[q]
         used = 0  # the buckets holding a wanted position, each gathered once
         for t in range(width):
-            q, below = _find(tally, positions[r, t])
+            q = _find(below, positions[r, t])
             if slot[q] < 0:
-                slot[q], bucket[used], first[used], size[used] = used, q, below, 0
+                slot[q], bucket[used], size[used] = used, q, 0
                 used += 1
+            of[t] = slot[q]
         for b in range(n):
             s = slot[where[b]]
             if s >= 0:
@@ -190,9 +199,8 @@ def _select(T, I, J, lo, hi, positions, start, stop, out):  # pragma: no cover -
         for s in range(used):
             held[s * n:s * n + size[s]].sort()
         for t in range(width):
-            k = positions[r, t]
-            s = slot[_find(tally, k)[0]]
-            out[r, t] = held[s * n + k - first[s]]
+            s = of[t]
+            out[r, t] = held[s * n + positions[r, t] - below[bucket[s]]]
         for s in range(used):
             slot[bucket[s]] = -1
 

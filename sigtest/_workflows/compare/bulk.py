@@ -130,6 +130,9 @@ def run_all_pairs(tasks, n_jobs, verbose):
     # McNemar: every pair's table from one product of the 0/1 columns
     tables, memo = {}, {}
     for u, unit in enumerate(units):
+        t, q = owner[u]
+        if rows[t][q] is not None:  # taken by the bulk BCa path
+            continue
         job = mcnemar_job(unit, memo)
         if job is not None:
             tables.setdefault((id(unit[0]), job[0][1], job[0][3]), []).append(u)

@@ -249,7 +249,7 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
     few = bool(tasks) and _n_systems(tasks[0][0]) < MIN_SHARED_SYSTEMS
     if not tasks or (few and not multiplier):
         return [{} for _ in tasks]
-    kinds = {}  # _shared_kind per (test, metric): the pairs share their specs' tests
+    kinds = {}  # per (test, metric) and (run, metric, spec, role): the pairs share their specs' tests
     wanted, views = _wanted(tasks, few, kinds)
     if not wanted:
         return [{} for _ in tasks]
@@ -323,20 +323,39 @@ def _pair_rows(tasks):
 
 
 def _task_deltas(task, arrays, pairs, seeds, few, kinds):
-    """The :class:`TaskDeltas` of one pair task: references to its columns of ``arrays``."""
+    """The :class:`TaskDeltas` of one pair task: references to its columns of ``arrays``.
+
+    What a job's test consumes depends only on its (run, metric, test spec,
+    role), the same for every pair (the plan's jobs share their spec's
+    tests): looked up once per such key in ``kinds``, not once per pair.
+    """
     _, i, j, jobs = task
     supplied = TaskDeltas()
-    for key, metric, _, ptest, itest, *_ in jobs:
-        for role, test in enumerate((ptest, itest)):
-            kind = _known_kind(kinds, test, metric, few)
-            if kind is None:
+    for job in jobs:
+        key = job[0]
+        for role in (0, 1):
+            spec = (key[0], key[1], key[3], role)
+            if spec not in kinds:
+                kinds[spec] = _supplied_array(job, role, arrays, seeds, few, kinds)
+            found = kinds[spec]
+            if found is None:
                 continue
-            gkey = (key[0], *kind)
-            if (*gkey, key[1]) not in arrays:  # multiplier draws declined for the metric
-                continue
-            where = pairs[key[0]][i, j] if kind[0] == "permutation" else (i, j)
-            supplied.add((key, role), arrays[(*gkey, key[1])], where, seeds[gkey], kind[0])
+            array, seed, scheme = found
+            where = pairs[key[0]][i, j] if scheme == "permutation" else (i, j)
+            supplied.add((key, role), array, where, seed, scheme)
     return supplied
+
+
+def _supplied_array(job, role, arrays, seeds, few, kinds):
+    """``(array, seed, scheme)`` of the shared draws a job's test ``role`` consumes, or None."""
+    key, metric = job[0], job[1]
+    kind = _known_kind(kinds, job[3 + role], metric, few)
+    if kind is None:
+        return None
+    gkey = (key[0], *kind)
+    if (*gkey, key[1]) not in arrays:  # multiplier draws declined for the metric
+        return None
+    return arrays[(*gkey, key[1])], seeds[gkey], kind[0]
 
 
 def uses_multiplier(shared, bootstrap):
