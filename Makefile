@@ -27,15 +27,19 @@ demo: $(DEMO_STAMP)
 # The tests run on PYTEST_WORKERS processes (pytest-xdist; worksteal: an idle
 # process takes queued tests from the other); PYTEST_WORKERS=0 runs them in this one.
 # Fresh-clone CI runs of the same day on 2 cores: 18.6 min on two processes, 30.4 min
-# in one.
+# in one. The tests need about 2,100 CPU s (one process from an empty numba cache,
+# 2026-12-03: 2,120 CPU s; ~1,550 of them in the tests marked slow, the Table 2
+# K = 100 test and the three macro-overall FWER simulations the largest), so two
+# processes on 2 cores cannot take less than ~18 min without cutting CPU.
 PYTEST_WORKERS ?= 2
 XDIST = -n $(PYTEST_WORKERS) $(if $(filter 0,$(PYTEST_WORKERS)),,--dist worksteal)
 
-# The whole suite, long statistical simulations included (about 19 minutes on 2 cores).
+# The whole suite, long statistical simulations included (about 18-19 minutes on 2 cores).
 test: $(STAMP)
 	$(PY) -m pytest -q $(XDIST)
 
-# Everything but the simulations marked slow (about 2 minutes).
+# Everything but the simulations marked slow (about 5 minutes on 2 cores: 512 CPU s,
+# 8.9 min in one process at load 2-2.7 with a filled numba cache).
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not slow" $(XDIST)
 
