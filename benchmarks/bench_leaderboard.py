@@ -86,7 +86,7 @@ def bench_ranks(n_samples):
     res, w_cmp, c_cmp = _timed("compare", lambda: sigtest.compare(y, preds, random_state=0))
     print(f"   correction {res.correction}, draws {res.bootstrap}, kept draws "
           + ", ".join(f"{m}: {v.n_resamples} ({v.source})"
-                      for m, v in res._inputs["kept_scores"].items()))
+                      for m, v in res._data.kept_scores.items()))
     _, w_rk, c_rk = _timed("ranks() (first call)", res.ranks)
     _timed("ranks() (second call: kept)", res.ranks)
     # the report computes the score intervals (scores(), then kept) and the ranks

@@ -5,6 +5,7 @@
 entry point on any symmetric p-value matrix.
 """
 
+import functools
 import string
 from collections.abc import Mapping
 from numbers import Real
@@ -207,6 +208,19 @@ def letter_columns(significant, order=None):
         raise ValueError(f"The 'order' parameter must be a permutation of range({k}).")
     if k == 0:
         return []
+    return list(_columns(sig.tobytes(), k, tuple(order.tolist())))
+
+
+@functools.lru_cache(maxsize=16)
+def _columns(sig_bytes, k, order):
+    """:func:`letter_columns` of a checked matrix (its bytes) and order, kept for reuse.
+
+    The report, the leaderboard and the letters of one result ask for the
+    same display several times (letters, then whether they are too many); a
+    pure function of its inputs, computed once.
+    """
+    sig = np.frombuffer(sig_bytes, dtype=bool).reshape(k, k)
+    order = np.asarray(order, dtype=int)
     # bit p of adj[q]: the systems at display positions p and q are not different
     near = ~sig[np.ix_(order, order)]
     np.fill_diagonal(near, False)
@@ -219,7 +233,7 @@ def letter_columns(significant, order=None):
             cover = exact
     # letters in display order: "a" to the column of the first system, ...
     cover.sort(key=lambda col: _members(col))
-    return [frozenset(int(order[p]) for p in _members(col)) for col in cover]
+    return tuple(frozenset(int(order[p]) for p in _members(col)) for col in cover)
 
 
 def compact_letter_display(significant, order=None):

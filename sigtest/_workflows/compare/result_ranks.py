@@ -232,6 +232,13 @@ class RankViews:
             (``pairs="baseline"`` or ``"adjacent"``): letters summarise *all* pairwise
             comparisons.
         """
-        return letters_table(self._frame, metric, test, run, systems=self.systems,
-                             metrics=self.metrics, tests=self.tests, n_runs=self.n_runs,
-                             pairs=self.pairs, greater_is_better=self._greater_is_better)
+        # computed once per (metric, test, run): the result never changes; the
+        # report, the leaderboard and the plots each ask (a copy each time)
+        cache = self._own_cache()
+        key = ("letters", metric, test, run)
+        if key not in cache:
+            cache[key] = letters_table(
+                self._frame, metric, test, run, systems=self.systems, metrics=self.metrics,
+                tests=self.tests, n_runs=self.n_runs, pairs=self.pairs,
+                greater_is_better=self._greater_is_better)
+        return cache[key].copy()
