@@ -118,6 +118,13 @@ def encode_labels(y, preds):
 
 
 @cached_jit(nogil=True)
+def _cell_theta(loo, K, K2, i, j, c):  # pragma: no cover - compiled by numba
+    # the pair's leave-one-out difference without an item of cell c = (true, a, b)
+    t = c // K2
+    return loo[j, t * K + c % K] - loo[i, t * K + (c // K) % K]
+
+
+@cached_jit(nogil=True)
 def _pair_sums(counts, K, i, j, loo, differ, class_differ, ccount):
     # pragma: no cover - compiled by numba
     # first pass over the occupied cells: sum w, sum w theta, d, class counts
@@ -130,8 +137,7 @@ def _pair_sums(counts, K, i, j, loo, differ, class_differ, ccount):
         w = counts[c]
         if w == 0:
             continue
-        t = c // K2
-        theta = loo[j, t * K + c % K] - loo[i, t * K + (c // K) % K]
+        theta = _cell_theta(loo, K, K2, i, j, c)
         if not np.isfinite(theta):
             finite = False
         sw += w
@@ -157,8 +163,7 @@ def _pair_moments(counts, K, i, j, loo, mean, n):
         w = counts[c]
         if w == 0:
             continue
-        t = c // K2
-        theta = loo[j, t * K + c % K] - loo[i, t * K + (c // K) % K]
+        theta = _cell_theta(loo, K, K2, i, j, c)
         dc = mean - theta
         s2 += w * (dc * dc)
         s3 += w * (dc * dc * dc)

@@ -70,6 +70,21 @@ def _naive_value(kind, values, items, positive, q):
     return ap if P > 0 else 0.0
 
 
+def _group_values(rp, layout, counts):
+    """Both systems' values from the group kernel, the lanes' one-byte counts packed in a word."""
+    word = np.zeros(counts.shape[1], dtype=np.uint64)
+    for r in range(rank_group_sums.LANES):
+        word |= counts[r].astype(np.uint64) << np.uint64(8 * r)
+    out = []
+    for s in range(2):
+        vals = np.zeros(rank_group_sums.LANES)
+        rank_group_sums._values_groups(
+            rp.kind, layout.items[s], layout.bounds[s], layout.comp_groups[s], rp.unit,
+            rp.weighting, word, np.zeros((3, 8)), np.zeros((3, rp.n_units, 8)), vals)
+        out.append(vals)
+    return out
+
+
 @pytest.mark.parametrize("name", ["roc_auc", "average_precision"])
 def test_group_pass_equals_the_item_pass_and_the_definition_on_any_counts(data, name):
     paired = _paired(data, name)
@@ -79,21 +94,14 @@ def test_group_pass_equals_the_item_pass_and_the_definition_on_any_counts(data, 
     counts = rng.integers(0, 4, (rank_group_sums.LANES, rp.n_items)).astype(np.uint8)
     counts[3] = 0  # an empty resample
     counts[4, rp.positive[0, rp.items[0]] == 0] = 0  # one without negatives
-    word = np.zeros(rp.n_items, dtype=np.uint64)
-    for r in range(rank_group_sums.LANES):
-        word |= counts[r].astype(np.uint64) << np.uint64(8 * r)
-    vals = np.zeros(rank_group_sums.LANES)
-    for s in range(2):
-        rank_group_sums._values_groups(
-            rp.kind, layout.items[s], layout.bounds[s], layout.comp_groups[s], rp.unit,
-            rp.weighting, word, np.zeros((3, 8)), np.zeros((3, rp.n_units, 8)), vals)
+    for s, vals in enumerate(_group_values(rp, layout, counts)):
         for r in range(rank_group_sums.LANES):
             q = counts[r].astype(np.float64)
             ref = rp.value(s, q)
             assert np.array_equal(vals[r], ref, equal_nan=True), (s, r)
             naive = _naive_value(rp.kind, rp.values[s], rp.items[s], rp.positive[s], q)
             assert np.allclose(vals[r], naive, rtol=1e-12, equal_nan=True), (s, r)
-    assert np.isnan(vals[3]) if rp.kind == 0 else vals[3] == 0.0
+        assert np.isnan(vals[3]) if rp.kind == 0 else vals[3] == 0.0
 
 
 @pytest.mark.parametrize("name", ["roc_auc", "average_precision", "roc_auc_ovr_weighted",
@@ -205,14 +213,7 @@ def test_groups_longer_than_a_flush_and_wide_counts(monkeypatch, name):
     rp = ranked_pair(paired)
     layout = rank_group_sums.group_layout(rp)
     counts = rng.integers(0, 256, (rank_group_sums.LANES, n)).astype(np.uint8)
-    word = np.zeros(n, dtype=np.uint64)
-    for r in range(rank_group_sums.LANES):
-        word |= counts[r].astype(np.uint64) << np.uint64(8 * r)
-    vals = np.zeros(rank_group_sums.LANES)
-    for s in range(2):
-        rank_group_sums._values_groups(
-            rp.kind, layout.items[s], layout.bounds[s], layout.comp_groups[s], rp.unit,
-            rp.weighting, word, np.zeros((3, 8)), np.zeros((3, rp.n_units, 8)), vals)
+    for s, vals in enumerate(_group_values(rp, layout, counts)):
         for r in range(rank_group_sums.LANES):
             q = counts[r].astype(np.float64)
             assert vals[r] == rp.value(s, q), (s, r)

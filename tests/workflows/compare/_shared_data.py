@@ -63,3 +63,27 @@ def pair_row(frame, metric, a, b):
     """The frame's row of the pair ``(a, b)`` on ``metric``."""
     return frame[(frame.metric == metric) & (frame.system_a == a)
                  & (frame.system_b == b)].iloc[0]
+
+
+def bulk_and_per_pair(monkeypatch, y, preds, **kwargs):
+    """``(bulk (frame, warnings), per-pair (frame, warnings), tasks left to the per-pair path)``.
+
+    The same comparison twice: every pair on the per-pair path (the
+    reference), then as ``compare`` runs it, spying on the tasks the bulk
+    paths leave to the per-pair path.
+    """
+    from sigtest._workflows.compare import api, bulk, run
+
+    with monkeypatch.context() as m:
+        m.setattr(api, "run_all_pairs", run.run_pairs)
+        want = frame_and_warnings(y, preds, **kwargs)
+    sent = []
+
+    def spy(tasks, n_jobs, verbose):
+        sent.extend(tasks)
+        return run.run_pairs(tasks, n_jobs, verbose)
+
+    with monkeypatch.context() as m:
+        m.setattr(bulk, "run_pairs", spy)
+        got = frame_and_warnings(y, preds, **kwargs)
+    return got, want, sent

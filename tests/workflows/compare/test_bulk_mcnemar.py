@@ -11,30 +11,13 @@ import pandas as pd
 import pytest
 
 import sigtest
-from sigtest._workflows.compare import api, bulk, run
 
-from _shared_data import frame_and_warnings, rows_by_pair, wrong_elsewhere_systems
+from _shared_data import (bulk_and_per_pair, frame_and_warnings, rows_by_pair,
+                          wrong_elsewhere_systems)
 
 
 def _labels(k=12, n=400, seed=0, n_classes=3):
     return wrong_elsewhere_systems(k, n, seed, n_classes, (.55, .85))
-
-
-def _both(monkeypatch, y, preds, **kwargs):
-    """(bulk frame and warnings, per-pair ones, the tasks left to the per-pair path)."""
-    with monkeypatch.context() as m:
-        m.setattr(api, "run_all_pairs", run.run_pairs)
-        want = frame_and_warnings(y, preds, **kwargs)
-    sent = []
-
-    def spy(tasks, n_jobs, verbose):
-        sent.extend(tasks)
-        return run.run_pairs(tasks, n_jobs, verbose)
-
-    with monkeypatch.context() as m:
-        m.setattr(bulk, "run_pairs", spy)
-        got = frame_and_warnings(y, preds, **kwargs)
-    return got, want, sent
 
 
 @pytest.mark.parametrize("test", ["mcnemar", sigtest.McNemar(method="mid-p"),
@@ -47,7 +30,7 @@ def test_bulk_mcnemar_frame_is_the_per_pair_frame(monkeypatch, test, correction)
     preds["m07"] = preds["m06"].copy()
     preds["m07"][:2] = y[:2]  # two discordant items: p = .5, interval extended to 0
     preds["m07"][2:4] = (y[2:4] + 1) % 3
-    got, want, sent = _both(monkeypatch, y, preds, metrics="accuracy", test=test,
+    got, want, sent = bulk_and_per_pair(monkeypatch, y, preds, metrics="accuracy", test=test,
                             correction=correction)
     pd.testing.assert_frame_equal(got[0], want[0], check_exact=True)
     assert got[1] == want[1]
@@ -57,7 +40,7 @@ def test_bulk_mcnemar_frame_is_the_per_pair_frame(monkeypatch, test, correction)
 def test_mcnemar_next_to_a_resampling_test_and_on_0_1_scores(monkeypatch):
     y, preds = _labels(k=6, seed=1)
     tests = ["mcnemar", sigtest.BCaInterval(n_resamples=499)]
-    got, want, sent = _both(monkeypatch, y, preds, metrics="accuracy", test=tests,
+    got, want, sent = bulk_and_per_pair(monkeypatch, y, preds, metrics="accuracy", test=tests,
                             correction="holm")
     # two jobs a pair, both in bulk: McNemar's rows bit for bit, the BCa
     # interval's to rounding (its closed-form acceleration: test_bulk_pairs.py)
@@ -68,7 +51,7 @@ def test_mcnemar_next_to_a_resampling_test_and_on_0_1_scores(monkeypatch):
                                   atol=1e-12)
     assert sent == []
     scores = {s: (p == y).astype(float) for s, p in preds.items()}
-    got, want, sent = _both(monkeypatch, None, scores, metrics="mean", test="mcnemar")
+    got, want, sent = bulk_and_per_pair(monkeypatch, None, scores, metrics="mean", test="mcnemar")
     pd.testing.assert_frame_equal(got[0], want[0], check_exact=True)
     assert sent == []
     # the same tables from labels and from their 0/1 correctness
@@ -84,7 +67,7 @@ def test_mcnemar_next_to_a_resampling_test_and_on_0_1_scores(monkeypatch):
 def test_other_mcnemar_comparisons_take_the_per_pair_path(monkeypatch, kwargs):
     y, preds = _labels(k=5, seed=2)
     kwargs = {"test": "mcnemar", **kwargs}
-    got, want, sent = _both(monkeypatch, y, preds, metrics="accuracy", **kwargs)
+    got, want, sent = bulk_and_per_pair(monkeypatch, y, preds, metrics="accuracy", **kwargs)
     pd.testing.assert_frame_equal(got[0], want[0], check_exact=True)
     assert len(sent) == (4 if "baseline" in kwargs else 10)
 

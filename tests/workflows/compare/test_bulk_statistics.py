@@ -20,10 +20,11 @@ from sigtest._engine.concentration import paired_concentration
 from sigtest._engine.intervals import jackknife_acceleration
 from sigtest._engine.pairs_jackknife import encode_labels, pairs_jackknife
 from sigtest._engine.small_sample import class_discordant_counts
-from sigtest._workflows.compare import api, bulk, bulk_statistics, run
+from sigtest._workflows.compare import bulk_statistics
 from sigtest.metrics import get_metric
 
-from _shared_data import frame_and_warnings, rows_by_pair, wrong_elsewhere_systems
+from _shared_data import (bulk_and_per_pair, frame_and_warnings, rows_by_pair,
+                          wrong_elsewhere_systems)
 
 _EXACT = ["system_a", "system_b", "metric", "test", "alternative", "score_a", "score_b",
           "delta", "ci_level", "n_resamples", "significant"]
@@ -38,21 +39,10 @@ def _labels(k=8, n=2000, seed=0, n_classes=5):
 
 
 def _both(monkeypatch, y, preds, **kwargs):
-    """(bulk frame and warnings, per-pair ones, the tasks left to the per-pair path)."""
+    """(bulk frame and warnings, per-pair ones, the (i, j, metric) left to the per-pair path)."""
     kwargs.setdefault("test", sigtest.BCaInterval(n_resamples=999))
     kwargs.setdefault("correction", "max-t")
-    with monkeypatch.context() as m:
-        m.setattr(api, "run_all_pairs", run.run_pairs)
-        want = frame_and_warnings(y, preds, **kwargs)
-    sent = []
-
-    def spy(tasks, n_jobs, verbose):
-        sent.extend(tasks)
-        return run.run_pairs(tasks, n_jobs, verbose)
-
-    with monkeypatch.context() as m:
-        m.setattr(bulk, "run_pairs", spy)
-        got = frame_and_warnings(y, preds, **kwargs)
+    got, want, sent = bulk_and_per_pair(monkeypatch, y, preds, **kwargs)
     return got, want, {(t[1], t[2], job[1].name) for t in sent for job in t[3]}
 
 
