@@ -164,16 +164,18 @@ def _shared_kind(test, metric, bootstrap_only=False):
     return scheme, int(test.n_resamples)
 
 
-def _known_kind(kinds, test, metric, few):
-    """:func:`_shared_kind` of ``(test, metric)``, computed once per pair of objects.
+def _job_kind(kinds, job, role, few):
+    """:func:`_shared_kind` of a planned job's test ``role`` (0: p-value, 1: interval) on its metric.
 
-    ``kinds`` is a dict kept for one comparison (it holds the objects, so
-    their ``id`` is not reused while it lives).
+    The plan's jobs share their test spec's tests, so the answer depends only
+    on (run, metric, spec, role): computed once per such key (``kinds``, a
+    dict kept for one comparison), not once per pair.
     """
-    key = (id(test), id(metric))
-    if key not in kinds:
-        kinds[key] = (test, metric, _shared_kind(test, metric, few))
-    return kinds[key][2]
+    key = job[0]
+    spec = (key[0], key[1], key[3], role)
+    if spec not in kinds:
+        kinds[spec] = _shared_kind(job[3 + role], job[1], few)
+    return kinds[spec]
 
 
 #: Spawn-key tags of the seeds of compare's shared permutations (ASCII "shpf")
@@ -249,7 +251,7 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
     few = bool(tasks) and _n_systems(tasks[0][0]) < MIN_SHARED_SYSTEMS
     if not tasks or (few and not multiplier):
         return [{} for _ in tasks]
-    kinds = {}  # per (test, metric) and (run, metric, spec, role): the pairs share their specs' tests
+    kinds = {}  # _job_kind per (run, metric, spec, role)
     wanted, views = _wanted(tasks, few, kinds)
     if not wanted:
         return [{} for _ in tasks]
@@ -273,7 +275,8 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
             if array is not None:  # else: the pairs draw their own resamples
                 arrays[(*group.key, mi)] = array
     seeds = {group.key: group.seed for group in groups}
-    return [_task_deltas(task, arrays, pairs, seeds, few, kinds) for task in tasks]
+    supplies = {}  # _supplied_array per (run, metric, spec, role)
+    return [_task_deltas(task, arrays, pairs, seeds, few, kinds, supplies) for task in tasks]
 
 
 def _wanted(tasks, few, kinds):
@@ -284,9 +287,10 @@ def _wanted(tasks, few, kinds):
     """
     wanted, views = {}, {}
     for view, _, _, jobs in tasks:
-        for key, metric, kwargs, ptest, itest, *_ in jobs:
-            for test in (ptest, itest):
-                kind = _known_kind(kinds, test, metric, few)
+        for job in jobs:
+            key, metric, kwargs = job[:3]
+            for role in (0, 1):
+                kind = _job_kind(kinds, job, role, few)
                 if kind is not None:
                     wanted.setdefault((key[0], *kind), {})[key[1]] = (metric, kwargs)
                     views[key[0]] = view
@@ -322,12 +326,12 @@ def _pair_rows(tasks):
     return pairs
 
 
-def _task_deltas(task, arrays, pairs, seeds, few, kinds):
+def _task_deltas(task, arrays, pairs, seeds, few, kinds, supplies):
     """The :class:`TaskDeltas` of one pair task: references to its columns of ``arrays``.
 
     What a job's test consumes depends only on its (run, metric, test spec,
     role), the same for every pair (the plan's jobs share their spec's
-    tests): looked up once per such key in ``kinds``, not once per pair.
+    tests): looked up once per such key in ``supplies``, not once per pair.
     """
     _, i, j, jobs = task
     supplied = TaskDeltas()
@@ -335,9 +339,9 @@ def _task_deltas(task, arrays, pairs, seeds, few, kinds):
         key = job[0]
         for role in (0, 1):
             spec = (key[0], key[1], key[3], role)
-            if spec not in kinds:
-                kinds[spec] = _supplied_array(job, role, arrays, seeds, few, kinds)
-            found = kinds[spec]
+            if spec not in supplies:
+                supplies[spec] = _supplied_array(job, role, arrays, seeds, few, kinds)
+            found = supplies[spec]
             if found is None:
                 continue
             array, seed, scheme = found
@@ -348,10 +352,10 @@ def _task_deltas(task, arrays, pairs, seeds, few, kinds):
 
 def _supplied_array(job, role, arrays, seeds, few, kinds):
     """``(array, seed, scheme)`` of the shared draws a job's test ``role`` consumes, or None."""
-    key, metric = job[0], job[1]
-    kind = _known_kind(kinds, job[3 + role], metric, few)
+    kind = _job_kind(kinds, job, role, few)
     if kind is None:
         return None
+    key = job[0]
     gkey = (key[0], *kind)
     if (*gkey, key[1]) not in arrays:  # multiplier draws declined for the metric
         return None
