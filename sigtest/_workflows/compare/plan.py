@@ -10,6 +10,7 @@ Nothing here runs a test; the jobs are executed by
 :mod:`sigtest._workflows.compare.assemble`.
 """
 
+import itertools
 import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -264,7 +265,9 @@ def _plan_jobs(n_runs, seed_order, metric_objs, metric_kwargs, run_specs, seeder
     """
     two_sided, level = pair_settings
     unseeded = [(pseed(None), None if iseed is None else iseed(None)) for pseed, iseed in seeders]
-    offsets = np.cumsum([0] + [1 if iseed is None else 2 for _, iseed in seeders])
+    # a pair's seeds: each spec's p-value test, then its interval test if any
+    offsets = list(itertools.accumulate([1 if iseed is None else 2 for _, iseed in seeders],
+                                        initial=0))
     jobs_by_pair, first = {}, 0
     for r in range(n_runs):
         for pi in seed_order:
@@ -273,8 +276,8 @@ def _plan_jobs(n_runs, seed_order, metric_objs, metric_kwargs, run_specs, seeder
                 for si, (_, _, _, has_level) in enumerate(run_specs):
                     pt, it = unseeded[si]
                     jobs.append(((r, mi, pi, si), metric, metric_kwargs[mi], pt, it, two_sided,
-                                 level, has_level, (seeders[si], seeds, first + int(offsets[si]))))
-            first += int(offsets[-1])
+                                 level, has_level, (seeders[si], seeds, first + offsets[si])))
+            first += offsets[-1]
     return jobs_by_pair
 
 

@@ -121,6 +121,11 @@ def member_tables(tasks, members):
     return tables, keep
 
 
+#: The fields of a two-sided row without a margin, a posterior or a concentration.
+_UNDEFINED = dict.fromkeys(["margin", "margin_low", "margin_high", "prob_worse",
+                            "prob_equivalent", "prob_better", "n_effective"], math.nan)
+
+
 def row_values(score_a, score_b, delta, low, high, level, pvalue, n_resamples):
     """One two-sided row's values, as :func:`~sigtest._workflows.compare.run._pair_rows`
     gives them (an interval of no finite end has no level)."""
@@ -138,7 +143,3 @@ def row_values(score_a, score_b, delta, low, high, level, pvalue, n_resamples):
         **_UNDEFINED,
     }
 
-
-#: The fields of a two-sided row without a margin, a posterior or a concentration.
-_UNDEFINED = dict.fromkeys(["margin", "margin_low", "margin_high", "prob_worse",
-                            "prob_equivalent", "prob_better", "n_effective"], math.nan)
