@@ -103,8 +103,7 @@ def compare_inputs(targets, runs, classes, options, *, cv_splits=None, cv_seed=N
                            names=plan.names)
     tasks = [(*task, extra) for task, extra in zip(plan.tasks, shared)]
     # all pairs at once where their test runs on the shared draws (compare/bulk.py)
-    out = [row for task_rows in run_all_pairs(tasks, options.n_jobs, options.verbose)
-           for row in task_rows]
+    out = run_all_pairs(tasks, options.n_jobs, options.verbose)
     adjusted, maxt_multiplier, maxt_drawn = None, False, {}
     if applied in MAXT_CORRECTIONS:
         adjusted, maxt_multiplier = maxt_adjusted(plan, out, shared, applied, options.n_jobs,

@@ -29,15 +29,17 @@ def _reorient(values):
     return out
 
 
-def _warn_small_b(frame_rows, specs, m_eff, alpha):
-    """UserWarning when a Monte Carlo p-value cannot reach ``alpha`` after correction."""
+def _warn_small_b(monte_carlo, specs, m_eff, alpha):
+    """UserWarning when a Monte Carlo p-value cannot reach ``alpha`` after correction.
+
+    ``monte_carlo``: the spec indices with rows whose p-value was drawn.
+    """
     for si, (sname, ptest, *_) in enumerate(specs):
         b = (ptest.get_params(deep=False).get("n_resamples")
              if hasattr(ptest, "get_params") else None)
         if not isinstance(b, Integral):
             continue
-        mc = [r for k, r in frame_rows if k == si and r is not None and "exact" not in r]
-        if mc and m_eff / (b + 1) > alpha:
+        if si in monte_carlo and m_eff / (b + 1) > alpha:
             need = int(math.ceil(m_eff / alpha - 1e-9)) - 1
             good = default_resamples(m_eff, alpha, 9999)
             warn_external(
@@ -50,46 +52,81 @@ def _warn_small_b(frame_rows, specs, m_eff, alpha):
             )
 
 
+def _block_frame(block, flip):
+    """A :class:`RowBlock`'s columns as a frame, the rows with ``flip`` turned around."""
+    columns = dict(block.columns)
+    if flip.any():  # the column twin of _reorient
+        c = block.columns
+        columns["score_a"] = np.where(flip, c["score_b"], c["score_a"])
+        columns["score_b"] = np.where(flip, c["score_a"], c["score_b"])
+        columns["delta"] = np.where(flip, -c["delta"], c["delta"])
+        columns["ci_low"] = np.where(flip, -c["ci_high"], c["ci_low"])
+        columns["ci_high"] = np.where(flip, -c["ci_low"], c["ci_high"])
+        if "prob_better" in c:
+            columns["prob_better"] = np.where(flip, c["prob_worse"], c["prob_better"])
+            columns["prob_worse"] = np.where(flip, c["prob_better"], c["prob_worse"])
+    return pd.DataFrame(columns)
+
+
+def _rows_frame(plan, out):
+    """The frame of every row, sorted by key, and the keys in that order.
+
+    Rows computed in a pair's canonical orientation are re-oriented exactly
+    to the order given; the identity columns (run, systems, metric, test)
+    are added from the keys.
+    """
+    names, pair_idx = plan.names, plan.pair_idx
+    flipped = np.array([c != p for c, p in zip(plan.canon, pair_idx)], dtype=bool)
+    parts = []
+    if out.rows or not out.blocks:
+        parts.append(pd.DataFrame.from_records(
+            [values if not flipped[key[2]] else _reorient(values)
+             for key, values, _, _ in out.rows]))
+    for block in out.blocks:
+        pairs = np.array([key[2] for key in block.keys], dtype=np.int64)
+        parts.append(_block_frame(block, flipped[pairs]))
+    frame = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
+    keys = out.keys()
+    table = np.array(keys, dtype=np.int64).reshape(-1, 4)
+    order = np.lexsort(table.T[::-1])  # sorted keys: run, metric, pair, spec
+    frame = frame.take(order).reset_index(drop=True)
+    table = table[order]
+    which = np.array(pair_idx, dtype=np.int64).reshape(-1, 2)[table[:, 2]]
+    system = np.array(names, dtype=object)
+    identity = {"system_a": system[which[:, 0]], "system_b": system[which[:, 1]],
+                "metric": np.array([m.name for m in plan.metric_objs], dtype=object)[table[:, 1]],
+                "test": np.array([s[0] for s in plan.specs], dtype=object)[table[:, 3]]}
+    if plan.multi:
+        identity = {"run": table[:, 0], **identity}
+    frame = pd.concat([pd.DataFrame(identity), frame], axis=1)
+    return frame, [keys[o] for o in order]
+
+
 def assemble(plan, out, *, alpha, correction, pairs, ci, result_kwargs, adjusted=None):
     """The :class:`ComparisonResult` of a plan from the rows its jobs returned.
 
-    Rows computed in a pair's canonical orientation are re-oriented exactly
-    to the order given; the worker warnings are re-emitted once per message;
-    p-values are corrected per (run, metric, test) family, or, with
-    ``adjusted`` (``key -> p``, a max-T correction:
+    ``out`` is the :class:`~sigtest._workflows.compare.pair_rows.PairRows`
+    of the jobs. Rows computed in a pair's canonical orientation are
+    re-oriented exactly to the order given; the worker warnings are
+    re-emitted once per message; p-values are corrected per (run, metric,
+    test) family, or, with ``adjusted`` (``key -> p``, a max-T correction:
     :mod:`sigtest._workflows.compare.maxt`), set to ``max(adjusted, pvalue)``.
     """
     names, metric_objs, specs, pair_idx = plan.names, plan.metric_objs, plan.specs, plan.pair_idx
     multi = plan.multi
-    results = {}
-    for key, values, _, _ in out:
-        pi = key[2]
-        results[key] = values if plan.canon[pi] == pair_idx[pi] else _reorient(values)
     reemit_warnings([(f"{names[pair_idx[k[2]][0]]} vs {names[pair_idx[k[2]][1]]}, "
               f"{metric_objs[k[1]].name}, {specs[k[3]][0]}" + (f", run {k[0]}" if multi else ""),
-              w) for k, _, _, w in out])
+              w) for k, _, _, w in out.rows if w])
     # a max-T adjusted p-value reaches 1/(B+1) whatever the family size
-    _warn_small_b([(k[3], resampling) for k, _, resampling, _ in out], plan.run_specs,
+    _warn_small_b(out.monte_carlo_specs(), plan.run_specs,
                   plan.m_eff if adjusted is None else 1, alpha)
 
-    records = []
-    for key in sorted(results):
-        r, mi, pi, si = key
-        i, j = pair_idx[pi]
-        records.append({
-            **({"run": r} if multi else {}),
-            "system_a": names[i],
-            "system_b": names[j],
-            "metric": metric_objs[mi].name,
-            "test": specs[si][0],
-            **results[key],
-        })
-    frame = pd.DataFrame.from_records(records)
+    frame, keys = _rows_frame(plan, out)
     frame["pvalue_adj"] = np.nan
     groups = ["run", "metric", "test"] if multi else ["metric", "test"]
-    if adjusted is not None:  # records are in sorted key order
+    if adjusted is not None:  # keys in the frame's (sorted) order
         frame["pvalue_adj"] = np.maximum(frame["pvalue"].to_numpy(),
-                                         [adjusted[key] for key in sorted(results)])
+                                         [adjusted[key] for key in keys])
     for _, idx in (() if adjusted is not None
                    else frame.groupby(groups, sort=False).groups.items()):
         frame.loc[idx, "pvalue_adj"] = adjust_pvalues(

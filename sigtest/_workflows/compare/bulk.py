@@ -38,12 +38,16 @@ from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS
 from sigtest._workflows.compare.bulk_mcnemar import mcnemar_job, mcnemar_rows
 from sigtest._workflows.compare.bulk_rows import bca_rows, plain
 from sigtest._workflows.compare.bulk_statistics import statistics_metric, statistics_rows
+from sigtest._workflows.compare.pair_rows import PairRows
 from sigtest._workflows.compare.run import run_pairs
 from sigtest._workflows.compare.shared import TaskDeltas
 from sigtest._workflows.compare.zero_one import member_tables, zero_one_mean
 from sigtest.tests_ import BCaInterval
 
 __all__ = ["bulk_job", "run_all_pairs"]
+
+#: Marks a job whose row is in a bulk :class:`PairRows` block.
+_IN_BLOCK = object()
 
 def bulk_job(task, memo=None):
     """``(job, shared array)`` when the task's pair can take the bulk path, else None.
@@ -105,8 +109,9 @@ def run_all_pairs(tasks, n_jobs, verbose):
 
     Returns
     -------
-    rows : list
-        Per task, the list of its rows ``(key, values, resampling, notes)``.
+    rows : PairRows
+        The per-job rows ``(key, values, resampling, notes)`` in task order,
+        and the bulk rows as column blocks.
     """
     # one unit a (pair, job): the jobs of a pair the bulk path cannot take (a
     # metric other than a 0/1 mean, say) run per pair, together
@@ -115,29 +120,9 @@ def run_all_pairs(tasks, n_jobs, verbose):
         for q, job in enumerate(jobs):
             units.append((view, i, j, [job], shared))
             owner.append((t, q))
-    groups, memo = {}, {}
-    for u, unit in enumerate(units):
-        found = bulk_job(unit, memo)
-        if found is not None:
-            job, array = found
-            # one shared array per (run, metric); one test per spec index
-            groups.setdefault((id(array), job[0][1], job[0][3]), (array, []))[1].append(u)
     rows = [[None] * len(task[3]) for task in tasks]
-    for array, members in groups.values():
-        metric, kwargs = units[members[0]][3][0][1:3]
-        group_rows = _group_rows if zero_one_mean(metric, kwargs) else statistics_rows
-        _fill(rows, owner, members, group_rows(units, members, array, n_jobs))
-    # McNemar: every pair's table from one product of the 0/1 columns
-    tables, memo = {}, {}
-    for u, unit in enumerate(units):
-        t, q = owner[u]
-        if rows[t][q] is not None:  # taken by the bulk BCa path
-            continue
-        job = mcnemar_job(unit, memo)
-        if job is not None:
-            tables.setdefault((id(unit[0]), job[0][1], job[0][3]), []).append(u)
-    for members in tables.values():
-        _fill(rows, owner, members, mcnemar_rows(units, members))
+    blocks = _bulk_bca(units, owner, rows, n_jobs)
+    _bulk_mcnemar(units, owner, rows)
     rest, where = [], []
     for t, (view, i, j, jobs, shared) in enumerate(tasks):
         left = [q for q, row in enumerate(rows[t]) if row is None]
@@ -148,22 +133,55 @@ def run_all_pairs(tasks, n_jobs, verbose):
         for (t, left), task_rows in zip(where, run_pairs(rest, n_jobs, verbose)):
             for q, row in zip(left, task_rows):
                 rows[t][q] = row
-    return rows
+    return PairRows([row for task_rows in rows for row in task_rows if row is not _IN_BLOCK],
+                    blocks)
 
 
-def _fill(rows, owner, members, member_rows):
-    """Put each member unit's bulk row (None: left to the per-pair path) in its task's rows."""
-    for u, unit_rows in zip(members, member_rows):
-        if unit_rows is not None:
-            t, q = owner[u]
-            rows[t][q] = unit_rows[0]
+def _bulk_bca(units, owner, rows, n_jobs):
+    """The bulk BCa rows as RowBlocks (their jobs marked ``_IN_BLOCK`` in ``rows``)."""
+    groups, memo = {}, {}
+    for u, unit in enumerate(units):
+        found = bulk_job(unit, memo)
+        if found is not None:
+            job, array = found
+            # one shared array per (run, metric); one test per spec index
+            groups.setdefault((id(array), job[0][1], job[0][3]), (array, []))[1].append(u)
+    blocks = []
+    for array, members in groups.values():
+        metric, kwargs = units[members[0]][3][0][1:3]
+        group_rows = _group_rows if zero_one_mean(metric, kwargs) else statistics_rows
+        taken, block = group_rows(units, members, array, n_jobs)
+        for c in taken:
+            t, q = owner[members[c]]
+            rows[t][q] = _IN_BLOCK
+        if taken:
+            blocks.append(block)
+    return blocks
+
+
+def _bulk_mcnemar(units, owner, rows):
+    """McNemar's rows of the jobs not yet in ``rows``: every pair's table from one product
+    of the 0/1 columns."""
+    tables, memo = {}, {}
+    for u, unit in enumerate(units):
+        t, q = owner[u]
+        if rows[t][q] is not None:  # taken by the bulk BCa path
+            continue
+        job = mcnemar_job(unit, memo)
+        if job is not None:
+            tables.setdefault((id(unit[0]), job[0][1], job[0][3]), []).append(u)
+    for members in tables.values():
+        for u, unit_rows in zip(members, mcnemar_rows(units, members)):
+            if unit_rows is not None:
+                t, q = owner[u]
+                rows[t][q] = unit_rows[0]
 
 
 def _group_rows(tasks, members, T, n_jobs):
-    """The rows of tasks sharing one metric, test and shared array (None: per-pair path)."""
+    """``(taken, block)`` of tasks sharing one metric, test and shared array (:func:`bca_rows`)."""
     tables, keep = member_tables(tasks, members)
     if not keep or not np.isfinite(T[tables.order]).all():  # non-finite draws: per pair
-        return [None] * len(members)
+        return [], None
     where, counts, sums, n, scores = tables[1:]
     keep = [members[c] for c in keep]
     I = np.array([where[tasks[t][1]] for t in keep])

@@ -60,12 +60,14 @@ def statistics_metric(metric, kwargs):
 
 
 def statistics_rows(tasks, members, T, n_jobs):
-    """The rows of pair tasks sharing one metric, test and shared array (None: per pair).
+    """The rows of pair tasks sharing one metric, test and shared array.
 
     ``tasks`` are ``(view, i, j, [job], shared)``; ``T`` (``k x B``) the
-    systems' shared bootstrap scores, rows indexed by system.
+    systems' shared bootstrap scores, rows indexed by system. Returns
+    ``(taken, block)`` as :func:`~sigtest._workflows.compare.bulk_rows.bca_rows`
+    (``([], None)`` when no pair can take the bulk path).
     """
-    out = [None] * len(members)
+    out = [], None
     view, _, _, jobs, _ = tasks[members[0]]
     metric, kwargs = jobs[0][1:3]
     systems = sorted({s for t in members for s in tasks[t][1:3]})

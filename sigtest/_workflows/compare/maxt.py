@@ -370,10 +370,11 @@ def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample", *
     Parameters
     ----------
     plan : ComparePlan
-    out : list
-        The rows of the pair tasks, ``(key, values, resampling, warnings)``
-        with ``key = (run, metric index, pair index, test index)`` and the
-        pair in its canonical orientation.
+    out : PairRows
+        The rows of the pair tasks
+        (:class:`~sigtest._workflows.compare.pair_rows.PairRows`), keyed
+        ``(run, metric index, pair index, test index)``, each pair in its
+        canonical orientation.
     shared : list of dict
         Per task, the shared bootstrap differences its tests got
         (:func:`~sigtest._workflows.compare.shared.shared_deltas`):
@@ -405,7 +406,7 @@ def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample", *
     for t, (_, _, _, jobs) in enumerate(plan.tasks):
         for job in jobs:
             task_of[job[0][0], job[0][2]] = t
-    delta = {key: values["delta"] for key, values, *_ in out}
+    delta = out.deltas()
     families = {}
     for key in sorted(delta):
         families.setdefault((key[0], key[1], key[3]), []).append(key)

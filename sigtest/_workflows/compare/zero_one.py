@@ -14,8 +14,8 @@ import numpy as np
 from sigtest._engine.paired import metric_values
 from sigtest._engine.shared_job import system_data
 
-__all__ = ["ZeroOneTables", "binary_columns", "member_tables", "row_values", "zero_one_mean",
-           "zero_one_tables"]
+__all__ = ["UNDEFINED_FIELDS", "ZeroOneTables", "binary_columns", "member_tables", "row_values",
+           "zero_one_mean", "zero_one_tables"]
 
 
 def zero_one_mean(metric, kwargs):
@@ -121,9 +121,10 @@ def member_tables(tasks, members):
     return tables, keep
 
 
-#: The fields of a two-sided row without a margin, a posterior or a concentration.
-_UNDEFINED = dict.fromkeys(["margin", "margin_low", "margin_high", "prob_worse",
-                            "prob_equivalent", "prob_better", "n_effective"], math.nan)
+#: The fields a two-sided row without a margin, a posterior or a concentration has undefined.
+UNDEFINED_FIELDS = ("margin", "margin_low", "margin_high", "prob_worse", "prob_equivalent",
+                    "prob_better", "n_effective")
+_UNDEFINED = dict.fromkeys(UNDEFINED_FIELDS, math.nan)
 
 
 def row_values(score_a, score_b, delta, low, high, level, pvalue, n_resamples):

@@ -65,6 +65,14 @@ def pair_row(frame, metric, a, b):
                  & (frame.system_b == b)].iloc[0]
 
 
+def per_pair_rows(tasks, n_jobs, verbose):
+    """``run_all_pairs`` with every job on the per-pair path (the reference of the bulk paths)."""
+    from sigtest._workflows.compare.pair_rows import PairRows
+    from sigtest._workflows.compare.run import run_pairs
+
+    return PairRows.from_task_rows(run_pairs(tasks, n_jobs, verbose))
+
+
 def bulk_and_per_pair(monkeypatch, y, preds, **kwargs):
     """``(bulk (frame, warnings), per-pair (frame, warnings), tasks left to the per-pair path)``.
 
@@ -75,7 +83,7 @@ def bulk_and_per_pair(monkeypatch, y, preds, **kwargs):
     from sigtest._workflows.compare import api, bulk, run
 
     with monkeypatch.context() as m:
-        m.setattr(api, "run_all_pairs", run.run_pairs)
+        m.setattr(api, "run_all_pairs", per_pair_rows)
         want = frame_and_warnings(y, preds, **kwargs)
     sent = []
 

@@ -18,7 +18,7 @@ import sigtest
 from sigtest._engine import bulk_select
 from sigtest._workflows.compare import api, bulk, run
 
-from _shared_data import frame_and_warnings, rows_by_pair, wrong_elsewhere_systems
+from _shared_data import frame_and_warnings, per_pair_rows, rows_by_pair, wrong_elsewhere_systems
 
 _EXACT = ["system_a", "system_b", "metric", "test", "alternative", "score_a", "score_b",
           "delta", "ci_level", "n_resamples", "significant"]
@@ -32,7 +32,7 @@ def _scores(k=14, n=2000, seed=0, ps=None):
 
 def _per_pair(monkeypatch, *args, **kwargs):
     with monkeypatch.context() as m:
-        m.setattr(api, "run_all_pairs", run.run_pairs)
+        m.setattr(api, "run_all_pairs", per_pair_rows)
         return _run(*args, **kwargs)
 
 
@@ -183,7 +183,7 @@ def test_accuracy_of_hard_labels_takes_the_bulk_path(monkeypatch, bootstrap):
     kwargs = dict(metrics=["accuracy", "f1_macro"], correction="max-t", bootstrap=bootstrap,
                   test=sigtest.BCaInterval(n_resamples=999))
     with monkeypatch.context() as m:
-        m.setattr(api, "run_all_pairs", run.run_pairs)
+        m.setattr(api, "run_all_pairs", per_pair_rows)
         want = frame_and_warnings(y, preds, **kwargs)
     sent = _per_pair_tasks(monkeypatch)
     got = frame_and_warnings(y, preds, **kwargs)

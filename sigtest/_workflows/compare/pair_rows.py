@@ -1,0 +1,87 @@
+"""The rows of a comparison's pair jobs: one row per job, or many as columns.
+
+The per-pair path (:func:`~sigtest._workflows.compare.run.run_pairs`) gives
+one row per job, ``(key, values, resampling, notes)`` with ``key = (run,
+metric index, pair index, spec index)`` and ``values`` the frame fields of
+the pair in its canonical orientation. The bulk paths
+(:mod:`~sigtest._workflows.compare.bulk`) compute hundreds of thousands of
+rows at once: they give them as a :class:`RowBlock`, the same fields as
+columns, so that no per-row dictionary is built between the kernels and the
+frame (:func:`~sigtest._workflows.compare.assemble.assemble` builds the
+frame from the columns). :class:`PairRows` holds both.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+__all__ = ["PairRows", "RowBlock"]
+
+
+class RowBlock(NamedTuple):
+    """Rows of many jobs as columns, with no warning (the bulk paths give none).
+
+    Attributes
+    ----------
+    keys : list of tuple
+        ``(run, metric index, pair index, spec index)`` of each row.
+    columns : dict
+        Frame field -> ndarray of shape ``(len(keys),)``, each pair in its
+        canonical orientation (as the per-pair rows' ``values``).
+    resampling : str
+        What the rows' p-values resampled (``"bootstrap"``).
+    """
+
+    keys: list
+    columns: dict
+    resampling: str
+
+
+class PairRows:
+    """Every row of a comparison's pair jobs: per-job rows, then column blocks.
+
+    Parameters
+    ----------
+    rows : iterable, default=()
+        ``(key, values, resampling, notes)`` per job, in task order.
+    blocks : iterable of RowBlock, default=()
+    """
+
+    def __init__(self, rows=(), blocks=()):
+        self.rows = list(rows)
+        self.blocks = list(blocks)
+
+    @classmethod
+    def from_task_rows(cls, task_rows):
+        """The rows of :func:`~sigtest._workflows.compare.run.run_pairs` (a list per task)."""
+        return cls([row for rows in task_rows for row in rows])
+
+    def __len__(self):
+        return len(self.rows) + sum(len(block.keys) for block in self.blocks)
+
+    def keys(self):
+        """Every row's key: the per-job rows', then each block's."""
+        out = [key for key, *_ in self.rows]
+        for block in self.blocks:
+            out.extend(block.keys)
+        return out
+
+    def column(self, name):
+        """The field ``name`` of every row, in :meth:`keys` order (float; NaN where absent)."""
+        parts = [np.array([values.get(name, np.nan) for _, values, *_ in self.rows], dtype=float)]
+        parts.extend(np.asarray(block.columns[name], dtype=float) if name in block.columns
+                     else np.full(len(block.keys), np.nan) for block in self.blocks)
+        return np.concatenate(parts)
+
+    def deltas(self):
+        """``{key: delta}`` of every row."""
+        return dict(zip(self.keys(), self.column("delta").tolist()))
+
+    def monte_carlo_specs(self):
+        """The spec indices of rows whose p-value was drawn (not exact, not analytic)."""
+        found = {key[3] for key, _, resampling, _ in self.rows
+                 if resampling is not None and "exact" not in resampling}
+        for block in self.blocks:
+            if "exact" not in block.resampling:
+                found.update(key[3] for key in block.keys)
+        return found
