@@ -26,6 +26,7 @@ from sigtest._workflows.compare.options import (
 )
 from sigtest._workflows.compare.plan import plan_comparison
 from sigtest._workflows.compare.bulk import run_all_pairs
+from sigtest._workflows.compare.plan_tasks import TaskView
 from sigtest._workflows.compare.maxt import (
     MAXT_CORRECTIONS,
     maxt_adjusted,
@@ -101,7 +102,7 @@ def compare_inputs(targets, runs, classes, options, *, cv_splits=None, cv_seed=N
                               n_units=n_units)
     shared = shared_deltas(plan.tasks, plan.scores["seed"], options.n_jobs, bootstrap=drawn,
                            names=plan.names)
-    tasks = [(*task, extra) for task, extra in zip(plan.tasks, shared)]
+    tasks = TaskView(plan.tasks, shared)
     # all pairs at once where their test runs on the shared draws (compare/bulk.py)
     out = run_all_pairs(tasks, options.n_jobs, options.verbose)
     adjusted, maxt_multiplier, maxt_drawn = None, False, {}

@@ -35,51 +35,16 @@ acceleration, whose closed form sums in another order: see
 import numpy as np
 
 from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS
-from sigtest._workflows.compare.bulk_mcnemar import mcnemar_job, mcnemar_rows
+from sigtest._workflows.compare.bulk_mcnemar import mcnemar_rows, mcnemar_spec
 from sigtest._workflows.compare.bulk_rows import bca_rows, plain
 from sigtest._workflows.compare.bulk_statistics import statistics_metric, statistics_rows
 from sigtest._workflows.compare.pair_rows import PairRows
+from sigtest._workflows.compare.plan_tasks import JobGroup
 from sigtest._workflows.compare.run import run_pairs
-from sigtest._workflows.compare.shared import TaskDeltas
 from sigtest._workflows.compare.zero_one import member_tables, zero_one_mean
 from sigtest.tests_ import BCaInterval
 
-__all__ = ["bulk_job", "run_all_pairs"]
-
-#: Marks a job whose row is in a bulk :class:`PairRows` block.
-_IN_BLOCK = object()
-
-def bulk_job(task, memo=None):
-    """``(job, shared array)`` when the task's pair can take the bulk path, else None.
-
-    ``task`` is ``(view, i, j, jobs, shared)`` of the plan (with its
-    :class:`~sigtest._workflows.compare.shared.TaskDeltas`), with one job:
-    :func:`run_all_pairs` asks job by job. ``memo``: a dict kept across the
-    tasks of one comparison, holding the answer for the job's metric and
-    test spec (the pairs' seeded copies of one test differ only in their
-    seeds), so the test's parameters are read once, not once per pair.
-    """
-    view, i, j, jobs, shared = task
-    if len(jobs) != 1 or not isinstance(shared, TaskDeltas):
-        return None
-    key, metric, kwargs, ptest, itest, _, level = jobs[0][:7]
-    memo = {} if memo is None else memo
-    spec = (key[1], key[3])  # (metric, test spec): the same test up to its seed
-    if spec not in memo:
-        memo[spec] = _bulk_spec(metric, kwargs, ptest, itest, level)
-    n_resamples = memo[spec]
-    if n_resamples is None:
-        return None
-    stacks = view[metric.input_type][1]
-    if len(stacks[i]) != 1 or len(stacks[j]) != 1:
-        return None
-    found = shared.entry((key, 0))
-    if found is None or found[3] != "bootstrap" or tuple(found[1]) != (i, j):
-        return None
-    array = found[0]
-    if array.ndim != 2 or array.shape[1] != n_resamples:
-        return None
-    return jobs[0], array
+__all__ = ["run_all_pairs"]
 
 
 def _bulk_spec(metric, kwargs, ptest, itest, level):
@@ -95,13 +60,16 @@ def _bulk_spec(metric, kwargs, ptest, itest, level):
 
 
 def run_all_pairs(tasks, n_jobs, verbose):
-    """The rows of every pair task, in task order: bulk where it applies, else per pair.
+    """The rows of every pair task: bulk where it applies, else per pair.
 
     Parameters
     ----------
-    tasks : list
-        ``(view, i, j, jobs, shared)`` per pair (what
-        :func:`~sigtest._workflows.compare.run.run_pairs` takes).
+    tasks : TaskView
+        The plan's :class:`~sigtest._workflows.compare.plan_tasks.PairTasks`
+        with their shared differences: ``(view, i, j, jobs, shared)`` per
+        pair (what :func:`~sigtest._workflows.compare.run.run_pairs` takes).
+        The bulk paths read them per (run, job) as columns; only the tasks
+        left to the per-pair path are built one by one.
     n_jobs : int or None
         Threads over the blocks of bulk pairs (the rows do not depend on
         it), and joblib's ``n_jobs`` of the per-pair path.
@@ -113,79 +81,96 @@ def run_all_pairs(tasks, n_jobs, verbose):
         The per-job rows ``(key, values, resampling, notes)`` in task order,
         and the bulk rows as column blocks.
     """
-    # one unit a (pair, job): the jobs of a pair the bulk path cannot take (a
-    # metric other than a 0/1 mean, say) run per pair, together
-    units, owner = [], []
-    for t, (view, i, j, jobs, shared) in enumerate(tasks):
-        for q, job in enumerate(jobs):
-            units.append((view, i, j, [job], shared))
-            owner.append((t, q))
-    rows = [[None] * len(task[3]) for task in tasks]
-    blocks = _bulk_bca(units, owner, rows, n_jobs)
-    _bulk_mcnemar(units, owner, rows)
+    source, shared = tasks.tasks, tasks.shared
+    done = np.zeros((len(source), source.n_jobs), dtype=bool)
+    rows = {}  # (task, job) -> row, for the rows not in a block
+    blocks = _bulk_bca(source, shared, done, n_jobs)
+    _bulk_mcnemar(source, done, rows)
+    left = np.flatnonzero(~done.all(axis=1)).tolist()
     rest, where = [], []
-    for t, (view, i, j, jobs, shared) in enumerate(tasks):
-        left = [q for q, row in enumerate(rows[t]) if row is None]
-        if left:
-            rest.append((view, i, j, [jobs[q] for q in left], shared))
-            where.append((t, left))
+    for t in left:
+        view, i, j, jobs = source[t]
+        qs = np.flatnonzero(~done[t]).tolist()
+        rest.append((view, i, j, [jobs[q] for q in qs], shared[t]))
+        where.append((t, qs))
     if rest:
-        for (t, left), task_rows in zip(where, run_pairs(rest, n_jobs, verbose)):
-            for q, row in zip(left, task_rows):
-                rows[t][q] = row
-    return PairRows([row for task_rows in rows for row in task_rows if row is not _IN_BLOCK],
-                    blocks)
+        for (t, qs), task_rows in zip(where, run_pairs(rest, n_jobs, verbose)):
+            rows.update(((t, q), row) for q, row in zip(qs, task_rows))
+    return PairRows([rows[at] for at in sorted(rows)], blocks)
 
 
-def _bulk_bca(units, owner, rows, n_jobs):
-    """The bulk BCa rows as RowBlocks (their jobs marked ``_IN_BLOCK`` in ``rows``)."""
-    groups, memo = {}, {}
-    for u, unit in enumerate(units):
-        found = bulk_job(unit, memo)
-        if found is not None:
-            job, array = found
-            # one shared array per (run, metric); one test per spec index
-            groups.setdefault((id(array), job[0][1], job[0][3]), (array, []))[1].append(u)
+def _job_groups(source, done, accepts):
+    """The :class:`JobGroup` of each (run, job) that ``accepts(r, job)`` (not None), with
+    the pairs not yet ``done`` whose two systems have one stack of predictions each."""
+    for r in range(source.n_runs):
+        view = source.view(r)
+        span = source.run_tasks(r)
+        for q, job in enumerate(source.jobs(r)):
+            found = accepts(r, job)
+            if found is None:
+                continue
+            metric = job[1]
+            single = np.array([len(stack) == 1 for stack in view[metric.input_type][1]])
+            t = np.arange(span.start, span.stop)
+            t = t[single[source.i[t]] & single[source.j[t]] & ~done[t, q]]
+            if t.size:
+                yield found, JobGroup(view, metric, job[2], job[3], t, source.i[t],
+                                      source.j[t], source, q)
+
+
+def _bulk_bca(source, shared, done, n_jobs):
+    """The bulk BCa rows as RowBlocks (their jobs marked in ``done``)."""
+    memo = {}
+
+    def accepts(r, job):
+        # the pairs' copies of a spec's test differ only in their seeds
+        key, metric, kwargs, ptest, itest, _, level = job[:7]
+        if (key[1], key[3]) not in memo:
+            memo[key[1], key[3]] = _bulk_spec(metric, kwargs, ptest, itest, level)
+        n_resamples = memo[key[1], key[3]]
+        found = None if n_resamples is None else shared.supply(r, key[1], key[3], 0)
+        if found is None or found[2] != "bootstrap":
+            return None
+        array = found[0]
+        return array if array.ndim == 2 and array.shape[1] == n_resamples else None
+
     blocks = []
-    for array, members in groups.values():
-        metric, kwargs = units[members[0]][3][0][1:3]
-        group_rows = _group_rows if zero_one_mean(metric, kwargs) else statistics_rows
-        taken, block = group_rows(units, members, array, n_jobs)
-        for c in taken:
-            t, q = owner[members[c]]
-            rows[t][q] = _IN_BLOCK
-        if taken:
+    for array, group in _job_groups(source, done, accepts):
+        group_rows = _group_rows if zero_one_mean(group.metric, group.kwargs) else statistics_rows
+        taken, block = group_rows(group, array, n_jobs)
+        if len(taken):
+            done[group.tasks[taken], group.q] = True
             blocks.append(block)
     return blocks
 
 
-def _bulk_mcnemar(units, owner, rows):
-    """McNemar's rows of the jobs not yet in ``rows``: every pair's table from one product
-    of the 0/1 columns."""
-    tables, memo = {}, {}
-    for u, unit in enumerate(units):
-        t, q = owner[u]
-        if rows[t][q] is not None:  # taken by the bulk BCa path
-            continue
-        job = mcnemar_job(unit, memo)
-        if job is not None:
-            tables.setdefault((id(unit[0]), job[0][1], job[0][3]), []).append(u)
-    for members in tables.values():
-        for u, unit_rows in zip(members, mcnemar_rows(units, members)):
-            if unit_rows is not None:
-                t, q = owner[u]
-                rows[t][q] = unit_rows[0]
+def _bulk_mcnemar(source, done, rows):
+    """McNemar's rows of the jobs not yet done: every pair's table from one product of the
+    0/1 columns (into ``rows``, marked in ``done``)."""
+    memo = {}
+
+    def accepts(r, job):
+        key, metric, kwargs, ptest, itest, _, level = job[:7]
+        if (key[1], key[3]) not in memo:
+            memo[key[1], key[3]] = mcnemar_spec(metric, kwargs, ptest, itest, level)
+        return True if memo[key[1], key[3]] else None
+
+    for _, group in _job_groups(source, done, accepts):
+        for c, row in mcnemar_rows(group):
+            t = int(group.tasks[c])
+            rows[t, group.q] = row
+            done[t, group.q] = True
 
 
-def _group_rows(tasks, members, T, n_jobs):
-    """``(taken, block)`` of tasks sharing one metric, test and shared array (:func:`bca_rows`)."""
-    tables, keep = member_tables(tasks, members)
-    if not keep or not np.isfinite(T[tables.order]).all():  # non-finite draws: per pair
+def _group_rows(group, T, n_jobs):
+    """``(taken, block)`` of a :class:`JobGroup` of 0/1 means on the shared array ``T``
+    (:func:`bca_rows`)."""
+    tables, keep = member_tables(group)
+    if not keep.size or not np.isfinite(T[tables.order]).all():  # non-finite draws: per pair
         return [], None
-    where, counts, sums, n, scores = tables[1:]
-    keep = [members[c] for c in keep]
-    I = np.array([where[tasks[t][1]] for t in keep])
-    J = np.array([where[tasks[t][2]] for t in keep])
+    _, counts, sums, n, scores = tables[1:]
+    a, b, _ = group.positions(tables.where)
+    I, J = a[keep], b[keep]
     n11 = counts[I, J]
     plus, minus = sums[J] - n11, sums[I] - n11  # n01 (B only) and n10 (A only)
     pair = _pair_moments(plus, minus, n)
@@ -193,7 +178,7 @@ def _group_rows(tasks, members, T, n_jobs):
                        & (pair["d"] >= BCA_SMALL_SAMPLE_LIMITS[1])
                        & np.isfinite(pair["acceleration"]) & pair["plain"])
     pair["score_a"], pair["score_b"] = scores[I], scores[J]
-    return bca_rows(tasks, members, keep, T, pair, n_jobs)
+    return bca_rows(group, keep, T, pair, n_jobs)
 
 
 def _pair_moments(plus, minus, n):

@@ -23,32 +23,10 @@ import sys
 
 from sigtest._workflows.compare.zero_one import member_tables, row_values, zero_one_mean
 
-__all__ = ["mcnemar_job", "mcnemar_rows"]
+__all__ = ["mcnemar_rows", "mcnemar_spec"]
 
 
-def mcnemar_job(unit, memo=None):
-    """The job of a one-job pair task when the bulk McNemar applies to it, else None.
-
-    ``unit`` is ``(view, i, j, [job], shared)`` (one job of a pair task);
-    ``memo``: a dict kept across the tasks of one comparison (the answer for
-    the job's metric and test spec, whose pairs' copies differ only in their
-    seeds).
-    """
-    view, i, j, jobs, _ = unit
-    key, metric, kwargs, ptest, itest, _, level = jobs[0][:7]
-    memo = {} if memo is None else memo
-    spec = (key[1], key[3])
-    if spec not in memo:
-        memo[spec] = _mcnemar_spec(metric, kwargs, ptest, itest, level)
-    if not memo[spec]:
-        return None
-    stacks = view[metric.input_type][1]
-    if len(stacks[i]) != 1 or len(stacks[j]) != 1:
-        return None
-    return jobs[0]
-
-
-def _mcnemar_spec(metric, kwargs, ptest, itest, level):
+def mcnemar_spec(metric, kwargs, ptest, itest, level):
     """Whether a (metric, test) is the two-sided McNemar of a 0/1 mean the bulk path takes.
 
     McNemar's module is imported on first use of the test: until then no
@@ -62,27 +40,22 @@ def _mcnemar_spec(metric, kwargs, ptest, itest, level):
     return params["alternative"] == "two-sided" and params.get("margin") is None
 
 
-def mcnemar_rows(units, members):
-    """The rows of ``units[members]``, which share one view, metric and test (None: per pair).
-
-    Parameters
-    ----------
-    units : list
-        One-job pair tasks ``(view, i, j, [job], shared)``.
-    members : list of int
-        Indices into ``units`` of the tasks of one (view, metric, test).
+def mcnemar_rows(group):
+    """The rows of the pairs of a :class:`~sigtest._workflows.compare.plan_tasks.JobGroup`
+    (one view, metric and McNemar test spec) the bulk path gives.
 
     Returns
     -------
     rows : list
-        Per member, ``[(key, values, None, [])]`` or None (per-pair path).
+        ``(position in group, (key, values, None, []))`` per pair with a row;
+        the others (no 0/1 column, no discordant item) are left to the
+        per-pair path.
     """
-    metric, _, test = units[members[0]][3][0][1:4]
-    out = [None] * len(members)
-    tables, keep = member_tables(units, members)
-    if not keep:
-        return out
-    where, counts, sums, n, scores = tables[1:]
+    metric, test = group.metric, group.test
+    tables, keep = member_tables(group)
+    if not keep.size:
+        return []
+    counts, sums, n, scores = tables[2:]
     # the test's own arithmetic; its module is loaded (the jobs hold a McNemar)
     from sigtest.tests_._mcnemar import mcnemar_pvalue, newcombe_interval
 
@@ -90,10 +63,10 @@ def mcnemar_rows(units, members):
     level = float(params["confidence_level"])
     z = float(ndtri(0.5 + level / 2))
     gib = bool(metric.greater_is_better)
-    pvalues = {}
-    for c in keep:
-        _, i, j, jobs, _ = units[members[c]]
-        a, b = where[i], where[j]
+    pvalues, out = {}, []
+    first, second, _ = group.positions(tables.where)
+    for c, key in zip(keep.tolist(), group.job_keys(keep)):
+        a, b = int(first[c]), int(second[c])
         n11 = int(counts[a, b])  # exact: float sums of ones
         n10, n01 = int(sums[a]) - n11, int(sums[b]) - n11
         n00 = n - n11 - n10 - n01
@@ -108,6 +81,6 @@ def mcnemar_rows(units, members):
         if pvalue > 1.0 - level and (low > 0.0 or high < 0.0):
             low, high = min(low, 0.0), max(high, 0.0)
         score_a, score_b = float(scores[a]), float(scores[b])
-        out[c] = [(jobs[0][0], row_values(score_a, score_b, score_b - score_a, low, high,
-                                          level, pvalue, 0), None, [])]
+        out.append((c, (key, row_values(score_a, score_b, score_b - score_a, low, high,
+                                        level, pvalue, 0), None, [])))
     return out

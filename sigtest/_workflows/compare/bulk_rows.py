@@ -55,22 +55,22 @@ def plain(n_effective, d):
     return n_effective > _CONCENTRATION_MARGIN * limit
 
 
-def bca_rows(tasks, members, keep, T, pair, n_jobs):
-    """The rows of the ``keep`` tasks of ``members`` (None: left to the per-pair path).
+def bca_rows(group, keep, T, pair, n_jobs):
+    """The rows of the ``keep`` pairs of ``group`` the bulk path can give.
 
     Parameters
     ----------
-    tasks : list
-        Pair tasks ``(view, i, j, [job], shared)``; ``i`` and ``j`` index the
-        rows of ``T``.
-    members : list of int
-        The tasks of one group (one metric, test and shared array).
-    keep : list of int
-        The members with their per-pair quantities in ``pair`` (in order).
+    group : JobGroup
+        Pair tasks of one run, metric and test spec
+        (:class:`~sigtest._workflows.compare.plan_tasks.JobGroup`); their
+        systems ``group.i`` and ``group.j`` index the rows of ``T``.
+    keep : ndarray of int
+        The positions in ``group`` of the pairs with their per-pair
+        quantities in ``pair`` (in order).
     T : ndarray of shape (k, B)
         The systems' shared bootstrap scores (finite).
     pair : dict
-        Per kept member: ``score_a``, ``score_b``, ``acceleration``, ``d``
+        Per kept pair: ``score_a``, ``score_b``, ``acceleration``, ``d``
         (discordant items) and ``regular`` (False: the scalar test treats
         the pair specially).
     n_jobs : int or None
@@ -78,18 +78,17 @@ def bca_rows(tasks, members, keep, T, pair, n_jobs):
 
     Returns
     -------
-    taken : list of int
-        The positions in ``members`` of the tasks that got a row.
+    taken : ndarray of int
+        The positions in ``group`` of the pairs that got a row.
     block : RowBlock
-        Their rows (in the order of ``taken``); the other members are left
-        to the per-pair path.
+        Their rows (in the order of ``taken``); the other pairs are left to
+        the per-pair path.
     """
-    ptest = tasks[members[0]][3][0][3]
-    params = ptest.get_params(deep=False)
+    params = group.test.get_params(deep=False)
     method, level = params["method"], float(params["confidence_level"])
     B = T.shape[1]
-    Ti = np.array([tasks[t][1] for t in keep])
-    Tj = np.array([tasks[t][2] for t in keep])
+    keep = np.asarray(keep, dtype=np.int64)
+    Ti, Tj = group.i[keep], group.j[keep]
     score_a, score_b = pair["score_a"], pair["score_b"]
     delta = score_b - score_a
     block = PairOrder.block_rows(B)
@@ -114,8 +113,6 @@ def bca_rows(tasks, members, keep, T, pair, n_jobs):
     widen = (pvalue > 1.0 - level) & ((ci_low > 0.0) | (ci_high < 0.0))
     ci_low = np.where(widen, np.minimum(ci_low, 0.0), ci_low)
     ci_high = np.where(widen, np.maximum(ci_high, 0.0), ci_high)
-    kept = [t for t, usable in zip(keep, regular.tolist()) if usable]
-    at = {t: c for c, t in enumerate(members)}
     rows = np.flatnonzero(regular)
     ci_low, ci_high = ci_low[rows], ci_high[rows]
     n = rows.shape[0]
@@ -126,7 +123,8 @@ def bca_rows(tasks, members, keep, T, pair, n_jobs):
                "ci_level": np.where(finite, level, np.nan), "pvalue": pvalue[rows],
                "n_resamples": np.full(n, B, dtype=np.int64),
                **{name: np.full(n, np.nan) for name in UNDEFINED_FIELDS}}
-    return [at[t] for t in kept], RowBlock([tasks[t][3][0][0] for t in kept], columns, "bootstrap")
+    taken = keep[rows]
+    return taken, RowBlock(group.job_keys(taken), columns, "bootstrap")
 
 
 def _floors(d):

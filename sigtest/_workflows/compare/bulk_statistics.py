@@ -59,30 +59,26 @@ def statistics_metric(metric, kwargs):
             and set(kwargs) <= _KEYWORDS and kernel_enabled())
 
 
-def statistics_rows(tasks, members, T, n_jobs):
-    """The rows of pair tasks sharing one metric, test and shared array.
+def statistics_rows(group, T, n_jobs):
+    """The rows of the pairs of a :class:`~sigtest._workflows.compare.plan_tasks.JobGroup`.
 
-    ``tasks`` are ``(view, i, j, [job], shared)``; ``T`` (``k x B``) the
-    systems' shared bootstrap scores, rows indexed by system. Returns
-    ``(taken, block)`` as :func:`~sigtest._workflows.compare.bulk_rows.bca_rows`
-    (``([], None)`` when no pair can take the bulk path).
+    ``T`` (``k x B``): the systems' shared bootstrap scores, rows indexed by
+    system. Returns ``(taken, block)`` as
+    :func:`~sigtest._workflows.compare.bulk_rows.bca_rows` (``([], None)``
+    when no pair can take the bulk path).
     """
     out = [], None
-    view, _, _, jobs, _ = tasks[members[0]]
-    metric, kwargs = jobs[0][1:3]
-    systems = sorted({s for t in members for s in tasks[t][1:3]})
+    systems = group.systems()
     if not np.isfinite(T[systems]).all():  # non-finite draws: per pair
         return out
-    tables = _system_tables(view, metric, kwargs, systems)
+    tables = _system_tables(group.view, group.metric, group.kwargs, systems)
     if tables is None:
         return out
-    where = {s: c for c, s in enumerate(systems)}
-    keep = [t for t in members
-            if tables["ok"][where[tasks[t][1]]] and tables["ok"][where[tasks[t][2]]]]
-    if not keep:
+    a, b, _ = group.positions({s: c for c, s in enumerate(systems)})
+    keep = np.flatnonzero(tables["ok"][a] & tables["ok"][b])
+    if not keep.size:
         return out
-    I = np.array([where[tasks[t][1]] for t in keep], dtype=np.int64)
-    J = np.array([where[tasks[t][2]] for t in keep], dtype=np.int64)
+    I, J = a[keep], b[keep]
     d, watched, acceleration, n_eff = pairs_jackknife(
         tables["y"], tables["codes"], I, J, tables["loo"], tables["differ"],
         tables["class_differ"], tables["present"], tables["watch"],
@@ -92,7 +88,7 @@ def statistics_rows(tasks, members, T, n_jobs):
                & plain(n_eff, d) & ((watched < 0) | (watched >= limit_d)))
     pair = {"d": d, "acceleration": acceleration, "regular": regular,
             "score_a": tables["scores"][I], "score_b": tables["scores"][J]}
-    return bca_rows(tasks, members, keep, T, pair, n_jobs)
+    return bca_rows(group, keep, T, pair, n_jobs)
 
 
 def _system_tables(view, metric, kwargs, systems):

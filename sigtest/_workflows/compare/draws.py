@@ -45,7 +45,7 @@ def kept_scores(shared, plan, maxt_drawn=None):
 
     Parameters
     ----------
-    shared : list of TaskDeltas
+    shared : SharedSupplies
         What :func:`~sigtest._workflows.compare.shared.shared_deltas` gave
         the pair tasks.
     plan : ComparePlan
@@ -66,15 +66,12 @@ def kept_scores(shared, plan, maxt_drawn=None):
         return {}
     gauss = shared_seed(plan.scores["seed"], MULTIPLIER_TAG, 0)
     found = {}
-    for task in shared:
-        entries = task.entries() if hasattr(task, "entries") else []
-        for key, array, _, seed, scheme in entries:
-            if scheme != "bootstrap":
-                continue
-            mi = key[0][1]
-            best = found.get(mi)
-            if best is None or array.shape[1] > best[0].shape[1]:
-                found[mi] = (array, seed)
+    for _, mi, _, _, array, seed, scheme in (shared.supplied() if len(shared) else ()):
+        if scheme != "bootstrap":
+            continue
+        best = found.get(mi)
+        if best is None or array.shape[1] > best[0].shape[1]:
+            found[mi] = (array, seed)
     kept = {}
     for mi, (array, seed) in found.items():
         scores = array.view()  # no copy: the comparison drops its own reference

@@ -34,6 +34,7 @@ from sigtest._workflows.compare.checks import (
     class_sets,
     system_views,
 )
+from sigtest._workflows.compare.plan_tasks import PairTasks
 from sigtest._workflows.runs import tile, combine_runs
 from sigtest.metrics._hard import pos_label_params
 from sigtest.utils._estimator import ParamsMixin, clone
@@ -52,11 +53,12 @@ _SERIAL_KNOBS = (("parallel", False), ("n_jobs", 1))
 class ComparePlan:
     """What a comparison will run, decided before any test runs.
 
-    ``tasks`` holds one ``(views, i, j, jobs)`` per (run, pair), ``i`` and
-    ``j`` in the pair's canonical orientation; each job is ``(key, metric,
-    metric_kwargs, pvalue_test, interval_test, two_sided, level,
-    has_level)`` with ``key = (run, metric index, pair index, test index)``
-    and the tests already seeded. ``scores`` holds the settings of the
+    ``tasks`` (a :class:`~sigtest._workflows.compare.plan_tasks.PairTasks`)
+    holds one ``(views, i, j, jobs)`` per (run, pair), ``i`` and ``j`` in
+    the pair's canonical orientation; each job is ``(key, metric,
+    metric_kwargs, pvalue_test, interval_test, two_sided, level, has_level,
+    seeds)`` with ``key = (run, metric index, pair index, test index)``
+    and the tests seeded when read (:func:`seeded_job`). ``scores`` holds the settings of the
     per-system score intervals (:func:`score_settings`) and their root
     ``seed``.
     """
@@ -70,7 +72,7 @@ class ComparePlan:
     comparisons: list
     multi: bool
     m_eff: int
-    tasks: list
+    tasks: PairTasks
     scores: dict
 
 
@@ -240,21 +242,17 @@ def plan_comparison(runs, classes, *, targets, options):
              for i, j in pair_idx]
     seed_order = sorted(range(m), key=lambda p: (names[canon[p][0]], names[canon[p][1]]))
 
-    tasks = []
-    jobs_by_pair = _plan_jobs(len(comparisons), seed_order, metric_objs, metric_kwargs, run_specs,
-                              _spec_seeders(run_specs, serial), seeds, (two_sided, level))
-    for (r, pi), jobs in jobs_by_pair.items():
-        i, j = canon[pi]
-        tasks.append((view_list[r], i, j, jobs))
+    tasks = _plan_tasks(view_list, canon, seed_order, metric_objs, metric_kwargs, run_specs,
+                        _spec_seeders(run_specs, serial), seeds, (two_sided, level))
     return ComparePlan(names=names, metric_objs=metric_objs, specs=specs, run_specs=run_specs,
                        pair_idx=pair_idx, canon=canon, comparisons=comparisons, multi=multi,
                        m_eff=m_eff, tasks=tasks,
                        scores={**score_settings(specs), "seed": score_seed})
 
 
-def _plan_jobs(n_runs, seed_order, metric_objs, metric_kwargs, run_specs, seeders, seeds,
-               pair_settings):
-    """``{(run, pair): [job]}``: every pair's (metric, test spec) jobs, in seed order.
+def _plan_tasks(view_list, canon, seed_order, metric_objs, metric_kwargs, run_specs, seeders,
+                seeds, pair_settings):
+    """The :class:`~sigtest._workflows.compare.plan_tasks.PairTasks` of every (run, pair).
 
     Each test's parameters are read once, not once per pair (499,500 pairs
     at 1,000 systems): a job holds the spec's unseeded tests and where its
@@ -268,17 +266,11 @@ def _plan_jobs(n_runs, seed_order, metric_objs, metric_kwargs, run_specs, seeder
     # a pair's seeds: each spec's p-value test, then its interval test if any
     offsets = list(itertools.accumulate([1 if iseed is None else 2 for _, iseed in seeders],
                                         initial=0))
-    jobs_by_pair, first = {}, 0
-    for r in range(n_runs):
-        for pi in seed_order:
-            jobs = jobs_by_pair.setdefault((r, pi), [])
-            for mi, metric in enumerate(metric_objs):
-                for si, (_, _, _, has_level) in enumerate(run_specs):
-                    pt, it = unseeded[si]
-                    jobs.append(((r, mi, pi, si), metric, metric_kwargs[mi], pt, it, two_sided,
-                                 level, has_level, (seeders[si], seeds, first + offsets[si])))
-            first += offsets[-1]
-    return jobs_by_pair
+    templates = [(mi, si, metric, metric_kwargs[mi], *unseeded[si], two_sided, level, has_level,
+                  seeders[si], offsets[si])
+                 for mi, metric in enumerate(metric_objs)
+                 for si, (_, _, _, has_level) in enumerate(run_specs)]
+    return PairTasks(view_list, canon, seed_order, templates, seeds, offsets[-1])
 
 
 def plan_scores(runs, classes, *, targets, options, settings):

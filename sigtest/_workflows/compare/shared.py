@@ -22,7 +22,7 @@ comparison's score seed (:func:`shared_seed`), so results do not depend on
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -40,7 +40,7 @@ from sigtest._engine.shared_job import (
 from sigtest._workflows.compare.pool import execute_calls
 from sigtest.tests_ import shared_scheme
 
-__all__ = ["BOOTSTRAP_SOURCES", "MULTIPLIER_TAG", "TaskDeltas", "canonical_order",
+__all__ = ["BOOTSTRAP_SOURCES", "MULTIPLIER_TAG", "SharedSupplies", "TaskDeltas", "canonical_order",
            "multiplier_scores", "shared_deltas", "shared_seed"]
 
 #: Spawn-key tag of the seed of compare's shared bootstrap (ASCII "shbs").
@@ -222,10 +222,13 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
 
     Parameters
     ----------
-    tasks : list
-        The pair tasks of the plan: ``(view, i, j, jobs)``, jobs ``(key,
-        metric, kwargs, pvalue_test, interval_test, ...)`` with ``key = (run,
-        metric index, pair index, spec index)``.
+    tasks : PairTasks
+        The pair tasks of the plan
+        (:class:`~sigtest._workflows.compare.plan_tasks.PairTasks`: ``(view,
+        i, j, jobs)``, jobs ``(key, metric, kwargs, pvalue_test,
+        interval_test, ...)`` with ``key = (run, metric index, pair index,
+        spec index)``); what the draws serve is decided once per (run,
+        metric, spec), not per pair.
     score_seed : SeedSequence or int
         The comparison's score seed (``plan.scores["seed"]``).
     n_jobs : int or None
@@ -238,28 +241,28 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
 
     Returns
     -------
-    shared : list of TaskDeltas
-        One mapping per task: ``{(key, role): SharedDeltas}`` with ``role`` 0
-        (the p-value test) or 1 (the interval test) and the RAW differences
-        ``score_j* - score_i*`` of the task's pair (``i`` = A, ``j`` = B),
-        the seed of the shared draws and their scheme (built when read).
+    shared : SharedSupplies
+        One :class:`TaskDeltas` per task (built when read): ``{(key, role):
+        SharedDeltas}`` with ``role`` 0 (the p-value test) or 1 (the interval
+        test) and the RAW differences ``score_j* - score_i*`` of the task's
+        pair (``i`` = A, ``j`` = B), the seed of the shared draws and their
+        scheme.
     """
     if bootstrap not in BOOTSTRAP_SOURCES:
         raise ValueError(f"The 'bootstrap' parameter must be one of {BOOTSTRAP_SOURCES}. "
                          f"Got {bootstrap!r} instead.")
     multiplier = bootstrap == "multiplier"
-    few = bool(tasks) and _n_systems(tasks[0][0]) < MIN_SHARED_SYSTEMS
-    if not tasks or (few and not multiplier):
-        return [{} for _ in tasks]
+    few = len(tasks) > 0 and _n_systems(tasks.view(0)) < MIN_SHARED_SYSTEMS
+    if not len(tasks) or (few and not multiplier):
+        return SharedSupplies(tasks, {})
     kinds = {}  # _job_kind per (run, metric, spec, role)
     wanted, views = _wanted(tasks, few, kinds)
     if not wanted:
-        return [{} for _ in tasks]
-    pairs = _pair_rows(tasks)
+        return SharedSupplies(tasks, {})
     # one job for the engine: every group of draws, its systems' views, metrics,
     # design and seed; the engine runs it in two rounds of small tasks on
     # run_calls (a cold worker pool is started only when the tasks pay for it)
-    groups, orders = _draw_groups(wanted, views, score_seed, multiplier, pairs)
+    groups, orders = _draw_groups(wanted, views, score_seed, multiplier, tasks)
     out = run_shared_job(SharedJob(tuple(groups)), functools.partial(execute_calls,
                                                                       n_jobs=n_jobs))
     canonical = None if names is None else canonical_order(names)
@@ -276,7 +279,13 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
                 arrays[(*group.key, mi)] = array
     seeds = {group.key: group.seed for group in groups}
     supplies = {}  # _supplied_array per (run, metric, spec, role)
-    return [_task_deltas(task, arrays, pairs, seeds, few, kinds, supplies) for task in tasks]
+    for r in range(tasks.n_runs):
+        for job in tasks.jobs(r):
+            key = job[0]
+            for role in (0, 1):
+                supplies[key[0], key[1], key[3], role] = _supplied_array(
+                    job, role, arrays, seeds, few, kinds)
+    return SharedSupplies(tasks, supplies)
 
 
 def _wanted(tasks, few, kinds):
@@ -286,18 +295,18 @@ def _wanted(tasks, few, kinds):
     group per (run, scheme, resamples).
     """
     wanted, views = {}, {}
-    for view, _, _, jobs in tasks:
-        for job in jobs:
+    for r in range(tasks.n_runs):
+        for job in tasks.jobs(r):
             key, metric, kwargs = job[:3]
             for role in (0, 1):
                 kind = _job_kind(kinds, job, role, few)
                 if kind is not None:
                     wanted.setdefault((key[0], *kind), {})[key[1]] = (metric, kwargs)
-                    views[key[0]] = view
+                    views[key[0]] = tasks.view(r)
     return wanted, views
 
 
-def _draw_groups(wanted, views, score_seed, multiplier, pairs):
+def _draw_groups(wanted, views, score_seed, multiplier, tasks):
     """The :class:`~sigtest._engine.shared_job.SharedGroup` of every group of draws, and its metric indices."""
     groups, orders = [], []
     for gkey, metrics in sorted(wanted.items()):
@@ -312,42 +321,15 @@ def _draw_groups(wanted, views, score_seed, multiplier, pairs):
         groups.append(SharedGroup(
             key=gkey, metrics=tuple(metrics[mi] for mi in order), view=view, design=design,
             seed=seed, jackknife=gauss,
-            pairs=tuple(pairs[r]) if scheme == "permutation" else ()))
+            pairs=_run_pairs(tasks, r) if scheme == "permutation" else ()))
         orders.append(order)
     return groups, orders
 
 
-def _pair_rows(tasks):
-    """``{run: {(i, j): row}}``: the pairs of each run in task order (rows of the permuted deltas)."""
-    pairs = {}
-    for _, i, j, jobs in tasks:
-        rows = pairs.setdefault(jobs[0][0][0], {})
-        rows.setdefault((i, j), len(rows))
-    return pairs
-
-
-def _task_deltas(task, arrays, pairs, seeds, few, kinds, supplies):
-    """The :class:`TaskDeltas` of one pair task: references to its columns of ``arrays``.
-
-    What a job's test consumes depends only on its (run, metric, test spec,
-    role), the same for every pair (the plan's jobs share their spec's
-    tests): looked up once per such key in ``supplies``, not once per pair.
-    """
-    _, i, j, jobs = task
-    supplied = TaskDeltas()
-    for job in jobs:
-        key = job[0]
-        for role in (0, 1):
-            spec = (key[0], key[1], key[3], role)
-            if spec not in supplies:
-                supplies[spec] = _supplied_array(job, role, arrays, seeds, few, kinds)
-            found = supplies[spec]
-            if found is None:
-                continue
-            array, seed, scheme = found
-            where = pairs[key[0]][i, j] if scheme == "permutation" else (i, j)
-            supplied.add((key, role), array, where, seed, scheme)
-    return supplied
+def _run_pairs(tasks, r):
+    """The pairs ``(i, j)`` of run ``r`` in task order (the rows of its permuted deltas)."""
+    rows = tasks.run_tasks(r)
+    return tuple(zip(tasks.i[rows.start:rows.stop].tolist(), tasks.j[rows.start:rows.stop].tolist()))
 
 
 def _supplied_array(job, role, arrays, seeds, few, kinds):
@@ -373,8 +355,58 @@ def uses_multiplier(shared, bootstrap):
     """
     if bootstrap != "multiplier":
         return False
-    return any(entry[4] == "bootstrap" for task in shared if isinstance(task, TaskDeltas)
-               for entry in task.entries())
+    return len(shared) > 0 and any(scheme == "bootstrap" for *_, scheme in shared.supplied())
+
+
+class SharedSupplies(Sequence):
+    """Every pair task's :class:`TaskDeltas`, built when read.
+
+    What a job's test consumes depends only on its (run, metric, test spec,
+    role), the same for every pair (the plan's jobs share their spec's
+    tests): ``supplies`` holds it per such key, and ``shared[t]`` makes task
+    ``t``'s mapping from it.
+
+    Parameters
+    ----------
+    tasks : PairTasks
+    supplies : dict
+        ``(run, metric index, spec index, role) -> (array, seed, scheme)``
+        or None (the job's test draws its own resamples).
+    """
+
+    def __init__(self, tasks, supplies):
+        self._tasks, self._supplies = tasks, supplies
+
+    def __len__(self):
+        return len(self._tasks)
+
+    def __getitem__(self, t):
+        if isinstance(t, slice):
+            return [self[u] for u in range(*t.indices(len(self)))]
+        tasks = self._tasks
+        t = range(len(tasks))[t]
+        r, pi = int(tasks.run[t]), int(tasks.pair[t])
+        i, j = int(tasks.i[t]), int(tasks.j[t])
+        supplied = TaskDeltas()
+        for job in tasks.jobs(r):
+            _, mi, _, si = job[0]
+            for role in (0, 1):
+                found = self._supplies.get((r, mi, si, role))
+                if found is None:
+                    continue
+                array, seed, scheme = found
+                # the permuted deltas of a run have one row per task, in task order
+                where = t - tasks.run_tasks(r).start if scheme == "permutation" else (i, j)
+                supplied.add(((r, mi, pi, si), role), array, where, seed, scheme)
+        return supplied
+
+    def supply(self, r, mi, si, role):
+        """``(array, seed, scheme)`` of the draws (run, metric, spec, role) consumes, or None."""
+        return self._supplies.get((r, mi, si, role))
+
+    def supplied(self):
+        """``[(run, metric index, spec index, role, array, seed, scheme)]`` of every supply."""
+        return [(*spec, *found) for spec, found in self._supplies.items() if found is not None]
 
 
 class TaskDeltas(Mapping):

@@ -103,22 +103,15 @@ def zero_one_tables(view, metric, kwargs, systems):
     return ZeroOneTables(order, {s: c for c, s in enumerate(order)}, counts, sums, n, scores)
 
 
-def member_tables(tasks, members):
-    """The :class:`ZeroOneTables` of the systems of ``tasks[members]`` and the members both of
-    whose systems have a 0/1 column (positions in ``members``); ``(None, [])`` if none.
-
-    ``tasks`` are pair tasks ``(view, i, j, [job], shared)`` sharing one view,
-    metric and test (their first job's metric and keywords are read).
+def member_tables(group):
+    """The :class:`ZeroOneTables` of the systems of a
+    :class:`~sigtest._workflows.compare.plan_tasks.JobGroup` and the positions of its pairs
+    both of whose systems have a 0/1 column (an int array); ``(None, [])`` if none.
     """
-    view = tasks[members[0]][0]
-    metric, kwargs = tasks[members[0]][3][0][1:3]
-    systems = sorted({s for t in members for s in tasks[t][1:3]})
-    tables = zero_one_tables(view, metric, kwargs, systems)
+    tables = zero_one_tables(group.view, group.metric, group.kwargs, group.systems())
     if tables is None:
-        return None, []
-    keep = [c for c, t in enumerate(members)
-            if tasks[t][1] in tables.where and tasks[t][2] in tables.where]
-    return tables, keep
+        return None, np.empty(0, dtype=np.int64)
+    return tables, np.flatnonzero(group.positions(tables.where)[2])
 
 
 #: The fields a two-sided row without a margin, a posterior or a concentration has undefined.

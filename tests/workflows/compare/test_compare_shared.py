@@ -231,8 +231,9 @@ def test_runs_average_rows_equal_the_pair_path_on_the_shared_draws(k, monkeypatc
     captured = []
 
     def spy(*args, **kwargs):
-        captured.extend(compare_module.shared_deltas.__wrapped__(*args, **kwargs))
-        return captured
+        shared = compare_module.shared_deltas.__wrapped__(*args, **kwargs)
+        captured.extend(shared)  # every task's TaskDeltas
+        return shared
 
     spy.__wrapped__ = compare_module.shared_deltas
     monkeypatch.setattr(compare_module, "shared_deltas", spy)
