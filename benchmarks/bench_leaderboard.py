@@ -32,9 +32,11 @@ the machine is shared:
   (Gaussian, of the accuracies of binary systems over 10^4 items, as the
   multiplier draws): the pairs' standard deviations (``_std_pairs``, against
   ``numpy.std`` on blocks of the first 20,000 pairs) and the
-  exceedance counts of the block kernel (``_count_range``) against the
-  previous kernel, one resample at a time over the pairs (a copy below),
-  in the same run, one thread; the counts must be identical.
+  exceedance counts of the kernel (``_count_range``: in order only the
+  pairs whose t a block's maxima can reach, the maxima of the others with
+  bounds) against the kernels before, every pair in order on every block
+  and one resample at a time over the pairs (copies below), in the same
+  run, one thread; the counts must be identical.
 
 Run ``python benchmarks/bench_leaderboard.py [--only ranks|leaderboard|scale|maxt]
 [--ranks-samples N] [--systems K] [--samples N] [--scale-binary K]
@@ -59,6 +61,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from bench_compare import _cpu_seconds, make_data  # noqa: E402
 
 import sigtest  # noqa: E402
+from sigtest._engine.maxt_pairs import _count_pairs  # noqa: E402
 
 
 def _timed(label, call):
@@ -241,6 +244,20 @@ def _count_per_resample(TB, I, J, centre, scale, t_sorted, sign, two_sided, coun
         hi = lo
 
 
+def _count_every_pair(T, I, J, centre, scale, t_sorted, sign, two_sided, start, stop,
+                     count_sd, count_m, overall, block):  # pragma: no cover - numba
+    # the block kernel before the bounds: every pair in order on every block
+    rows = np.empty((T.shape[0], block))
+    spare = np.empty(block)
+    overall[:] = -np.inf
+    for lo in range(start, stop, block):
+        w = min(stop, lo + block) - lo
+        for s in range(T.shape[0]):
+            rows[s, :w] = T[s, lo:lo + w]
+        _count_pairs(rows, w, I, J, centre, scale, t_sorted, sign, two_sided, 0, I.shape[0],
+                     overall[lo - start:lo - start + w], spare, count_sd, count_m)
+
+
 def bench_maxt(k, B):
     """Time the max-T kernels on all pairs of ``k`` systems and ``B`` draws (one thread)."""
     from numba import njit
@@ -268,24 +285,35 @@ def bench_maxt(k, B):
     old = njit(nogil=True)(_count_per_resample)
 
     def run(kernel, data, *extra):
+        # extra: (start, stop) before the counts, then the block (and the
+        # pairs' groups) after them
+        before = extra[:2] if len(extra) > 2 else ()
         counts = (np.zeros(I.size, np.int64), np.zeros(I.size, np.int64), np.empty(B))
-        kernel(data, *args, *extra[:-1], *counts, extra[-1])
+        kernel(data, *args, *before, *counts, *extra[len(before):])
         return counts
 
     small = [a[:2] if isinstance(a, np.ndarray) else a for a in args]
     old(np.ascontiguousarray(T[:, :3].T), *small, np.zeros(2, np.int64),
         np.zeros(2, np.int64), np.empty(3), 16384)  # compile outside the timings
+    groups = maxt_pairs._groups(T, *args[:4])
+    run(maxt_pairs._count_range, np.ascontiguousarray(T[:, :3]), 0, 3, 4, groups)  # compile outside the timings
     new, _, new_cpu = _timed(f"_count_range ({maxt_pairs._COUNT_BLOCK} resamples a block)",
                           lambda: run(maxt_pairs._count_range, T, 0, B,
-                                      maxt_pairs._COUNT_BLOCK))
+                                      maxt_pairs._COUNT_BLOCK, groups))
+    every = njit(nogil=True)(_count_every_pair)
+    run(every, np.ascontiguousarray(T[:, :3]), 0, 3, 4)  # compile outside the timings
+    blocks, _, blocks_cpu = _timed("every pair on every block (before)",
+                                   lambda: run(every, T, 0, B, maxt_pairs._COUNT_BLOCK))
     before, _, old_cpu = _timed("per-resample kernel (before)",
                                 lambda: run(old, np.ascontiguousarray(T.T), 16384))
     same = all(np.array_equal(a, b) for a, b in zip(new, before))
-    print(f"counts identical: {same}; CPU ratio before / after: {old_cpu / new_cpu:.1f}x; "
+    same &= all(np.array_equal(a, b) for a, b in zip(new, blocks))
+    print(f"counts identical: {same}; CPU ratio before / after: {blocks_cpu / new_cpu:.1f}x "
+          f"(every pair on blocks), {old_cpu / new_cpu:.1f}x (per resample); "
           f"{1e9 * new_cpu / (I.size * B):.2f} ns per (pair, resample) after, "
-          f"{1e9 * old_cpu / (I.size * B):.2f} before")
+          f"{1e9 * blocks_cpu / (I.size * B):.2f} and {1e9 * old_cpu / (I.size * B):.2f} before")
     if not same:
-        raise SystemExit("the block kernel's counts differ from the per-resample kernel's")
+        raise SystemExit("the bounded kernel's counts differ from the kernels before")
 
 
 def main(argv=None):

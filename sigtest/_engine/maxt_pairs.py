@@ -22,7 +22,15 @@ bit for bit:
   float operations of :func:`~sigtest._engine.maxt.maxt_pvalues`, so the
   integer counts are the same; the single-step counts from the sorted
   maxima. Ranges run on threads (``nogil``); integer counts summed in any
-  order give the same result.
+  order give the same result. Only the pairs whose ``t`` the block's
+  largest maximum ``M`` reaches need the ordered pass: a pair with ``t >
+  M`` exceeds on no resample of the block, and only its part in the maxima
+  is needed, which does not depend on the order. Those maxima
+  (:func:`_block_maxima`) skip a group of pairs, then a pair, on a few
+  resamples when a bound of its statistics there (from the systems' largest
+  deviations on them, :func:`_groups`) is below every one of their maxima
+  so far: about a quarter of the pairs' work at 1,000 systems
+  (``benchmarks/bench_leaderboard.py --only maxt``).
 
 Memory: ``T`` and its transpose (for the standard deviations), one ``k x
 block`` copy of its columns and one count array per thread: ``O(B k + m)``,
@@ -54,10 +62,24 @@ _SE_BLOCK_BYTES = 32 * 2**20
 _COUNT_BLOCK = 512
 
 
+#: Lanes of a sub-block of the maxima pass (:func:`_block_maxima`): the
+#: systems' extreme scores over so few resamples bound most pairs below the
+#: lanes' maxima.
+_MAX_LANES = 8
+
+#: Other systems per group of pairs of one system in the maxima pass (one
+#: bound for the group: the largest deviation of the group's other systems).
+_GROUP_WIDTH = 16
+
+#: Relative slack of the groups' bounds: covers the rounding of the
+#: statistic's operations and of the bound's own (a few units of 2**-53).
+_BOUND_SLACK = 1e-9
+
+
 @cached_jit(nogil=True)
-def _count_block(rows, w, I, J, centre, scale, t_sorted, sign, two_sided, tails, spare,
-                 count_sd, count_m):  # pragma: no cover - compiled by numba
-    # the pairs from the last to the first, each on the block's w resamples
+def _count_pairs(rows, w, I, J, centre, scale, t_sorted, sign, two_sided, p_lo, p_hi, tails,
+                 spare, count_sd, count_m):  # pragma: no cover - compiled by numba
+    # the pairs p_hi - 1 down to p_lo, each on the block's w resamples
     # (lanes l, independent: LLVM vectorises the inner loop), every lane with
     # its running maximum from the end; the same float operations per
     # (resample, pair) as maxt_pvalues, so the same integer counts. The
@@ -65,7 +87,7 @@ def _count_block(rows, w, I, J, centre, scale, t_sorted, sign, two_sided, tails,
     # write the other): a select stored to the array it was loaded from
     # would become a masked store, several times slower
     src, dst = tails, spare
-    for p in range(I.shape[0] - 1, -1, -1):
+    for p in range(p_hi - 1, p_lo - 1, -1):
         rj, ri = rows[J[p]], rows[I[p]]
         c, s, t = centre[p], scale[p], t_sorted[p]
         n_m = 0
@@ -87,19 +109,179 @@ def _count_block(rows, w, I, J, centre, scale, t_sorted, sign, two_sided, tails,
 
 
 @cached_jit(nogil=True)
+def _lowest(x, n):  # pragma: no cover - compiled by numba
+    low = x[0]
+    for lane in range(1, n):
+        low = x[lane] if x[lane] < low else low
+    return low
+
+
+@cached_jit(nogil=True)
+def _deviations(rows, l0, n, mu, sub, dev, dev_block):  # pragma: no cover - compiled by numba
+    # sub[s]: system s's scores on lanes l0 .. l0 + n - 1 (a k x _MAX_LANES
+    # copy, in cache); dev[s]: their largest |T - mu|; dev_block[b]: the
+    # largest over the systems of block b (_GROUP_WIDTH systems)
+    k = rows.shape[0]
+    for s in range(k):
+        d = 0.0
+        for lane in range(n):
+            x = rows[s, l0 + lane]
+            sub[s, lane] = x
+            v = abs(x - mu[s])
+            d = v if v > d else d
+        dev[s] = d
+    for b in range(dev_block.shape[0]):
+        d = 0.0
+        for s in range(b * _GROUP_WIDTH, min(k, (b + 1) * _GROUP_WIDTH)):
+            d = dev[s] if dev[s] > d else d
+        dev_block[b] = d
+
+
+@cached_jit(nogil=True)
+def _block_maxima(rows, w, mu, groups, sign, two_sided, out, sub, dev, dev_block, bound, z):
+    # pragma: no cover - compiled by numba
+    # out[l] = max(out[l], every pair's statistic on lane l). The lanes in
+    # sub-blocks of _MAX_LANES, each with the lowest of its maxima so far
+    # (floor); a group of pairs (one system g_sys with the others of block
+    # g_block), then a pair of it, is skipped when its bound is below the
+    # floor. Bound: |T[j] - T[i] - c| <= dev[i] + dev[j] + |mu[j] - mu[i] - c|
+    # (dev: the largest |T - mu| on the sub-block), so |z| <= (dev[i] +
+    # dev[j] + g_add) * g_mul (g_add, g_mul: the group's largest |mu[j] -
+    # mu[i] - c| and 1 / s, with slack for rounding; for the group, the
+    # largest dev of its block for dev[j]). The groups' bounds are computed
+    # first in one vectorised pass. A maximum does not depend on the order of
+    # the pairs: the same values as the running maxima of _count_pairs. A NaN
+    # bound (overflow) skips nothing
+    _, g_sys, g_block, g_start, g_add, g_mul, pair = groups
+    n_groups = g_sys.shape[0]
+    for l0 in range(0, w, _MAX_LANES):
+        n = min(_MAX_LANES, w - l0)
+        _deviations(rows, l0, n, mu, sub, dev, dev_block)
+        g = out[l0:l0 + n]
+        floor = _lowest(g, n)
+        for grp in range(n_groups):
+            bound[grp] = (dev[g_sys[grp]] + dev_block[g_block[grp]] + g_add[grp]) * g_mul[grp]
+        for grp in range(n_groups):
+            if bound[grp] < floor:
+                continue
+            i = g_sys[grp]
+            ga, gm = g_add[grp], g_mul[grp]
+            ri = sub[i]
+            for p in range(g_start[grp], g_start[grp + 1]):
+                j = int(pair[p, 0])
+                if (dev[i] + dev[j] + ga) * gm < floor:
+                    continue
+                rj = sub[j]
+                c, s = pair[p, 1], pair[p, 2]
+                for lane in range(n):
+                    v = sign * ((rj[lane] - ri[lane]) - c) / s
+                    z[lane] = abs(v) if two_sided else v
+                for lane in range(n):
+                    top = g[lane]
+                    g[lane] = z[lane] if z[lane] > top else top
+                floor = _lowest(g, n)
+
+
+@cached_jit(nogil=True)
+def _n_above(t_sorted, x):  # pragma: no cover - compiled by numba
+    # the number of leading entries of the decreasing t_sorted above x
+    lo, hi = 0, t_sorted.shape[0]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if t_sorted[mid] > x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@cached_jit(nogil=True)
 def _count_range(T, I, J, centre, scale, t_sorted, sign, two_sided, start, stop,
-                 count_sd, count_m, overall, block):  # pragma: no cover - compiled by numba
+                 count_sd, count_m, overall, block, groups):
+    # pragma: no cover - compiled by numba
     # resamples start .. stop - 1 in blocks: the block's columns of T copied
-    # into contiguous rows (k x block, in cache), then one pass over the pairs
-    rows = np.empty((T.shape[0], block))
+    # into contiguous rows (k x block, in cache); per block, the pairs whose t
+    # does not exceed the largest maximum M of the block's lanes in order
+    # (_count_pairs); the others (t > M) exceed on no lane of the block: only
+    # their maxima count (_block_maxima, in any order, most groups skipped).
+    # M is known only after the maxima: the pairs from the last block's cut
+    # first, then the ones between the two cuts. A lane whose maximum is 0
+    # (its sign depends on the order) takes every pair in order
+    k, m = T.shape[0], I.shape[0]
+    rows = np.empty((k, block))
     spare = np.empty(block)
-    overall[:] = -np.inf
+    top = np.empty(block)
+    z = np.empty(_MAX_LANES)
+    sub = np.empty((k, _MAX_LANES))
+    dev = np.empty(k)
+    dev_block = np.empty(-(-k // _GROUP_WIDTH))
+    bound = np.empty(groups[1].shape[0])
+    cut = m
     for lo in range(start, stop, block):
         w = min(stop, lo + block) - lo
-        for s in range(T.shape[0]):
+        for s in range(k):
             rows[s, :w] = T[s, lo:lo + w]
-        _count_block(rows, w, I, J, centre, scale, t_sorted, sign, two_sided,
-                     overall[lo - start:lo - start + w], spare, count_sd, count_m)
+        tails = overall[lo - start:lo - start + w]
+        tails[:] = -np.inf
+        _count_pairs(rows, w, I, J, centre, scale, t_sorted, sign, two_sided, cut, m, tails,
+                     spare, count_sd, count_m)
+        top[:w] = tails
+        _block_maxima(rows, w, groups[0], groups, sign, two_sided, top, sub, dev, dev_block,
+                      bound, z)
+        highest = -np.inf
+        zero = False
+        for lane in range(w):
+            highest = max(highest, top[lane])
+            zero |= top[lane] == 0.0
+        new = 0 if zero else _n_above(t_sorted, highest)
+        if new < cut:
+            _count_pairs(rows, w, I, J, centre, scale, t_sorted, sign, two_sided, new, cut,
+                         tails, spare, count_sd, count_m)
+        if not zero:
+            tails[:] = top[:w]
+        cut = new
+
+
+def _groups(T, I, J, centre, scale):
+    """The pairs in groups for :func:`_block_maxima`, with each group's bound terms.
+
+    Groups: the pairs of one system ``I`` with the others ``J`` of one block
+    of :data:`_GROUP_WIDTH` systems. Returns ``(mu, g_sys, g_block, g_start,
+    g_add, g_mul, pair)``: every system's mean score; each group's system,
+    block, first pair (with the end), the largest ``|mu[j] - mu[i] - c|``
+    and ``1 / s`` of its pairs (each enlarged by :data:`_BOUND_SLACK` and a
+    tiny absolute slack); ``pair``: the rows ``(J, centre, scale)`` of the
+    pairs in group order (one cache line holds a pair's three: the maxima
+    pass reads few groups, scattered).
+    """
+    mu = T.mean(axis=1)
+    block = J // _GROUP_WIDTH
+    order = np.lexsort((J, block, I))
+    Ig, Jg, cg, sg = (np.ascontiguousarray(a[order]) for a in (I, J, centre, scale))
+    key = Ig * (block.max(initial=0) + 1) + block[order]
+    first = np.flatnonzero(np.diff(key, prepend=-1))
+    with np.errstate(all="ignore"):
+        # the slack: relative for the sums and the reciprocal, absolute for the
+        # rounding of T[j] - T[i] (a few units of |mu| + |c|) and tiny values
+        add = (np.abs(mu[Jg] - mu[Ig] - cg)
+               + _BOUND_SLACK * (np.abs(mu[Jg]) + np.abs(mu[Ig]) + np.abs(cg)) + 1e-290)
+        add *= 1.0 + _BOUND_SLACK
+        mul = (1.0 / sg) * (1.0 + _BOUND_SLACK)
+    # a NaN term (overflow) makes the group's bound NaN: nothing skipped
+    g_add = _group_max(add, first)
+    g_mul = _group_max(mul, first)
+    small = np.int32 if T.shape[0] < 2**31 else np.int64
+    return (mu, Ig[first].astype(small), block[order][first].astype(small),
+            np.append(first, key.size).astype(np.int64), g_add, g_mul,
+            np.ascontiguousarray(np.stack([Jg.astype(np.float64), cg, sg], axis=1)))
+
+
+def _group_max(values, first):
+    """The largest of ``values`` per group (groups start at ``first``), NaN if one is NaN."""
+    if not first.size:
+        return np.zeros(0)
+    out = np.maximum.reduceat(values, first)  # maximum propagates NaN
+    return out
 
 
 #: Pairs of one anchor system summed together (SIMD lanes over the other
@@ -302,13 +484,14 @@ def maxt_pairs_pvalues(delta, scores, pairs, *, alternative="two-sided", n_threa
     Io, Jo = np.ascontiguousarray(I[order]), np.ascontiguousarray(J[order])
     centre, scale = np.ascontiguousarray(d[order]), np.ascontiguousarray(se[order])
     bounds = part_bounds(B, max(1, int(n_threads)))
+    groups = _groups(T, Io, Jo, centre, scale)
 
     def call(start, stop):
         count_sd = np.zeros(n_used, dtype=np.int64)
         count_m = np.zeros(n_used, dtype=np.int64)
         overall = np.empty(stop - start)
         _count_range(T, Io, Jo, centre, scale, t_sorted, sign, alternative == "two-sided",
-                     start, stop, count_sd, count_m, overall, _COUNT_BLOCK)
+                     start, stop, count_sd, count_m, overall, _COUNT_BLOCK, groups)
         return count_sd, count_m, overall
 
     parts = run_parts(call, bounds, max(1, int(n_threads)))

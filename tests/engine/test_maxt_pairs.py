@@ -106,3 +106,79 @@ def test_std_pairs_any_pairs_in_runs_and_tiles(lanes, tile, monkeypatch):
             assert np.array_equal(maxt_pairs._std_pairs(T, I, J, n_threads), want)
     empty = np.zeros(0, dtype=np.int64)
     assert maxt_pairs._std_pairs(T, empty, empty).shape == (0,)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+@pytest.mark.parametrize("block", [512, 37])
+def test_maxt_pairs_many_far_apart_systems(alternative, block, monkeypatch):
+    # most pairs far apart (t above every resample's maximum): their counts
+    # are 0 and only their maxima are taken, in groups skipped by bounds;
+    # scores far from 0 with a small spread (the rounding of T[j] - T[i]);
+    # some close pairs, a tied block of systems; the same result as the columns
+    from sigtest._engine import maxt_pairs
+
+    monkeypatch.setattr(maxt_pairs, "_COUNT_BLOCK", block)
+    rng = np.random.default_rng(7)
+    k, B = 70, 600
+    level = 1e6 + np.linspace(0.0, 0.3, k)
+    level[1::9] = level[::9][:len(level[1::9])] + 1e-4  # some pairs close
+    T = level[:, None] + 0.004 * rng.normal(size=(k, B)) * rng.uniform(0.5, 2, (k, 1))
+    T[20:23] = T[20]  # identical systems: degenerate pairs
+    pairs = np.array([(i, j) for i in range(k) for j in range(i + 1, k)])
+    if alternative == "less":  # the pairs oriented for the alternative (large t)
+        pairs = pairs[:, ::-1]
+    delta = T[pairs[:, 1]].mean(1) - T[pairs[:, 0]].mean(1)
+    want = maxt_pvalues(delta, [T[j] - T[i] for i, j in pairs], alternative=alternative)
+    for threads in (1, 2):
+        got = maxt_pairs_pvalues(delta, T, pairs, alternative=alternative, n_threads=threads)
+        for field in _FIELDS:
+            assert np.array_equal(getattr(got, field), getattr(want, field), equal_nan=True), \
+                field
+    assert (want.t > want.max_stat.max()).sum() > len(pairs) // 2  # most pairs far apart
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_maxt_pairs_zero_maximum_keeps_its_sign(alternative):
+    # resamples on which every pair's statistic is 0 (the observed
+    # differences): the maximum is +0.0 or -0.0 as the pairs give it in order
+    rng = np.random.default_rng(2)
+    k, B = 6, 50
+    T = rng.normal(size=(k, B))
+    T[:, 10] = T[:, 11] = np.arange(k) * 0.25
+    pairs = np.array([(i, j) for i in range(k) for j in range(i + 1, k)])
+    delta = (pairs[:, 1] - pairs[:, 0]) * 0.25
+    want = maxt_pvalues(delta, [T[j] - T[i] for i, j in pairs], alternative=alternative)
+    got = maxt_pairs_pvalues(delta, T, pairs, alternative=alternative)
+    assert np.array_equal(np.signbit(got.max_stat), np.signbit(want.max_stat))
+    assert np.array_equal(got.max_stat, want.max_stat)
+    assert np.array_equal(got.step_down, want.step_down)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-12, 1e12])
+def test_group_bounds_dominate_every_statistic(scale):
+    # the bound of a group and of each of its pairs on a sub-block of lanes
+    # (the largest |T - mu| of its systems there) is at least every pair's
+    # statistic on every lane, as the kernel computes it
+    from sigtest._engine import maxt_pairs
+
+    rng = np.random.default_rng(4)
+    k, B = 40, 64
+    T = (3.0 + rng.normal(size=(k, B)) * rng.uniform(1e-9, 1, (k, 1))) * scale
+    I, J = np.triu_indices(k, 1)
+    swap = rng.random(I.size) < 0.3
+    I, J = np.where(swap, J, I), np.where(swap, I, J)
+    c = (T[J].mean(1) - T[I].mean(1)) * rng.uniform(-2, 2, I.size)
+    s = np.std(T[J] - T[I], axis=1, ddof=1)
+    mu, g_sys, g_block, g_start, g_add, g_mul, pair = maxt_pairs._groups(T, I, J, c, s)
+    lanes = maxt_pairs._MAX_LANES
+    for l0 in range(0, B, lanes):
+        dev = np.abs(T[:, l0:l0 + lanes] - mu[:, None]).max(axis=1)
+        width = maxt_pairs._GROUP_WIDTH
+        dev_block = np.array([dev[b:b + width].max() for b in range(0, k, width)])
+        for grp in range(g_sys.size):
+            i = g_sys[grp]
+            for p in range(g_start[grp], g_start[grp + 1]):
+                j, cp, sp = int(pair[p, 0]), pair[p, 1], pair[p, 2]
+                z = np.abs(((T[j, l0:l0 + lanes] - T[i, l0:l0 + lanes]) - cp) / sp).max()
+                assert z <= (dev[i] + dev[j] + g_add[grp]) * g_mul[grp]
+                assert z <= (dev[i] + dev_block[g_block[grp]] + g_add[grp]) * g_mul[grp]

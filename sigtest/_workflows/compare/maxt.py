@@ -42,6 +42,7 @@ adjusted p-value is never below its raw one.
 
 from __future__ import annotations
 
+import operator
 import warnings
 
 import joblib
@@ -261,29 +262,46 @@ def _supplied_columns(shared, task_of, keys, B):
     return columns
 
 
+def _bootstrap_entry(supplied, key, B, checked):
+    """The ``(array, where, seed, scheme)`` of ``key``'s bootstrap draws in a :class:`TaskDeltas`.
+
+    The interval test's (role 1), else the p-value test's (role 0), whose
+    array has ``B`` columns (``checked``: an array already seen to have
+    them), or None.
+    """
+    for role in (1, 0):
+        entry = supplied.entry((key, role))
+        if (entry is not None and entry[3] == "bootstrap"
+                and (entry[0] is checked or entry[0].shape[1:] == (B,))):
+            return entry
+    return None
+
+
 def _supplied_scores(shared, task_of, keys, B):
     """``(scores (k, B), pairs (m, 2))`` when every key's test ran on one shared array, or None.
 
     The array and the rows ``(i, j)`` :func:`_supplied_columns` would take
     the differences of (the same preference: the interval test's draws,
-    then the p-value test's), for :func:`maxt_pairs_pvalues`.
+    then the p-value test's), for :func:`maxt_pairs_pvalues`. One look-up
+    per key and role (:meth:`TaskDeltas.entry`), not a copy of the task's
+    entries; the common case (the interval test's draws on the array of the
+    previous key) without a call.
     """
+    if not shared:
+        return None
     array, pairs = None, []
+    append = pairs.append
     for key in keys:
-        supplied = shared[task_of[key[0], key[2]]] if shared else None
+        supplied = shared[task_of[key[0], key[2]]]
         if not isinstance(supplied, TaskDeltas):
             return None
-        entries = {e[0]: e for e in supplied.entries()}
-        found = None
-        for role in (1, 0):
-            entry = entries.get((key, role))
-            if entry is not None and entry[4] == "bootstrap" and entry[1].shape[1:] == (B,):
-                found = entry
-                break
-        if found is None or (array is not None and found[1] is not array):
-            return None
-        array = found[1]
-        pairs.append(found[2])
+        found = supplied.entry((key, 1))
+        if found is None or found[0] is not array or found[3] != "bootstrap":
+            found = _bootstrap_entry(supplied, key, B, array)
+            if found is None or (array is not None and found[0] is not array):
+                return None
+            array = found[0]
+        append(found[1])
     if array is None or not np.all(np.isfinite(array)):
         return None
     return array, np.array(pairs, dtype=np.int64).reshape(-1, 2)
@@ -363,6 +381,23 @@ def _run_scores(plan, r, B, threads, cache, bootstrap="resample"):
     return cache[r, B]
 
 
+def _families(keys):
+    """The rows' keys per ``(run, metric, test)`` family, grouped as ``sorted(keys)`` would.
+
+    Keys ``(run, metric index, pair index, test index)``; the keys of one
+    family differ only by their pair index, so each family is sorted by it
+    (integers, not tuples), and the families come in the order of their
+    first sorted key.
+    """
+    families = {}
+    for key in keys:
+        families.setdefault((key[0], key[1], key[3]), []).append(key)
+    for rows in families.values():
+        rows.sort(key=operator.itemgetter(2))
+    first = sorted(families, key=lambda fam: (fam[0], fam[1], families[fam][0][2], fam[2]))
+    return {fam: families[fam] for fam in first}
+
+
 def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample", *, alpha=0.05,
                   drawn=None):
     """Max-T adjusted p-values of every row of a comparison, per (run, metric, test) family.
@@ -407,9 +442,7 @@ def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample", *
         for job in jobs:
             task_of[job[0][0], job[0][2]] = t
     delta = out.deltas()
-    families = {}
-    for key in sorted(delta):
-        families.setdefault((key[0], key[1], key[3]), []).append(key)
+    families = _families(delta)
     threads = joblib.effective_n_jobs(n_jobs) > 1
     cache, adjusted, notes = {}, {}, []
     for (r, mi, si), keys in families.items():

@@ -474,3 +474,85 @@ def test_power_of_max_t_at_least_holm_on_separated_systems():
         maxt += int(_maxt_rejections(correct, ia, ib, n_boot, rng, alpha).sum())
     assert maxt >= 0.97 * holm, (maxt / reps, holm / reps)
     assert holm > 0  # the systems are separated enough for Holm to find some
+
+
+def test_families_group_as_the_sorted_keys():
+    # naive twin: iterate the sorted keys, one list per (run, metric, test)
+    rng = np.random.default_rng(0)
+    keys = {(int(r), int(mi), int(p), int(si))
+            for r, mi, p, si in rng.integers(0, [2, 3, 40, 3], size=(300, 4))}
+    keys = list(keys)
+    rng.shuffle(keys)
+    want = {}
+    for key in sorted(keys):
+        want.setdefault((key[0], key[1], key[3]), []).append(key)
+    got = maxt_module._families(keys)
+    assert list(got) == list(want) and got == want
+
+
+def _supplied_scores_naive(shared, task_of, keys, B):
+    # the reading before TaskDeltas.entry: a dict of every entry of the task per key
+    from sigtest._workflows.compare.shared import TaskDeltas
+
+    array, pairs = None, []
+    for key in keys:
+        supplied = shared[task_of[key[0], key[2]]] if shared else None
+        if not isinstance(supplied, TaskDeltas):
+            return None
+        entries = {e[0]: e for e in supplied.entries()}
+        found = None
+        for role in (1, 0):
+            entry = entries.get((key, role))
+            if entry is not None and entry[4] == "bootstrap" and entry[1].shape[1:] == (B,):
+                found = entry
+                break
+        if found is None or (array is not None and found[1] is not array):
+            return None
+        array = found[1]
+        pairs.append(found[2])
+    if array is None or not np.all(np.isfinite(array)):
+        return None
+    return array, np.array(pairs, dtype=np.int64).reshape(-1, 2)
+
+
+def test_supplied_scores_equal_the_naive_reading():
+    from sigtest._workflows.compare.shared import TaskDeltas
+
+    rng = np.random.default_rng(1)
+    B = 20
+    scores, other = rng.normal(size=(5, B)), rng.normal(size=(5, B))
+    keys = [(0, 0, p, 0) for p in range(6)]
+
+    def tasks(variant):
+        shared, task_of = [], {}
+        for p, key in enumerate(keys):
+            td = TaskDeltas()
+            i, j = p % 4, p % 4 + 1
+            if variant == "interval" or (variant == "mixed" and p % 2):
+                td.add((key, 1), scores, (i, j), 3, "bootstrap")
+                td.add((key, 0), other, (j, i), 3, "bootstrap")
+            elif variant == "permutation" and p == 3:
+                td.add((key, 1), scores[:, :B], 2, 3, "permutation")
+            elif variant == "other array" and p == 4:
+                td.add((key, 1), other, (i, j), 3, "bootstrap")
+            elif variant == "short" and p == 2:
+                td.add((key, 1), scores[:, :B - 1], (i, j), 3, "bootstrap")
+                td.add((key, 0), scores, (j, i), 3, "bootstrap")
+            else:
+                td.add((key, 0), scores, (j, i), 3, "bootstrap")
+            task_of[key[0], key[2]] = len(shared)
+            shared.append(td)
+        return shared, task_of
+
+    for variant in ("interval", "mixed", "pvalue", "permutation", "other array", "short"):
+        shared, task_of = tasks(variant)
+        want = _supplied_scores_naive(shared, task_of, keys, B)
+        got = maxt_module._supplied_scores(shared, task_of, keys, B)
+        if want is None:
+            assert got is None, variant
+        else:
+            assert got[0] is want[0] and np.array_equal(got[1], want[1]), variant
+    shared, task_of = tasks("pvalue")
+    scores[2, 3] = np.nan
+    assert maxt_module._supplied_scores(shared, task_of, keys, B) is None
+    assert maxt_module._supplied_scores([], task_of, keys, B) is None
