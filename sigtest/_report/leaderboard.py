@@ -141,13 +141,15 @@ def leaderboard_blocks(result, ctx=None):
     """The ``leaderboard`` report section: a paragraph, then one table a metric."""
     intro = ("Systems best first. rank: observed rank (1 = best) with its simultaneous "
              "confidence interval over all systems (Mogstad et al. 2024); score with its "
-             "bootstrap interval; P(best): share of the shared bootstrap resamples in which "
+             "bootstrap interval (its method below each table); P(best): share of the shared bootstrap resamples in which "
              "the system is best; best set: the model confidence set of the best system "
              "(Hansen, Lunde & Nason 2011). Pairwise tables: report(sections=[\"pairs\"]).")
     blocks = [("heading", 1, "Leaderboard"), ("paragraph", intro)]
     for metric in result.metrics:
         table = result.leaderboard(metric)
         notes = [_summary_line(table) + "."]
+        if table.attrs.get("score_ci_method"):
+            notes.append(f"Score intervals: {table.attrs['score_ci_method']}.")
         if _tier_words(table.attrs):
             notes.append(_tier_words(table.attrs)[0].upper() + _tier_words(table.attrs)[1:]
                          + ".")

@@ -164,7 +164,8 @@ class _Context:
 
     def scores(self):
         if self._scores is None:
-            self._scores = self.result.scores()
+            # the comparison's shared draws where it kept them (no resampling of its own)
+            self._scores = self.result.scores(intervals="shared")
         return self._scores
 
     def cite(self, *refs):
@@ -455,8 +456,9 @@ def _scores_section(result, ctx):
             if letters is not None:
                 cells.append(letters.loc[row.system, "letters"])
             rows.append(cells)
+        methods = ", ".join(sorted({str(v) for v in part["ci_method"]}))
         notes = [f"Bootstrap intervals of each score ({', '.join(map(_int, resamples))} "
-                 "resamples)."]
+                 f"resamples; {methods})."]
         if letters is not None and letters.attrs.get("tier_note"):
             notes.append(f"Best first; {letters.attrs['tier_note']} (adjusted p <= "
                          f"{result.alpha:g}, test {result.tests[0]}).")

@@ -3,7 +3,8 @@
 It puts side by side what the result already computes (each read once and
 kept by the result): the ranks with their simultaneous intervals, P(best)
 and the best set (:meth:`ComparisonResult.ranks`), each system's score with
-its interval (:meth:`ComparisonResult.scores`), and the tier of each system
+its interval (:meth:`ComparisonResult.scores` with ``intervals="shared"``:
+the percentile of the comparison's shared draws where it kept them), and the tier of each system
 from the pairwise tests (:func:`sigtest._report.tiers.group_labels`: the
 compact letters, or numbered tiers when the letters would be too many).
 
@@ -54,7 +55,7 @@ def leaderboard_table(result, metric=None):
     metric = _check_metric(metric, result.metrics)
     systems = result.systems
     ranks = result.ranks(metric).set_index("system").loc[systems]
-    scores = result.scores()
+    scores = result.scores(intervals="shared")  # the comparison's draws where it kept them
     scores = scores[scores["metric"] == metric].set_index("system").loc[systems]
     test = result.tests[0]
     sig, complete, n_sig = significance_matrix(result._frame, systems, metric, test)
@@ -83,5 +84,6 @@ def leaderboard_table(result, metric=None):
         metric=metric, confidence_level=LEADERBOARD_LEVEL, n_systems=len(systems),
         n_significant_pairs=n_sig, test=test, alpha=result.alpha,
         correction=result.correction, score_ci_level=levels[0] if levels else np.nan,
+        score_ci_method=", ".join(sorted(set(scores["ci_method"].astype(str)))),
         tier_kind=kind, n_letters=n_letters, tier_note=note)
     return table

@@ -8,6 +8,7 @@ from sigtest._workflows.compare.options import recompare_options
 from sigtest._workflows.compare.result_ranks import RankViews
 from sigtest._workflows.compare.result_report import ReportViews
 from sigtest._workflows.compare.maxt import maxt_test_specs
+from sigtest._workflows.compare.score_draws import shared_score_table
 from sigtest._workflows.compare.scores import score_table
 from sigtest._workflows.compare.tables import (
     comparison_text,
@@ -377,10 +378,11 @@ class ComparisonResult(RankViews, ReportViews):
                              runs=self._data.runs, runs_mode=self._options.runs,
                              overall=self._options.overall)
 
-    def scores(self):
+    def scores(self, intervals="own"):
         r"""Each system's score on each metric, with its confidence interval.
 
-        The interval of one system's score is the bootstrap interval of
+        With ``intervals="own"`` (the default) the interval of one system's
+        score is the bootstrap interval of
         :func:`sigtest.score` on the data of the comparison: the same class
         set, sample weights, clusters (``groups``, resampled whole) and
         strata (``strata``, resampled within), and runs (averaged per item
@@ -403,6 +405,24 @@ class ComparisonResult(RankViews, ReportViews):
         table is bit-identical for the same ``random_state`` whatever
         ``n_jobs``, the order of the systems, or when it is called.
 
+        With ``intervals="shared"`` (what :meth:`leaderboard` and
+        :meth:`report` show) the interval is the percentile interval of the
+        system's scores on the comparison's own shared draws, where it kept
+        them (one run; a test or max-T correction that resamples all
+        systems together, as ``ranks()`` reads them): the same ``B`` draws
+        as the tests and ``ranks()`` (bootstrap resamples, or Gaussian
+        multiplier draws at scale), at no further resampling cost. A system
+        whose draws cannot give one (a metric without kept draws, an
+        undefined score, a non-finite draw, or all draws equal, e.g. a
+        perfect system) gets its ``"own"`` interval instead; the
+        ``ci_method`` column says which.
+
+        Parameters
+        ----------
+        intervals : {"own", "shared"}, default="own"
+            Resamples of each system's own (``sigtest.score``'s intervals)
+            or the comparison's shared draws where it kept them.
+
         Returns
         -------
         table : pandas.DataFrame
@@ -410,9 +430,18 @@ class ComparisonResult(RankViews, ReportViews):
             the order requested, preceded by a ``run`` column when several
             runs or CV repeats were tested separately. Columns ``[run,]
             system, metric, score, ci_low, ci_high, ci_level,
-            n_resamples``. ``score`` is the observed score (the ``score_a``
+            n_resamples, ci_method``: ``ci_method`` is the method of the
+            interval test (e.g. ``"bca"``), ``"exact Clopper-Pearson"`` for
+            a score all of whose resamples are equal, or ``"percentile of
+            shared resamples"`` / ``"percentile of shared multiplier
+            draws"``. ``score`` is the observed score (the ``score_a``
             / ``score_b`` of :meth:`to_frame`); a score that is undefined on
             the data is NaN with the metric's warning.
+
+        Raises
+        ------
+        ValueError
+            If ``intervals`` is not ``"own"`` or ``"shared"``.
 
         Warns
         -----
@@ -432,14 +461,39 @@ class ComparisonResult(RankViews, ReportViews):
         :math:`[\hat\theta^*_{(\alpha/2)}, \hat\theta^*_{(1-\alpha/2)}]`;
         BCa corrects these quantile levels for bias and skewness (Efron
         1987). The intervals of different systems are marginal: they do not
-        test differences (see the pair rows of :meth:`to_frame`).
+        test differences (see the pair rows of :meth:`to_frame`). The shared
+        percentile interval is first-order accurate like the own percentile
+        one (BCa is second-order accurate: it matters for skewed scores on
+        few items, where the comparison's draws are resamples of the items,
+        not multiplier draws); on multiplier draws, :math:`\hat\theta^*_b =
+        \hat\theta + (L z_b)_s` with :math:`L L^\top` the jackknife
+        covariance of the systems' scores and standard normal :math:`z_b`
+        (:func:`sigtest._engine.multiplier.multiplier_draws`), it is the
+        normal interval :math:`\hat\theta \pm z_{1-\alpha/2}
+        \hat\sigma_{jack}` up to Monte Carlo error (Chernozhukov,
+        Chetverikov & Kato 2013).
 
         References
         ----------
         B. Efron (1987). Better bootstrap confidence intervals. JASA 82(397).
         A. C. Davison and D. V. Hinkley (1997). Bootstrap Methods and their
         Application, sec. 3.8 (clusters) and 5.3 (BCa).
+        V. Chernozhukov, D. Chetverikov and K. Kato (2013). Gaussian
+        approximations and multiplier bootstrap for maxima of sums of
+        high-dimensional random vectors. The Annals of Statistics 41(6).
         """
+        if intervals not in ("own", "shared"):
+            raise ValueError(f"The 'intervals' parameter of scores() must be 'own' or 'shared'. "
+                             f"Got {intervals!r} instead.")
+        kept = getattr(self._data, "kept_scores", None)
+        if intervals == "shared" and kept:
+            cache = self._own_cache()
+            if "shared_scores" not in cache:
+                cache["shared_scores"] = shared_score_table(
+                    self._frame, systems=self.systems, metrics=self.metrics, kept=kept,
+                    confidence_level=self._data.score_settings["confidence_level"],
+                    own=self.scores)
+            return cache["shared_scores"].copy()
         if self._scores is None:
             # deterministic: two threads racing here compute the same table
             self._scores = score_table(self._data, self._options)

@@ -163,13 +163,18 @@ class RankViews:
             Index ``system``, best first (ties by name), columns ``rank,
             rank_low, rank_high, score, ci_low, ci_high, tier, p_best,
             in_best_set``: the rank (1 = best) and its simultaneous 95 %
-            interval, the score and its interval (:meth:`scores`), the tier
+            interval, the score and its interval (:meth:`scores` with
+            ``intervals="shared"``: the percentile interval of the
+            comparison's shared draws where it kept them, no resampling of
+            its own), the tier
             (the compact letters of :meth:`letters`; numbered tiers when a
             valid letter display needs more than 26 letters; ``""`` unless
             every pair was tested), P(best) and membership of the best set
             (:meth:`ranks`). ``attrs`` holds ``metric, confidence_level,
             n_systems, n_significant_pairs, test, tier_kind`` (``"letters"``,
-            ``"tiers"`` or ``"none"``), ``n_letters`` and ``tier_note``.
+            ``"tiers"`` or ``"none"``), ``n_letters``, ``tier_note``,
+            ``score_ci_level`` and ``score_ci_method`` (the ``ci_method``
+            values of the score intervals).
 
         Raises
         ------

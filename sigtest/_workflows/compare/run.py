@@ -339,6 +339,7 @@ def _score_task(view, s, jobs, settings, seed):
             "ci_high": float(ci.high),
             "ci_level": float(res.confidence_level),
             "n_resamples": int(res.n_resamples),
+            "ci_method": res.method if res.n_trials is None else "exact Clopper-Pearson",
         }, [(w.category, str(w.message)) for w in caught]))
     return rows
 

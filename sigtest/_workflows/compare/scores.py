@@ -14,7 +14,8 @@ from sigtest._workflows.compare.run import reemit_warnings, run_scores
 __all__ = ["SCORE_COLUMNS", "assemble_scores", "score_table"]
 
 #: Columns of :meth:`ComparisonResult.scores` (after ``run`` when present).
-SCORE_COLUMNS = ["system", "metric", "score", "ci_low", "ci_high", "ci_level", "n_resamples"]
+SCORE_COLUMNS = ["system", "metric", "score", "ci_low", "ci_high", "ci_level", "n_resamples",
+                 "ci_method"]
 
 
 def assemble_scores(names, metric_objs, multi, rows):

@@ -313,7 +313,8 @@ def test_scores_equal_sigtest_score_on_the_documented_seeds(design):
     res = compare(y, preds, metrics=metrics, test=_tests(), random_state=9, **kw)
     table = res.scores()
     assert list(table.columns) == ["system", "metric", "score", "ci_low", "ci_high",
-                                   "ci_level", "n_resamples"]
+                                   "ci_level", "n_resamples", "ci_method"]
+    assert (table["ci_method"] == "bca").all()
     assert list(zip(table.system, table.metric)) == [(s, m) for s in preds for m in metrics]
     seeds = _score_seeds(9, 3 * 2, list(preds))
     frame = res.to_frame()

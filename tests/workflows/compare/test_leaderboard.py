@@ -2,7 +2,7 @@
 
 The leaderboard puts side by side what the result computes elsewhere, so it
 is checked against those: ranks() (rank, interval, P(best), best set),
-scores() (score and interval) and the pair rows of to_frame() (the letters
+scores(intervals="shared") (score and interval) and the pair rows of to_frame() (the letters
 are valid: a shared letter exactly when the pair is not significant; the
 tiers follow the step-down rule). ranks() is computed once per metric and
 arguments, and its default draws are the comparison's own shared draws
@@ -73,10 +73,15 @@ def test_consistent_with_ranks_and_scores(board, metric):
     ranks = res.ranks(metric).set_index("system").loc[table.index]
     for col in ("rank", "rank_low", "rank_high", "p_best", "in_best_set"):
         np.testing.assert_array_equal(table[col].to_numpy(), ranks[col].to_numpy())
-    scores = res.scores()
+    # the score intervals of the comparison's shared draws (scores(intervals="shared"))
+    scores = res.scores(intervals="shared")
     scores = scores[scores.metric == metric].set_index("system").loc[table.index]
     for col in ("score", "ci_low", "ci_high"):
         np.testing.assert_array_equal(table[col].to_numpy(), scores[col].to_numpy())
+    assert table.attrs["score_ci_method"] == "percentile of shared resamples"
+    own = res.scores()  # the observed scores are those of the own intervals
+    own = own[own.metric == metric].set_index("system").loc[table.index]
+    np.testing.assert_array_equal(table["score"].to_numpy(), own["score"].to_numpy())
     # best first: ranks never decrease down the table, equal ranks by name
     rank = table["rank"].to_numpy(dtype=float)
     assert np.all(np.diff(rank) >= 0)
