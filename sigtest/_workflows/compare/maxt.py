@@ -61,7 +61,6 @@ from sigtest._workflows.compare.checks import (
 from sigtest._engine.shared_job import resampled_scores, system_data
 from sigtest._workflows.compare.shared import (
     _SHARED_TAG,
-    TaskDeltas,
     MULTIPLIER_TAG,
     canonical_order,
     multiplier_scores,
@@ -244,11 +243,11 @@ def _raw_alternative(ptest, greater_is_better, sname):
     return "less" if alt == "greater" else "greater"
 
 
-def _supplied_columns(shared, task_of, keys, B):
+def _supplied_columns(shared, plan, keys, B):
     """The pairs' shared bootstrap differences already drawn for their tests, or None."""
     columns = []
     for key in keys:
-        supplied = shared[task_of[key[0], key[2]]] if shared else {}
+        supplied = shared[plan.tasks.index(key[0], key[2])] if len(shared) else {}
         found = None
         for role in (1, 0):
             sd = supplied.get((key, role))
@@ -262,52 +261,33 @@ def _supplied_columns(shared, task_of, keys, B):
     return columns
 
 
-def _bootstrap_entry(supplied, key, B, checked):
-    """The ``(array, where, seed, scheme)`` of ``key``'s bootstrap draws in a :class:`TaskDeltas`.
-
-    The interval test's (role 1), else the p-value test's (role 0), whose
-    array has ``B`` columns (``checked``: an array already seen to have
-    them), or None.
-    """
-    for role in (1, 0):
-        entry = supplied.entry((key, role))
-        if (entry is not None and entry[3] == "bootstrap"
-                and (entry[0] is checked or entry[0].shape[1:] == (B,))):
-            return entry
-    return None
-
-
-def _supplied_scores(shared, task_of, keys, B):
+def _supplied_scores(shared, plan, keys, B):
     """``(scores (k, B), pairs (m, 2))`` when every key's test ran on one shared array, or None.
 
     The array and the rows ``(i, j)`` :func:`_supplied_columns` would take
     the differences of (the same preference: the interval test's draws,
-    then the p-value test's), for :func:`maxt_pairs_pvalues`. One look-up
-    per key and role (:meth:`TaskDeltas.entry`), not a copy of the task's
-    entries; the common case (the interval test's draws on the array of the
-    previous key) without a call.
+    then the p-value test's), for :func:`maxt_pairs_pvalues`. The keys of a
+    family share their (run, metric, test), hence the draws their tests
+    consumed (:meth:`SharedSupplies.supply`): one look-up per family, and
+    each pair's rows are its canonical systems.
     """
-    if not shared:
+    if not keys or not len(shared):
         return None
-    array, pairs = None, []
-    append = pairs.append
-    for key in keys:
-        supplied = shared[task_of[key[0], key[2]]]
-        if not isinstance(supplied, TaskDeltas):
-            return None
-        found = supplied.entry((key, 1))
-        if found is None or found[0] is not array or found[3] != "bootstrap":
-            found = _bootstrap_entry(supplied, key, B, array)
-            if found is None or (array is not None and found[0] is not array):
-                return None
-            array = found[0]
-        append(found[1])
-    if array is None or not np.all(np.isfinite(array)):
+    r, mi, _, si = keys[0]
+    for role in (1, 0):
+        found = shared.supply(r, mi, si, role)
+        if found is not None and found[2] == "bootstrap" and found[0].shape[1:] == (B,):
+            break
+    else:
         return None
-    return array, np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    array = found[0]
+    if not np.all(np.isfinite(array)):
+        return None
+    canon = np.asarray(plan.canon, dtype=np.int64).reshape(-1, 2)
+    return array, canon[np.fromiter((key[2] for key in keys), dtype=np.int64, count=len(keys))]
 
 
-def _family_pvalues(plan, keys, delta, shared, task_of, B, scores_of, alternative, n_threads):
+def _family_pvalues(plan, keys, delta, shared, B, scores_of, alternative, n_threads):
     """The :class:`MaxTResult` of one family.
 
     From the systems' scores when the family's differences are those of one
@@ -316,9 +296,9 @@ def _family_pvalues(plan, keys, delta, shared, task_of, B, scores_of, alternativ
     result either way. ``scores_of()``: the max-T step's own draws ``(B, k)``.
     """
     d = np.array([delta[key] for key in keys])
-    found = _supplied_scores(shared, task_of, keys, B)
+    found = _supplied_scores(shared, plan, keys, B)
     if found is None:
-        columns = _supplied_columns(shared, task_of, keys, B)
+        columns = _supplied_columns(shared, plan, keys, B)
         if columns is None:
             T = scores_of()
             pairs = np.array([plan.canon[key[2]] for key in keys],
@@ -344,12 +324,9 @@ def _run_scores(plan, r, B, threads, cache, bootstrap="resample"):
     """
     if (r, B) in cache:
         return cache[r, B]
-    view, kwargs_of = None, {}
-    for task in plan.tasks:
-        for key, metric, kwargs, *_ in task[3]:
-            if key[0] == r:
-                view = task[0]
-                kwargs_of.setdefault(key[1], (metric, kwargs))
+    view, kwargs_of = plan.tasks.view(r), {}
+    for key, metric, kwargs, *_ in plan.tasks.jobs(r):
+        kwargs_of.setdefault(key[1], (metric, kwargs))
     order = sorted(kwargs_of)
     k = len(plan.names)
     kwargs = kwargs_of[order[0]][1]
@@ -437,10 +414,6 @@ def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample", *
     multiplier_used : bool
         Whether some family drew Gaussian multiplier draws here.
     """
-    task_of = {}
-    for t, (_, _, _, jobs) in enumerate(plan.tasks):
-        for job in jobs:
-            task_of[job[0][0], job[0][2]] = t
     delta = out.deltas()
     families = _families(delta)
     threads = joblib.effective_n_jobs(n_jobs) > 1
@@ -453,7 +426,7 @@ def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample", *
         # errors): the test's own draws only when they are enough for the family
         B = max(_family_resamples(ptest, itest), maxt_min_resamples(len(keys), alpha))
         res = _family_pvalues(
-            plan, keys, delta, shared, task_of, B,
+            plan, keys, delta, shared, B,
             lambda: _run_scores(plan, r, B, threads, cache, bootstrap)[mi], alternative,
             joblib.effective_n_jobs(n_jobs) if threads else 1)
         p = res.step_down if correction == "max-t" else res.single_step

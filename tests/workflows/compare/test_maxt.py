@@ -490,13 +490,13 @@ def test_families_group_as_the_sorted_keys():
     assert list(got) == list(want) and got == want
 
 
-def _supplied_scores_naive(shared, task_of, keys, B):
-    # the reading before TaskDeltas.entry: a dict of every entry of the task per key
+def _supplied_scores_naive(shared, plan, keys, B):
+    # the per-pair reading: each key's task's TaskDeltas, all of its entries
     from sigtest._workflows.compare.shared import TaskDeltas
 
     array, pairs = None, []
     for key in keys:
-        supplied = shared[task_of[key[0], key[2]]] if shared else None
+        supplied = shared[plan.tasks.index(key[0], key[2])] if len(shared) else None
         if not isinstance(supplied, TaskDeltas):
             return None
         entries = {e[0]: e for e in supplied.entries()}
@@ -516,43 +516,38 @@ def _supplied_scores_naive(shared, task_of, keys, B):
 
 
 def test_supplied_scores_equal_the_naive_reading():
-    from sigtest._workflows.compare.shared import TaskDeltas
+    from types import SimpleNamespace
+
+    from sigtest._workflows.compare.plan_tasks import PairTasks
+    from sigtest._workflows.compare.shared import SharedSupplies
 
     rng = np.random.default_rng(1)
-    B = 20
-    scores, other = rng.normal(size=(5, B)), rng.normal(size=(5, B))
-    keys = [(0, 0, p, 0) for p in range(6)]
-
-    def tasks(variant):
-        shared, task_of = [], {}
-        for p, key in enumerate(keys):
-            td = TaskDeltas()
-            i, j = p % 4, p % 4 + 1
-            if variant == "interval" or (variant == "mixed" and p % 2):
-                td.add((key, 1), scores, (i, j), 3, "bootstrap")
-                td.add((key, 0), other, (j, i), 3, "bootstrap")
-            elif variant == "permutation" and p == 3:
-                td.add((key, 1), scores[:, :B], 2, 3, "permutation")
-            elif variant == "other array" and p == 4:
-                td.add((key, 1), other, (i, j), 3, "bootstrap")
-            elif variant == "short" and p == 2:
-                td.add((key, 1), scores[:, :B - 1], (i, j), 3, "bootstrap")
-                td.add((key, 0), scores, (j, i), 3, "bootstrap")
-            else:
-                td.add((key, 0), scores, (j, i), 3, "bootstrap")
-            task_of[key[0], key[2]] = len(shared)
-            shared.append(td)
-        return shared, task_of
-
-    for variant in ("interval", "mixed", "pvalue", "permutation", "other array", "short"):
-        shared, task_of = tasks(variant)
-        want = _supplied_scores_naive(shared, task_of, keys, B)
-        got = maxt_module._supplied_scores(shared, task_of, keys, B)
+    B, k = 20, 5
+    scores, other = rng.normal(size=(k, B)), rng.normal(size=(k, B))
+    canon = [(i, j) if (i + j) % 2 else (j, i) for i in range(k) for j in range(i + 1, k)]
+    order = list(rng.permutation(len(canon)))
+    # one metric, one spec; the plan's other fields are not read here
+    template = (0, 0, None, {}, None, None, True, None, False, None, 0)
+    tasks = PairTasks([{}], canon, order, [template], None, 1)
+    plan = SimpleNamespace(tasks=tasks, canon=canon)
+    keys = sorted((0, 0, p, 0) for p in range(len(canon)))
+    variants = {
+        "interval": {1: (scores, 3, "bootstrap"), 0: (other, 3, "bootstrap")},
+        "pvalue": {0: (scores, 3, "bootstrap")},
+        "permutation": {1: (scores, 3, "permutation"), 0: (other, 3, "bootstrap")},
+        "short": {1: (scores[:, :B - 1], 3, "bootstrap"), 0: (scores, 3, "bootstrap")},
+        "none": {},
+        "permutation only": {1: (scores, 3, "permutation")},
+    }
+    for variant, by_role in variants.items():
+        shared = SharedSupplies(tasks, {(0, 0, 0, role): found for role, found in by_role.items()})
+        want = _supplied_scores_naive(shared, plan, keys, B)
+        got = maxt_module._supplied_scores(shared, plan, keys, B)
         if want is None:
             assert got is None, variant
         else:
             assert got[0] is want[0] and np.array_equal(got[1], want[1]), variant
-    shared, task_of = tasks("pvalue")
+    shared = SharedSupplies(tasks, {(0, 0, 0, 0): (scores, 3, "bootstrap")})
     scores[2, 3] = np.nan
-    assert maxt_module._supplied_scores(shared, task_of, keys, B) is None
-    assert maxt_module._supplied_scores([], task_of, keys, B) is None
+    assert maxt_module._supplied_scores(shared, plan, keys, B) is None
+    assert maxt_module._supplied_scores(SharedSupplies(tasks, {}), plan, keys, B) is None
