@@ -6,8 +6,10 @@ from _bulk_rows import bootstrap_rows
 
 from sigtest._engine.bulk_bca import (block_intervals, block_pvalues, block_quantiles, block_z0,
                                       interval_levels, quantile_positions, z0_from_counts)
+from sigtest._engine import bulk_select
 from sigtest._engine.bulk_select import (PairSummaries, SelectedRows, pair_summaries,
-                                         select_positions, selected_rows)
+                                         scan_windows, select_positions, selected_rows,
+                                         window_bounds, windowed_rows)
 
 
 def _as_pairs(rows):
@@ -129,3 +131,103 @@ def test_selected_rows_bad_positions():
     assert isinstance(selected_rows(T, np.array([0]), np.array([1]),
                                     pair_summaries(T, np.array([0]), np.array([1]), np.zeros(1)),
                                     np.array([[0, 4]])), SelectedRows)
+
+
+def _windowed(T, I, J, delta, a, method="bca", level=0.95, bounds=None):
+    """The windowed path of ``PairOrder``: bounds, one scan, exact positions, rows."""
+    if bounds is None:
+        bounds = window_bounds(T, I, J, delta, level, method, a)
+    w = scan_windows(T, I, J, delta, bounds)
+    s = w.summaries
+    z0 = z0_from_counts(s.below_delta, s.delta_or_below, T.shape[1]) if method == "bca" else None
+    with np.errstate(invalid="ignore"):
+        q_low, q_high, _ = interval_levels(level, method, z0, a, len(I))
+    (il, jl, _), (ih, jh, _) = (quantile_positions(q, T.shape[1]) for q in (q_low, q_high))
+    rows, missed = windowed_rows(T, I, J, w, np.column_stack([il, jl, ih, jh]))
+    return w, z0, rows, missed
+
+
+def _skewed_and_discrete(rng, m=40, B=999):
+    """Rows far from normal: exponential, a few values with ties, all equal, one outlier."""
+    rows = []
+    for r in range(m):
+        kind = r % 5
+        if kind == 0:
+            row = rng.exponential(1.0, B) ** 3 - 0.5
+        elif kind == 1:
+            row = rng.choice([-0.2, 0.0, 0.1, 0.3], B, p=[0.1, 0.5, 0.3, 0.1])
+        elif kind == 2:
+            row = np.full(B, 0.1)
+        elif kind == 3:
+            row = rng.normal(0, 1e-3, B)
+            row[rng.integers(B)] = 50.0
+        else:
+            row = rng.binomial(3, 0.1, B) - 0.25
+        rows.append(row)
+    rows = np.array(rows)
+    return rows, np.median(rows, axis=1) + rng.normal(0, 0.01, m)
+
+
+@pytest.mark.parametrize("sides", [None, 0.0, 0.3])
+@pytest.mark.parametrize("case", ["mixed", "skewed"])
+@pytest.mark.parametrize("method", ["bca", "percentile"])
+def test_windowed_rows_are_the_sorted_rows(monkeypatch, sides, case, method):
+    # the windows' values (hits) and the buckets' (misses: every pair with
+    # empty windows, some with narrow ones) against numpy.sort, and the
+    # intervals and p-values the bulk BCa code reads from them
+    if sides is not None:
+        monkeypatch.setattr(bulk_select, "WINDOW_SIDES", sides)
+    rng = np.random.default_rng(21)
+    rows, delta = _rows(rng) if case == "mixed" else _skewed_and_discrete(rng)
+    T, I, J = _as_pairs(rows)
+    a = rng.normal(0, 0.05, len(I)) if method == "bca" else None
+    w, z0, sel, missed = _windowed(T, I, J, delta, a, method)
+    if sides == 0.0:
+        assert missed.size == len(I)
+    elif sides is None and case == "mixed":  # (the skewed rows' windows miss or overflow)
+        assert missed.size < len(I) // 2
+    ordered = np.sort(rows, axis=1)
+    s = pair_summaries(T, I, J, delta)
+    for got, want in zip(w.summaries, s):
+        np.testing.assert_array_equal(got, want)
+    every = np.arange(len(I))
+    np.testing.assert_array_equal(sel._value, np.take_along_axis(ordered, sel._known, 1))
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(block_intervals(sel, 0.95, method, z0, a),
+                                      block_intervals(ordered, 0.95, method, z0, a))
+    live = every[np.isfinite(delta) & (ordered[:, -1] > ordered[:, 0])]
+    if method == "bca":
+        live = live[np.isfinite(z0[live])]
+    np.testing.assert_array_equal(block_pvalues(sel, method, z0, a, live),
+                                  block_pvalues(ordered, method, z0, a, live))
+
+
+def test_any_windows_give_the_sorted_values():
+    # the results never depend on where the windows are: random bounds
+    # (some empty, some open, some holding one end only)
+    rng = np.random.default_rng(22)
+    rows, delta = _rows(rng)
+    T, I, J = _as_pairs(rows)
+    m = len(I)
+    ordered = np.sort(rows, axis=1)
+    for _ in range(4):
+        edges = np.sort(rng.choice(ordered.ravel(), (m, 4)), axis=1)
+        edges[::3, 0] = -np.inf
+        edges[1::3, 3] = np.inf
+        edges[2::5, 1] = edges[2::5, 0] - 1.0  # an empty window
+        a = rng.normal(0, 0.05, m)
+        w, z0, sel, missed = _windowed(T, I, J, delta, a, bounds=edges)
+        np.testing.assert_array_equal(sel._value, np.take_along_axis(ordered, sel._known, 1))
+        assert 0 < missed.size < m
+
+
+def test_quickselect_with_ties():
+    rng = np.random.default_rng(23)
+    for size in [1, 2, 3, 7, 64, 301]:
+        for values in (rng.normal(size=size), rng.integers(0, 4, size).astype(float),
+                       np.zeros(size)):
+            for k in {0, size // 3, size // 2, size - 1}:
+                a = values.copy()
+                bulk_select._kth(a, size, k)
+                assert a[k] == np.sort(values)[k]
+                assert (a[:k] <= a[k]).all() and (a[k + 1:] >= a[k]).all()

@@ -140,7 +140,7 @@ def _block(T, I, J, delta, acceleration, method, level):
     :class:`~sigtest._engine.bulk_select.PairOrder` (selected order
     statistics with numba, sorted rows without: the same bits).
     """
-    order = PairOrder(T, I, J, delta)
+    order = PairOrder(T, I, J, delta, level, method, acceleration)
     s = order.summaries
     degenerate = s.hi - s.lo <= TIE_RTOL * np.maximum(np.abs(s.lo), np.abs(s.hi))
     ok = ~degenerate & np.isfinite(delta)
