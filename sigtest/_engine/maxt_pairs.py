@@ -292,17 +292,19 @@ _STD_TILE = 4096
 
 
 @cached_jit(nogil=True)
-def _leaf_lanes(TB, a, o, w, lo, n, mean, squares, acc, res):
+def _leaf_lanes(TB, xa, o, w, lo, n, mean, squares, acc, res):
     # pragma: no cover - compiled by numba
     # one leaf of numpy's pairwise sum for the w pairs (a, o + l):
-    # d = TB[b, o + l] - TB[b, a], b = lo .. lo + n - 1, lane by lane; the
-    # lanes' 8 partial sums in acc (8 x lanes), numpy's order within a lane
+    # d = TB[b, o + l] - T[a, b], b = lo .. lo + n - 1, lane by lane (xa: the
+    # anchor's row of T, read in order rather than one cache line of TB per
+    # resample); the lanes' 8 partial sums in acc (8 x lanes), numpy's order
+    # within a lane
     full = n - n % 8 if n >= 8 else 0
     for lane in range(w):
         res[lane] = 0.0
     for b in range(lo, lo + full):
         row = TB[b]
-        x = row[a]
+        x = xa[b]
         seg = row[o:o + w]
         part = acc[(b - lo) % 8]
         first = b < lo + 8  # numpy starts the partial sums at the first 8 terms
@@ -317,7 +319,7 @@ def _leaf_lanes(TB, a, o, w, lo, n, mean, squares, acc, res):
                          + ((acc[4, lane] + acc[5, lane]) + (acc[6, lane] + acc[7, lane])))
     for b in range(lo + full, lo + n):
         row = TB[b]
-        x = row[a]
+        x = xa[b]
         seg = row[o:o + w]
         for lane in range(w):
             d = seg[lane] - x
@@ -328,7 +330,7 @@ def _leaf_lanes(TB, a, o, w, lo, n, mean, squares, acc, res):
 
 
 @cached_jit(nogil=True)
-def _std_tiles(TB, run_a, run_o, run_w, run_off, tiles, starts, sizes, program, depth,
+def _std_tiles(T, TB, run_a, run_o, run_w, run_off, tiles, starts, sizes, program, depth,
                t_lo, t_hi, out):  # pragma: no cover - compiled by numba
     # tiles t_lo .. t_hi - 1 of runs; a tile's lanes (its runs' pairs) go
     # through numpy's summation program together: each leaf for every run of
@@ -352,7 +354,7 @@ def _std_tiles(TB, run_a, run_o, run_w, run_off, tiles, starts, sizes, program, 
                 if code >= 0:
                     for r in range(r0, r1):
                         lo, w = run_off[r] - base, run_w[r]
-                        _leaf_lanes(TB, run_a[r], run_o[r], w, starts[code], sizes[code],
+                        _leaf_lanes(TB, T[run_a[r]], run_o[r], w, starts[code], sizes[code],
                                     mean[lo:lo + w], squares, acc, stack[top, lo:lo + w])
                     top += 1
                 else:
@@ -429,10 +431,11 @@ def _std_pairs(T, I, J, n_threads=1):
     program = pairwise_program(T.shape[1])  # numpy's summation tree of B terms
     plan = (program.lo, program.n, program.ops, program.depth)
     order, *runs, tiles = _runs(I, J, T.shape[0])
-    TB = np.ascontiguousarray(np.asarray(T, dtype=np.float64).T)
+    T64 = np.ascontiguousarray(T, dtype=np.float64)  # an anchor's scores: one row
+    TB = np.ascontiguousarray(T64.T)
     sd = np.empty(I.shape[0])
     n_parts = max(1, int(n_threads))
-    run_parts(lambda lo, hi: _std_tiles(TB, *runs, tiles, *plan, lo, hi, sd),
+    run_parts(lambda lo, hi: _std_tiles(T64, TB, *runs, tiles, *plan, lo, hi, sd),
               part_bounds(tiles.size - 1, n_parts), n_parts)
     out[order] = sd
     return out

@@ -296,8 +296,8 @@ def jackknife_covariance(columns, unit_strata=None):
     return np.triu(acc) + np.triu(acc, 1).T
 
 
-def _representatives(sigma):
-    """``rep[s]``: the first system drawn as ``s`` (identical influence values)."""
+def _representatives_loop(sigma):
+    """Twin of :func:`_representatives`: one pair at a time."""
     k = sigma.shape[0]
     d = np.diag(sigma)
     rep = np.arange(k)
@@ -312,8 +312,32 @@ def _representatives(sigma):
     return rep
 
 
-#: Systems per tile of the draws' noise kernel (their ``L`` columns stay in cache
-#: while every resample passes over them).
+def _representatives(sigma):
+    """``rep[s]``: the first system drawn as ``s`` (identical influence values).
+
+    System ``t`` is drawn as the first ``s < t`` that is its own
+    representative and whose difference with ``t`` has a jackknife variance
+    ``d_s + d_t - 2 sigma_st <= _SAME (d_s + d_t)``; the same float
+    operations as :func:`_representatives_loop`, one column at a time.
+    """
+    k = sigma.shape[0]
+    d = np.diag(sigma)
+    rep = np.arange(k)
+    own = np.ones(k, dtype=bool)
+    with np.errstate(invalid="ignore"):
+        for t in range(1, k):
+            total = d[:t] + d[t]
+            close = own[:t] & (total - 2.0 * sigma[:t, t] <= _SAME * total)
+            first = int(np.argmax(close))
+            if close[first]:
+                rep[t] = first
+                own[t] = False
+    return rep
+
+
+#: Systems per tile of the draws' noise kernel (a row of ``L.T`` over the
+#: tile is the vectorised inner loop; 8 resamples' rows of the output over
+#: the tile stay in cache while ``c`` runs over the distinct systems).
 _NOISE_WIDTH = 256
 
 
@@ -322,124 +346,54 @@ def _noise_block(zt, Lt, out, s0, s1):  # pragma: no cover - compiled by numba
     # out[b, s] = sum_c zt[c, b] * Lt[c, s], each entry one running sum from
     # 0.0 over c = 0, 1, ... in order: the multiplications and additions of
     # _noise_numpy in its order (no fused multiply-add: numba does not
-    # contract without fastmath). 4 resamples x 8 systems of running sums
-    # in registers; the edges one entry at a time.
+    # contract without fastmath). 8 resamples at a time: for each c, the row
+    # Lt[c, s0:s1] is read once and added, times each resample's z, to the
+    # 8 output rows (contiguous lanes: LLVM vectorises over s); the last
+    # resamples one entry at a time
     kd, nb = zt.shape
-    nb4 = nb - nb % 4
-    s8 = s0 + (s1 - s0) - (s1 - s0) % 8
-    for b in range(0, nb4, 4):
-        for s in range(s0, s8, 8):
-            a00 = 0.0
-            a01 = 0.0
-            a02 = 0.0
-            a03 = 0.0
-            a04 = 0.0
-            a05 = 0.0
-            a06 = 0.0
-            a07 = 0.0
-            a10 = 0.0
-            a11 = 0.0
-            a12 = 0.0
-            a13 = 0.0
-            a14 = 0.0
-            a15 = 0.0
-            a16 = 0.0
-            a17 = 0.0
-            a20 = 0.0
-            a21 = 0.0
-            a22 = 0.0
-            a23 = 0.0
-            a24 = 0.0
-            a25 = 0.0
-            a26 = 0.0
-            a27 = 0.0
-            a30 = 0.0
-            a31 = 0.0
-            a32 = 0.0
-            a33 = 0.0
-            a34 = 0.0
-            a35 = 0.0
-            a36 = 0.0
-            a37 = 0.0
-            for c in range(kd):
-                z0 = zt[c, b + 0]
-                z1 = zt[c, b + 1]
-                z2 = zt[c, b + 2]
-                z3 = zt[c, b + 3]
-                l0 = Lt[c, s + 0]
-                l1 = Lt[c, s + 1]
-                l2 = Lt[c, s + 2]
-                l3 = Lt[c, s + 3]
-                l4 = Lt[c, s + 4]
-                l5 = Lt[c, s + 5]
-                l6 = Lt[c, s + 6]
-                l7 = Lt[c, s + 7]
-                a00 += z0 * l0
-                a01 += z0 * l1
-                a02 += z0 * l2
-                a03 += z0 * l3
-                a04 += z0 * l4
-                a05 += z0 * l5
-                a06 += z0 * l6
-                a07 += z0 * l7
-                a10 += z1 * l0
-                a11 += z1 * l1
-                a12 += z1 * l2
-                a13 += z1 * l3
-                a14 += z1 * l4
-                a15 += z1 * l5
-                a16 += z1 * l6
-                a17 += z1 * l7
-                a20 += z2 * l0
-                a21 += z2 * l1
-                a22 += z2 * l2
-                a23 += z2 * l3
-                a24 += z2 * l4
-                a25 += z2 * l5
-                a26 += z2 * l6
-                a27 += z2 * l7
-                a30 += z3 * l0
-                a31 += z3 * l1
-                a32 += z3 * l2
-                a33 += z3 * l3
-                a34 += z3 * l4
-                a35 += z3 * l5
-                a36 += z3 * l6
-                a37 += z3 * l7
-            out[b + 0, s + 0] = a00
-            out[b + 0, s + 1] = a01
-            out[b + 0, s + 2] = a02
-            out[b + 0, s + 3] = a03
-            out[b + 0, s + 4] = a04
-            out[b + 0, s + 5] = a05
-            out[b + 0, s + 6] = a06
-            out[b + 0, s + 7] = a07
-            out[b + 1, s + 0] = a10
-            out[b + 1, s + 1] = a11
-            out[b + 1, s + 2] = a12
-            out[b + 1, s + 3] = a13
-            out[b + 1, s + 4] = a14
-            out[b + 1, s + 5] = a15
-            out[b + 1, s + 6] = a16
-            out[b + 1, s + 7] = a17
-            out[b + 2, s + 0] = a20
-            out[b + 2, s + 1] = a21
-            out[b + 2, s + 2] = a22
-            out[b + 2, s + 3] = a23
-            out[b + 2, s + 4] = a24
-            out[b + 2, s + 5] = a25
-            out[b + 2, s + 6] = a26
-            out[b + 2, s + 7] = a27
-            out[b + 3, s + 0] = a30
-            out[b + 3, s + 1] = a31
-            out[b + 3, s + 2] = a32
-            out[b + 3, s + 3] = a33
-            out[b + 3, s + 4] = a34
-            out[b + 3, s + 5] = a35
-            out[b + 3, s + 6] = a36
-            out[b + 3, s + 7] = a37
-    for b in range(nb):  # the edges: columns s8.. of every row, every column of rows nb4..
-        for s in range(s8 if b < nb4 else s0, s1):
+    nb8 = nb - nb % 8
+    w = s1 - s0
+    for b in range(0, nb8, 8):
+        o0 = out[b, s0:s1]
+        o1 = out[b + 1, s0:s1]
+        o2 = out[b + 2, s0:s1]
+        o3 = out[b + 3, s0:s1]
+        o4 = out[b + 4, s0:s1]
+        o5 = out[b + 5, s0:s1]
+        o6 = out[b + 6, s0:s1]
+        o7 = out[b + 7, s0:s1]
+        for s in range(w):
+            o0[s] = 0.0
+            o1[s] = 0.0
+            o2[s] = 0.0
+            o3[s] = 0.0
+            o4[s] = 0.0
+            o5[s] = 0.0
+            o6[s] = 0.0
+            o7[s] = 0.0
+        for c in range(kd):
+            row = Lt[c, s0:s1]
+            zc = zt[c]
+            z0 = zc[b]
+            z1 = zc[b + 1]
+            z2 = zc[b + 2]
+            z3 = zc[b + 3]
+            z4 = zc[b + 4]
+            z5 = zc[b + 5]
+            z6 = zc[b + 6]
+            z7 = zc[b + 7]
+            for s in range(w):
+                x = row[s]
+                o0[s] += z0 * x
+                o1[s] += z1 * x
+                o2[s] += z2 * x
+                o3[s] += z3 * x
+                o4[s] += z4 * x
+                o5[s] += z5 * x
+                o6[s] += z6 * x
+                o7[s] += z7 * x
+    for b in range(nb8, nb):
+        for s in range(s0, s1):
             acc = 0.0
             for c in range(kd):
                 acc += zt[c, b] * Lt[c, s]
@@ -457,9 +411,9 @@ def _noise_numpy(z, L):
 def _noise(z, L):
     """``noise[b, s] = sum_c z[b, c] L[s, c]``, summed over ``c`` in order (no BLAS).
 
-    The numba kernel runs tiles of columns and gives :func:`_noise_numpy`'s
-    values bit for bit, without its two passes over a ``block x k``
-    temporary per column.
+    The numba kernel runs tiles of columns, 8 resamples at a time, and gives
+    :func:`_noise_numpy`'s values bit for bit, without its two passes over a
+    ``block x k`` temporary per column.
     """
     if not _numba_enabled():
         return _noise_numpy(z, L)
@@ -523,11 +477,11 @@ def multiplier_draws(estimates, sigma, n_resamples, seed):
     w, V = np.linalg.eigh(sub[np.ix_(distinct, distinct)])
     L = V * np.sqrt(np.clip(w, 0.0, None))[None, :]
     rng = np.random.default_rng(int(seed))
-    where = {d: p for p, d in enumerate(distinct)}
+    # the noise column of each finite system: that of its representative
+    column = np.searchsorted(distinct, rep)
     for b0 in range(0, B, _DRAW_BLOCK):  # blocks of resamples: memory O(block k)
         b1 = min(B, b0 + _DRAW_BLOCK)
         z = rng.standard_normal((b1 - b0, distinct.size))  # the rows of one (B, k') draw
         noise = _noise(z, L)  # a fixed-order sum over the columns (no BLAS)
-        for p, s in enumerate(idx):
-            out[b0:b1, s] = est[s] + noise[:, where[rep[p]]]
+        out[b0:b1, idx] = est[idx] + noise[:, column]
     return out
