@@ -92,7 +92,8 @@ def bench_ranks(n_samples):
                       for m, v in res._data.kept_scores.items()))
     _, w_rk, c_rk = _timed("ranks() (first call)", res.ranks)
     _timed("ranks() (second call: kept)", res.ranks)
-    # the report computes the score intervals (scores(), then kept) and the ranks
+    # the report reads the score intervals of the kept draws (scores(intervals="shared"),
+    # then kept) and the ranks
     _, w_rep, c_rep = _timed('report("markdown")', lambda: res.report("markdown"))
     _timed("leaderboard() (after the report)", res.leaderboard)
     _timed("ranks(random_state=1) (own draws)", lambda: res.ranks(random_state=1))

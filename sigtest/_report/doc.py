@@ -24,6 +24,7 @@ import base64
 from dataclasses import dataclass, field
 import hashlib
 import html
+import re
 
 __all__ = ["Table", "render", "RENDERERS", "escape_markdown", "escape_latex", "html_fragment"]
 
@@ -52,6 +53,12 @@ class Table:
 # ------------------------------------------------------------------ markdown
 _MD_ALWAYS = set("\\`*|~#")
 
+#: Text in which no character is escaped by :func:`escape_markdown` does not
+#: match: a superset of its rules (``[^\W\d]`` holds every letter, ``\w``
+#: every alphanumeric; any ``_``), so a text that does not match is returned as
+#: is, and one that matches goes through the rules.
+_MD_MAYBE = re.compile(r"[\\`*|~#_]|<(?:[^\W\d]|[/!?])|&[\w#]|\][(\[:]")
+
 
 def escape_markdown(text):
     r"""Backslash-escape what could change ``text``'s rendering in CommonMark / GFM.
@@ -70,6 +77,8 @@ def escape_markdown(text):
     \<b>\&amp;\_%\|x new_model <0.0001
     """
     text = str(text)
+    if _MD_MAYBE.search(text) is None:  # most cells (numbers, intervals): nothing to escape
+        return text
     out = []
     for i, c in enumerate(text):
         before = text[i - 1] if i else ""
