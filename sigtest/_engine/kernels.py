@@ -486,32 +486,66 @@ def _cell_probabilities(counts):
     return consts
 
 
-# The cells kernels are one loop nest each, with no per-resample helper (every
-# compiled level that holds the sampler optimises and emits its machine code
-# again), and write into arrays allocated here in Python (``np.zeros`` in a
-# kernel compiles numba's allocation overloads, ~0.4 s of CPU per process).
+# The cells kernel is one loop nest, with no per-resample helper (every compiled
+# level that holds the sampler optimises and emits its machine code again), and
+# writes into arrays allocated here in Python (``np.zeros`` in a kernel compiles
+# numba's allocation overloads, ~0.4 s of CPU per process). The bootstrap and the
+# permutation share it (one call site of the sampler): a first ``compare``, whose
+# default tests run both, compiles the sampler's callers once (~0.4-0.6 s of CPU).
 @_jit
-def _bootstrap_cells_into(cell_stats, m, keys, consts, out):
-    C, s = cell_stats.shape
+def _cells_into(rows, counts, m, keys, consts, half, out):
+    """``out[b] += x[b, c] * rows[c]`` over the cells ``c`` in order, ``x`` drawn per resample.
+
+    ``half`` False (the bootstrap): ``x[b, c]`` is Binomial(remaining, p_c)
+    with the constants ``consts[c]`` of :func:`_cell_probabilities`, the last
+    cell taking the remainder of the ``m`` draws. ``half`` True (the
+    permutation): ``x[b, c]`` is Binomial(counts[c], 1/2), by the popcount
+    of :func:`_binomial_half` up to ``_HALF_POPCOUNT_MAX`` items and by
+    :func:`_binomial_pre` with the constants of 1/2 beyond (``consts`` and
+    ``m`` unused). The words drawn and the sums are those of the former
+    ``_bootstrap_cells_into`` and ``_permutation_cells_into``.
+    """
+    C, s = rows.shape
     for b in range(keys.shape[0]):
         z = keys[b]
         remaining = m
         for c in range(C):
-            if c < C - 1:
-                x, z = _binomial_pre(remaining, consts[c, 0], consts[c, 1], consts[c, 2],
-                                     consts[c, 3], consts[c, 4], z)
+            x = 0
+            if half:
+                n = counts[c]
+                p0, pe, q, r, lg = 0.5, 0.5, 0.5, 1.0, _LOG_HALF
             else:
+                n = remaining
+                p0, pe, q, r, lg = consts[c, 0], consts[c, 1], consts[c, 2], consts[c, 3], \
+                    consts[c, 4]
+            if half and n <= _HALF_POPCOUNT_MAX:
+                rem = n
+                while rem > 0:
+                    z = z + _GOLDEN
+                    w = _splitmix(z)
+                    if rem < 64:
+                        w = w & ((_U1 << np.uint64(rem)) - _U1)
+                    x += _popcount(w)
+                    rem -= 64
+            elif not half and c == C - 1:
                 x = remaining
+            else:
+                x, z = _binomial_pre(n, p0, pe, q, r, lg, z)
             remaining -= x
             fx = float(x)
             for j in range(s):
-                out[b, j] = out[b, j] + fx * cell_stats[c, j]
+                out[b, j] = out[b, j] + fx * rows[c, j]
+
+
+# the arguments of :func:`_cells_into` one of its two uses does not read (one signature)
+_NO_COUNTS = np.zeros(0, dtype=np.int64)
+_NO_CONSTS = np.zeros((0, 5))
 
 
 def _bootstrap_sums_cells(cell_stats, counts, m, keys, consts=None):
     out = np.zeros((keys.shape[0], cell_stats.shape[1]))
     consts = _cell_probabilities(counts) if consts is None else consts
-    _bootstrap_cells_into(cell_stats, m, keys, consts, out)
+    _cells_into(cell_stats, _NO_COUNTS, np.int64(m), keys, consts, False, out)
     return out
 
 
@@ -611,21 +645,10 @@ def _binomial_half(n, z):
     return k, z
 
 
-@_jit
-def _permutation_cells_into(diff, counts, keys, out):
-    G, s = diff.shape
-    for b in range(keys.shape[0]):
-        z = keys[b]
-        for g in range(G):
-            x, z = _binomial_half(counts[g], z)
-            fx = float(x)
-            for j in range(s):
-                out[b, j] = out[b, j] + fx * diff[g, j]
-
-
 def _permutation_sums_cells(diff, counts, keys):
     out = np.zeros((keys.shape[0], diff.shape[1]))
-    _permutation_cells_into(diff, counts, keys, out)
+    _cells_into(diff, np.asarray(counts, dtype=np.int64), np.int64(0), keys, _NO_CONSTS, True,
+                out)
     return out
 
 

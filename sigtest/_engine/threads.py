@@ -51,13 +51,23 @@ def numba_threads(n_jobs):
 
 
 def thread_count(parallel):
-    """numba's thread count (``numba.set_num_threads``) when ``parallel``, else 1."""
+    """numba's thread count (``numba.set_num_threads``) when ``parallel``, else 1.
+
+    Before numba's threading layer is launched (by ``numba.get_num_threads``
+    or ``numba.set_num_threads``, which nobody has called then), the count
+    is its default, ``numba.config.NUMBA_NUM_THREADS``: read from the
+    configuration instead of launching the layer (~0.04 s of CPU on a first
+    call; the kernels run in Python threads, :func:`split_rows`).
+    """
     if not parallel:
         return 1
     try:
         import numba
+        from numba.np.ufunc import parallel as _layer
     except ImportError:  # pragma: no cover - numba is a hard dependency
         return 1
+    if not getattr(_layer, "_is_initialized", True):
+        return max(1, int(numba.config.NUMBA_NUM_THREADS))
     return max(1, int(numba.get_num_threads()))
 
 

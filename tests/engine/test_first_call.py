@@ -107,6 +107,28 @@ def test_split_rows_equals_one_call():
         np.testing.assert_array_equal(got[1], whole[1])
 
 
+THREADS = r"""
+import json, os, numba
+from numba.np.ufunc import parallel as layer
+from sigtest._engine.threads import thread_count
+before = thread_count(True)
+launched = layer._is_initialized
+print(json.dumps({"before": before, "launched": launched, "serial": thread_count(False),
+                  "numba": numba.get_num_threads(), "after": thread_count(True)}))
+"""
+
+
+def test_thread_count_reads_numba_default_without_launching_its_threading_layer():
+    env = dict(os.environ, NUMBA_NUM_THREADS="2", PYTHONPATH=os.pathsep.join(filter(None, [
+        os.path.dirname(os.path.dirname(sigtest.__file__)), os.environ.get("PYTHONPATH")])))
+    out = subprocess.run([sys.executable, "-c", THREADS], capture_output=True, text=True,
+                         env=env)
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout.splitlines()[-1])
+    # the count numba gives once launched, without launching it (no threads, no library)
+    assert got == {"before": 2, "launched": False, "serial": 1, "numba": 2, "after": 2}
+
+
 # numba finds no writable cache folder (read-only package folder, no writable
 # home): every locator but a folder under the temporary directory fails
 READ_ONLY = r"""

@@ -316,6 +316,30 @@ def test_permutation_cells_twin(parallel):
     )
 
 
+def test_one_cells_kernel_serves_both_tests_with_the_twins_bits():
+    # _cells_into replaced _bootstrap_cells_into and _permutation_cells_into (one
+    # compiled sampler for compare's default tests): on random cell sets crossing
+    # every branch (empty and single cells, zero counts, the popcount up to 512
+    # items and the general sampler beyond, inversion and BTRS) both uses equal
+    # the NumPy twins bit for bit, with one signature for both
+    rng = np.random.default_rng(11)
+    for trial in range(60):
+        C = int(rng.integers(1, 12))
+        s = int(rng.integers(1, 4))
+        rows = rng.normal(size=(C, s))
+        counts = rng.choice([0, 1, 5, 63, 64, 65, 511, 512, 513, 2000, 40_000], size=C)
+        counts = counts.astype(np.int64)
+        keys = _keys(int(rng.integers(1, 60)), trial)
+        np.testing.assert_array_equal(K._permutation_sums_cells(rows, counts, keys),
+                                      P.permutation_sums_cells(rows, counts, keys))
+        counts = np.maximum(counts, 1)
+        m = int(rng.choice([1, 7, int(counts.sum()), 3 * int(counts.sum())]))
+        np.testing.assert_array_equal(
+            K._bootstrap_sums_cells(rows, counts, np.int64(m), keys),
+            P.bootstrap_sums_cells(rows, counts, m, keys))
+    assert len(K._cells_into.signatures) == 1
+
+
 def _exact_inputs():
     diff = np.random.default_rng(5).normal(size=(3, 2))
     counts = np.array([3, 1, 4], dtype=np.int64)

@@ -96,3 +96,25 @@ def test_cli_in_a_pipe_writes_no_bar(files):
     assert proc.returncode == 0, proc.stderr
     assert "sigtest.compare" not in proc.stderr and "\r" not in proc.stderr
     assert "accuracy" in proc.stdout
+
+
+def test_no_bar_no_tqdm_import_when_stderr_is_not_a_terminal():
+    # the bar tqdm would not draw is not built: tqdm is not even imported
+    # (a first call's import time; the CLI's --progress is on by default)
+    script = (
+        "import sys, numpy as np\n"
+        "from sigtest import PairedPermutation, compare\n"
+        "rng = np.random.default_rng(0)\n"
+        "y = rng.integers(0, 2, 100)\n"
+        "compare(y, {'a': y, 'b': 1 - y}, metrics='accuracy', verbose=True,\n"
+        "        test=PairedPermutation(n_resamples=99), random_state=0)\n"
+        "print('tqdm' in sys.modules, 'tqdm.auto' in sys.modules)\n"
+    )
+    root = os.path.dirname(os.path.dirname(os.path.abspath(sys.modules["sigtest"].__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [
+        root, os.environ.get("PYTHONPATH")])))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[-2:] == ["False", "False"]
+    assert "sigtest.compare" not in out.stderr
