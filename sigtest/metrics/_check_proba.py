@@ -243,6 +243,18 @@ def check_proba(y, name="y_proba", *, multilabel=False):
     if arr.shape[1] == 0:
         raise ValueError(f"The '{name}' parameter has no columns; at least one class is required.")
     arr = np.ascontiguousarray(arr, dtype=np.float64)
+    # one pass for the usual case (min and max in [0, 1]: NaN fails both
+    # comparisons, -inf and inf one each); the checks below name the fault
+    if not (arr.min() >= 0.0 and arr.max() <= 1.0):
+        _check_values(arr, name)
+    if not multilabel:
+        arr = normalize_rows(arr, f"The '{name}' parameter",
+                             hint=" For multilabel memberships use multilabel=True.")
+    return arr
+
+
+def _check_values(arr, name):
+    """Raise the ValueError that names why ``arr`` is not in [0, 1] (NaN, inf, sign, > 1)."""
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"The '{name}' parameter must not contain NaN or infinity.")
     if np.any(arr < 0):
@@ -254,10 +266,6 @@ def check_proba(y, name="y_proba", *, multilabel=False):
         raise ValueError(
             f"The '{name}' parameter must hold values in [0, 1]. Got maximum {float(arr.max())!r}."
         )
-    if not multilabel:
-        arr = normalize_rows(arr, f"The '{name}' parameter",
-                             hint=" For multilabel memberships use multilabel=True.")
-    return arr
 
 
 def check_proba_pair(y_true, y_proba, *, multilabel=False, pred_name="y_proba"):

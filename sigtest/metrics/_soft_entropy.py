@@ -18,7 +18,8 @@ import numpy as np
 
 from sigtest.utils._param_validation import validate_params
 from sigtest.metrics._common import entr, nan_mean, warn_undefined, xlogy
-from sigtest.metrics._soft import _ARRAY, _EPS, _LN2, _ML_CONSTRAINTS, _pair, _score
+from sigtest.metrics._soft import (_ARRAY, _EPS, _LN2, _ML_CONSTRAINTS, _pair, _score,
+                                   row_blocks)
 
 __all__ = ["entropy_correlation_score", "entropy_similarity_score"]
 
@@ -39,8 +40,13 @@ def _normalised_redundancy(P):
     """``1 - H(p_i) / ln K = KL(p_i || uniform) / ln K`` per row, in [0, 1].
 
     Computed directly as ``sum_k p ln(K p) / ln K`` (``0 ln 0 = 0``), so it is
-    accurate near 0, where flat distributions crowd.
+    accurate near 0, where flat distributions crowd. Computed on blocks of
+    rows (:func:`sigtest.metrics._soft.row_blocks`).
     """
+    return row_blocks(_block_redundancy, P)
+
+
+def _block_redundancy(P):
     K = P.shape[-1]
     return np.maximum(xlogy(P, K * P).sum(axis=-1) / np.log(K), 0.0)
 

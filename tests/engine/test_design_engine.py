@@ -239,8 +239,13 @@ def test_strata_on_the_generic_path_tag_every_item_row():
 @pytest.mark.parametrize("stream", [0, 1, 2, 9])
 def test_resample_keys_stream_is_a_spawned_seed_sequence(seed, stream):
     key = (0,) if stream == 0 else (0, stream)
-    want = np.random.SeedSequence(seed, spawn_key=key).generate_state(257, dtype=np.uint64)
-    np.testing.assert_array_equal(resample_keys(seed, 257, stream), want)
+    # odd and even counts, below and above the multipliers' cache bound, each
+    # twice (the second call reads the cached multipliers)
+    for n in (1, 2, 257, 999, 1000, 20_001, 0, 257, 999, 20_001):
+        want = np.random.SeedSequence(seed, spawn_key=key).generate_state(n, dtype=np.uint64)
+        got = resample_keys(seed, n, stream)
+        assert got.dtype == np.uint64 and got.flags.writeable
+        np.testing.assert_array_equal(got, want)
 
 
 # ------------------------------------------------------ cluster bootstrap
@@ -305,6 +310,57 @@ def test_stratified_bootstrap_equals_per_stratum_draws():
     want = parts_b[:, 0] / parts_b[:, 1] - parts_a[:, 0] / parts_a[:, 1]
     np.testing.assert_allclose(paired.deltas(sums_a, sums_b), want, rtol=0, atol=1e-12)
     np.testing.assert_array_equal(sums_a[:, 1], y.shape[0])
+
+
+@pytest.mark.parametrize("fraction", [None, 0.5])
+def test_stratified_bootstrap_joins_once_with_the_bits_of_per_stratum_calls(fraction):
+    """The joined rows split by one sort of the codes: the sums of the naive twin
+    (each stratum its own PairedData, joined and bootstrapped on its own)."""
+    from sigtest._engine.resampling import bootstrap as BS
+
+    y, qa, qb, _ = _soft(G=40)
+    strata = np.random.default_rng(21).integers(0, 4, y.shape[0])
+    qb[strata == 1] = qa[strata == 1]  # a stratum where A and B rows coincide
+    paired = prepare_paired(y, qa, qb, SOFT_ACCURACY, strata=strata)
+    assert paired.counts is None and paired.n_strata == 4
+    B = 50
+    got = R.bootstrap_sums(paired, B, sample_size=fraction, seed=22, parallel=False)
+    want_a, want_b = np.zeros((B, 2)), np.zeros((B, 2))
+    for h in range(4):
+        rows = np.flatnonzero(paired.row_strata == h)
+        sub = BS._stratum(paired, rows)
+        m = rows.size if fraction is None else max(1, int(np.floor(fraction * rows.size + 1e-9)))
+        part_a, part_b = BS._bootstrap_sums(sub, B, m, 22, h, False)
+        want_a += part_a
+        want_b += part_b
+    np.testing.assert_array_equal(got[0], want_a)
+    np.testing.assert_array_equal(got[1], want_b)
+
+
+def test_reduce_columns_small_and_large_paths_agree(monkeypatch):
+    from sigtest._engine.resampling import rows as RW
+
+    rng = np.random.default_rng(23)
+    x = rng.random(30)
+    cases = [
+        np.column_stack([x, np.ones(30), x, np.ones(30), rng.random(30), x]),
+        np.column_stack([np.zeros(30), -np.zeros(30), np.full(30, np.nan), x]),
+        np.column_stack([x, np.where(x > 0.5, 0.0, -0.0), np.where(x > 0.5, 0.0, 0.0)]),
+        np.asfortranarray(np.column_stack([x, x * 2, x])),
+        np.column_stack([x, rng.random(30)]),  # every column kept: M itself
+        np.ones((1, 3)),
+        rng.integers(0, 2, (30, 4)),
+    ]
+    small = [RW._reduce_columns(M) for M in cases]
+    monkeypatch.setattr(RW, "_SMALL_REDUCE", 0)
+    large = [RW._reduce_columns(M) for M in cases]
+    for M, s, lg in zip(cases, small, large):
+        for a, b in zip(s, lg):
+            assert a.dtype == b.dtype and a.flags.c_contiguous == b.flags.c_contiguous
+            np.testing.assert_array_equal(a, b)
+        assert (s[0] is M) == (lg[0] is M)
+    assert small[4][0] is cases[4]
+    np.testing.assert_array_equal(small[0][1], [0, -1, 0, -1, 1, 0])
 
 
 def test_stratified_cluster_bootstrap_equals_per_stratum_cluster_draws():

@@ -10,7 +10,7 @@ import sklearn.metrics as skm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial.distance import jensenshannon
-from scipy.special import entr
+from scipy.special import entr, xlogy
 from scipy.stats import pearsonr
 
 from sigtest.exceptions import UndefinedMetricWarning
@@ -164,6 +164,37 @@ def test_jsd_exact_conventions_and_relative_accuracy(p, q):
     assert np.isfinite(ours) and ours >= 0
     # full relative accuracy even for tiny divergences (no cancellation, no epsilon)
     assert ours == pytest.approx(ref, rel=1e-12, abs=1e-320)
+
+
+@pytest.mark.parametrize("k", [3, 100, 40_000])
+def test_row_blocks_give_the_bits_of_one_call(k):
+    # the per-row JSD and redundancy are computed on blocks of rows: the same
+    # bits as the naive one-call twins, on rows long and short, dense and
+    # sparse, with exact zeros, equal entries, subnormal masses and disjoint rows
+    from sigtest.metrics._soft import _BLOCK_ENTRIES, _row_jsd_bits
+    from sigtest.metrics._soft_entropy import _normalised_redundancy
+
+    rng = np.random.default_rng(k)
+    n = max(4, 5 * _BLOCK_ENTRIES // k + 7)  # several blocks and a short last one
+    P = rng.dirichlet(np.full(k, 0.1), n)
+    Q = np.where(rng.random((n, k)) < 0.3, P, rng.dirichlet(np.full(k, 10.0), n))
+    Q[::7] = P[::7]
+    P[1::5, 0], P[1::5, 1:] = 1.0, 0.0  # one-hot rows, disjoint from Q in column 0
+    Q[1::5, 0] = 0.0
+    Q[1::5] /= Q[1::5].sum(axis=1, keepdims=True)
+    P[2::9, -1] = 5e-324
+    assert P.size > 2 * _BLOCK_ENTRIES
+
+    def naive_jsd(P, Q):
+        return np.minimum(0.5 * _jsd_terms(P, Q).sum(axis=-1) / np.log(2.0), 1.0)
+
+    def naive_redundancy(P):
+        K = P.shape[-1]
+        return np.maximum(xlogy(P, K * P).sum(axis=-1) / np.log(K), 0.0)
+
+    np.testing.assert_array_equal(_row_jsd_bits(P, Q), naive_jsd(P, Q))
+    np.testing.assert_array_equal(_normalised_redundancy(P), naive_redundancy(P))
+    np.testing.assert_array_equal(_normalised_redundancy(Q), naive_redundancy(Q))
 
 
 def test_entropy_correlation_hand_value():

@@ -110,21 +110,55 @@ def _stratified_bootstrap_sums(paired, B, sample_size, seed, parallel):
     :math:`m_h = n_h` units with replacement (or the fraction
     ``sample_size`` of them) from the independent stream ``h`` of the seed;
     the sums of all strata are added (R ``boot(strata=)``; Davison & Hinkley
-    1997, §3.7).
+    1997, §3.7). Item rows of moderate size are joined once (``(N, 2s)``)
+    and each stratum's rows taken from the join: the same rows, in the same
+    order, as the join of the stratum's own rows (:func:`_bootstrap_sums`).
     """
     fraction = stratified_sample_size(sample_size, paired.n_units)
     s = paired.n_statistics
     sums_a, sums_b = np.zeros((B, s)), np.zeros((B, s))
-    for h in range(int(paired.n_strata)):
-        rows = np.flatnonzero(paired.row_strata == h)
+    joint = None
+    if not (paired.compressed or isinstance(paired.stats_a, SparseRows)
+            or paired.stats_a.nbytes > _JOINT_MAX_BYTES or paired.stats_a.shape[0] >= 2**32):
+        joint = np.hstack([paired.stats_a, paired.stats_b])
+    for h, rows in enumerate(_stratum_rows(paired.row_strata, int(paired.n_strata))):
         if rows.size == 0:
             continue
-        sub = _stratum(paired, rows)
-        m = resolve_sample_size(fraction, sub.n_units)
-        part_a, part_b = _bootstrap_sums(sub, B, m, seed, h, parallel)
+        if joint is None:
+            sub = _stratum(paired, rows)
+            m = resolve_sample_size(fraction, sub.n_units)
+            part_a, part_b = _bootstrap_sums(sub, B, m, seed, h, parallel)
+        else:  # an item row per unit: the stratum's n_units is its number of rows
+            m = resolve_sample_size(fraction, rows.size)
+            out = _joint_sums(joint[rows], B, m, seed, h, parallel)
+            part_a, part_b = out[:, :s], out[:, s:]
         sums_a += part_a
         sums_b += part_b
     return sums_a, sums_b
+
+
+def _stratum_rows(row_strata, n_strata):
+    """The rows of each stratum ``0 .. n_strata - 1``, ascending: ``flatnonzero(row_strata == h)``.
+
+    One stable sort of the codes instead of a scan of all rows per stratum.
+    """
+    codes = np.asarray(row_strata)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(n_strata + 1))
+    return [order[bounds[h]:bounds[h + 1]] for h in range(n_strata)]
+
+
+def _joint_sums(M, B, m, seed, stream, parallel):
+    """Bootstrap sums of the joined item rows ``M = [stats_a, stats_b]`` (generic kernel)."""
+    red, source, const = _reduce_columns(M)
+    if red.shape[1] == 0:
+        sums_red = np.zeros((B, 0))
+    else:
+        sums_red = _kernels.bootstrap_sums_generic(
+            red, m, resample_keys(seed, B, stream),
+            parallel=_use_threads(parallel, B * m * red.shape[1])
+        )
+    return _expand(sums_red, source, const, float(m))
 
 
 def _bootstrap_sums(paired, B, m, seed, stream, parallel):
@@ -147,10 +181,13 @@ def _bootstrap_sums(paired, B, m, seed, stream, parallel):
             out.append(_expand(sums_red, source, const, float(m)))
         return out[0], out[1]
     M = np.hstack([paired.stats_a, paired.stats_b])
+    if not paired.compressed:
+        out = _joint_sums(M, B, m, seed, stream, parallel)
+        return out[:, :s], out[:, s:]
     red, source, const = _reduce_columns(M)
     if red.shape[1] == 0:
         sums_red = np.zeros((B, 0))
-    elif paired.compressed:
+    else:
         # Cells with identical joint statistics rows are merged (a multinomial
         # over merged cells is the aggregate of the finer one): accuracy has
         # at most 4 distinct rows whatever K is.
@@ -161,11 +198,6 @@ def _bootstrap_sums(paired, B, m, seed, stream, parallel):
                 red, counts, m, resample_keys(seed, B, stream),
                 parallel=_use_threads(parallel, B * red.shape[0] * 16),
             ),
-        )
-    else:
-        sums_red = _kernels.bootstrap_sums_generic(
-            red, m, resample_keys(seed, B, stream),
-            parallel=_use_threads(parallel, B * m * red.shape[1])
         )
     out = _expand(sums_red, source, const, float(m))
     return out[:, :s], out[:, s:]

@@ -52,13 +52,57 @@ def _reduce_columns(M):
     constant, with value ``const[j]``). ``red`` is ``M`` itself (no copy)
     when ``M`` is C-contiguous and every column is kept.
 
-    Columns are compared one at a time (a digest of each column's bytes, then
-    an exact comparison on a digest hit), so the extra memory is one column,
-    not a boolean copy of ``M`` or the bytes of every column.
+    Columns of a large ``M`` are compared one at a time (a digest of each
+    column's bytes, then an exact comparison on a digest hit), so the extra
+    memory is one column, not a boolean copy of ``M`` or the bytes of every
+    column; a small one (at most ``_SMALL_REDUCE`` entries: the strata of a
+    stratified bootstrap, the cells of a compressed pair) in one transposed
+    copy, with the same decisions (:func:`_small_reduce`).
     """
     R, c = M.shape
     const = np.zeros(c)
     source = np.full(c, -1, dtype=np.intp)
+    if 0 < R and M.size <= _SMALL_REDUCE:
+        red_cols = _small_reduce(M, source, const)
+    else:
+        red_cols = _large_reduce(M, source, const)
+    if not red_cols:
+        return np.zeros((R, 0)), source, const
+    if len(red_cols) == c and M.flags.c_contiguous:
+        return M, source, const
+    red = np.ascontiguousarray(M[:, red_cols])
+    return red, source, const
+
+
+#: Matrices of at most this many entries are reduced by :func:`_small_reduce`.
+_SMALL_REDUCE = 1 << 16
+
+
+def _small_reduce(M, source, const):
+    """:func:`_reduce_columns` of a small matrix with rows: its columns as bytes.
+
+    The same decisions as :func:`_large_reduce` (a column is constant when
+    it equals its first entry everywhere; a duplicate when its bytes equal
+    those of a kept column) on one transposed copy, without digests: the
+    bytes are the dictionary's keys.
+    """
+    cols = np.ascontiguousarray(M.T)
+    constant = (cols == cols[:, :1]).all(axis=1)
+    red_cols, seen = [], {}
+    for j in range(cols.shape[0]):
+        if constant[j]:
+            const[j] = cols[j, 0]
+            continue
+        k = seen.setdefault(cols[j].tobytes(), len(red_cols))
+        source[j] = k
+        if k == len(red_cols):
+            red_cols.append(j)
+    return red_cols
+
+
+def _large_reduce(M, source, const):
+    """Fill ``source`` and ``const`` column by column; return the kept columns."""
+    R, c = M.shape
     red_cols = []
     seen = {}
     for j in range(c):
@@ -76,12 +120,7 @@ def _reduce_columns(M):
             seen.setdefault(key, []).append(len(red_cols))
             source[j] = len(red_cols)
             red_cols.append(j)
-    if not red_cols:
-        return np.zeros((R, 0)), source, const
-    if len(red_cols) == c and M.flags.c_contiguous:
-        return M, source, const
-    red = np.ascontiguousarray(M[:, red_cols])
-    return red, source, const
+    return red_cols
 
 
 #: Fixed projection vector of :func:`_row_groups` (deterministic, never 0).
