@@ -81,7 +81,7 @@ _U31 = np.uint64(31)
 _U32 = np.uint64(32)
 
 
-@_jit
+@_inner
 def _splitmix(z):
     z = (z ^ (z >> _U30)) * _M1
     z = (z ^ (z >> _U27)) * _M2
