@@ -231,3 +231,11 @@ def test_quickselect_with_ties():
                 bulk_select._kth(a, size, k)
                 assert a[k] == np.sort(values)[k]
                 assert (a[:k] <= a[k]).all() and (a[k + 1:] >= a[k]).all()
+
+
+def test_trailing_zeros_stand_in():
+    # the loop used where numba's cttz cannot be imported counts as cttz does
+    words = [1, 2, 8, 256, 3 << 40, 1 << 63, 0x0100000000000000, 0xFFFF_0000]
+    for word in words:
+        w = np.uint64(word)
+        assert bulk_select._count_trailing_zeros(w) == (word & -word).bit_length() - 1
