@@ -35,13 +35,14 @@ differences of the buckets holding a wanted position, gathered in one pass
 and sorted), the path of every pair when the level is not given
 (:func:`pair_summaries` first, for the extremes and the counts).
 
-A row of a sorted array and a :class:`SelectedRows` row give the same value at every position they both
-know, and at any other position a value of the same sign as the true order
-statistic's whose interpolation with its neighbour has that sign too (the
-value of the nearest known position below, which is 0 in the run of zeros,
-and of the same sign elsewhere): so every interval at the nominal level and
-every answer of the inversion's predicate are the same bits as from the
-sorted rows, hence the same p-values.
+A row of a sorted array and a :class:`SelectedRows` row give the same
+value at every position they both know, and at any other position a value
+of the same sign as the true order statistic's whose interpolation with
+its neighbour has that sign too (the value of the nearest known position
+below, which is 0 in the run of zeros, and of the same sign elsewhere): so
+every interval at the nominal level and every answer of the inversion's
+predicate are the same bits as from the sorted rows, hence the same
+p-values.
 
 Why a neighbour's value keeps the sign (``quantile_sorted``'s interpolation
 of ``lo <= hi`` with weight ``g``): if ``lo <= hi < 0`` then
@@ -67,17 +68,23 @@ from sigtest._engine.jit import cached_jit
 from sigtest._engine.kernels import _numba_enabled
 from sigtest._engine.threads import part_bounds, run_parts
 
+
+@cached_jit(nogil=True)
+def _count_trailing_zeros(word):  # pragma: no cover - compiled by numba
+    # the trailing zero bits of a nonzero uint64, one at a time (the
+    # stand-in where numba's cttz intrinsic cannot be imported)
+    count = 0
+    while (word & np.uint64(1)) == 0:
+        word >>= np.uint64(1)
+        count += 1
+    return count
+
+
 try:  # numba's count of a word's trailing zero bits (cttz)
     from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
-except ImportError:  # pragma: no cover - another numba (or none)
+except ImportError:  # pragma: no cover - another numba
+    _trailing_zeros = _count_trailing_zeros
 
-    @cached_jit(nogil=True)
-    def _trailing_zeros(word):
-        count = 0
-        while word & np.uint64(1) == 0:
-            word >>= np.uint64(1)
-            count += 1
-        return count
 
 __all__ = ["PairOrder", "PairSummaries", "SelectedRows", "Windows", "pair_moments",
            "pair_summaries", "scan_windows", "select_positions", "selected_rows", "window_bounds",
@@ -85,9 +92,6 @@ __all__ = ["PairOrder", "PairSummaries", "SelectedRows", "Windows", "pair_moment
 
 #: Bytes of one block of sorted differences (``m x B`` floats), without numba.
 SORTED_BLOCK_BYTES = 32 * 2**20
-
-#: Pairs per block when the order statistics are selected: a few dozen bytes a pair.
-SELECTED_BLOCK = 32768
 
 #: Value buckets of the selection: a bucket holds ``B / 1024`` differences
 #: on average (about 10 at ``B = 9999``), sorted when it holds a wanted position.
@@ -679,7 +683,7 @@ def scan_windows(T, I, J, delta, bounds):
 
 
 def windowed_rows(T, I, J, windows, positions):
-    """:class:`SelectedRows` knowing ``positions`` (``(m, 4)``: two per window) and zero's neighbours.
+    """:class:`SelectedRows` knowing ``positions`` (``(m, 4)``, two a window) and zero's neighbours.
 
     A pair whose window ``e`` holds both positions ``2e, 2e + 1`` (``below
     <= p < below + size``, every value kept) reads them there, as the ranks

@@ -231,3 +231,27 @@ def test_quickselect_with_ties():
                 bulk_select._kth(a, size, k)
                 assert a[k] == np.sort(values)[k]
                 assert (a[:k] <= a[k]).all() and (a[k + 1:] >= a[k]).all()
+
+
+def test_trailing_zeros_stand_in():
+    # the loop used where numba's cttz cannot be imported counts as cttz does
+    words = [1, 2, 8, 256, 3 << 40, 1 << 63, 0x0100000000000000, 0xFFFF_0000]
+    for word in words:
+        w = np.uint64(word)
+        assert bulk_select._count_trailing_zeros(w) == (word & -word).bit_length() - 1
+
+
+@pytest.mark.parametrize("B", [1, 2, 5, 17])
+def test_windowed_rows_with_tiny_B(B):
+    # a few differences a pair: windows open or missed, NaN delta, all-equal rows
+    rng = np.random.default_rng(24)
+    rows = rng.normal(0, 1, (12, B))
+    rows[3] = 0.0
+    rows[4] = np.round(rows[4])
+    delta = rows.mean(axis=1)
+    delta[5] = np.nan
+    T, I, J = _as_pairs(rows)
+    for method, a in (("bca", rng.normal(0, 0.05, 12)), ("percentile", None)):
+        _, _, sel, _ = _windowed(T, I, J, delta, a, method)
+        np.testing.assert_array_equal(
+            sel._value, np.take_along_axis(np.sort(rows, axis=1), sel._known, 1))
