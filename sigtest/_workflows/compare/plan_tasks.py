@@ -9,15 +9,36 @@ spec): ``tasks[t]`` builds the task ``(view, i, j, jobs)`` the per-pair path
 runs, and the bulk paths read the columns and the templates.
 """
 
+from abc import abstractmethod
 from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["JobGroup", "PairTasks", "TaskView"]
+__all__ = ["BuiltWhenRead", "JobGroup", "PairTasks", "TaskView"]
 
 
-class PairTasks(Sequence):
+class BuiltWhenRead(Sequence):
+    """A sequence whose items are built when read: ``self._item(t)`` for ``0 <= t < len``.
+
+    Indexing takes negative indices and slices (a list) as a list does and
+    raises :class:`IndexError` out of range.
+    """
+
+    @abstractmethod
+    def _item(self, t):
+        """Item ``t`` (``0 <= t < len(self)``)."""
+
+    def __getitem__(self, t):
+        if isinstance(t, slice):
+            return [self._item(u) for u in range(*t.indices(len(self)))]
+        n = len(self)
+        if not -n <= t < n:
+            raise IndexError(f"{type(self).__name__} index out of range")
+        return self._item(t + n if t < 0 else t)
+
+
+class PairTasks(BuiltWhenRead):
     """One task ``(view, i, j, jobs)`` per (run, pair), in the order run -> seed order.
 
     Parameters
@@ -62,13 +83,7 @@ class PairTasks(Sequence):
     def __len__(self):
         return self._m * len(self._views)
 
-    def __getitem__(self, t):
-        if isinstance(t, slice):
-            return [self[u] for u in range(*t.indices(len(self)))]
-        n = len(self)
-        if not -n <= t < n:
-            raise IndexError("task index out of range")
-        t = t % n if t < 0 else t
+    def _item(self, t):
         r, p = divmod(t, self._m)
         pi = self._order[p]
         first = t * self._stride
@@ -120,7 +135,7 @@ class PairTasks(Sequence):
                                                  self.pair[tasks].tolist())]
 
 
-class TaskView(Sequence):
+class TaskView(BuiltWhenRead):
     """The plan's tasks with each one's shared differences: ``(view, i, j, jobs, shared)``.
 
     What :func:`~sigtest._workflows.compare.bulk.run_all_pairs` takes; built
@@ -135,9 +150,7 @@ class TaskView(Sequence):
     def __len__(self):
         return len(self.tasks)
 
-    def __getitem__(self, t):
-        if isinstance(t, slice):
-            return [self[u] for u in range(*t.indices(len(self)))]
+    def _item(self, t):
         return (*self.tasks[t], self.shared[t])
 
 

@@ -22,7 +22,7 @@ comparison's score seed (:func:`shared_seed`), so results do not depend on
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -37,6 +37,7 @@ from sigtest._engine.shared_job import (
     system_jackknife,
     unit_strata_of,
 )
+from sigtest._workflows.compare.plan_tasks import BuiltWhenRead
 from sigtest._workflows.compare.pool import execute_calls
 from sigtest.tests_ import shared_scheme
 
@@ -358,7 +359,7 @@ def uses_multiplier(shared, bootstrap):
     return len(shared) > 0 and any(scheme == "bootstrap" for *_, scheme in shared.supplied())
 
 
-class SharedSupplies(Sequence):
+class SharedSupplies(BuiltWhenRead):
     """Every pair task's :class:`TaskDeltas`, built when read.
 
     What a job's test consumes depends only on its (run, metric, test spec,
@@ -380,11 +381,8 @@ class SharedSupplies(Sequence):
     def __len__(self):
         return len(self._tasks)
 
-    def __getitem__(self, t):
-        if isinstance(t, slice):
-            return [self[u] for u in range(*t.indices(len(self)))]
+    def _item(self, t):
         tasks = self._tasks
-        t = range(len(tasks))[t]
         r, pi = int(tasks.run[t]), int(tasks.pair[t])
         i, j = int(tasks.i[t]), int(tasks.j[t])
         supplied = TaskDeltas()

@@ -9,7 +9,7 @@ import pytest
 import sigtest
 from sigtest._workflows.compare import api
 from sigtest._workflows.compare.plan import seeded_job
-from sigtest._workflows.compare.shared import TaskDeltas
+from sigtest._workflows.compare.shared import SharedSupplies, TaskDeltas
 from sigtest.tests_ import BCaInterval, PairedPermutation
 from sigtest.utils.validation import spawn_seeds
 
@@ -91,6 +91,10 @@ def test_tasks_index_like_a_list(monkeypatch):
     for bad in (15, -16):
         with pytest.raises(IndexError, match="out of range"):
             tasks[bad]
+    shared = SharedSupplies(tasks, {})
+    assert len(shared[-3:]) == 3 and not shared[-1]
+    with pytest.raises(IndexError, match="out of range"):
+        shared[15]
 
 
 @pytest.mark.parametrize("test", ["bca", "permutation+bca"])
