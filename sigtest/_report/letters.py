@@ -83,20 +83,27 @@ def _piepho(adj, k, budget=_PIEPHO_BUDGET):
 def _absorb(columns):
     """Drop every column that is a subset of another (keep the first of equal ones).
 
-    Larger columns first; a column can only lie inside a kept one that holds
-    its lowest member, so each is compared with those alone (an index by
-    member), not with every other column.
+    Larger columns first; a column lies inside a kept one iff some kept
+    column holds every one of its members: ``holders[m]``, the bitset of the
+    kept columns holding ``m``, ANDed over the members is not 0 (a few
+    operations a member, not a comparison with every kept column).
     """
     unique = list(dict.fromkeys(col for col in columns if col))
-    by_member = {}
+    holders = {}
     kept = set()
     for col in sorted(unique, key=lambda c: -c.bit_count()):
-        low = (col & -col).bit_length() - 1
-        if any(col & other == col for other in by_member.get(low, ())):
+        members = _members(col)
+        common = -1
+        for m in members:
+            common &= holders.get(m, 0)
+            if not common:
+                break
+        if common:
             continue
+        bit = 1 << len(kept)
         kept.add(col)
-        for m in _members(col):
-            by_member.setdefault(m, []).append(col)
+        for m in members:
+            holders[m] = holders.get(m, 0) | bit
     return [col for col in unique if col in kept]
 
 
@@ -149,16 +156,27 @@ def _sweep(columns, k):
     with every other member of ``c`` (Piepho 2004, sweeping step; this member
     step only while the display has at most ``_SWEEP_MEMBERS_MAX`` entries).
     """
-    sets = [np.array(_members(col), dtype=np.intp) for col in columns]
-    shared = np.zeros((k, k), dtype=np.int32)  # letters each pair shares (diagonal: letters)
-    for members in sets:
-        shared[np.ix_(members, members)] += 1
-    for n in range(len(sets) - 1, -1, -1):
-        block = np.ix_(sets[n], sets[n])
-        if shared[block].min() >= 2:
-            shared[block] -= 1
-            sets[n] = sets[n][:0]
+    # letters each pair shares (diagonal: letters), as lists: most columns of a
+    # large display hold a few systems, for which numpy's fancy indexing costs
+    # ~50 times the few integer operations
+    counts = [[0] * k for _ in range(k)]
+    members_of = [_members(col) for col in columns]
+    for members in members_of:
+        for a in members:
+            row = counts[a]
+            for b in members:
+                row[b] += 1
+    for n in range(len(members_of) - 1, -1, -1):
+        members = members_of[n]
+        if all(counts[a][b] >= 2 for a in members for b in members):
+            for a in members:
+                row = counts[a]
+                for b in members:
+                    row[b] -= 1
+            members_of[n] = []
+    sets = [np.array(members, dtype=np.intp) for members in members_of]
     if sum(len(members) for members in sets) <= _SWEEP_MEMBERS_MAX:
+        shared = np.array(counts, dtype=np.int32)
         for n, members in enumerate(sets):
             sub = shared[np.ix_(members, members)]
             keep = np.ones(len(members), dtype=bool)

@@ -144,3 +144,57 @@ def test_the_naive_twin_is_what_the_display_gave_before():
     np.fill_diagonal(sig, False)
     assert sorted(map(sorted, _naive_piepho(sig))) == [[0, 1], [1, 2], [2, 3]]
     assert sorted(map(sorted, letter_columns(sig))) == [[0, 1], [1, 2], [2, 3]]
+
+
+def _naive_absorb(columns):
+    # every column against every other: drop a subset of another, keep the first of equal ones
+    unique = list(dict.fromkeys(c for c in columns if c))
+    return [c for c in unique if not any(c & o == c and c != o for o in unique)]
+
+
+def _numpy_sweep(columns, k):
+    # the sweep as written with numpy fancy indexing (the twin of the list version)
+    sets = [np.array(L._members(col), dtype=np.intp) for col in columns]
+    shared = np.zeros((k, k), dtype=np.int32)
+    for members in sets:
+        shared[np.ix_(members, members)] += 1
+    for n in range(len(sets) - 1, -1, -1):
+        block = np.ix_(sets[n], sets[n])
+        if shared[block].min() >= 2:
+            shared[block] -= 1
+            sets[n] = sets[n][:0]
+    if sum(len(members) for members in sets) <= L._SWEEP_MEMBERS_MAX:
+        for n, members in enumerate(sets):
+            sub = shared[np.ix_(members, members)]
+            keep = np.ones(len(members), dtype=bool)
+            for i in range(len(members)):
+                others = keep.copy()
+                others[i] = False
+                if sub[i, i] >= 2 and others.any() and sub[i, others].min() >= 2:
+                    keep[i] = False
+                    sub[i, others] -= 1
+                    sub[others, i] -= 1
+                    sub[i, i] -= 1
+            shared[np.ix_(members, members)] = sub
+            sets[n] = members[keep]
+    out = [sum(1 << int(m) for m in members) for members in sets]
+    return _naive_absorb([col for col in out if col])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_absorb_and_sweep_equal_their_naive_twins(seed):
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(5, 60))
+    # columns of 1 to k members, repeats and subsets included
+    columns = [int(sum(1 << int(m) for m in rng.choice(k, size=rng.integers(1, k + 1),
+                                                          replace=False)))
+               for _ in range(int(rng.integers(1, 80)))]
+    columns += [c & (c - 1) for c in columns[:10]] + columns[:5]
+    assert L._absorb(columns) == _naive_absorb(columns)
+    columns = [c for c in columns if c]  # a display's columns are never empty
+    assert L._sweep(columns, k) == _numpy_sweep(columns, k)
+    # a cover of a random "not different" graph, as the display sweeps it
+    near = np.triu(rng.random((k, k)) < 0.5, 1)
+    near = near | near.T
+    cover = L._greedy_cover(L._bits(near), k)
+    assert L._sweep(cover, k) == _numpy_sweep(cover, k)
