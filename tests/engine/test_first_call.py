@@ -173,3 +173,27 @@ def test_kernels_cache_in_a_temporary_folder_when_no_folder_is_writable(tmp_path
     assert runs[0] == {"folder": True, "hits": 0, "misses": 1}
     assert runs[1] == {"folder": True, "hits": 1, "misses": 0}  # loaded, not compiled
     assert any(name.startswith("sigtest-numba-") for name in os.listdir(tmp_path))
+
+
+def test_compare_of_metrics_with_statistics_imports_no_rank_module():
+    # the rank modules (ROC AUC, average precision) and their kernels are imported
+    # on a first rank metric: a first compare of accuracy and f1_macro never does
+    script = (
+        "import sys, numpy as np\n"
+        "from sigtest import compare\n"
+        "rng = np.random.default_rng(0)\n"
+        "y = rng.integers(0, 3, 300)\n"
+        "compare(y, {'a': y, 'b': (y + (rng.random(300) < 0.3)) % 3},\n"
+        "        metrics=['accuracy', 'f1_macro'], random_state=0)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('sigtest._engine.rank')))\n"
+        "from sigtest import BergKirkpatrickBootstrap\n"
+        "s = rng.random(300)\n"
+        "BergKirkpatrickBootstrap(n_resamples=99).test(y == 0, s, s[::-1], metric='roc_auc')\n"
+        "print('sigtest._engine.rank_metrics' in sys.modules)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [
+        os.path.dirname(os.path.dirname(sigtest.__file__)), os.environ.get("PYTHONPATH")])))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-2:] == ["[]", "True"]

@@ -6,16 +6,6 @@ import numpy as np
 
 from sigtest.exceptions import DegenerateDistributionWarning
 from sigtest.utils import warn_external
-from sigtest._engine.rank_inputs import (
-    permutes_ranks,
-    ranked_pair_of_ranks,
-    within_system_ranks,
-)
-from sigtest._engine.rank_metrics import (
-    rank_bootstrap_scores,
-    rank_permutation_scores,
-    uses_ranking,
-)
 from sigtest._engine.resampling.bootstrap import bootstrap_sums
 from sigtest._engine.resampling.permutation import _permutation_sums, _reads_only
 from sigtest._engine.resampling.rows import _check_paired
@@ -85,6 +75,31 @@ def resampled_deltas(
             sums = _permutation_sums(paired, n_resamples, seed, parallel,
                                      shared=_reads_only(paired.metric), discordant=discordant)
         return paired.deltas(*sums)
+    if getattr(paired.metric, "ranking", None) is not None:
+        return _rank_deltas(paired, n_resamples, seed, scheme, sample_size, parallel)
+    if scheme == "bootstrap":
+        return bootstrap_deltas(paired, n_resamples, sample_size, seed, parallel=parallel)
+    return permutation_deltas(paired, n_resamples, seed, parallel=parallel)
+
+
+def _rank_deltas(paired, n_resamples, seed, scheme, sample_size, parallel):
+    """:func:`resampled_deltas` of a metric with a ``ranking`` (ROC AUC, average precision).
+
+    The rank modules (and their kernels) are imported here, on the first
+    rank metric: a comparison of metrics with statistics never imports them.
+    """
+    # imported on a first rank metric (import time of a first call without one)
+    from sigtest._engine.rank_inputs import (
+        permutes_ranks,
+        ranked_pair_of_ranks,
+        within_system_ranks,
+    )
+    from sigtest._engine.rank_metrics import (
+        rank_bootstrap_scores,
+        rank_permutation_scores,
+        uses_ranking,
+    )
+
     if scheme == "permutation" and permutes_ranks(paired):
         # a rank metric: swap within-system ranks, not scores of two scales
         if uses_ranking(paired) or np.ndim(paired.data[1]) == 2:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from sigtest._engine.rank_metrics import auc_cluster_jackknife, auc_jackknife
 from sigtest._engine.sparse import SparseRows
 from sigtest._engine.resampling.rows import _check_paired
 from sigtest._engine.resampling.slow import _score, _slow_params, _SlowScorer
@@ -108,6 +107,9 @@ def _jackknife_auc(paired):
     if ra.kind != "roc_auc" or ra.n_components != 1:
         return None
     rb = paired.metric.ranking(y, b, **paired.params)
+    # imported on a first rank metric (a comparison without one never imports it)
+    from sigtest._engine.rank_metrics import auc_cluster_jackknife, auc_jackknife
+
     if paired.item_groups is not None:  # delete-one-cluster
         G = int(paired.n_groups)
         return (auc_cluster_jackknife(ra, paired.item_groups, G, w),
