@@ -519,14 +519,7 @@ def _cells_into(rows, counts, m, keys, consts, half, out):
                 p0, pe, q, r, lg = consts[c, 0], consts[c, 1], consts[c, 2], consts[c, 3], \
                     consts[c, 4]
             if half and n <= _HALF_POPCOUNT_MAX:
-                rem = n
-                while rem > 0:
-                    z = z + _GOLDEN
-                    w = _splitmix(z)
-                    if rem < 64:
-                        w = w & ((_U1 << np.uint64(rem)) - _U1)
-                    x += _popcount(w)
-                    rem -= 64
+                x, z = _popcount_bits(n, z)
             elif not half and c == C - 1:
                 x = remaining
             else:
@@ -633,6 +626,13 @@ def _binomial_half(n, z):
         return 0, z
     if n > _HALF_POPCOUNT_MAX:  # _binomial(n, 0.5, z) without its extra level
         return _binomial_pre(n, 0.5, 0.5, 0.5, 1.0, _LOG_HALF, z)
+    return _popcount_bits(n, z)
+
+
+@_inner
+def _popcount_bits(n, z):
+    """Binomial(n, 1/2) as the set bits of ``n`` random bits: ``(count, z)`` after
+    ``ceil(n / 64)`` words of the stream at ``z``."""
     k = 0
     rem = n
     while rem > 0:
