@@ -76,7 +76,8 @@ def _rows_frame(plan, out):
     are added from the keys.
     """
     names, pair_idx = plan.names, plan.pair_idx
-    flipped = np.array([c != p for c, p in zip(plan.canon, pair_idx)], dtype=bool)
+    given = np.array(pair_idx, dtype=np.int64).reshape(-1, 2)
+    flipped = (np.array(plan.canon, dtype=np.int64).reshape(-1, 2) != given).any(axis=1)
     parts = []
     if out.rows or not out.blocks:
         parts.append(pd.DataFrame.from_records(
@@ -91,7 +92,7 @@ def _rows_frame(plan, out):
     order = np.lexsort(table.T[::-1])  # sorted keys: run, metric, pair, spec
     frame = frame.take(order).reset_index(drop=True)
     table = table[order]
-    which = np.array(pair_idx, dtype=np.int64).reshape(-1, 2)[table[:, 2]]
+    which = given[table[:, 2]]
     system = np.array(names, dtype=object)
     identity = {"system_a": system[which[:, 0]], "system_b": system[which[:, 1]],
                 "metric": np.array([m.name for m in plan.metric_objs], dtype=object)[table[:, 1]],

@@ -99,43 +99,51 @@ def run_all_pairs(tasks, n_jobs, verbose):
     return PairRows([rows[at] for at in sorted(rows)], blocks)
 
 
-def _job_groups(source, done, accepts):
-    """The :class:`JobGroup` of each (run, job) that ``accepts(r, job)`` (not None), with
-    the pairs not yet ``done`` whose two systems have one stack of predictions each."""
+def _job_groups(source, done, check, pick=None):
+    """The :class:`JobGroup` of each (run, job) a bulk path takes, with the pairs not yet
+    ``done`` whose two systems have one stack of predictions each.
+
+    ``check(metric, kwargs, pvalue_test, interval_test, level)`` answers once
+    per (metric, spec): the pairs' copies of a spec's test differ only in
+    their seeds. ``pick(r, job, answer)``, if given, turns a true answer into
+    what the group carries (None: the job is not taken). Yields ``(answer,
+    group)``.
+    """
+    answers = {}
     for r in range(source.n_runs):
         view = source.view(r)
         span = source.run_tasks(r)
         for q, job in enumerate(source.jobs(r)):
-            found = accepts(r, job)
-            if found is None:
+            key, metric, kwargs, ptest, itest, _, level = job[:7]
+            if (key[1], key[3]) not in answers:
+                answers[key[1], key[3]] = check(metric, kwargs, ptest, itest, level)
+            found = answers[key[1], key[3]]
+            if found and pick is not None:
+                found = pick(r, job, found)
+            if found is None or found is False:
                 continue
-            metric = job[1]
             single = np.array([len(stack) == 1 for stack in view[metric.input_type][1]])
             t = np.arange(span.start, span.stop)
             t = t[single[source.i[t]] & single[source.j[t]] & ~done[t, q]]
             if t.size:
-                yield found, JobGroup(view, metric, job[2], job[3], t, source.i[t],
+                yield found, JobGroup(view, metric, kwargs, ptest, t, source.i[t],
                                       source.j[t], source, q)
 
 
 def _bulk_bca(source, shared, done, n_jobs):
     """The bulk BCa rows as RowBlocks (their jobs marked in ``done``)."""
-    memo = {}
 
-    def accepts(r, job):
-        # the pairs' copies of a spec's test differ only in their seeds
-        key, metric, kwargs, ptest, itest, _, level = job[:7]
-        if (key[1], key[3]) not in memo:
-            memo[key[1], key[3]] = _bulk_spec(metric, kwargs, ptest, itest, level)
-        n_resamples = memo[key[1], key[3]]
-        found = None if n_resamples is None else shared.supply(r, key[1], key[3], 0)
+    def shared_array(r, job, n_resamples):
+        # the shared bootstrap scores (k, B) the job's p-value test consumes
+        key = job[0]
+        found = shared.supply(r, key[1], key[3], 0)
         if found is None or found[2] != "bootstrap":
             return None
         array = found[0]
         return array if array.ndim == 2 and array.shape[1] == n_resamples else None
 
     blocks = []
-    for array, group in _job_groups(source, done, accepts):
+    for array, group in _job_groups(source, done, _bulk_spec, shared_array):
         group_rows = _group_rows if zero_one_mean(group.metric, group.kwargs) else statistics_rows
         taken, block = group_rows(group, array, n_jobs)
         if len(taken):
@@ -147,15 +155,7 @@ def _bulk_bca(source, shared, done, n_jobs):
 def _bulk_mcnemar(source, done, rows):
     """McNemar's rows of the jobs not yet done: every pair's table from one product of the
     0/1 columns (into ``rows``, marked in ``done``)."""
-    memo = {}
-
-    def accepts(r, job):
-        key, metric, kwargs, ptest, itest, _, level = job[:7]
-        if (key[1], key[3]) not in memo:
-            memo[key[1], key[3]] = mcnemar_spec(metric, kwargs, ptest, itest, level)
-        return True if memo[key[1], key[3]] else None
-
-    for _, group in _job_groups(source, done, accepts):
+    for _, group in _job_groups(source, done, mcnemar_spec):
         for c, row in mcnemar_rows(group):
             t = int(group.tasks[c])
             rows[t, group.q] = row

@@ -66,7 +66,7 @@ def kept_scores(shared, plan, maxt_drawn=None):
         return {}
     gauss = shared_seed(plan.scores["seed"], MULTIPLIER_TAG, 0)
     found = {}
-    for _, mi, _, _, array, seed, scheme in (shared.supplied() if len(shared) else ()):
+    for _, mi, _, _, array, seed, scheme in shared.supplied():
         if scheme != "bootstrap":
             continue
         best = found.get(mi)

@@ -247,7 +247,7 @@ def _supplied_columns(shared, plan, keys, B):
     """The pairs' shared bootstrap differences already drawn for their tests, or None."""
     columns = []
     for key in keys:
-        supplied = shared[plan.tasks.index(key[0], key[2])] if len(shared) else {}
+        supplied = shared[plan.tasks.index(key[0], key[2])]
         found = None
         for role in (1, 0):
             sd = supplied.get((key, role))
@@ -271,7 +271,7 @@ def _supplied_scores(shared, plan, keys, B):
     consumed (:meth:`SharedSupplies.supply`): one look-up per family, and
     each pair's rows are its canonical systems.
     """
-    if not keys or not len(shared):
+    if not keys:
         return None
     r, mi, _, si = keys[0]
     for role in (1, 0):
@@ -283,8 +283,13 @@ def _supplied_scores(shared, plan, keys, B):
     array = found[0]
     if not np.all(np.isfinite(array)):
         return None
+    return array, _family_pairs(plan, keys)
+
+
+def _family_pairs(plan, keys):
+    """``(m, 2)``: the canonical systems ``(i, j)`` of each key's pair."""
     canon = np.asarray(plan.canon, dtype=np.int64).reshape(-1, 2)
-    return array, canon[np.fromiter((key[2] for key in keys), dtype=np.int64, count=len(keys))]
+    return canon[np.fromiter((key[2] for key in keys), dtype=np.int64, count=len(keys))]
 
 
 def _family_pvalues(plan, keys, delta, shared, B, scores_of, alternative, n_threads):
@@ -301,8 +306,7 @@ def _family_pvalues(plan, keys, delta, shared, B, scores_of, alternative, n_thre
         columns = _supplied_columns(shared, plan, keys, B)
         if columns is None:
             T = scores_of()
-            pairs = np.array([plan.canon[key[2]] for key in keys],
-                             dtype=np.int64).reshape(-1, 2)
+            pairs = _family_pairs(plan, keys)
             if np.all(np.isfinite(T)):
                 found = T.T, pairs
             else:
@@ -387,7 +391,7 @@ def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample", *
         (:class:`~sigtest._workflows.compare.pair_rows.PairRows`), keyed
         ``(run, metric index, pair index, test index)``, each pair in its
         canonical orientation.
-    shared : list of dict
+    shared : SharedSupplies
         Per task, the shared bootstrap differences its tests got
         (:func:`~sigtest._workflows.compare.shared.shared_deltas`):
         reused when a family's test ran on them, drawn otherwise (the same

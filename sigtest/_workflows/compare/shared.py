@@ -41,8 +41,8 @@ from sigtest._workflows.compare.plan_tasks import BuiltWhenRead
 from sigtest._workflows.compare.pool import execute_calls
 from sigtest.tests_ import shared_scheme
 
-__all__ = ["BOOTSTRAP_SOURCES", "MULTIPLIER_TAG", "SharedSupplies", "TaskDeltas", "canonical_order",
-           "multiplier_scores", "shared_deltas", "shared_seed"]
+__all__ = ["BOOTSTRAP_SOURCES", "MULTIPLIER_TAG", "SharedSupplies", "TaskDeltas",
+           "canonical_order", "multiplier_scores", "shared_deltas", "shared_seed"]
 
 #: Spawn-key tag of the seed of compare's shared bootstrap (ASCII "shbs").
 _SHARED_TAG = 0x73686273
@@ -330,7 +330,8 @@ def _draw_groups(wanted, views, score_seed, multiplier, tasks):
 def _run_pairs(tasks, r):
     """The pairs ``(i, j)`` of run ``r`` in task order (the rows of its permuted deltas)."""
     rows = tasks.run_tasks(r)
-    return tuple(zip(tasks.i[rows.start:rows.stop].tolist(), tasks.j[rows.start:rows.stop].tolist()))
+    span = slice(rows.start, rows.stop)
+    return tuple(zip(tasks.i[span].tolist(), tasks.j[span].tolist()))
 
 
 def _supplied_array(job, role, arrays, seeds, few, kinds):
@@ -356,7 +357,7 @@ def uses_multiplier(shared, bootstrap):
     """
     if bootstrap != "multiplier":
         return False
-    return len(shared) > 0 and any(scheme == "bootstrap" for *_, scheme in shared.supplied())
+    return any(scheme == "bootstrap" for *_, scheme in shared.supplied())
 
 
 class SharedSupplies(BuiltWhenRead):
