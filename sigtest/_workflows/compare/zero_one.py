@@ -106,7 +106,7 @@ def zero_one_tables(view, metric, kwargs, systems):
 def member_tables(group):
     """The :class:`ZeroOneTables` of the systems of a
     :class:`~sigtest._workflows.compare.plan_tasks.JobGroup` and the positions of its pairs
-    both of whose systems have a 0/1 column (an int array); ``(None, [])`` if none.
+    both of whose systems have a 0/1 column (an int array, empty with None if none).
     """
     tables = zero_one_tables(group.view, group.metric, group.kwargs, group.systems())
     if tables is None:
