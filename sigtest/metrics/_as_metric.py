@@ -10,12 +10,10 @@ registered ``"f1_macro"``. Anything else takes the slow path (the function
 called on every resample).
 
 **What stays slow, and why.** A score that is not a function of additive
-per-item statistics: the multiclass ``average_precision_score`` (a sum of
-precision-recall steps over each class's own sorted order; sigtest's rank
-path covers the binary one, and a scorer of the function stays slow since
-the same function scores multiclass data), ``average=None`` (an array, not
-a score), ``median_absolute_error`` and ``d2_absolute_error_score``
-(medians), ``max_error`` (a maximum), the clustering scores (mutual
+per-item statistics (or of one sort per system): ``average=None`` (an
+array, not a score), ``average_precision_score(average="samples")`` (a
+ranking within every row), ``median_absolute_error`` and
+``d2_absolute_error_score`` (medians), ``max_error`` (a maximum), the clustering scores (mutual
 information, Rand: the contingency table of the labels is additive but
 they compare partitions, not predictions with targets, and are not mapped),
 and any call with keywords sigtest does not take the same way (``labels=``,
@@ -63,6 +61,7 @@ def as_metric(metric):
           and ``jaccard_score`` at any ``average`` but ``None``,
           ``accuracy_score``, ``balanced_accuracy_score``,
           ``matthews_corrcoef``, ``cohen_kappa_score``, ``roc_auc_score``,
+          ``average_precision_score``,
           ``log_loss``, ``brier_score_loss``, ``top_k_accuracy_score``, the
           regression errors, ...): the fast path with those keywords;
         * a scikit-learn metric function of that list that scores hard
@@ -241,6 +240,19 @@ def _roc_auc(kw):
     return f"roc_auc_{multi}" + ("_weighted" if average == "weighted" else ""), {}
 
 
+def _average_precision(kw):
+    """The rank path of ``average_precision_score``: binary, or one-vs-rest macro/weighted/micro."""
+    if not set(kw) <= {"average", "pos_label"}:
+        return None  # sample_weight= fixed in the scorer
+    average = kw.get("average", "macro")
+    if not isinstance(average, str) or average not in ("macro", "weighted", "micro"):
+        return None  # None (an array) or "samples" (per-row rankings): the function's own path
+    extra = {} if average == "macro" else {"average": average}
+    if "pos_label" in kw and not (kw["pos_label"] == 1 and not isinstance(kw["pos_label"], bool)):
+        extra["pos_label"] = kw["pos_label"]
+    return "average_precision", extra
+
+
 def _fixed(target, allowed=frozenset(), defaults=None):
     """A rule mapping a call whose keywords are in ``allowed`` to ``target``."""
     def rule(kw):
@@ -263,6 +275,7 @@ SKLEARN_FAST = {
     "positive_likelihood_ratio": _fixed("positive_likelihood_ratio"),
     "negative_likelihood_ratio": _fixed("negative_likelihood_ratio"),
     "roc_auc_score": _roc_auc,
+    "average_precision_score": _average_precision,
     "log_loss": _fixed("log_loss", frozenset({"labels"})),
     "brier_score_loss": _fixed("brier_score", frozenset({"labels", "scale_by_half",
                                                         "pos_label"})),

@@ -28,7 +28,8 @@ scikit-learn's step-wise ``average_precision_score`` (no interpolation:
 group of zero weight is no threshold, as scikit-learn drops zero-weight
 items).
 
-Multiclass (2-D probabilities, rows summing to 1, as scikit-learn requires):
+Multiclass (2-D probabilities, rows summing to 1, as scikit-learn requires
+for the AUCs; any real scores for average precision):
 ``roc_auc_ovr`` is the mean over classes :math:`k` of the AUC of class
 :math:`k` against the rest scored by column :math:`k` (``_weighted``: the
 mean weighted by the classes' weighted prevalence); ``roc_auc_ovo`` is the
@@ -37,7 +38,12 @@ mean over pairs :math:`(j, k)` of :math:`(\mathrm{AUC}_{j|k} +
 (Hand & Till 2001; ``_weighted``: weighted by the pair's share of the
 items). scikit-learn refuses ``sample_weight`` for one-vs-one; so does
 sigtest (the resampling multiplicities are the weights of repeated items,
-which scikit-learn computes on the repeated data).
+which scikit-learn computes on the repeated data). ``average_precision``
+on a multiclass task is one-vs-rest, as scikit-learn's
+``average_precision_score`` (which binarizes the labels): the mean over the
+classes of the class's AP scored by its column (``average="macro"``), weighted
+by the classes' positive weight (``"weighted"``), or one AP over every
+(item, class) entry (``"micro"``: the classes pooled into one ranking).
 
 Undefined values follow scikit-learn 1.9: an AUC whose ``y_true`` holds one
 class is ``nan`` with an ``UndefinedMetricWarning`` (and so is a
@@ -160,13 +166,16 @@ def ranked_scores(y_true, y_score, *, kind="roc_auc", multi_class=None, average=
         Hard labels.
     y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
         Binary: a real score of the positive class (any scale; a decision
-        function) or a 2-column ``predict_proba``. Multiclass: probabilities.
+        function) or a 2-column ``predict_proba``. Multiclass: probabilities
+        (average precision: any real scores, one column per class).
     kind : {"roc_auc", "average_precision"}
     multi_class : {None, "ovr", "ovo"}
         ``None``: binary. Ignored when the class set has two classes (the
         binary AUC, as scikit-learn).
-    average : {"macro", "weighted"}
-        Averaging over the classes or pairs of a multiclass AUC.
+    average : {"macro", "weighted", "micro"}
+        Averaging over the classes or pairs of a multiclass metric;
+        ``"micro"`` (one-vs-rest only) pools every (item, class) entry into
+        one binary component, as scikit-learn ravels the binarized labels.
     labels : array-like, optional
         The class set, sorted (the columns of a 2-D ``y_score``); default:
         the classes of ``y_true``.
@@ -185,9 +194,11 @@ def ranked_scores(y_true, y_score, *, kind="roc_auc", multi_class=None, average=
         raise ValueError(f"The 'kind' parameter must be one of {_KINDS}. Got {kind!r}.")
     if multi_class is not None and _n_classes(y_true, labels) == 2:
         multi_class = None  # scikit-learn ignores multi_class (and average) on binary y
+    # scikit-learn's multiclass AUCs need probabilities; its average precision any scores
     codes, s, classes = check_labels_proba(
         y_true, y_score, labels=labels, metric=metric,
-        kind="scores" if multi_class is None else "proba", complete_binary=True)
+        kind="scores" if multi_class is None or kind == "average_precision" else "proba",
+        complete_binary=True)
     n = codes.shape[0]
     K = classes.shape[0]
     items = np.arange(n, dtype=np.int64)
@@ -215,9 +226,14 @@ def ranked_scores(y_true, y_score, *, kind="roc_auc", multi_class=None, average=
     if s.ndim != 2 or K < 3:
         raise ValueError(
             f"Metric {metric!r} is multiclass: 'y_pred' must be (n_samples, n_classes) "
-            f"probabilities of at least 3 classes; got shape {s.shape} with {K} classes "
+            f"scores of at least 3 classes; got shape {s.shape} with {K} classes "
             "(use 'roc_auc' for a binary task)."
         )
+    if average == "micro":  # one component: every (item, class) entry, as y.ravel()
+        v, it, p = _sorted_component(s.ravel(), np.repeat(items, K),
+                                     (codes[:, None] == np.arange(K)).ravel().astype(np.uint8))
+        return RankedScores(kind, v, it, p, np.array([0, n * K], dtype=np.int64),
+                            np.zeros(1, dtype=np.int64), 1, WEIGHTING_MEAN, n)
     parts, unit = [], []
     if multi_class == "ovr":
         for k in range(K):
@@ -376,18 +392,28 @@ def roc_auc_score(y_true, y_score, *, sample_weight=None, multi_class=None, aver
     return value
 
 
-def average_precision_score(y_true, y_score, *, sample_weight=None, pos_label=1, labels=None):
-    """Average precision, as :func:`sklearn.metrics.average_precision_score` (binary).
+def average_precision_score(y_true, y_score, *, average="macro", sample_weight=None,
+                            pos_label=1, labels=None):
+    """Average precision, as :func:`sklearn.metrics.average_precision_score`.
 
     :math:`\\mathrm{AP} = \\sum_k (R_k - R_{k-1}) P_k` over the distinct
-    score thresholds in descending order (step-wise, no interpolation).
+    score thresholds in descending order (step-wise, no interpolation);
+    multiclass one-vs-rest (module docstring).
 
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-    y_score : array-like of shape (n_samples,) or (n_samples, 2)
+    y_score : array-like of shape (n_samples,), (n_samples, 2) or (n_samples, n_classes)
+        Binary: a real score of ``pos_label`` (or a 2-column
+        ``predict_proba``). Multiclass (three or more classes): one column of
+        real scores per class, in the sorted class order.
+    average : {"macro", "weighted", "micro"}, default="macro"
+        Averaging over the classes of a multiclass task (ignored for a
+        binary one, as scikit-learn).
     sample_weight : array-like of shape (n_samples,), optional
     pos_label : label, default=1
+        The positive class of a binary task; a multiclass task takes none
+        (scikit-learn accepts only 1 there).
     labels : array-like, optional
         The class set (sorted), when ``y_true`` may miss a class.
 
@@ -395,15 +421,20 @@ def average_precision_score(y_true, y_score, *, sample_weight=None, pos_label=1,
     -------
     ap : float
         0.0 with an ``UndefinedMetricWarning`` when ``y_true`` has no
-        positive (scikit-learn warns and returns 0.0).
+        positive (scikit-learn warns and returns 0.0); a multiclass class
+        without positives counts 0.0 silently.
 
     Examples
     --------
     >>> from sigtest.metrics._ranking import average_precision_score
     >>> round(average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 6)
     0.833333
+    >>> proba = [[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.5, 0.3, 0.2]]
+    >>> round(average_precision_score([0, 1, 2, 2], proba), 6)
+    0.833333
     """
-    ranked = average_precision_ranking(y_true, y_score, pos_label=pos_label, labels=labels)
+    ranked = average_precision_ranking(y_true, y_score, average=average, pos_label=pos_label,
+                                       labels=labels)
     w = _check_weights(sample_weight, ranked.n_items, "average_precision")
     q = np.ones(ranked.n_items) if w is None else w
     if not np.dot(q[ranked.items], ranked.positive) > 0:
@@ -430,7 +461,23 @@ def roc_auc_ranking(y_true, y_score, *, multi_class=None, average="macro", label
                          average=average, labels=labels, metric=metric)
 
 
-def average_precision_ranking(y_true, y_score, *, pos_label=1, labels=None, **_):
-    """The ``ranking`` of ``average_precision``: :func:`ranked_scores` of ``kind="average_precision"``."""
-    return ranked_scores(y_true, y_score, kind="average_precision", pos_label=pos_label,
-                         labels=labels, metric="average_precision")
+def average_precision_ranking(y_true, y_score, *, average="macro", pos_label=1, labels=None,
+                              **_):
+    """The ``ranking`` of ``average_precision``: :func:`ranked_scores` of ``kind="average_precision"``.
+
+    A class set of three or more classes is one-vs-rest with ``average``
+    (``"macro"``, ``"weighted"``, ``"micro"``), as scikit-learn's
+    ``average_precision_score``; ``pos_label`` must then be 1 (its default).
+    """
+    if _n_classes(y_true, labels) < 3:
+        return ranked_scores(y_true, y_score, kind="average_precision", pos_label=pos_label,
+                             labels=labels, metric="average_precision")
+    if average not in ("macro", "weighted", "micro"):
+        raise ValueError("Metric 'average_precision': 'average' must be 'macro', 'weighted' or "
+                         f"'micro' for a multiclass task. Got {average!r}.")
+    if pos_label is not None and not (pos_label == 1 and not isinstance(pos_label, bool)):
+        raise ValueError(
+            "Metric 'average_precision': 'pos_label' is fixed to 1 for a multiclass 'y_true' "
+            f"(each class in turn is the positive one, as scikit-learn); got {pos_label!r}.")
+    return ranked_scores(y_true, y_score, kind="average_precision", multi_class="ovr",
+                         average=average, labels=labels, metric="average_precision")

@@ -39,6 +39,10 @@ def _paired(data, name, strata=False, **kwargs):
     st = st if strata else None
     if name.startswith("roc_auc_"):
         return prepare_paired(y, pa, pb, name, strata=st, **kwargs)
+    if name.startswith("average_precision_"):  # multiclass one-vs-rest: K components, or one
+        average = "micro" if name.endswith("micro") else "macro"
+        return prepare_paired(y, pa, pb, "average_precision", strata=st, average=average,
+                              **kwargs)
     return prepare_paired((y > 0).astype(int), a, b, name, strata=st, **kwargs)
 
 
@@ -105,7 +109,8 @@ def test_group_pass_equals_the_item_pass_and_the_definition_on_any_counts(data, 
 
 
 @pytest.mark.parametrize("name", ["roc_auc", "average_precision", "roc_auc_ovr_weighted",
-                                  "roc_auc_ovo"])
+                                  "roc_auc_ovo", "average_precision_ovr",
+                                  "average_precision_micro"])
 @pytest.mark.parametrize("strata", [False, True])
 @pytest.mark.parametrize("sample_size", [None, 0.5])
 def test_group_scores_equal_the_item_and_lane_kernels(monkeypatch, data, name, strata,

@@ -37,6 +37,9 @@ def _sk(name, y, s, w=None):
         warnings.simplefilter("ignore")
         if name in SK:
             return SK[name](y, s, sample_weight=w)
+        if name.startswith("average_precision_"):  # multiclass, scikit-learn's average
+            return skm.average_precision_score(y, s, average=name.rsplit("_", 1)[1],
+                                               sample_weight=w)
         multi, average = name.split("_")[2], "weighted" if "weighted" in name else "macro"
         return skm.roc_auc_score(y, s, multi_class=multi, average=average, sample_weight=w)
 
@@ -72,15 +75,26 @@ def test_bootstrap_equals_sklearn_on_the_same_draws(binary, name, weighted):
     assert _close(scores, ref)
 
 
-@pytest.mark.parametrize("name", ["roc_auc_ovr", "roc_auc_ovr_weighted", "roc_auc_ovo",
-                                  "roc_auc_ovo_weighted"])
+def _prepare_multiclass(y, pa, pb, name, **kwargs):
+    if name.startswith("average_precision_"):  # one registered metric, scikit-learn's average
+        return prepare_paired(y, pa, pb, "average_precision", average=name.rsplit("_", 1)[1],
+                              **kwargs)
+    return prepare_paired(y, pa, pb, name, **kwargs)
+
+
+MULTICLASS = ["roc_auc_ovr", "roc_auc_ovr_weighted", "roc_auc_ovo", "roc_auc_ovo_weighted",
+              "average_precision_macro", "average_precision_weighted",
+              "average_precision_micro"]
+
+
+@pytest.mark.parametrize("name", MULTICLASS)
 def test_multiclass_bootstrap_equals_sklearn(name):
     rng = np.random.default_rng(1)
     n, K = 40, 3
     y = rng.integers(0, K, n)
     pa = rng.dirichlet(np.ones(K), n)
     pb = 0.6 * pa + 0.4 * np.eye(K)[y]
-    paired = prepare_paired(y, pa, pb, name)
+    paired = _prepare_multiclass(y, pa, pb, name)
     rp = ranked_pair(paired)
     scores = rank_bootstrap_scores(paired, 20, seed=5, parallel=False, ranked=rp)
     idx = np.argsort(rp.relabel)[_indices(resample_keys(5, 20), n, n)]
@@ -98,6 +112,29 @@ def test_multiclass_bootstrap_equals_sklearn(name):
     ok = ~np.isnan(ref[:, 0])
     assert ok.sum() > 10
     assert _close(scores[ok], ref[ok])
+
+
+@pytest.mark.parametrize("name", [n for n in MULTICLASS if "ovo" not in n])
+def test_multiclass_permutation_and_weights_equal_sklearn(name):
+    # the pooled merge and weighted passes over K components (one for "micro"), with
+    # sample weights and ties in the class scores
+    rng = np.random.default_rng(4)
+    n, K = 45, 4
+    y = rng.integers(0, K, n)
+    y[:K] = np.arange(K)
+    pa = rng.multinomial(8, np.ones(K) / K, size=n) / 8.0  # tied class scores, sums of 1
+    pb = 0.6 * pa + 0.4 * np.eye(K)[y]
+    w = rng.integers(1, 4, n).astype(float)
+    paired = _prepare_multiclass(y, pa, pb, name, sample_weight=w)
+    rp = ranked_pair(paired)
+    scores = rank_permutation_scores(paired, B, seed=7, parallel=False, ranked=rp)
+    swaps = _swap_masks(7, n, rp.relabel)[:, :, None]
+    ref = [[_sk(name, y, np.where(s, pb, pa), w), _sk(name, y, np.where(s, pa, pb), w)]
+           for s in swaps]
+    assert _close(scores, ref)
+    W = np.random.default_rng(9).exponential(size=(6, n))
+    ref = [[_sk(name, y, p, W[r] * w) for p in (pa, pb)] for r in range(6)]
+    assert _close(rank_weighted_scores(rp, W), ref)
 
 
 def _swap_masks(seed, n_units, relabel):

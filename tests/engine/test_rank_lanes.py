@@ -43,6 +43,10 @@ def _paired(data, name, strata):
     y, a, b, pa, pb, st = data
     if name.startswith("roc_auc_"):
         return prepare_paired(y, pa, pb, name, strata=st if strata else None)
+    if name.startswith("average_precision_"):  # multiclass one-vs-rest: K components, or one
+        average = "micro" if name.endswith("micro") else "macro"
+        return prepare_paired(y, pa, pb, "average_precision", average=average,
+                              strata=st if strata else None)
     return prepare_paired((y > 0).astype(int), a, b, name, strata=st if strata else None)
 
 
@@ -53,7 +57,8 @@ def _item_kernel(monkeypatch, paired, sample_size, seed, parallel=False):
 
 
 @pytest.mark.parametrize("name", ["roc_auc", "average_precision", "roc_auc_ovr_weighted",
-                                  "roc_auc_ovo"])
+                                  "roc_auc_ovo", "average_precision_ovr",
+                                  "average_precision_micro"])
 @pytest.mark.parametrize("strata", [False, True])
 @pytest.mark.parametrize("sample_size", [None, 0.5])
 def test_lane_scores_equal_the_item_kernel_for_any_lanes(monkeypatch, data, name, strata,

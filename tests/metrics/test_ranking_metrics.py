@@ -70,6 +70,42 @@ def test_multiclass_equals_sklearn(name, seed):
             get_metric(name)(y, p, sample_weight=np.ones(n))
 
 
+@pytest.mark.parametrize("average", ["macro", "weighted", "micro"])
+@pytest.mark.parametrize("seed", range(4))
+def test_multiclass_average_precision_equals_sklearn(average, seed):
+    # scikit-learn binarizes the labels (one-vs-rest); any real scores, ties, weights
+    rng = np.random.default_rng(seed)
+    K = 3 + seed % 3
+    n = int(rng.integers(20, 90))
+    y = rng.integers(0, K, n)
+    y[:K] = np.arange(K)
+    s = rng.normal(size=(n, K)) * 3
+    if seed % 2:
+        s = np.round(s, 0)  # many ties within and across classes
+    w = rng.integers(0, 4, n).astype(float)
+    w[:K] = 1.0
+    metric = get_metric("average_precision")
+    for sw in (None, w):
+        expected = skm.average_precision_score(y, s, average=average, sample_weight=sw)
+        assert metric(y, s, average=average, sample_weight=sw) == pytest.approx(expected,
+                                                                                abs=1e-12)
+
+
+def test_multiclass_average_precision_string_labels_and_bad_average():
+    rng = np.random.default_rng(5)
+    y = rng.choice(["cat", "dog", "emu"], 60)
+    p = rng.dirichlet(np.ones(3), 60)
+    assert get_metric("average_precision")(y, p) == pytest.approx(
+        skm.average_precision_score(y, p), abs=1e-12)
+    for average, match in [("samples", "'average'"), (None, "'average'")]:
+        with pytest.raises(ValueError, match=match):
+            get_metric("average_precision")(y, p, average=average)
+    with pytest.raises(ValueError, match="'pos_label' is fixed to 1"):
+        get_metric("average_precision")(y, p, pos_label="dog")
+    with pytest.raises(ValueError, match="columns"):  # one column too few
+        get_metric("average_precision")(y, p[:, :2])
+
+
 def test_string_labels_and_labels_parameter():
     rng = np.random.default_rng(3)
     y = rng.choice(["cat", "dog", "emu"], 40)

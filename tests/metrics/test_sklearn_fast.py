@@ -238,6 +238,30 @@ def test_multiclass_roc_auc_on_binary_data_is_the_binary_auc(name):
     assert res.score_a == pytest.approx(skm.roc_auc_score(y, proba[:, 1]), abs=1e-12)
 
 
+@pytest.mark.parametrize("average", ["macro", "weighted", "micro"])
+def test_average_precision_scorer_is_the_rank_path_on_multiclass_data(average):
+    # before: the slow path (the function on every resample), as the same function scores
+    # multiclass data; now one-vs-rest on the rank path, equal to the scorer (the kernels
+    # equal scikit-learn on the same draws: tests/engine/test_rank_kernels.py)
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = make_classification(300, n_classes=3, n_informative=4, random_state=2)
+    est = LogisticRegression(max_iter=500).fit(X, y)
+    scorer = skm.make_scorer(skm.average_precision_score, average=average,
+                             response_method="predict_proba")
+    metric = as_metric(scorer if average != "macro" else skm.get_scorer("average_precision"))
+    assert metric.ranking is not None
+    assert metric.name == ("average_precision" if average == "macro"
+                           else f"average_precision_score(average={average!r})")
+    proba = est.predict_proba(X)
+    assert metric(y, proba) == pytest.approx(scorer(est, X, y), abs=1e-12)
+    # average="samples" (a ranking within every row) keeps the function's own path
+    samples = as_metric(skm.make_scorer(skm.average_precision_score, average="samples",
+                                        response_method="predict_proba"))
+    assert samples.ranking is None and not samples.has_statistics
+
+
 def test_docs_list_the_path_of_every_sklearn_scorer():
     # docs/metrics.md, "Any score function": one row per path; every scorer name of
     # scikit-learn is listed once, marked as sigtest takes it
