@@ -55,8 +55,8 @@ from sigtest._engine.kernels_numpy import _indices, count_path
 from sigtest._engine.rng import check_seed, resample_keys
 from sigtest._engine.threads import part_bounds, run_parts, thread_count
 
-__all__ = ["SHARED_SCHEMES", "SharedDeltas", "kernel_sums", "shared_bootstrap_sums", "shared_draws",
-           "shared_unit_rows"]
+__all__ = ["SHARED_SCHEMES", "SharedDeltas", "kernel_sums", "shared_bootstrap_sums",
+           "shared_draw_blocks", "shared_draws", "shared_unit_rows"]
 
 #: The count kernel is used when every system has at most this many distinct
 #: unit rows (hard labels with up to 64 classes have at most 4,096 cells).
@@ -126,18 +126,31 @@ def shared_draws(n_units, n_resamples, seed, unit_strata=None):
         Row ``b`` lists, stratum by stratum (in code order) and in draw order,
         the units of resample ``b``: what the kernels add.
     """
+    blocks = [d for _, d in shared_draw_blocks(n_units, n_resamples, seed, unit_strata,
+                                               max(int(n_resamples), 1))]
+    return blocks[0] if len(blocks) == 1 else np.empty((0, n_units), dtype=np.int64)
+
+
+def shared_draw_blocks(n_units, n_resamples, seed, unit_strata=None, block=256):
+    """:func:`shared_draws` by blocks of rows: yields ``(start, draws[start:start + block])``.
+
+    Each resample's draws depend on its own key only, so a block is drawn
+    alone (``block x U`` integers held, not ``B x U``).
+    """
     seed = check_seed(seed)
     members, offsets = _strata_layout(n_units, unit_strata)
     H = offsets.shape[0] - 1
     keys = _keys(seed, n_resamples, H)
-    out = np.empty((n_resamples, n_units), dtype=np.int64)
-    for h in range(H):
-        lo, hi = int(offsets[h]), int(offsets[h + 1])
-        n_h = hi - lo
-        if n_h == 0:
-            continue
-        out[:, lo:hi] = members[lo + _indices(keys[h], n_h, n_h)]
-    return out
+    for start in range(0, n_resamples, block):
+        stop = min(start + block, n_resamples)
+        out = np.empty((stop - start, n_units), dtype=np.int64)
+        for h in range(H):
+            lo, hi = int(offsets[h]), int(offsets[h + 1])
+            n_h = hi - lo
+            if n_h == 0:
+                continue
+            out[:, lo:hi] = members[lo + _indices(keys[h, start:stop], n_h, n_h)]
+        yield start, out
 
 
 # ----------------------------------------------------------- NumPy twins

@@ -36,7 +36,8 @@ from sigtest._engine.ranking import (
 )
 from sigtest._engine.ranking_pairs import column_major
 from sigtest._engine.rng import check_seed
-from sigtest._engine.shared import shared_draws
+from sigtest._engine.rank_shared import rank_shared_scores, uses_shared_ranking
+from sigtest._engine.shared import shared_draw_blocks
 from sigtest._engine.shared_job import resampled_scores, system_data
 from sigtest.exceptions import DegenerateDistributionWarning
 from sigtest.utils import warn_external
@@ -128,13 +129,24 @@ def _draws(bootstrap, data, design, n_items, B, metric):
 
 
 def _resampled_scores(data, design, n_items, B, seed):
-    """``(B, k)`` raw resampled scores of the systems on shared resamples."""
+    """``(B, k)`` raw resampled scores of the systems on shared resamples.
+
+    Statistics: their rows added per draw; rank metrics: each system sorted
+    once, a resample its units' counts (:func:`rank_shared_scores`); any
+    other metric: ``score_func`` on every resample's items.
+    """
     if all(p.has_statistics for p in data):
         return resampled_scores([data], design, B, seed)[0]
     n_units = n_items if design.item_groups is None else design.n_groups
     strata = design.item_strata if design.item_groups is None else design.group_strata
-    draws = shared_draws(n_units, B, seed, strata)
-    return _slow_scores(data, draws, _unit_items(design, n_items))
+    if uses_shared_ranking(data):
+        return rank_shared_scores(data, B, seed, unit_of_item=design.item_groups,
+                                  n_units=n_units, unit_strata=strata)
+    unit_items = _unit_items(design, n_items)
+    out = np.empty((B, len(data)))
+    for start, draws in shared_draw_blocks(n_units, B, seed, strata):
+        out[start:start + draws.shape[0]] = _slow_scores(data, draws, unit_items)
+    return out
 
 
 def _multiplier_or_resampled(drawn, data, design, n_items, B, seed):
