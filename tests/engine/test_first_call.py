@@ -185,14 +185,16 @@ def test_kernels_cache_in_a_temporary_folder_when_no_folder_is_writable(tmp_path
 
 def test_compare_of_metrics_with_statistics_imports_no_rank_module():
     # the rank modules (ROC AUC, average precision) and their kernels are imported
-    # on a first rank metric: a first compare of accuracy and f1_macro never does
+    # on a first rank metric: a first compare of accuracy and f1_macro never does,
+    # nor its per-system score intervals
     script = (
         "import sys, numpy as np\n"
         "from sigtest import compare\n"
         "rng = np.random.default_rng(0)\n"
         "y = rng.integers(0, 3, 300)\n"
-        "compare(y, {'a': y, 'b': (y + (rng.random(300) < 0.3)) % 3},\n"
-        "        metrics=['accuracy', 'f1_macro'], random_state=0)\n"
+        "res = compare(y, {'a': y, 'b': (y + (rng.random(300) < 0.3)) % 3},\n"
+        "              metrics=['accuracy', 'f1_macro'], random_state=0)\n"
+        "res.scores()  # the per-system intervals (the command line prints them)\n"
         "print(sorted(m for m in sys.modules if m.startswith('sigtest._engine.rank')))\n"
         "from sigtest import BergKirkpatrickBootstrap\n"
         "s = rng.random(300)\n"
