@@ -35,8 +35,15 @@ Then what the cold first ``compare`` compiles: every function numba compiles
 functions compiled inside it, and the rest of the call (numba's one-time set
 up on the first compilation, the work itself).
 
-Run ``python benchmarks/bench_first_call.py [--repeats N] [--quick]``
-(``--quick``: 1 repeat, and 10 systems in the ``n_jobs`` case).
+Run ``python benchmarks/bench_first_call.py [--repeats N] [--quick]
+[--python PATH]`` (``--quick``: 1 repeat, and 10 systems in the ``n_jobs``
+case; ``--python``: run every case in that interpreter, e.g. a clean virtual
+environment holding only sigtest's runtime dependencies, as a user's
+``pip install sigtest`` makes it, where the project's development
+environment has more: cffi, pulled in by the test extras, makes numba import
+its C parser on its first kernel load). The ``n_jobs`` case then needs
+psutil in that interpreter for the workers' CPU seconds (without it they
+count as 0).
 """
 
 from __future__ import annotations
@@ -216,7 +223,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="fresh processes per figure")
     parser.add_argument("--quick", action="store_true", help="1 repeat, 10 systems for n_jobs")
+    parser.add_argument("--python", default=sys.executable,
+                        help="the interpreter that runs the cases (default: this one)")
     args, _ = parser.parse_known_args(argv)
+    global PY
+    PY = args.python
     repeats = 1 if args.quick else args.repeats
     systems = 10 if args.quick else 30
     env = dict(os.environ)

@@ -134,12 +134,14 @@ def _detect_header(path, cells, multilabel):
                 raise _header_error(path, f"line 1 ({', '.join(map(str, first))}) is not one "
                                           f"of the {what} of the other {n - 1} rows", cells)
         return
-    col, head = rest[:, 0], first[0]
-    num = _as_numbers(cells[:, 0])
+    head = first[0]
+    # each distinct value converted once (a label column repeats a few)
+    codes, uniques = pd.factorize(cells[:, 0])
+    num = _as_numbers(np.asarray(uniques, dtype=cells.dtype))[codes]
     if n >= 3 and np.isnan(num[0]) and not np.isnan(num[1:]).any():
         raise _header_error(path, f"line 1 ({str(head)!r}) is not a number, the other {n - 1} "
                                   "rows are")
-    distinct = np.unique(col)
+    distinct = uniques[np.unique(codes[1:])]  # the values of rows 2..n
     if (n - 1 >= _MIN_ROWS_LABEL_HEADER
             and len(distinct) <= min(_MAX_DISTINCT_LABELS, (n - 1) // 5)
             and head not in set(distinct.tolist())):

@@ -11,6 +11,17 @@ and importing the kernels would fail: :func:`cached_jit` then points
 numba's ``CACHE_DIR`` at a per-user folder of the temporary directory
 (``sigtest-numba-<uid>``) and decorates again, and without the cache if that
 fails too.
+
+Loading a kernel from the cache does not need numba's set-up for compiling:
+numba's own cache loader refreshes the target context first (imports ~60 of
+numba's implementation modules and installs their typing and lowering
+registries, ~0.3 s of CPU once per process, the largest part of a first call
+with a warm cache), though the machine code it loads only needs the symbols
+it links to. :func:`cached_jit` gives each kernel a cache loader
+(:class:`KernelCache`) that registers those symbols (numba's runtime, its
+hash secret; numba's C helpers and math functions are registered when its
+target context is created) and loads; compiling, when the cache misses, sets
+numba up as before. The machine code and thus the results are the same.
 """
 
 import os
@@ -18,12 +29,15 @@ import tempfile
 
 try:
     from numba import njit
+    from numba.core.caching import FunctionCache
 except ImportError:  # pragma: no cover - numba is a hard dependency
 
     def njit(*args, **kwargs):
         return (lambda f: f) if not args or not callable(args[0]) else args[0]
 
-__all__ = ["cached_jit", "njit", "temporary_cache_folder"]
+    FunctionCache = object
+
+__all__ = ["KernelCache", "cached_jit", "njit", "temporary_cache_folder"]
 
 
 def temporary_cache_folder():
@@ -33,11 +47,12 @@ def temporary_cache_folder():
 
 
 def cached_jit(**options):
-    """``njit(cache=True, **options)``, in a writable cache folder (see the module text)."""
+    """``njit(cache=True, **options)``, in a writable cache folder (see the module text),
+    loading from the cache with :class:`KernelCache`."""
 
     def decorate(func):
         try:
-            return njit(cache=True, **options)(func)
+            return _loads_light(njit(cache=True, **options)(func))
         except RuntimeError:  # numba: "cannot cache function ...: no locator available"
             import numba
 
@@ -45,8 +60,46 @@ def cached_jit(**options):
                 return njit(**options)(func)
             numba.config.CACHE_DIR = temporary_cache_folder()
             try:
-                return njit(cache=True, **options)(func)
+                return _loads_light(njit(cache=True, **options)(func))
             except RuntimeError:
                 return njit(**options)(func)
 
     return decorate
+
+
+class KernelCache(FunctionCache):
+    """numba's ``FunctionCache`` loading machine code without refreshing the target
+    context (see the module text); saving, and compiling on a miss, are numba's."""
+
+    def load_overload(self, sig, target_context):
+        """The cached compile result of ``sig``, or None when it is not in the cache."""
+        _register_symbols(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+        return None  # pragma: no cover - the guard swallowed an I/O error
+
+
+# what KernelCache.load_overload uses of numba's class (present since numba 0.49)
+_LIGHT = all(hasattr(FunctionCache, name)
+             for name in ("_load_overload", "_guard_against_spurious_io_errors"))
+
+
+def _loads_light(dispatcher):
+    """``dispatcher`` with its cache loader a :class:`KernelCache` (numba's own when the
+    installed numba's cache lacks what it uses)."""
+    cache = getattr(dispatcher, "_cache", None)
+    if _LIGHT and type(cache) is FunctionCache:
+        cache.__class__ = KernelCache  # the same state, one method overridden
+    return dispatcher
+
+
+def _register_symbols(target_context):
+    """Register the symbols a kernel's machine code links to that numba registers only in
+    its set-up: the runtime's (arrays passed in; ``rtsys.initialize`` compiles its few
+    functions once) and the hash secret (registered when ``numba.cpython.hashing`` is
+    imported). Python's C API, numba's C helpers and the C math functions are in the
+    symbol table once the target context exists."""
+    import numba.cpython.hashing  # noqa: F401 - registers _numba_hashsecret_* on import
+    from numba.core.runtime import rtsys
+
+    rtsys.initialize(target_context)

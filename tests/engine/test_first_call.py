@@ -19,9 +19,11 @@ from sigtest._engine.threads import part_bounds, split_rows
 
 # a bootstrap test with few resamples and one with 10^4 threaded ones, then a
 # compare (default tests: Monte Carlo permutation, BCa); prints the kernels numba
-# compiled, the cache hits, and the kernels the large call added
+# compiled, the cache hits, the kernels the large call added, whether numba's
+# set-up for compiling ran (it imports its implementation modules, the unicode
+# one among them) and a digest of the results
 SCRIPT = r"""
-import gc, json
+import gc, hashlib, json, sys
 import numpy as np
 from numba.core import event
 from numba.core.registry import CPUDispatcher
@@ -52,15 +54,18 @@ rng = np.random.default_rng(0)
 y = rng.integers(0, 5, 2000)
 a = np.where(rng.random(2000) < 0.7, y, rng.integers(0, 5, 2000))
 b = np.where(rng.random(2000) < 0.75, y, rng.integers(0, 5, 2000))
-BergKirkpatrickBootstrap(n_resamples=99, random_state=0).test(y, a, b, metric="f1_macro")
+small = BergKirkpatrickBootstrap(n_resamples=99, random_state=0).test(y, a, b, metric="f1_macro")
 before = kernels()
 # 10^4 resamples x 125 cells: enough work for the threaded call (parallel=True)
-BergKirkpatrickBootstrap(n_resamples=10_000, random_state=0).test(y, a, b, metric="f1_macro")
+large = BergKirkpatrickBootstrap(n_resamples=10_000, random_state=0).test(y, a, b,
+                                                                          metric="f1_macro")
 added = sorted(name for name, _ in kernels() - before)
-compare(y, {"a": a, "b": b}, metrics="f1_macro", random_state=0)
+res = compare(y, {"a": a, "b": b, "c": y}, metrics=["accuracy", "f1_macro"], random_state=0)
 hits = sum(sum(d.stats.cache_hits.values()) for d in gc.get_objects()
            if isinstance(d, CPUDispatcher) and d.py_func.__module__.startswith("sigtest"))
-print(json.dumps({"compiled": compiled, "hits": hits, "added": added}))
+digest = hashlib.sha256(repr((small, large, res.to_frame().to_dict("list"))).encode()).hexdigest()
+print(json.dumps({"compiled": compiled, "hits": hits, "added": added, "digest": digest,
+                  "set_up": "numba.cpython.unicode" in sys.modules}))
 """
 
 
@@ -81,6 +86,9 @@ def test_second_process_loads_every_kernel_from_the_cache(tmp_path):
     second = _run(tmp_path)
     assert second["compiled"] == []
     assert second["hits"] > 0
+    # loaded without numba's set-up for compiling (KernelCache), with the same results
+    assert first["set_up"] and not second["set_up"]
+    assert second["digest"] == first["digest"]
     # the large threaded call runs the kernels the warm-up loaded (no parallel twin)
     assert first["added"] == [] and second["added"] == []
 
@@ -177,14 +185,16 @@ def test_kernels_cache_in_a_temporary_folder_when_no_folder_is_writable(tmp_path
 
 def test_compare_of_metrics_with_statistics_imports_no_rank_module():
     # the rank modules (ROC AUC, average precision) and their kernels are imported
-    # on a first rank metric: a first compare of accuracy and f1_macro never does
+    # on a first rank metric: a first compare of accuracy and f1_macro never does,
+    # nor its per-system score intervals
     script = (
         "import sys, numpy as np\n"
         "from sigtest import compare\n"
         "rng = np.random.default_rng(0)\n"
         "y = rng.integers(0, 3, 300)\n"
-        "compare(y, {'a': y, 'b': (y + (rng.random(300) < 0.3)) % 3},\n"
-        "        metrics=['accuracy', 'f1_macro'], random_state=0)\n"
+        "res = compare(y, {'a': y, 'b': (y + (rng.random(300) < 0.3)) % 3},\n"
+        "              metrics=['accuracy', 'f1_macro'], random_state=0)\n"
+        "res.scores()  # the per-system intervals (the command line prints them)\n"
         "print(sorted(m for m in sys.modules if m.startswith('sigtest._engine.rank')))\n"
         "from sigtest import BergKirkpatrickBootstrap\n"
         "s = rng.random(300)\n"
