@@ -34,7 +34,6 @@ from sigtest._engine.concentration import DISCORDANT_RATIO, N_EFFECTIVE_MIN
 from sigtest._engine.intervals import TIE_RTOL
 from sigtest._engine.small_sample import discreteness_floor
 from sigtest._workflows.compare.pair_rows import RowBlock
-from sigtest._workflows.compare.zero_one import UNDEFINED_FIELDS
 
 __all__ = ["bca_rows", "plain"]
 
@@ -125,8 +124,10 @@ def bca_rows(group, keep, T, pair, n_jobs):
                "score_a": score_a[rows], "score_b": score_b[rows], "delta": delta[rows],
                "ci_low": ci_low, "ci_high": ci_high,
                "ci_level": np.where(finite, level, np.nan), "pvalue": pvalue[rows],
-               "n_resamples": np.full(n, B, dtype=np.int64),
-               **{name: np.full(n, np.nan) for name in UNDEFINED_FIELDS}}
+               "n_resamples": np.full(n, B, dtype=np.int64)}
+    # no column for the fields undefined here (UNDEFINED_FIELDS, NaN in every row): the
+    # frame keeps an optional column only where some row has a value, and reads a
+    # missing one as NaN (7 columns, 28 MB at 499,500 pairs, not built)
     taken = keep[rows]
     return taken, RowBlock(group.key_table(taken), columns, "bootstrap")
 
