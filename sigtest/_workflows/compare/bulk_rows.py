@@ -35,11 +35,25 @@ from sigtest._engine.intervals import TIE_RTOL
 from sigtest._engine.small_sample import discreteness_floor
 from sigtest._workflows.compare.pair_rows import RowBlock
 
-__all__ = ["bca_rows", "plain"]
+__all__ = ["bca_rows", "finite_rows", "plain"]
 
 #: A pair whose effective number of items is below this many times the
 #: concentration limits goes to the per-pair path (which decides the warning).
 _CONCENTRATION_MARGIN = 1.1
+
+
+#: Rows of ``T`` checked at a time by :func:`finite_rows`.
+_FINITE_CHUNK = 64
+
+
+def finite_rows(T, rows):
+    """``np.isfinite(T[rows]).all()`` without the copy ``T[rows]`` (80 MB at 1,000 systems).
+
+    The rows are read ``_FINITE_CHUNK`` at a time.
+    """
+    rows = np.asarray(rows, dtype=np.int64).reshape(-1)
+    return all(np.isfinite(T[rows[s:s + _FINITE_CHUNK]]).all()
+               for s in range(0, rows.shape[0], _FINITE_CHUNK))
 
 
 def plain(n_effective, d):

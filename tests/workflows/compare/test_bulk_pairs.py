@@ -232,3 +232,13 @@ def test_weighted_accuracy_takes_the_per_pair_path(monkeypatch):
                        test=sigtest.BCaInterval(n_resamples=499),
                        sample_weight=np.linspace(1, 2, 800))
     assert len(sent) == 15
+
+
+def test_finite_rows_is_the_check_of_the_copied_rows():
+    # naive twin: np.isfinite(T[rows]).all() on the copy, chunks of 64 rows or not
+    rng = np.random.default_rng(2)
+    T = rng.normal(size=(200, 7))
+    T[70, 3], T[150, 0] = np.nan, np.inf
+    for rows in ([], [5], list(range(64)), list(range(70)), list(range(71, 150)),
+                 [150, 3, 3], rng.integers(0, 200, 300).tolist(), np.arange(200)):
+        assert bulk_rows.finite_rows(T, rows) == bool(np.isfinite(T[rows]).all()), rows
