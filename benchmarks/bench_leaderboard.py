@@ -20,7 +20,9 @@ the machine is shared:
   in its own process (its peak RSS from ``resource.getrusage``): per-item 0/1
   scores of ``--scale-binary`` systems (1,000) x 10^4 items
   (``compare(None, scores, metrics="mean")`` + ``leaderboard()``; goals
-  60 s, 4 GB), 10-class labels of ``--scale-labels`` systems (200) x 10^5
+  60 s, 4 GB; and a line: the peak RSS growth of ``compare`` over the RSS
+  before the call, against the bound 3x the scores plus the result frame),
+  10-class labels of ``--scale-labels`` systems (200) x 10^5
   items, accuracy + f1_macro (+ ``leaderboard()``; goal 60 s), and 50
   systems x 10^5 items, compare + ranks + ``report("markdown")`` (goal: at
   most twice compare alone). Smaller ``--scale-*`` sizes measure how the cost
@@ -120,10 +122,31 @@ def _binary_case(k, n):
     rng = np.random.default_rng(0)
     scores = {f"sys{j:04d}": (rng.random(n) < p).astype(np.float64)
               for j, p in enumerate(np.linspace(0.5, 0.8, k))}
+    before = _current_rss_gb()  # the input built, before the call
     cpu0, wall0 = time.process_time(), time.perf_counter()
     res = sigtest.compare(None, scores, metrics="mean", random_state=0)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB -> GiB
     res.leaderboard()
-    return {"cpu": time.process_time() - cpu0, "wall": time.perf_counter() - wall0}
+    out = {"cpu": time.process_time() - cpu0, "wall": time.perf_counter() - wall0}
+    out["memory"] = {"before": before, "growth": peak - before,
+                     "input": sum(v.nbytes for v in scores.values()) / 2**30,
+                     "frame": res.to_frame().memory_usage(deep=True).sum() / 2**30}
+    return out
+
+
+def _current_rss_gb():
+    """This process's resident set now (Linux ``/proc/self/statm``), in GiB."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**30
+
+
+def _memory_line(k, n, memory):
+    """The peak RSS growth of the binary case's ``compare`` against 3x the input plus the frame."""
+    bound = 3 * memory["input"] + memory["frame"]
+    return (f"{k:,} systems x {n:,} items, compare alone: peak RSS {memory['growth']:.3f} GB "
+            f"above the {memory['before']:.3f} GB before the call; bound 3 x input + frame = "
+            f"3 x {memory['input']:.3f} + {memory['frame']:.3f} = {bound:.3f} GB: "
+            f"{'met' if memory['growth'] <= bound else 'not met'}")
 
 
 def _labels_case(k, n):
@@ -216,6 +239,8 @@ def bench_scale(args):
         print(f"| {label} | {goal} | {out['wall']:.1f}{extra} | {out['cpu']:.1f} | "
               f"{out['rss_gb']:.2f} | {out['load']:.2f} | {'yes' if met else 'no'} |")
     print("(met: the goal holds at the goal's size; a smaller size is never counted as met)")
+    if kb:
+        print(_memory_line(kb, nb, rows[0][2]["memory"]))
 
 
 def _count_per_resample(TB, I, J, centre, scale, t_sorted, sign, two_sided, count_sd,

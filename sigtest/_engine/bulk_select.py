@@ -326,9 +326,17 @@ WINDOW_SIDES = 3.5
 #: Differences kept per window; a fuller window falls back to the buckets.
 WINDOW_CAP = 320
 
-#: Pairs per block when the order statistics are read in windows
-#: (``2 * WINDOW_CAP`` floats a pair held until the exact positions are known).
-WINDOWED_BLOCK = 16384
+#: Bytes a pair's windows take in a block: its ``2 * WINDOW_CAP`` held
+#: differences (until the exact positions are known), bounds and counts.
+_WINDOW_PAIR_BYTES = 8 * (2 * WINDOW_CAP + 16)
+
+#: Bytes of the window buffers of one block of pairs (one block per thread at
+#: a time): blocks of ``WINDOW_BLOCK_BYTES // _WINDOW_PAIR_BYTES`` pairs
+#: (6,393). The results do not depend on it.
+WINDOW_BLOCK_BYTES = 32 * 2**20
+
+#: Pairs per block when the order statistics are read in windows (the default).
+WINDOWED_BLOCK = WINDOW_BLOCK_BYTES // _WINDOW_PAIR_BYTES
 
 #: The sub-Gram matrix of a block of pairs is computed when it has at most
 #: this many entries per pair (else no windows: the buckets for every pair).
@@ -748,8 +756,12 @@ class PairOrder:
 
     @staticmethod
     def block_rows(n):
-        """Pairs per block of ``n`` differences each (memory: selected rows are small)."""
-        return WINDOWED_BLOCK if _numba_enabled() else max(1, SORTED_BLOCK_BYTES // (8 * n))
+        """Pairs per block of ``n`` differences each: the window buffers of a block (with
+        numba) within :data:`WINDOW_BLOCK_BYTES`, its sorted rows (without) within
+        :data:`SORTED_BLOCK_BYTES`."""
+        if _numba_enabled():
+            return max(1, WINDOW_BLOCK_BYTES // _WINDOW_PAIR_BYTES)
+        return max(1, SORTED_BLOCK_BYTES // (8 * n))
 
     def rows(self, level, method, z0, acceleration):
         """The rows to read the interval at ``level`` and its p-value from (``(m, B)``-indexable)."""

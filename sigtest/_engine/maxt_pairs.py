@@ -291,6 +291,12 @@ def _group_max(values, first):
 _STD_LANES = 128
 _STD_TILE = 4096
 
+#: Columns of ``T.T`` (other systems) copied at a time for ``_std_pairs``: its
+#: tiles in groups whose runs span at most this many (a run of one column block of
+#: ``_STD_LANES`` spans at most twice that), so that ``B x 256`` floats (20 MB at
+#: ``B = 9,999``) rather than the whole ``T.T`` (80 MB at 1,000 systems) are held.
+_STD_SLAB = 2 * _STD_LANES
+
 
 @cached_jit(nogil=True)
 def _leaf_lanes(TB, xa, o, w, lo, n, mean, squares, acc, res):
@@ -431,15 +437,40 @@ def _std_pairs(T, I, J, n_threads=1):
     I, J = np.ascontiguousarray(I, dtype=np.int64), np.ascontiguousarray(J, dtype=np.int64)
     program = pairwise_program(T.shape[1])  # numpy's summation tree of B terms
     plan = (program.lo, program.n, program.ops, program.depth)
-    order, *runs, tiles = _runs(I, J, T.shape[0])
+    order, run_a, run_o, run_w, run_off, tiles = _runs(I, J, T.shape[0])
     T64 = np.ascontiguousarray(T, dtype=np.float64)  # an anchor's scores: one row
-    TB = np.ascontiguousarray(T64.T)
     sd = np.empty(I.shape[0])
     n_parts = max(1, int(n_threads))
-    run_parts(lambda lo, hi: _std_tiles(T64, TB, *runs, tiles, *plan, lo, hi, sd),
-              part_bounds(tiles.size - 1, n_parts), n_parts)
+    for t0, t1, c0, c1 in _slab_groups(run_o, run_w, tiles):
+        # the group's columns of T.T (the same values: the kernel's sums unchanged)
+        TB, shifted = np.ascontiguousarray(T64[c0:c1].T), run_o - c0
+        run_parts(lambda lo, hi: _std_tiles(T64, TB, run_a, shifted, run_w, run_off, tiles,
+                                            *plan, lo, hi, sd),
+                  [(t0 + s, t0 + e) for s, e in part_bounds(t1 - t0, n_parts)], n_parts)
     out[order] = sd
     return out
+
+
+def _slab_groups(run_o, run_w, tiles):
+    """``(first tile, end tile, first column, end column)`` of consecutive tiles of runs.
+
+    Each group's runs read the other systems ``c0 .. c1 - 1`` (columns of
+    ``T.T``), at most :data:`_STD_SLAB` of them unless one tile alone spans
+    more (then it is its own group).
+    """
+    starts = tiles[:-1]
+    lo = np.minimum.reduceat(run_o, starts).tolist()
+    hi = np.maximum.reduceat(run_o + run_w, starts).tolist()
+    groups, t0 = [], 0
+    c0, c1 = lo[0], hi[0]
+    for t in range(1, len(starts)):
+        if max(c1, hi[t]) - min(c0, lo[t]) > _STD_SLAB:
+            groups.append((t0, t, c0, c1))
+            t0, c0, c1 = t, lo[t], hi[t]
+        else:
+            c0, c1 = min(c0, lo[t]), max(c1, hi[t])
+    groups.append((t0, len(starts), c0, c1))
+    return groups
 
 
 def maxt_pairs_pvalues(delta, scores, pairs, *, alternative="two-sided", n_threads=1):

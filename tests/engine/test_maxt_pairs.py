@@ -82,15 +82,18 @@ def test_std_pairs_is_numpys_std_bit_for_bit(B):
     assert np.array_equal(got, np.array(alone))
 
 
-@pytest.mark.parametrize("lanes, tile", [(128, 4096), (3, 5), (1, 1)])
-def test_std_pairs_any_pairs_in_runs_and_tiles(lanes, tile, monkeypatch):
+@pytest.mark.parametrize("lanes, tile, slab", [(128, 4096, 256), (3, 5, 256), (3, 5, 4),
+                                               (1, 1, 1), (4, 8, 0)])
+def test_std_pairs_any_pairs_in_runs_and_tiles(lanes, tile, slab, monkeypatch):
     # pairs as runs of one anchor with consecutive others (SIMD lanes), cut
-    # at `lanes` and cut into tiles: all pairs, both orientations, a baseline
-    # in the middle of the systems, repeated and scattered pairs, no pair
+    # at `lanes` and cut into tiles, the tiles in groups of at most `slab`
+    # columns of T.T (0: each tile alone): all pairs, both orientations, a
+    # baseline in the middle of the systems, repeated and scattered pairs, no pair
     from sigtest._engine import maxt_pairs
 
     monkeypatch.setattr(maxt_pairs, "_STD_LANES", lanes)
     monkeypatch.setattr(maxt_pairs, "_STD_TILE", tile)
+    monkeypatch.setattr(maxt_pairs, "_STD_SLAB", slab)
     rng = np.random.default_rng(11)
     k, B = 12, 257
     T = rng.normal(size=(k, B)) * rng.uniform(1e-3, 1e3, size=(k, 1))

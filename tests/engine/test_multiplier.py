@@ -74,3 +74,28 @@ def test_multiplier_draws_equal_the_column_loop(monkeypatch):
     got = multiplier.multiplier_draws(est, sigma, 150, seed=11)
     np.testing.assert_array_equal(got, _draws_naive(est, sigma, 150, 11, 64))
     assert np.isnan(got[:, 7]).all() and np.isfinite(np.delete(got, 7, axis=1)).all()
+
+
+@pytest.mark.parametrize("block", [64, 512, 4096])
+def test_system_major_draws_are_the_permuted_transpose(monkeypatch, block):
+    # what compare's shared draws were: the (B, k) draws, column c put at
+    # positions[c], then a C-contiguous transposed copy; any block of resamples
+    from sigtest._engine import multiplier
+
+    monkeypatch.setattr(multiplier, "_DRAW_BLOCK", block)
+    rng = np.random.default_rng(8)
+    psi = rng.normal(size=(9, 40)) * 0.01
+    psi[5] = psi[0]
+    sigma = psi @ psi.T
+    est = rng.uniform(0.5, 0.8, 9)
+    est[3] = np.nan
+    positions = rng.permutation(9)
+    drawn = _draws_naive(est, sigma, 1000, 2, 64)
+    want = np.empty((1000, 9))
+    want[:, positions] = drawn
+    got = multiplier.multiplier_draws(est, sigma, 1000, seed=2, positions=positions,
+                                      system_major=True)
+    assert got.shape == (9, 1000) and got.flags.c_contiguous
+    np.testing.assert_array_equal(got, np.ascontiguousarray(want.T))
+    np.testing.assert_array_equal(
+        multiplier.multiplier_draws(est, sigma, 1000, seed=2, positions=positions), want)

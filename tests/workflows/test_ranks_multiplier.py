@@ -39,9 +39,9 @@ def test_multiplier_draws_come_from_the_naive_jackknife_covariance(result, monke
     seen = []
     real = shared_module.multiplier_draws
 
-    def spy(estimates, sigma, n_resamples, seed):
+    def spy(estimates, sigma, n_resamples, seed, **kw):
         seen.append((np.array(estimates), np.array(sigma), n_resamples))
-        return real(estimates, sigma, n_resamples, seed)
+        return real(estimates, sigma, n_resamples, seed, **kw)
 
     monkeypatch.setattr(shared_module, "multiplier_draws", spy)
     table = res.ranks("accuracy", bootstrap="multiplier", n_resamples=999)

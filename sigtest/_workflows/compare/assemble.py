@@ -69,7 +69,7 @@ def _block_frame(block, flip):
 
 
 def _rows_frame(plan, out):
-    """The frame of every row, sorted by key, and the keys in that order.
+    """The frame of every row, sorted by key, and that order of ``out``'s rows.
 
     Rows computed in a pair's canonical orientation are re-oriented exactly
     to the order given; the identity columns (run, systems, metric, test)
@@ -84,11 +84,9 @@ def _rows_frame(plan, out):
             [values if not flipped[key[2]] else _reorient(values)
              for key, values, _, _ in out.rows]))
     for block in out.blocks:
-        pairs = np.array([key[2] for key in block.keys], dtype=np.int64)
-        parts.append(_block_frame(block, flipped[pairs]))
+        parts.append(_block_frame(block, flipped[block.keys[:, 2]]))
     frame = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
-    keys = out.keys()
-    table = np.array(keys, dtype=np.int64).reshape(-1, 4)
+    table = out.key_table()
     order = np.lexsort(table.T[::-1])  # sorted keys: run, metric, pair, spec
     frame = frame.take(order).reset_index(drop=True)
     table = table[order]
@@ -100,7 +98,7 @@ def _rows_frame(plan, out):
     if plan.multi:
         identity = {"run": table[:, 0], **identity}
     frame = pd.concat([pd.DataFrame(identity), frame], axis=1)
-    return frame, [keys[o] for o in order]
+    return frame, order
 
 
 def assemble(plan, out, *, alpha, correction, pairs, ci, result_kwargs, adjusted=None):
@@ -110,7 +108,8 @@ def assemble(plan, out, *, alpha, correction, pairs, ci, result_kwargs, adjusted
     of the jobs. Rows computed in a pair's canonical orientation are
     re-oriented exactly to the order given; the worker warnings are
     re-emitted once per message; p-values are corrected per (run, metric,
-    test) family, or, with ``adjusted`` (``key -> p``, a max-T correction:
+    test) family, or, with ``adjusted`` (the p-value of each row of ``out``
+    in its ``key_table()`` order, a max-T correction:
     :mod:`sigtest._workflows.compare.maxt`), set to ``max(adjusted, pvalue)``.
     """
     names, metric_objs, specs, pair_idx = plan.names, plan.metric_objs, plan.specs, plan.pair_idx
@@ -122,12 +121,11 @@ def assemble(plan, out, *, alpha, correction, pairs, ci, result_kwargs, adjusted
     _warn_small_b(out.monte_carlo_specs(), plan.run_specs,
                   plan.m_eff if adjusted is None else 1, alpha)
 
-    frame, keys = _rows_frame(plan, out)
+    frame, order = _rows_frame(plan, out)
     frame["pvalue_adj"] = np.nan
     groups = ["run", "metric", "test"] if multi else ["metric", "test"]
-    if adjusted is not None:  # keys in the frame's (sorted) order
-        frame["pvalue_adj"] = np.maximum(frame["pvalue"].to_numpy(),
-                                         [adjusted[key] for key in keys])
+    if adjusted is not None:  # out's rows in the frame's (sorted) order
+        frame["pvalue_adj"] = np.maximum(frame["pvalue"].to_numpy(), adjusted[order])
     for _, idx in (() if adjusted is not None
                    else frame.groupby(groups, sort=False).groups.items()):
         frame.loc[idx, "pvalue_adj"] = adjust_pvalues(

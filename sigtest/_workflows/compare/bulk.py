@@ -36,7 +36,7 @@ import numpy as np
 
 from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS
 from sigtest._workflows.compare.bulk_mcnemar import mcnemar_rows, mcnemar_spec
-from sigtest._workflows.compare.bulk_rows import bca_rows, plain
+from sigtest._workflows.compare.bulk_rows import bca_rows, finite_rows, plain
 from sigtest._workflows.compare.bulk_statistics import statistics_metric, statistics_rows
 from sigtest._workflows.compare.pair_rows import PairRows
 from sigtest._workflows.compare.plan_tasks import JobGroup
@@ -166,7 +166,7 @@ def _group_rows(group, T, n_jobs):
     """``(taken, block)`` of a :class:`JobGroup` of 0/1 means on the shared array ``T``
     (:func:`bca_rows`)."""
     tables, keep = member_tables(group)
-    if not keep.size or not np.isfinite(T[tables.order]).all():  # non-finite draws: per pair
+    if not keep.size or not finite_rows(T, tables.order):  # non-finite draws: per pair
         return [], None
     _, counts, sums, n, scores = tables[1:]
     a, b, _ = group.positions(tables.where)

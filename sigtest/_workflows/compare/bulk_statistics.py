@@ -39,7 +39,7 @@ from sigtest._engine.pairs_jackknife import (WATCH_MACRO, WATCH_NONE, encode_lab
 from sigtest._engine.paired import metric_values
 from sigtest._engine.small_sample import (BCA_SMALL_SAMPLE_LIMITS, bca_metric_reasons,
                                           metric_kind_reasons)
-from sigtest._workflows.compare.bulk_rows import bca_rows, plain
+from sigtest._workflows.compare.bulk_rows import bca_rows, finite_rows, plain
 
 __all__ = ["statistics_metric", "statistics_rows"]
 
@@ -69,7 +69,7 @@ def statistics_rows(group, T, n_jobs):
     """
     out = [], None
     systems = group.systems()
-    if not np.isfinite(T[systems]).all():  # non-finite draws: per pair
+    if not finite_rows(T, systems):  # non-finite draws: per pair
         return out
     tables = _system_tables(group.view, group.metric, group.kwargs, systems)
     if tables is None:

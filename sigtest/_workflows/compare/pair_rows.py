@@ -23,8 +23,9 @@ class RowBlock(NamedTuple):
 
     Attributes
     ----------
-    keys : list of tuple
-        ``(run, metric index, pair index, spec index)`` of each row.
+    keys : ndarray of int64, shape (n_rows, 4)
+        ``(run, metric index, pair index, spec index)`` of each row (an
+        array: a tuple per row held 53 MB at 499,500 pairs).
     columns : dict
         Frame field -> ndarray of shape ``(len(keys),)``, each pair in its
         canonical orientation (as the per-pair rows' ``values``).
@@ -32,7 +33,7 @@ class RowBlock(NamedTuple):
         What the rows' p-values resampled (``"bootstrap"``).
     """
 
-    keys: list
+    keys: np.ndarray
     columns: dict
     resampling: str
 
@@ -63,8 +64,14 @@ class PairRows:
         """Every row's key: the per-job rows', then each block's."""
         out = [key for key, *_ in self.rows]
         for block in self.blocks:
-            out.extend(block.keys)
+            out.extend(map(tuple, block.keys.tolist()))
         return out
+
+    def key_table(self):
+        """:meth:`keys` as an ``(n, 4)`` int64 array."""
+        parts = [np.array([key for key, *_ in self.rows], dtype=np.int64).reshape(-1, 4)]
+        parts.extend(block.keys for block in self.blocks)
+        return np.concatenate(parts)
 
     def column(self, name):
         """The field ``name`` of every row, in :meth:`keys` order (float; NaN where absent)."""
@@ -73,15 +80,11 @@ class PairRows:
                      else np.full(len(block.keys), np.nan) for block in self.blocks)
         return np.concatenate(parts)
 
-    def deltas(self):
-        """``{key: delta}`` of every row."""
-        return dict(zip(self.keys(), self.column("delta").tolist()))
-
     def monte_carlo_specs(self):
         """The spec indices of rows whose p-value was drawn (not exact, not analytic)."""
         found = {key[3] for key, _, resampling, _ in self.rows
                  if resampling is not None and "exact" not in resampling}
         for block in self.blocks:
             if "exact" not in block.resampling:
-                found.update(key[3] for key in block.keys)
+                found.update(np.unique(block.keys[:, 3]).tolist())
         return found

@@ -67,8 +67,8 @@ class ComparePlan:
     metric_objs: list
     specs: list
     run_specs: list
-    pair_idx: list
-    canon: list
+    pair_idx: np.ndarray
+    canon: np.ndarray
     comparisons: list
     multi: bool
     m_eff: int
@@ -182,7 +182,7 @@ def plan_comparison(runs, classes, *, targets, options):
     metric_objs = check_metrics(metrics)
     pos_params = check_pos_label(metric_objs, options.pos_label)
     names = list(runs)
-    pair_idx = check_pairs(names, pairs, baseline)
+    pair_idx = _pair_array(names, pairs, baseline)
     m = len(pair_idx)
     m_eff = m if correction is not None else 1
     simultaneous = ci == "simultaneous"
@@ -233,14 +233,12 @@ def plan_comparison(runs, classes, *, targets, options):
         sample_weight=sample_weight, groups=groups, strata=strata)
     check_inputs(view_list, names, metric_objs, metric_kwargs)
     if pairs == "adjacent":  # neighbours in the ranking by the first metric
-        pair_idx = check_pairs(names, pairs, baseline, adjacent_ranking(
+        pair_idx = _pair_array(names, pairs, baseline, adjacent_ranking(
             view_list, names, metric_objs[0], metric_kwargs[0]))
     # canonical orientation (names sorted for pairs="all" and "adjacent";
     # baseline first otherwise) and seeds in canonical pair order: results do
     # not depend on the order in which systems are listed
-    canon = [(i, j) if (pairs == "baseline" or names[i] < names[j]) else (j, i)
-             for i, j in pair_idx]
-    seed_order = sorted(range(m), key=lambda p: (names[canon[p][0]], names[canon[p][1]]))
+    canon, seed_order = _canonical_pairs(names, pair_idx, pairs)
 
     tasks = _plan_tasks(view_list, canon, seed_order, metric_objs, metric_kwargs, run_specs,
                         _spec_seeders(run_specs, serial), seeds, (two_sided, level))
@@ -248,6 +246,38 @@ def plan_comparison(runs, classes, *, targets, options):
                        pair_idx=pair_idx, canon=canon, comparisons=comparisons, multi=multi,
                        m_eff=m_eff, tasks=tasks,
                        scores={**score_settings(specs), "seed": score_seed})
+
+
+def _pair_array(names, pairs, baseline, ranking=None):
+    """:func:`check_pairs` as an ``(m, 2)`` int64 array (``pairs="all"``: no list of tuples).
+
+    The pairs of ``"all"`` are those of :func:`itertools.combinations` in
+    its order (row-major upper triangle); at 1,000 systems a list of their
+    499,500 tuples held 31 MB for the whole comparison, the array 8 MB.
+    """
+    if pairs == "all" and baseline is None:
+        return np.column_stack(np.triu_indices(len(names), 1)).astype(np.int64, copy=False)
+    found = check_pairs(names, pairs, baseline, ranking)
+    return np.array(found, dtype=np.int64).reshape(-1, 2)
+
+
+def _canonical_pairs(names, pair_idx, pairs):
+    """``(canon, seed_order)``: each pair's canonical ``(i, j)`` and the pairs in seed order.
+
+    ``canon`` is ``(i, j)`` if ``pairs="baseline"`` or ``names[i] <
+    names[j]``, else ``(j, i)``; ``seed_order`` the pair indices sorted by
+    ``(names[i], names[j])`` of ``canon`` (stable). The names are distinct,
+    so both follow from each name's rank in ``sorted(names)`` (two int64
+    arrays, not lists of tuples).
+    """
+    k = len(names)
+    rank = np.empty(k, dtype=np.int64)
+    rank[sorted(range(k), key=names.__getitem__)] = np.arange(k, dtype=np.int64)
+    canon = pair_idx
+    if pairs != "baseline":
+        swap = rank[pair_idx[:, 0]] > rank[pair_idx[:, 1]]
+        canon = np.where(swap[:, None], pair_idx[:, ::-1], pair_idx)
+    return canon, np.lexsort((rank[canon[:, 1]], rank[canon[:, 0]]))
 
 
 def _plan_tasks(view_list, canon, seed_order, metric_objs, metric_kwargs, run_specs, seeders,

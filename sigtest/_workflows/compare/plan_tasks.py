@@ -45,9 +45,9 @@ class PairTasks(BuiltWhenRead):
     ----------
     views : list of dict
         The systems' view of each run.
-    canon : list of tuple
+    canon : array-like of int, shape (n_pairs, 2)
         Each pair's ``(i, j)`` in its canonical orientation.
-    seed_order : list of int
+    seed_order : array-like of int
         The pair indices in the order of their seeds (the canonical sorted
         pair order): the tasks of a run are in this order.
     templates : list of tuple
@@ -67,16 +67,15 @@ class PairTasks(BuiltWhenRead):
     """
 
     def __init__(self, views, canon, seed_order, templates, seeds, stride):
-        self._views, self._canon = list(views), list(canon)
-        self._order = list(seed_order)
+        self._views = list(views)
+        self._canon = np.asarray(canon, dtype=np.int64).reshape(-1, 2)
+        self._order = order = np.asarray(seed_order, dtype=np.int64).reshape(-1)
         self._templates, self._seeds, self._stride = list(templates), seeds, int(stride)
         m, n_runs = len(self._order), len(self._views)
         self._m = m
-        order = np.asarray(self._order, dtype=np.int64)
-        ends = np.asarray(self._canon, dtype=np.int64).reshape(-1, 2)
         self.run = np.repeat(np.arange(n_runs, dtype=np.int64), m)
         self.pair = np.tile(order, n_runs)
-        self.i, self.j = ends[self.pair, 0], ends[self.pair, 1]
+        self.i, self.j = self._canon[self.pair, 0], self._canon[self.pair, 1]
         self._position = np.empty(len(self._canon), dtype=np.int64)
         self._position[order] = np.arange(m)
 
@@ -85,13 +84,13 @@ class PairTasks(BuiltWhenRead):
 
     def _item(self, t):
         r, p = divmod(t, self._m)
-        pi = self._order[p]
+        pi = int(self._order[p])
         first = t * self._stride
         jobs = [((r, mi, pi, si), metric, kwargs, pt, it, two_sided, level, has_level,
                  (seeders, self._seeds, first + offset))
                 for (mi, si, metric, kwargs, pt, it, two_sided, level, has_level, seeders,
                      offset) in self._templates]
-        i, j = self._canon[pi]
+        i, j = self._canon[pi].tolist()
         return self._views[r], i, j, jobs
 
     @property
@@ -129,10 +128,16 @@ class PairTasks(BuiltWhenRead):
 
     def keys(self, tasks, q):
         """The keys ``(run, metric index, pair index, spec index)`` of job ``q`` of ``tasks``."""
+        return list(map(tuple, self.key_table(tasks, q).tolist()))
+
+    def key_table(self, tasks, q):
+        """:meth:`keys` as an ``(n, 4)`` int64 array (no tuple per key)."""
         mi, si = self._templates[q][:2]
-        tasks = np.asarray(tasks, dtype=np.int64)
-        return [(r, mi, pi, si) for r, pi in zip(self.run[tasks].tolist(),
-                                                 self.pair[tasks].tolist())]
+        tasks = np.asarray(tasks, dtype=np.int64).reshape(-1)
+        table = np.empty((tasks.shape[0], 4), dtype=np.int64)
+        table[:, 0], table[:, 1] = self.run[tasks], mi
+        table[:, 2], table[:, 3] = self.pair[tasks], si
+        return table
 
 
 class TaskView(BuiltWhenRead):
@@ -187,6 +192,10 @@ class JobGroup(NamedTuple):
     def job_keys(self, positions):
         """The keys ``(run, metric index, pair index, spec index)`` of the pairs at ``positions``."""
         return self.source.keys(self.tasks[np.asarray(positions, dtype=np.int64)], self.q)
+
+    def key_table(self, positions):
+        """:meth:`job_keys` as an ``(n, 4)`` int64 array."""
+        return self.source.key_table(self.tasks[np.asarray(positions, dtype=np.int64)], self.q)
 
     def positions(self, where):
         """``(a, b, both)``: each pair's systems' positions in ``where`` (a dict system ->

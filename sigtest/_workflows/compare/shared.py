@@ -81,7 +81,7 @@ def canonical_order(names):
     return sorted(range(len(names)), key=lambda s: names[s])
 
 
-def _multiplier_from_parts(parts, order, unit_strata, n_resamples, seed):
+def _multiplier_from_parts(parts, order, unit_strata, n_resamples, seed, system_major=False):
     """Every system's multiplier draws ``(B, k)`` per metric from :func:`_system_jackknife` parts.
 
     ``order``: the canonical order of the systems (sorted names), in which
@@ -91,8 +91,9 @@ def _multiplier_from_parts(parts, order, unit_strata, n_resamples, seed):
     Gaussian approximation (:func:`~sigtest._engine.multiplier.gaussian_fits`):
     the caller resamples that metric instead. ``parts``: one
     :func:`~sigtest._engine.shared_job.system_jackknife` per system.
+    ``system_major``: each metric's draws as ``(k, B)`` C-contiguous (the
+    transpose, written in place by :func:`multiplier_draws`).
     """
-    k = len(parts)
     out = []
     for mi in range(len(parts[0][1])):
         columns = [(parts[s][0], parts[s][1][mi][1]) for s in order]
@@ -101,10 +102,9 @@ def _multiplier_from_parts(parts, order, unit_strata, n_resamples, seed):
         if not gaussian_fits(columns, sigma, unit_strata):
             out.append(None)  # influence too concentrated: resampled draws instead
             continue
-        drawn = multiplier_draws([parts[s][1][mi][0] for s in order], sigma, n_resamples, seed)
-        scores = np.empty((int(n_resamples), k))
-        scores[:, order] = drawn
-        out.append(scores)
+        # system c of the canonical order is column (row) order[c] of the output
+        out.append(multiplier_draws([parts[s][1][mi][0] for s in order], sigma, n_resamples,
+                                    seed, positions=order, system_major=system_major))
     return out
 
 
@@ -271,10 +271,9 @@ def shared_deltas(tasks, score_seed, n_jobs, *, bootstrap="resample", names=None
     for group, order, result in zip(groups, orders, out):
         if group.jackknife:  # Gaussian multiplier draws, from the systems' jackknife parts
             k = group.n_systems
-            result = [None if drawn is None else np.ascontiguousarray(drawn.T)
-                      for drawn in _multiplier_from_parts(
-                          result, list(range(k)) if canonical is None else canonical,
-                          unit_strata_of(group.design), group.key[2], group.seed)]
+            result = _multiplier_from_parts(  # (k, B): no transposed copy
+                result, list(range(k)) if canonical is None else canonical,
+                unit_strata_of(group.design), group.key[2], group.seed, system_major=True)
         for mi, array in zip(order, result):
             if array is not None:  # else: the pairs draw their own resamples
                 arrays[(*group.key, mi)] = array

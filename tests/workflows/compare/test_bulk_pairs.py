@@ -16,7 +16,7 @@ import pytest
 
 import sigtest
 from sigtest._engine import bulk_select
-from sigtest._workflows.compare import api, bulk, run
+from sigtest._workflows.compare import api, bulk, bulk_rows, run
 
 from _shared_data import frame_and_warnings, per_pair_rows, rows_by_pair, wrong_elsewhere_systems
 
@@ -156,6 +156,32 @@ def test_selected_order_statistics_give_the_sorted_rows_frame(monkeypatch, metho
         _assert_same(selected, _run(scores, **kwargs), exact=True)
 
 
+@pytest.mark.parametrize("bootstrap", ["resample", "multiplier"])
+def test_window_buffers_of_any_budget_give_the_same_frame(monkeypatch, bootstrap):
+    # a budget of a few KB cuts the 0/1 pairs into blocks of a dozen (and
+    # threads over them): the same frame, bit for bit, as the default budget
+    scores = _scores(k=30, n=800, seed=4)
+    kwargs = dict(test=sigtest.BCaInterval(n_resamples=999), correction="max-t",
+                  bootstrap=bootstrap)
+    sent = _per_pair_tasks(monkeypatch)
+    default = _run(scores, **kwargs)
+    assert len(sent) < 10  # the 435 pairs in bulk (a few special ones per pair)
+    blocks = []
+    real = bulk_select.PairOrder
+
+    class Counted(real):
+        def __init__(self, T, I, *args, **kw):
+            blocks.append(I.shape[0])
+            super().__init__(T, I, *args, **kw)
+
+    with monkeypatch.context() as m:
+        m.setattr(bulk_select, "WINDOW_BLOCK_BYTES", 64 * 2**10)
+        m.setattr(bulk_rows, "PairOrder", Counted)
+        small = _run(scores, n_jobs=2, **kwargs)
+    assert max(blocks) == 64 * 2**10 // bulk_select._WINDOW_PAIR_BYTES and len(blocks) > 30
+    _assert_same(small, default, exact=True)
+
+
 def test_bulk_frame_on_multiplier_draws_equals_the_per_pair_frame(monkeypatch):
     # what "auto" takes for a large leaderboard (B x items x systems > 2 * 10^10)
     scores = _scores(k=12, n=3000, seed=5)
@@ -206,3 +232,13 @@ def test_weighted_accuracy_takes_the_per_pair_path(monkeypatch):
                        test=sigtest.BCaInterval(n_resamples=499),
                        sample_weight=np.linspace(1, 2, 800))
     assert len(sent) == 15
+
+
+def test_finite_rows_is_the_check_of_the_copied_rows():
+    # naive twin: np.isfinite(T[rows]).all() on the copy, chunks of 64 rows or not
+    rng = np.random.default_rng(2)
+    T = rng.normal(size=(200, 7))
+    T[70, 3], T[150, 0] = np.nan, np.inf
+    for rows in ([], [5], list(range(64)), list(range(70)), list(range(71, 150)),
+                 [150, 3, 3], rng.integers(0, 200, 300).tolist(), np.arange(200)):
+        assert bulk_rows.finite_rows(T, rows) == bool(np.isfinite(T[rows]).all()), rows

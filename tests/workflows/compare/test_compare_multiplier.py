@@ -47,9 +47,9 @@ def _capture(monkeypatch):
     seen = []
     real = shared_module.multiplier_draws
 
-    def spy(estimates, sigma, n_resamples, seed):
+    def spy(estimates, sigma, n_resamples, seed, **kw):
         seen.append((np.array(estimates), np.array(sigma)))
-        return real(estimates, sigma, n_resamples, seed)
+        return real(estimates, sigma, n_resamples, seed, **kw)
 
     monkeypatch.setattr(shared_module, "multiplier_draws", spy)
     return seen

@@ -486,8 +486,11 @@ def test_families_group_as_the_sorted_keys():
     want = {}
     for key in sorted(keys):
         want.setdefault((key[0], key[1], key[3]), []).append(key)
-    got = maxt_module._families(keys)
+    table = np.array(keys, dtype=np.int64)
+    got = {fam: list(map(tuple, table[rows].tolist()))
+           for fam, rows in maxt_module._families(table).items()}
     assert list(got) == list(want) and got == want
+    assert maxt_module._families(np.empty((0, 4), dtype=np.int64)) == {}
 
 
 def _supplied_scores_naive(shared, plan, keys, B):

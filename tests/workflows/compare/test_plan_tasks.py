@@ -60,7 +60,7 @@ def test_tasks_are_the_pairs_jobs_in_seed_order(monkeypatch):
     seeds = spawn_seeds(3, len(order) * stride + 1)
     for t, (r, p) in enumerate(order):
         view, i, j, jobs = tasks[t]
-        assert (i, j) == plan.canon[p] and view is tasks.view(r)
+        assert (i, j) == tuple(plan.canon[p]) and view is tasks.view(r)
         assert (tasks.run[t], tasks.pair[t], tasks.i[t], tasks.j[t]) == (r, p, i, j)
         assert tasks.index(r, p) == t
         assert [job[0] for job in jobs] == [(r, mi, p, si) for mi in range(2) for si in range(2)]
