@@ -139,7 +139,9 @@ def assemble(plan, out, *, alpha, correction, pairs, ci, result_kwargs, adjusted
     # the optional columns some row sets (float columns: numpy's isnan, not pandas' notna)
     extra = [c for c in OPTIONAL_COLUMNS
              if c in frame and not np.isnan(frame[c].to_numpy(dtype=np.float64)).all()]
-    frame = frame[(["run"] if multi else []) + FRAME_COLUMNS + extra].reset_index(drop=True)
+    # the columns in their order (reindex: about half the CPU of frame[columns] on the small
+    # frames of a simulation); the index is already 0 .. n - 1 (_rows_frame)
+    frame = frame.reindex(columns=(["run"] if multi else []) + FRAME_COLUMNS + extra)
     return ComparisonResult(
         frame,
         systems=names,
