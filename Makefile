@@ -33,7 +33,8 @@ demo: $(DEMO_STAMP)
 # processes on 2 cores cannot take less than ~18 min without cutting CPU.
 # Since then the test processes run BLAS on one thread (conftest.py: two
 # processes on two cores, OpenBLAS's spin-waiting threads only burned CPU):
-# the 2-task macro-overall FWER simulation 118 -> 75 CPU s, same rates.
+# the macro-overall FWER simulations 118 -> 75 CPU s (2 tasks) and 154 -> 120 CPU s
+# (8 tasks), same rates.
 PYTEST_WORKERS ?= 2
 XDIST = -n $(PYTEST_WORKERS) $(if $(filter 0,$(PYTEST_WORKERS)),,--dist worksteal)
 
