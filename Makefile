@@ -31,6 +31,10 @@ demo: $(DEMO_STAMP)
 # 2026-12-03: 2,120 CPU s; ~1,550 of them in the tests marked slow, the Table 2
 # K = 100 test and the three macro-overall FWER simulations the largest), so two
 # processes on 2 cores cannot take less than ~18 min without cutting CPU.
+# Since then the test processes run BLAS on one thread (conftest.py: two
+# processes on two cores, OpenBLAS's spin-waiting threads only burned CPU):
+# the macro-overall FWER simulations 118 -> 75 CPU s (2 tasks) and 154 -> 120 CPU s
+# (8 tasks), same rates.
 PYTEST_WORKERS ?= 2
 XDIST = -n $(PYTEST_WORKERS) $(if $(filter 0,$(PYTEST_WORKERS)),,--dist worksteal)
 

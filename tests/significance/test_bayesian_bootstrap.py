@@ -13,6 +13,7 @@ smaller shifts of location and scale than KS alone would.
 """
 
 import math
+import os
 
 import numpy as np
 import pandas as pd
@@ -324,7 +325,9 @@ def test_compare_bit_identical_for_any_n_jobs_and_blas_threads():
     kwargs = dict(metrics=["accuracy", "f1_macro", "precision_macro"],
                   test=BayesianBootstrap(n_resamples=999), random_state=5,
                   sample_weight=rng.uniform(0.1, 3.0, n))  # item rows: no cells
-    ref = compare(y, systems, n_jobs=1, **kwargs).to_frame()
+    # several BLAS threads (the test processes run BLAS on one: conftest.py)
+    with threadpool_limits(limits=max(2, os.cpu_count() or 2), user_api="blas"):
+        ref = compare(y, systems, n_jobs=1, **kwargs).to_frame()
     pd.testing.assert_frame_equal(compare(y, systems, n_jobs=2, **kwargs).to_frame(), ref,
                                   check_exact=True)
     with threadpool_limits(1):
