@@ -431,7 +431,7 @@ def average_precision_score(y_true, y_score, *, average="macro", sample_weight=N
     0.833333
     >>> proba = [[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.5, 0.3, 0.2]]
     >>> round(average_precision_score([0, 1, 2, 2], proba), 6)
-    0.833333
+    0.944444
     """
     ranked = average_precision_ranking(y_true, y_score, average=average, pos_label=pos_label,
                                        labels=labels)
