@@ -78,13 +78,10 @@ def rank_shared_scores(data, n_resamples, seed, *, unit_of_item=None, n_units=No
                         weight, None) for j in range(0, len(ranked), 2)]
     k = len(ranked)
     out = np.empty((int(n_resamples), k))
-    rows = None
     for start, draws in shared_draw_blocks(U, int(n_resamples), seed, unit_strata, block):
         R = draws.shape[0]
-        if rows is None or rows.shape[0] != R:
-            rows = np.arange(R, dtype=np.int64)[:, None] * U
-        counts = np.bincount((rows + draws).ravel(), minlength=R * U).reshape(R, U)
-        counts = counts.astype(np.float64)
+        flat = (np.arange(R, dtype=np.int64)[:, None] * U + draws).ravel()  # row r: r U + unit
+        counts = np.bincount(flat, minlength=R * U).reshape(R, U).astype(np.float64)
         for p, rp in enumerate(pairs):
             scores = rank_weighted_scores(rp, counts)
             out[start:start + R, 2 * p] = scores[:, 0]

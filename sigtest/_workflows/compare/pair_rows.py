@@ -60,21 +60,15 @@ class PairRows:
     def __len__(self):
         return len(self.rows) + sum(len(block.keys) for block in self.blocks)
 
-    def keys(self):
-        """Every row's key: the per-job rows', then each block's."""
-        out = [key for key, *_ in self.rows]
-        for block in self.blocks:
-            out.extend(map(tuple, block.keys.tolist()))
-        return out
-
     def key_table(self):
-        """:meth:`keys` as an ``(n, 4)`` int64 array."""
+        """Every row's key ``(run, metric index, pair index, spec index)``, the per-job
+        rows' then each block's, as an ``(n, 4)`` int64 array."""
         parts = [np.array([key for key, *_ in self.rows], dtype=np.int64).reshape(-1, 4)]
         parts.extend(block.keys for block in self.blocks)
         return np.concatenate(parts)
 
     def column(self, name):
-        """The field ``name`` of every row, in :meth:`keys` order (float; NaN where absent)."""
+        """The field ``name`` of every row in :meth:`key_table` order (float; NaN where absent)."""
         parts = [np.array([values.get(name, np.nan) for _, values, *_ in self.rows], dtype=float)]
         parts.extend(np.asarray(block.columns[name], dtype=float) if name in block.columns
                      else np.full(len(block.keys), np.nan) for block in self.blocks)
