@@ -29,6 +29,7 @@ from dataclasses import fields
 from numbers import Real
 
 from sigtest.metrics._hard import _fbeta_aggregate, _fbeta_score
+from sigtest.metrics._ranking import _pos_label_is_one
 from sigtest.metrics._registry import _REGISTRY, CheckedScore, Metric, get_metric
 
 __all__ = ["SKLEARN_FAST", "as_metric", "sklearn_metric"]
@@ -248,8 +249,8 @@ def _average_precision(kw):
     if not isinstance(average, str) or average not in ("macro", "weighted", "micro"):
         return None  # None (an array) or "samples" (per-row rankings): the function's own path
     extra = {} if average == "macro" else {"average": average}
-    if "pos_label" in kw and not (kw["pos_label"] == 1 and not isinstance(kw["pos_label"], bool)):
-        extra["pos_label"] = kw["pos_label"]
+    if "pos_label" in kw and not _pos_label_is_one(kw["pos_label"], none=False):
+        extra["pos_label"] = kw["pos_label"]  # an explicit None included
     return "average_precision", extra
 
 

@@ -61,6 +61,7 @@ import numpy as np
 
 from sigtest.metrics._common import warn_undefined
 from sigtest.utils._names import plain
+from sigtest.metrics._check_proba import check_proba
 from sigtest.metrics._check_scores import check_labels_proba
 
 __all__ = [
@@ -136,19 +137,44 @@ def _sorted_component(values, items, positive):
     return values[order], items[order], positive[order]
 
 
-def _n_classes(y_true, labels):
-    """Number of classes of ``labels`` (or of ``y_true``); 0 if they cannot be read."""
-    try:
-        values = np.asarray(y_true if labels is None else labels)
-        return np.unique(values[~_is_missing(values)]).size if values.ndim == 1 else 0
-    except (TypeError, ValueError):
-        return 0  # the input check says what is wrong
+def _pos_label_is_one(pos_label, *, none):
+    """Whether ``pos_label`` is scikit-learn's default ``1`` (a number equal to 1, not a bool).
+
+    ``True == 1`` in Python, but ``pos_label=True`` names the class ``True``
+    (scikit-learn's ``"boolean"`` option), so a bool is never the default.
+
+    Parameters
+    ----------
+    pos_label : label or None
+    none : bool
+        The answer for ``None``, which the two callers read differently:
+
+        * :func:`average_precision_ranking` (a multiclass ``y_true``, where
+          ``pos_label`` must be 1): ``none=True``, ``None`` is "not given",
+          i.e. the default, so it passes (the binary path reads it as 1 too);
+        * the ``average_precision_score`` rule of
+          :func:`sigtest.metrics.as_metric`: ``none=False``, an explicit
+          ``pos_label=None`` is not scikit-learn's default, so it is kept as
+          a fixed keyword of the metric (only a default 1 is dropped).
+
+    Returns
+    -------
+    bool
+    """
+    if pos_label is None:
+        return none
+    return pos_label == 1 and not isinstance(pos_label, bool)
 
 
-def _is_missing(values):
-    if values.dtype.kind == "f":
-        return np.isnan(values)
-    return np.zeros(values.shape, dtype=bool)
+def _check_multiclass_ap(average, pos_label, metric):
+    """The parameters of a multiclass (one-vs-rest) average precision."""
+    if average not in ("macro", "weighted", "micro"):
+        raise ValueError(f"Metric {metric!r}: 'average' must be 'macro', 'weighted' or "
+                         f"'micro' for a multiclass task. Got {average!r}.")
+    if not _pos_label_is_one(pos_label, none=True):
+        raise ValueError(
+            f"Metric {metric!r}: 'pos_label' is fixed to 1 for a multiclass 'y_true' "
+            f"(each class in turn is the positive one, as scikit-learn); got {pos_label!r}.")
 
 
 def ranked_scores(y_true, y_score, *, kind="roc_auc", multi_class=None, average="macro",
@@ -158,7 +184,9 @@ def ranked_scores(y_true, y_score, *, kind="roc_auc", multi_class=None, average=
     The input is checked by the one check of hard labels scored by
     probabilities or scores,
     :func:`sigtest.metrics._check_scores.check_labels_proba` (binary: any
-    finite real scores; multiclass: probabilities).
+    finite real scores; multiclass: probabilities). That check reads the
+    class set once (``labels``, or the classes of ``y_true``); whether the
+    task is binary or multiclass is decided on it.
 
     Parameters
     ----------
@@ -170,18 +198,22 @@ def ranked_scores(y_true, y_score, *, kind="roc_auc", multi_class=None, average=
         (average precision: any real scores, one column per class).
     kind : {"roc_auc", "average_precision"}
     multi_class : {None, "ovr", "ovo"}
-        ``None``: binary. Ignored when the class set has two classes (the
-        binary AUC, as scikit-learn).
+        ``None``: binary (a class set of three or more classes is an
+        error). Ignored when the class set has two classes (the binary
+        metric, as scikit-learn).
     average : {"macro", "weighted", "micro"}
         Averaging over the classes or pairs of a multiclass metric;
         ``"micro"`` (one-vs-rest only) pools every (item, class) entry into
         one binary component, as scikit-learn ravels the binarized labels.
+        Average precision checks it here, on a multiclass class set only
+        (a binary task ignores it, as scikit-learn).
     labels : array-like, optional
         The class set, sorted (the columns of a 2-D ``y_score``); default:
         the classes of ``y_true``.
     pos_label : label, optional
-        Average precision: the positive class (default ``1``, as
-        scikit-learn). ROC AUC: the second (greater) class.
+        Average precision: the positive class of a binary task (default
+        ``1``, as scikit-learn); a multiclass one takes only 1 (or ``None``).
+        ROC AUC: ignored, the positive class is the second (greater) one.
     metric : str, optional
         Name used in error messages.
 
@@ -192,16 +224,14 @@ def ranked_scores(y_true, y_score, *, kind="roc_auc", multi_class=None, average=
     metric = metric or kind
     if kind not in _KINDS:
         raise ValueError(f"The 'kind' parameter must be one of {_KINDS}. Got {kind!r}.")
-    if multi_class is not None and _n_classes(y_true, labels) == 2:
-        multi_class = None  # scikit-learn ignores multi_class (and average) on binary y
-    # scikit-learn's multiclass AUCs need probabilities; its average precision any scores
-    codes, s, classes = check_labels_proba(
-        y_true, y_score, labels=labels, metric=metric,
-        kind="scores" if multi_class is None or kind == "average_precision" else "proba",
-        complete_binary=True)
+    # the one reading of the class set (labels, or y_true's classes)
+    codes, s, classes = check_labels_proba(y_true, y_score, labels=labels, metric=metric,
+                                           kind="scores", complete_binary=True)
     n = codes.shape[0]
     K = classes.shape[0]
     items = np.arange(n, dtype=np.int64)
+    if K == 2:
+        multi_class = None  # scikit-learn ignores multi_class (and average) on binary y
     if multi_class is None:
         if K != 2:
             raise ValueError(
@@ -223,12 +253,11 @@ def ranked_scores(y_true, y_score, *, kind="roc_auc", multi_class=None, average=
         v, it, p = _sorted_component(s, items, (codes == positive).astype(np.uint8))
         return RankedScores(kind, v, it, p, np.array([0, n], dtype=np.int64),
                             np.zeros(1, dtype=np.int64), 1, WEIGHTING_MEAN, n)
-    if s.ndim != 2 or K < 3:
-        raise ValueError(
-            f"Metric {metric!r} is multiclass: 'y_pred' must be (n_samples, n_classes) "
-            f"scores of at least 3 classes; got shape {s.shape} with {K} classes "
-            "(use 'roc_auc' for a binary task)."
-        )
+    # K >= 3 here, so s is (n, K): check_labels_proba refuses a 1-D score of 3+ classes
+    if kind == "average_precision":
+        _check_multiclass_ap(average, pos_label, metric)
+    else:  # scikit-learn's multiclass AUCs need probabilities; its average precision any scores
+        s = check_proba(s, "y_pred")
     if average == "micro":  # one component: every (item, class) entry, as y.ravel()
         v, it, p = _sorted_component(s.ravel(), np.repeat(items, K),
                                      (codes[:, None] == np.arange(K)).ravel().astype(np.uint8))
@@ -467,17 +496,10 @@ def average_precision_ranking(y_true, y_score, *, average="macro", pos_label=1, 
 
     A class set of three or more classes is one-vs-rest with ``average``
     (``"macro"``, ``"weighted"``, ``"micro"``), as scikit-learn's
-    ``average_precision_score``; ``pos_label`` must then be 1 (its default).
+    ``average_precision_score``; ``pos_label`` must then be 1 (its default)
+    or ``None``. :func:`ranked_scores` tells the two apart on the class set
+    it reads (once).
     """
-    if _n_classes(y_true, labels) < 3:
-        return ranked_scores(y_true, y_score, kind="average_precision", pos_label=pos_label,
-                             labels=labels, metric="average_precision")
-    if average not in ("macro", "weighted", "micro"):
-        raise ValueError("Metric 'average_precision': 'average' must be 'macro', 'weighted' or "
-                         f"'micro' for a multiclass task. Got {average!r}.")
-    if pos_label is not None and not (pos_label == 1 and not isinstance(pos_label, bool)):
-        raise ValueError(
-            "Metric 'average_precision': 'pos_label' is fixed to 1 for a multiclass 'y_true' "
-            f"(each class in turn is the positive one, as scikit-learn); got {pos_label!r}.")
     return ranked_scores(y_true, y_score, kind="average_precision", multi_class="ovr",
-                         average=average, labels=labels, metric="average_precision")
+                         average=average, labels=labels, pos_label=pos_label,
+                         metric="average_precision")

@@ -184,3 +184,73 @@ def test_every_entry_point_takes_the_names(name):
     assert res.score_a == pytest.approx(f(y, a), abs=1e-12)
     assert res.score_b == pytest.approx(f(y, b), abs=1e-12)
     assert sigtest.score(y, a, metric=name, n_resamples=50).estimate == pytest.approx(f(y, a))
+
+
+# ------------------------------------------- one reading of the class set per call
+@pytest.mark.parametrize("call", [
+    lambda y, p: get_metric("average_precision")(y, p),
+    lambda y, p: get_metric("average_precision")(y, p, average="micro"),
+    lambda y, p: get_metric("roc_auc_ovr")(y, p),
+    lambda y, p: get_metric("roc_auc_ovo")(y, p),
+], ids=["ap_macro", "ap_micro", "auc_ovr", "auc_ovo"])
+def test_multiclass_ranking_reads_y_true_classes_once(monkeypatch, call):
+    # before: average precision took np.unique(y_true) three times per system (its
+    # multiclass decision, ranked_scores's, the input check's), the multiclass AUCs twice
+    rng = np.random.default_rng(4)
+    n, K = 57, 4
+    y = rng.integers(0, K, n)
+    y[:K] = np.arange(K)
+    p = rng.dirichlet(np.ones(K), n)
+    expected = call(y, p)
+    real_unique, sizes = np.unique, []
+
+    def counting_unique(ar, *args, **kwargs):
+        sizes.append(np.size(ar))
+        return real_unique(ar, *args, **kwargs)
+
+    monkeypatch.setattr(np, "unique", counting_unique)
+    value = call(y, p)
+    monkeypatch.undo()
+    assert value == expected
+    assert sizes.count(n) == 1, sizes
+
+
+@pytest.mark.parametrize("y, p, kw, expected", [
+    # scikit-learn's values, where the old class count (read before the input check)
+    # raised: a one-class y_true completed to {0, 1}, a (n, 1) column of labels
+    ([0, 0, 0], [0.1, 0.2, 0.3], {"multi_class": "ovr"}, "nan"),
+    ([[0], [1], [0], [1]], [0.1, 0.2, 0.3, 0.9], {"multi_class": "ovr"}, "sklearn"),
+    ([[0], [1], [2], [1]], np.eye(3)[[0, 1, 1, 2]], {}, "sklearn"),
+])
+def test_the_multiclass_decision_follows_the_checked_class_set(y, p, kw, expected):
+    f, sk = ((get_metric("roc_auc_ovr"), skm.roc_auc_score) if kw
+             else (get_metric("average_precision"), skm.average_precision_score))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value, sk_value = f(np.asarray(y), np.asarray(p)), sk(y, p, **kw)
+    if expected == "nan":
+        assert np.isnan(value) and np.isnan(sk_value)
+    else:
+        assert value == pytest.approx(sk_value, abs=1e-12)
+
+
+def test_pos_label_one_rule_at_both_sites():
+    """``pos_label`` is 1 (a number, not a bool); ``None`` differs by site."""
+    rng = np.random.default_rng(6)
+    y = rng.integers(0, 3, 40)
+    y[:3] = [0, 1, 2]
+    p = rng.dirichlet(np.ones(3), 40)
+    ap = get_metric("average_precision")
+    # the multiclass metric: 1, 1.0, np.int64(1) and None (not given) are the default
+    for ok in (1, 1.0, np.int64(1), None):
+        assert ap(y, p, pos_label=ok) == ap(y, p)
+    for bad in (True, 0, 2, "1"):
+        with pytest.raises(ValueError, match="'pos_label' is fixed to 1"):
+            ap(y, p, pos_label=bad)
+    # as_metric's rule: a default 1 is dropped; True and an explicit None are kept
+    for pos_label, name in [(1, "average_precision"), (1.0, "average_precision"),
+                            (True, "average_precision_score(pos_label=True)"),
+                            (None, "average_precision_score(pos_label=None)")]:
+        scorer = skm.make_scorer(skm.average_precision_score, pos_label=pos_label,
+                                 response_method="predict_proba")
+        assert sigtest.metrics.as_metric(scorer).name == name
