@@ -58,7 +58,7 @@ from sigtest._engine.kernels import NUMBA_ENABLED, _GOLDEN, _jit, _splitmix
 from sigtest._engine.kernels_counts import _count_row
 from sigtest._engine.rank_group_sums import group_bootstrap, group_layout, prefers_groups
 from sigtest._engine.rank_lanes import _combine, lane_bootstrap, lanes_for
-from sigtest._engine.rank_permutation_pass import entry_codes, value_pair
+from sigtest._engine.rank_permutation_pass import pass_layout, value_pair
 from sigtest._engine.rng import resample_keys
 from sigtest._engine.sample_size import resolve_sample_size, stratified_sample_size
 from sigtest._engine.threads import split_rows
@@ -514,8 +514,8 @@ def _pooled(rp):
 
 
 @_jit
-def _perm_block(lo_b, hi_b, keys, kind, code, weight, pos, ties, starts, unit, weighting,
-                n_units, n_res_units, out):
+def _perm_block(lo_b, hi_b, keys, kind, code, weight, pos, ends, groups, starts, unit,
+                weighting, n_units, n_res_units, out):
     words = np.empty((n_res_units + 63) // 64, dtype=np.uint64)
     scratch = np.zeros((2, 3, n_units))
     for b in range(lo_b, hi_b):
@@ -524,16 +524,16 @@ def _perm_block(lo_b, hi_b, keys, kind, code, weight, pos, ties, starts, unit, w
             z = z + _GOLDEN
             words[j] = _splitmix(z)
         # column 0: B's score where swapped; column 1: the reverse (one pass for both)
-        out[b, 0], out[b, 1] = value_pair(kind, code, weight, words, pos, ties, starts, unit,
-                                          weighting, scratch)
+        out[b, 0], out[b, 1] = value_pair(kind, code, weight, words, pos, ends, groups, starts,
+                                          unit, weighting, scratch)
 
 
 @_jit
-def _rank_permutation(keys, kind, code, weight, pos, ties, starts, unit, weighting, n_units,
-                      n_res_units):
+def _rank_permutation(keys, kind, code, weight, pos, ends, groups, starts, unit, weighting,
+                      n_units, n_res_units):
     out = np.empty((keys.shape[0], 2))
-    _perm_block(0, keys.shape[0], keys, kind, code, weight, pos, ties, starts, unit, weighting,
-                n_units, n_res_units, out)
+    _perm_block(0, keys.shape[0], keys, kind, code, weight, pos, ends, groups, starts, unit,
+                weighting, n_units, n_res_units, out)
     return out
 
 
@@ -555,10 +555,11 @@ def rank_permutation_scores(paired, n_resamples, seed=0, *, parallel=True, ranke
     B = check_n_resamples(n_resamples)
     rp = ranked_pair(paired) if ranked is None else ranked
     items, pos, ties, starts = _pooled(rp)
-    code, weight = entry_codes(items, rp.unit_of_item, rp.item_weight)
+    code, weight, ends, groups, starts = pass_layout(items, ties, starts, rp.unit_of_item,
+                                                     rp.item_weight)
     keys = resample_keys(seed, B)
-    args = (rp.kind, code, weight, pos, ties, starts, rp.unit, rp.weighting, rp.n_units,
-            rp.n_resampling_units)
+    args = (rp.kind, code, weight, pos, ends, groups, starts, rp.unit, rp.weighting,
+            rp.n_units, rp.n_resampling_units)
     return split_rows(lambda s, e: _rank_permutation(keys[s:e], *args), B,
                       parallel and B > _BLOCK)
 

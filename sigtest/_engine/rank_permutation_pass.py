@@ -37,7 +37,11 @@ import numpy as np
 from sigtest._engine.kernels import _ir_inline, _jit
 from sigtest._engine.rank_lanes import _combine
 
-__all__ = ["entry_codes", "value_pair"]
+__all__ = ["pass_layout", "value_pair"]
+
+_U1 = np.uint64(1)
+_U6 = np.uint64(6)
+_U63 = np.uint64(63)
 
 
 @_ir_inline
@@ -61,22 +65,24 @@ def _weights(code, weight, words, k):
     """Both systems' weights of entry ``k``: ``w (1 - f)`` and ``w f``, ``f`` its unit's
     swap bit xor its side."""
     c = code[k]
-    u = c >> 1
-    bit = (words[u >> 6] >> np.uint64(u & 63)) & np.uint64(1)
-    f = float(np.int64(bit) ^ (c & 1))
+    u = c >> _U1
+    f = float(((words[u >> _U6] >> (u & _U63)) & _U1) ^ (c & _U1))
     return weight[k] * (1.0 - f), weight[k] * f
 
 
 @_ir_inline
-def _component_pair(kind, code, weight, words, pos, ties, lo, hi, g0, g1):
+def _component_pair(kind, code, weight, words, pos, ends, lo, hi, g0, g1):
     """Both systems' ``(num, P, N0)`` of the component on entries ``lo .. hi - 1``.
 
     A ROC AUC component without ties takes the entry loop of ``_value``;
-    otherwise tie group by tie group (groups ``g0 .. g1 - 1`` of ``ties``).
+    otherwise tie group by tie group (groups ``g0 .. g1 - 1``, group ``g``
+    ending at ``ends[g]``). The indices are unsigned (numba tests every
+    signed index for a negative value to wrap).
     """
     num0, P0, N00, num1, P1, N01 = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    k = lo
     if kind == 0 and g1 - g0 == hi - lo:  # AUC without ties
-        for k in range(lo, hi):
+        while k < hi:
             w0, w1 = _weights(code, weight, words, k)
             wp0 = w0 * pos[k]
             wp1 = w1 * pos[k]
@@ -88,11 +94,12 @@ def _component_pair(kind, code, weight, words, pos, ties, lo, hi, g0, g1):
             P1 += wp1
             N00 += wn0
             N01 += wn1
+            k += _U1
         return (num0, P0, N00), (num1, P1, N01)
-    for g in range(g0, g1):
-        end = ties[g + 1] if g + 1 < g1 else hi
+    g = g0
+    while g < g1:
         gp0, gn0, gp1, gn1 = 0.0, 0.0, 0.0, 0.0
-        for k in range(ties[g], end):
+        while k < ends[g]:
             w0, w1 = _weights(code, weight, words, k)
             wp0 = w0 * pos[k]
             wp1 = w1 * pos[k]
@@ -100,12 +107,14 @@ def _component_pair(kind, code, weight, words, pos, ties, lo, hi, g0, g1):
             gp1 += wp1
             gn0 += w0 - wp0
             gn1 += w1 - wp1
+            k += _U1
         if kind == 0:
             num0, P0, N00 = _auc_group(num0, P0, N00, gp0, gn0)
             num1, P1, N01 = _auc_group(num1, P1, N01, gp1, gn1)
         else:
             num0, P0, N00 = _ap_group(num0, P0, N00, gp0, gn0)
             num1, P1, N01 = _ap_group(num1, P1, N01, gp1, gn1)
+        g += _U1
     return (num0, P0, N00), (num1, P1, N01)
 
 
@@ -124,22 +133,20 @@ def _store(kind, weighting, sums, scratch, t, u):
 
 
 @_jit
-def value_pair(kind, code, weight, words, pos, ties, starts, unit, weighting, scratch):
+def value_pair(kind, code, weight, words, pos, ends, groups, starts, unit, weighting, scratch):
     """Both mixed systems' metric values of one permutation, in one pass.
 
     Parameters
     ----------
     kind : int
         0 ROC AUC, 1 average precision.
-    code, weight : ndarray of shape (L,)
-        Every pooled entry's unit and side, and its item's sample weight
-        (:func:`entry_codes`).
+    code, weight, ends, groups, starts : ndarray
+        The pooled order's layout (:func:`pass_layout`).
     words : ndarray of shape (ceil(n_resampling_units / 64),), uint64
         The swap bits: unit ``u`` is swapped when bit ``u % 64`` of
         ``words[u // 64]`` is 1.
-    pos, ties, starts : ndarray
-        The pooled order's positive flags (0/1 floats), tie table and
-        component starts (``rank_metrics._pooled``).
+    pos : ndarray of shape (L,)
+        The pooled entries' positive flags (0/1 floats).
     unit : ndarray of shape (n_components,), int64
         Averaging unit of every component.
     weighting : int
@@ -155,32 +162,44 @@ def value_pair(kind, code, weight, words, pos, ties, starts, unit, weighting, sc
     """
     scratch[:, :, :] = 0.0
     for c in range(starts.shape[0] - 1):
-        s0, s1 = _component_pair(kind, code, weight, words, pos, ties, starts[c],
-                                 starts[c + 1], ties[c], ties[c + 1])
+        s0, s1 = _component_pair(kind, code, weight, words, pos, ends, starts[c],
+                                 starts[c + 1], groups[c], groups[c + 1])
         _store(kind, weighting, s0, scratch, 0, unit[c])
         _store(kind, weighting, s1, scratch, 1, unit[c])
     return _combine(scratch[0], weighting), _combine(scratch[1], weighting)
 
 
-def entry_codes(items, unit_of_item, item_weight):
-    """Every pooled entry's unit and side, and its item's sample weight.
+def pass_layout(items, ties, starts, unit_of_item, item_weight):
+    """The pooled order laid out for :func:`value_pair`, unsigned.
 
     Parameters
     ----------
-    items : ndarray of shape (L,), int64
-        The pooled order's virtual items (``i`` A's entry of item ``i``,
-        ``N + i`` B's).
+    items, ties, starts : ndarray
+        The pooled order (``rank_metrics._pooled``): virtual items (``i``
+        A's entry of item ``i``, ``N + i`` B's), tie table, component starts.
     unit_of_item : ndarray of shape (N,), int64
     item_weight : ndarray of shape (N,)
 
     Returns
     -------
-    code : ndarray of shape (L,), int64
+    code : ndarray of shape (L,), uint64
         ``2 u + b``: unit ``u`` of the entry's item, side ``b`` (1: B).
     weight : ndarray of shape (L,)
         The sample weight of the entry's item.
+    ends : ndarray of shape (G,), uint64
+        The entry after the last of every tie group (the next group's first,
+        or ``L``).
+    groups : ndarray of shape (C + 1,), uint64
+        Component ``c`` holds groups ``groups[c] .. groups[c + 1] - 1`` (each
+        non-empty component starts a group).
+    starts : ndarray of shape (C + 1,), uint64
     """
     n = item_weight.shape[0]
     item = items % n
     code = 2 * unit_of_item[item] + (items >= n)
-    return np.ascontiguousarray(code, dtype=np.int64), np.ascontiguousarray(item_weight[item])
+    C = starts.shape[0] - 1
+    first = ties[C + 1:]
+    ends = np.append(first[1:], starts[-1])
+    u64 = np.uint64
+    return (np.ascontiguousarray(code, dtype=u64), np.ascontiguousarray(item_weight[item]),
+            ends.astype(u64), (ties[:C + 1] - (C + 1)).astype(u64), starts.astype(u64))
