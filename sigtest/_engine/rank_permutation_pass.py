@@ -52,12 +52,17 @@ def _auc_group(num, P, N0, gp, gn):
 
 @_ir_inline
 def _ap_group(num, P, N0, gp, gn):
-    """``(num, P, N0)`` of an average precision after a tie group (an empty one is skipped)."""
-    if gp + gn > 0.0:
-        P = P + gp
-        N0 = N0 + gn
-        num = num + gp * P / (P + N0)
-    return num, P, N0
+    """``(num, P, N0)`` of an average precision after a tie group, without a branch.
+
+    ``_value`` skips a group without weight; here it adds +0.0 to ``P``,
+    ``N0`` and ``num`` (``0 P / (P + N0)``, or ``0 / 1`` while ``P + N0`` is
+    0), all +0.0 or positive (the weights are finite and non-negative):
+    unchanged bits.
+    """
+    P = P + gp
+    N0 = N0 + gn
+    d = P + N0
+    return num + gp * P / (d if d > 0.0 else 1.0), P, N0
 
 
 @_ir_inline
