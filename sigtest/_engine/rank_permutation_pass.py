@@ -15,7 +15,7 @@ and :math:`q^{(1)}_{N+i} = q^{(0)}_i`, the first vector with its halves
 exchanged, bit for bit.
 
 :func:`value_pair` computes both weights of an entry from its item's
-sample weight and unit (laid out once per pooled order, :func:`entry_codes`)
+sample weight and unit (laid out once per pooled order, :func:`pass_layout`)
 and the permutation's swap bits, read in place from its random words: with
 :math:`f = s_u \oplus b` for an entry of side :math:`b` (0: A, 1: B), the
 weights are :math:`w_i (1 - f)` and :math:`w_i f`, the same products as the
@@ -25,9 +25,13 @@ Mann-Whitney numerator with ties one half, or the step-wise average
 precision, per tie group; :mod:`sigtest.metrics._ranking`) in separate
 variables, each with the operations of
 :func:`sigtest._engine.rank_metrics._value` on its own weight vector in the
-same order: the two scores are bit-identical to two calls of ``_value``
+same order (an average-precision group without weight adds +0.0 instead of
+being skipped, as in :mod:`sigtest._engine.rank_lanes`: unchanged bits): the
+two scores are bit-identical to two calls of ``_value``
 (``tests/engine/test_rank_permutation_pass.py``), from one pass over the
-order instead of two.
+order instead of two. Its indices are unsigned and every tie group's end is
+laid out, so that an entry costs no test of a negative index (numba wraps
+negative signed indices) and a group no test of the component's end.
 """
 
 from __future__ import annotations
