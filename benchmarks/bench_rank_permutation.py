@@ -3,7 +3,7 @@
 Each permutation of ``rank_permutation_scores`` scores two mixed systems over
 the pooled order of A's and B's entries. Before, ``_perm_block`` built the
 two weight vectors and walked the order twice (two ``rank_metrics._value``
-calls, kept below as ``_old_perm_block``); now one pass reads both weights
+calls, kept below as ``_old_perm_block``); now one pass computes both weights
 of an entry and accumulates both scores (``sigtest._engine.rank_permutation_pass``,
 bit-identical: the script checks it). Timed, old and new interleaved in the
 same run, on ``B`` (9,999) permutations through ``rank_permutation_scores``
@@ -13,12 +13,14 @@ same run, on ``B`` (9,999) permutations through ``rank_permutation_scores``
 * multiclass ``roc_auc_ovr`` and ``average_precision`` (macro), ``--items``
   (2,000) x 3 classes;
 * one ``sigtest.compare`` of 3 systems on multiclass ``roc_auc_ovr``
-  (default test: the permutation test, 3 pairs).
+  (default test ``permutation+bca``, 3 pairs: the p-values from the
+  permutation test, timed old and new; the BCa intervals are in both).
 
 Prints CPU seconds (``time.process_time``: all threads of the process), wall
 seconds and the one-minute load average before each timing, medians of
 ``--repeats`` (3) runs after a warm-up, and the old/new ratios. Run
-``python benchmarks/bench_rank_permutation.py [--resamples B] [--repeats R]``.
+``python benchmarks/bench_rank_permutation.py [--resamples B] [--repeats R]
+[--binary N] [--items N] [--quick]``.
 """
 
 import argparse
@@ -134,7 +136,10 @@ def main(argv=None):
     parser.add_argument("--binary", type=int, default=10_000)
     parser.add_argument("--items", type=int, default=2_000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="B = 999, one repeat")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.resamples, args.repeats = 999, 1
     B = args.resamples
     rng = np.random.default_rng(0)
     print(f"permutations B = {B}, {os.cpu_count()} CPUs, numba threads "
@@ -163,7 +168,8 @@ def main(argv=None):
         return frame[["pvalue", "ci_low", "ci_high"]].to_numpy()
 
     got = _compare_rows(f"compare 3 systems roc_auc_ovr {n}x{K}", run_compare, args.repeats)
-    print(f"  compare p-values and intervals equal: {np.array_equal(got[True], got[False])}", flush=True)
+    same = np.array_equal(got[True], got[False])
+    print(f"  compare p-values and intervals equal: {same}", flush=True)
 
 
 if __name__ == "__main__":
