@@ -58,6 +58,7 @@ from sigtest._engine.kernels import NUMBA_ENABLED, _GOLDEN, _jit, _splitmix
 from sigtest._engine.kernels_counts import _count_row
 from sigtest._engine.rank_group_sums import group_bootstrap, group_layout, prefers_groups
 from sigtest._engine.rank_lanes import _combine, lane_bootstrap, lanes_for
+from sigtest._engine.rank_permutation_pass import pass_layout, value_pair
 from sigtest._engine.rng import resample_keys
 from sigtest._engine.sample_size import resolve_sample_size, stratified_sample_size
 from sigtest._engine.threads import split_rows
@@ -484,7 +485,7 @@ def _pooled(rp):
     weight 0 add nothing). The merge of the two pre-sorted orders is done
     once, here; a permutation is then a weight vector.
 
-    Returns ``(items, positive_weight, ties, starts)`` for :func:`_value`.
+    Returns ``(items, positive_weight, ties, starts)`` (as :func:`_value` reads them).
     """
     if getattr(rp, "_pooled_cache", None) is not None:
         return rp._pooled_cache
@@ -513,37 +514,26 @@ def _pooled(rp):
 
 
 @_jit
-def _perm_block(lo_b, hi_b, keys, kind, items, pos, ties, starts, unit, weighting, n_units,
-                n_res_units, unit_of_item, item_weight, out):
-    n = item_weight.shape[0]
-    swap = np.zeros(n_res_units)
-    q = np.empty(2 * n)
-    scratch = np.zeros((3, n_units))
+def _perm_block(lo_b, hi_b, keys, kind, code, weight, pos, ends, groups, starts, unit,
+                weighting, n_units, n_res_units, out):
+    words = np.empty((n_res_units + 63) // 64, dtype=np.uint64)
+    scratch = np.zeros((2, 3, n_units))
     for b in range(lo_b, hi_b):
         z = keys[b]
-        word = np.uint64(0)
-        for u in range(n_res_units):
-            r = u % 64
-            if r == 0:
-                z = z + _GOLDEN
-                word = _splitmix(z)
-            swap[u] = float((word >> np.uint64(r)) & np.uint64(1))
-        for t in range(2):  # t = 0: B's score where swapped; t = 1: the reverse
-            for i in range(n):
-                s = swap[unit_of_item[i]]
-                if t == 1:
-                    s = 1.0 - s
-                q[i] = item_weight[i] * (1.0 - s)
-                q[n + i] = item_weight[i] * s
-            out[b, t] = _value(kind, items, pos, ties, starts, unit, weighting, q, scratch)
+        for j in range(words.shape[0]):
+            z = z + _GOLDEN
+            words[j] = _splitmix(z)
+        # column 0: B's score where swapped; column 1: the reverse (one pass for both)
+        out[b, 0], out[b, 1] = value_pair(kind, code, weight, words, pos, ends, groups, starts,
+                                          unit, weighting, scratch)
 
 
 @_jit
-def _rank_permutation(keys, kind, items, pos, ties, starts, unit, weighting, n_units,
-                      n_res_units, unit_of_item, item_weight):
+def _rank_permutation(keys, kind, code, weight, pos, ends, groups, starts, unit, weighting,
+                      n_units, n_res_units):
     out = np.empty((keys.shape[0], 2))
-    _perm_block(0, keys.shape[0], keys, kind, items, pos, ties, starts, unit, weighting,
-                n_units, n_res_units, unit_of_item, item_weight, out)
+    _perm_block(0, keys.shape[0], keys, kind, code, weight, pos, ends, groups, starts, unit,
+                weighting, n_units, n_res_units, out)
     return out
 
 
@@ -555,7 +545,8 @@ def rank_permutation_scores(paired, n_resamples, seed=0, *, parallel=True, ranke
     resample ``b``'s stream is 1. The first system of a resample takes B's
     score on the swapped units and A's elsewhere; the second the reverse.
     Both are weight vectors over the pooled order of A's and B's scores
-    sorted once (:func:`_pooled`): no merge or sort per permutation.
+    sorted once (:func:`_pooled`): no merge or sort per permutation, and one
+    pass scores both (:mod:`sigtest._engine.rank_permutation_pass`).
 
     Returns
     -------
@@ -564,9 +555,11 @@ def rank_permutation_scores(paired, n_resamples, seed=0, *, parallel=True, ranke
     B = check_n_resamples(n_resamples)
     rp = ranked_pair(paired) if ranked is None else ranked
     items, pos, ties, starts = _pooled(rp)
+    code, weight, ends, groups, starts = pass_layout(items, ties, starts, rp.unit_of_item,
+                                                     rp.item_weight)
     keys = resample_keys(seed, B)
-    args = (rp.kind, items, pos, ties, starts, rp.unit, rp.weighting, rp.n_units,
-            rp.n_resampling_units, rp.unit_of_item, rp.item_weight)
+    args = (rp.kind, code, weight, pos, ends, groups, starts, rp.unit, rp.weighting,
+            rp.n_units, rp.n_resampling_units)
     return split_rows(lambda s, e: _rank_permutation(keys[s:e], *args), B,
                       parallel and B > _BLOCK)
 
