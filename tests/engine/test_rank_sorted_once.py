@@ -16,6 +16,7 @@ import pytest
 import sigtest
 from sigtest._engine import prepare_paired
 from sigtest._engine.rank_metrics import rank_bootstrap_scores
+from sigtest._engine.rank_shared import rank_shared_scores
 from sigtest._engine.resampling import jackknife_values
 from sigtest.metrics import _ranking
 from sigtest.tests_._score import score_paired
@@ -129,3 +130,14 @@ def test_a_users_ranking_metric_keeps_its_own_score_function(sorts):
     ref = sigtest.score(y, s, "roc_auc", n_resamples=200, random_state=0)
     assert res.estimate == ref.estimate
     np.testing.assert_array_equal(res.bootstrap_distribution, ref.bootstrap_distribution)
+
+
+@pytest.mark.parametrize("metric, make", CASES)
+def test_shared_resamples_reuse_the_kept_rankings(metric, make, sorts):
+    """``ComparisonResult.ranks``' shared resamples: no system sorted again."""
+    y, a, b = make()
+    data = [prepare_paired(y, s, s, metric) for s in (a, b, a)]
+    sorts["n"] = 0
+    got = rank_shared_scores(data, 200, 5)
+    assert sorts["n"] == 0  # was one per system
+    np.testing.assert_array_equal(got, rank_shared_scores([_resorted(p) for p in data], 200, 5))
