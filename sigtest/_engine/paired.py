@@ -137,9 +137,12 @@ class PairedData:
         join clusters of equal size). ``None`` when not clustered or not
         known (then a test infers it, e.g. McNemar from the count statistic).
     rankings : tuple of two RankedScores or None
-        A ranking metric prepared with ``rank_once=True`` (DeLong's test):
-        each system's scores sorted once, the observed scores computed from
-        them, for the test to reuse instead of sorting again. ``None``
+        Each system's scores sorted once by the input path, for the tests
+        and the resampling to reuse instead of sorting again: a ranking
+        metric prepared with ``rank_once=True`` (DeLong's test: the observed
+        scores computed from them), or a built-in ranking metric (ROC AUC,
+        average precision: the rankings its ``score_func`` sorted, see
+        :func:`sigtest.metrics._ranking.value_and_ranking`). ``None``
         otherwise.
 
     Notes

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from sigtest.metrics import as_metric
+from sigtest.metrics._ranking import value_and_ranking
 from sigtest._engine.cells import (
     CellCache,
     _cell_statistics,
@@ -90,11 +91,16 @@ def prepare_paired(
     rank_once : bool, default=False
         For a metric with a ``ranking`` (ROC AUC, average precision) and no
         ``sample_weight``: sort each system's scores once, compute the
-        observed scores from that ranking (the value ``score_func`` returns)
-        and keep both rankings in ``paired.rankings`` for a test that needs
-        them (DeLong's placements), instead of sorting again. Data on which
-        the metric is undefined (a class missing) are scored by
-        ``score_func``, for its warning.
+        observed scores from that ranking (the value ``score_func`` returns,
+        by DeLong's one pass for a binary AUC) and keep both rankings in
+        ``paired.rankings`` for a test that needs them (DeLong's
+        placements), instead of sorting again. Data on which the metric is
+        undefined (a class missing) are scored by ``score_func``, for its
+        warning. Without it, the built-in ranking metrics keep their
+        rankings too: their ``score_func``'s own body returns the ranking
+        it sorts (:func:`sigtest.metrics._ranking.value_and_ranking`), which
+        the resampling (bootstrap, jackknife, permutation) reuses instead
+        of sorting each system again.
     **metric_params
         Extra parameters for the metric (e.g. ``zero_division``).
 
@@ -216,7 +222,12 @@ def _prepare_without_statistics(metric, params, labels, compress, rank_once, y_t
     rankings = None
     if rank_once and metric.ranking is not None and w is None:
         rankings = _rankings(metric, y_true, a, b, params)
-    if rankings is None:
+    scored = None if rankings is not None else value_and_ranking(metric)
+    if scored is not None:  # score_func's own body, keeping the ranking it sorts
+        score_a, ra = scored(y_true, a, **kw, **params)
+        score_b, rb = (score_a, ra) if same else scored(y_true, b, **kw, **params)
+        score_a, score_b, rankings = float(score_a), float(score_b), (ra, rb)
+    elif rankings is None:
         score_a = float(metric.score_func(y_true, a, **kw, **params))
         score_b = score_a if same else float(metric.score_func(y_true, b, **kw, **params))
     else:

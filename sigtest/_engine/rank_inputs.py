@@ -98,12 +98,14 @@ def within_system_ranks(paired):
     PairedData
         The same data, observed scores and design, with ``data = (y_true,
         ranks_a, ranks_b, sample_weight)`` (:func:`average_ranks`, per
-        column of a score matrix).
+        column of a score matrix), and no kept rankings (those of the raw
+        scores).
     """
     if not permutes_ranks(paired):
         return paired
     y, a, b, w = paired.data
-    return dataclasses.replace(paired, data=(y, average_ranks(a), average_ranks(b), w))
+    return dataclasses.replace(paired, data=(y, average_ranks(a), average_ranks(b), w),
+                               rankings=None)
 
 
 def _component_ranks(values, starts):
@@ -126,7 +128,8 @@ def _component_ranks(values, starts):
 def ranked_pair_of_ranks(paired):
     """The :class:`~sigtest._engine.rank_metrics.RankedPair` of ``paired`` on normalised ranks.
 
-    Each system's scores are sorted once from the validated inputs
+    Each system's scores are sorted once, by the input path (the rankings
+    kept in ``paired.rankings``) or here
     (:func:`~sigtest._engine.rank_metrics.ranked_pair`); then, within every
     component, the sorted values are replaced by their average ranks over
     the component's size (the order and its ties are kept, so each

@@ -205,17 +205,21 @@ def ranked_pair(paired):
     Parameters
     ----------
     paired : PairedData
-        Slow-path data (``paired.data`` holds ``(y_true, a, b, w)``).
+        Slow-path data (``paired.data`` holds ``(y_true, a, b, w)``). The
+        rankings the input path kept (``paired.rankings``) are used as they
+        are; otherwise each system is sorted here.
 
     Returns
     -------
     RankedPair
     """
     y, a, b, w = paired.data
-    params = dict(paired.params)
-    ranking = paired.metric.ranking
-    ra = ranking(y, a, **params)
-    rb = ranking(y, b, **params)
+    if getattr(paired, "rankings", None) is not None:  # sorted once by the input path
+        ra, rb = paired.rankings
+    else:
+        params = dict(paired.params)
+        ra = paired.metric.ranking(y, a, **params)
+        rb = paired.metric.ranking(y, b, **params)
     n = ra.n_items
     groups, strata = paired.item_groups, paired.item_strata
     if groups is None:

@@ -37,6 +37,9 @@ def uses_shared_ranking(data):
 
 
 def _ranked(paired):
+    """System A's ranking: the one the input path kept (``paired.rankings``), or sorted now."""
+    if getattr(paired, "rankings", None) is not None:
+        return paired.rankings[0]
     y, a, _, _ = paired.data
     return paired.metric.ranking(y, a, **dict(paired.params))
 

@@ -63,15 +63,19 @@ from sigtest.metrics._common import warn_undefined
 from sigtest.utils._names import plain
 from sigtest.metrics._check_proba import check_proba
 from sigtest.metrics._check_scores import check_labels_proba
+from sigtest.metrics._registry import PlainScore
 
 __all__ = [
     "RankedScores",
     "average_precision_ranking",
     "average_precision_score",
+    "average_precision_value_and_ranking",
     "ranked_scores",
     "ranked_value",
     "roc_auc_ranking",
     "roc_auc_score",
+    "roc_auc_value_and_ranking",
+    "value_and_ranking",
 ]
 
 _KINDS = ("roc_auc", "average_precision")
@@ -404,6 +408,19 @@ def roc_auc_score(y_true, y_score, *, sample_weight=None, multi_class=None, aver
     >>> roc_auc_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     0.75
     """
+    return roc_auc_value_and_ranking(y_true, y_score, sample_weight=sample_weight,
+                                     multi_class=multi_class, average=average,
+                                     labels=labels)[0]
+
+
+def roc_auc_value_and_ranking(y_true, y_score, *, sample_weight=None, multi_class=None,
+                              average="macro", labels=None):
+    """:func:`roc_auc_score` and the ranking it sorted: ``(auc, RankedScores)``.
+
+    The one body of :func:`roc_auc_score` (same checks, warning and value);
+    the ranking is :func:`roc_auc_ranking` of the same arguments, which the
+    engine reuses instead of sorting again (:func:`value_and_ranking`).
+    """
     metric = "roc_auc" if multi_class is None else f"roc_auc_{multi_class}"
     if multi_class == "ovo" and sample_weight is not None:
         raise ValueError(
@@ -418,7 +435,7 @@ def roc_auc_score(y_true, y_score, *, sample_weight=None, multi_class=None, aver
             f"{metric}: a class is absent from 'y_true' (only one class in a binary "
             "component), so the ROC AUC is not defined; returning nan (as scikit-learn).",
             hint=False)
-    return value
+    return value, ranked
 
 
 def average_precision_score(y_true, y_score, *, average="macro", sample_weight=None,
@@ -462,6 +479,19 @@ def average_precision_score(y_true, y_score, *, average="macro", sample_weight=N
     >>> round(average_precision_score([0, 1, 2, 2], proba), 6)
     0.944444
     """
+    return average_precision_value_and_ranking(y_true, y_score, average=average,
+                                               sample_weight=sample_weight,
+                                               pos_label=pos_label, labels=labels)[0]
+
+
+def average_precision_value_and_ranking(y_true, y_score, *, average="macro",
+                                        sample_weight=None, pos_label=1, labels=None):
+    """:func:`average_precision_score` and the ranking it sorted: ``(ap, RankedScores)``.
+
+    The one body of :func:`average_precision_score` (same checks, warning
+    and value); the ranking is :func:`average_precision_ranking` of the
+    same arguments (:func:`value_and_ranking`).
+    """
     ranked = average_precision_ranking(y_true, y_score, average=average, pos_label=pos_label,
                                        labels=labels)
     w = _check_weights(sample_weight, ranked.n_items, "average_precision")
@@ -470,7 +500,7 @@ def average_precision_score(y_true, y_score, *, average="macro", sample_weight=N
         warn_undefined(
             "average_precision: no positive item in 'y_true'; the average precision is "
             "0.0 (as scikit-learn, where recall is undefined).", hint=False)
-    return ranked_value(ranked, q)
+    return ranked_value(ranked, q), ranked
 
 
 def roc_auc_ranking(y_true, y_score, *, multi_class=None, average="macro", labels=None,
@@ -503,3 +533,49 @@ def average_precision_ranking(y_true, y_score, *, average="macro", pos_label=1, 
     return ranked_scores(y_true, y_score, kind="average_precision", multi_class="ovr",
                          average=average, labels=labels, pos_label=pos_label,
                          metric="average_precision")
+
+
+#: The score functions whose body also returns the ranking it sorts:
+#: score function -> (the metric's ``ranking``, the function returning both).
+_WITH_RANKING = {
+    roc_auc_score: (roc_auc_ranking, roc_auc_value_and_ranking),
+    average_precision_score: (average_precision_ranking, average_precision_value_and_ranking),
+}
+
+
+def value_and_ranking(metric):
+    """The score function of ``metric`` that also returns its ranking, or ``None``.
+
+    For a metric whose ``score_func`` is :func:`roc_auc_score` or
+    :func:`average_precision_score` (as registered) and whose ``ranking`` is
+    the matching :func:`roc_auc_ranking` / :func:`average_precision_ranking`:
+    ``f(y_true, y_pred, **kwargs) -> (value, RankedScores)``, the score
+    function's own body (:func:`roc_auc_value_and_ranking`,
+    :func:`average_precision_value_and_ranking`), so the value is
+    ``score_func``'s bit for bit and the ranking is ``metric.ranking(y_true,
+    y_pred, **params)``: one sort for both. ``kwargs`` are what
+    ``score_func`` takes (``sample_weight`` and the metric's parameters),
+    filtered as it filters them.
+
+    Parameters
+    ----------
+    metric : Metric
+
+    Returns
+    -------
+    callable or None
+        ``None`` for any other metric (a user's score function, whose value
+        the engine cannot take from a ranking bit for bit).
+    """
+    score_func = metric.score_func
+    if type(score_func) is not PlainScore:
+        return None
+    found = _WITH_RANKING.get(score_func.func)
+    if found is None or metric.ranking is not found[0]:
+        return None
+    both = found[1]
+
+    def value_and_ranked(y_true, y_pred, **kwargs):
+        return both(y_true, y_pred, **score_func._keywords(kwargs))
+
+    return value_and_ranked

@@ -289,12 +289,14 @@ class ScoreResult:
 # --------------------------------------------------------------------------
 # resampled scores and the acceleration
 # --------------------------------------------------------------------------
-def resampled_scores(paired, n_resamples, seed, *, n_jobs=None):
+def resampled_scores(paired, n_resamples, seed, *, n_jobs=None, ranked=None):
     """Bootstrap distribution of the score of system A of ``paired``.
 
     ``n_jobs=1`` runs the serial kernels; ``None`` the threaded fast paths
     and the serial slow path; another value the threaded kernels (the
     caller sets numba's thread count). The result does not depend on it.
+    ``ranked``: the rank metric's sorted orders (:func:`ranked_orders`),
+    reused when the caller has them.
 
     Fast path: ``paired.values(sums_a)`` of the engine's bootstrap column
     sums (:func:`sigtest._engine.resampling.bootstrap_sums`: items, cells,
@@ -316,14 +318,30 @@ def resampled_scores(paired, n_resamples, seed, *, n_jobs=None):
     from sigtest._engine.rank_metrics import rank_bootstrap_scores, uses_ranking
 
     if uses_ranking(paired):
-        return np.ascontiguousarray(
-            rank_bootstrap_scores(paired, n_resamples, seed=seed, parallel=parallel)[:, 0])
+        return np.ascontiguousarray(rank_bootstrap_scores(
+            paired, n_resamples, seed=seed, parallel=parallel, ranked=ranked)[:, 0])
     slow = bootstrap_scores(paired, n_resamples, seed=seed,
                             parallel=parallel and n_jobs is not None)
     return np.ascontiguousarray(slow[:, 0], dtype=np.float64)
 
 
-def score_acceleration(paired):
+def ranked_orders(paired):
+    """The sorted orders of a rank metric's ``paired`` for the kernels, or ``None``.
+
+    :func:`sigtest._engine.rank_metrics.ranked_pair` (on the rankings the
+    input path kept: no sort), built once by :func:`score_paired` for its
+    bootstrap and its jackknife; ``None`` for data that do not take the rank
+    kernels (:func:`~sigtest._engine.rank_metrics.uses_ranking`).
+    """
+    if paired.has_statistics or getattr(paired.metric, "ranking", None) is None:
+        return None
+    # the rank modules and their kernels on a first rank metric (~0.03 s to import)
+    from sigtest._engine.rank_metrics import ranked_pair, uses_ranking
+
+    return ranked_pair(paired) if uses_ranking(paired) else None
+
+
+def score_acceleration(paired, ranked=None):
     r"""BCa acceleration of the score of system A from the jackknife.
 
     Leave-one-unit-out values :math:`\theta_{(i)}` (items, cells with
@@ -338,12 +356,13 @@ def score_acceleration(paired):
     (Efron & Tibshirani 1993, eq. 14.15; the stratified influence values are
     those of R ``boot::empinf(type="jack")``, Davison & Hinkley 1997, §3.7):
     :func:`~sigtest._engine.intervals.acceleration_from_jackknife` on the
-    values of system A.
+    values of system A. ``ranked``: a rank metric's sorted orders
+    (:func:`ranked_orders`), reused when the caller has them.
     """
     # the resampling drivers load the numba kernels: imported on first use (an import of the engine stays light)
     from sigtest._engine.resampling import jackknife_values
 
-    theta_a, _, weights = jackknife_values(paired)
+    theta_a, _, weights = jackknife_values(paired, ranked=ranked)
     return acceleration_from_jackknife(theta_a, weights, jackknife_strata(paired))
 
 
@@ -508,6 +527,7 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=N_R
     B = _check_n_resamples(n_resamples)
     seed = check_seed(seed)
     estimate = float(paired.score_a)
+    ranked = None
     if method == "studentized":
         # only method='studentized' needs the studentized bootstrap (and its jackknife drivers)
         from sigtest._engine.studentized import pseudo_distribution, studentized_resamples
@@ -515,8 +535,9 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=N_R
         dist, t_star, se = studentized_resamples(paired, B, seed, of="score")
         pseudo = pseudo_distribution(estimate, se, t_star)
     else:
+        ranked = ranked_orders(paired)  # a rank metric's orders: the jackknife's too
         with numba_threads(n_jobs):
-            dist = resampled_scores(paired, B, seed, n_jobs=n_jobs)
+            dist = resampled_scores(paired, B, seed, n_jobs=n_jobs, ranked=ranked)
         pseudo = None
     finite = np.isfinite(dist)
     if not finite.all():
@@ -534,7 +555,7 @@ def score_paired(paired, *, confidence_level=0.95, method="bca", n_resamples=N_R
         _warn_small(paired, method)
     acceleration = None
     if method == "bca" and math.isfinite(estimate):
-        acceleration = score_acceleration(paired)
+        acceleration = score_acceleration(paired, ranked)
     # studentized: the basic interval of estimate + se t* (a point mass stays one)
     ci = bootstrap_interval(dist if pseudo is None or n_trials is not None or
                             is_degenerate(dist) else pseudo,

@@ -1,8 +1,9 @@
 """``prepare_paired(rank_once=True)``: each system sorted once, the scores unchanged.
 
 The observed scores computed from the kept rankings must equal, bit for bit,
-what the metric's ``score_func`` returns (the default path), for every
-ranking metric; weighted or undefined data keep the default path.
+what the metric's ``score_func`` returns, for every ranking metric; weighted
+or undefined data keep the default path. The default path of a built-in
+ranking metric keeps the rankings its ``score_func`` sorts, too.
 """
 
 import warnings
@@ -36,21 +37,29 @@ def test_scores_from_the_kept_rankings_equal_the_metric_bit_for_bit(metric, make
     y, a, b = make(seed)
     plain = prepare_paired(y, a, b, metric)
     once = prepare_paired(y, a, b, metric, rank_once=True)
-    assert plain.rankings is None and len(once.rankings) == 2
+    assert len(plain.rankings) == 2 and len(once.rankings) == 2
+    func = plain.metric.score_func
+    assert (plain.score_a, plain.score_b) == (func(y, a, **plain.params),
+                                              func(y, b, **plain.params))
     assert (once.score_a, once.score_b) == (plain.score_a, plain.score_b)
     ranking = plain.metric.ranking
-    np.testing.assert_array_equal(once.rankings[1].items, ranking(y, b, **plain.params).items)
+    for kept in (plain.rankings[1], once.rankings[1]):
+        np.testing.assert_array_equal(kept.items, ranking(y, b, **plain.params).items)
 
 
 def test_weighted_and_undefined_data_are_scored_by_the_metric():
     y, a, b = _binary(0)
-    weighted = prepare_paired(y, a, b, "roc_auc", sample_weight=np.full(300, 2.0),
-                              rank_once=True)
-    assert weighted.rankings is None
+    w = np.full(300, 2.0)
+    weighted = prepare_paired(y, a, b, "roc_auc", sample_weight=w, rank_once=True)
+    # the score function's own body (which keeps its ranking), not DeLong's pass
+    func = weighted.metric.score_func
+    assert weighted.score_a == func(y, a, sample_weight=w)
+    np.testing.assert_array_equal(weighted.rankings[0].values,
+                                  weighted.metric.ranking(y, a).values)
     with pytest.warns(UndefinedMetricWarning):  # the metric's own warning
         one_class = prepare_paired(np.ones(300, dtype=int), a, b, "roc_auc",
                                    labels=[0, 1], rank_once=True)
-    assert one_class.rankings is None and np.isnan(one_class.score_a)
+    assert np.isnan(one_class.score_a)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         hard = prepare_paired(y, y, 1 - y, "accuracy", rank_once=True)  # no ranking

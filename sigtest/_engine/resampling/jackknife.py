@@ -22,7 +22,7 @@ __all__ = ["jackknife_values"]
 _JACKKNIFE_ENTRIES = 1 << 18
 
 
-def jackknife_values(paired, *, chunk_rows=65536):
+def jackknife_values(paired, *, chunk_rows=65536, ranked=None):
     """Leave-one-out metric values of A and B per row (generic) or per cell.
 
     Parameters
@@ -32,6 +32,10 @@ def jackknife_values(paired, *, chunk_rows=65536):
         Rows aggregated per call (bounds memory to ``chunk_rows * s``; the
         values do not depend on it). The values are computed once per
         ``paired`` and shared, read-only, by later calls.
+    ranked : RankedPair, optional
+        A rank metric's sorted orders of ``paired``
+        (:func:`~sigtest._engine.rank_metrics.ranked_pair`), reused when the
+        caller has them; the values do not depend on it.
 
     Returns
     -------
@@ -65,19 +69,20 @@ def jackknife_values(paired, *, chunk_rows=65536):
     _check_paired(paired, need_statistics=False)
     found = paired.memo.get("jackknife")
     if found is None:  # computed once per paired data (read-only: callers share it)
-        found = tuple(np.asarray(array) for array in _jackknife_values(paired, chunk_rows))
+        found = tuple(np.asarray(array)
+                      for array in _jackknife_values(paired, chunk_rows, ranked))
         for array in found:
             array.flags.writeable = False
         paired.memo["jackknife"] = found
     return found
 
 
-def _jackknife_values(paired, chunk_rows):
+def _jackknife_values(paired, chunk_rows, ranked=None):
     """:func:`jackknife_values`, computed."""
     if not paired.has_statistics:
         closed = _jackknife_auc(paired)
         if closed is None:
-            closed = _jackknife_ranked(paired)
+            closed = _jackknife_ranked(paired, ranked)
         return _jackknife_slow(paired) if closed is None else closed
     sums_a, sums_b = paired.totals()
     R = paired.stats_a.shape[0]
@@ -107,10 +112,11 @@ def _jackknife_auc(paired):
             or paired.data is None):
         return None
     y, a, b, w = paired.data
-    ra = paired.metric.ranking(y, a, **paired.params)
+    kept = getattr(paired, "rankings", None)  # sorted once by the input path
+    ra = paired.metric.ranking(y, a, **paired.params) if kept is None else kept[0]
     if ra.kind != "roc_auc" or ra.n_components != 1:
         return None
-    rb = paired.metric.ranking(y, b, **paired.params)
+    rb = paired.metric.ranking(y, b, **paired.params) if kept is None else kept[1]
     # imported on a first rank metric (a comparison without one never imports it)
     from sigtest._engine.rank_metrics import auc_cluster_jackknife, auc_jackknife
 
@@ -118,18 +124,21 @@ def _jackknife_auc(paired):
         G = int(paired.n_groups)
         return (auc_cluster_jackknife(ra, paired.item_groups, G, w),
                 auc_cluster_jackknife(rb, paired.item_groups, G, w), np.ones(G))
-    return auc_jackknife(ra, w), auc_jackknife(rb, w), np.ones(paired.n_samples)
+    theta_a = auc_jackknife(ra, w)
+    theta_b = theta_a if rb is ra else auc_jackknife(rb, w)  # one system's own score
+    return theta_a, theta_b, np.ones(paired.n_samples)
 
 
 #: Left-out units whose weight rows are held at once (``block x units`` floats).
 _RANKED_BLOCK = 256
 
 
-def _jackknife_ranked(paired):
+def _jackknife_ranked(paired, ranked=None):
     """Leave-one-out values of any rank metric from its sorted orders, else None.
 
-    Each system's scores are sorted once; leaving out unit ``u`` (an item,
-    or a cluster) is the weight vector with ``u``'s items at 0, one pass per
+    Each system's scores are sorted once (``ranked``, the caller's
+    :class:`~sigtest._engine.rank_metrics.RankedPair`, or built here);
+    leaving out unit ``u`` (an item, or a cluster) is the weight vector with ``u``'s items at 0, one pass per
     system over the sorted order
     (:func:`sigtest._engine.rank_metrics.rank_weighted_scores`):
     ``O(U L)`` for ``L`` sorted entries, instead of ``2 U`` calls of
@@ -144,7 +153,7 @@ def _jackknife_ranked(paired):
 
     if not uses_ranking(paired):
         return None
-    rp = ranked_pair(paired)
+    rp = ranked_pair(paired) if ranked is None else ranked
     U = rp.n_resampling_units
     theta = np.empty((U, 2))
     for lo in range(0, U, _RANKED_BLOCK):
