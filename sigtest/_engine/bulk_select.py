@@ -86,7 +86,8 @@ except ImportError:  # pragma: no cover - another numba
     _trailing_zeros = _count_trailing_zeros
 
 
-__all__ = ["PairOrder", "PairSummaries", "SelectedRows", "Windows", "pair_moments",
+__all__ = ["PairOrder", "PairSummaries", "SelectedRows", "Windows", "forget_moments",
+           "pair_moments",
            "pair_summaries", "scan_windows", "select_positions", "selected_rows", "window_bounds",
            "windowed_rows"]
 
@@ -515,6 +516,19 @@ _KEPT_LOCK = threading.Lock()
 def _forget(last):
     with _KEPT_LOCK:
         if _KEPT[0] is last:
+            _KEPT[0] = None
+
+
+def forget_moments(T):
+    """Drop what :func:`pair_moments` keeps of ``T`` (its row moments, its Gram matrix).
+
+    They go with ``T`` anyway; a caller that keeps ``T`` (a comparison keeps
+    its shared scores for ``ranks()``) calls this when no more pairs of
+    ``T`` follow: the Gram matrix is ``8 k^2`` bytes (8 MB at 1,000 systems).
+    """
+    with _KEPT_LOCK:
+        last = _KEPT[0]
+        if last is not None and last["T"]() is T:
             _KEPT[0] = None
 
 

@@ -473,6 +473,35 @@ def _slab_groups(run_o, run_w, tiles):
     return groups
 
 
+def _count_all(T, ordered, sign, two_sided, n_threads):
+    """``(count_sd, count_m, max_stat)`` of the pairs ``ordered`` by decreasing statistic.
+
+    ``ordered`` is ``(Io, Jo, centre, scale, t_sorted)``; the resamples are
+    counted in ranges on ``n_threads`` threads (:func:`_count_range`), whose
+    integer counts are added in place (no stacked copy per thread).
+    """
+    Io, Jo, centre, scale, t_sorted = ordered
+    n_used, B = t_sorted.shape[0], T.shape[1]
+    if not n_used:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.full(B, -np.inf)
+    groups = _groups(T, Io, Jo, centre, scale)
+
+    def call(start, stop):
+        count_sd = np.zeros(n_used, dtype=np.int64)
+        count_m = np.zeros(n_used, dtype=np.int64)
+        overall = np.empty(stop - start)
+        _count_range(T, Io, Jo, centre, scale, t_sorted, sign, two_sided,
+                     start, stop, count_sd, count_m, overall, _COUNT_BLOCK, groups)
+        return count_sd, count_m, overall
+
+    parts = run_parts(call, part_bounds(B, max(1, int(n_threads))), max(1, int(n_threads)))
+    count_sd, count_m, _ = parts[0]
+    for other in parts[1:]:
+        count_sd += other[0]
+        count_m += other[1]
+    return count_sd, count_m, np.concatenate([p[2] for p in parts])
+
+
 def maxt_pairs_pvalues(delta, scores, pairs, *, alternative="two-sided", n_threads=1):
     """:func:`~sigtest._engine.maxt.maxt_pvalues` of ``scores[j] - scores[i]`` per pair.
 
@@ -508,33 +537,26 @@ def maxt_pairs_pvalues(delta, scores, pairs, *, alternative="two-sided", n_threa
         raise ValueError(f"The 'delta' parameter must have shape ({pairs.shape[0]},). "
                          f"Got {d.shape} instead.")
     m, B = d.shape[0], T.shape[1]
-    I, J = pairs[:, 0], pairs[:, 1]
-    live = np.flatnonzero(np.isfinite(d))
+    I, J = np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1])
+    finite = np.isfinite(d)
+    live = np.flatnonzero(finite)
     se = np.full(m, np.nan)
-    se[live] = _std_pairs(T, I[live], J[live], n_threads)
+    if live.size == m:  # every pair (no copies of I and J)
+        se[:] = _std_pairs(T, I, J, n_threads)
+    else:
+        se[live] = _std_pairs(T, I[live], J[live], n_threads)
+    del finite
     t, degenerate, order = studentized_order(d, se, live, alternative)
     sign = -1.0 if alternative == "less" else 1.0
     t_sorted = np.ascontiguousarray(t[order])
-    n_used = order.size
     Io, Jo = np.ascontiguousarray(I[order]), np.ascontiguousarray(J[order])
+    del I, J  # the pairs in order only from here (1,000 systems: 8 MB)
     centre, scale = np.ascontiguousarray(d[order]), np.ascontiguousarray(se[order])
-    bounds = part_bounds(B, max(1, int(n_threads)))
-    groups = _groups(T, Io, Jo, centre, scale)
-
-    def call(start, stop):
-        count_sd = np.zeros(n_used, dtype=np.int64)
-        count_m = np.zeros(n_used, dtype=np.int64)
-        overall = np.empty(stop - start)
-        _count_range(T, Io, Jo, centre, scale, t_sorted, sign, alternative == "two-sided",
-                     start, stop, count_sd, count_m, overall, _COUNT_BLOCK, groups)
-        return count_sd, count_m, overall
-
-    parts = run_parts(call, bounds, max(1, int(n_threads)))
-    count_sd = np.sum([p[0] for p in parts], axis=0, dtype=np.int64).reshape(n_used)
-    count_m = np.sum([p[1] for p in parts], axis=0, dtype=np.int64).reshape(n_used)
-    max_stat = np.concatenate([p[2] for p in parts]) if n_used else np.full(B, -np.inf)
+    count_sd, count_m, max_stat = _count_all(
+        T, (Io, Jo, centre, scale, t_sorted), sign, alternative == "two-sided", n_threads)
+    del Io, Jo, centre, scale  # before the p-values are built (the peak of a large family)
     # single step: resamples whose overall maximum reaches t (the same integers)
     count_ss = B - np.searchsorted(np.sort(max_stat), t_sorted, side="left")
-
+    del t_sorted
     return maxt_result((count_sd, count_ss, count_m), B, m, live, order, t=t, se=se,
                        max_stat=max_stat, degenerate=degenerate, n_dropped=0)

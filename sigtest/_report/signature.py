@@ -142,9 +142,9 @@ def signature(result):
     b_p, b_ci = _resample_fields(r, frame)
     targets = r.targets
     y = _combined(f"{key}:{_digest(targets[key])}" for key in sorted(targets))
-    preds = []
+    preds, predictions = [], r.predictions
     for name in sorted(r.systems):
-        value = r._predictions[name]
+        value = predictions[name]
         runs = value if isinstance(value, list) else [value]
         preds.append(name + "=" + ",".join(_digest(v) for v in runs))
     alts = sorted(set(frame["alternative"].dropna()))

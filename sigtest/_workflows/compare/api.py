@@ -24,6 +24,8 @@ from sigtest._workflows.compare.options import (
     compare_options,
     read_only_copy,
 )
+from sigtest._engine.release import release_free_memory
+from sigtest._workflows.compare.packed import Packed, pack_runs
 from sigtest._workflows.compare.plan import plan_comparison
 from sigtest._workflows.compare.bulk import run_all_pairs
 from sigtest._workflows.compare.plan_tasks import TaskView
@@ -83,8 +85,11 @@ def compare_inputs(targets, runs, classes, options, *, cv_splits=None, cv_seed=N
             "strata=task_of_each_item, overall=...).")
     # the result keeps read-only copies (a caller reusing its buffers changes
     # neither result.predictions nor what recompare() tests); made first, so
-    # that the comparison runs on them too (one copy of the predictions)
-    runs = {n: [read_only_copy(r) for r in rs] for n, rs in runs.items()}
+    # that the comparison runs on them too (one copy of the predictions), or
+    # stored narrow (packed.py): then the comparison runs on the arrays given
+    stored = pack_runs(runs)
+    runs = {n: [r if isinstance(s, Packed) else s for r, s in zip(runs[n], ss)]
+            for n, ss in stored.items()}
     # "auto" -> Holm, or max-T for a large family with the default test
     n_items = next(iter(targets.values())).shape[0]
     given_weight = options.sample_weight
@@ -100,11 +105,14 @@ def compare_inputs(targets, runs, classes, options, *, cv_splits=None, cv_seed=N
     # or on Gaussian multiplier draws (one pass over the units in all)
     drawn = resolve_bootstrap(options.bootstrap, correction=applied, plan=plan,
                               n_units=n_units)
+    _phase_done(plan)
     shared = shared_deltas(plan.tasks, plan.scores["seed"], options.n_jobs, bootstrap=drawn,
                            names=plan.names)
     tasks = TaskView(plan.tasks, shared)
+    _phase_done(plan)
     # all pairs at once where their test runs on the shared draws (compare/bulk.py)
     out = run_all_pairs(tasks, options.n_jobs, options.verbose)
+    _phase_done(plan)
     adjusted, maxt_multiplier, maxt_drawn = None, False, {}
     if applied in MAXT_CORRECTIONS:
         adjusted, maxt_multiplier = maxt_adjusted(plan, out, shared, applied, options.n_jobs,
@@ -115,7 +123,8 @@ def compare_inputs(targets, runs, classes, options, *, cv_splits=None, cv_seed=N
         drawn = "resample"
     kept = kept_scores(shared, plan, maxt_drawn)  # every system's shared scores, for ranks()
     del shared, tasks
-    predictions = {n: (r[0] if len(r) == 1 else list(r)) for n, r in runs.items()}
+    _phase_done(plan)
+    predictions = {n: (r[0] if len(r) == 1 else list(r)) for n, r in stored.items()}
     shown = options.random_state
     if cv_seed is not None and options.random_state is cv_seed[1]:
         shown = cv_seed[0]  # the seed the user gave, not the child the tests use
@@ -124,7 +133,7 @@ def compare_inputs(targets, runs, classes, options, *, cv_splits=None, cv_seed=N
         rerun = functools.partial(compare_inputs, cv_splits=cv_splits, cv_seed=cv_seed)
     if options.overall is not None:  # the options hold the derived weights; reruns derive anew
         rerun = functools.partial(_rerun_given_weight, rerun, given_weight)
-    data = ComparisonData(targets=targets, runs=runs, classes=classes,
+    data = ComparisonData(targets=targets, stored_runs=stored, classes=classes,
                           score_settings=plan.scores, random_state=shown, rerun=rerun,
                           kept_scores=kept)
     return assemble(plan, out, alpha=options.alpha, correction=applied, pairs=options.pairs,
@@ -132,6 +141,18 @@ def compare_inputs(targets, runs, classes, options, *, cv_splits=None, cv_seed=N
                         predictions=predictions, cv_splits=cv_splits, bootstrap=drawn,
                         n_groups=_n_distinct(options.groups),
                         n_strata=_n_distinct(options.strata), options=options, data=data))
+
+
+#: Pairs from which a comparison hands the memory each phase freed back to the
+#: operating system (:func:`~sigtest._engine.release.release_free_memory`; 46
+#: systems and more: below, what a phase frees is small).
+RELEASE_MIN_PAIRS = 1000
+
+
+def _phase_done(plan):
+    """Between two phases of a large comparison: the freed heap pages back to the system."""
+    if len(plan.tasks) >= RELEASE_MIN_PAIRS:
+        release_free_memory()
 
 
 def _with_overall_weights(options, runs, n_items):

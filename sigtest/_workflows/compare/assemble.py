@@ -52,11 +52,11 @@ def _warn_small_b(monte_carlo, specs, m_eff, alpha):
             )
 
 
-def _block_frame(block, flip):
-    """A :class:`RowBlock`'s columns as a frame, the rows with ``flip`` turned around."""
-    columns = dict(block.columns)
+def _block_columns(columns, flip):
+    """A :class:`RowBlock`'s ``columns`` with the rows ``flip`` turned around (a new dict)."""
+    columns = dict(columns)
     if flip.any():  # the column twin of _reorient
-        c = block.columns
+        c = dict(columns)
         columns["score_a"] = np.where(flip, c["score_b"], c["score_a"])
         columns["score_b"] = np.where(flip, c["score_a"], c["score_b"])
         columns["delta"] = np.where(flip, -c["delta"], c["delta"])
@@ -65,40 +65,114 @@ def _block_frame(block, flip):
         if "prob_better" in c:
             columns["prob_better"] = np.where(flip, c["prob_worse"], c["prob_better"])
             columns["prob_worse"] = np.where(flip, c["prob_better"], c["prob_worse"])
-    return pd.DataFrame(columns)
+    return columns
 
 
-def _rows_frame(plan, out):
-    """The frame of every row, sorted by key, and that order of ``out``'s rows.
+def _parts_columns(out, flipped):
+    """Every row's fields as ``{column: ndarray}`` in ``out``'s row order.
 
-    Rows computed in a pair's canonical orientation are re-oriented exactly
-    to the order given; the identity columns (run, systems, metric, test)
-    are added from the keys.
+    One column block (the bulk paths) gives its own arrays (re-oriented
+    where needed), taken out of ``out``: a frame built from them holds no
+    second copy of a 499,500-pair comparison's columns. Per-job rows, or
+    several blocks, go through pandas (a column missing in a part is NaN
+    there, as :func:`pandas.concat` fills it).
     """
-    names, pair_idx = plan.names, plan.pair_idx
-    given = np.array(pair_idx, dtype=np.int64).reshape(-1, 2)
-    flipped = (np.array(plan.canon, dtype=np.int64).reshape(-1, 2) != given).any(axis=1)
+    if not out.rows and len(out.blocks) == 1:
+        block = out.blocks[0]
+        columns = _block_columns(block.columns, flipped[block.keys[:, 2]])
+        block.columns.clear()  # assemble consumes the block
+        return columns
     parts = []
     if out.rows or not out.blocks:
         parts.append(pd.DataFrame.from_records(
             [values if not flipped[key[2]] else _reorient(values)
              for key, values, _, _ in out.rows]))
     for block in out.blocks:
-        parts.append(_block_frame(block, flipped[block.keys[:, 2]]))
+        parts.append(pd.DataFrame(_block_columns(block.columns, flipped[block.keys[:, 2]])))
     frame = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
+    return {name: frame[name].to_numpy() for name in frame.columns}
+
+
+def _labels(values, codes):
+    """``values[codes]`` as a frame column, taken from a pandas array of the few ``values``.
+
+    The column gets the dtype pandas infers for them (its string dtype, or
+    object), with no Python object per row: at 499,500 pairs, taking from
+    pandas' string array holds 30 MB less at its peak than converting an
+    object array of the names.
+    """
+    return pd.Series(np.array(values, dtype=object)).array.take(np.asarray(codes, dtype=np.intp))
+
+
+def _constant_labels(column):
+    """An object column of one repeated string (the bulk rows' ``alternative``) as
+    :func:`_labels`; any other column as it is."""
+    if (isinstance(column, np.ndarray) and column.dtype == object and column.size
+            and isinstance(column[0], str) and (column == column[0]).all()):
+        return _labels([column[0]], np.zeros(column.size, dtype=np.intp))
+    return column
+
+
+def _first_of_name(names):
+    """For each position in ``names``, the first position holding the same name."""
+    first = {}
+    return np.array([first.setdefault(name, i) for i, name in enumerate(names)], dtype=np.int64)
+
+
+def _rows_columns(plan, out):
+    """Every row's columns, sorted by key, that order of ``out``'s rows, and the sorted keys.
+
+    Rows computed in a pair's canonical orientation are re-oriented exactly
+    to the order given; the identity columns (run, systems, metric, test)
+    are added from the keys. Returns ``(columns, order, table)``:
+    ``columns`` maps each field to an array, the identity ones first;
+    ``table`` holds the rows' keys ``(run, metric index, pair index, spec
+    index)`` in the frame's order.
+    """
+    names, pair_idx = plan.names, plan.pair_idx
+    given = np.asarray(pair_idx, dtype=np.int64).reshape(-1, 2)
+    canon = np.asarray(plan.canon, dtype=np.int64).reshape(-1, 2)
+    flipped = (np.zeros(given.shape[0], dtype=bool) if plan.canon is pair_idx
+               else (canon != given).any(axis=1))
     table = out.key_table()
+    fields = _parts_columns(out, flipped)
     order = np.lexsort(table.T[::-1])  # sorted keys: run, metric, pair, spec
-    frame = frame.take(order).reset_index(drop=True)
     table = table[order]
     which = given[table[:, 2]]
-    system = np.array(names, dtype=object)
-    identity = {"system_a": system[which[:, 0]], "system_b": system[which[:, 1]],
-                "metric": np.array([m.name for m in plan.metric_objs], dtype=object)[table[:, 1]],
-                "test": np.array([s[0] for s in plan.specs], dtype=object)[table[:, 3]]}
+    columns = {"system_a": _labels(names, which[:, 0]),
+               "system_b": _labels(names, which[:, 1]),
+               "metric": _labels([m.name for m in plan.metric_objs], table[:, 1]),
+               "test": _labels([s[0] for s in plan.specs], table[:, 3])}
+    del which
     if plan.multi:
-        identity = {"run": table[:, 0], **identity}
-    frame = pd.concat([pd.DataFrame(identity), frame], axis=1)
-    return frame, order
+        columns = {"run": table[:, 0], **columns}
+    for name in list(fields):  # one column at a time: the unsorted one is freed as we go
+        columns[name] = _constant_labels(fields.pop(name)[order])
+    return columns, order, table
+
+
+def _family_codes(plan, table):
+    """One integer per row naming its correction family: (run,) metric and test names."""
+    keys = [_first_of_name([m.name for m in plan.metric_objs])[table[:, 1]],
+            _first_of_name([s[0] for s in plan.specs])[table[:, 3]]]
+    if plan.multi:
+        keys.insert(0, table[:, 0])
+    return np.unique(np.stack(keys, axis=1), axis=0, return_inverse=True)[1].reshape(-1)
+
+
+def _adjusted(pvalue, *, plan, table, correction, alpha, adjusted, order):
+    """The ``pvalue_adj`` column: max-T's ``adjusted`` or the correction per family."""
+    if adjusted is not None:  # out's rows in the frame's (sorted) order
+        return np.maximum(pvalue, adjusted[order])
+    out = np.full(pvalue.shape[0], np.nan)
+    codes = _family_codes(plan, table)
+    # two-stage FDR adjusts at the comparison's level
+    level = (alpha if CORRECTION_ALIASES.get(correction, correction) in TWO_STAGE_CORRECTIONS
+             else None)
+    for code in range(int(codes.max(initial=-1)) + 1):
+        idx = np.flatnonzero(codes == code)
+        out[idx] = adjust_pvalues(pvalue[idx], correction, alpha=level)
+    return out
 
 
 def assemble(plan, out, *, alpha, correction, pairs, ci, result_kwargs, adjusted=None):
@@ -121,25 +195,22 @@ def assemble(plan, out, *, alpha, correction, pairs, ci, result_kwargs, adjusted
     _warn_small_b(out.monte_carlo_specs(), plan.run_specs,
                   plan.m_eff if adjusted is None else 1, alpha)
 
-    frame, order = _rows_frame(plan, out)
-    frame["pvalue_adj"] = np.nan
-    groups = ["run", "metric", "test"] if multi else ["metric", "test"]
-    if adjusted is not None:  # out's rows in the frame's (sorted) order
-        frame["pvalue_adj"] = np.maximum(frame["pvalue"].to_numpy(), adjusted[order])
-    for _, idx in (() if adjusted is not None
-                   else frame.groupby(groups, sort=False).groups.items()):
-        frame.loc[idx, "pvalue_adj"] = adjust_pvalues(
-            frame.loc[idx, "pvalue"].to_numpy(), correction,
-            # two-stage FDR adjusts at the comparison's level
-            alpha=alpha if CORRECTION_ALIASES.get(correction, correction) in TWO_STAGE_CORRECTIONS
-            else None)
-    frame["significant"] = (frame["pvalue_adj"] <= alpha).to_numpy()
+    columns, order, table = _rows_columns(plan, out)
+    n = order.shape[0]
+    columns["pvalue"] = np.asarray(columns["pvalue"], dtype=np.float64)
+    columns["pvalue_adj"] = _adjusted(columns["pvalue"], plan=plan, table=table,
+                                      correction=correction, alpha=alpha, adjusted=adjusted,
+                                      order=order)
+    del table
+    columns["significant"] = columns["pvalue_adj"] <= alpha
     # the optional columns some row sets (float columns: numpy's isnan, not pandas' notna)
     extra = [c for c in OPTIONAL_COLUMNS
-             if c in frame and not np.isnan(frame[c].to_numpy(dtype=np.float64)).all()]
-    # the columns in their order (reindex: about half the CPU of frame[columns] on the small
-    # frames of a simulation); the index is already 0 .. n - 1 (_rows_frame)
-    frame = frame.reindex(columns=(["run"] if multi else []) + FRAME_COLUMNS + extra)
+             if c in columns and not np.isnan(np.asarray(columns[c], dtype=np.float64)).all()]
+    # the columns in their order, a missing one NaN (as reindex fills it); copy=False:
+    # the arrays are this frame's own, one block each rather than consolidated copies
+    frame = pd.DataFrame({c: columns[c] if c in columns else np.full(n, np.nan)
+                          for c in (["run"] if multi else []) + FRAME_COLUMNS + extra},
+                         copy=False)
     return ComparisonResult(
         frame,
         systems=names,

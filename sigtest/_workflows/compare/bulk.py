@@ -34,6 +34,7 @@ acceleration, whose closed form sums in another order: see
 
 import numpy as np
 
+from sigtest._engine.bulk_select import forget_moments
 from sigtest._engine.small_sample import BCA_SMALL_SAMPLE_LIMITS
 from sigtest._workflows.compare.bulk_mcnemar import mcnemar_rows, mcnemar_spec
 from sigtest._workflows.compare.bulk_rows import bca_rows, finite_rows, plain
@@ -142,13 +143,16 @@ def _bulk_bca(source, shared, done, n_jobs):
         array = found[0]
         return array if array.ndim == 2 and array.shape[1] == n_resamples else None
 
-    blocks = []
+    blocks, arrays = [], {}
     for array, group in _job_groups(source, done, _bulk_spec, shared_array):
+        arrays[id(array)] = array
         group_rows = _group_rows if zero_one_mean(group.metric, group.kwargs) else statistics_rows
         taken, block = group_rows(group, array, n_jobs)
         if len(taken):
             done[group.tasks[taken], group.q] = True
             blocks.append(block)
+    for array in arrays.values():  # their pairs' Gram matrices: not kept with the result's T
+        forget_moments(array)
     return blocks
 
 

@@ -53,7 +53,7 @@ from sigtest._engine.maxt_pairs import maxt_pairs_pvalues
 from sigtest._workflows.compare.checks import (
     MARGIN_ALTERNATIVES,
     check_metrics,
-    check_pairs,
+    count_pairs,
     check_tests,
     default_resamples,
 )
@@ -183,7 +183,7 @@ def resolve_correction(correction, *, test, runs, metrics, pairs, baseline, alph
     metric_objs = check_metrics(metrics)
     slow = [m.name for m in metric_objs if not m.has_statistics]
     if correction == "auto":
-        m = len(check_pairs(list(runs), pairs, baseline))
+        m = count_pairs(list(runs), pairs, baseline)
         large = m > _AUTO_MIN_PAIRS and default_resamples(m, alpha, 9999) > 9999
         if (test is not None or not large or n_units < AUTO_MIN_UNITS
                 or runs_mode == "nested" or slow):
@@ -202,7 +202,7 @@ def resolve_correction(correction, *, test, runs, metrics, pairs, baseline, alph
             "'holm')."
         )
     if test is None:
-        m = len(check_pairs(list(runs), pairs, baseline))
+        m = count_pairs(list(runs), pairs, baseline)
         test = _default_maxt_test(m, alpha, False)
     return correction, test
 
@@ -242,11 +242,13 @@ def _raw_alternative(ptest, greater_is_better, sname):
     return "less" if alt == "greater" else "greater"
 
 
-def _supplied_columns(shared, plan, keys, B):
+def _supplied_columns(shared, plan, family, pair_index, B):
     """The pairs' shared bootstrap differences already drawn for their tests, or None."""
+    r, mi, si = family
     columns = []
-    for key in map(tuple, np.asarray(keys, dtype=np.int64).reshape(-1, 4).tolist()):
-        supplied = shared[plan.tasks.index(key[0], key[2])]
+    for p in pair_index.tolist():
+        key = (r, mi, p, si)
+        supplied = shared[plan.tasks.index(r, p)]
         found = None
         for role in (1, 0):
             sd = supplied.get((key, role))
@@ -260,20 +262,19 @@ def _supplied_columns(shared, plan, keys, B):
     return columns
 
 
-def _supplied_scores(shared, plan, keys, B):
-    """``(scores (k, B), pairs (m, 2))`` when every key's test ran on one shared array, or None.
+def _supplied_scores(shared, plan, family, pair_index, B):
+    """``(scores (k, B), pairs (m, 2))`` when every pair's test ran on one shared array, or None.
 
     The array and the rows ``(i, j)`` :func:`_supplied_columns` would take
     the differences of (the same preference: the interval test's draws,
-    then the p-value test's), for :func:`maxt_pairs_pvalues`. The keys of a
-    family share their (run, metric, test), hence the draws their tests
-    consumed (:meth:`SharedSupplies.supply`): one look-up per family, and
-    each pair's rows are its canonical systems.
+    then the p-value test's), for :func:`maxt_pairs_pvalues`. The pairs of
+    a ``family`` share their (run, metric, test), hence the draws their
+    tests consumed (:meth:`SharedSupplies.supply`): one look-up per family,
+    and each pair's rows are its canonical systems.
     """
-    keys = np.asarray(keys, dtype=np.int64).reshape(-1, 4)
-    if not keys.shape[0]:
+    if not pair_index.shape[0]:
         return None
-    r, mi, _, si = keys[0].tolist()
+    r, mi, si = family
     for role in (1, 0):
         found = shared.supply(r, mi, si, role)
         if found is not None and found[2] == "bootstrap" and found[0].shape[1:] == (B,):
@@ -283,29 +284,30 @@ def _supplied_scores(shared, plan, keys, B):
     array = found[0]
     if not np.all(np.isfinite(array)):
         return None
-    return array, _family_pairs(plan, keys)
+    return array, _family_pairs(plan, pair_index)
 
 
-def _family_pairs(plan, keys):
-    """``(m, 2)``: the canonical systems ``(i, j)`` of each key's pair."""
+def _family_pairs(plan, pair_index):
+    """``(m, 2)``: the canonical systems ``(i, j)`` of each pair index."""
     canon = np.asarray(plan.canon, dtype=np.int64).reshape(-1, 2)
-    return canon[np.asarray(keys, dtype=np.int64).reshape(-1, 4)[:, 2]]
+    return canon[pair_index]
 
 
-def _family_pvalues(plan, keys, d, shared, B, scores_of, alternative, n_threads):
-    """The :class:`MaxTResult` of one family: its ``keys`` (``(m, 4)``), their deltas ``d``.
+def _family_pvalues(plan, family, pair_index, d, shared, B, scores_of, alternative, n_threads):
+    """The :class:`MaxTResult` of one ``family`` ``(run, metric index, test index)``.
 
-    From the systems' scores when the family's differences are those of one
-    finite score matrix (:func:`maxt_pairs_pvalues`: no ``B x m`` columns
-    are built), else from the columns (:func:`maxt_pvalues`); the same
-    result either way. ``scores_of()``: the max-T step's own draws ``(B, k)``.
+    ``pair_index``: its pairs (``(m,)``), their deltas ``d``. From the
+    systems' scores when the family's differences are those of one finite
+    score matrix (:func:`maxt_pairs_pvalues`: no ``B x m`` columns are
+    built), else from the columns (:func:`maxt_pvalues`); the same result
+    either way. ``scores_of()``: the max-T step's own draws ``(B, k)``.
     """
-    found = _supplied_scores(shared, plan, keys, B)
+    found = _supplied_scores(shared, plan, family, pair_index, B)
     if found is None:
-        columns = _supplied_columns(shared, plan, keys, B)
+        columns = _supplied_columns(shared, plan, family, pair_index, B)
         if columns is None:
             T = scores_of()
-            pairs = _family_pairs(plan, keys)
+            pairs = _family_pairs(plan, pair_index)
             if np.all(np.isfinite(T)):
                 found = T.T, pairs
             else:
@@ -429,15 +431,15 @@ def maxt_adjusted(plan, out, shared, correction, n_jobs, bootstrap="resample", *
     cache, notes = {}, []
     adjusted = np.full(table.shape[0], np.nan)
     for (r, mi, si), rows in families.items():
-        keys = table[rows]
+        pair_index = table[rows, 2]
         sname, ptest, itest, _ = plan.run_specs[si]
         metric = plan.metric_objs[mi]
         alternative = _raw_alternative(ptest, metric.greater_is_better, sname)
         # few resamples make max-T liberal (the noise of the bootstrap standard
         # errors): the test's own draws only when they are enough for the family
-        B = max(_family_resamples(ptest, itest), maxt_min_resamples(len(keys), alpha))
+        B = max(_family_resamples(ptest, itest), maxt_min_resamples(len(rows), alpha))
         res = _family_pvalues(
-            plan, keys, delta[rows], shared, B,
+            plan, (r, mi, si), pair_index, delta[rows], shared, B,
             lambda: _run_scores(plan, r, B, threads, cache, bootstrap)[mi], alternative,
             joblib.effective_n_jobs(n_jobs) if threads else 1)
         p = res.step_down if correction == "max-t" else res.single_step

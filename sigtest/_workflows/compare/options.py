@@ -23,6 +23,7 @@ import numpy as np
 from sigtest._constants import BOOTSTRAP_OPTIONS
 from sigtest._engine.design import check_ids
 from sigtest._workflows.compare.maxt import COMPARE_CORRECTIONS
+from sigtest._workflows.compare.packed import read_only_copy, unpack_runs
 from sigtest._workflows.overall import OVERALL_OPTIONS
 from sigtest._workflows.runs import RUNS_MODES
 from sigtest.metrics import Metric
@@ -183,8 +184,9 @@ class CompareOptions:
 class ComparisonData:
     """What a :class:`ComparisonResult` keeps to recompute from its inputs (private).
 
-    ``targets`` (``{input type: gold}``), ``runs`` (``{system: [read-only
-    runs]}``) and ``classes`` as the comparison checked them;
+    ``targets`` (``{input type: gold}``), ``stored_runs`` (``{system:
+    [stored run]}``, :func:`~sigtest._workflows.compare.packed.pack_runs`;
+    read back as ``runs``) and ``classes`` as the comparison checked them;
     ``score_settings``, the method, resamples, level and root ``seed`` of
     the per-system score intervals (:func:`sigtest._workflows.compare.plan.score_settings`);
     ``random_state``, the seed the user gave (``cross_val_compare``'s, not
@@ -198,25 +200,19 @@ class ComparisonData:
     """
 
     targets: dict
-    runs: dict
+    stored_runs: dict
     classes: Any
     score_settings: dict
     random_state: Any
     rerun: Any
     kept_scores: Any = None
 
-
-def read_only_copy(arr):
-    """A read-only copy of ``arr`` as an array (the result's copies of the inputs).
-
-    An array that is already such a copy (read-only, owning its data) is
-    returned as is: :meth:`ComparisonResult.recompare` does not copy again.
-    """
-    if isinstance(arr, np.ndarray) and not arr.flags.writeable and arr.base is None:
-        return arr
-    out = np.array(arr, copy=True)
-    out.flags.writeable = False
-    return out
+    @property
+    def runs(self):
+        """``{system: [read-only run, ...]}``: the stored runs read back
+        (:func:`~sigtest._workflows.compare.packed.unpack_runs`; new arrays
+        where they are stored narrow)."""
+        return unpack_runs(self.stored_runs)
 
 
 def check_item_ids(ids, name, n_samples):

@@ -62,13 +62,19 @@ class PairRows:
 
     def key_table(self):
         """Every row's key ``(run, metric index, pair index, spec index)``, the per-job
-        rows' then each block's, as an ``(n, 4)`` int64 array."""
+        rows' then each block's, as an ``(n, 4)`` int64 array (one block's own ``keys``
+        when it holds every row: no copy of 499,500 keys; not to be written)."""
+        if not self.rows and len(self.blocks) == 1:
+            return self.blocks[0].keys
         parts = [np.array([key for key, *_ in self.rows], dtype=np.int64).reshape(-1, 4)]
         parts.extend(block.keys for block in self.blocks)
         return np.concatenate(parts)
 
     def column(self, name):
-        """The field ``name`` of every row in :meth:`key_table` order (float; NaN where absent)."""
+        """The field ``name`` of every row in :meth:`key_table` order (float; NaN where absent;
+        one block's own float column when it holds every row: not to be written)."""
+        if not self.rows and len(self.blocks) == 1 and name in self.blocks[0].columns:
+            return np.asarray(self.blocks[0].columns[name], dtype=float)
         parts = [np.array([values.get(name, np.nan) for _, values, *_ in self.rows], dtype=float)]
         parts.extend(np.asarray(block.columns[name], dtype=float) if name in block.columns
                      else np.full(len(block.keys), np.nan) for block in self.blocks)

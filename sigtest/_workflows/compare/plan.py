@@ -276,7 +276,8 @@ def _canonical_pairs(names, pair_idx, pairs):
     canon = pair_idx
     if pairs != "baseline":
         swap = rank[pair_idx[:, 0]] > rank[pair_idx[:, 1]]
-        canon = np.where(swap[:, None], pair_idx[:, ::-1], pair_idx)
+        if swap.any():  # else the pairs as given (no copy)
+            canon = np.where(swap[:, None], pair_idx[:, ::-1], pair_idx)
     return canon, np.lexsort((rank[canon[:, 1]], rank[canon[:, 0]]))
 
 

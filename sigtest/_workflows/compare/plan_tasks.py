@@ -63,7 +63,8 @@ class PairTasks(BuiltWhenRead):
     Attributes
     ----------
     run, pair, i, j : ndarray of int64, shape (n_tasks,)
-        Each task's run, pair index and systems (canonical orientation).
+        Each task's run, pair index and systems (canonical orientation);
+        read-only views where one run makes them so.
     """
 
     def __init__(self, views, canon, seed_order, templates, seeds, stride):
@@ -73,8 +74,10 @@ class PairTasks(BuiltWhenRead):
         self._templates, self._seeds, self._stride = list(templates), seeds, int(stride)
         m, n_runs = len(self._order), len(self._views)
         self._m = m
-        self.run = np.repeat(np.arange(n_runs, dtype=np.int64), m)
-        self.pair = np.tile(order, n_runs)
+        # one run (the common case): no m-long copies (1,000 systems: 4 MB each)
+        self.run = (np.broadcast_to(np.int64(0), (m,)) if n_runs == 1
+                    else np.repeat(np.arange(n_runs, dtype=np.int64), m))
+        self.pair = order if n_runs == 1 else np.tile(order, n_runs)
         self.i, self.j = self._canon[self.pair, 0], self._canon[self.pair, 1]
         self._position = np.empty(len(self._canon), dtype=np.int64)
         self._position[order] = np.arange(m)

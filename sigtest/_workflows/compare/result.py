@@ -5,6 +5,7 @@ import numpy as np
 from sigtest._report.leaderboard import leaderboard_text, shows_leaderboard
 from sigtest._results import to_plain
 from sigtest._workflows.compare.options import recompare_options
+from sigtest._workflows.compare.packed import pack, read_only_copy, unpack
 from sigtest._workflows.compare.result_ranks import RankViews
 from sigtest._workflows.compare.result_report import ReportViews
 from sigtest._workflows.compare.maxt import maxt_test_specs
@@ -20,14 +21,19 @@ __all__ = ["ComparisonResult"]
 
 
 def _frozen(value):
-    """A read-only copy of one system's predictions (an array or a list of runs)."""
+    """A stored copy of one system's predictions (an array or a list of runs): as
+    :func:`~sigtest._workflows.compare.packed.pack` stores it (no second copy of one
+    already stored)."""
     if isinstance(value, list):
         return [_frozen(v) for v in value]
-    if isinstance(value, np.ndarray) and not value.flags.writeable and value.base is None:
-        return value  # already a read-only copy owned by the result (compare makes one)
-    arr = np.array(value, copy=True)
-    arr.flags.writeable = False
-    return arr
+    return pack(value)
+
+
+def _thawed(value):
+    """The predictions a :func:`_frozen` copy holds (read-only arrays)."""
+    if isinstance(value, list):
+        return [unpack(v) for v in value]
+    return unpack(value)
 
 
 class ComparisonResult(RankViews, ReportViews):
@@ -102,7 +108,9 @@ class ComparisonResult(RankViews, ReportViews):
                  correction, pairs, n_runs, predictions, options, data, ci="marginal",
                  cv_splits=None, n_groups=None, n_strata=None, cv_tests=None,
                  bootstrap="resample"):
-        self._frame = frame.copy()
+        # no copy: assemble builds the frame for this result alone, and _with_cv_tests
+        # passes a result's own (never modified) frame
+        self._frame = frame
         self._systems = tuple(systems)
         self._metrics = tuple(metrics)
         self._tests = tuple(tests)
@@ -116,7 +124,7 @@ class ComparisonResult(RankViews, ReportViews):
         self._options = options  # a frozen CompareOptions
         self._data = data  # a frozen ComparisonData: what recomputing needs
         self._cv_splits = None if cv_splits is None else [
-            [tuple(_frozen(idx) for idx in fold) for fold in folds] for folds in cv_splits]
+            [tuple(read_only_copy(idx) for idx in fold) for fold in folds] for folds in cv_splits]
         self._n_groups = n_groups
         self._n_strata = n_strata
         self._scores = None  # computed on the first call of scores(), then kept
@@ -225,7 +233,7 @@ class ComparisonResult(RankViews, ReportViews):
     @property
     def predictions(self):
         """The predictions the tests ran on: a new dict of read-only arrays."""
-        return dict(self._predictions)
+        return {name: _thawed(value) for name, value in self._predictions.items()}
 
     @property
     def options(self):
@@ -375,7 +383,7 @@ class ComparisonResult(RankViews, ReportViews):
         """
         return summary_table(self._frame, systems=self.systems, metrics=self.metrics,
                              n_groups=self.n_groups, n_strata=self.n_strata,
-                             runs=self._data.runs, runs_mode=self._options.runs,
+                             runs=self._data.stored_runs, runs_mode=self._options.runs,
                              overall=self._options.overall)
 
     def scores(self, intervals="own"):
@@ -575,7 +583,7 @@ class ComparisonResult(RankViews, ReportViews):
         return comparison_text(
             self._frame, systems=self.systems, metrics=self.metrics, tests=self.tests,
             pairs=self.pairs, correction=self.correction, alpha=self.alpha, n_runs=self.n_runs,
-            ci=self._ci, n_groups=self.n_groups, n_strata=self.n_strata, runs=self._data.runs,
+            ci=self._ci, n_groups=self.n_groups, n_strata=self.n_strata, runs=self._data.stored_runs,
             runs_mode=self._options.runs, overall=self._options.overall,
             cv_tests=self._cv_tests)
 

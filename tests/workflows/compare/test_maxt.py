@@ -534,6 +534,7 @@ def test_supplied_scores_equal_the_naive_reading():
     tasks = PairTasks([{}], canon, order, [template], None, 1)
     plan = SimpleNamespace(tasks=tasks, canon=canon)
     keys = sorted((0, 0, p, 0) for p in range(len(canon)))
+    family, pair_index = (0, 0, 0), np.array([key[2] for key in keys])
     variants = {
         "interval": {1: (scores, 3, "bootstrap"), 0: (other, 3, "bootstrap")},
         "pvalue": {0: (scores, 3, "bootstrap")},
@@ -545,12 +546,13 @@ def test_supplied_scores_equal_the_naive_reading():
     for variant, by_role in variants.items():
         shared = SharedSupplies(tasks, {(0, 0, 0, role): found for role, found in by_role.items()})
         want = _supplied_scores_naive(shared, plan, keys, B)
-        got = maxt_module._supplied_scores(shared, plan, keys, B)
+        got = maxt_module._supplied_scores(shared, plan, family, pair_index, B)
         if want is None:
             assert got is None, variant
         else:
             assert got[0] is want[0] and np.array_equal(got[1], want[1]), variant
     shared = SharedSupplies(tasks, {(0, 0, 0, 0): (scores, 3, "bootstrap")})
     scores[2, 3] = np.nan
-    assert maxt_module._supplied_scores(shared, plan, keys, B) is None
-    assert maxt_module._supplied_scores(SharedSupplies(tasks, {}), plan, keys, B) is None
+    assert maxt_module._supplied_scores(shared, plan, family, pair_index, B) is None
+    assert maxt_module._supplied_scores(SharedSupplies(tasks, {}), plan, family, pair_index,
+                                      B) is None
