@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from sigtest._engine.rank_jackknife import ranked_jackknife
 from sigtest._engine.sparse import SparseRows
 from sigtest._engine.resampling.rows import _check_paired
 from sigtest._engine.resampling.slow import _score, _slow_params, _SlowScorer
@@ -141,6 +140,9 @@ def _jackknife_auc(paired):
 
 def _jackknife_components(paired, ra, rb, w):
     """:func:`_jackknife_auc` of a multiclass AUC or an average precision, else None."""
+    # imported on a first rank metric (a comparison without one never imports it)
+    from sigtest._engine.rank_jackknife import ranked_jackknife
+
     groups = paired.item_groups
     G = None if groups is None else int(paired.n_groups)
     theta_a = ranked_jackknife(ra, w, groups, G)
