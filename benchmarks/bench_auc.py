@@ -28,8 +28,19 @@
    resample per pass), the lanes, the groups; and the Bayesian bootstrap's floor: each
    draw's N exponentials (the kernel's ziggurat on its stream) and their sum, nothing
    else, on the same threads. ``--sizes`` picks the N.
-   BCa on average precision is not timed: its jackknife has no closed form and
-   calls ``score_func`` N times (``O(N^2 log N)``; 195 s at N = 10^4 under load).
+   BCa on average precision is not timed here (see section 5).
+
+5. ``--jackknife``: the leave-one-out values of BCa's acceleration
+   (``jackknife_values``) of binary average precision at N = 10^4 and 10^5,
+   and of ``roc_auc_ovr`` and macro average precision at 2,000 x 3 and
+   10^5 x 5 classes: before, one pass of ``rank_weighted_scores`` over the
+   sorted orders per left-out item (``_jackknife_ranked``, ``O(N^2)``; timed
+   on ``--before-units`` left-out items and scaled to N when N is larger,
+   the table says so); after, the closed forms of
+   :mod:`sigtest._engine.rank_jackknife` (``O(N K)``). Then
+   ``sigtest.score(y, proba, metric="average_precision", method="bca")`` at
+   N = 10^5 with the closed form (before: its jackknife, scaled, plus the
+   rest of the call). Wall and CPU seconds, load average before and after.
 
 Times are medians of ``--repeats`` runs after a warm-up call (numba compiled
 or loaded from its cache); each sigtest call gets a new seed. Run on an idle
@@ -192,6 +203,81 @@ def bootstrap_table(args):
                       f"  ratio {w / w_min:5.2f} [{c / c_min:5.2f}]")
 
 
+def _jackknife_cases():
+    """Section 5's data sets: ``(label, y, a, b, metric, params)``."""
+    cases = []
+    for n in (10_000, 100_000):
+        y, a, b = data(n)
+        cases.append((f"average_precision binary N={n:,}", y, a, b, "average_precision", {}))
+    for n, K in ((2_000, 3), (100_000, 5)):
+        rng = np.random.default_rng(K)
+        y = rng.integers(0, K, n)
+        pa = np.round(rng.dirichlet(np.ones(K), n), 3)  # ties
+        pa /= pa.sum(1, keepdims=True)
+        pb = 0.7 * pa + 0.3 * np.eye(K)[y]
+        for metric, params in (("roc_auc_ovr", {}), ("average_precision", {"average": "macro"})):
+            cases.append((f"{metric} {n:,} x {K}", y, pa, pb, metric, params))
+    return cases
+
+
+def _before_jackknife(paired, n_units):
+    """The one-pass path on the first ``n_units`` left-out units: ``(wall, cpu, scale)``."""
+    from sigtest._engine.rank_metrics import rank_weighted_scores, ranked_pair
+
+    rp = ranked_pair(paired)
+    U = rp.n_resampling_units
+    m = min(U, n_units)
+
+    def run():
+        for lo in range(0, m, 256):  # the blocks of _jackknife_ranked
+            hi = min(m, lo + 256)
+            W = np.ones((hi - lo, U))
+            W[np.arange(hi - lo), np.arange(lo, hi)] = 0.0
+            rank_weighted_scores(rp, W)
+
+    wall, cpu = timed(run)
+    return wall, cpu, U / m
+
+
+def jackknife_table(args):
+    """Section 5: the rank jackknife before (one pass per unit) and after (closed forms)."""
+    import sigtest
+    from sigtest._engine import prepare_paired
+    from sigtest._engine.resampling.jackknife import _jackknife_auc, _jackknife_ranked
+
+    print(f"load average before: {os.getloadavg()}")
+    print(f"{'case':<42} {'before wall':>12} {'before CPU':>11} {'after wall':>11} "
+          f"{'after CPU':>10} {'ratio CPU':>10}  max |diff|")
+    small = prepare_paired(*data(300)[:3], "average_precision")
+    _jackknife_ranked(small)  # compile / load the kernels
+    for label, y, a, b, metric, params in _jackknife_cases():
+        paired = prepare_paired(y, a, b, metric, **params)
+        bw, bc, scale = _before_jackknife(paired, args.before_units)
+        out = {}
+        aw, ac = timed(lambda: out.setdefault("closed", _jackknife_auc(paired)))
+        check = ""
+        if scale == 1.0:  # full before run: compare the values
+            ref = _jackknife_ranked(paired)
+            check = f"{np.nanmax(np.abs(out['closed'][0] - ref[0])):.1e}"
+        note = "" if scale == 1.0 else f" (x{scale:.0f} scaled)"
+        print(f"{label:<42} {bw * scale:>11.2f}s {bc * scale:>10.2f}s {aw:>10.3f}s "
+              f"{ac:>9.3f}s {bc * scale / max(ac, 1e-9):>9.0f}x  {check}{note}")
+    n = 100_000
+    y, a, _ = data(n)
+    proba = 1.0 / (1.0 + np.exp(-a))
+    paired = prepare_paired(y, proba, proba, "average_precision")
+    bw, bc, scale = _before_jackknife(paired, args.before_units)
+    aw, ac = timed(lambda: sigtest.score(y, proba, metric="average_precision", method="bca",
+                                         random_state=0))
+    jw, jc = timed(lambda: _jackknife_auc(paired))
+    # before: the same call with the one-pass jackknife (both columns, as _jackknife_ranked)
+    print(f"score(average_precision, bca) N={n:,}: after {aw:.2f}s wall, {ac:.2f}s CPU "
+          f"(closed-form jackknife {jw:.3f}s wall); before (estimated: the call minus the "
+          f"closed form plus the one-pass jackknife, x{scale:.0f} scaled) "
+          f"{aw - jw + bw * scale:.0f}s wall, {ac - jc + bc * scale:.0f}s CPU")
+    print(f"load average after: {os.getloadavg()}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer reference resamples")
@@ -203,7 +289,14 @@ def main():
                         help="section 4's N, comma-separated (default 1e4,1e5,1e6)")
     parser.add_argument("--large-resamples", type=int, default=1_000,
                         help="resamples of section 4 at N = 10^6")
+    parser.add_argument("--jackknife", action="store_true",
+                        help="only section 5: the rank jackknife before and after")
+    parser.add_argument("--before-units", type=int, default=2_560,
+                        help="section 5: left-out units timed on the one-pass path")
     args = parser.parse_args()
+    if args.jackknife:
+        jackknife_table(args)
+        return
     if args.table:
         import numba
 

@@ -2,8 +2,9 @@
 
 Leave-one-out sums are ``total - row`` (closed form, ``O(N * s)``, or
 ``O(C * s)`` with cell weights; sparse cell rows in chunks). A rank metric
-(ROC AUC, average precision) is evaluated over each system's scores sorted
-once. Any other metric without statistics calls ``score_func`` once per
+(ROC AUC, average precision) has closed forms from each system's scores
+sorted once (:mod:`sigtest._engine.rank_jackknife`), else one pass over
+them per left-out unit. Any other metric without statistics calls ``score_func`` once per
 left-out item, cell or cluster (through the slow path's scorer, :mod:`.slow`).
 """
 
@@ -50,8 +51,10 @@ def jackknife_values(paired, *, chunk_rows=65536, ranked=None):
     Closed form from the sufficient statistics: ``O(N * s)`` (generic) or
     ``O(C * s)`` (compressed), instead of ``N`` metric evaluations
     (Efron 1987, the acceleration of BCa). A binary ROC AUC on items uses
-    the closed form of its placement values (``O(N)`` after one sort), another
-    rank metric one pass over each system's sorted order per left-out unit;
+    the closed form of its placement values (``O(N)`` after one sort), the
+    multiclass AUCs and average precision closed forms per component
+    (``O(N K)``, one-vs-one ``O(N K^2)``), the remaining rank metric cases
+    one pass over each system's sorted order per left-out unit;
     another metric without statistics falls back to ``N`` calls of
     ``score_func``.
 
@@ -99,13 +102,19 @@ def _jackknife_values(paired, chunk_rows, ranked=None):
 
 
 def _jackknife_auc(paired):
-    """Leave-one-out AUCs of A and B in closed form (binary ROC AUC, items), else None.
+    """Leave-one-out values of A and B in closed form (rank metrics), else None.
 
-    From the placement values (DeLong's structural components) of the one
-    sort: ``O(N)`` instead of ``2 N`` calls of ``score_func``
-    (:func:`sigtest._engine.rank_metrics.auc_jackknife`; clusters:
-    :func:`~sigtest._engine.rank_metrics.auc_cluster_jackknife`). The other
-    rank metrics: :func:`_jackknife_ranked`.
+    Binary ROC AUC on items: from the placement values (DeLong's structural
+    components) of the one sort, ``O(N)`` instead of ``2 N`` calls of
+    ``score_func`` (:func:`sigtest._engine.rank_metrics.auc_jackknife`;
+    clusters: :func:`~sigtest._engine.rank_metrics.auc_cluster_jackknife`).
+    The multiclass AUCs (one-vs-rest, one-vs-one; items, weights, clusters)
+    and average precision (binary, one-vs-rest ``macro`` / ``weighted``;
+    items, up to :data:`~sigtest._engine.rank_jackknife.AP_MAX_DISTINCT_WEIGHTS`
+    distinct weights): per-component closed forms combined as the metric
+    combines its components (:func:`sigtest._engine.rank_jackknife.ranked_jackknife`),
+    ``O(N K)`` or ``O(N K^2)``. The other cases (average precision
+    ``micro`` or with clusters): :func:`_jackknife_ranked`.
     """
     # numpy only: also without numba (SIGTEST_DISABLE_NUMBA=1)
     if (getattr(paired.metric, "ranking", None) is None or paired.has_statistics
@@ -114,9 +123,9 @@ def _jackknife_auc(paired):
     y, a, b, w = paired.data
     kept = getattr(paired, "rankings", None)  # sorted once by the input path
     ra = paired.metric.ranking(y, a, **paired.params) if kept is None else kept[0]
-    if ra.kind != "roc_auc" or ra.n_components != 1:
-        return None
     rb = paired.metric.ranking(y, b, **paired.params) if kept is None else kept[1]
+    if ra.kind != "roc_auc" or ra.n_components != 1:
+        return _jackknife_components(paired, ra, rb, w)
     # imported on a first rank metric (a comparison without one never imports it)
     from sigtest._engine.rank_metrics import auc_cluster_jackknife, auc_jackknife
 
@@ -127,6 +136,20 @@ def _jackknife_auc(paired):
     theta_a = auc_jackknife(ra, w)
     theta_b = theta_a if rb is ra else auc_jackknife(rb, w)  # one system's own score
     return theta_a, theta_b, np.ones(paired.n_samples)
+
+
+def _jackknife_components(paired, ra, rb, w):
+    """:func:`_jackknife_auc` of a multiclass AUC or an average precision, else None."""
+    # imported on a first rank metric (a comparison without one never imports it)
+    from sigtest._engine.rank_jackknife import ranked_jackknife
+
+    groups = paired.item_groups
+    G = None if groups is None else int(paired.n_groups)
+    theta_a = ranked_jackknife(ra, w, groups, G)
+    if theta_a is None:
+        return None
+    theta_b = theta_a if rb is ra else ranked_jackknife(rb, w, groups, G)
+    return theta_a, theta_b, np.ones(theta_a.shape[0])
 
 
 #: Left-out units whose weight rows are held at once (``block x units`` floats).
@@ -142,8 +165,9 @@ def _jackknife_ranked(paired, ranked=None):
     system over the sorted order
     (:func:`sigtest._engine.rank_metrics.rank_weighted_scores`):
     ``O(U L)`` for ``L`` sorted entries, instead of ``2 U`` calls of
-    ``score_func`` that each sort again. Average precision, the multiclass
-    AUCs; the binary AUC has its closed form (:func:`_jackknife_auc`).
+    ``score_func`` that each sort again. The cases without a closed form
+    (:func:`_jackknife_auc`): average precision ``micro``, with clusters, or
+    under many distinct item weights.
     A weight of zero drops an item as scikit-learn drops zero-weight items,
     so the values equal ``score_func`` on the data without the unit (to
     1e-12: sums in another order).
