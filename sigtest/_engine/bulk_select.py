@@ -530,6 +530,7 @@ def forget_moments(T):
         last = _KEPT[0]
         if last is not None and last["T"]() is T:
             _KEPT[0] = None
+            last["gram"] = None  # T's finalizer holds ``last`` as long as T lives
 
 
 def _kept(T):

@@ -172,6 +172,25 @@ def _exclusive_suffix(x):
     return out
 
 
+def _placement_sums(items, pos, q, new):
+    """The sums both AUC closed forms start from, per sorted entry and tie group.
+
+    Returns ``(gid, wp, wn, P, N0, above, below, T)``: each entry's tie
+    group, its positive and negative weight, the classes' weights, each
+    group's positive weight above plus half its own, its negative weight
+    below plus half its own, and the numerator ``T`` of the AUC.
+    """
+    w = q[items]
+    gid = np.cumsum(new, dtype=np.int64) - 1
+    gp, gn = _group_weights(items, pos, q, new)
+    P, N0 = gp.sum(), gn.sum()
+    above = _exclusive_cumsum(gp) + 0.5 * gp
+    below = _exclusive_suffix(gn) + 0.5 * gn
+    T = np.sum(gn * above)
+    wp = w * pos
+    return gid, wp, w - wp, P, N0, above, below, T
+
+
 def _auc_items(values, items, pos, q, new):
     r"""Leave-one-out ROC AUCs of one component, one per sorted entry.
 
@@ -189,15 +208,7 @@ def _auc_items(values, items, pos, q, new):
 
     ``nan`` when a class empties.
     """
-    w = q[items]
-    gid = np.cumsum(new, dtype=np.int64) - 1
-    gp, gn = _group_weights(items, pos, q, new)
-    P, N0 = gp.sum(), gn.sum()
-    above = _exclusive_cumsum(gp) + 0.5 * gp
-    below = _exclusive_suffix(gn) + 0.5 * gn
-    T = np.sum(gn * above)
-    wp = w * pos
-    wn = w - wp
+    gid, wp, wn, P, N0, above, below, T = _placement_sums(items, pos, q, new)
     lost = wp * below[gid] + wn * above[gid]
     den = (P - wp) * (N0 - wn)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -288,16 +299,8 @@ def _auc_clusters(values, items, pos, q, new, groups, n_groups):
     A class is empty without the cluster when the cluster holds every item
     of positive weight of it (counted, not compared in floating point).
     """
-    w = q[items]
-    gid = np.cumsum(new, dtype=np.int64) - 1
-    gp, gn = _group_weights(items, pos, q, new)
-    P, N0 = gp.sum(), gn.sum()
-    above = _exclusive_cumsum(gp) + 0.5 * gp
-    below = _exclusive_suffix(gn) + 0.5 * gn
-    T = np.sum(gn * above)
+    gid, wp, wn, P, N0, above, below, T = _placement_sums(items, pos, q, new)
     ge = groups[items]
-    wp = w * pos
-    wn = w - wp
     lost = np.bincount(ge, weights=wp * below[gid] + wn * above[gid], minlength=n_groups)
     inside = _pairs_inside(values, ge, wp, wn, n_groups)
     kept_pos = _kept(P, ge, wp, n_groups)

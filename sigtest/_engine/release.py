@@ -18,7 +18,11 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["release_free_memory"]
+__all__ = ["RELEASE_MIN_PAIRS", "release_free_memory"]
+
+#: Pairs from which a comparison hands back the memory each of its phases freed
+#: (46 systems and more: below, what a phase frees is small).
+RELEASE_MIN_PAIRS = 1000
 
 _TRIM = []  # [malloc_trim or None], found on the first call
 

@@ -24,7 +24,7 @@ from sigtest._workflows.compare.options import (
     compare_options,
     read_only_copy,
 )
-from sigtest._engine.release import release_free_memory
+from sigtest._engine.release import RELEASE_MIN_PAIRS, release_free_memory
 from sigtest._workflows.compare.packed import Packed, pack_runs
 from sigtest._workflows.compare.plan import plan_comparison
 from sigtest._workflows.compare.bulk import run_all_pairs
@@ -143,14 +143,10 @@ def compare_inputs(targets, runs, classes, options, *, cv_splits=None, cv_seed=N
                         n_strata=_n_distinct(options.strata), options=options, data=data))
 
 
-#: Pairs from which a comparison hands the memory each phase freed back to the
-#: operating system (:func:`~sigtest._engine.release.release_free_memory`; 46
-#: systems and more: below, what a phase frees is small).
-RELEASE_MIN_PAIRS = 1000
-
-
 def _phase_done(plan):
-    """Between two phases of a large comparison: the freed heap pages back to the system."""
+    """Between two phases of a large comparison (at least
+    :data:`~sigtest._engine.release.RELEASE_MIN_PAIRS` pairs): the freed heap pages back
+    to the system (:func:`~sigtest._engine.release.release_free_memory`)."""
     if len(plan.tasks) >= RELEASE_MIN_PAIRS:
         release_free_memory()
 

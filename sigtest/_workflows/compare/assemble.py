@@ -113,6 +113,11 @@ def _constant_labels(column):
     return column
 
 
+def _constant_view(column):
+    """Whether ``column`` is a 1-D broadcast view of one value (stride 0)."""
+    return isinstance(column, np.ndarray) and column.ndim == 1 and column.strides == (0,)
+
+
 def _first_of_name(names):
     """For each position in ``names``, the first position holding the same name."""
     first = {}
@@ -147,7 +152,10 @@ def _rows_columns(plan, out):
     if plan.multi:
         columns = {"run": table[:, 0], **columns}
     for name in list(fields):  # one column at a time: the unsorted one is freed as we go
-        columns[name] = _constant_labels(fields.pop(name)[order])
+        column = fields.pop(name)
+        # a constant broadcast view (a block's n_resamples): the same in any order
+        columns[name] = _constant_labels(column.copy() if _constant_view(column)
+                                         else column[order])
     return columns, order, table
 
 

@@ -123,15 +123,14 @@ def bca_rows(group, keep, T, pair, n_jobs):
     rows, ci_low, ci_high, pvalue = (np.concatenate(parts) for parts in zip(*blocks))
     n = rows.shape[0]
     finite = np.isfinite(ci_low) | np.isfinite(ci_high)  # an interval of no finite end has no level
-    # one str object shared by every row (np.full would make one str per row: 28 MB at
-    # 499,500 pairs)
-    alternative = np.empty(n, dtype=object)
-    alternative.fill("two-sided")
+    # constant columns as read-only broadcast views (no memory until the frame takes
+    # them; np.full of a str would make one str object per row: 28 MB at 499,500 pairs)
+    alternative = np.broadcast_to(np.array("two-sided", dtype=object), (n,))
     columns = {"alternative": alternative,
                "score_a": score_a[rows], "score_b": score_b[rows], "delta": delta[rows],
                "ci_low": ci_low, "ci_high": ci_high,
                "ci_level": np.where(finite, level, np.nan), "pvalue": pvalue,
-               "n_resamples": np.full(n, B, dtype=np.int64)}
+               "n_resamples": np.broadcast_to(np.int64(B), (n,))}
     # no column for the fields undefined here (UNDEFINED_FIELDS, NaN in every row): the
     # frame keeps an optional column only where some row has a value, and reads a
     # missing one as NaN (7 columns, 28 MB at 499,500 pairs, not built)
