@@ -22,10 +22,9 @@ from sigtest._workflows.compare.options import (
     COMPARE_OPTIONS,
     ComparisonData,
     compare_options,
-    read_only_copy,
 )
 from sigtest._engine.release import RELEASE_MIN_PAIRS, release_free_memory
-from sigtest._workflows.compare.packed import Packed, pack_runs
+from sigtest._workflows.compare.packed import Packed, pack_runs, read_only_copy
 from sigtest._workflows.compare.plan import plan_comparison
 from sigtest._workflows.compare.bulk import run_all_pairs
 from sigtest._workflows.compare.plan_tasks import TaskView

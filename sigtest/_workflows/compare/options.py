@@ -30,7 +30,7 @@ from sigtest.metrics import Metric
 from sigtest.utils._param_validation import lazy, validate_parameter_constraints
 
 __all__ = ["COMPARE_OPTIONS", "CompareOptions", "ComparisonData", "check_item_ids", "compare_options",
-           "check_option_types", "read_only_copy", "recompare_options"]
+           "check_option_types", "recompare_options"]
 
 
 #: Lazy recipes of scikit-learn's constraints (see

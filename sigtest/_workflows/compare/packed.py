@@ -43,25 +43,34 @@ class Packed(NamedTuple):
     dtype: np.dtype
 
 
+def _holds(dtype, flat):
+    """Whether the 1-D ``flat`` comes back bit for bit from ``dtype`` (-0.0, a fraction,
+    NaN or a value out of range does not)."""
+    with np.errstate(invalid="ignore"):  # a cast out of range: garbage, never equal
+        back = flat.astype(dtype).astype(flat.dtype)
+    return np.array_equal(back.view(np.uint8), flat.view(np.uint8))
+
+
 def _narrow(arr):
     """``arr`` in the first of :data:`_NARROW` that holds it bit for bit, or None."""
     if arr.dtype.kind not in "fiu" or arr.dtype.itemsize == 1 or not arr.size:
         return None
+    flat = arr.reshape(-1)
+    # the first values first: probabilities and other real scores stop here, before
+    # any pass over the whole array
+    if not any(_holds(dtype, flat[:64]) for dtype, _, _ in _NARROW):
+        return None
     with np.errstate(invalid="ignore"):
         lo, hi = arr.min(), arr.max()  # NaN: no range holds it
     for dtype, low, high in _NARROW:
-        if low <= lo and hi <= high:
-            values = arr.astype(dtype)
-            back = values.astype(arr.dtype)
-            # bitwise: -0.0 (== 0.0) and fractions do not come back
-            if np.array_equal(back.reshape(-1).view(np.uint8), arr.reshape(-1).view(np.uint8)):
-                return values
+        if low <= lo and hi <= high and _holds(dtype, flat):
+            return arr.astype(dtype)
     return None
 
 
 def pack(arr):
     """The stored copy of one array: a :class:`Packed` when a narrow dtype holds it exactly,
-    else a read-only copy (:func:`~sigtest._workflows.compare.options.read_only_copy`)."""
+    else a read-only copy (:func:`read_only_copy`)."""
     if isinstance(arr, Packed):
         return arr
     if isinstance(arr, np.ndarray) and arr.dtype.kind in "fiu":
